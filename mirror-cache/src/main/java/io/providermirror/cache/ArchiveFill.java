@@ -1,0 +1,109 @@
+package io.providermirror.cache;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * One archive being fetched into the cache, which any number of readers follow while it is written: they
+ * read the growing temporary file (never a copy in memory) up to {@link #readableBytes()}. The last byte is
+ * held back until the archive is committed, so a reader's response can never complete with an archive that
+ * then fails verification.
+ */
+public final class ArchiveFill {
+
+    private final CacheKey key;
+    private final BlobWrite write;
+    private final CompletableFuture<OptionalLong> started = new CompletableFuture<>();
+    private final CompletableFuture<StoredBlob> completion = new CompletableFuture<>();
+    private final CopyOnWriteArrayList<Runnable> listeners = new CopyOnWriteArrayList<>();
+    private volatile long written;
+
+    ArchiveFill(CacheKey key, BlobWrite write) {
+        this.key = key;
+        this.write = write;
+    }
+
+    public CacheKey key() {
+        return key;
+    }
+
+    /** Completes with the announced length (if the origin announced one) when the origin starts sending. */
+    public CompletableFuture<OptionalLong> started() {
+        return started;
+    }
+
+    /** Completes with the committed blob, or exceptionally when the fill failed and nothing was cached. */
+    public CompletableFuture<StoredBlob> completion() {
+        return completion;
+    }
+
+    /** Bytes a reader may read now. */
+    public long readableBytes() {
+        long bytes = written;
+        if (completion.isDone() && !completion.isCompletedExceptionally()) {
+            return bytes;
+        }
+        return Math.max(0, bytes - 1);
+    }
+
+    /** Bytes written so far. */
+    public long writtenBytes() {
+        return written;
+    }
+
+    /** Opens a channel to read the archive from; each reader reads with its own position. */
+    public FileChannel openReader() throws IOException {
+        return write.openReader();
+    }
+
+    /** Calls {@code listener} whenever more bytes are readable or the fill ends; close the result to stop. */
+    public AutoCloseable onProgress(Runnable listener) {
+        listeners.add(listener);
+        return () -> listeners.remove(listener);
+    }
+
+    /** The writer announces that the origin started sending. */
+    public void begin(OptionalLong announcedLength) {
+        started.complete(announcedLength);
+    }
+
+    /** The writer appends bytes in order. */
+    public void append(ByteBuffer bytes) throws IOException {
+        int count = bytes.remaining();
+        write.write(bytes);
+        written += count;
+        notifyListeners();
+    }
+
+    /** The writer commits the verified archive. */
+    public StoredBlob commit(String sha256) throws IOException {
+        StoredBlob blob;
+        try {
+            blob = write.commit(sha256);
+        } catch (IOException | RuntimeException e) {
+            fail(e);
+            throw e;
+        }
+        completion.complete(blob);
+        notifyListeners();
+        return blob;
+    }
+
+    /** The writer gives up; nothing is cached and every reader is aborted. */
+    public void fail(Throwable cause) {
+        write.abort();
+        started.completeExceptionally(cause);
+        completion.completeExceptionally(cause);
+        notifyListeners();
+    }
+
+    private void notifyListeners() {
+        for (Runnable listener : listeners) {
+            listener.run();
+        }
+    }
+}

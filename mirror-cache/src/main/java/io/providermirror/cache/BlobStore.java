@@ -1,0 +1,21 @@
+package io.providermirror.cache;
+
+import java.io.IOException;
+import java.util.Optional;
+
+/**
+ * Where archives live. A blob is written to a temporary file and becomes visible only by an atomic commit;
+ * a blob whose file does not match what was committed is never returned. This is the seam where a shared
+ * object store can stand in for the local disk.
+ */
+public interface BlobStore {
+
+    /** The committed blob at {@code key}, if there is one whose file still has its committed size. */
+    Optional<StoredBlob> find(CacheKey key) throws IOException;
+
+    /** Starts writing a blob; nothing is visible at {@code key} until {@link BlobWrite#commit} succeeds. */
+    BlobWrite create(CacheKey key) throws IOException;
+
+    /** Removes the blob at {@code key}, if any. */
+    void remove(CacheKey key) throws IOException;
+}

@@ -1,0 +1,18 @@
+package io.providermirror.cache;
+
+import java.io.IOException;
+import java.util.Optional;
+
+/**
+ * Persistent metadata documents (discovery results, version lists, release evidence, package hashes), so a
+ * restarted mirror serves what it had without its origins. Writes are atomic: a reader sees the old
+ * document or the new one, never a mix.
+ */
+public interface DocumentStore {
+
+    /** The document at {@code key}, if one was stored. */
+    Optional<StoredDocument> read(CacheKey key) throws IOException;
+
+    /** Stores (replacing) the document at {@code key}. */
+    StoredDocument write(CacheKey key, byte[] content) throws IOException;
+}

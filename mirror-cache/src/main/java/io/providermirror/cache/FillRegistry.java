@@ -1,0 +1,60 @@
+package io.providermirror.cache;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * The archives being fetched right now, so that concurrent requests for the same cold archive share one
+ * origin download: the first request starts the fill, the others join it.
+ */
+public final class FillRegistry {
+
+    /** A fill and whether this caller started it. */
+    public record Joined(ArchiveFill fill, boolean started) {
+    }
+
+    private final BlobStore store;
+    private final ConcurrentHashMap<CacheKey, ArchiveFill> inFlight = new ConcurrentHashMap<>();
+
+    public FillRegistry(BlobStore store) {
+        this.store = store;
+    }
+
+    /**
+     * Joins the fill of {@code key}, or creates one and hands it to {@code starter}, which must eventually
+     * commit or fail it. The fill leaves the registry when it ends.
+     */
+    public Joined joinOrStart(CacheKey key, Consumer<ArchiveFill> starter) throws IOException {
+        boolean[] created = new boolean[1];
+        ArchiveFill fill;
+        try {
+            fill = inFlight.computeIfAbsent(key, k -> {
+                try {
+                    created[0] = true;
+                    return new ArchiveFill(k, store.create(k));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        if (created[0]) {
+            fill.completion().whenComplete((blob, failure) -> inFlight.remove(key, fill));
+            try {
+                starter.accept(fill);
+            } catch (RuntimeException e) {
+                fill.fail(e);
+                throw e;
+            }
+        }
+        return new Joined(fill, created[0]);
+    }
+
+    /** Number of fills in progress. */
+    public int size() {
+        return inFlight.size();
+    }
+}

@@ -1,0 +1,34 @@
+package io.providermirror.server;
+
+import io.providermirror.cache.ArchiveFill;
+import io.providermirror.cache.StoredBlob;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.util.OptionalLong;
+
+/** Where an archive's bytes come from for one response; the receiver closes it. */
+public sealed interface ArchiveSource extends AutoCloseable {
+
+    /** A committed, verified archive on disk, with a channel opened for this response. */
+    record Cached(StoredBlob blob, FileChannel channel) implements ArchiveSource {
+        @Override
+        public void close() throws IOException {
+            channel.close();
+        }
+    }
+
+    /**
+     * An archive being fetched from its origin right now: the response follows the fill as it grows.
+     *
+     * @param length the length the origin announced, if it did
+     */
+    record Filling(ArchiveFill fill, OptionalLong length, FileChannel channel) implements ArchiveSource {
+        @Override
+        public void close() throws IOException {
+            channel.close();
+        }
+    }
+
+    @Override
+    void close() throws IOException;
+}

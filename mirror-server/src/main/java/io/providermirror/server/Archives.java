@@ -1,0 +1,165 @@
+package io.providermirror.server;
+
+import io.providermirror.cache.ArchiveFill;
+import io.providermirror.cache.BlobStore;
+import io.providermirror.cache.CacheKey;
+import io.providermirror.cache.FillRegistry;
+import io.providermirror.cache.StoredBlob;
+import io.providermirror.upstream.OriginException;
+import io.providermirror.upstream.OriginHttpClient;
+import io.providermirror.upstream.PackageHashes;
+import io.providermirror.upstream.Platform;
+import io.providermirror.upstream.ProviderAddress;
+import io.providermirror.upstream.ProviderVersion;
+import io.providermirror.upstream.RegistryClient;
+import io.providermirror.upstream.VerificationException;
+import io.providermirror.upstream.VerifiedPackage;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Provider archives: served from the blob store when committed; otherwise fetched from the origin into a
+ * fill that every concurrent request follows, verified against the signed sha256, and committed only then.
+ */
+final class Archives {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Archives.class);
+    private static final int BUFFER_SIZE = 64 * 1024;
+
+    private final Releases releases;
+    private final RegistryClient registry;
+    private final BlobStore blobs;
+    private final FillRegistry fills;
+    private final Executor executor;
+    private final long maxArchiveBytes;
+
+    Archives(Releases releases, RegistryClient registry, BlobStore blobs, FillRegistry fills, Executor executor,
+             long maxArchiveBytes) {
+        this.releases = releases;
+        this.registry = registry;
+        this.blobs = blobs;
+        this.fills = fills;
+        this.executor = executor;
+        this.maxArchiveBytes = maxArchiveBytes;
+    }
+
+    CompletableFuture<ArchiveSource> get(ProviderAddress address, ProviderVersion version, Platform platform) {
+        CacheKey key = CacheLayout.archive(address, version, platform);
+        return CompletableFuture.supplyAsync(() -> findCached(key), executor)
+                .thenCompose(cached -> cached.isPresent()
+                        ? CompletableFuture.completedFuture(cached.get())
+                        : fetch(key, address, version, platform));
+    }
+
+    private Optional<ArchiveSource> findCached(CacheKey key) {
+        try {
+            Optional<StoredBlob> blob = blobs.find(key);
+            if (blob.isEmpty()) {
+                return Optional.empty();
+            }
+            return Optional.of(new ArchiveSource.Cached(blob.get(),
+                    java.nio.channels.FileChannel.open(blob.get().path(), java.nio.file.StandardOpenOption.READ)));
+        } catch (java.nio.file.NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read cached archive " + key, e);
+        }
+    }
+
+    private CompletableFuture<ArchiveSource> fetch(CacheKey key, ProviderAddress address, ProviderVersion version,
+                                                   Platform platform) {
+        return releases.get(address, version).thenCompose(entry -> {
+            VerifiedPackage pkg = entry.release().find(platform).orElseThrow(() -> new OriginException(
+                    OriginException.Reason.NOT_FOUND, address + " " + version + " is not available for " + platform));
+            FillRegistry.Joined joined;
+            try {
+                joined = fills.joinOrStart(key, fill -> executor.execute(() -> runFill(fill, address, version, pkg)));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot start writing archive " + key + " to the cache", e);
+            }
+            ArchiveFill fill = joined.fill();
+            return fill.started().thenApplyAsync(length -> {
+                try {
+                    return new ArchiveSource.Filling(fill, length, fill.openReader());
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot read archive " + key + " while it is fetched", e);
+                }
+            }, executor);
+        });
+    }
+
+    private void runFill(ArchiveFill fill, ProviderAddress address, ProviderVersion version, VerifiedPackage pkg) {
+        String what = address + " " + version + " " + pkg.platform();
+        String origin = pkg.downloadUrl().getAuthority();
+        try (OriginHttpClient.ArchiveStream stream = registry.openArchive(address, version, pkg)) {
+            OptionalLong announced = stream.contentLength();
+            if (announced.isPresent() && announced.getAsLong() > maxArchiveBytes) {
+                throw new OriginException(OriginException.Reason.BAD_RESPONSE, "the archive of " + what + " from "
+                        + origin + " is " + announced.getAsLong() + " bytes, more than upstream.maxArchiveBytes ("
+                        + maxArchiveBytes + ")");
+            }
+            fill.begin(announced);
+            String sha256 = copy(stream.body(), fill, announced, what, origin);
+            if (!sha256.equals(pkg.sha256())) {
+                throw new VerificationException(VerificationException.Check.ARCHIVE_HASH, "the archive of " + what
+                        + " from " + origin + " has sha256 " + sha256 + ", but the signed SHA256SUMS says " + pkg.sha256());
+            }
+            StoredBlob blob = fill.commit(sha256);
+            LOG.info("cached {} from {} ({} bytes, sha256 {})", what, origin, blob.size(), sha256);
+            recordH1(address, version, pkg.platform(), blob);
+        } catch (VerificationException e) {
+            LOG.error("refusing the archive of {} from {}: {} check failed: {}", what, origin, e.check(), e.getMessage());
+            fill.fail(e);
+        } catch (OriginException e) {
+            LOG.warn("fetching the archive of {} from {} failed: {}", what, origin, e.getMessage());
+            fill.fail(e);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("fetching the archive of {} from {} failed", what, origin, e);
+            fill.fail(new OriginException(OriginException.Reason.UNAVAILABLE,
+                    "fetching the archive of " + what + " from " + origin + " failed: " + e.getMessage(), e));
+        }
+    }
+
+    private String copy(InputStream body, ArchiveFill fill, OptionalLong announced, String what, String origin)
+            throws IOException {
+        MessageDigest digest = PackageHashes.sha256();
+        byte[] buffer = new byte[BUFFER_SIZE];
+        long total = 0;
+        long limit = announced.isPresent() ? Math.min(announced.getAsLong(), maxArchiveBytes) : maxArchiveBytes;
+        int n;
+        while ((n = body.read(buffer)) >= 0) {
+            total += n;
+            if (total > limit) {
+                throw new VerificationException(VerificationException.Check.ARCHIVE_SIZE, "the archive of " + what
+                        + " from " + origin + " is larger than " + (announced.isPresent()
+                        ? "the " + announced.getAsLong() + " bytes announced" : "upstream.maxArchiveBytes (" + maxArchiveBytes + ")"));
+            }
+            digest.update(buffer, 0, n);
+            fill.append(ByteBuffer.wrap(buffer, 0, n));
+        }
+        if (announced.isPresent() && total != announced.getAsLong()) {
+            throw new VerificationException(VerificationException.Check.ARCHIVE_SIZE, "the archive of " + what
+                    + " from " + origin + " ended after " + total + " of " + announced.getAsLong() + " announced bytes");
+        }
+        return HexFormat.of().formatHex(digest.digest());
+    }
+
+    private void recordH1(ProviderAddress address, ProviderVersion version, Platform platform, StoredBlob blob) {
+        try {
+            releases.recordH1(address, version, platform, PackageHashes.h1(blob.path()));
+        } catch (IOException e) {
+            // The archive matched the signed hash, so it is the origin's; the CLI will judge its contents.
+            LOG.warn("cannot compute the h1 hash of {} {} {}: {}", address, version, platform, e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.providermirror.server;
+
+import io.providermirror.server.config.ConfigException;
+import io.providermirror.server.config.ConfigLoader;
+import io.providermirror.server.config.MirrorConfig;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** The command line: {@code java -jar mirror-server.jar [--config FILE]} starts the mirror. */
+@Command(name = "provider-mirror", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "A caching pull-through network mirror for Terraform and OpenTofu providers.",
+        footer = {"", "Every configuration key can also be set with an environment variable, e.g. "
+                + "PROVIDER_MIRROR_SERVER_PORT=9443; see the README."})
+public final class Main implements Callable<Integer> {
+
+    @Option(names = "--config", paramLabel = "FILE", description = "YAML configuration file (default: built-in defaults)")
+    private Path config;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new Main()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter err = new PrintWriter(System.err, true);
+        MirrorConfig mirrorConfig;
+        try {
+            mirrorConfig = new ConfigLoader(System.getenv()).load(config);
+        } catch (ConfigException e) {
+            err.println("provider-mirror: " + e.getMessage());
+            return 2;
+        }
+        MirrorApplication application;
+        try {
+            application = MirrorApplication.start(mirrorConfig, Clock.systemUTC());
+        } catch (java.io.IOException e) {
+            err.println("provider-mirror: cannot start: " + e.getMessage());
+            return 1;
+        } catch (Exception e) {
+            err.println("provider-mirror: cannot start: " + e);
+            return 1;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(application::close, "shutdown"));
+        System.out.println(StartupBanner.render(application, mirrorConfig));
+        System.out.flush();
+        application.awaitClose();
+        return 0;
+    }
+
+    /** The version shown by {@code --version}. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"provider-mirror " + MirrorApplication.VERSION};
+        }
+    }
+}

@@ -1,0 +1,145 @@
+package io.providermirror.server;
+
+import io.providermirror.cache.BlobStore;
+import io.providermirror.cache.DocumentStore;
+import io.providermirror.cache.FileBlobStore;
+import io.providermirror.cache.FileDocumentStore;
+import io.providermirror.server.config.HostConfig;
+import io.providermirror.server.config.MirrorConfig;
+import io.providermirror.server.http.MirrorServer;
+import io.providermirror.server.tls.GeneratedCertificates;
+import io.providermirror.server.tls.PemFiles;
+import io.providermirror.server.tls.ServerIdentity;
+import io.providermirror.upstream.OriginHttpClient;
+import io.providermirror.upstream.RegistryClient;
+import io.providermirror.upstream.ServiceDiscovery;
+import io.providermirror.upstream.TrustedCertificates;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
+
+/**
+ * A running mirror: builds every part from a configuration, starts the listener, and stops it all on close.
+ * The command line and the whole-server tests both start the mirror through this class.
+ */
+public final class MirrorApplication implements AutoCloseable {
+
+    /** The version of this build, as written in the jar's manifest. */
+    public static final String VERSION = Optional.ofNullable(MirrorApplication.class.getPackage().getImplementationVersion())
+            .orElse("dev");
+
+    private final MirrorServer server;
+    private final ExecutorService executor;
+    private final ServerIdentity identity;
+    private final Path cacheDirectory;
+
+    private MirrorApplication(MirrorServer server, ExecutorService executor, ServerIdentity identity, Path cacheDirectory) {
+        this.server = server;
+        this.executor = executor;
+        this.identity = identity;
+        this.cacheDirectory = cacheDirectory;
+    }
+
+    /** Starts a mirror with {@code config}. */
+    public static MirrorApplication start(MirrorConfig config, Clock clock) throws IOException, InterruptedException {
+        Path cacheDirectory = config.cache().directory().toAbsolutePath().normalize();
+        Files.createDirectories(cacheDirectory);
+        if (!Files.isWritable(cacheDirectory)) {
+            throw new IOException("cache.directory " + cacheDirectory + " is not writable");
+        }
+        ServerIdentity identity = identity(config, cacheDirectory, clock);
+        SSLContext originTrust = TrustedCertificates.sslContext(config.upstream().trustedCertificates());
+        ExecutorService executor = Executors.newCachedThreadPool(daemonThreads("mirror-io"));
+        try {
+            OriginHttpClient http = new OriginHttpClient(new OriginHttpClient.Settings(
+                    config.upstream().connectTimeout(), config.upstream().requestTimeout(), originTrust,
+                    "provider-mirror/" + VERSION, 3, 4 * 1024 * 1024));
+            Map<String, URI> discoveryOverrides = new HashMap<>();
+            for (Map.Entry<String, HostConfig> host : config.upstream().hosts().entrySet()) {
+                if (host.getValue().discoveryUrl() != null) {
+                    discoveryOverrides.put(host.getKey(), host.getValue().discoveryUrl());
+                }
+            }
+            BlobStore blobs = new FileBlobStore(cacheDirectory, clock);
+            DocumentStore documents = new FileDocumentStore(cacheDirectory, clock);
+            ProviderMirror mirror = new ProviderMirror(
+                    new ProviderMirror.Settings(config.cache().indexTtl(), config.upstream().maxArchiveBytes()),
+                    new ServiceDiscovery(http, discoveryOverrides), new RegistryClient(http, executor),
+                    blobs, documents, executor, clock);
+            MirrorServer server = MirrorServer.bind(config.server().host(), config.server().port(), identity, mirror,
+                    publicHostName() + ":" + config.server().port());
+            return new MirrorApplication(server, executor, identity, cacheDirectory);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            executor.shutdownNow();
+            throw e;
+        }
+    }
+
+    private static ServerIdentity identity(MirrorConfig config, Path cacheDirectory, Clock clock) throws IOException {
+        if (config.server().tls() != null) {
+            return new ServerIdentity(PemFiles.readCertificates(config.server().tls().certificate()),
+                    PemFiles.readPrivateKey(config.server().tls().privateKey()), Optional.empty());
+        }
+        return new GeneratedCertificates(cacheDirectory.resolve("tls"), clock).loadOrCreate();
+    }
+
+    /** The name other machines most likely reach this one by. */
+    public static String publicHostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName().toLowerCase(Locale.ROOT);
+        } catch (IOException e) {
+            return "localhost";
+        }
+    }
+
+    private static ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger count = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    /** The CA certificate clients must trust, when the mirror generated its own certificate. */
+    public Optional<Path> generatedCaFile() {
+        return identity.generatedCa();
+    }
+
+    public Path cacheDirectory() {
+        return cacheDirectory;
+    }
+
+    /** Waits until the listener closes. */
+    public void awaitClose() throws InterruptedException {
+        server.awaitClose();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+        executor.shutdownNow();
+        try {
+            executor.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

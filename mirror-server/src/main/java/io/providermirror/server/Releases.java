@@ -1,0 +1,175 @@
+package io.providermirror.server;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.providermirror.cache.DocumentStore;
+import io.providermirror.cache.StoredDocument;
+import io.providermirror.upstream.ListedVersion;
+import io.providermirror.upstream.OriginException;
+import io.providermirror.upstream.PackageHashes;
+import io.providermirror.upstream.Platform;
+import io.providermirror.upstream.ProviderAddress;
+import io.providermirror.upstream.ProviderVersion;
+import io.providermirror.upstream.RegistryClient;
+import io.providermirror.upstream.ReleaseEvidence;
+import io.providermirror.upstream.ReleaseVerifier;
+import io.providermirror.upstream.VerificationException;
+import io.providermirror.upstream.VerifiedPackage;
+import io.providermirror.upstream.VerifiedRelease;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Verified provider versions and their rendered version documents. A version is fetched and verified once
+ * (every platform's download document, SHA256SUMS and its signature), its evidence persisted, and from then
+ * on it is immutable; only the {@code h1:} hashes grow as archives are verified.
+ */
+final class Releases {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Releases.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** A verified release with the {@code h1:} hashes known so far and its rendered version document. */
+    record Entry(VerifiedRelease release, Map<Platform, String> h1, RenderedDocument document) {
+    }
+
+    private record Key(ProviderAddress address, ProviderVersion version) {
+    }
+
+    private final VersionIndexes indexes;
+    private final OriginRegistries origins;
+    private final RegistryClient registry;
+    private final DocumentStore documents;
+    private final Executor executor;
+    private final AsyncCache<Key, Entry> entries;
+
+    Releases(VersionIndexes indexes, OriginRegistries origins, RegistryClient registry, DocumentStore documents,
+             Executor executor) {
+        this.indexes = indexes;
+        this.origins = origins;
+        this.registry = registry;
+        this.documents = documents;
+        this.executor = executor;
+        this.entries = Caffeine.newBuilder().maximumSize(20_000).executor(executor).buildAsync();
+    }
+
+    /** The verified release; fetched and verified only when it is in neither memory nor the cache directory. */
+    CompletableFuture<Entry> get(ProviderAddress address, ProviderVersion version) {
+        return entries.get(new Key(address, version), (key, ignored) -> loadFromDisk(key)
+                .map(CompletableFuture::completedFuture)
+                .orElseGet(() -> indexes.get(address).thenApplyAsync(index -> {
+                    ListedVersion listed = index.list().find(version).orElseThrow(() -> new OriginException(
+                            OriginException.Reason.NOT_FOUND, "version " + version + " of " + address
+                            + " is not listed by its origin (as of " + index.fetchedAt() + ")"));
+                    return fetch(key, listed);
+                }, executor)));
+    }
+
+    /** Records the {@code h1:} hash of a verified archive, so version documents list it from now on. */
+    synchronized void recordH1(ProviderAddress address, ProviderVersion version, Platform platform, String h1) {
+        Map<Platform, String> hashes = new TreeMap<>(readHashes(address, version));
+        if (h1.equals(hashes.put(platform, h1))) {
+            return;
+        }
+        Map<String, String> stored = new TreeMap<>();
+        hashes.forEach((p, h) -> stored.put(p.toString(), h));
+        try {
+            documents.write(CacheLayout.packageHashes(address, version), JSON.writeValueAsBytes(stored));
+        } catch (IOException e) {
+            LOG.warn("cannot store the h1 hash of {} {} {}: {}", address, version, platform, e.toString());
+        }
+        Key key = new Key(address, version);
+        CompletableFuture<Entry> current = entries.getIfPresent(key);
+        if (current != null && current.isDone() && !current.isCompletedExceptionally()) {
+            entries.put(key, CompletableFuture.completedFuture(entry(current.join().release(), hashes)));
+        }
+    }
+
+    private Optional<Entry> loadFromDisk(Key key) {
+        Optional<StoredDocument> stored;
+        try {
+            stored = documents.read(CacheLayout.release(key.address(), key.version()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the cached release of " + key.address() + " " + key.version(), e);
+        }
+        if (stored.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            ReleaseEvidence evidence = JSON.readValue(stored.get().content(), ReleaseEvidence.class);
+            VerifiedRelease release = ReleaseVerifier.verify(key.address(), key.version(), evidence);
+            return Optional.of(entry(release, readHashes(key.address(), key.version())));
+        } catch (IOException | OriginException | IllegalArgumentException e) {
+            LOG.warn("the cached release of {} {} does not verify ({}); fetching it again",
+                    key.address(), key.version(), e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private Entry fetch(Key key, ListedVersion listed) {
+        ProviderAddress address = key.address();
+        ReleaseEvidence evidence = registry.fetchRelease(origins.providersBase(address.hostname()), address, listed);
+        VerifiedRelease release;
+        try {
+            release = ReleaseVerifier.verify(address, key.version(), evidence);
+        } catch (VerificationException e) {
+            LOG.error("refusing {} {} from {}: {} check failed: {}", address, key.version(),
+                    origins.discoveryUrl(address.hostname()).getAuthority(), e.check(), e.getMessage());
+            throw e;
+        }
+        try {
+            documents.write(CacheLayout.release(address, key.version()), JSON.writeValueAsBytes(evidence));
+        } catch (IOException e) {
+            LOG.warn("cannot store the release of {} {}: {}", address, key.version(), e.toString());
+        }
+        return entry(release, readHashes(address, key.version()));
+    }
+
+    private Map<Platform, String> readHashes(ProviderAddress address, ProviderVersion version) {
+        try {
+            Optional<StoredDocument> stored = documents.read(CacheLayout.packageHashes(address, version));
+            if (stored.isEmpty()) {
+                return Map.of();
+            }
+            Map<String, String> raw = JSON.readValue(stored.get().content(), new TypeReference<Map<String, String>>() {
+            });
+            Map<Platform, String> hashes = new TreeMap<>();
+            raw.forEach((platform, h1) -> hashes.put(Platform.parse(platform), h1));
+            return hashes;
+        } catch (IOException | IllegalArgumentException e) {
+            LOG.warn("ignoring unreadable h1 hashes of {} {}: {}", address, version, e.toString());
+            return Map.of();
+        }
+    }
+
+    private static Entry entry(VerifiedRelease release, Map<Platform, String> h1) {
+        ObjectNode root = JSON.createObjectNode();
+        ObjectNode archives = root.putObject("archives");
+        for (VerifiedPackage pkg : release.packages().values()) {
+            ObjectNode archive = archives.putObject(pkg.platform().toString());
+            archive.put("url", CacheLayout.archiveFileName(release.address(), release.version(), pkg.platform()));
+            ArrayNode hashes = archive.putArray("hashes");
+            String h = h1.get(pkg.platform());
+            if (h != null) {
+                hashes.add(h);
+            }
+            hashes.add(PackageHashes.zh(pkg.sha256()));
+        }
+        try {
+            return new Entry(release, Map.copyOf(h1), new RenderedDocument(JSON.writeValueAsBytes(root)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package io.providermirror.server;
+
+import io.providermirror.server.config.MirrorConfig;
+
+/** What the mirror prints when it is up: where it is, what to trust, and the CLI block to paste. */
+final class StartupBanner {
+
+    private StartupBanner() {
+    }
+
+    static String render(MirrorApplication application, MirrorConfig config) {
+        String host = MirrorApplication.publicHostName();
+        String authority = host + ":" + application.port();
+        StringBuilder out = new StringBuilder();
+        out.append("\nprovider-mirror ").append(MirrorApplication.VERSION).append(" is serving on ")
+                .append(config.server().host()).append(':').append(application.port()).append('\n');
+        out.append("  base URL:  https://").append(authority).append(CliConfigBlock.BASE_PATH).append('\n');
+        out.append("  cache:     ").append(application.cacheDirectory()).append('\n');
+        application.generatedCaFile().ifPresent(ca -> {
+            out.append("  TLS:       a certificate generated for localhost, 127.0.0.1 and ").append(host)
+                    .append(", signed by this mirror's own CA:\n");
+            out.append("             ").append(ca.toAbsolutePath()).append('\n');
+            out.append("             Clients must trust that CA: add it to the system trust store, or for a quick try\n");
+            out.append("             export SSL_CERT_FILE=").append(ca.toAbsolutePath())
+                    .append("   (note: this replaces the default CA bundle for that shell)\n");
+        });
+        out.append("\nPut this in ~/.terraformrc (Terraform), ~/.tofurc (OpenTofu) or the file named by TF_CLI_CONFIG_FILE:\n\n");
+        out.append(CliConfigBlock.forAuthority(authority));
+        return out.toString();
+    }
+}

@@ -1,0 +1,139 @@
+package io.providermirror.server;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.providermirror.cache.DocumentStore;
+import io.providermirror.cache.StoredDocument;
+import io.providermirror.upstream.OriginException;
+import io.providermirror.upstream.ProviderAddress;
+import io.providermirror.upstream.ProviderVersion;
+import io.providermirror.upstream.RegistryClient;
+import io.providermirror.upstream.VersionList;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Providers' version lists: loaded from disk or the origin once, answered from memory as pre-rendered
+ * {@code index.json} bytes, and refreshed from the origin in the background once older than the TTL. While
+ * a refresh runs, or when it fails, the last good list is served.
+ */
+final class VersionIndexes {
+
+    private static final Logger LOG = LoggerFactory.getLogger(VersionIndexes.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** A version list with its rendered {@code index.json} and the time it was fetched from the origin. */
+    record Entry(VersionList list, RenderedDocument index, Instant fetchedAt) {
+    }
+
+    private final OriginRegistries origins;
+    private final RegistryClient registry;
+    private final DocumentStore documents;
+    private final Executor executor;
+    private final Clock clock;
+    private final Duration ttl;
+    private final Duration retryInterval;
+    private final AsyncCache<ProviderAddress, Entry> entries;
+    private final Map<ProviderAddress, Instant> refreshing = new ConcurrentHashMap<>();
+    private final Map<ProviderAddress, Instant> lastFailedRefresh = new ConcurrentHashMap<>();
+
+    VersionIndexes(OriginRegistries origins, RegistryClient registry, DocumentStore documents, Executor executor,
+                   Clock clock, Duration ttl) {
+        this.origins = origins;
+        this.registry = registry;
+        this.documents = documents;
+        this.executor = executor;
+        this.clock = clock;
+        this.ttl = ttl;
+        this.retryInterval = ttl.compareTo(Duration.ofSeconds(30)) < 0 ? ttl : Duration.ofSeconds(30);
+        this.entries = Caffeine.newBuilder().maximumSize(50_000).executor(executor).buildAsync();
+    }
+
+    /** The provider's version list; fetched from its origin only when nothing is cached. */
+    CompletableFuture<Entry> get(ProviderAddress address) {
+        return entries.get(address, (key, ignored) -> CompletableFuture.supplyAsync(() -> load(key), executor))
+                .thenApply(entry -> {
+                    refreshIfStale(address, entry);
+                    return entry;
+                });
+    }
+
+    private Entry load(ProviderAddress address) {
+        Optional<StoredDocument> stored;
+        try {
+            stored = documents.read(CacheLayout.versions(address));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the cached version list of " + address, e);
+        }
+        if (stored.isPresent()) {
+            try {
+                return entry(VersionList.parse(address, stored.get().content(), "the cache"), stored.get().storedAt());
+            } catch (OriginException e) {
+                LOG.warn("the cached version list of {} is unreadable ({}); fetching it again", address, e.getMessage());
+            }
+        }
+        return fetch(address);
+    }
+
+    private Entry fetch(ProviderAddress address) {
+        RegistryClient.FetchedVersions fetched = registry.versions(origins.providersBase(address.hostname()), address);
+        try {
+            documents.write(CacheLayout.versions(address), fetched.body());
+        } catch (IOException e) {
+            LOG.warn("cannot store the version list of {}: {}", address, e.toString());
+        }
+        return entry(fetched.list(), clock.instant());
+    }
+
+    private void refreshIfStale(ProviderAddress address, Entry entry) {
+        Instant now = clock.instant();
+        if (Duration.between(entry.fetchedAt(), now).compareTo(ttl) <= 0) {
+            return;
+        }
+        Instant failed = lastFailedRefresh.get(address);
+        if (failed != null && Duration.between(failed, now).compareTo(retryInterval) < 0) {
+            return;
+        }
+        if (refreshing.putIfAbsent(address, now) != null) {
+            return;
+        }
+        executor.execute(() -> {
+            try {
+                Entry fresh = fetch(address);
+                entries.put(address, CompletableFuture.completedFuture(fresh));
+                lastFailedRefresh.remove(address);
+            } catch (RuntimeException e) {
+                lastFailedRefresh.put(address, clock.instant());
+                LOG.warn("refreshing the version list of {} failed; serving the one fetched at {}: {}",
+                        address, entry.fetchedAt(), e.getMessage());
+            } finally {
+                refreshing.remove(address);
+            }
+        });
+    }
+
+    private static Entry entry(VersionList list, Instant fetchedAt) {
+        ObjectNode root = JSON.createObjectNode();
+        ObjectNode versions = root.putObject("versions");
+        for (ProviderVersion version : list.versions().keySet()) {
+            versions.putObject(version.canonical());
+        }
+        try {
+            return new Entry(list, new RenderedDocument(JSON.writeValueAsBytes(root)), fetchedAt);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

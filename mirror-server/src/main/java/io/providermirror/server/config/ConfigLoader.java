@@ -1,0 +1,207 @@
+package io.providermirror.server.config;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import java.io.IOException;
+import java.lang.reflect.RecordComponent;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Reads the configuration: a YAML file (optional), then environment overrides. Every key has one: the key's
+ * path in upper case with {@code _} between segments, behind {@code PROVIDER_MIRROR_}; for example
+ * {@code server.tls.privateKey} is {@code PROVIDER_MIRROR_SERVER_TLS_PRIVATEKEY}. A value is read as YAML,
+ * so {@code PROVIDER_MIRROR_UPSTREAM_HOSTS='{registry.terraform.io: {discoveryUrl: "https://..."}}'} sets a
+ * map. Unknown keys and variables, and invalid values, stop start-up with a message that names them.
+ */
+public final class ConfigLoader {
+
+    /** The prefix of environment overrides. */
+    public static final String ENV_PREFIX = "PROVIDER_MIRROR_";
+
+    private final Map<String, String> environment;
+    private final YAMLMapper yaml;
+
+    public ConfigLoader(Map<String, String> environment) {
+        this.environment = Map.copyOf(environment);
+        SimpleModule durations = new SimpleModule("durations");
+        durations.addDeserializer(Duration.class, new DurationDeserializer());
+        this.yaml = YAMLMapper.builder()
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .addModule(durations)
+                .build();
+    }
+
+    /** Every configuration key, by its environment variable name. */
+    public static Map<String, String> environmentNames() {
+        Map<String, String> names = new LinkedHashMap<>();
+        collectKeys(MirrorConfig.class, "", names);
+        return names;
+    }
+
+    private static void collectKeys(Class<?> type, String prefix, Map<String, String> names) {
+        for (RecordComponent component : type.getRecordComponents()) {
+            String key = prefix + component.getName();
+            if (component.getType().isRecord()) {
+                collectKeys(component.getType(), key + ".", names);
+            } else {
+                names.put(ENV_PREFIX + key.replace('.', '_').toUpperCase(Locale.ROOT), key);
+            }
+        }
+    }
+
+    /** Loads the configuration from {@code file} (or defaults when null) and the environment. */
+    public MirrorConfig load(Path file) throws ConfigException {
+        ObjectNode tree = file == null ? JsonNodeFactory.instance.objectNode() : readFile(file);
+        applyEnvironment(tree);
+        try {
+            return yaml.treeToValue(tree, MirrorConfig.class);
+        } catch (JsonProcessingException e) {
+            throw new ConfigException(describe(e, file));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException("invalid configuration: " + e.getMessage(), e);
+        }
+    }
+
+    private ObjectNode readFile(Path file) throws ConfigException {
+        JsonNode node;
+        try {
+            node = yaml.readTree(file.toFile());
+        } catch (JsonProcessingException e) {
+            throw new ConfigException("configuration file " + file + " is not valid YAML: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            if (e instanceof NoSuchFileException || !file.toFile().exists()) {
+                throw new ConfigException("configuration file " + file + " does not exist");
+            }
+            throw new ConfigException("cannot read configuration file " + file + ": " + e.getMessage(), e);
+        }
+        if (node == null || node.isMissingNode() || node.isNull()) {
+            return JsonNodeFactory.instance.objectNode();
+        }
+        if (!node.isObject()) {
+            throw new ConfigException("configuration file " + file + " must hold a YAML mapping (server:, cache:, upstream:)");
+        }
+        return (ObjectNode) node;
+    }
+
+    private void applyEnvironment(ObjectNode tree) throws ConfigException {
+        Map<String, String> known = environmentNames();
+        for (Map.Entry<String, String> variable : environment.entrySet()) {
+            String name = variable.getKey();
+            if (!name.startsWith(ENV_PREFIX)) {
+                continue;
+            }
+            String key = known.get(name);
+            if (key == null) {
+                throw new ConfigException("unknown environment variable " + name + " (expected one of: "
+                        + String.join(", ", known.keySet()) + ")");
+            }
+            if (variable.getValue().isEmpty()) {
+                continue;
+            }
+            JsonNode value;
+            try {
+                value = yaml.readTree(variable.getValue());
+            } catch (JsonProcessingException e) {
+                throw new ConfigException(name + " (configuration key '" + key + "') is not a valid value: "
+                        + e.getOriginalMessage());
+            }
+            set(tree, key, value, name);
+        }
+    }
+
+    private static void set(ObjectNode tree, String key, JsonNode value, String variable) throws ConfigException {
+        String[] segments = key.split("\\.");
+        ObjectNode node = tree;
+        for (int i = 0; i < segments.length - 1; i++) {
+            JsonNode child = node.get(segments[i]);
+            if (child == null || child.isNull()) {
+                child = node.putObject(segments[i]);
+            } else if (!child.isObject()) {
+                throw new ConfigException("cannot apply " + variable + ": configuration key '"
+                        + String.join(".", List.of(segments).subList(0, i + 1)) + "' is not a mapping in the file");
+            }
+            node = (ObjectNode) child;
+        }
+        node.set(segments[segments.length - 1], value);
+    }
+
+    private static String describe(JsonProcessingException e, Path file) {
+        String source = file == null ? "the configuration" : "configuration file " + file;
+        if (!(e instanceof JsonMappingException mapping)) {
+            return source + " is invalid: " + e.getOriginalMessage();
+        }
+        String key = path(mapping);
+        if (e instanceof UnrecognizedPropertyException unknown) {
+            String known = unknown.getKnownPropertyIds() == null ? "" : unknown.getKnownPropertyIds().stream()
+                    .map(Object::toString).sorted().collect(Collectors.joining(", "));
+            return source + ": unknown configuration key '" + key + "' (expected one of: " + known + ")";
+        }
+        if (e instanceof ValueInstantiationException && e.getCause() != null) {
+            String parent = key.isEmpty() ? "" : key + ".";
+            return source + ": configuration key '" + parent + e.getCause().getMessage().replaceFirst(":", "':");
+        }
+        if (e instanceof InvalidFormatException invalid) {
+            return source + ": configuration key '" + key + "': '" + invalid.getValue() + "' is not valid (expected: "
+                    + expected(invalid.getTargetType()) + ")";
+        }
+        if (e instanceof MismatchedInputException mismatched && mismatched.getTargetType() != null) {
+            return source + ": configuration key '" + key + "' has the wrong kind of value (expected: "
+                    + expected(mismatched.getTargetType()) + ")";
+        }
+        return source + ": configuration key '" + key + "': " + e.getOriginalMessage();
+    }
+
+    private static String path(JsonMappingException e) {
+        List<String> segments = new ArrayList<>();
+        for (JsonMappingException.Reference reference : e.getPath()) {
+            if (reference.getFieldName() != null) {
+                segments.add(reference.getFieldName());
+            } else if (reference.getIndex() >= 0) {
+                segments.add("[" + reference.getIndex() + "]");
+            }
+        }
+        return String.join(".", segments);
+    }
+
+    private static String expected(Class<?> type) {
+        if (type == Integer.class || type == int.class || type == Long.class || type == long.class) {
+            return "a whole number";
+        }
+        if (type == Duration.class) {
+            return "a duration such as 30s, 15m or 2h";
+        }
+        if (type == Path.class) {
+            return "a file path";
+        }
+        if (type == java.net.URI.class) {
+            return "a URL";
+        }
+        if (type == Boolean.class || type == boolean.class) {
+            return "true or false";
+        }
+        if (type.isRecord() || Map.class.isAssignableFrom(type)) {
+            return "a mapping of keys";
+        }
+        return type.getSimpleName();
+    }
+}

@@ -1,0 +1,19 @@
+package io.providermirror.server.config;
+
+/**
+ * The whole configuration, as read from YAML and environment overrides. Missing keys take their defaults in
+ * the records' constructors, so a configuration object is always complete.
+ */
+public record MirrorConfig(ServerConfig server, CacheConfig cache, UpstreamConfig upstream) {
+
+    public MirrorConfig {
+        server = server == null ? new ServerConfig(null, null, null) : server;
+        cache = cache == null ? new CacheConfig(null, null) : cache;
+        upstream = upstream == null ? new UpstreamConfig(null, null, null, null, null) : upstream;
+    }
+
+    /** The configuration with every default. */
+    public static MirrorConfig defaults() {
+        return new MirrorConfig(null, null, null);
+    }
+}

@@ -1,0 +1,43 @@
+package io.providermirror.server.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** How the mirror talks to origin registries. */
+public record UpstreamConfig(Path trustedCertificates, Map<String, HostConfig> hosts, Duration connectTimeout,
+                             Duration requestTimeout, Long maxArchiveBytes) {
+
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    /** Below the CLI's own ~10 s timeout for JSON requests, so a slow origin gives a clear error in time. */
+    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(8);
+    public static final long DEFAULT_MAX_ARCHIVE_BYTES = 2L * 1024 * 1024 * 1024;
+
+    public UpstreamConfig {
+        hosts = hosts == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(hosts));
+        for (var entry : hosts.entrySet()) {
+            if (!io.providermirror.upstream.ProviderAddress.isValidHostname(entry.getKey())) {
+                throw new IllegalArgumentException("hosts: '" + entry.getKey()
+                        + "' (expected: a lowercase hostname as it appears in provider addresses, e.g. registry.terraform.io)");
+            }
+            if (entry.getValue() == null) {
+                throw new IllegalArgumentException("hosts." + entry.getKey() + ": empty (expected: settings such as discoveryUrl)");
+            }
+        }
+        connectTimeout = positive(connectTimeout, DEFAULT_CONNECT_TIMEOUT, "connectTimeout");
+        requestTimeout = positive(requestTimeout, DEFAULT_REQUEST_TIMEOUT, "requestTimeout");
+        maxArchiveBytes = maxArchiveBytes == null ? DEFAULT_MAX_ARCHIVE_BYTES : maxArchiveBytes;
+        if (maxArchiveBytes <= 0) {
+            throw new IllegalArgumentException("maxArchiveBytes: " + maxArchiveBytes + " (expected: > 0)");
+        }
+    }
+
+    private static Duration positive(Duration value, Duration fallback, String key) {
+        Duration result = value == null ? fallback : value;
+        if (result.isZero() || result.isNegative()) {
+            throw new IllegalArgumentException(key + ": " + result + " (expected: > 0)");
+        }
+        return result;
+    }
+}

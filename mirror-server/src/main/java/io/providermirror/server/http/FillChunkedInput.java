@@ -1,0 +1,93 @@
+package io.providermirror.server.http;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.stream.ChunkedInput;
+import io.providermirror.cache.ArchiveFill;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+
+/**
+ * A response body that follows an archive while it is fetched: each chunk is read from the growing temporary
+ * file up to what the fill allows, {@code null} means "nothing yet" (the {@code ChunkedWriteHandler} waits
+ * for the fill's next progress signal), and a failed fill fails the response so the client never receives a
+ * complete body.
+ */
+final class FillChunkedInput implements ChunkedInput<ByteBuf> {
+
+    private static final int CHUNK_SIZE = 64 * 1024;
+
+    private final ArchiveFill fill;
+    private final FileChannel channel;
+    private final long length;
+    private long position;
+
+    FillChunkedInput(ArchiveFill fill, FileChannel channel, long length) {
+        this.fill = fill;
+        this.channel = channel;
+        this.length = length;
+    }
+
+    @Override
+    public boolean isEndOfInput() throws Exception {
+        failIfFillFailed();
+        return fill.completion().isDone() && position >= fill.readableBytes();
+    }
+
+    @Override
+    @Deprecated
+    public ByteBuf readChunk(ChannelHandlerContext ctx) throws Exception {
+        return readChunk(ctx.alloc());
+    }
+
+    @Override
+    public ByteBuf readChunk(ByteBufAllocator allocator) throws Exception {
+        failIfFillFailed();
+        long available = fill.readableBytes() - position;
+        if (available <= 0) {
+            return null;
+        }
+        int size = (int) Math.min(available, CHUNK_SIZE);
+        ByteBuf buffer = allocator.buffer(size);
+        boolean release = true;
+        try {
+            int read = 0;
+            while (read < size) {
+                int n = buffer.writeBytes(channel, position + read, size - read);
+                if (n < 0) {
+                    throw new IOException("the archive's temporary file ended early");
+                }
+                read += n;
+            }
+            position += read;
+            release = false;
+            return buffer;
+        } finally {
+            if (release) {
+                buffer.release();
+            }
+        }
+    }
+
+    private void failIfFillFailed() throws IOException {
+        if (fill.completion().isCompletedExceptionally()) {
+            throw new IOException("the archive could not be fetched and verified; aborting the response");
+        }
+    }
+
+    @Override
+    public long length() {
+        return length;
+    }
+
+    @Override
+    public long progress() {
+        return position;
+    }
+
+    @Override
+    public void close() throws Exception {
+        channel.close();
+    }
+}

@@ -1,0 +1,48 @@
+package io.providermirror.server.http;
+
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.stream.ChunkedWriteHandler;
+import io.netty.handler.timeout.IdleStateHandler;
+import io.providermirror.server.ProviderMirror;
+import java.util.concurrent.TimeUnit;
+
+/** Builds each connection's pipeline, and nothing else. */
+final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
+
+    /** Requests here carry no body; anything bigger than this is refused. */
+    static final int MAX_REQUEST_BYTES = 8 * 1024;
+    static final int MAX_INITIAL_LINE = 4096;
+    static final int MAX_HEADER_BYTES = 8 * 1024;
+    /** A connection with no traffic either way for this long is closed. */
+    static final int IDLE_SECONDS = 120;
+
+    private final SslContext sslContext;
+    private final ProviderMirror mirror;
+    private final HomePage homePage;
+
+    MirrorChannelInitializer(SslContext sslContext, ProviderMirror mirror, HomePage homePage) {
+        this.sslContext = sslContext;
+        this.mirror = mirror;
+        this.homePage = homePage;
+    }
+
+    @Override
+    protected void initChannel(SocketChannel channel) {
+        ChannelPipeline pipeline = channel.pipeline();
+        if (sslContext != null) {
+            pipeline.addLast("tls", sslContext.newHandler(channel.alloc()));
+        }
+        pipeline.addLast("http", new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, 8192));
+        pipeline.addLast("keep-alive", new HttpServerKeepAliveHandler());
+        pipeline.addLast("aggregator", new HttpObjectAggregator(MAX_REQUEST_BYTES));
+        pipeline.addLast("chunked", new ChunkedWriteHandler());
+        pipeline.addLast("idle", new IdleStateHandler(0, 0, IDLE_SECONDS, TimeUnit.SECONDS));
+        pipeline.addLast("mirror", new MirrorHttpHandler(mirror, homePage));
+    }
+}

@@ -1,0 +1,302 @@
+package io.providermirror.server.http;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.DefaultFileRegion;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.DateFormatter;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpChunkedInput;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.stream.ChunkedNioFile;
+import io.netty.handler.stream.ChunkedWriteHandler;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.providermirror.server.ArchiveSource;
+import io.providermirror.server.ProviderMirror;
+import io.providermirror.server.RenderedDocument;
+import io.providermirror.upstream.OriginException;
+import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Answers one request at a time per connection: routes it, asks {@link ProviderMirror}, and writes the
+ * answer back on the channel's event loop. Blocking work never runs here; reading stops while a request is
+ * answered, so pipelined requests are answered in order.
+ */
+final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MirrorHttpHandler.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int FILE_CHUNK_SIZE = 64 * 1024;
+
+    private final ProviderMirror mirror;
+    private final HomePage homePage;
+
+    MirrorHttpHandler(ProviderMirror mirror, HomePage homePage) {
+        this.mirror = mirror;
+        this.homePage = homePage;
+    }
+
+    /** What the response needs of the request, which is released when {@code channelRead0} returns. */
+    private record Exchange(ChannelHandlerContext ctx, boolean head, String range, String path) {
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+        if (!request.decoderResult().isSuccess()) {
+            sendError(ctx, false, HttpResponseStatus.BAD_REQUEST, "malformed HTTP request", true);
+            return;
+        }
+        HttpMethod method = request.method();
+        boolean head = HttpMethod.HEAD.equals(method);
+        if (!head && !HttpMethod.GET.equals(method)) {
+            FullHttpResponse response = errorResponse(HttpResponseStatus.METHOD_NOT_ALLOWED,
+                    "method " + method + " is not allowed; the mirror answers GET and HEAD", false);
+            response.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
+            ctx.writeAndFlush(response);
+            return;
+        }
+        String path = new QueryStringDecoder(request.uri()).rawPath();
+        Exchange exchange = new Exchange(ctx, head, request.headers().get(HttpHeaderNames.RANGE), path);
+        Route route = RouteParser.parse(path);
+        if (route instanceof Route.Invalid invalid) {
+            sendError(ctx, head, HttpResponseStatus.valueOf(invalid.status()), invalid.message(), false);
+        } else if (route instanceof Route.Home) {
+            sendBytes(ctx, head, HttpResponseStatus.OK, "text/html; charset=utf-8",
+                    homePage.render(request.headers().get(HttpHeaderNames.HOST)));
+        } else {
+            ctx.channel().config().setAutoRead(false);
+            if (route instanceof Route.VersionIndex index) {
+                whenDone(exchange, mirror.versionIndex(index.address()), this::sendDocument);
+            } else if (route instanceof Route.VersionDocument document) {
+                whenDone(exchange, mirror.versionDocument(document.address(), document.version()), this::sendDocument);
+            } else if (route instanceof Route.Archive archive) {
+                whenDone(exchange, mirror.archive(archive.address(), archive.version(), archive.platform()), this::sendArchive);
+            }
+        }
+    }
+
+    private <T> void whenDone(Exchange exchange, CompletableFuture<T> future, BiConsumer<Exchange, T> sender) {
+        future.whenComplete((value, failure) -> exchange.ctx().executor().execute(() -> {
+            exchange.ctx().channel().config().setAutoRead(true);
+            if (failure != null) {
+                sendFailure(exchange, failure);
+                return;
+            }
+            if (!exchange.ctx().channel().isActive()) {
+                closeQuietly(value);
+                return;
+            }
+            sender.accept(exchange, value);
+        }));
+    }
+
+    private void sendDocument(Exchange exchange, RenderedDocument document) {
+        sendBytes(exchange.ctx(), exchange.head(), HttpResponseStatus.OK, "application/json", document.json());
+    }
+
+    private void sendArchive(Exchange exchange, ArchiveSource source) {
+        if (source instanceof ArchiveSource.Cached cached) {
+            sendCached(exchange, cached);
+        } else if (source instanceof ArchiveSource.Filling filling) {
+            sendFilling(exchange, filling);
+        }
+    }
+
+    private void sendCached(Exchange exchange, ArchiveSource.Cached cached) {
+        ChannelHandlerContext ctx = exchange.ctx();
+        long size = cached.blob().size();
+        ByteRange.Outcome outcome = ByteRange.parse(exchange.range(), size);
+        if (outcome instanceof ByteRange.Outcome.Unsatisfiable) {
+            closeQuietly(cached);
+            FullHttpResponse response = errorResponse(HttpResponseStatus.REQUESTED_RANGE_NOT_SATISFIABLE,
+                    "the requested range is outside the archive's " + size + " bytes", exchange.head());
+            response.headers().set(HttpHeaderNames.CONTENT_RANGE, "bytes */" + size);
+            ctx.writeAndFlush(response);
+            return;
+        }
+        long offset = 0;
+        long length = size;
+        HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+        if (outcome instanceof ByteRange.Outcome.Partial partial) {
+            offset = partial.range().start();
+            length = partial.range().length();
+            response.setStatus(HttpResponseStatus.PARTIAL_CONTENT);
+            response.headers().set(HttpHeaderNames.CONTENT_RANGE,
+                    "bytes " + offset + "-" + partial.range().endInclusive() + "/" + size);
+        }
+        response.headers()
+                .set(HttpHeaderNames.CONTENT_TYPE, "application/zip")
+                .set(HttpHeaderNames.ACCEPT_RANGES, HttpHeaderValues.BYTES)
+                .set(HttpHeaderNames.ETAG, "\"" + cached.blob().sha256() + "\"")
+                .set(HttpHeaderNames.LAST_MODIFIED, DateFormatter.format(Date.from(cached.blob().committedAt())))
+                .set(HttpHeaderNames.CACHE_CONTROL, "public, max-age=31536000, immutable");
+        HttpUtil.setContentLength(response, length);
+        if (exchange.head()) {
+            closeQuietly(cached);
+            ctx.write(response);
+            ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
+            return;
+        }
+        ctx.write(response);
+        ChannelFuture done;
+        try {
+            if (ctx.pipeline().get(SslHandler.class) != null) {
+                done = ctx.writeAndFlush(new HttpChunkedInput(
+                        new ChunkedNioFile(cached.channel(), offset, length, FILE_CHUNK_SIZE)));
+            } else {
+                ctx.write(new DefaultFileRegion(cached.channel(), offset, length));
+                done = ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
+            }
+        } catch (IOException e) {
+            closeQuietly(cached);
+            ctx.close();
+            return;
+        }
+        done.addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+    }
+
+    private void sendFilling(Exchange exchange, ArchiveSource.Filling filling) {
+        ChannelHandlerContext ctx = exchange.ctx();
+        HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/zip");
+        if (filling.length().isPresent()) {
+            HttpUtil.setContentLength(response, filling.length().getAsLong());
+        } else {
+            HttpUtil.setTransferEncodingChunked(response, true);
+        }
+        if (exchange.head()) {
+            closeQuietly(filling);
+            ctx.write(response);
+            ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
+            return;
+        }
+        ChunkedWriteHandler chunked = ctx.pipeline().get(ChunkedWriteHandler.class);
+        AutoCloseable subscription = filling.fill().onProgress(chunked::resumeTransfer);
+        ctx.write(response);
+        ChannelFuture done = ctx.writeAndFlush(new HttpChunkedInput(new FillChunkedInput(filling.fill(),
+                filling.channel(), filling.length().orElse(-1))));
+        done.addListener(future -> {
+            closeQuietly(subscription);
+            if (!future.isSuccess()) {
+                // Closing without the rest of the body is how a client learns the archive was not good.
+                LOG.debug("archive response for {} aborted: {}", exchange.path(), future.cause().toString());
+                ctx.close();
+            }
+        });
+    }
+
+    private void sendFailure(Exchange exchange, Throwable failure) {
+        Throwable cause = unwrap(failure);
+        if (cause instanceof OriginException origin) {
+            HttpResponseStatus status = switch (origin.reason()) {
+                case NOT_FOUND -> HttpResponseStatus.NOT_FOUND;
+                case TIMEOUT -> HttpResponseStatus.GATEWAY_TIMEOUT;
+                case UNAVAILABLE, BAD_RESPONSE, VERIFICATION_FAILED -> HttpResponseStatus.BAD_GATEWAY;
+            };
+            sendError(exchange.ctx(), exchange.head(), status, origin.getMessage(), false);
+            return;
+        }
+        LOG.error("internal error answering {}", exchange.path(), cause);
+        sendError(exchange.ctx(), exchange.head(), HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                "internal error in the mirror; its log has the details", false);
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        Throwable t = failure;
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    private static void sendBytes(ChannelHandlerContext ctx, boolean head, HttpResponseStatus status,
+                                  String contentType, byte[] body) {
+        ByteBuf content = head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body);
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, content);
+        response.headers()
+                .set(HttpHeaderNames.CONTENT_TYPE, contentType)
+                .set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_CACHE);
+        HttpUtil.setContentLength(response, body.length);
+        ctx.writeAndFlush(response);
+    }
+
+    private static void sendError(ChannelHandlerContext ctx, boolean head, HttpResponseStatus status, String message,
+                                  boolean close) {
+        FullHttpResponse response = errorResponse(status, message, head);
+        if (close) {
+            HttpUtil.setKeepAlive(response, false);
+            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        } else {
+            ctx.writeAndFlush(response);
+        }
+    }
+
+    private static FullHttpResponse errorResponse(HttpResponseStatus status, String message, boolean head) {
+        byte[] body;
+        try {
+            body = JSON.writeValueAsBytes(Map.of("errors", List.of(message)));
+        } catch (IOException e) {
+            body = "{\"errors\":[\"error\"]}".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        }
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
+                head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body));
+        response.headers()
+                .set(HttpHeaderNames.CONTENT_TYPE, "application/json")
+                .set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_STORE);
+        HttpUtil.setContentLength(response, body.length);
+        return response;
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+        if (event instanceof IdleStateEvent) {
+            ctx.close();
+            return;
+        }
+        super.userEventTriggered(ctx, event);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (!(cause instanceof IOException) && !(cause instanceof ClosedChannelException)) {
+            LOG.warn("closing connection from {} after an error", ctx.channel().remoteAddress(), cause);
+        }
+        ctx.close();
+    }
+
+    private static void closeQuietly(Object resource) {
+        if (resource instanceof AutoCloseable closeable) {
+            try {
+                closeable.close();
+            } catch (Exception e) {
+                LOG.debug("closing {} failed: {}", resource, e.toString());
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+package io.providermirror.server.http;
+
+import io.providermirror.upstream.Platform;
+import io.providermirror.upstream.ProviderAddress;
+import io.providermirror.upstream.ProviderVersion;
+import java.util.Optional;
+
+/**
+ * Turns a raw request path into a {@link Route}, validating every segment: the hostname as a DNS name (with
+ * an optional port), namespace and type as the CLI's provider names, the version as semver, and an archive's
+ * file name as exactly the one this provider, version and platform would have.
+ */
+final class RouteParser {
+
+    /** The base path of the provider mirror; modules can live beside it later. */
+    static final String PROVIDERS = io.providermirror.server.CliConfigBlock.BASE_PATH;
+    static final int MAX_PATH_LENGTH = 1024;
+
+    private static final String SHAPE = "expected /providers/<hostname>/<namespace>/<type>/index.json, "
+            + "<version>.json or terraform-provider-<type>_<version>_<os>_<arch>.zip";
+
+    private RouteParser() {
+    }
+
+    static Route parse(String rawPath) {
+        if (rawPath.length() > MAX_PATH_LENGTH) {
+            return new Route.Invalid(400, "the request path is longer than " + MAX_PATH_LENGTH + " characters");
+        }
+        if (rawPath.indexOf('%') >= 0) {
+            return new Route.Invalid(400, "percent-encoded characters are not valid in mirror paths");
+        }
+        for (int i = 0; i < rawPath.length(); i++) {
+            char c = rawPath.charAt(i);
+            if (c < 0x21 || c > 0x7e || c == '\\') {
+                return new Route.Invalid(400, "the request path holds a character that is not valid in mirror paths");
+            }
+        }
+        if (rawPath.equals("/") || rawPath.equals("/providers") || rawPath.equals(PROVIDERS)) {
+            return new Route.Home();
+        }
+        if (!rawPath.startsWith(PROVIDERS)) {
+            return new Route.Invalid(404, "nothing is served at " + rawPath + "; the provider mirror is under " + PROVIDERS);
+        }
+        String[] segments = rawPath.substring(PROVIDERS.length()).split("/", -1);
+        if (segments.length != 4) {
+            return new Route.Invalid(400, "malformed mirror path: " + SHAPE);
+        }
+        String hostname = segments[0];
+        if (!ProviderAddress.isValidHostname(hostname)) {
+            return new Route.Invalid(400, "malformed hostname '" + hostname
+                    + "': expected a lowercase DNS name in punycode, optionally with :port");
+        }
+        if (!ProviderAddress.isValidName(segments[1])) {
+            return new Route.Invalid(400, "malformed provider namespace '" + segments[1]
+                    + "': expected lowercase letters, digits, '-' or '_'");
+        }
+        if (!ProviderAddress.isValidName(segments[2])) {
+            return new Route.Invalid(400, "malformed provider type '" + segments[2]
+                    + "': expected lowercase letters, digits, '-' or '_'");
+        }
+        ProviderAddress address = new ProviderAddress(hostname, segments[1], segments[2]);
+        String file = segments[3];
+        if (file.equals("index.json")) {
+            return new Route.VersionIndex(address);
+        }
+        if (file.endsWith(".json")) {
+            Optional<ProviderVersion> version = ProviderVersion.parse(file.substring(0, file.length() - ".json".length()));
+            return version.<Route>map(v -> new Route.VersionDocument(address, v))
+                    .orElseGet(() -> new Route.Invalid(400, "malformed version in '" + file
+                            + "': expected a semantic version such as 1.2.3"));
+        }
+        if (file.endsWith(".zip")) {
+            return archive(address, file);
+        }
+        return new Route.Invalid(400, "malformed mirror path: " + SHAPE);
+    }
+
+    private static Route archive(ProviderAddress address, String file) {
+        String prefix = "terraform-provider-" + address.type() + "_";
+        String expected = "expected terraform-provider-" + address.type() + "_<version>_<os>_<arch>.zip";
+        if (!file.startsWith(prefix)) {
+            return new Route.Invalid(400, "archive name '" + file + "' does not match its provider: " + expected);
+        }
+        String middle = file.substring(prefix.length(), file.length() - ".zip".length());
+        int archSeparator = middle.lastIndexOf('_');
+        int osSeparator = archSeparator <= 0 ? -1 : middle.lastIndexOf('_', archSeparator - 1);
+        if (osSeparator <= 0) {
+            return new Route.Invalid(400, "malformed archive name '" + file + "': " + expected);
+        }
+        Optional<ProviderVersion> version = ProviderVersion.parse(middle.substring(0, osSeparator));
+        if (version.isEmpty() || !version.get().canonical().equals(middle.substring(0, osSeparator))) {
+            return new Route.Invalid(400, "malformed version in archive name '" + file + "': " + expected);
+        }
+        try {
+            Platform platform = new Platform(middle.substring(osSeparator + 1, archSeparator),
+                    middle.substring(archSeparator + 1));
+            return new Route.Archive(address, version.get(), platform);
+        } catch (IllegalArgumentException e) {
+            return new Route.Invalid(400, "malformed platform in archive name '" + file + "': " + expected);
+        }
+    }
+}

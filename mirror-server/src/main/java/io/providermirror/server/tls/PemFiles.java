@@ -1,0 +1,83 @@
+package io.providermirror.server.tls;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.PrivateKey;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.List;
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.openssl.PEMKeyPair;
+import org.bouncycastle.openssl.PEMParser;
+import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
+import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+
+/** Reads and writes PEM certificates and private keys (PKCS#8, PKCS#1 RSA and SEC1 EC keys are read). */
+public final class PemFiles {
+
+    private PemFiles() {
+    }
+
+    /** Every certificate in a PEM file, in order. */
+    public static List<X509Certificate> readCertificates(Path file) throws IOException {
+        List<X509Certificate> certificates = new ArrayList<>();
+        for (Certificate certificate : io.providermirror.upstream.TrustedCertificates.readPem(file)) {
+            certificates.add((X509Certificate) certificate);
+        }
+        if (certificates.isEmpty()) {
+            throw new IOException(file + " holds no PEM certificate");
+        }
+        return certificates;
+    }
+
+    /** The first private key in a PEM file. */
+    public static PrivateKey readPrivateKey(Path file) throws IOException {
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.US_ASCII);
+             PEMParser parser = new PEMParser(reader)) {
+            JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
+            Object object;
+            while ((object = parser.readObject()) != null) {
+                if (object instanceof PrivateKeyInfo info) {
+                    return converter.getPrivateKey(info);
+                }
+                if (object instanceof PEMKeyPair pair) {
+                    return converter.getKeyPair(pair).getPrivate();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new IOException(file + " is not a readable PEM private key: " + e.getMessage(), e);
+        }
+        throw new IOException(file + " holds no unencrypted PEM private key (expected: PKCS#8 or PKCS#1)");
+    }
+
+    /** PEM text of objects (certificates, keys). */
+    public static String toPem(Object... objects) throws IOException {
+        StringWriter text = new StringWriter();
+        try (JcaPEMWriter writer = new JcaPEMWriter(text)) {
+            for (Object object : objects) {
+                writer.writeObject(object);
+            }
+        }
+        return text.toString();
+    }
+
+    /** Writes PEM text readable by the owner only where the file system allows it. */
+    public static void writePrivate(Path file, String pem) throws IOException {
+        Files.deleteIfExists(file);
+        Files.createFile(file);
+        try {
+            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        } catch (UnsupportedOperationException ignored) {
+            // Not a POSIX file system.
+        }
+        try (Writer writer = Files.newBufferedWriter(file, StandardCharsets.US_ASCII)) {
+            writer.write(pem);
+        }
+    }
+}

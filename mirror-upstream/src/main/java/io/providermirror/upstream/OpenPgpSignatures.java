@@ -1,0 +1,131 @@
+package io.providermirror.upstream;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import org.bouncycastle.openpgp.PGPCompressedData;
+import org.bouncycastle.openpgp.PGPException;
+import org.bouncycastle.openpgp.PGPPublicKey;
+import org.bouncycastle.openpgp.PGPPublicKeyRing;
+import org.bouncycastle.openpgp.PGPPublicKeyRingCollection;
+import org.bouncycastle.openpgp.PGPSignature;
+import org.bouncycastle.openpgp.PGPSignatureList;
+import org.bouncycastle.openpgp.PGPUtil;
+import org.bouncycastle.openpgp.bc.BcPGPObjectFactory;
+import org.bouncycastle.openpgp.operator.bc.BcKeyFingerprintCalculator;
+import org.bouncycastle.openpgp.operator.bc.BcPGPContentVerifierBuilderProvider;
+
+/**
+ * Verifies a detached OpenPGP signature (binary, as the registry protocol says, or ASCII-armored) over a
+ * document with one of a set of ASCII-armored public keys, as the CLI does: key expiry is not enforced,
+ * subkeys count only with a valid binding signature from their primary key.
+ */
+public final class OpenPgpSignatures {
+
+    private OpenPgpSignatures() {
+    }
+
+    /**
+     * Returns the hex key ID of the key that made a valid signature over {@code document}.
+     *
+     * @throws VerificationException when no signature in {@code signature} verifies with any of the keys
+     */
+    public static String verify(byte[] document, byte[] signature, List<String> armoredKeys) {
+        if (armoredKeys.isEmpty()) {
+            throw new VerificationException(VerificationException.Check.SIGNATURE,
+                    "the origin lists no signing keys, so the signature over SHA256SUMS cannot be checked");
+        }
+        List<PGPSignature> signatures = readSignatures(signature);
+        List<PGPPublicKeyRingCollection> keyRings = new ArrayList<>();
+        for (String armored : armoredKeys) {
+            keyRings.add(readKeys(armored));
+        }
+        for (PGPSignature candidate : signatures) {
+            for (PGPPublicKeyRingCollection rings : keyRings) {
+                try {
+                    PGPPublicKey key = rings.getPublicKey(candidate.getKeyID());
+                    if (key != null && isUsable(rings, key) && verifies(candidate, key, document)) {
+                        return keyId(candidate.getKeyID());
+                    }
+                } catch (PGPException e) {
+                    // A key that cannot check this signature is simply not the one that made it.
+                }
+            }
+        }
+        StringBuilder ids = new StringBuilder();
+        for (PGPSignature candidate : signatures) {
+            ids.append(ids.length() == 0 ? "" : ", ").append(keyId(candidate.getKeyID()));
+        }
+        throw new VerificationException(VerificationException.Check.SIGNATURE,
+                "the signature over SHA256SUMS (made by key " + ids + ") does not verify with any of the origin's "
+                        + armoredKeys.size() + " signing key(s)");
+    }
+
+    private static boolean verifies(PGPSignature signature, PGPPublicKey key, byte[] document) throws PGPException {
+        signature.init(new BcPGPContentVerifierBuilderProvider(), key);
+        signature.update(document);
+        return signature.verify();
+    }
+
+    private static boolean isUsable(PGPPublicKeyRingCollection rings, PGPPublicKey key) throws PGPException {
+        if (key.isMasterKey()) {
+            return true;
+        }
+        PGPPublicKeyRing ring = rings.getPublicKeyRing(key.getKeyID());
+        PGPPublicKey primary = ring.getPublicKey();
+        Iterator<PGPSignature> bindings = key.getSignaturesOfType(PGPSignature.SUBKEY_BINDING);
+        while (bindings.hasNext()) {
+            PGPSignature binding = bindings.next();
+            if (binding.getKeyID() != primary.getKeyID()) {
+                continue;
+            }
+            binding.init(new BcPGPContentVerifierBuilderProvider(), primary);
+            if (binding.verifyCertification(primary, key)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static List<PGPSignature> readSignatures(byte[] signature) {
+        List<PGPSignature> result = new ArrayList<>();
+        try (InputStream in = PGPUtil.getDecoderStream(new ByteArrayInputStream(signature))) {
+            BcPGPObjectFactory factory = new BcPGPObjectFactory(in);
+            Object next;
+            while ((next = factory.nextObject()) != null) {
+                if (next instanceof PGPCompressedData compressed) {
+                    factory = new BcPGPObjectFactory(compressed.getDataStream());
+                } else if (next instanceof PGPSignatureList list) {
+                    list.forEach(result::add);
+                }
+            }
+        } catch (IOException | PGPException | RuntimeException e) {
+            throw new VerificationException(VerificationException.Check.SIGNATURE,
+                    "the SHA256SUMS signature is not a valid OpenPGP signature: " + e.getMessage());
+        }
+        if (result.isEmpty()) {
+            throw new VerificationException(VerificationException.Check.SIGNATURE,
+                    "the SHA256SUMS signature file holds no OpenPGP signature");
+        }
+        return result;
+    }
+
+    private static PGPPublicKeyRingCollection readKeys(String armored) {
+        try (InputStream in = PGPUtil.getDecoderStream(
+                new ByteArrayInputStream(armored.getBytes(StandardCharsets.US_ASCII)))) {
+            return new PGPPublicKeyRingCollection(in, new BcKeyFingerprintCalculator());
+        } catch (IOException | PGPException | RuntimeException e) {
+            throw new VerificationException(VerificationException.Check.SIGNATURE,
+                    "the origin's signing key is not a valid ASCII-armored OpenPGP public key: " + e.getMessage());
+        }
+    }
+
+    private static String keyId(long id) {
+        return String.format(Locale.ROOT, "%016X", id);
+    }
+}

@@ -1,0 +1,40 @@
+package io.providermirror.upstream;
+
+/**
+ * An origin registry could not give what was asked: the message names the origin and what failed, and is
+ * written for the person who reads it in a client's error output.
+ */
+public class OriginException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    /** What kind of failure this is; the HTTP layer maps it to a status code. */
+    public enum Reason {
+        /** The origin says the thing does not exist. */
+        NOT_FOUND,
+        /** The origin could not be reached or answered with an error. */
+        UNAVAILABLE,
+        /** The origin did not answer in time. */
+        TIMEOUT,
+        /** The origin answered with something that is not what the protocol says. */
+        BAD_RESPONSE,
+        /** What the origin served failed verification. */
+        VERIFICATION_FAILED
+    }
+
+    private final Reason reason;
+
+    public OriginException(Reason reason, String message) {
+        super(message);
+        this.reason = reason;
+    }
+
+    public OriginException(Reason reason, String message, Throwable cause) {
+        super(message, cause);
+        this.reason = reason;
+    }
+
+    public Reason reason() {
+        return reason;
+    }
+}

@@ -1,0 +1,187 @@
+package io.providermirror.upstream;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalLong;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
+
+/**
+ * The HTTP client towards origins: JSON documents and small files read whole (with a size cap), archives
+ * opened as streams. Redirects are followed by hand so that their number is bounded and the final URL,
+ * against which relative URLs resolve, is known.
+ */
+public final class OriginHttpClient {
+
+    /** How the client talks to origins. */
+    public record Settings(Duration connectTimeout, Duration requestTimeout, SSLContext sslContext,
+                           String userAgent, int maxRedirects, int maxDocumentBytes) {
+        public Settings {
+            if (connectTimeout.isNegative() || connectTimeout.isZero()) {
+                throw new IllegalArgumentException("connectTimeout: " + connectTimeout + " (expected: > 0)");
+            }
+            if (requestTimeout.isNegative() || requestTimeout.isZero()) {
+                throw new IllegalArgumentException("requestTimeout: " + requestTimeout + " (expected: > 0)");
+            }
+            if (maxRedirects < 0) {
+                throw new IllegalArgumentException("maxRedirects: " + maxRedirects + " (expected: >= 0)");
+            }
+            if (maxDocumentBytes <= 0) {
+                throw new IllegalArgumentException("maxDocumentBytes: " + maxDocumentBytes + " (expected: > 0)");
+            }
+        }
+    }
+
+    /** A whole response: its final URL after redirects, status, media type and body. */
+    public record Document(URI finalUri, int status, String contentType, byte[] body) {
+        /** True when the media type is {@code application/json}, parameters aside. */
+        public boolean isJson() {
+            return contentType != null
+                    && contentType.toLowerCase(Locale.ROOT).split(";", 2)[0].trim().equals("application/json");
+        }
+    }
+
+    /** An open archive response; the caller reads and closes {@code body}. */
+    public record ArchiveStream(URI finalUri, OptionalLong contentLength, InputStream body) implements AutoCloseable {
+        @Override
+        public void close() throws IOException {
+            body.close();
+        }
+    }
+
+    private final HttpClient client;
+    private final Settings settings;
+
+    public OriginHttpClient(Settings settings) {
+        this.settings = settings;
+        this.client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .connectTimeout(settings.connectTimeout())
+                .sslContext(settings.sslContext())
+                .build();
+    }
+
+    /**
+     * GETs a document, following redirects; any status is returned, but a body larger than the cap is refused.
+     *
+     * @param what how to name this request in errors, e.g. "the version list of example.test/acme/foo"
+     */
+    public Document getDocument(URI uri, String what) {
+        HttpResponse<InputStream> response = send(uri, what, settings.requestTimeout());
+        try (InputStream body = response.body()) {
+            byte[] bytes = body.readNBytes(settings.maxDocumentBytes() + 1);
+            if (bytes.length > settings.maxDocumentBytes()) {
+                throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + " from " + response.uri()
+                        + " is larger than " + settings.maxDocumentBytes() + " bytes");
+            }
+            return new Document(response.uri(), response.statusCode(),
+                    response.headers().firstValue("content-type").orElse(null), bytes);
+        } catch (IOException e) {
+            throw failure(uri, what, e);
+        }
+    }
+
+    /** GETs an archive and returns its open body stream; any status other than 200 is an error. */
+    public ArchiveStream openArchive(URI uri, String what) {
+        HttpResponse<InputStream> response = send(uri, what, settings.requestTimeout());
+        if (response.statusCode() != 200) {
+            closeQuietly(response.body());
+            throw statusError(response.uri(), response.statusCode(), what);
+        }
+        OptionalLong length = response.headers().firstValueAsLong("content-length");
+        return new ArchiveStream(response.uri(), length, response.body());
+    }
+
+    /** The error for an unexpected status, naming the URL. */
+    public static OriginException statusError(URI uri, int status, String what) {
+        OriginException.Reason reason = status == 404 || status == 410
+                ? OriginException.Reason.NOT_FOUND
+                : OriginException.Reason.UNAVAILABLE;
+        return new OriginException(reason, what + ": " + uri + " answered HTTP " + status);
+    }
+
+    private HttpResponse<InputStream> send(URI start, String what, Duration timeout) {
+        URI uri = start;
+        for (int redirects = 0; ; redirects++) {
+            checkScheme(uri, what);
+            HttpRequest request = HttpRequest.newBuilder(uri)
+                    .timeout(timeout)
+                    .header("User-Agent", settings.userAgent())
+                    .GET()
+                    .build();
+            HttpResponse<InputStream> response;
+            try {
+                response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+            } catch (IOException e) {
+                throw failure(uri, what, e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new OriginException(OriginException.Reason.UNAVAILABLE, what + ": interrupted", e);
+            }
+            int status = response.statusCode();
+            Optional<String> location = response.headers().firstValue("location");
+            if (status / 100 != 3 || status == 304 || location.isEmpty()) {
+                return response;
+            }
+            closeQuietly(response.body());
+            if (redirects >= settings.maxRedirects()) {
+                throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + ": " + start
+                        + " redirected more than " + settings.maxRedirects() + " times");
+            }
+            try {
+                uri = uri.resolve(location.get());
+            } catch (IllegalArgumentException e) {
+                throw new OriginException(OriginException.Reason.BAD_RESPONSE,
+                        what + ": " + uri + " redirected to an invalid URL", e);
+            }
+        }
+    }
+
+    private static void checkScheme(URI uri, String what) {
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("https") && !scheme.equals("http") || uri.getHost() == null) {
+            throw new OriginException(OriginException.Reason.BAD_RESPONSE,
+                    what + ": '" + uri + "' is not an http(s) URL");
+        }
+    }
+
+    private static OriginException failure(URI uri, String what, IOException e) {
+        if (e instanceof HttpConnectTimeoutException) {
+            return new OriginException(OriginException.Reason.TIMEOUT,
+                    what + ": connecting to " + uri.getAuthority() + " timed out", e);
+        }
+        if (e instanceof HttpTimeoutException) {
+            return new OriginException(OriginException.Reason.TIMEOUT, what + ": " + uri + " did not answer in time", e);
+        }
+        if (e instanceof ConnectException) {
+            return new OriginException(OriginException.Reason.UNAVAILABLE,
+                    what + ": cannot connect to " + uri.getAuthority(), e);
+        }
+        if (e instanceof SSLException || e.getCause() instanceof SSLException) {
+            return new OriginException(OriginException.Reason.UNAVAILABLE,
+                    what + ": TLS with " + uri.getAuthority() + " failed (" + e.getMessage()
+                            + "); is its CA in upstream.trustedCertificates?", e);
+        }
+        return new OriginException(OriginException.Reason.UNAVAILABLE,
+                what + ": request to " + uri + " failed: " + e, e);
+    }
+
+    private static void closeQuietly(InputStream in) {
+        try {
+            in.close();
+        } catch (IOException ignored) {
+            // The response is being discarded anyway.
+        }
+    }
+}

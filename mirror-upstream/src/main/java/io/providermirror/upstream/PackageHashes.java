@@ -1,0 +1,108 @@
+package io.providermirror.upstream;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.Enumeration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+
+/**
+ * The CLI's provider package hashes.
+ *
+ * <p>{@code zh:} is the hex sha256 of the whole zip. {@code h1:} is Go's {@code dirhash.Hash1} over the
+ * zip's entries: each entry name (directory entries included) with the sha256 of its uncompressed content,
+ * one line per entry, sorted byte-wise by UTF-8 name, and the base64 sha256 of that summary.
+ */
+public final class PackageHashes {
+
+    /** Refuse archives that would take unreasonable work to hash (zip bombs). */
+    public record Limits(int maxEntries, long maxUncompressedBytes) {
+        public static final Limits DEFAULT = new Limits(10_000, 8L * 1024 * 1024 * 1024);
+    }
+
+    private static final HexFormat HEX = HexFormat.of();
+
+    private PackageHashes() {
+    }
+
+    /** {@code zh:} from a sha256 digest. */
+    public static String zh(byte[] sha256) {
+        return "zh:" + HEX.formatHex(sha256);
+    }
+
+    /** {@code zh:} from a lowercase hex sha256. */
+    public static String zh(String sha256Hex) {
+        return "zh:" + sha256Hex.toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** Computes {@code h1:} of a zip file with the default limits. */
+    public static String h1(Path zip) throws IOException {
+        return h1(zip, Limits.DEFAULT);
+    }
+
+    /** Computes {@code h1:} of a zip file, refusing archives beyond {@code limits}. */
+    public static String h1(Path zip, Limits limits) throws IOException {
+        List<byte[]> lines = new ArrayList<>();
+        long uncompressed = 0;
+        byte[] buffer = new byte[64 * 1024];
+        MessageDigest entryDigest = sha256();
+        try (ZipFile file = new ZipFile(zip.toFile(), StandardCharsets.UTF_8)) {
+            Enumeration<? extends ZipEntry> entries = file.entries();
+            while (entries.hasMoreElements()) {
+                ZipEntry entry = entries.nextElement();
+                if (lines.size() >= limits.maxEntries()) {
+                    throw new IOException("zip has more than " + limits.maxEntries() + " entries");
+                }
+                String name = entry.getName();
+                if (name.indexOf('\n') >= 0) {
+                    throw new IOException("zip entry name contains a newline: " + name.replace("\n", "\\n"));
+                }
+                entryDigest.reset();
+                try (InputStream in = file.getInputStream(entry)) {
+                    int n;
+                    while ((n = in.read(buffer)) > 0) {
+                        uncompressed += n;
+                        if (uncompressed > limits.maxUncompressedBytes()) {
+                            throw new IOException("zip expands to more than " + limits.maxUncompressedBytes() + " bytes");
+                        }
+                        entryDigest.update(buffer, 0, n);
+                    }
+                }
+                String line = HEX.formatHex(entryDigest.digest()) + "  " + name + "\n";
+                lines.add(line.getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        // Each line starts with 64 hex characters, so sorting the lines orders them by name; Go sorts the
+        // names as byte strings, which for UTF-8 is unsigned byte order, not Java's UTF-16 order.
+        lines.sort(PackageHashes::compareNamesOfLines);
+        MessageDigest summary = sha256();
+        for (byte[] line : lines) {
+            summary.update(line);
+        }
+        return "h1:" + Base64.getEncoder().encodeToString(summary.digest());
+    }
+
+    private static int compareNamesOfLines(byte[] a, byte[] b) {
+        // Skip the 64-character hash and the two spaces; compare the names, then the newline-free rest.
+        int offset = 66;
+        return Arrays.compareUnsigned(a, offset, a.length - 1, b, offset, b.length - 1);
+    }
+
+    /** A fresh sha256 digest. */
+    public static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK has no SHA-256", e);
+        }
+    }
+}

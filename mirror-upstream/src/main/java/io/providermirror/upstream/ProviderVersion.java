@@ -1,0 +1,47 @@
+package io.providermirror.upstream;
+
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A provider version in the canonical form the CLI requests it in ({@code 1.2} becomes {@code 1.2.0}).
+ * Only semantic versions are versions here; {@code v1.2.3} and other spellings are rejected, as the CLI
+ * skips them.
+ */
+public record ProviderVersion(String canonical) {
+
+    private static final String NUMBER = "(0|[1-9][0-9]{0,8})";
+    private static final String TAIL = "(-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?";
+    private static final Pattern LENIENT = Pattern.compile(
+            NUMBER + "(?:\\." + NUMBER + ")?(?:\\." + NUMBER + ")?" + TAIL);
+    private static final Pattern CANONICAL = Pattern.compile(NUMBER + "\\." + NUMBER + "\\." + NUMBER + TAIL);
+    private static final int MAX_LENGTH = 128;
+
+    public ProviderVersion {
+        if (canonical == null || canonical.length() > MAX_LENGTH || !CANONICAL.matcher(canonical).matches()) {
+            throw new IllegalArgumentException("version: '" + canonical
+                    + "' (expected: a semantic version such as 1.2.3)");
+        }
+    }
+
+    /** Parses a version as an origin or a client spells it, or returns empty when it is not semver. */
+    public static Optional<ProviderVersion> parse(String text) {
+        if (text == null || text.length() > MAX_LENGTH) {
+            return Optional.empty();
+        }
+        Matcher m = LENIENT.matcher(text);
+        if (!m.matches()) {
+            return Optional.empty();
+        }
+        String canonical = m.group(1) + "." + (m.group(2) == null ? "0" : m.group(2)) + "."
+                + (m.group(3) == null ? "0" : m.group(3))
+                + (m.group(4) == null ? "" : m.group(4)) + (m.group(5) == null ? "" : m.group(5));
+        return canonical.length() > MAX_LENGTH ? Optional.empty() : Optional.of(new ProviderVersion(canonical));
+    }
+
+    @Override
+    public String toString() {
+        return canonical;
+    }
+}

@@ -1,0 +1,133 @@
+package io.providermirror.upstream;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The provider registry protocol towards one origin's {@code providers.v1} base URL: version lists, download
+ * documents, checksums and archives.
+ */
+public final class RegistryClient {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RegistryClient.class);
+
+    /** A version list with the exact bytes the origin sent, for persisting. */
+    public record FetchedVersions(byte[] body, VersionList list) {
+    }
+
+    private final OriginHttpClient http;
+    private final Executor executor;
+
+    /** @param executor runs the parallel requests for a release's platforms */
+    public RegistryClient(OriginHttpClient http, Executor executor) {
+        this.http = http;
+        this.executor = executor;
+    }
+
+    /** {@code GET :namespace/:type/versions}. */
+    public FetchedVersions versions(URI providersBase, ProviderAddress address) {
+        URI url = providersBase.resolve(address.namespace() + "/" + address.type() + "/versions");
+        String what = "the version list of " + address;
+        OriginHttpClient.Document document = http.getDocument(url, what);
+        if (document.status() == 404) {
+            throw new OriginException(OriginException.Reason.NOT_FOUND,
+                    "provider " + address + " does not exist at its origin (" + url + " answered 404)");
+        }
+        if (document.status() != 200) {
+            throw OriginHttpClient.statusError(document.finalUri(), document.status(), what);
+        }
+        return new FetchedVersions(document.body(), VersionList.parse(address, document.body(), url.getAuthority()));
+    }
+
+    /**
+     * Fetches everything needed to verify a version: each listed platform's download document (in
+     * parallel) and each SHA256SUMS document with its signature. Platforms whose download document the
+     * origin does not have (404) are left out.
+     */
+    public ReleaseEvidence fetchRelease(URI providersBase, ProviderAddress address, ListedVersion version) {
+        List<CompletableFuture<Optional<Fetched>>> futures = new ArrayList<>();
+        for (Platform platform : version.platforms()) {
+            futures.add(CompletableFuture.supplyAsync(() -> fetchDownload(providersBase, address, version, platform), executor));
+        }
+        List<Fetched> fetched = new ArrayList<>();
+        for (CompletableFuture<Optional<Fetched>> future : futures) {
+            join(future).ifPresent(fetched::add);
+        }
+        if (fetched.isEmpty()) {
+            throw new OriginException(OriginException.Reason.NOT_FOUND, "the origin of " + address
+                    + " has no download for any platform of version " + version.version());
+        }
+        Map<URI, DownloadDocument> bySums = new LinkedHashMap<>();
+        for (Fetched f : fetched) {
+            bySums.putIfAbsent(f.document().shasumsUrl(), f.document());
+        }
+        List<CompletableFuture<ReleaseEvidence.Checksums>> sums = new ArrayList<>();
+        for (DownloadDocument document : bySums.values()) {
+            sums.add(CompletableFuture.supplyAsync(() -> fetchChecksums(address, version, document), executor));
+        }
+        List<ReleaseEvidence.Download> downloads = fetched.stream().map(Fetched::evidence).toList();
+        List<ReleaseEvidence.Checksums> checksums = sums.stream().map(RegistryClient::join).toList();
+        return new ReleaseEvidence(downloads, checksums);
+    }
+
+    /** Opens the archive of a verified package for streaming. */
+    public OriginHttpClient.ArchiveStream openArchive(ProviderAddress address, ProviderVersion version,
+                                                      VerifiedPackage pkg) {
+        return http.openArchive(pkg.downloadUrl(), "the archive of " + address + " " + version + " " + pkg.platform());
+    }
+
+    private record Fetched(ReleaseEvidence.Download evidence, DownloadDocument document) {
+    }
+
+    private Optional<Fetched> fetchDownload(URI base, ProviderAddress address, ListedVersion version, Platform platform) {
+        URI url = base.resolve(address.namespace() + "/" + address.type() + "/" + version.originSpelling()
+                + "/download/" + platform.os() + "/" + platform.arch());
+        String what = "the download document of " + address + " " + version.version() + " " + platform;
+        OriginHttpClient.Document document = http.getDocument(url, what);
+        if (document.status() == 404) {
+            LOG.warn("{}: the origin lists the platform but {} answered 404; leaving the platform out", what, url);
+            return Optional.empty();
+        }
+        if (document.status() != 200) {
+            throw OriginHttpClient.statusError(document.finalUri(), document.status(), what);
+        }
+        DownloadDocument parsed = DownloadDocument.parse(platform, document.finalUri(), document.body(), what);
+        return Optional.of(new Fetched(
+                new ReleaseEvidence.Download(platform.toString(), document.finalUri(), document.body()), parsed));
+    }
+
+    private ReleaseEvidence.Checksums fetchChecksums(ProviderAddress address, ListedVersion version, DownloadDocument d) {
+        String what = "SHA256SUMS of " + address + " " + version.version();
+        byte[] sums = fetchFile(d.shasumsUrl(), what);
+        byte[] signature = fetchFile(d.shasumsSignatureUrl(), "the signature of " + what);
+        return new ReleaseEvidence.Checksums(d.shasumsUrl(), sums, d.shasumsSignatureUrl(), signature);
+    }
+
+    private byte[] fetchFile(URI url, String what) {
+        OriginHttpClient.Document document = http.getDocument(url, what);
+        if (document.status() != 200) {
+            throw OriginHttpClient.statusError(document.finalUri(), document.status(), what);
+        }
+        return document.body();
+    }
+
+    private static <T> T join(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw e;
+        }
+    }
+}

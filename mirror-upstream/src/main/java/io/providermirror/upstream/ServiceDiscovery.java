@@ -1,0 +1,92 @@
+package io.providermirror.upstream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.util.Map;
+
+/**
+ * Remote service discovery: finds a hostname's {@code providers.v1} base URL through
+ * {@code https://<hostname>/.well-known/terraform.json}, or through a configured discovery URL instead.
+ */
+public final class ServiceDiscovery {
+
+    /** The path of the discovery document beneath a host. */
+    public static final String WELL_KNOWN_PATH = ".well-known/terraform.json";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final OriginHttpClient http;
+    private final Map<String, URI> discoveryOverrides;
+
+    /**
+     * @param discoveryOverrides per hostname, a base URL whose {@code .well-known/terraform.json} is used
+     *                           instead of the hostname's own (or the full URL of a discovery document)
+     */
+    public ServiceDiscovery(OriginHttpClient http, Map<String, URI> discoveryOverrides) {
+        this.http = http;
+        this.discoveryOverrides = Map.copyOf(discoveryOverrides);
+    }
+
+    /** The URL of the discovery document for {@code hostname}. */
+    public URI discoveryUrl(String hostname) {
+        URI override = discoveryOverrides.get(hostname);
+        if (override == null) {
+            return URI.create("https://" + hostname + "/" + WELL_KNOWN_PATH);
+        }
+        if (override.getPath() != null && override.getPath().endsWith(".json")) {
+            return override;
+        }
+        String base = override.toString().endsWith("/") ? override.toString() : override + "/";
+        return URI.create(base).resolve(WELL_KNOWN_PATH);
+    }
+
+    /** Fetches the discovery document and returns the absolute {@code providers.v1} base URL. */
+    public URI providersBase(String hostname) {
+        URI url = discoveryUrl(hostname);
+        String what = "service discovery for " + hostname;
+        OriginHttpClient.Document document = http.getDocument(url, what);
+        return parseProvidersBase(hostname, document);
+    }
+
+    /** Reads {@code providers.v1} from a fetched discovery document, resolved against its final URL. */
+    public static URI parseProvidersBase(String hostname, OriginHttpClient.Document document) {
+        String what = "service discovery for " + hostname + " (" + document.finalUri() + ")";
+        if (document.status() != 200) {
+            throw OriginHttpClient.statusError(document.finalUri(), document.status(), "service discovery for " + hostname);
+        }
+        if (!document.isJson()) {
+            throw new OriginException(OriginException.Reason.BAD_RESPONSE,
+                    what + " answered with media type '" + document.contentType() + "', not application/json");
+        }
+        JsonNode root;
+        try {
+            root = JSON.readTree(document.body());
+        } catch (IOException e) {
+            throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + " is not valid JSON", e);
+        }
+        if (root == null || !root.isObject()) {
+            throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + " is not a JSON object");
+        }
+        JsonNode providers = root.get("providers.v1");
+        if (providers == null) {
+            throw new OriginException(OriginException.Reason.NOT_FOUND,
+                    hostname + " offers no provider registry (its discovery document has no providers.v1)");
+        }
+        if (!providers.isTextual()) {
+            throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + ": providers.v1 is not a string");
+        }
+        try {
+            String value = providers.asText();
+            URI base = document.finalUri().resolve(value.endsWith("/") ? value : value + "/");
+            if (base.getScheme() == null || base.getHost() == null) {
+                throw new IllegalArgumentException("not an absolute URL");
+            }
+            return base;
+        } catch (IllegalArgumentException e) {
+            throw new OriginException(OriginException.Reason.BAD_RESPONSE,
+                    what + ": providers.v1 '" + providers.asText() + "' is not a valid URL", e);
+        }
+    }
+}

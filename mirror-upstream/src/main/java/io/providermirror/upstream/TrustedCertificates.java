@@ -1,0 +1,74 @@
+package io.providermirror.upstream;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.util.Collection;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509TrustManager;
+
+/**
+ * Builds the TLS trust used towards origins: the JDK's default certificate authorities plus, optionally,
+ * the certificates of a PEM bundle (a corporate CA, or a test origin's CA).
+ */
+public final class TrustedCertificates {
+
+    private TrustedCertificates() {
+    }
+
+    /** An SSL context trusting the JDK's authorities and every certificate in {@code extraPemBundle}. */
+    public static SSLContext sslContext(Path extraPemBundle) throws IOException {
+        try {
+            KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
+            store.load(null, null);
+            int index = 0;
+            for (X509Certificate ca : defaultTrustManager().getAcceptedIssuers()) {
+                store.setCertificateEntry("jdk-" + index++, ca);
+            }
+            if (extraPemBundle != null) {
+                Collection<? extends Certificate> extra = readPem(extraPemBundle);
+                if (extra.isEmpty()) {
+                    throw new IOException(extraPemBundle + " holds no PEM certificate");
+                }
+                for (Certificate certificate : extra) {
+                    store.setCertificateEntry("extra-" + index++, certificate);
+                }
+            }
+            TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            factory.init(store);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, factory.getTrustManagers(), null);
+            return context;
+        } catch (GeneralSecurityException e) {
+            throw new IOException("cannot build the TLS trust for origins: " + e.getMessage(), e);
+        }
+    }
+
+    /** Reads every certificate of a PEM bundle. */
+    public static Collection<? extends Certificate> readPem(Path pemBundle) throws IOException {
+        try (InputStream in = Files.newInputStream(pemBundle)) {
+            return CertificateFactory.getInstance("X.509").generateCertificates(in);
+        } catch (GeneralSecurityException e) {
+            throw new IOException(pemBundle + " is not a PEM certificate bundle: " + e.getMessage(), e);
+        }
+    }
+
+    private static X509TrustManager defaultTrustManager() throws GeneralSecurityException {
+        TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        factory.init((KeyStore) null);
+        for (TrustManager manager : factory.getTrustManagers()) {
+            if (manager instanceof X509TrustManager x509) {
+                return x509;
+            }
+        }
+        throw new GeneralSecurityException("the JDK offers no X.509 trust manager");
+    }
+}

@@ -1,0 +1,32 @@
+package io.providermirror.upstream;
+
+/**
+ * A package or its checksums failed one of the checks the CLI makes; nothing that failed is ever cached.
+ */
+public final class VerificationException extends OriginException {
+
+    private static final long serialVersionUID = 1L;
+
+    /** Which check failed, in the CLI's order. */
+    public enum Check {
+        /** SHA256SUMS has no line for the package's file name, or its hash differs from the announced one. */
+        CHECKSUM_LISTING,
+        /** No signing key of the origin verifies the signature over SHA256SUMS. */
+        SIGNATURE,
+        /** The downloaded archive's sha256 differs from the signed one. */
+        ARCHIVE_HASH,
+        /** The downloaded archive's size differs from what the origin announced. */
+        ARCHIVE_SIZE
+    }
+
+    private final Check check;
+
+    public VerificationException(Check check, String message) {
+        super(Reason.VERIFICATION_FAILED, message);
+        this.check = check;
+    }
+
+    public Check check() {
+        return check;
+    }
+}

@@ -1,0 +1,10 @@
+package io.providermirror.upstream;
+
+import java.net.URI;
+
+/**
+ * A platform's package whose checksum is listed in SHA256SUMS and whose SHA256SUMS carries a valid signature
+ * by one of the origin's keys; {@code sha256} is what the archive must hash to.
+ */
+public record VerifiedPackage(Platform platform, String filename, URI downloadUrl, String sha256, String signingKeyId) {
+}

@@ -1,0 +1,76 @@
+package io.providermirror.upstream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The versions an origin lists for a provider ({@code GET :namespace/:type/versions}), keyed by canonical
+ * version. Entries that are not semantic versions, and platforms that are not {@code os}/{@code arch}
+ * pairs, are skipped as the CLI skips them.
+ */
+public record VersionList(ProviderAddress address, Map<ProviderVersion, ListedVersion> versions) {
+
+    private static final Logger LOG = LoggerFactory.getLogger(VersionList.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public VersionList {
+        versions = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(versions));
+    }
+
+    /** The listed version that is {@code version}, if the origin lists it. */
+    public Optional<ListedVersion> find(ProviderVersion version) {
+        return Optional.ofNullable(versions.get(version));
+    }
+
+    /** Parses an origin's {@code versions} response body. */
+    public static VersionList parse(ProviderAddress address, byte[] body, String origin) {
+        String what = "the version list of " + address + " from " + origin;
+        JsonNode root;
+        try {
+            root = JSON.readTree(body);
+        } catch (IOException e) {
+            throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + " is not valid JSON", e);
+        }
+        JsonNode list = root == null ? null : root.get("versions");
+        if (list == null || !list.isArray()) {
+            throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + " has no 'versions' array");
+        }
+        Map<ProviderVersion, ListedVersion> versions = new LinkedHashMap<>();
+        for (JsonNode entry : list) {
+            JsonNode text = entry.get("version");
+            Optional<ProviderVersion> version = text != null && text.isTextual()
+                    ? ProviderVersion.parse(text.asText())
+                    : Optional.empty();
+            if (version.isEmpty()) {
+                LOG.debug("{}: skipping entry with version {} (not a semantic version)", what, text);
+                continue;
+            }
+            versions.putIfAbsent(version.get(), new ListedVersion(version.get(), text.asText(), platforms(entry)));
+        }
+        return new VersionList(address, versions);
+    }
+
+    private static List<Platform> platforms(JsonNode entry) {
+        TreeSet<Platform> platforms = new TreeSet<>();
+        JsonNode list = entry.get("platforms");
+        if (list != null && list.isArray()) {
+            for (JsonNode platform : list) {
+                try {
+                    platforms.add(new Platform(platform.path("os").asText(null), platform.path("arch").asText(null)));
+                } catch (IllegalArgumentException e) {
+                    LOG.debug("skipping platform {}: {}", platform, e.getMessage());
+                }
+            }
+        }
+        return new ArrayList<>(platforms);
+    }
+}
