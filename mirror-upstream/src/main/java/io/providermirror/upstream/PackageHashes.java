@@ -19,8 +19,10 @@ import java.util.zip.ZipFile;
  * The CLI's provider package hashes.
  *
  * <p>{@code zh:} is the hex sha256 of the whole zip. {@code h1:} is Go's {@code dirhash.Hash1} over the
- * zip's entries: each entry name (directory entries included) with the sha256 of its uncompressed content,
- * one line per entry, sorted byte-wise by UTF-8 name, and the base64 sha256 of that summary.
+ * files the zip unpacks to: each file's name with the sha256 of its content, one line per file, sorted
+ * byte-wise by UTF-8 name (not in Java's UTF-16 order), and the base64 sha256 of that summary. Directory
+ * entries are not lines: Terraform unpacks the archive and hashes the resulting directory, which only holds
+ * them as directories (checked against Terraform 1.11.4, see the test vectors).
  */
 public final class PackageHashes {
 
@@ -59,6 +61,9 @@ public final class PackageHashes {
             Enumeration<? extends ZipEntry> entries = file.entries();
             while (entries.hasMoreElements()) {
                 ZipEntry entry = entries.nextElement();
+                if (entry.isDirectory()) {
+                    continue;
+                }
                 if (lines.size() >= limits.maxEntries()) {
                     throw new IOException("zip has more than " + limits.maxEntries() + " entries");
                 }

@@ -1,0 +1,233 @@
+package io.providermirror.testkit;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An origin registry for tests, over HTTPS on 127.0.0.1 with its own CA: discovery, version lists, download
+ * documents with relative URLs, and signed SHA256SUMS, for any releases a test publishes. A release can be
+ * published broken in the ways that matter (tampered archive, wrong signing key, SHA256SUMS that disagree).
+ */
+public final class FakeOrigin implements AutoCloseable {
+
+    /** How a release is broken, if at all. */
+    public enum Tamper {
+        /** A correct, signed release. */
+        NONE,
+        /** The archive served differs from the one whose hash is signed. */
+        ARCHIVE_BYTES,
+        /** SHA256SUMS is signed by a key the origin does not list. */
+        WRONG_SIGNING_KEY,
+        /** The download document announces a hash that SHA256SUMS does not list. */
+        SHASUM_MISMATCH
+    }
+
+    /** A published release: its archives, by platform, and the paths they are served at. */
+    public record Release(String namespace, String type, String version, Map<String, byte[]> archives,
+                          byte[] sha256Sums) {
+        /** The path the origin serves a platform's archive at. */
+        public String archivePath(String platform) {
+            return "/files/" + namespace + "/" + type + "/" + version + "/" + fileName(platform);
+        }
+
+        /** The origin's file name of a platform's archive. */
+        public String fileName(String platform) {
+            return "terraform-provider-" + type + "_" + version + "_" + platform + ".zip";
+        }
+
+        /** Lowercase hex sha256 of a platform's (genuine) archive. */
+        public String sha256(String platform) {
+            return hex(archives.get(platform));
+        }
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final WireMockServer server;
+    private final TestCertificates certificates;
+    private final TestPgpKey key;
+    private final TestPgpKey otherKey;
+    private final Map<String, List<Release>> releasesByProvider = new LinkedHashMap<>();
+
+    private FakeOrigin(WireMockServer server, TestCertificates certificates, TestPgpKey key, TestPgpKey otherKey) {
+        this.server = server;
+        this.certificates = certificates;
+        this.key = key;
+        this.otherKey = otherKey;
+    }
+
+    /** Starts an origin whose TLS files are written to {@code directory}. */
+    public static FakeOrigin start(Path directory) {
+        TestCertificates certificates = TestCertificates.create(directory, "origin");
+        WireMockServer server = new WireMockServer(WireMockConfiguration.options()
+                .bindAddress("127.0.0.1")
+                .httpDisabled(true)
+                .dynamicHttpsPort()
+                .keystorePath(certificates.keyStore().toString())
+                .keystorePassword(certificates.password())
+                .keyManagerPassword(certificates.password())
+                .keystoreType("PKCS12")
+                .gzipDisabled(true)
+                .containerThreads(40)
+                .jettyAcceptors(2));
+        server.start();
+        FakeOrigin origin = new FakeOrigin(server, certificates,
+                TestPgpKey.generateWithSigningSubkey("Fake Origin <security@example.test>"),
+                TestPgpKey.generate("Somebody Else <else@example.test>"));
+        origin.stubDiscovery();
+        return origin;
+    }
+
+    private void stubDiscovery() {
+        server.stubFor(get(urlEqualTo("/.well-known/terraform.json")).willReturn(aResponse()
+                .withHeader("Content-Type", "application/json")
+                .withBody("{\"providers.v1\":\"/v1/providers/\",\"modules.v1\":\"/v1/modules/\"}")));
+    }
+
+    /** Where the origin's discovery document is served (its base URL). */
+    public URI discoveryUrl() {
+        return URI.create("https://127.0.0.1:" + server.httpsPort() + "/");
+    }
+
+    /** The CA that signed the origin's certificate, for {@code upstream.trustedCertificates}. */
+    public Path caCertificate() {
+        return certificates.caPem();
+    }
+
+    /** The key the origin signs with. */
+    public TestPgpKey signingKey() {
+        return key;
+    }
+
+    /** The WireMock server, for stubbing failures and counting requests. */
+    public WireMockServer wireMock() {
+        return server;
+    }
+
+    /** Publishes a correct release with small archives. */
+    public Release publish(String namespace, String type, String version, String... platforms) {
+        return publish(namespace, type, version, Tamper.NONE, 0, platforms);
+    }
+
+    /** Publishes a release, optionally broken, with archives of about {@code payloadBytes} each. */
+    public Release publish(String namespace, String type, String version, Tamper tamper, int payloadBytes,
+                           String... platforms) {
+        Map<String, byte[]> archives = new LinkedHashMap<>();
+        StringBuilder sums = new StringBuilder();
+        for (String platform : platforms) {
+            byte[] zip = ProviderZips.provider(type, version, platform, payloadBytes);
+            archives.put(platform, zip);
+        }
+        Release release = new Release(namespace, type, version, archives, null);
+        for (String platform : platforms) {
+            sums.append(release.sha256(platform)).append("  ").append(release.fileName(platform)).append('\n');
+        }
+        byte[] sumsBytes = sums.toString().getBytes(StandardCharsets.UTF_8);
+        release = new Release(namespace, type, version, archives, sumsBytes);
+        String base = "/files/" + namespace + "/" + type + "/" + version + "/";
+        String sumsName = "terraform-provider-" + type + "_" + version + "_SHA256SUMS";
+        server.stubFor(get(urlEqualTo(base + sumsName)).willReturn(aResponse()
+                .withHeader("Content-Type", "text/plain").withBody(sumsBytes)));
+        byte[] signature = (tamper == Tamper.WRONG_SIGNING_KEY ? otherKey : key).signDetached(sumsBytes);
+        server.stubFor(get(urlEqualTo(base + sumsName + ".sig")).willReturn(aResponse()
+                .withHeader("Content-Type", "application/octet-stream").withBody(signature)));
+        for (String platform : platforms) {
+            String[] parts = platform.split("_");
+            byte[] served = archives.get(platform);
+            if (tamper == Tamper.ARCHIVE_BYTES) {
+                served = served.clone();
+                served[served.length / 2] ^= 0x55;
+            }
+            server.stubFor(get(urlEqualTo(release.archivePath(platform))).willReturn(aResponse()
+                    .withHeader("Content-Type", "application/zip").withBody(served)));
+            ObjectNode download = JSON.createObjectNode()
+                    .put("protocols", "5.0")
+                    .put("os", parts[0])
+                    .put("arch", parts[1])
+                    .put("filename", release.fileName(platform))
+                    // Relative URLs, resolved against this document's URL, as the protocol allows.
+                    .put("download_url", base + release.fileName(platform))
+                    .put("shasums_url", base + sumsName)
+                    .put("shasums_signature_url", "../../../../../../.." + base + sumsName + ".sig")
+                    .put("shasum", tamper == Tamper.SHASUM_MISMATCH ? hex(new byte[] {1}) : release.sha256(platform));
+            download.putArray("protocols").add("5.0");
+            ArrayNode keys = download.putObject("signing_keys").putArray("gpg_public_keys");
+            keys.addObject().put("key_id", key.signingKeyId()).put("ascii_armor", key.armoredPublicKey());
+            server.stubFor(get(urlEqualTo("/v1/providers/" + namespace + "/" + type + "/" + version + "/download/"
+                    + parts[0] + "/" + parts[1])).willReturn(aResponse()
+                    .withHeader("Content-Type", "application/json").withBody(json(download))));
+        }
+        String provider = namespace + "/" + type;
+        releasesByProvider.computeIfAbsent(provider, p -> new ArrayList<>()).add(release);
+        stubVersions(namespace, type);
+        return release;
+    }
+
+    private void stubVersions(String namespace, String type) {
+        ObjectNode root = JSON.createObjectNode();
+        ArrayNode versions = root.putArray("versions");
+        for (Release release : releasesByProvider.get(namespace + "/" + type)) {
+            ObjectNode version = versions.addObject().put("version", release.version());
+            version.putArray("protocols").add("5.0");
+            ArrayNode platforms = version.putArray("platforms");
+            for (String platform : release.archives().keySet()) {
+                String[] parts = platform.split("_");
+                platforms.addObject().put("os", parts[0]).put("arch", parts[1]);
+            }
+        }
+        server.stubFor(get(urlEqualTo("/v1/providers/" + namespace + "/" + type + "/versions"))
+                .willReturn(aResponse().withHeader("Content-Type", "application/json").withBody(json(root))));
+    }
+
+    /** How many times a platform's archive was downloaded from this origin. */
+    public int archiveDownloads(Release release, String platform) {
+        return server.countRequestsMatching(getRequestedFor(urlEqualTo(release.archivePath(platform))).build()).getCount();
+    }
+
+    /** How many requests reached any path matching {@code regex}. */
+    public int requestsMatching(String regex) {
+        return server.countRequestsMatching(getRequestedFor(urlPathMatching(regex)).build()).getCount();
+    }
+
+    /** Lowercase hex sha256. */
+    public static String hex(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String json(Object node) {
+        try {
+            return JSON.writeValueAsString(node);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop();
+    }
+}

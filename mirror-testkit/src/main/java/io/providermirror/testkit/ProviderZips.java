@@ -1,0 +1,66 @@
+package io.providermirror.testkit;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Random;
+import java.util.zip.CRC32;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+
+/**
+ * Provider package zips for tests. {@code terraform init} never runs the provider, so the executable is any
+ * bytes under the name the CLI expects; a directory entry and a second file make the {@code h1:} hash cover
+ * more than one entry.
+ */
+public final class ProviderZips {
+
+    private ProviderZips() {
+    }
+
+    /** A small package for {@code type} {@code version} on {@code platform}. */
+    public static byte[] provider(String type, String version, String platform) {
+        return provider(type, version, platform, 0);
+    }
+
+    /**
+     * A package whose executable carries {@code payloadBytes} of incompressible bytes (stored, not deflated), so
+     * the zip is about that large.
+     */
+    public static byte[] provider(String type, String version, String platform, int payloadBytes) {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(payloadBytes + 1024);
+            try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
+                zip.putNextEntry(new ZipEntry("docs/"));
+                zip.closeEntry();
+                zip.putNextEntry(new ZipEntry("docs/README.md"));
+                zip.write(("# terraform-provider-" + type + " " + version + "\n").getBytes(StandardCharsets.UTF_8));
+                zip.closeEntry();
+                String executable = "terraform-provider-" + type + "_v" + version + "_x5"
+                        + (platform.startsWith("windows_") ? ".exe" : "");
+                byte[] content = ("#!/bin/sh\necho fake provider " + type + " " + version + " " + platform + "\n")
+                        .getBytes(StandardCharsets.UTF_8);
+                if (payloadBytes > 0) {
+                    byte[] payload = new byte[payloadBytes];
+                    new Random(31L * version.hashCode() + platform.hashCode()).nextBytes(payload);
+                    System.arraycopy(content, 0, payload, 0, Math.min(content.length, payload.length));
+                    content = payload;
+                    ZipEntry entry = new ZipEntry(executable);
+                    entry.setMethod(ZipEntry.STORED);
+                    entry.setSize(content.length);
+                    CRC32 crc = new CRC32();
+                    crc.update(content);
+                    entry.setCrc(crc.getValue());
+                    zip.putNextEntry(entry);
+                } else {
+                    zip.putNextEntry(new ZipEntry(executable));
+                }
+                zip.write(content);
+                zip.closeEntry();
+            }
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package io.providermirror.testkit;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.Date;
+import org.bouncycastle.bcpg.ArmoredOutputStream;
+import org.bouncycastle.bcpg.HashAlgorithmTags;
+import org.bouncycastle.bcpg.PublicKeyAlgorithmTags;
+import org.bouncycastle.crypto.AsymmetricCipherKeyPair;
+import org.bouncycastle.crypto.generators.RSAKeyPairGenerator;
+import org.bouncycastle.crypto.params.RSAKeyGenerationParameters;
+import org.bouncycastle.openpgp.PGPException;
+import org.bouncycastle.openpgp.PGPKeyPair;
+import org.bouncycastle.openpgp.PGPKeyRingGenerator;
+import org.bouncycastle.openpgp.PGPPublicKeyRing;
+import org.bouncycastle.openpgp.PGPSignature;
+import org.bouncycastle.openpgp.PGPSignatureGenerator;
+import org.bouncycastle.openpgp.operator.PGPDigestCalculator;
+import org.bouncycastle.openpgp.operator.bc.BcPGPContentSignerBuilder;
+import org.bouncycastle.openpgp.operator.bc.BcPGPDigestCalculatorProvider;
+import org.bouncycastle.openpgp.operator.bc.BcPGPKeyPair;
+
+/**
+ * An OpenPGP key made for a test: an RSA primary key with a user ID and, optionally, a signing subkey bound to
+ * it. It signs documents the way origins sign SHA256SUMS (detached, binary or armored).
+ */
+public final class TestPgpKey {
+
+    private final PGPKeyPair primary;
+    private final PGPKeyPair subkey;
+    private final PGPPublicKeyRing publicRing;
+
+    private TestPgpKey(PGPKeyPair primary, PGPKeyPair subkey, PGPPublicKeyRing publicRing) {
+        this.primary = primary;
+        this.subkey = subkey;
+        this.publicRing = publicRing;
+    }
+
+    /** A key with only a primary key, which signs. */
+    public static TestPgpKey generate(String userId) {
+        return generate(userId, false);
+    }
+
+    /** A key whose signatures are made by a signing subkey, as HashiCorp's are. */
+    public static TestPgpKey generateWithSigningSubkey(String userId) {
+        return generate(userId, true);
+    }
+
+    private static TestPgpKey generate(String userId, boolean withSubkey) {
+        try {
+            PGPKeyPair primary = rsaKeyPair();
+            PGPDigestCalculator sha1 = new BcPGPDigestCalculatorProvider().get(HashAlgorithmTags.SHA1);
+            PGPKeyRingGenerator rings = new PGPKeyRingGenerator(PGPSignature.POSITIVE_CERTIFICATION, primary, userId,
+                    sha1, null, null,
+                    new BcPGPContentSignerBuilder(primary.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256), null);
+            PGPKeyPair subkey = null;
+            if (withSubkey) {
+                subkey = rsaKeyPair();
+                rings.addSubKey(subkey);
+            }
+            return new TestPgpKey(primary, subkey, rings.generatePublicKeyRing());
+        } catch (PGPException e) {
+            throw new IllegalStateException("cannot generate a test OpenPGP key", e);
+        }
+    }
+
+    private static PGPKeyPair rsaKeyPair() throws PGPException {
+        RSAKeyPairGenerator generator = new RSAKeyPairGenerator();
+        generator.init(new RSAKeyGenerationParameters(BigInteger.valueOf(0x10001), new SecureRandom(), 2048, 12));
+        AsymmetricCipherKeyPair pair = generator.generateKeyPair();
+        return new BcPGPKeyPair(PublicKeyAlgorithmTags.RSA_GENERAL, pair, new Date());
+    }
+
+    /** The public key ring, ASCII-armored, as origins list it in {@code signing_keys}. */
+    public String armoredPublicKey() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ArmoredOutputStream armored = new ArmoredOutputStream(bytes)) {
+            publicRing.encode(armored);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return bytes.toString(StandardCharsets.US_ASCII);
+    }
+
+    /** The hex ID of the key that makes signatures. */
+    public String signingKeyId() {
+        return String.format("%016X", signer().getKeyID());
+    }
+
+    /** A detached binary signature over {@code document}. */
+    public byte[] signDetached(byte[] document) {
+        return sign(document, false);
+    }
+
+    /** A detached ASCII-armored signature over {@code document}. */
+    public byte[] signDetachedArmored(byte[] document) {
+        return sign(document, true);
+    }
+
+    private PGPKeyPair signer() {
+        return subkey != null ? subkey : primary;
+    }
+
+    @SuppressWarnings("deprecation")
+    private byte[] sign(byte[] document, boolean armor) {
+        try {
+            PGPKeyPair signer = signer();
+            PGPSignatureGenerator generator = new PGPSignatureGenerator(
+                    new BcPGPContentSignerBuilder(signer.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256));
+            generator.init(PGPSignature.BINARY_DOCUMENT, signer.getPrivateKey());
+            generator.update(document);
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            try (OutputStream out = armor ? new ArmoredOutputStream(bytes) : bytes) {
+                generator.generate().encode(out);
+            }
+            return bytes.toByteArray();
+        } catch (PGPException | IOException e) {
+            throw new IllegalStateException("cannot sign with the test key", e);
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package io.providermirror.upstream;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+
+/** Clients towards test origins, with short timeouts. */
+final class OriginClients {
+
+    static final Executor EXECUTOR = Executors.newCachedThreadPool(r -> {
+        Thread thread = new Thread(r, "test-origin");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    private OriginClients() {
+    }
+
+    static OriginHttpClient http(Path extraCa, Duration requestTimeout) {
+        try {
+            return new OriginHttpClient(new OriginHttpClient.Settings(Duration.ofSeconds(2), requestTimeout,
+                    TrustedCertificates.sslContext(extraCa), "provider-mirror-test", 3, 64 * 1024));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
