@@ -21,6 +21,7 @@ public final class ArchiveFill {
     private final CompletableFuture<StoredBlob> completion = new CompletableFuture<>();
     private final CopyOnWriteArrayList<Runnable> listeners = new CopyOnWriteArrayList<>();
     private volatile long written;
+    private volatile Throwable failure;
 
     ArchiveFill(CacheKey key, BlobWrite write) {
         this.key = key;
@@ -39,6 +40,11 @@ public final class ArchiveFill {
     /** Completes with the committed blob, or exceptionally when the fill failed and nothing was cached. */
     public CompletableFuture<StoredBlob> completion() {
         return completion;
+    }
+
+    /** Why the fill failed, once it has. */
+    public java.util.Optional<Throwable> failure() {
+        return java.util.Optional.ofNullable(failure);
     }
 
     /** Bytes a reader may read now. */
@@ -95,6 +101,9 @@ public final class ArchiveFill {
 
     /** The writer gives up; nothing is cached and every reader is aborted. */
     public void fail(Throwable cause) {
+        if (failure == null) {
+            failure = cause;
+        }
         write.abort();
         started.completeExceptionally(cause);
         completion.completeExceptionally(cause);

@@ -88,14 +88,37 @@ final class Archives {
                 throw new UncheckedIOException("cannot start writing archive " + key + " to the cache", e);
             }
             ArchiveFill fill = joined.fill();
-            return fill.started().thenApplyAsync(length -> {
-                try {
-                    return new ArchiveSource.Filling(fill, length, fill.openReader());
-                } catch (IOException e) {
-                    throw new UncheckedIOException("cannot read archive " + key + " while it is fetched", e);
-                }
-            }, executor);
+            return fill.started().thenApplyAsync(length -> follow(fill, length), executor);
         });
+    }
+
+    /** Opens a reader on the fill; a fill that already failed answers with its failure instead. */
+    private static ArchiveSource follow(ArchiveFill fill, OptionalLong length) {
+        java.nio.channels.FileChannel reader = null;
+        try {
+            reader = fill.openReader();
+        } catch (IOException e) {
+            if (fill.failure().isEmpty()) {
+                throw new UncheckedIOException("cannot read archive " + fill.key() + " while it is fetched", e);
+            }
+        }
+        Optional<Throwable> failure = fill.failure();
+        if (failure.isPresent()) {
+            closeQuietly(reader);
+            throw failure.get() instanceof RuntimeException runtime ? runtime
+                    : new java.util.concurrent.CompletionException(failure.get());
+        }
+        return new ArchiveSource.Filling(fill, length, reader);
+    }
+
+    private static void closeQuietly(java.nio.channels.FileChannel channel) {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // Nothing was read from it.
+            }
+        }
     }
 
     private void runFill(ArchiveFill fill, ProviderAddress address, ProviderVersion version, VerifiedPackage pkg) {

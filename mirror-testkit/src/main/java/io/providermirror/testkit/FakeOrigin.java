@@ -159,9 +159,10 @@ public final class FakeOrigin implements AutoCloseable {
                 served[served.length / 2] ^= 0x55;
             }
             server.stubFor(get(urlEqualTo(release.archivePath(platform))).willReturn(aResponse()
-                    .withHeader("Content-Type", "application/zip").withBody(served)));
+                    .withHeader("Content-Type", "application/zip")
+                    .withHeader("Content-Length", String.valueOf(served.length))
+                    .withBody(served)));
             ObjectNode download = JSON.createObjectNode()
-                    .put("protocols", "5.0")
                     .put("os", parts[0])
                     .put("arch", parts[1])
                     .put("filename", release.fileName(platform))

@@ -1,0 +1,81 @@
+package io.providermirror.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.OptionalLong;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+final class ArchiveFillTest {
+
+    private static final CacheKey KEY = CacheKey.of("h", "n", "t", "1.0.0", "x.zip");
+
+    @TempDir
+    Path root;
+
+    @Test
+    void readersNeverSeeTheLastByteBeforeCommit() throws IOException {
+        FillRegistry fills = new FillRegistry(new FileBlobStore(root, Clock.systemUTC()));
+        ArchiveFill fill = fills.joinOrStart(KEY, f -> { }).fill();
+        fill.begin(OptionalLong.of(4));
+        fill.append(ByteBuffer.wrap(new byte[] {1, 2, 3, 4}));
+        assertThat(fill.writtenBytes()).isEqualTo(4);
+        assertThat(fill.readableBytes()).isEqualTo(3);
+        fill.commit("0".repeat(64));
+        assertThat(fill.readableBytes()).isEqualTo(4);
+    }
+
+    @Test
+    void aFailedFillCachesNothingAndTellsItsReaders() throws IOException {
+        FileBlobStore store = new FileBlobStore(root, Clock.systemUTC());
+        FillRegistry fills = new FillRegistry(store);
+        ArchiveFill fill = fills.joinOrStart(KEY, f -> { }).fill();
+        AtomicInteger signals = new AtomicInteger();
+        fill.onProgress(signals::incrementAndGet);
+        fill.append(ByteBuffer.wrap(new byte[] {1, 2}));
+        fill.fail(new IOException("hash mismatch"));
+        assertThat(fill.completion()).isCompletedExceptionally();
+        assertThat(signals.get()).isEqualTo(2);
+        assertThat(store.find(KEY)).isEmpty();
+        assertThat(fills.size()).isZero();
+    }
+
+    @Test
+    void concurrentRequestsJoinOneFill() throws Exception {
+        FillRegistry fills = new FillRegistry(new FileBlobStore(root, Clock.systemUTC()));
+        AtomicInteger starts = new AtomicInteger();
+        CountDownLatch ready = new CountDownLatch(1);
+        int clients = 16;
+        Thread[] threads = new Thread[clients];
+        ArchiveFill[] seen = new ArchiveFill[clients];
+        for (int i = 0; i < clients; i++) {
+            int index = i;
+            threads[i] = new Thread(() -> {
+                try {
+                    ready.await();
+                    seen[index] = fills.joinOrStart(KEY, f -> starts.incrementAndGet()).fill();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            threads[i].start();
+        }
+        ready.countDown();
+        for (Thread thread : threads) {
+            thread.join(TimeUnit.SECONDS.toMillis(10));
+        }
+        assertThat(starts.get()).isEqualTo(1);
+        assertThat(seen).allMatch(f -> f == seen[0]);
+        seen[0].commit("0".repeat(64));
+        await().atMost(5, TimeUnit.SECONDS).until(() -> fills.size() == 0);
+        assertThat(fills.joinOrStart(KEY, f -> starts.incrementAndGet()).started()).isTrue();
+    }
+}

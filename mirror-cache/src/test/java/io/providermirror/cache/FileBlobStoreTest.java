@@ -1,0 +1,112 @@
+package io.providermirror.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+final class FileBlobStoreTest {
+
+    private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-01-02T03:04:05Z"), ZoneOffset.UTC);
+    private static final CacheKey KEY = CacheKey.of("example.test", "acme", "fake", "1.0.0", "a.zip");
+    private static final String SHA = "0".repeat(64);
+
+    @TempDir
+    Path root;
+
+    @Test
+    void nothingIsVisibleUntilCommit() throws IOException {
+        FileBlobStore store = new FileBlobStore(root, CLOCK);
+        BlobWrite write = store.create(KEY);
+        write.write(ByteBuffer.wrap("hello".getBytes(StandardCharsets.UTF_8)));
+        assertThat(store.find(KEY)).isEmpty();
+        assertThat(Files.readString(write.temporaryFile())).isEqualTo("hello");
+
+        StoredBlob blob = write.commit(SHA);
+
+        assertThat(store.find(KEY)).contains(blob);
+        assertThat(blob.size()).isEqualTo(5);
+        assertThat(blob.committedAt()).isEqualTo(CLOCK.instant());
+        assertThat(Files.readString(blob.path())).isEqualTo("hello");
+        assertThat(blob.path()).startsWith(root);
+        assertThat(write.temporaryFile()).doesNotExist();
+    }
+
+    @Test
+    void abortLeavesNothingBehind() throws IOException {
+        FileBlobStore store = new FileBlobStore(root, CLOCK);
+        try (BlobWrite write = store.create(KEY)) {
+            write.write(ByteBuffer.wrap(new byte[10]));
+        }
+        assertThat(store.find(KEY)).isEmpty();
+        try (Stream<Path> files = Files.list(root.resolve("tmp"))) {
+            assertThat(files).isEmpty();
+        }
+    }
+
+    @Test
+    void aReaderOpenedBeforeCommitKeepsReadingAfterIt() throws IOException {
+        FileBlobStore store = new FileBlobStore(root, CLOCK);
+        BlobWrite write = store.create(KEY);
+        write.write(ByteBuffer.wrap("abc".getBytes(StandardCharsets.UTF_8)));
+        try (var reader = write.openReader()) {
+            write.write(ByteBuffer.wrap("def".getBytes(StandardCharsets.UTF_8)));
+            write.commit(SHA);
+            ByteBuffer buffer = ByteBuffer.allocate(6);
+            reader.read(buffer, 0);
+            assertThat(new String(buffer.array(), StandardCharsets.UTF_8)).isEqualTo("abcdef");
+        }
+        try (var reader = write.openReader()) {
+            assertThat(reader.size()).as("after commit a reader opens the committed file").isEqualTo(6);
+        }
+    }
+
+    @Test
+    void leftoverTemporaryFilesAreRemovedOnStart() throws IOException {
+        Files.createDirectories(root.resolve("tmp"));
+        Files.writeString(root.resolve("tmp/crashed.part"), "half a download");
+        new FileBlobStore(root, CLOCK);
+        assertThat(root.resolve("tmp/crashed.part")).doesNotExist();
+    }
+
+    @Test
+    void aBlobWhoseSizeChangedOnDiskIsDroppedNotServed() throws IOException {
+        FileBlobStore store = new FileBlobStore(root, CLOCK);
+        BlobWrite write = store.create(KEY);
+        write.write(ByteBuffer.wrap("hello".getBytes(StandardCharsets.UTF_8)));
+        StoredBlob blob = write.commit(SHA);
+        Files.writeString(blob.path(), "hel");
+        assertThat(store.find(KEY)).isEmpty();
+        assertThat(blob.path()).doesNotExist();
+    }
+
+    @Test
+    void aBlobWithoutItsSidecarIsNotThere() throws IOException {
+        FileBlobStore store = new FileBlobStore(root, CLOCK);
+        BlobWrite write = store.create(KEY);
+        write.write(ByteBuffer.wrap("hello".getBytes(StandardCharsets.UTF_8)));
+        StoredBlob blob = write.commit(SHA);
+        Files.delete(blob.path().resolveSibling("a.zip.meta"));
+        assertThat(store.find(KEY)).isEmpty();
+    }
+
+    @Test
+    void keysCannotEscapeTheStore() {
+        assertThatThrownBy(() -> CacheKey.of("..", "x")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> CacheKey.of("a/b")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> CacheKey.of(".hidden")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> CacheKey.of("a\u0000b")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> CacheKey.of("a..b")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(CacheKey.of("example.test:8443", "x", "1.0.0+b.1").resolveUnder(root).startsWith(root)).isTrue();
+    }
+}

@@ -1,0 +1,265 @@
+package io.providermirror.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.providermirror.testkit.FakeOrigin;
+import io.providermirror.upstream.PackageHashes;
+import java.io.IOException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The mirror protocol, whole server on a random port, against a signed fake origin. */
+final class PullThroughTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path tmp;
+
+    private static FakeOrigin origin;
+    private static MirrorFixture mirror;
+
+    @BeforeAll
+    static void start() {
+        origin = FakeOrigin.start(tmp.resolve("origin"));
+        mirror = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15));
+    }
+
+    @AfterAll
+    static void stop() {
+        mirror.close();
+        origin.close();
+    }
+
+    private static JsonNode json(HttpResponse<byte[]> response) throws IOException {
+        assertThat(response.headers().firstValue("content-type")).contains("application/json");
+        return JSON.readTree(response.body());
+    }
+
+    @Test
+    void indexListsEveryVersionTheOriginLists() throws Exception {
+        origin.publish("acme", "listed", "1.0.0", "linux_amd64");
+        origin.publish("acme", "listed", "1.1.0", "linux_amd64");
+        HttpResponse<byte[]> response = mirror.get(mirror.providerPath("acme", "listed") + "index.json");
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(json(response).get("versions").fieldNames()).toIterable().containsExactlyInAnyOrder("1.0.0", "1.1.0");
+        assertThat(json(response).get("versions").get("1.0.0").isEmpty()).isTrue();
+    }
+
+    @Test
+    void versionDocumentListsEveryPlatformWithSignedHashesAndDownloadsNoArchive() throws Exception {
+        FakeOrigin.Release release = origin.publish("acme", "docs", "2.0.0", "linux_amd64", "darwin_arm64", "windows_amd64");
+        HttpResponse<byte[]> response = mirror.get(mirror.providerPath("acme", "docs") + "2.0.0.json");
+        assertThat(response.statusCode()).isEqualTo(200);
+        JsonNode archives = json(response).get("archives");
+        assertThat(archives.fieldNames()).toIterable().containsExactly("darwin_arm64", "linux_amd64", "windows_amd64");
+        for (String platform : List.of("linux_amd64", "darwin_arm64", "windows_amd64")) {
+            assertThat(archives.get(platform).get("url").asText())
+                    .isEqualTo("terraform-provider-docs_2.0.0_" + platform + ".zip");
+            assertThat(archives.get(platform).get("hashes")).extracting(JsonNode::asText)
+                    .containsExactly("zh:" + release.sha256(platform));
+        }
+        assertThat(origin.requestsMatching("/files/acme/docs/.*\\.zip")).isZero();
+    }
+
+    @Test
+    void coldArchiveIsStreamedVerifiedCachedAndThenServedFromDisk() throws Exception {
+        FakeOrigin.Release release = origin.publish("acme", "cold", "1.0.0", "linux_amd64");
+        String path = mirror.providerPath("acme", "cold") + "terraform-provider-cold_1.0.0_linux_amd64.zip";
+        byte[] genuine = release.archives().get("linux_amd64");
+
+        HttpResponse<byte[]> cold = mirror.get(path);
+        assertThat(cold.statusCode()).isEqualTo(200);
+        assertThat(cold.body()).isEqualTo(genuine);
+        assertThat(cold.headers().firstValue("content-type")).contains("application/zip");
+
+        HttpResponse<byte[]> warm = mirror.get(path);
+        assertThat(warm.statusCode()).isEqualTo(200);
+        assertThat(warm.body()).isEqualTo(genuine);
+        assertThat(warm.headers().firstValue("etag")).contains("\"" + release.sha256("linux_amd64") + "\"");
+        assertThat(warm.headers().firstValue("content-length")).contains(String.valueOf(genuine.length));
+        assertThat(warm.headers().firstValue("last-modified")).isPresent();
+        assertThat(warm.headers().firstValue("accept-ranges")).contains("bytes");
+        assertThat(origin.archiveDownloads(release, "linux_amd64")).isEqualTo(1);
+
+        Path zip = Files.write(tmp.resolve("cold.zip"), genuine);
+        String h1 = PackageHashes.h1(zip);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(json(mirror.get(mirror.providerPath("acme", "cold") + "1.0.0.json"))
+                        .at("/archives/linux_amd64/hashes")).extracting(JsonNode::asText)
+                        .containsExactly(h1, "zh:" + release.sha256("linux_amd64")));
+    }
+
+    @Test
+    void warmArchivesAnswerRangesAndHead() throws Exception {
+        FakeOrigin.Release release = origin.publish("acme", "ranged", "1.0.0", "linux_amd64");
+        String path = mirror.providerPath("acme", "ranged") + "terraform-provider-ranged_1.0.0_linux_amd64.zip";
+        byte[] genuine = release.archives().get("linux_amd64");
+        assertThat(mirror.get(path).statusCode()).isEqualTo(200);
+
+        HttpResponse<byte[]> partial = mirror.send(HttpRequest.newBuilder(mirror.url(path)).header("Range", "bytes=10-19").build());
+        assertThat(partial.statusCode()).isEqualTo(206);
+        assertThat(partial.body()).isEqualTo(java.util.Arrays.copyOfRange(genuine, 10, 20));
+        assertThat(partial.headers().firstValue("content-range")).contains("bytes 10-19/" + genuine.length);
+
+        HttpResponse<byte[]> outside = mirror.send(HttpRequest.newBuilder(mirror.url(path))
+                .header("Range", "bytes=" + genuine.length + "-").build());
+        assertThat(outside.statusCode()).isEqualTo(416);
+        assertThat(outside.headers().firstValue("content-range")).contains("bytes */" + genuine.length);
+
+        HttpResponse<byte[]> head = mirror.head(path);
+        assertThat(head.statusCode()).isEqualTo(200);
+        assertThat(head.body()).isEmpty();
+        assertThat(head.headers().firstValue("content-length")).contains(String.valueOf(genuine.length));
+    }
+
+    @Test
+    void headOnAColdArchiveAnswersWithItsLength() throws Exception {
+        FakeOrigin.Release release = origin.publish("acme", "headcold", "1.0.0", "linux_amd64");
+        String path = mirror.providerPath("acme", "headcold") + "terraform-provider-headcold_1.0.0_linux_amd64.zip";
+        HttpResponse<byte[]> head = mirror.head(path);
+        assertThat(head.statusCode()).isEqualTo(200);
+        assertThat(head.headers().firstValue("content-length"))
+                .contains(String.valueOf(release.archives().get("linux_amd64").length));
+        assertThat(mirror.get(path).body()).isEqualTo(release.archives().get("linux_amd64"));
+        assertThat(origin.archiveDownloads(release, "linux_amd64")).isEqualTo(1);
+    }
+
+    @Test
+    void anArchiveStreamedWithoutALengthIsRelayedChunked() throws Exception {
+        FakeOrigin.Release release = origin.publish("acme", "chunked", "1.0.0", FakeOrigin.Tamper.NONE, 300_000, "linux_amd64");
+        byte[] genuine = release.archives().get("linux_amd64");
+        origin.wireMock().stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(
+                com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo(release.archivePath("linux_amd64")))
+                .willReturn(com.github.tomakehurst.wiremock.client.WireMock.aResponse()
+                        .withBody(genuine).withChunkedDribbleDelay(5, 200)));
+        String path = mirror.providerPath("acme", "chunked") + "terraform-provider-chunked_1.0.0_linux_amd64.zip";
+        HttpResponse<byte[]> response = mirror.get(path);
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("content-length")).isEmpty();
+        assertThat(response.body()).isEqualTo(genuine);
+        assertThat(mirror.get(path).headers().firstValue("content-length")).contains(String.valueOf(genuine.length));
+    }
+
+    @Test
+    void aTamperedArchiveIsNeverDeliveredNorCached() throws Exception {
+        FakeOrigin.Release release = origin.publish("acme", "tampered", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES,
+                0, "linux_amd64");
+        String path = mirror.providerPath("acme", "tampered") + "terraform-provider-tampered_1.0.0_linux_amd64.zip";
+        for (int attempt = 0; attempt < 2; attempt++) {
+            // Depending on timing the client sees an aborted stream or, when the fill failed before the
+            // response started, a 502 naming the check; never a complete 200.
+            try {
+                HttpResponse<byte[]> response = mirror.get(path);
+                assertThat(response.statusCode()).isEqualTo(502);
+                assertThat(json(response).get("errors").get(0).asText()).contains("signed SHA256SUMS");
+            } catch (IOException aborted) {
+                assertThat(aborted).isNotNull();
+            }
+        }
+        assertThat(origin.archiveDownloads(release, "linux_amd64")).as("nothing was cached").isEqualTo(2);
+        try (var files = Files.walk(mirror.cacheDirectory.resolve("archives"))) {
+            assertThat(files.filter(p -> p.toString().contains("tampered") && Files.isRegularFile(p))).isEmpty();
+        }
+    }
+
+    @Test
+    void aTamperedArchiveStreamedSlowlyIsAbortedMidStream() throws Exception {
+        FakeOrigin.Release release = origin.publish("acme", "slowtamper", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES,
+                300_000, "linux_amd64");
+        byte[] tampered = release.archives().get("linux_amd64").clone();
+        tampered[tampered.length / 2] ^= 0x55;
+        origin.wireMock().stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(
+                com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo(release.archivePath("linux_amd64")))
+                .willReturn(com.github.tomakehurst.wiremock.client.WireMock.aResponse()
+                        .withBody(tampered).withChunkedDribbleDelay(10, 1_000)));
+        String path = mirror.providerPath("acme", "slowtamper") + "terraform-provider-slowtamper_1.0.0_linux_amd64.zip";
+        HttpResponse<java.io.InputStream> response = mirror.client.send(
+                HttpRequest.newBuilder(mirror.url(path)).build(), HttpResponse.BodyHandlers.ofInputStream());
+        assertThat(response.statusCode()).isEqualTo(200);
+        byte[] buffer = new byte[8192];
+        java.util.concurrent.atomic.AtomicLong received = new java.util.concurrent.atomic.AtomicLong();
+        try (java.io.InputStream body = response.body()) {
+            assertThatThrownBy(() -> {
+                int n;
+                while ((n = body.read(buffer)) >= 0) {
+                    received.addAndGet(n);
+                }
+                throw new AssertionError("the body completed after " + received.get() + " bytes");
+            }).isInstanceOf(IOException.class);
+        }
+        assertThat(received.get()).as("bytes were streamed before the abort").isPositive()
+                .isLessThan(tampered.length);
+        assertThat(mirror.get(mirror.providerPath("acme", "slowtamper") + "1.0.0.json").body())
+                .asString().doesNotContain("h1:");
+    }
+
+    @Test
+    void aWrongSignatureRefusesTheVersionDocument() throws Exception {
+        origin.publish("acme", "unsigned", "1.0.0", FakeOrigin.Tamper.WRONG_SIGNING_KEY, 0, "linux_amd64");
+        HttpResponse<byte[]> response = mirror.get(mirror.providerPath("acme", "unsigned") + "1.0.0.json");
+        assertThat(response.statusCode()).isEqualTo(502);
+        assertThat(json(response).get("errors").get(0).asText())
+                .contains("example.test/acme/unsigned 1.0.0 linux_amd64").contains("signature");
+        HttpResponse<byte[]> archive = mirror.get(mirror.providerPath("acme", "unsigned")
+                + "terraform-provider-unsigned_1.0.0_linux_amd64.zip");
+        assertThat(archive.statusCode()).isEqualTo(502);
+        assertThat(origin.requestsMatching("/files/acme/unsigned/.*\\.zip")).isZero();
+    }
+
+    @Test
+    void unknownProvidersVersionsAndPlatformsAreNotFound() throws Exception {
+        origin.publish("acme", "known", "1.0.0", "linux_amd64");
+        HttpResponse<byte[]> provider = mirror.get(mirror.providerPath("acme", "unknown") + "index.json");
+        assertThat(provider.statusCode()).isEqualTo(404);
+        assertThat(json(provider).get("errors").get(0).asText()).contains("example.test/acme/unknown");
+        assertThat(mirror.get(mirror.providerPath("acme", "known") + "9.9.9.json").statusCode()).isEqualTo(404);
+        HttpResponse<byte[]> platform = mirror.get(mirror.providerPath("acme", "known")
+                + "terraform-provider-known_1.0.0_plan9_386.zip");
+        assertThat(platform.statusCode()).isEqualTo(404);
+        assertThat(json(platform).get("errors").get(0).asText()).contains("not available for plan9_386");
+    }
+
+    @Test
+    void badInputGetsJsonErrors() throws Exception {
+        List<String> paths = new ArrayList<>(List.of(
+                "/providers/%2e%2e/%2e%2e/etc/index.json",
+                "/providers/example.test/acme/x/..%2f..%2fetc%2fpasswd",
+                "/providers/example.test/acme/x/v1.json",
+                "/providers/EXAMPLE/acme/x/index.json"));
+        for (String path : paths) {
+            HttpResponse<byte[]> response = mirror.get(path);
+            assertThat(response.statusCode()).as(path).isEqualTo(400);
+            assertThat(json(response).get("errors").get(0).asText()).isNotBlank();
+        }
+        HttpResponse<byte[]> post = mirror.send(HttpRequest.newBuilder(mirror.url("/providers/example.test/a/b/index.json"))
+                .POST(HttpRequest.BodyPublishers.ofString("x")).build());
+        assertThat(post.statusCode()).isEqualTo(405);
+        assertThat(post.headers().firstValue("allow")).contains("GET, HEAD");
+        HttpResponse<byte[]> big = mirror.send(HttpRequest.newBuilder(mirror.url("/providers/example.test/a/b/index.json"))
+                .header("X-Padding", "x".repeat(20_000)).build());
+        assertThat(big.statusCode()).isBetween(400, 499);
+    }
+
+    @Test
+    void theHomePageShowsTheCliBlockForThisServer() throws Exception {
+        HttpResponse<byte[]> home = mirror.get("/");
+        assertThat(home.statusCode()).isEqualTo(200);
+        assertThat(home.headers().firstValue("content-type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/html"));
+        assertThat(new String(home.body(), java.nio.charset.StandardCharsets.UTF_8))
+                .contains("network_mirror").contains("url = &quot;https://localhost:" + mirror.mirror.port() + "/providers/&quot;");
+    }
+}

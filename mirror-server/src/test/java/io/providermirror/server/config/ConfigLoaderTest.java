@@ -1,0 +1,140 @@
+package io.providermirror.server.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+final class ConfigLoaderTest {
+
+    @TempDir
+    Path tmp;
+
+    private Path yaml(String text) throws IOException {
+        Path file = tmp.resolve("mirror.yaml");
+        Files.writeString(file, text);
+        return file;
+    }
+
+    @Test
+    void noFileMeansEveryDefault() throws ConfigException {
+        MirrorConfig config = new ConfigLoader(Map.of()).load(null);
+        assertThat(config.server().host()).isEqualTo("0.0.0.0");
+        assertThat(config.server().port()).isEqualTo(8443);
+        assertThat(config.server().tls()).isNull();
+        assertThat(config.cache().directory()).isEqualTo(Path.of("mirror-data"));
+        assertThat(config.cache().indexTtl()).isEqualTo(Duration.ofMinutes(15));
+        assertThat(config.upstream().hosts()).isEmpty();
+        assertThat(config.upstream().trustedCertificates()).isNull();
+    }
+
+    @Test
+    void readsEveryDocumentedKey() throws Exception {
+        MirrorConfig config = new ConfigLoader(Map.of()).load(yaml("""
+                server:
+                  host: 127.0.0.1
+                  port: 9443
+                  tls:
+                    certificate: /etc/mirror/chain.pem
+                    privateKey: /etc/mirror/key.pem
+                cache:
+                  directory: /var/cache/mirror
+                  indexTtl: 5m
+                upstream:
+                  trustedCertificates: /etc/mirror/ca.pem
+                  connectTimeout: 2s
+                  requestTimeout: PT7S
+                  maxArchiveBytes: 1000000
+                  hosts:
+                    registry.terraform.io:
+                      discoveryUrl: https://127.0.0.1:9443/
+                """));
+        assertThat(config.server().host()).isEqualTo("127.0.0.1");
+        assertThat(config.server().port()).isEqualTo(9443);
+        assertThat(config.server().tls().certificate()).isEqualTo(Path.of("/etc/mirror/chain.pem"));
+        assertThat(config.server().tls().privateKey()).isEqualTo(Path.of("/etc/mirror/key.pem"));
+        assertThat(config.cache().directory()).isEqualTo(Path.of("/var/cache/mirror"));
+        assertThat(config.cache().indexTtl()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(config.upstream().trustedCertificates()).isEqualTo(Path.of("/etc/mirror/ca.pem"));
+        assertThat(config.upstream().connectTimeout()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(config.upstream().requestTimeout()).isEqualTo(Duration.ofSeconds(7));
+        assertThat(config.upstream().maxArchiveBytes()).isEqualTo(1_000_000L);
+        assertThat(config.upstream().hosts().get("registry.terraform.io").discoveryUrl())
+                .isEqualTo(URI.create("https://127.0.0.1:9443/"));
+    }
+
+    @Test
+    void unknownKeysStopStartUpNamingTheKey() throws IOException {
+        Path file = yaml("server:\n  prot: 1\n");
+        assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(file))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("unknown configuration key 'server.prot'")
+                .hasMessageContaining("host, port, tls");
+    }
+
+    @Test
+    void invalidValuesStopStartUpNamingKeyAndExpectation() throws IOException {
+        Path badPort = yaml("server:\n  port: eighty\n");
+        assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(badPort))
+                .hasMessageContaining("'server.port'").hasMessageContaining("a whole number");
+        Path outOfRange = yaml("server:\n  port: 70000\n");
+        assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(outOfRange))
+                .hasMessageContaining("'server.port': 70000").hasMessageContaining("0 to 65535");
+        Path badDuration = yaml("cache:\n  indexTtl: soon\n");
+        assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(badDuration))
+                .hasMessageContaining("'cache.indexTtl'").hasMessageContaining("15m");
+        Path badUrl = yaml("upstream:\n  hosts:\n    example.test:\n      discoveryUrl: ftp://x/\n");
+        assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(badUrl))
+                .hasMessageContaining("'upstream.hosts.example.test.discoveryUrl'").hasMessageContaining("https");
+        Path badHost = yaml("upstream:\n  hosts:\n    Not A Host:\n      discoveryUrl: https://x/\n");
+        assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(badHost))
+                .hasMessageContaining("'upstream.hosts'").hasMessageContaining("Not A Host");
+        Path halfTls = yaml("server:\n  tls:\n    certificate: /x.pem\n");
+        assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(halfTls))
+                .hasMessageContaining("'server.tls.privateKey'");
+        Path notYaml = yaml("server: [\n");
+        assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(notYaml)).hasMessageContaining("not valid YAML");
+        assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(tmp.resolve("missing.yaml")))
+                .hasMessageContaining("does not exist");
+    }
+
+    @Test
+    void environmentVariablesOverrideTheFile() throws Exception {
+        Path file = yaml("server:\n  port: 9000\ncache:\n  directory: /from/file\n");
+        MirrorConfig config = new ConfigLoader(Map.of(
+                "PROVIDER_MIRROR_SERVER_PORT", "9555",
+                "PROVIDER_MIRROR_SERVER_TLS_CERTIFICATE", "/env/chain.pem",
+                "PROVIDER_MIRROR_SERVER_TLS_PRIVATEKEY", "/env/key.pem",
+                "PROVIDER_MIRROR_CACHE_INDEXTTL", "30s",
+                "PROVIDER_MIRROR_UPSTREAM_HOSTS", "{example.test: {discoveryUrl: 'https://127.0.0.1:1/'}}",
+                "UNRELATED", "x")).load(file);
+        assertThat(config.server().port()).isEqualTo(9555);
+        assertThat(config.server().tls().privateKey()).isEqualTo(Path.of("/env/key.pem"));
+        assertThat(config.cache().directory()).isEqualTo(Path.of("/from/file"));
+        assertThat(config.cache().indexTtl()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(config.upstream().hosts()).containsKey("example.test");
+    }
+
+    @Test
+    void unknownEnvironmentVariablesWithThePrefixStopStartUp() {
+        assertThatThrownBy(() -> new ConfigLoader(Map.of("PROVIDER_MIRROR_SERVER_PROT", "1")).load(null))
+                .hasMessageContaining("PROVIDER_MIRROR_SERVER_PROT")
+                .hasMessageContaining("PROVIDER_MIRROR_SERVER_PORT");
+    }
+
+    @Test
+    void everyKeyHasAnEnvironmentName() {
+        assertThat(ConfigLoader.environmentNames()).containsEntry("PROVIDER_MIRROR_SERVER_HOST", "server.host")
+                .containsEntry("PROVIDER_MIRROR_SERVER_TLS_PRIVATEKEY", "server.tls.privateKey")
+                .containsEntry("PROVIDER_MIRROR_CACHE_DIRECTORY", "cache.directory")
+                .containsEntry("PROVIDER_MIRROR_UPSTREAM_TRUSTEDCERTIFICATES", "upstream.trustedCertificates")
+                .containsEntry("PROVIDER_MIRROR_UPSTREAM_HOSTS", "upstream.hosts");
+    }
+}

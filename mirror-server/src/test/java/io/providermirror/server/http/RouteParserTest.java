@@ -1,0 +1,89 @@
+package io.providermirror.server.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.providermirror.upstream.Platform;
+import io.providermirror.upstream.ProviderAddress;
+import io.providermirror.upstream.ProviderVersion;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+final class RouteParserTest {
+
+    private static final ProviderAddress RANDOM = new ProviderAddress("registry.terraform.io", "hashicorp", "random");
+
+    @Test
+    void parsesTheThreeMirrorRequests() {
+        assertThat(RouteParser.parse("/providers/registry.terraform.io/hashicorp/random/index.json"))
+                .isEqualTo(new Route.VersionIndex(RANDOM));
+        assertThat(RouteParser.parse("/providers/registry.terraform.io/hashicorp/random/2.0.0.json"))
+                .isEqualTo(new Route.VersionDocument(RANDOM, new ProviderVersion("2.0.0")));
+        assertThat(RouteParser.parse(
+                "/providers/registry.terraform.io/hashicorp/random/terraform-provider-random_2.0.0-rc.1_darwin_arm64.zip"))
+                .isEqualTo(new Route.Archive(RANDOM, new ProviderVersion("2.0.0-rc.1"), new Platform("darwin", "arm64")));
+        assertThat(RouteParser.parse("/providers/example.test:8443/a_b/c-d/index.json"))
+                .isEqualTo(new Route.VersionIndex(new ProviderAddress("example.test:8443", "a_b", "c-d")));
+    }
+
+    @Test
+    void theBaseUrlAndRootAreTheHomePage() {
+        assertThat(RouteParser.parse("/")).isInstanceOf(Route.Home.class);
+        assertThat(RouteParser.parse("/providers/")).isInstanceOf(Route.Home.class);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "/providers/%2e%2e/x/y/index.json",
+        "/providers/registry.terraform.io/hashicorp/random%2findex.json",
+        "/providers/../../etc/passwd",
+        "/providers/registry.terraform.io/../../x/index.json",
+        "/providers/Registry.terraform.io/hashicorp/random/index.json",
+        "/providers/registry.terraform.io/hashicorp/random/v1.0.0.json",
+        "/providers/registry.terraform.io/hashicorp/random/terraform-provider-other_1.0.0_linux_amd64.zip",
+        "/providers/registry.terraform.io/hashicorp/random/terraform-provider-random_1.0_linux_amd64.zip",
+        "/providers/registry.terraform.io/hashicorp/random/terraform-provider-random_1.0.0_linux.zip",
+        "/providers/registry.terraform.io/hashicorp/random/terraform-provider-random_1.0.0_linux_amd64_x.zip",
+        "/providers/registry.terraform.io/hashicorp/random/terraform-provider-random_1.0.0_Linux_amd64.zip",
+        "/providers/registry.terraform.io/hashicorp/random/random.tar.gz",
+        "/providers/registry.terraform.io/hashicorp/random/",
+        "/providers/registry.terraform.io/hashicorp/random/index.json/extra",
+        "/providers/registry.terraform.io//random/index.json",
+        "/providers/registry.terraform.io/hashicorp/random/1.0.0\u0000.json",
+        "/providers/registry.terraform.io/hashicorp/random/1.0.0 .json",
+        "/providers/a\\b/c/d/index.json"})
+    void malformedMirrorPathsAreBadRequests(String path) {
+        assertThat(RouteParser.parse(path)).isInstanceOfSatisfying(Route.Invalid.class,
+                invalid -> assertThat(invalid.status()).isEqualTo(400));
+    }
+
+    @Test
+    void pathsOutsideTheMirrorAreNotFound() {
+        assertThat(RouteParser.parse("/v1/providers/x")).isInstanceOfSatisfying(Route.Invalid.class,
+                invalid -> assertThat(invalid.status()).isEqualTo(404));
+        assertThat(RouteParser.parse("/" + "a".repeat(2000))).isInstanceOfSatisfying(Route.Invalid.class,
+                invalid -> assertThat(invalid.status()).isEqualTo(400));
+    }
+
+    @Test
+    void generatedPathsNeverThrowAndOnlyValidOnesRoute() {
+        Random random = new Random(42);
+        String alphabet = "/.%:_-azAZ09+\\\u0000 \u00e9";
+        String[] stems = {"/providers/", "/providers/example.test/", "/providers/example.test/acme/",
+            "/providers/example.test/acme/fake/", "/"};
+        for (int i = 0; i < 20_000; i++) {
+            StringBuilder path = new StringBuilder(stems[random.nextInt(stems.length)]);
+            int length = random.nextInt(40);
+            for (int j = 0; j < length; j++) {
+                path.append(alphabet.charAt(random.nextInt(alphabet.length())));
+            }
+            Route route = RouteParser.parse(path.toString());
+            if (route instanceof Route.Invalid invalid) {
+                assertThat(invalid.status()).isIn(400, 404);
+            } else if (!(route instanceof Route.Home)) {
+                assertThat(path.toString()).doesNotContain("..", "%", "\\", "\u0000", " ");
+            }
+        }
+    }
+}
