@@ -82,7 +82,7 @@ public final class GeneratedCertificates {
                 KeyPair pair = newKeyPair();
                 ca = caCertificate(pair);
                 caKey = pair.getPrivate();
-                PemFiles.writePrivate(caKeyFile, PemFiles.toPem(caKey));
+                PemFiles.writePrivate(caKeyFile, PemFiles.toPkcs8Pem(caKey));
                 Files.writeString(caFile(), PemFiles.toPem(ca), StandardCharsets.US_ASCII);
                 LOG.info("generated a certificate authority for this mirror: {}", caFile().toAbsolutePath());
             }
@@ -96,7 +96,7 @@ public final class GeneratedCertificates {
             }
             KeyPair pair = newKeyPair();
             X509Certificate server = serverCertificate(pair, ca, caKey, names);
-            PemFiles.writePrivate(serverKeyFile, PemFiles.toPem(pair.getPrivate()));
+            PemFiles.writePrivate(serverKeyFile, PemFiles.toPkcs8Pem(pair.getPrivate()));
             Files.writeString(serverFile, PemFiles.toPem(server, ca), StandardCharsets.US_ASCII);
             return new ServerIdentity(List.of(server, ca), pair.getPrivate(), Optional.of(caFile()));
         } catch (GeneralSecurityException | OperatorCreationException e) {

@@ -47,13 +47,24 @@ public final class PemFiles {
                     return converter.getPrivateKey(info);
                 }
                 if (object instanceof PEMKeyPair pair) {
-                    return converter.getKeyPair(pair).getPrivate();
+                    // PKCS#1 RSA and SEC1 EC keys; SEC1 keys may lack their public half, so only the private
+                    // part is converted.
+                    return converter.getPrivateKey(pair.getPrivateKeyInfo());
                 }
             }
         } catch (IOException | RuntimeException e) {
             throw new IOException(file + " is not a readable PEM private key: " + e.getMessage(), e);
         }
         throw new IOException(file + " holds no unencrypted PEM private key (expected: PKCS#8 or PKCS#1)");
+    }
+
+    /** PEM text of a private key in PKCS#8 form ({@code BEGIN PRIVATE KEY}), which every TLS stack reads. */
+    public static String toPkcs8Pem(PrivateKey key) throws IOException {
+        StringWriter text = new StringWriter();
+        try (org.bouncycastle.util.io.pem.PemWriter writer = new org.bouncycastle.util.io.pem.PemWriter(text)) {
+            writer.writeObject(new org.bouncycastle.util.io.pem.PemObject("PRIVATE KEY", key.getEncoded()));
+        }
+        return text.toString();
     }
 
     /** PEM text of objects (certificates, keys). */

@@ -1,0 +1,114 @@
+package io.providermirror.server;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.providermirror.testkit.FakeOrigin;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What the cache keeps across restarts and origin outages, and how version lists stay fresh. */
+final class CachePersistenceTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aRestartedMirrorServesEverythingItHadWithoutTheOrigin() throws Exception {
+        FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
+        FakeOrigin.Release release = origin.publish("acme", "kept", "1.0.0", "linux_amd64", "darwin_arm64");
+        String base = "/providers/example.test/acme/kept/";
+        String archive = base + "terraform-provider-kept_1.0.0_linux_amd64.zip";
+        byte[] versionDocument;
+        try (MirrorFixture mirror = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15))) {
+            assertThat(mirror.get(base + "index.json").statusCode()).isEqualTo(200);
+            assertThat(mirror.get(archive).statusCode()).isEqualTo(200);
+            await().atMost(Duration.ofSeconds(10)).until(() -> new String(mirror.get(base + "1.0.0.json").body()).contains("h1:"));
+            versionDocument = mirror.get(base + "1.0.0.json").body();
+        }
+        URI deadOrigin = origin.discoveryUrl();
+        Path originCa = origin.caCertificate();
+        origin.close();
+
+        try (MirrorFixture restarted = MirrorFixture.start(tmp.resolve("cache"), originCa, deadOrigin, Duration.ofMinutes(15))) {
+            HttpResponse<byte[]> index = restarted.get(base + "index.json");
+            assertThat(index.statusCode()).isEqualTo(200);
+            assertThat(JSON.readTree(index.body()).get("versions").has("1.0.0")).isTrue();
+            HttpResponse<byte[]> document = restarted.get(base + "1.0.0.json");
+            assertThat(document.statusCode()).isEqualTo(200);
+            assertThat(JSON.readTree(document.body())).isEqualTo(JSON.readTree(versionDocument));
+            HttpResponse<byte[]> zip = restarted.get(archive);
+            assertThat(zip.statusCode()).isEqualTo(200);
+            assertThat(zip.body()).isEqualTo(release.archives().get("linux_amd64"));
+
+            HttpResponse<byte[]> uncached = restarted.get(base + "terraform-provider-kept_1.0.0_darwin_arm64.zip");
+            assertThat(uncached.statusCode()).isEqualTo(502);
+            assertThat(JSON.readTree(uncached.body()).get("errors").get(0).asText())
+                    .contains("example.test/acme/kept 1.0.0 darwin_arm64").contains("127.0.0.1:" + deadOrigin.getPort());
+        }
+    }
+
+    @Test
+    void withNothingCachedADownOriginIsA502NamingIt() throws Exception {
+        FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
+        URI deadOrigin = origin.discoveryUrl();
+        origin.close();
+        try (MirrorFixture mirror = MirrorFixture.start(tmp.resolve("cache"), tmp.resolve("origin/origin-ca.pem"),
+                deadOrigin, Duration.ofMinutes(15))) {
+            HttpResponse<byte[]> response = mirror.get("/providers/example.test/acme/gone/index.json");
+            assertThat(response.statusCode()).isEqualTo(502);
+            assertThat(JSON.readTree(response.body()).get("errors").get(0).asText())
+                    .contains("example.test").contains("127.0.0.1:" + deadOrigin.getPort());
+        }
+    }
+
+    @Test
+    void staleListsAreRefreshedInTheBackgroundAndTheLastGoodOneOutlivesOriginFailures() throws Exception {
+        try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
+             MirrorFixture mirror = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ZERO)) {
+            String index = "/providers/example.test/acme/fresh/index.json";
+            origin.publish("acme", "fresh", "1.0.0", "linux_amd64");
+            assertThat(JSON.readTree(mirror.get(index).body()).get("versions").has("1.0.0")).isTrue();
+
+            origin.publish("acme", "fresh", "2.0.0", "linux_amd64");
+            await().atMost(Duration.ofSeconds(10)).until(() ->
+                    JSON.readTree(mirror.get(index).body()).get("versions").has("2.0.0"));
+
+            origin.wireMock().stubFor(get(urlEqualTo("/v1/providers/acme/fresh/versions"))
+                    .willReturn(aResponse().withStatus(500)));
+            int before = origin.requestsMatching("/v1/providers/acme/fresh/versions");
+            for (int i = 0; i < 5; i++) {
+                HttpResponse<byte[]> response = mirror.get(index);
+                assertThat(response.statusCode()).isEqualTo(200);
+                assertThat(JSON.readTree(response.body()).get("versions").has("2.0.0")).isTrue();
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() ->
+                    origin.requestsMatching("/v1/providers/acme/fresh/versions") > before);
+        }
+    }
+
+    @Test
+    void withinTheTtlTheOriginIsNotAskedAgain() throws Exception {
+        try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
+             MirrorFixture mirror = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15))) {
+            origin.publish("acme", "steady", "1.0.0", "linux_amd64");
+            for (int i = 0; i < 5; i++) {
+                assertThat(mirror.get("/providers/example.test/acme/steady/index.json").statusCode()).isEqualTo(200);
+                assertThat(mirror.get("/providers/example.test/acme/steady/1.0.0.json").statusCode()).isEqualTo(200);
+            }
+            assertThat(origin.requestsMatching("/v1/providers/acme/steady/versions")).isEqualTo(1);
+            assertThat(origin.requestsMatching("/v1/providers/acme/steady/1.0.0/download/.*")).isEqualTo(1);
+            assertThat(origin.requestsMatching("/.well-known/terraform.json")).isEqualTo(1);
+        }
+    }
+}

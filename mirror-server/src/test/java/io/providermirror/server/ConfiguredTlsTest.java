@@ -1,0 +1,42 @@
+package io.providermirror.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.providermirror.server.config.CacheConfig;
+import io.providermirror.server.config.MirrorConfig;
+import io.providermirror.server.config.ServerConfig;
+import io.providermirror.server.config.TlsConfig;
+import io.providermirror.testkit.TestCertificates;
+import io.providermirror.upstream.TrustedCertificates;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+final class ConfiguredTlsTest {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aConfiguredCertificateChainIsPresentedAndNothingIsGenerated() throws Exception {
+        TestCertificates certificates = TestCertificates.create(tmp.resolve("pki"), "corp");
+        MirrorConfig config = new MirrorConfig(
+                new ServerConfig("127.0.0.1", 0, new TlsConfig(certificates.serverCertificatePem(), certificates.serverKeyPem())),
+                new CacheConfig(tmp.resolve("cache"), null), null);
+        try (MirrorApplication mirror = MirrorApplication.start(config, Clock.systemUTC())) {
+            HttpClient client = HttpClient.newBuilder()
+                    .sslContext(TrustedCertificates.sslContext(certificates.caPem())).build();
+            HttpResponse<String> home = client.send(HttpRequest.newBuilder(
+                    URI.create("https://localhost:" + mirror.port() + "/")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(home.statusCode()).isEqualTo(200);
+            assertThat(mirror.generatedCaFile()).isEmpty();
+            assertThat(Files.exists(tmp.resolve("cache/tls"))).isFalse();
+        }
+    }
+}
