@@ -154,6 +154,61 @@ final class PullThroughTest {
         assertThat(mirror.get(path).headers().firstValue("content-length")).contains(String.valueOf(genuine.length));
     }
 
+    private static void dribble(FakeOrigin.Release release, String platform, int chunks, int millis) {
+        byte[] genuine = release.archives().get(platform);
+        origin.wireMock().stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(
+                com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo(release.archivePath(platform)))
+                .willReturn(com.github.tomakehurst.wiremock.client.WireMock.aResponse()
+                        .withBody(genuine).withChunkedDribbleDelay(chunks, millis)));
+    }
+
+    @Test
+    void concurrentClientsOfAColdArchiveShareOneOriginDownload() throws Exception {
+        FakeOrigin.Release release = origin.publish("acme", "crowd", "1.0.0", FakeOrigin.Tamper.NONE, 5_000_000, "linux_amd64");
+        dribble(release, "linux_amd64", 20, 1_000);
+        String path = mirror.providerPath("acme", "crowd") + "terraform-provider-crowd_1.0.0_linux_amd64.zip";
+        assertThat(mirror.get(mirror.providerPath("acme", "crowd") + "1.0.0.json").statusCode()).isEqualTo(200);
+        int clients = 16;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(clients);
+        try {
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            List<java.util.concurrent.Future<HttpResponse<byte[]>>> responses = new ArrayList<>();
+            for (int i = 0; i < clients; i++) {
+                responses.add(pool.submit(() -> {
+                    go.await();
+                    return mirror.get(path);
+                }));
+            }
+            go.countDown();
+            for (var response : responses) {
+                HttpResponse<byte[]> r = response.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(r.statusCode()).isEqualTo(200);
+                assertThat(r.body()).isEqualTo(release.archives().get("linux_amd64"));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(origin.archiveDownloads(release, "linux_amd64")).isEqualTo(1);
+    }
+
+    @Test
+    void aClientThatDisconnectsMidStreamDoesNotStopTheDownload() throws Exception {
+        FakeOrigin.Release release = origin.publish("acme", "leaver", "1.0.0", FakeOrigin.Tamper.NONE, 2_000_000, "linux_amd64");
+        dribble(release, "linux_amd64", 10, 1_000);
+        String path = mirror.providerPath("acme", "leaver") + "terraform-provider-leaver_1.0.0_linux_amd64.zip";
+        HttpResponse<java.io.InputStream> response = mirror.client.send(
+                HttpRequest.newBuilder(mirror.url(path)).build(), HttpResponse.BodyHandlers.ofInputStream());
+        try (java.io.InputStream body = response.body()) {
+            assertThat(body.readNBytes(1000)).hasSize(1000);
+        }
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            HttpResponse<byte[]> warm = mirror.head(path);
+            assertThat(warm.headers().firstValue("etag")).contains("\"" + release.sha256("linux_amd64") + "\"");
+        });
+        assertThat(mirror.get(path).body()).isEqualTo(release.archives().get("linux_amd64"));
+        assertThat(origin.archiveDownloads(release, "linux_amd64")).isEqualTo(1);
+    }
+
     @Test
     void aTamperedArchiveIsNeverDeliveredNorCached() throws Exception {
         FakeOrigin.Release release = origin.publish("acme", "tampered", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES,
@@ -251,7 +306,12 @@ final class PullThroughTest {
         assertThat(post.headers().firstValue("allow")).contains("GET, HEAD");
         HttpResponse<byte[]> big = mirror.send(HttpRequest.newBuilder(mirror.url("/providers/example.test/a/b/index.json"))
                 .header("X-Padding", "x".repeat(20_000)).build());
-        assertThat(big.statusCode()).isBetween(400, 499);
+        assertThat(big.statusCode()).isEqualTo(400);
+        assertThat(json(big).get("errors").get(0).asText()).contains("too long");
+        HttpResponse<byte[]> body = mirror.send(HttpRequest.newBuilder(mirror.url("/providers/example.test/a/b/index.json"))
+                .method("GET", HttpRequest.BodyPublishers.ofByteArray(new byte[20_000])).build());
+        assertThat(body.statusCode()).isEqualTo(413);
+        assertThat(json(body).get("errors").get(0).asText()).contains("no body");
     }
 
     @Test

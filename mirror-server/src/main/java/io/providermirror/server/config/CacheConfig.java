@@ -10,7 +10,7 @@ public record CacheConfig(Path directory, Duration indexTtl) {
     public static final Duration DEFAULT_INDEX_TTL = Duration.ofMinutes(15);
 
     public CacheConfig {
-        directory = directory == null ? Path.of("mirror-data") : directory;
+        directory = (directory == null ? Path.of("mirror-data") : directory).normalize();
         indexTtl = indexTtl == null ? DEFAULT_INDEX_TTL : indexTtl;
         if (indexTtl.isNegative()) {
             throw new IllegalArgumentException("indexTtl: " + indexTtl + " (expected: >= 0)");

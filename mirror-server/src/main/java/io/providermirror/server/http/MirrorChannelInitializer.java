@@ -3,7 +3,6 @@ package io.providermirror.server.http;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.ssl.SslContext;
@@ -40,7 +39,7 @@ final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
         }
         pipeline.addLast("http", new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, 8192));
         pipeline.addLast("keep-alive", new HttpServerKeepAliveHandler());
-        pipeline.addLast("aggregator", new HttpObjectAggregator(MAX_REQUEST_BYTES));
+        pipeline.addLast("aggregator", new BoundedRequestAggregator(MAX_REQUEST_BYTES));
         pipeline.addLast("chunked", new ChunkedWriteHandler());
         pipeline.addLast("idle", new IdleStateHandler(0, 0, IDLE_SECONDS, TimeUnit.SECONDS));
         pipeline.addLast("mirror", new MirrorHttpHandler(mirror, homePage));

@@ -1,6 +1,5 @@
 package io.providermirror.server.http;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
@@ -9,6 +8,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.DateFormatter;
+import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -34,8 +34,6 @@ import io.providermirror.upstream.OriginException;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.util.Date;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -51,7 +49,6 @@ import org.slf4j.LoggerFactory;
 final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     private static final Logger LOG = LoggerFactory.getLogger(MirrorHttpHandler.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final int FILE_CHUNK_SIZE = 64 * 1024;
 
     private final ProviderMirror mirror;
@@ -69,7 +66,11 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
         if (!request.decoderResult().isSuccess()) {
-            sendError(ctx, false, HttpResponseStatus.BAD_REQUEST, "malformed HTTP request", true);
+            String message = request.decoderResult().cause() instanceof TooLongFrameException
+                    ? "the request line or headers are too long (at most " + MirrorChannelInitializer.MAX_INITIAL_LINE
+                    + " bytes of request line and " + MirrorChannelInitializer.MAX_HEADER_BYTES + " bytes of headers)"
+                    : "malformed HTTP request";
+            sendError(ctx, false, HttpResponseStatus.BAD_REQUEST, message, true);
             return;
         }
         HttpMethod method = request.method();
@@ -258,19 +259,7 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
     }
 
     private static FullHttpResponse errorResponse(HttpResponseStatus status, String message, boolean head) {
-        byte[] body;
-        try {
-            body = JSON.writeValueAsBytes(Map.of("errors", List.of(message)));
-        } catch (IOException e) {
-            body = "{\"errors\":[\"error\"]}".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-        }
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
-                head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body));
-        response.headers()
-                .set(HttpHeaderNames.CONTENT_TYPE, "application/json")
-                .set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_STORE);
-        HttpUtil.setContentLength(response, body.length);
-        return response;
+        return JsonErrors.response(status, message, head);
     }
 
     @Override
