@@ -31,7 +31,14 @@ public final class ReleaseVerifier {
                     .findFirst()
                     .orElseThrow(() -> new OriginException(OriginException.Reason.BAD_RESPONSE,
                             what + ": its SHA256SUMS " + document.shasumsUrl() + " was not fetched"));
-            String listed = Sha256Sums.parse(checksums.sums()).hashOf(document.filename()).orElse(null);
+            Sha256Sums sums;
+            try {
+                sums = Sha256Sums.parse(checksums.sums());
+            } catch (IllegalArgumentException e) {
+                throw new VerificationException(VerificationException.Check.CHECKSUM_LISTING, address + " " + version
+                        + " " + platform + ": SHA256SUMS " + document.shasumsUrl() + " is malformed: " + e.getMessage());
+            }
+            String listed = sums.hashOf(document.filename()).orElse(null);
             if (!Objects.equals(listed, document.shasum())) {
                 throw new VerificationException(VerificationException.Check.CHECKSUM_LISTING, address + " " + version
                         + " " + platform + ": SHA256SUMS " + document.shasumsUrl()

@@ -167,11 +167,22 @@ final class RegistryClientTest {
         ListedVersion listed = registry.versions(base, address("evidence")).list().find(new ProviderVersion("1.0.0")).orElseThrow();
         ReleaseEvidence evidence = registry.fetchRelease(base, address("evidence"), listed);
         ReleaseEvidence.Checksums sums = evidence.checksums().get(0);
-        byte[] altered = sums.sums().clone();
-        altered[3] ^= 1;
-        ReleaseEvidence tampered = new ReleaseEvidence(evidence.downloads(),
-                List.of(new ReleaseEvidence.Checksums(sums.url(), altered, sums.signatureUrl(), sums.signature())));
-        assertThatThrownBy(() -> ReleaseVerifier.verify(address("evidence"), listed.version(), tampered))
-                .isInstanceOf(VerificationException.class);
+        byte[] otherHash = sums.sums().clone();
+        otherHash[0] = (byte) (otherHash[0] == '0' ? '1' : '0');
+        assertThatThrownBy(() -> ReleaseVerifier.verify(address("evidence"), listed.version(), withSums(evidence, otherHash)))
+                .isInstanceOfSatisfying(VerificationException.class,
+                        e -> assertThat(e.check()).isEqualTo(VerificationException.Check.CHECKSUM_LISTING));
+        byte[] garbled = "<html>gateway error</html>\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> ReleaseVerifier.verify(address("evidence"), listed.version(), withSums(evidence, garbled)))
+                .isInstanceOfSatisfying(VerificationException.class,
+                        e -> assertThat(e.check()).isEqualTo(VerificationException.Check.CHECKSUM_LISTING))
+                .hasMessageContaining("malformed");
+        assertThat(ReleaseVerifier.verify(address("evidence"), listed.version(), evidence).packages()).hasSize(1);
+    }
+
+    private static ReleaseEvidence withSums(ReleaseEvidence evidence, byte[] sums) {
+        ReleaseEvidence.Checksums original = evidence.checksums().get(0);
+        return new ReleaseEvidence(evidence.downloads(), List.of(
+                new ReleaseEvidence.Checksums(original.url(), sums, original.signatureUrl(), original.signature())));
     }
 }
