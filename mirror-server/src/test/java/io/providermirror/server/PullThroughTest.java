@@ -289,6 +289,19 @@ final class PullThroughTest {
     }
 
     @Test
+    void aSlowOriginGivesA504NamingItBeforeTheClientGivesUp() throws Exception {
+        origin.wireMock().stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(
+                com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo("/v1/providers/acme/slow/versions"))
+                .willReturn(com.github.tomakehurst.wiremock.client.WireMock.aResponse()
+                        .withFixedDelay(6_000).withBody("{\"versions\":[]}")));
+        HttpResponse<byte[]> response = mirror.get(mirror.providerPath("acme", "slow") + "index.json");
+        assertThat(response.statusCode()).isEqualTo(504);
+        assertThat(json(response).get("errors").get(0).asText())
+                .contains("example.test/acme/slow").contains("127.0.0.1:" + origin.discoveryUrl().getPort())
+                .contains("did not answer in time");
+    }
+
+    @Test
     void badInputGetsJsonErrors() throws Exception {
         List<String> paths = new ArrayList<>(List.of(
                 "/providers/%2e%2e/%2e%2e/etc/index.json",
