@@ -66,14 +66,17 @@ final class Releases {
 
     /** The verified release; fetched and verified only when it is in neither memory nor the cache directory. */
     CompletableFuture<Entry> get(ProviderAddress address, ProviderVersion version) {
-        return entries.get(new Key(address, version), (key, ignored) -> loadFromDisk(key)
-                .map(CompletableFuture::completedFuture)
-                .orElseGet(() -> indexes.get(address).thenApplyAsync(index -> {
-                    ListedVersion listed = index.list().find(version).orElseThrow(() -> new OriginException(
-                            OriginException.Reason.NOT_FOUND, "version " + version + " of " + address
-                            + " is not listed by its origin (as of " + index.fetchedAt() + ")"));
-                    return fetch(key, listed);
-                }, executor)));
+        // Everything, the disk read included, runs on the executor: callers may be event-loop threads.
+        return entries.get(new Key(address, version), (key, ignored) -> CompletableFuture
+                .supplyAsync(() -> loadFromDisk(key), executor)
+                .thenCompose(stored -> stored
+                        .map(CompletableFuture::completedFuture)
+                        .orElseGet(() -> indexes.get(address).thenApplyAsync(index -> {
+                            ListedVersion listed = index.list().find(version).orElseThrow(() -> new OriginException(
+                                    OriginException.Reason.NOT_FOUND, "version " + version + " of " + address
+                                    + " is not listed by its origin (as of " + index.fetchedAt() + ")"));
+                            return fetch(key, listed);
+                        }, executor))));
     }
 
     /** Records the {@code h1:} hash of a verified archive, so version documents list it from now on. */

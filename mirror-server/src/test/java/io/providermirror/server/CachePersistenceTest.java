@@ -59,6 +59,32 @@ final class CachePersistenceTest {
     }
 
     @Test
+    void cachedEvidenceThatNoLongerVerifiesIsFetchedAgain() throws Exception {
+        try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"))) {
+            FakeOrigin.Release release = origin.publish("acme", "altered", "1.0.0", "linux_amd64");
+            String document = "/providers/example.test/acme/altered/1.0.0.json";
+            try (MirrorFixture mirror = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15))) {
+                assertThat(mirror.get(document).statusCode()).isEqualTo(200);
+            }
+            Path stored = tmp.resolve("cache/metadata/example.test/acme/altered/1.0.0/release.json");
+            var evidence = (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(stored.toFile());
+            ((com.fasterxml.jackson.databind.node.ObjectNode) evidence.get("checksums").get(0)).put("sums",
+                    java.util.Base64.getEncoder().encodeToString(("0".repeat(64) + "  "
+                            + release.fileName("linux_amd64") + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            JSON.writeValue(stored.toFile(), evidence);
+            int downloadsBefore = origin.requestsMatching("/v1/providers/acme/altered/1.0.0/download/.*");
+
+            try (MirrorFixture restarted = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15))) {
+                HttpResponse<byte[]> response = restarted.get(document);
+                assertThat(response.statusCode()).isEqualTo(200);
+                assertThat(JSON.readTree(response.body()).at("/archives/linux_amd64/hashes/0").asText())
+                        .isEqualTo("zh:" + release.sha256("linux_amd64"));
+                assertThat(origin.requestsMatching("/v1/providers/acme/altered/1.0.0/download/.*")).isGreaterThan(downloadsBefore);
+            }
+        }
+    }
+
+    @Test
     void withNothingCachedADownOriginIsA502NamingIt() throws Exception {
         FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
         URI deadOrigin = origin.discoveryUrl();

@@ -38,6 +38,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -93,16 +94,24 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         } else {
             ctx.channel().config().setAutoRead(false);
             if (route instanceof Route.VersionIndex index) {
-                whenDone(exchange, mirror.versionIndex(index.address()), this::sendDocument);
+                whenDone(exchange, () -> mirror.versionIndex(index.address()), this::sendDocument);
             } else if (route instanceof Route.VersionDocument document) {
-                whenDone(exchange, mirror.versionDocument(document.address(), document.version()), this::sendDocument);
+                whenDone(exchange, () -> mirror.versionDocument(document.address(), document.version()),
+                        this::sendDocument);
             } else if (route instanceof Route.Archive archive) {
-                whenDone(exchange, mirror.archive(archive.address(), archive.version(), archive.platform()), this::sendArchive);
+                whenDone(exchange, () -> mirror.archive(archive.address(), archive.version(), archive.platform()),
+                        this::sendArchive);
             }
         }
     }
 
-    private <T> void whenDone(Exchange exchange, CompletableFuture<T> future, BiConsumer<Exchange, T> sender) {
+    private <T> void whenDone(Exchange exchange, Supplier<CompletableFuture<T>> call, BiConsumer<Exchange, T> sender) {
+        CompletableFuture<T> future;
+        try {
+            future = call.get();
+        } catch (RuntimeException e) {
+            future = CompletableFuture.failedFuture(e);
+        }
         future.whenComplete((value, failure) -> exchange.ctx().executor().execute(() -> {
             exchange.ctx().channel().config().setAutoRead(true);
             if (failure != null) {
