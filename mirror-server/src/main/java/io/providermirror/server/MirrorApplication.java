@@ -12,6 +12,7 @@ import io.providermirror.server.tls.PemFiles;
 import io.providermirror.server.tls.ServerIdentity;
 import io.providermirror.upstream.OriginHttpClient;
 import io.providermirror.upstream.RegistryClient;
+import io.providermirror.upstream.RetryPolicy;
 import io.providermirror.upstream.ServiceDiscovery;
 import io.providermirror.upstream.TrustedCertificates;
 import java.io.IOException;
@@ -66,7 +67,9 @@ public final class MirrorApplication implements AutoCloseable {
         try {
             OriginHttpClient http = new OriginHttpClient(new OriginHttpClient.Settings(
                     config.upstream().connectTimeout(), config.upstream().requestTimeout(), originTrust,
-                    "provider-mirror/" + VERSION, 3, 4 * 1024 * 1024));
+                    "provider-mirror/" + VERSION, 3, 4 * 1024 * 1024,
+                    new RetryPolicy(config.upstream().maxAttempts(), RetryPolicy.DEFAULT.baseDelay(),
+                            RetryPolicy.DEFAULT.maxDelay())));
             Map<String, URI> discoveryOverrides = new HashMap<>();
             for (Map.Entry<String, HostConfig> host : config.upstream().hosts().entrySet()) {
                 if (host.getValue().discoveryUrl() != null) {

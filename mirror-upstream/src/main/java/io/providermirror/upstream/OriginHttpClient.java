@@ -23,9 +23,11 @@ import javax.net.ssl.SSLException;
  */
 public final class OriginHttpClient {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(OriginHttpClient.class);
+
     /** How the client talks to origins. */
     public record Settings(Duration connectTimeout, Duration requestTimeout, SSLContext sslContext,
-                           String userAgent, int maxRedirects, int maxDocumentBytes) {
+                           String userAgent, int maxRedirects, int maxDocumentBytes, RetryPolicy retry) {
         public Settings {
             if (connectTimeout.isNegative() || connectTimeout.isZero()) {
                 throw new IllegalArgumentException("connectTimeout: " + connectTimeout + " (expected: > 0)");
@@ -40,6 +42,12 @@ public final class OriginHttpClient {
                 throw new IllegalArgumentException("maxDocumentBytes: " + maxDocumentBytes + " (expected: > 0)");
             }
         }
+    }
+
+    /** Pauses between attempts; tests substitute one that records instead of sleeping. */
+    @FunctionalInterface
+    public interface Sleeper {
+        void sleep(Duration duration) throws InterruptedException;
     }
 
     /** A whole response: its final URL after redirects, status, media type and body. */
@@ -61,9 +69,15 @@ public final class OriginHttpClient {
 
     private final HttpClient client;
     private final Settings settings;
+    private final Sleeper sleeper;
 
     public OriginHttpClient(Settings settings) {
+        this(settings, duration -> Thread.sleep(duration.toMillis()));
+    }
+
+    OriginHttpClient(Settings settings, Sleeper sleeper) {
         this.settings = settings;
+        this.sleeper = sleeper;
         this.client = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .followRedirects(HttpClient.Redirect.NEVER)
@@ -111,7 +125,77 @@ public final class OriginHttpClient {
         return new OriginException(reason, what + ": " + uri + " answered HTTP " + status);
     }
 
+    /**
+     * Sends a GET, retrying as {@link RetryPolicy} says, all within {@code timeout}: the deadline of this one
+     * logical request, attempts and pauses included, so a caller gets an answer (or a clear error) in time.
+     */
     private HttpResponse<InputStream> send(URI start, String what, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        RetryPolicy retry = settings.retry();
+        OriginException last = null;
+        for (int attempt = 1; ; attempt++) {
+            long remaining = deadline - System.nanoTime();
+            if (remaining <= 0) {
+                throw gaveUp(last, attempt - 1, timeout, what, start);
+            }
+            Optional<Duration> retryAfter = Optional.empty();
+            try {
+                HttpResponse<InputStream> response = sendFollowingRedirects(start, what, Duration.ofNanos(remaining));
+                if (!RetryPolicy.isRetryableStatus(response.statusCode()) || attempt >= retry.maxAttempts()) {
+                    return response;
+                }
+                closeQuietly(response.body());
+                last = statusError(response.uri(), response.statusCode(), what);
+                retryAfter = RetryPolicy.parseRetryAfter(response.headers().firstValue("retry-after").orElse(null),
+                        java.time.Instant.now());
+            } catch (AttemptFailed failed) {
+                if (!failed.retryable || attempt >= retry.maxAttempts()) {
+                    throw attempt > 1 ? withAttempts(failed.exception, attempt) : failed.exception;
+                }
+                last = failed.exception;
+            }
+            Duration pause = retry.delayBefore(attempt + 1, retryAfter, java.util.concurrent.ThreadLocalRandom.current()::nextDouble);
+            if (System.nanoTime() + pause.toNanos() >= deadline) {
+                throw withAttempts(last, attempt);
+            }
+            LOG.info("{}: {}; trying again in {} ms (attempt {} of {})", what, last.getMessage(), pause.toMillis(),
+                    attempt + 1, retry.maxAttempts());
+            try {
+                sleeper.sleep(pause);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new OriginException(OriginException.Reason.UNAVAILABLE, what + ": interrupted", e);
+            }
+        }
+    }
+
+    private static OriginException gaveUp(OriginException last, int attempts, Duration timeout, String what, URI uri) {
+        if (last == null) {
+            return new OriginException(OriginException.Reason.TIMEOUT,
+                    what + ": " + uri.getAuthority() + " did not answer within " + timeout.toMillis() + " ms");
+        }
+        return withAttempts(last, attempts);
+    }
+
+    private static OriginException withAttempts(OriginException last, int attempts) {
+        return new OriginException(last.reason(), last.getMessage() + " (gave up after " + attempts
+                + (attempts == 1 ? " attempt)" : " attempts)"), last);
+    }
+
+    /** One attempt failed before a response; says whether another attempt may help. */
+    private static final class AttemptFailed extends Exception {
+        private static final long serialVersionUID = 1L;
+        private final transient OriginException exception;
+        private final boolean retryable;
+
+        AttemptFailed(OriginException exception, boolean retryable) {
+            super(exception.getMessage(), null, false, false);
+            this.exception = exception;
+            this.retryable = retryable;
+        }
+    }
+
+    private HttpResponse<InputStream> sendFollowingRedirects(URI start, String what, Duration timeout) throws AttemptFailed {
         URI uri = start;
         for (int redirects = 0; ; redirects++) {
             checkScheme(uri, what);
@@ -124,7 +208,10 @@ public final class OriginHttpClient {
             try {
                 response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
             } catch (IOException e) {
-                throw failure(uri, what, e);
+                // A timed-out attempt used up the deadline; a TLS failure will not heal by itself.
+                boolean retryable = !(e instanceof HttpTimeoutException) || e instanceof HttpConnectTimeoutException;
+                retryable &= !(e instanceof SSLException || e.getCause() instanceof SSLException);
+                throw new AttemptFailed(failure(uri, what, e), retryable);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new OriginException(OriginException.Reason.UNAVAILABLE, what + ": interrupted", e);

@@ -7,11 +7,12 @@ import java.util.TreeMap;
 
 /** How the mirror talks to origin registries. */
 public record UpstreamConfig(Path trustedCertificates, Map<String, HostConfig> hosts, Duration connectTimeout,
-                             Duration requestTimeout, Long maxArchiveBytes) {
+                             Duration requestTimeout, Integer maxAttempts, Long maxArchiveBytes) {
 
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /** Below the CLI's own ~10 s timeout for JSON requests, so a slow origin gives a clear error in time. */
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(8);
+    public static final int DEFAULT_MAX_ATTEMPTS = 3;
     public static final long DEFAULT_MAX_ARCHIVE_BYTES = 2L * 1024 * 1024 * 1024;
 
     public UpstreamConfig {
@@ -27,6 +28,10 @@ public record UpstreamConfig(Path trustedCertificates, Map<String, HostConfig> h
         }
         connectTimeout = positive(connectTimeout, DEFAULT_CONNECT_TIMEOUT, "connectTimeout");
         requestTimeout = positive(requestTimeout, DEFAULT_REQUEST_TIMEOUT, "requestTimeout");
+        maxAttempts = maxAttempts == null ? DEFAULT_MAX_ATTEMPTS : maxAttempts;
+        if (maxAttempts < 1 || maxAttempts > 10) {
+            throw new IllegalArgumentException("maxAttempts: " + maxAttempts + " (expected: 1 to 10)");
+        }
         maxArchiveBytes = maxArchiveBytes == null ? DEFAULT_MAX_ARCHIVE_BYTES : maxArchiveBytes;
         if (maxArchiveBytes <= 0) {
             throw new IllegalArgumentException("maxArchiveBytes: " + maxArchiveBytes + " (expected: > 0)");

@@ -51,6 +51,7 @@ final class ConfigLoaderTest {
                   trustedCertificates: /etc/mirror/ca.pem
                   connectTimeout: 2s
                   requestTimeout: PT7S
+                  maxAttempts: 2
                   maxArchiveBytes: 1000000
                   hosts:
                     registry.terraform.io:
@@ -66,6 +67,7 @@ final class ConfigLoaderTest {
         assertThat(config.upstream().connectTimeout()).isEqualTo(Duration.ofSeconds(2));
         assertThat(config.upstream().requestTimeout()).isEqualTo(Duration.ofSeconds(7));
         assertThat(config.upstream().maxArchiveBytes()).isEqualTo(1_000_000L);
+        assertThat(config.upstream().maxAttempts()).isEqualTo(2);
         assertThat(config.upstream().hosts().get("registry.terraform.io").discoveryUrl())
                 .isEqualTo(URI.create("https://127.0.0.1:9443/"));
     }
