@@ -69,7 +69,7 @@ public final class MirrorApplication implements AutoCloseable {
                     config.upstream().connectTimeout(), config.upstream().requestTimeout(), originTrust,
                     "provider-mirror/" + VERSION, 3, 4 * 1024 * 1024,
                     new RetryPolicy(config.upstream().maxAttempts(), RetryPolicy.DEFAULT.baseDelay(),
-                            RetryPolicy.DEFAULT.maxDelay())));
+                            RetryPolicy.DEFAULT.maxDelay()), config.upstream().offline()));
             Map<String, URI> discoveryOverrides = new HashMap<>();
             for (Map.Entry<String, HostConfig> host : config.upstream().hosts().entrySet()) {
                 if (host.getValue().discoveryUrl() != null) {
@@ -79,7 +79,8 @@ public final class MirrorApplication implements AutoCloseable {
             BlobStore blobs = new FileBlobStore(cacheDirectory, clock);
             DocumentStore documents = new FileDocumentStore(cacheDirectory, clock);
             ProviderMirror mirror = new ProviderMirror(
-                    new ProviderMirror.Settings(config.cache().indexTtl(), config.upstream().maxArchiveBytes()),
+                    new ProviderMirror.Settings(config.cache().indexTtl(), config.upstream().maxArchiveBytes(),
+                            config.upstream().offline()),
                     new ServiceDiscovery(http, discoveryOverrides), new RegistryClient(http, executor),
                     blobs, documents, executor, clock);
             MirrorServer server = MirrorServer.bind(config.server().host(), config.server().port(), identity, mirror,

@@ -21,8 +21,8 @@ import java.util.concurrent.Executor;
  */
 public final class ProviderMirror {
 
-    /** Tunables of the pull-through behaviour. */
-    public record Settings(Duration indexTtl, long maxArchiveBytes) {
+    /** Tunables of the pull-through behaviour; {@code offline} serves the cache only. */
+    public record Settings(Duration indexTtl, long maxArchiveBytes, boolean offline) {
     }
 
     private final VersionIndexes indexes;
@@ -33,7 +33,8 @@ public final class ProviderMirror {
                           DocumentStore documents, Executor executor, Clock clock) {
         OriginRegistries origins = new OriginRegistries(discovery, documents, settings.indexTtl().isZero()
                 ? Duration.ofSeconds(1) : settings.indexTtl());
-        this.indexes = new VersionIndexes(origins, registry, documents, executor, clock, settings.indexTtl());
+        this.indexes = new VersionIndexes(origins, registry, documents, executor, clock, settings.indexTtl(),
+                !settings.offline());
         this.releases = new Releases(indexes, origins, registry, documents, executor);
         this.archives = new Archives(releases, registry, blobs, new FillRegistry(blobs), executor,
                 settings.maxArchiveBytes());

@@ -45,18 +45,20 @@ final class VersionIndexes {
     private final Clock clock;
     private final Duration ttl;
     private final Duration retryInterval;
+    private final boolean refreshes;
     private final AsyncCache<ProviderAddress, Entry> entries;
     private final Map<ProviderAddress, Instant> refreshing = new ConcurrentHashMap<>();
     private final Map<ProviderAddress, Instant> lastFailedRefresh = new ConcurrentHashMap<>();
 
     VersionIndexes(OriginRegistries origins, RegistryClient registry, DocumentStore documents, Executor executor,
-                   Clock clock, Duration ttl) {
+                   Clock clock, Duration ttl, boolean refreshes) {
         this.origins = origins;
         this.registry = registry;
         this.documents = documents;
         this.executor = executor;
         this.clock = clock;
         this.ttl = ttl;
+        this.refreshes = refreshes;
         this.retryInterval = ttl.compareTo(Duration.ofSeconds(30)) < 0 ? ttl : Duration.ofSeconds(30);
         this.entries = Caffeine.newBuilder().maximumSize(50_000).executor(executor).buildAsync();
     }
@@ -99,7 +101,7 @@ final class VersionIndexes {
 
     private void refreshIfStale(ProviderAddress address, Entry entry) {
         Instant now = clock.instant();
-        if (Duration.between(entry.fetchedAt(), now).compareTo(ttl) <= 0) {
+        if (!refreshes || Duration.between(entry.fetchedAt(), now).compareTo(ttl) <= 0) {
             return;
         }
         Instant failed = lastFailedRefresh.get(address);

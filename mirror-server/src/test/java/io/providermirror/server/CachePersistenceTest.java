@@ -85,6 +85,33 @@ final class CachePersistenceTest {
     }
 
     @Test
+    void offlineServesTheCacheAndNeverContactsAnOrigin() throws Exception {
+        try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"))) {
+            FakeOrigin.Release release = origin.publish("acme", "island", "1.0.0", "linux_amd64");
+            String base = "/providers/example.test/acme/island/";
+            String archive = base + "terraform-provider-island_1.0.0_linux_amd64.zip";
+            try (MirrorFixture online = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15))) {
+                assertThat(online.get(base + "1.0.0.json").statusCode()).isEqualTo(200);
+                assertThat(online.get(archive).statusCode()).isEqualTo(200);
+            }
+            origin.wireMock().resetRequests();
+            try (MirrorFixture offline = MirrorFixture.start(tmp.resolve("cache"), origin.caCertificate(),
+                    origin.discoveryUrl(), Duration.ZERO, true)) {
+                for (int i = 0; i < 3; i++) {
+                    assertThat(offline.get(base + "index.json").statusCode()).isEqualTo(200);
+                }
+                assertThat(offline.get(base + "1.0.0.json").statusCode()).isEqualTo(200);
+                assertThat(offline.get(archive).body()).isEqualTo(release.archives().get("linux_amd64"));
+                HttpResponse<byte[]> missing = offline.get("/providers/example.test/acme/elsewhere/index.json");
+                assertThat(missing.statusCode()).isEqualTo(404);
+                assertThat(JSON.readTree(missing.body()).get("errors").get(0).asText()).contains("upstream.offline");
+                assertThat(offline.get(base + "terraform-provider-island_1.0.0_darwin_arm64.zip").statusCode()).isEqualTo(404);
+            }
+            assertThat(origin.wireMock().getAllServeEvents()).as("no request reached the origin").isEmpty();
+        }
+    }
+
+    @Test
     void withNothingCachedADownOriginIsA502NamingIt() throws Exception {
         FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
         URI deadOrigin = origin.discoveryUrl();

@@ -41,11 +41,15 @@ final class MirrorFixture implements AutoCloseable {
     }
 
     static MirrorFixture start(Path cacheDirectory, Path originCa, URI discoveryUrl, Duration indexTtl) {
+        return start(cacheDirectory, originCa, discoveryUrl, indexTtl, false);
+    }
+
+    static MirrorFixture start(Path cacheDirectory, Path originCa, URI discoveryUrl, Duration indexTtl, boolean offline) {
         MirrorConfig config = new MirrorConfig(
                 new ServerConfig("127.0.0.1", 0, null),
                 new CacheConfig(cacheDirectory, indexTtl),
                 new UpstreamConfig(originCa, Map.of(HOST, new HostConfig(discoveryUrl)), Duration.ofSeconds(2),
-                        Duration.ofSeconds(3), null, null));
+                        Duration.ofSeconds(3), null, null, offline));
         try {
             MirrorApplication mirror = MirrorApplication.start(config, Clock.systemUTC());
             HttpClient client = HttpClient.newBuilder()

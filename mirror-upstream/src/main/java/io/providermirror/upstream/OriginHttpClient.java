@@ -25,9 +25,10 @@ public final class OriginHttpClient {
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(OriginHttpClient.class);
 
-    /** How the client talks to origins. */
+    /** How the client talks to origins; {@code offline} refuses every request without sending it. */
     public record Settings(Duration connectTimeout, Duration requestTimeout, SSLContext sslContext,
-                           String userAgent, int maxRedirects, int maxDocumentBytes, RetryPolicy retry) {
+                           String userAgent, int maxRedirects, int maxDocumentBytes, RetryPolicy retry,
+                           boolean offline) {
         public Settings {
             if (connectTimeout.isNegative() || connectTimeout.isZero()) {
                 throw new IllegalArgumentException("connectTimeout: " + connectTimeout + " (expected: > 0)");
@@ -130,6 +131,10 @@ public final class OriginHttpClient {
      * logical request, attempts and pauses included, so a caller gets an answer (or a clear error) in time.
      */
     private HttpResponse<InputStream> send(URI start, String what, Duration timeout) {
+        if (settings.offline()) {
+            throw new OriginException(OriginException.Reason.NOT_FOUND, what + " is not in this mirror's cache, and "
+                    + "upstream.offline is set, so " + start.getAuthority() + " is not asked");
+        }
         long deadline = System.nanoTime() + timeout.toNanos();
         RetryPolicy retry = settings.retry();
         OriginException last = null;

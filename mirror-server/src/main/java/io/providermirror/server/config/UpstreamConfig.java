@@ -5,9 +5,9 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** How the mirror talks to origin registries. */
+/** How the mirror talks to origin registries, or, when {@code offline}, that it does not. */
 public record UpstreamConfig(Path trustedCertificates, Map<String, HostConfig> hosts, Duration connectTimeout,
-                             Duration requestTimeout, Integer maxAttempts, Long maxArchiveBytes) {
+                             Duration requestTimeout, Integer maxAttempts, Long maxArchiveBytes, Boolean offline) {
 
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /** Below the CLI's own ~10 s timeout for JSON requests, so a slow origin gives a clear error in time. */
@@ -28,6 +28,7 @@ public record UpstreamConfig(Path trustedCertificates, Map<String, HostConfig> h
         }
         connectTimeout = positive(connectTimeout, DEFAULT_CONNECT_TIMEOUT, "connectTimeout");
         requestTimeout = positive(requestTimeout, DEFAULT_REQUEST_TIMEOUT, "requestTimeout");
+        offline = offline != null && offline;
         maxAttempts = maxAttempts == null ? DEFAULT_MAX_ATTEMPTS : maxAttempts;
         if (maxAttempts < 1 || maxAttempts > 10) {
             throw new IllegalArgumentException("maxAttempts: " + maxAttempts + " (expected: 1 to 10)");
