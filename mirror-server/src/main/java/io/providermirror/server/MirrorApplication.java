@@ -22,9 +22,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -63,19 +65,23 @@ public final class MirrorApplication implements AutoCloseable {
         }
         ServerIdentity identity = identity(config, cacheDirectory, clock);
         SSLContext originTrust = TrustedCertificates.sslContext(config.upstream().trustedCertificates());
+        Map<String, URI> discoveryOverrides = new HashMap<>();
+        Set<String> internalHostsAllowed = new HashSet<>();
+        for (Map.Entry<String, HostConfig> host : config.upstream().hosts().entrySet()) {
+            internalHostsAllowed.add(host.getKey().split(":")[0]);
+            if (host.getValue().discoveryUrl() != null) {
+                discoveryOverrides.put(host.getKey(), host.getValue().discoveryUrl());
+                internalHostsAllowed.add(host.getValue().discoveryUrl().getHost().toLowerCase(Locale.ROOT));
+            }
+        }
         ExecutorService executor = Executors.newCachedThreadPool(daemonThreads("mirror-io"));
         try {
             OriginHttpClient http = new OriginHttpClient(new OriginHttpClient.Settings(
                     config.upstream().connectTimeout(), config.upstream().requestTimeout(), originTrust,
                     "provider-mirror/" + VERSION, 3, 4 * 1024 * 1024,
                     new RetryPolicy(config.upstream().maxAttempts(), RetryPolicy.DEFAULT.baseDelay(),
-                            RetryPolicy.DEFAULT.maxDelay()), config.upstream().offline()));
-            Map<String, URI> discoveryOverrides = new HashMap<>();
-            for (Map.Entry<String, HostConfig> host : config.upstream().hosts().entrySet()) {
-                if (host.getValue().discoveryUrl() != null) {
-                    discoveryOverrides.put(host.getKey(), host.getValue().discoveryUrl());
-                }
-            }
+                            RetryPolicy.DEFAULT.maxDelay()), config.upstream().offline(), internalHostsAllowed));
+
             BlobStore blobs = new FileBlobStore(cacheDirectory, clock);
             DocumentStore documents = new FileDocumentStore(cacheDirectory, clock);
             ProviderMirror mirror = new ProviderMirror(

@@ -302,6 +302,39 @@ final class PullThroughTest {
     }
 
     @Test
+    void unconfiguredHostsOnInternalNetworksAreNeverContacted() throws Exception {
+        for (String hostname : List.of("localhost", "127.0.0.2", "169.254.169.254", "10.1.2.3", "192.168.0.1")) {
+            HttpResponse<byte[]> response = mirror.get("/providers/" + hostname + "/acme/probe/index.json");
+            assertThat(response.statusCode()).as(hostname).isEqualTo(403);
+            assertThat(json(response).get("errors").get(0).asText()).contains("internal address").contains("upstream.hosts");
+        }
+    }
+
+    @Test
+    void anOriginCannotPointTheMirrorAtAnInternalHost() throws Exception {
+        FakeOrigin.Release release = origin.publish("acme", "pointer", "1.0.0", "linux_amd64");
+        String sums = "/files/acme/pointer/1.0.0/terraform-provider-pointer_1.0.0_SHA256SUMS";
+        var download = JSON.createObjectNode()
+                .put("os", "linux").put("arch", "amd64")
+                .put("filename", release.fileName("linux_amd64"))
+                .put("download_url", "https://localhost:" + origin.discoveryUrl().getPort() + release.archivePath("linux_amd64"))
+                .put("shasums_url", sums)
+                .put("shasums_signature_url", sums + ".sig")
+                .put("shasum", release.sha256("linux_amd64"));
+        download.putObject("signing_keys").putArray("gpg_public_keys").addObject()
+                .put("ascii_armor", origin.signingKey().armoredPublicKey());
+        origin.wireMock().stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(
+                com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo("/v1/providers/acme/pointer/1.0.0/download/linux/amd64"))
+                .willReturn(com.github.tomakehurst.wiremock.client.WireMock.aResponse()
+                        .withHeader("Content-Type", "application/json").withBody(JSON.writeValueAsString(download))));
+        HttpResponse<byte[]> response = mirror.get(mirror.providerPath("acme", "pointer")
+                + "terraform-provider-pointer_1.0.0_linux_amd64.zip");
+        assertThat(response.statusCode()).isEqualTo(403);
+        assertThat(json(response).get("errors").get(0).asText()).contains("localhost resolves to the internal address");
+        assertThat(origin.archiveDownloads(release, "linux_amd64")).isZero();
+    }
+
+    @Test
     void badInputGetsJsonErrors() throws Exception {
         List<String> paths = new ArrayList<>(List.of(
                 "/providers/%2e%2e/%2e%2e/etc/index.json",

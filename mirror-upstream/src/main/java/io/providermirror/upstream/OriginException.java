@@ -19,7 +19,9 @@ public class OriginException extends RuntimeException {
         /** The origin answered with something that is not what the protocol says. */
         BAD_RESPONSE,
         /** What the origin served failed verification. */
-        VERIFICATION_FAILED
+        VERIFICATION_FAILED,
+        /** The mirror's policy does not allow contacting this origin. */
+        FORBIDDEN
     }
 
     private final Reason reason;

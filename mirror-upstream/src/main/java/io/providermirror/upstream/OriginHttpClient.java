@@ -3,6 +3,7 @@ package io.providermirror.upstream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
@@ -25,10 +26,14 @@ public final class OriginHttpClient {
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(OriginHttpClient.class);
 
-    /** How the client talks to origins; {@code offline} refuses every request without sending it. */
+    /**
+     * How the client talks to origins. {@code offline} refuses every request without sending it;
+     * {@code internalHostsAllowed} are the host names (as written in URLs) that may resolve to internal
+     * addresses: every other host must be on the public internet.
+     */
     public record Settings(Duration connectTimeout, Duration requestTimeout, SSLContext sslContext,
                            String userAgent, int maxRedirects, int maxDocumentBytes, RetryPolicy retry,
-                           boolean offline) {
+                           boolean offline, java.util.Set<String> internalHostsAllowed) {
         public Settings {
             if (connectTimeout.isNegative() || connectTimeout.isZero()) {
                 throw new IllegalArgumentException("connectTimeout: " + connectTimeout + " (expected: > 0)");
@@ -39,6 +44,7 @@ public final class OriginHttpClient {
             if (maxRedirects < 0) {
                 throw new IllegalArgumentException("maxRedirects: " + maxRedirects + " (expected: >= 0)");
             }
+            internalHostsAllowed = java.util.Set.copyOf(internalHostsAllowed);
             if (maxDocumentBytes <= 0) {
                 throw new IllegalArgumentException("maxDocumentBytes: " + maxDocumentBytes + " (expected: > 0)");
             }
@@ -204,6 +210,7 @@ public final class OriginHttpClient {
         URI uri = start;
         for (int redirects = 0; ; redirects++) {
             checkScheme(uri, what);
+            checkDestination(uri, what);
             HttpRequest request = HttpRequest.newBuilder(uri)
                     .timeout(timeout)
                     .header("User-Agent", settings.userAgent())
@@ -236,6 +243,29 @@ public final class OriginHttpClient {
             } catch (IllegalArgumentException e) {
                 throw new OriginException(OriginException.Reason.BAD_RESPONSE,
                         what + ": " + uri + " redirected to an invalid URL", e);
+            }
+        }
+    }
+
+    private void checkDestination(URI uri, String what) {
+        String host = uri.getHost().toLowerCase(Locale.ROOT);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        if (settings.internalHostsAllowed().contains(host)) {
+            return;
+        }
+        InetAddress[] addresses;
+        try {
+            addresses = InetAddress.getAllByName(host);
+        } catch (java.net.UnknownHostException e) {
+            throw new OriginException(OriginException.Reason.UNAVAILABLE, what + ": cannot resolve " + host, e);
+        }
+        for (InetAddress address : addresses) {
+            if (InternalAddresses.isInternal(address)) {
+                throw new OriginException(OriginException.Reason.FORBIDDEN, what + ": " + host + " resolves to the "
+                        + "internal address " + address.getHostAddress() + "; origins on internal networks are "
+                        + "contacted only when configured under upstream.hosts");
             }
         }
     }

@@ -30,7 +30,7 @@ final class RetryTest {
     private OriginHttpClient client(int attempts, Duration deadline) throws IOException {
         return new OriginHttpClient(new OriginHttpClient.Settings(Duration.ofSeconds(1), deadline,
                 TrustedCertificates.sslContext(null), "test", 3, 1024,
-                new RetryPolicy(attempts, Duration.ofMillis(100), Duration.ofSeconds(1)), false), pauses::add);
+                new RetryPolicy(attempts, Duration.ofMillis(100), Duration.ofSeconds(1)), false, java.util.Set.of("127.0.0.1", "localhost")), pauses::add);
     }
 
     private static void failThenSucceed(String path, int failures, int status, String retryAfter) {

@@ -226,6 +226,7 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         if (cause instanceof OriginException origin) {
             HttpResponseStatus status = switch (origin.reason()) {
                 case NOT_FOUND -> HttpResponseStatus.NOT_FOUND;
+                case FORBIDDEN -> HttpResponseStatus.FORBIDDEN;
                 case TIMEOUT -> HttpResponseStatus.GATEWAY_TIMEOUT;
                 case UNAVAILABLE, BAD_RESPONSE, VERIFICATION_FAILED -> HttpResponseStatus.BAD_GATEWAY;
             };

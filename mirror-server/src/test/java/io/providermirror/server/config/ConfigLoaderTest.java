@@ -56,6 +56,7 @@ final class ConfigLoaderTest {
                   hosts:
                     registry.terraform.io:
                       discoveryUrl: https://127.0.0.1:9443/
+                    artifacts.corp: {}
                 """));
         assertThat(config.server().host()).isEqualTo("127.0.0.1");
         assertThat(config.server().port()).isEqualTo(9443);
@@ -70,6 +71,7 @@ final class ConfigLoaderTest {
         assertThat(config.upstream().maxAttempts()).isEqualTo(2);
         assertThat(config.upstream().hosts().get("registry.terraform.io").discoveryUrl())
                 .isEqualTo(URI.create("https://127.0.0.1:9443/"));
+        assertThat(config.upstream().hosts().get("artifacts.corp").discoveryUrl()).isNull();
     }
 
     @Test
