@@ -5,13 +5,21 @@ import java.util.Optional;
 
 /**
  * Where archives live. A blob is written to a temporary file and becomes visible only by an atomic commit;
- * a blob whose file does not match what was committed is never returned. This is the seam where a shared
+ * a blob whose file does not match what was committed is never returned, and a size bound is kept by evicting
+ * the least recently used blobs that nobody is reading. This is the seam where a shared
  * object store can stand in for the local disk.
  */
 public interface BlobStore {
 
     /** The committed blob at {@code key}, if there is one whose file still has its committed size. */
     Optional<StoredBlob> find(CacheKey key) throws IOException;
+
+    /**
+     * Opens the committed blob at {@code key} for reading and pins it against eviction until the result is
+     * closed. The first time a blob is opened after the store was opened, its content is hashed in full; a
+     * blob whose content no longer matches its committed sha256 is removed and reported absent.
+     */
+    Optional<OpenBlob> open(CacheKey key) throws IOException;
 
     /** Starts writing a blob; nothing is visible at {@code key} until {@link BlobWrite#commit} succeeds. */
     BlobWrite create(CacheKey key) throws IOException;

@@ -1,8 +1,10 @@
 package io.providermirror.cache;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
@@ -12,11 +14,24 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,8 +40,22 @@ import org.slf4j.LoggerFactory;
  * sha256 and size; both are written through a temporary file in the store's own {@code tmp/} directory
  * (same file system) and moved into place atomically, the blob first and its sidecar last, so a blob
  * without a sidecar (a crash between the two moves) is simply not there.
+ *
+ * <p>The store keeps an in-memory index of its blobs in least-recently-used order, built by a scan at start-up,
+ * to hold the total size under a bound: after each commit it evicts the least recently used blobs that no
+ * reader holds open.
  */
 public final class FileBlobStore implements BlobStore {
+
+    /** Opens the temporary file a blob is written to; tests substitute one that fails like a full disk. */
+    @FunctionalInterface
+    interface WriteChannels {
+        SeekableByteChannel open(Path file) throws IOException;
+    }
+
+    /** What a full verification of the store found. */
+    public record VerificationReport(int checked, List<CacheKey> removed) {
+    }
 
     private static final Logger LOG = LoggerFactory.getLogger(FileBlobStore.class);
     private static final String SIDECAR_SUFFIX = ".meta";
@@ -35,18 +64,50 @@ public final class FileBlobStore implements BlobStore {
     private final Path blobs;
     private final Path tmp;
     private final Clock clock;
+    private final long maxBytes;
+    private final WriteChannels writeChannels;
+    private final Set<CacheKey> verified = ConcurrentHashMap.newKeySet();
+    private final Object lock = new Object();
+    private final LinkedHashMap<CacheKey, IndexEntry> index = new LinkedHashMap<>(64, 0.75f, true);
+    private long totalBytes;
+    private long evictions;
+
+    private static final class IndexEntry {
+        final long size;
+        int readers;
+
+        IndexEntry(long size) {
+            this.size = size;
+        }
+    }
+
+    /** Opens (creating) an unbounded store beneath {@code root}. */
+    public FileBlobStore(Path root, Clock clock) throws IOException {
+        this(root, clock, Long.MAX_VALUE);
+    }
 
     /**
-     * Opens (creating) a store beneath {@code root}, removing temporary files that a previous process
-     * left behind.
+     * Opens (creating) a store beneath {@code root} that holds at most {@code maxBytes} of blobs, removing
+     * temporary files that a previous process left behind and indexing what is committed.
      */
-    public FileBlobStore(Path root, Clock clock) throws IOException {
+    public FileBlobStore(Path root, Clock clock, long maxBytes) throws IOException {
+        this(root, clock, maxBytes, file -> FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
+    }
+
+    FileBlobStore(Path root, Clock clock, long maxBytes, WriteChannels writeChannels) throws IOException {
+        if (maxBytes <= 0) {
+            throw new IllegalArgumentException("maxBytes: " + maxBytes + " (expected: > 0)");
+        }
         this.blobs = root.resolve("archives");
         this.tmp = root.resolve("tmp");
         this.clock = clock;
+        this.maxBytes = maxBytes;
+        this.writeChannels = writeChannels;
         Files.createDirectories(blobs);
         Files.createDirectories(tmp);
         removeTemporaryFiles();
+        indexCommittedBlobs();
+        evictIfNeeded();
     }
 
     private void removeTemporaryFiles() throws IOException {
@@ -55,6 +116,55 @@ public final class FileBlobStore implements BlobStore {
                 LOG.info("removing unfinished download {} left by an earlier run", leftover.getFileName());
                 Files.deleteIfExists(leftover);
             }
+        }
+    }
+
+    private void indexCommittedBlobs() throws IOException {
+        record Found(CacheKey key, long size, FileTime modified) {
+        }
+        List<Found> found = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(blobs)) {
+            for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+                String name = file.getFileName().toString();
+                if (name.endsWith(SIDECAR_SUFFIX)) {
+                    Path blob = file.resolveSibling(name.substring(0, name.length() - SIDECAR_SUFFIX.length()));
+                    if (!Files.exists(blob)) {
+                        LOG.warn("removing the sidecar {} whose archive is gone", blobs.relativize(file));
+                        Files.deleteIfExists(file);
+                    }
+                    continue;
+                }
+                CacheKey key = keyOf(file);
+                Optional<StoredBlob> blob = key == null ? Optional.empty() : find(key);
+                if (blob.isEmpty()) {
+                    if (Files.exists(file)) {
+                        LOG.warn("removing {}: it has no valid sidecar, so it was never committed", blobs.relativize(file));
+                        Files.deleteIfExists(file);
+                    }
+                    continue;
+                }
+                found.add(new Found(key, blob.get().size(), Files.getLastModifiedTime(file)));
+            }
+        }
+        found.sort(Comparator.comparing(Found::modified));
+        synchronized (lock) {
+            for (Found f : found) {
+                index.put(f.key(), new IndexEntry(f.size()));
+                totalBytes += f.size();
+            }
+        }
+        LOG.info("archive cache: {} archives, {} bytes", found.size(), totalBytes);
+    }
+
+    private CacheKey keyOf(Path file) {
+        List<String> segments = new ArrayList<>();
+        for (Path part : blobs.relativize(file)) {
+            segments.add(part.toString());
+        }
+        try {
+            return new CacheKey(segments);
+        } catch (IllegalArgumentException e) {
+            return null;
         }
     }
 
@@ -68,7 +178,7 @@ public final class FileBlobStore implements BlobStore {
         } catch (NoSuchFileException e) {
             return Optional.empty();
         }
-        var m = SIDECAR.matcher(meta);
+        Matcher m = SIDECAR.matcher(meta);
         if (!m.matches()) {
             LOG.warn("cache entry {} has an unreadable sidecar; removing it", key);
             remove(key);
@@ -86,7 +196,7 @@ public final class FileBlobStore implements BlobStore {
             return Optional.empty();
         }
         if (actual != size) {
-            LOG.warn("cache entry {} is {} bytes on disk but was committed with {}; removing it", key, actual, size);
+            LOG.error("cache entry {} is {} bytes on disk but was committed with {}; removing it", key, actual, size);
             remove(key);
             return Optional.empty();
         }
@@ -94,10 +204,95 @@ public final class FileBlobStore implements BlobStore {
     }
 
     @Override
+    public Optional<OpenBlob> open(CacheKey key) throws IOException {
+        Optional<StoredBlob> found = find(key);
+        if (found.isEmpty()) {
+            forget(key);
+            return Optional.empty();
+        }
+        StoredBlob blob = found.get();
+        if (!verified.contains(key)) {
+            if (!contentMatches(blob)) {
+                return Optional.empty();
+            }
+            verified.add(key);
+        }
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(blob.path(), StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+            forget(key);
+            return Optional.empty();
+        }
+        synchronized (lock) {
+            IndexEntry entry = index.get(key);
+            if (entry == null) {
+                entry = new IndexEntry(blob.size());
+                index.put(key, entry);
+                totalBytes += blob.size();
+            }
+            entry.readers++;
+        }
+        return Optional.of(new OpenBlob(blob, channel, () -> release(key)));
+    }
+
+    private void release(CacheKey key) {
+        synchronized (lock) {
+            IndexEntry entry = index.get(key);
+            if (entry != null && entry.readers > 0) {
+                entry.readers--;
+            }
+        }
+        evictIfNeeded();
+    }
+
+    /** Hashes {@code blob} in full; a mismatch removes it. */
+    private boolean contentMatches(StoredBlob blob) throws IOException {
+        String actual;
+        try (InputStream in = Files.newInputStream(blob.path())) {
+            MessageDigest digest = sha256();
+            byte[] buffer = new byte[64 * 1024];
+            int n;
+            while ((n = in.read(buffer)) > 0) {
+                digest.update(buffer, 0, n);
+            }
+            actual = HexFormat.of().formatHex(digest.digest());
+        } catch (NoSuchFileException e) {
+            forget(blob.key());
+            return false;
+        }
+        if (!actual.equals(blob.sha256())) {
+            LOG.error("cache entry {} was altered on disk (sha256 {} instead of {}); removing it so it is fetched again",
+                    blob.key(), actual, blob.sha256());
+            remove(blob.key());
+            return false;
+        }
+        return true;
+    }
+
+    /** Hashes every committed blob, removing those whose content no longer matches. */
+    public VerificationReport verifyAll() throws IOException {
+        List<CacheKey> keys;
+        synchronized (lock) {
+            keys = new ArrayList<>(index.keySet());
+        }
+        List<CacheKey> removed = new ArrayList<>();
+        for (CacheKey key : keys) {
+            Optional<StoredBlob> blob = find(key);
+            if (blob.isEmpty() || !contentMatches(blob.get())) {
+                removed.add(key);
+                continue;
+            }
+            verified.add(key);
+        }
+        return new VerificationReport(keys.size(), removed);
+    }
+
+    @Override
     public BlobWrite create(CacheKey key) throws IOException {
         Path target = path(key);
         Path temporary = tmp.resolve(UUID.randomUUID() + ".part");
-        FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        SeekableByteChannel channel = writeChannels.open(temporary);
         return new FileBlobWrite(key, target, temporary, channel);
     }
 
@@ -106,6 +301,69 @@ public final class FileBlobStore implements BlobStore {
         Path file = path(key);
         Files.deleteIfExists(sidecar(file));
         Files.deleteIfExists(file);
+        verified.remove(key);
+        forget(key);
+    }
+
+    private void forget(CacheKey key) {
+        synchronized (lock) {
+            IndexEntry entry = index.remove(key);
+            if (entry != null) {
+                totalBytes -= entry.size;
+            }
+        }
+    }
+
+    /** Total bytes of committed blobs. */
+    public long totalBytes() {
+        synchronized (lock) {
+            return totalBytes;
+        }
+    }
+
+    /** Number of committed blobs. */
+    public int count() {
+        synchronized (lock) {
+            return index.size();
+        }
+    }
+
+    /** Blobs evicted to keep the size bound since the store was opened. */
+    public long evictions() {
+        synchronized (lock) {
+            return evictions;
+        }
+    }
+
+    private void evictIfNeeded() {
+        List<CacheKey> victims = new ArrayList<>();
+        synchronized (lock) {
+            if (totalBytes <= maxBytes) {
+                return;
+            }
+            Iterator<Map.Entry<CacheKey, IndexEntry>> eldest = index.entrySet().iterator();
+            while (totalBytes > maxBytes && eldest.hasNext()) {
+                Map.Entry<CacheKey, IndexEntry> entry = eldest.next();
+                if (entry.getValue().readers > 0) {
+                    continue;
+                }
+                eldest.remove();
+                totalBytes -= entry.getValue().size;
+                evictions++;
+                victims.add(entry.getKey());
+            }
+        }
+        for (CacheKey victim : victims) {
+            try {
+                Path file = path(victim);
+                Files.deleteIfExists(sidecar(file));
+                Files.deleteIfExists(file);
+                verified.remove(victim);
+                LOG.info("evicted {} to keep the archive cache under {} bytes", victim, maxBytes);
+            } catch (IOException e) {
+                LOG.warn("cannot evict {}: {}", victim, e.toString());
+            }
+        }
     }
 
     private Path path(CacheKey key) {
@@ -127,16 +385,24 @@ public final class FileBlobStore implements BlobStore {
         }
     }
 
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("the JDK has no SHA-256", e);
+        }
+    }
+
     private final class FileBlobWrite implements BlobWrite {
         private final CacheKey key;
         private final Path target;
         private final Path temporary;
-        private final FileChannel channel;
+        private final SeekableByteChannel channel;
         private long size;
         private Path current;
         private boolean finished;
 
-        FileBlobWrite(CacheKey key, Path target, Path temporary, FileChannel channel) {
+        FileBlobWrite(CacheKey key, Path target, Path temporary, SeekableByteChannel channel) {
             this.key = key;
             this.target = target;
             this.temporary = temporary;
@@ -170,23 +436,39 @@ public final class FileBlobStore implements BlobStore {
                 finished = true;
             }
             try {
-                channel.force(false);
+                if (channel instanceof FileChannel file) {
+                    file.force(false);
+                }
                 channel.close();
                 Files.createDirectories(target.getParent());
                 Instant now = clock.instant();
                 Files.setLastModifiedTime(temporary, FileTime.from(now));
                 Path sidecarTemp = tmp.resolve(UUID.randomUUID() + ".part");
-                try (FileChannel meta = FileChannel.open(sidecarTemp, StandardOpenOption.CREATE_NEW,
-                        StandardOpenOption.WRITE)) {
-                    meta.write(ByteBuffer.wrap((sha256 + " " + size + "\n").getBytes(StandardCharsets.US_ASCII)));
-                    meta.force(false);
+                try (SeekableByteChannel meta = writeChannels.open(sidecarTemp)) {
+                    ByteBuffer line = ByteBuffer.wrap((sha256 + " " + size + "\n").getBytes(StandardCharsets.US_ASCII));
+                    while (line.hasRemaining()) {
+                        meta.write(line);
+                    }
+                    if (meta instanceof FileChannel file) {
+                        file.force(false);
+                    }
+                } catch (IOException | RuntimeException e) {
+                    Files.deleteIfExists(sidecarTemp);
+                    throw e;
                 }
                 synchronized (this) {
                     moveAtomically(temporary, target);
                     current = target;
                 }
                 moveAtomically(sidecarTemp, sidecar(target));
-                return new StoredBlob(key, target, size, sha256, now);
+                StoredBlob blob = new StoredBlob(key, target, size, sha256, now);
+                verified.add(key);
+                synchronized (lock) {
+                    IndexEntry previous = index.put(key, new IndexEntry(size));
+                    totalBytes += size - (previous == null ? 0 : previous.size);
+                }
+                evictIfNeeded();
+                return blob;
             } catch (IOException | RuntimeException e) {
                 discard();
                 throw e;
@@ -207,6 +489,10 @@ public final class FileBlobStore implements BlobStore {
         private void discard() {
             try {
                 channel.close();
+            } catch (IOException e) {
+                LOG.debug("closing the temporary file of {} failed: {}", key, e.toString());
+            }
+            try {
                 Files.deleteIfExists(temporary);
             } catch (IOException e) {
                 LOG.warn("cannot remove temporary file {} of {}: {}", temporary, key, e.toString());

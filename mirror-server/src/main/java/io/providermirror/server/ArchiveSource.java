@@ -1,6 +1,7 @@
 package io.providermirror.server;
 
 import io.providermirror.cache.ArchiveFill;
+import io.providermirror.cache.OpenBlob;
 import io.providermirror.cache.StoredBlob;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -9,11 +10,19 @@ import java.util.OptionalLong;
 /** Where an archive's bytes come from for one response; the receiver closes it. */
 public sealed interface ArchiveSource extends AutoCloseable {
 
-    /** A committed, verified archive on disk, with a channel opened for this response. */
-    record Cached(StoredBlob blob, FileChannel channel) implements ArchiveSource {
+    /** A committed, verified archive on disk, opened (and pinned against eviction) for this response. */
+    record Cached(OpenBlob open) implements ArchiveSource {
+        public StoredBlob blob() {
+            return open.blob();
+        }
+
+        public FileChannel channel() {
+            return open.channel();
+        }
+
         @Override
         public void close() throws IOException {
-            channel.close();
+            open.close();
         }
     }
 

@@ -63,14 +63,7 @@ final class Archives {
 
     private Optional<ArchiveSource> findCached(CacheKey key) {
         try {
-            Optional<StoredBlob> blob = blobs.find(key);
-            if (blob.isEmpty()) {
-                return Optional.empty();
-            }
-            return Optional.of(new ArchiveSource.Cached(blob.get(),
-                    java.nio.channels.FileChannel.open(blob.get().path(), java.nio.file.StandardOpenOption.READ)));
-        } catch (java.nio.file.NoSuchFileException e) {
-            return Optional.empty();
+            return blobs.open(key).map(ArchiveSource.Cached::new);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read cached archive " + key, e);
         }

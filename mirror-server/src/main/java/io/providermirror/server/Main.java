@@ -21,6 +21,9 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--config", paramLabel = "FILE", description = "YAML configuration file (default: built-in defaults)")
     private Path config;
 
+    @Option(names = "--verify-cache", description = "hash every cached archive before serving; remove those that no longer match")
+    private boolean verifyCache;
+
     public static void main(String[] args) {
         System.exit(new CommandLine(new Main()).execute(args));
     }
@@ -37,7 +40,7 @@ public final class Main implements Callable<Integer> {
         }
         MirrorApplication application;
         try {
-            application = MirrorApplication.start(mirrorConfig, Clock.systemUTC());
+            application = MirrorApplication.start(mirrorConfig, Clock.systemUTC(), verifyCache);
         } catch (java.io.IOException e) {
             err.println("provider-mirror: cannot start: " + e.getMessage());
             return 1;

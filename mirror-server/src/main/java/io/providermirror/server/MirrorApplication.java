@@ -1,6 +1,5 @@
 package io.providermirror.server;
 
-import io.providermirror.cache.BlobStore;
 import io.providermirror.cache.DocumentStore;
 import io.providermirror.cache.FileBlobStore;
 import io.providermirror.cache.FileDocumentStore;
@@ -40,6 +39,8 @@ import javax.net.ssl.SSLContext;
  */
 public final class MirrorApplication implements AutoCloseable {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(MirrorApplication.class);
+
     /** The version of this build, as written in the jar's manifest. */
     public static final String VERSION = Optional.ofNullable(MirrorApplication.class.getPackage().getImplementationVersion())
             .orElse("dev");
@@ -58,6 +59,15 @@ public final class MirrorApplication implements AutoCloseable {
 
     /** Starts a mirror with {@code config}. */
     public static MirrorApplication start(MirrorConfig config, Clock clock) throws IOException, InterruptedException {
+        return start(config, clock, false);
+    }
+
+    /**
+     * Starts a mirror with {@code config}; with {@code verifyCache}, every cached archive is hashed in full
+     * before the listener opens, and those that no longer match are removed.
+     */
+    public static MirrorApplication start(MirrorConfig config, Clock clock, boolean verifyCache)
+            throws IOException, InterruptedException {
         Path cacheDirectory = config.cache().directory().toAbsolutePath().normalize();
         Files.createDirectories(cacheDirectory);
         if (!Files.isWritable(cacheDirectory)) {
@@ -82,7 +92,13 @@ public final class MirrorApplication implements AutoCloseable {
                     new RetryPolicy(config.upstream().maxAttempts(), RetryPolicy.DEFAULT.baseDelay(),
                             RetryPolicy.DEFAULT.maxDelay()), config.upstream().offline(), internalHostsAllowed));
 
-            BlobStore blobs = new FileBlobStore(cacheDirectory, clock);
+            FileBlobStore blobs = new FileBlobStore(cacheDirectory, clock,
+                    config.cache().maxSize() == null ? Long.MAX_VALUE : config.cache().maxSize().bytes());
+            if (verifyCache) {
+                FileBlobStore.VerificationReport report = blobs.verifyAll();
+                LOG.info("--verify-cache: hashed {} cached archives; removed {} that no longer matched{}",
+                        report.checked(), report.removed().size(), report.removed().isEmpty() ? "" : ": " + report.removed());
+            }
             DocumentStore documents = new FileDocumentStore(cacheDirectory, clock);
             ProviderMirror mirror = new ProviderMirror(
                     new ProviderMirror.Settings(config.cache().indexTtl(), config.upstream().maxArchiveBytes(),

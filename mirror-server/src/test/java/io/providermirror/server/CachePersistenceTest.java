@@ -112,6 +112,56 @@ final class CachePersistenceTest {
     }
 
     @Test
+    void archivesAlteredOrTruncatedOnDiskAreNeverServedAndAreFetchedAgain() throws Exception {
+        try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"))) {
+            FakeOrigin.Release release = origin.publish("acme", "rot", "1.0.0", "linux_amd64", "darwin_arm64");
+            String linux = "/providers/example.test/acme/rot/terraform-provider-rot_1.0.0_linux_amd64.zip";
+            String darwin = "/providers/example.test/acme/rot/terraform-provider-rot_1.0.0_darwin_arm64.zip";
+            Path cached = tmp.resolve("cache/archives/example.test/acme/rot/1.0.0/terraform-provider-rot_1.0.0_linux_amd64.zip");
+            try (MirrorFixture mirror = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15))) {
+                assertThat(mirror.get(linux).statusCode()).isEqualTo(200);
+                assertThat(mirror.get(darwin).statusCode()).isEqualTo(200);
+                // Truncation is caught by the size check on every read, without a restart.
+                byte[] genuine = java.nio.file.Files.readAllBytes(cached);
+                java.nio.file.Files.write(cached, java.util.Arrays.copyOf(genuine, genuine.length - 10));
+                assertThat(mirror.get(linux).body()).isEqualTo(release.archives().get("linux_amd64"));
+                assertThat(origin.archiveDownloads(release, "linux_amd64")).isEqualTo(2);
+            }
+            // Same-size alteration is caught by the full hash on the first serve after start-up.
+            byte[] bytes = java.nio.file.Files.readAllBytes(cached);
+            bytes[bytes.length / 2] ^= 0x01;
+            java.nio.file.Files.write(cached, bytes);
+            try (MirrorFixture restarted = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15))) {
+                assertThat(restarted.get(linux).body()).isEqualTo(release.archives().get("linux_amd64"));
+                assertThat(origin.archiveDownloads(release, "linux_amd64")).isEqualTo(3);
+                assertThat(restarted.get(darwin).statusCode()).isEqualTo(200);
+                assertThat(origin.archiveDownloads(release, "darwin_arm64")).isEqualTo(1);
+            }
+        }
+    }
+
+    @Test
+    void verifyCacheAtStartUpRemovesAlteredArchivesBeforeServing() throws Exception {
+        try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"))) {
+            origin.publish("acme", "audit", "1.0.0", "linux_amd64");
+            try (MirrorFixture mirror = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15))) {
+                assertThat(mirror.get("/providers/example.test/acme/audit/terraform-provider-audit_1.0.0_linux_amd64.zip")
+                        .statusCode()).isEqualTo(200);
+            }
+            Path cached = tmp.resolve("cache/archives/example.test/acme/audit/1.0.0/terraform-provider-audit_1.0.0_linux_amd64.zip");
+            byte[] bytes = java.nio.file.Files.readAllBytes(cached);
+            bytes[0] ^= 0x01;
+            java.nio.file.Files.write(cached, bytes);
+            var config = new io.providermirror.server.config.MirrorConfig(
+                    new io.providermirror.server.config.ServerConfig("127.0.0.1", 0, null),
+                    new io.providermirror.server.config.CacheConfig(tmp.resolve("cache"), null, null), null);
+            try (MirrorApplication verified = MirrorApplication.start(config, java.time.Clock.systemUTC(), true)) {
+                assertThat(cached).doesNotExist();
+            }
+        }
+    }
+
+    @Test
     void withNothingCachedADownOriginIsA502NamingIt() throws Exception {
         FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
         URI deadOrigin = origin.discoveryUrl();

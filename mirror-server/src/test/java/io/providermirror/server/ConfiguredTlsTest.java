@@ -28,7 +28,7 @@ final class ConfiguredTlsTest {
         TestCertificates certificates = TestCertificates.create(tmp.resolve("pki"), "corp");
         MirrorConfig config = new MirrorConfig(
                 new ServerConfig("127.0.0.1", 0, new TlsConfig(certificates.serverCertificatePem(), certificates.serverKeyPem())),
-                new CacheConfig(tmp.resolve("cache"), null), null);
+                new CacheConfig(tmp.resolve("cache"), null, null), null);
         try (MirrorApplication mirror = MirrorApplication.start(config, Clock.systemUTC())) {
             HttpClient client = HttpClient.newBuilder()
                     .sslContext(TrustedCertificates.sslContext(certificates.caPem())).build();

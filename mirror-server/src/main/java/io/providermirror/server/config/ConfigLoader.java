@@ -43,6 +43,7 @@ public final class ConfigLoader {
         this.environment = Map.copyOf(environment);
         SimpleModule durations = new SimpleModule("durations");
         durations.addDeserializer(Duration.class, new DurationDeserializer());
+        durations.addDeserializer(DataSize.class, new DataSizeDeserializer());
         this.yaml = YAMLMapper.builder()
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
@@ -61,7 +62,7 @@ public final class ConfigLoader {
     private static void collectKeys(Class<?> type, String prefix, Map<String, String> names) {
         for (RecordComponent component : type.getRecordComponents()) {
             String key = prefix + component.getName();
-            if (component.getType().isRecord()) {
+            if (component.getType().isRecord() && component.getType() != DataSize.class) {
                 collectKeys(component.getType(), key + ".", names);
             } else {
                 names.put(ENV_PREFIX + key.replace('.', '_').toUpperCase(Locale.ROOT), key);
@@ -77,6 +78,11 @@ public final class ConfigLoader {
             return yaml.treeToValue(tree, MirrorConfig.class);
         } catch (JsonProcessingException e) {
             throw new ConfigException(describe(e, file));
+        } catch (java.io.UncheckedIOException e) {
+            if (e.getCause() instanceof JsonProcessingException processing) {
+                throw new ConfigException(describe(processing, file));
+            }
+            throw new ConfigException("invalid configuration: " + e.getMessage(), e);
         } catch (IllegalArgumentException e) {
             throw new ConfigException("invalid configuration: " + e.getMessage(), e);
         }
@@ -189,6 +195,9 @@ public final class ConfigLoader {
         }
         if (type == Duration.class) {
             return "a duration such as 30s, 15m or 2h";
+        }
+        if (type == DataSize.class) {
+            return "a size such as 50GiB, 500MB or a number of bytes";
         }
         if (type == Path.class) {
             return "a file path";

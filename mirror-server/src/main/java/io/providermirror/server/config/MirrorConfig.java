@@ -8,7 +8,7 @@ public record MirrorConfig(ServerConfig server, CacheConfig cache, UpstreamConfi
 
     public MirrorConfig {
         server = server == null ? new ServerConfig(null, null, null) : server;
-        cache = cache == null ? new CacheConfig(null, null) : cache;
+        cache = cache == null ? new CacheConfig(null, null, null) : cache;
         upstream = upstream == null ? new UpstreamConfig(null, null, null, null, null, null, null) : upstream;
     }
 

@@ -183,12 +183,18 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
                 ctx.write(new DefaultFileRegion(cached.channel(), offset, length));
                 done = ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
             }
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             closeQuietly(cached);
             ctx.close();
             return;
         }
-        done.addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+        done.addListener(future -> {
+            // Releases the lease that kept the archive from being evicted while it was sent.
+            closeQuietly(cached);
+            if (!future.isSuccess()) {
+                ctx.close();
+            }
+        });
     }
 
     private void sendFilling(Exchange exchange, ArchiveSource.Filling filling) {

@@ -47,6 +47,7 @@ final class ConfigLoaderTest {
                 cache:
                   directory: /var/cache/mirror
                   indexTtl: 5m
+                  maxSize: 50GiB
                 upstream:
                   trustedCertificates: /etc/mirror/ca.pem
                   connectTimeout: 2s
@@ -64,6 +65,7 @@ final class ConfigLoaderTest {
         assertThat(config.server().tls().privateKey()).isEqualTo(Path.of("/etc/mirror/key.pem"));
         assertThat(config.cache().directory()).isEqualTo(Path.of("/var/cache/mirror"));
         assertThat(config.cache().indexTtl()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(config.cache().maxSize()).isEqualTo(new DataSize(50L << 30));
         assertThat(config.upstream().trustedCertificates()).isEqualTo(Path.of("/etc/mirror/ca.pem"));
         assertThat(config.upstream().connectTimeout()).isEqualTo(Duration.ofSeconds(2));
         assertThat(config.upstream().requestTimeout()).isEqualTo(Duration.ofSeconds(7));
@@ -94,6 +96,9 @@ final class ConfigLoaderTest {
         Path badDuration = yaml("cache:\n  indexTtl: soon\n");
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(badDuration))
                 .hasMessageContaining("'cache.indexTtl'").hasMessageContaining("15m");
+        Path badSize = yaml("cache:\n  maxSize: lots\n");
+        assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(badSize))
+                .hasMessageContaining("'cache.maxSize'").hasMessageContaining("50GiB");
         Path badUrl = yaml("upstream:\n  hosts:\n    example.test:\n      discoveryUrl: ftp://x/\n");
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(badUrl))
                 .hasMessageContaining("'upstream.hosts.example.test.discoveryUrl'").hasMessageContaining("https");
@@ -134,10 +139,22 @@ final class ConfigLoaderTest {
     }
 
     @Test
+    void sizesReadAsPeopleWriteThem() {
+        assertThat(DataSize.parse("1024")).contains(new DataSize(1024));
+        assertThat(DataSize.parse("500MB")).contains(new DataSize(500_000_000));
+        assertThat(DataSize.parse("2 GiB")).contains(new DataSize(2L << 30));
+        assertThat(DataSize.parse("1tib")).contains(new DataSize(1L << 40));
+        assertThat(DataSize.parse("0")).isEmpty();
+        assertThat(DataSize.parse("99999999999TiB")).isEmpty();
+        assertThat(DataSize.parse("-5MB")).isEmpty();
+    }
+
+    @Test
     void everyKeyHasAnEnvironmentName() {
         assertThat(ConfigLoader.environmentNames()).containsEntry("PROVIDER_MIRROR_SERVER_HOST", "server.host")
                 .containsEntry("PROVIDER_MIRROR_SERVER_TLS_PRIVATEKEY", "server.tls.privateKey")
                 .containsEntry("PROVIDER_MIRROR_CACHE_DIRECTORY", "cache.directory")
+                .containsEntry("PROVIDER_MIRROR_CACHE_MAXSIZE", "cache.maxSize")
                 .containsEntry("PROVIDER_MIRROR_UPSTREAM_TRUSTEDCERTIFICATES", "upstream.trustedCertificates")
                 .containsEntry("PROVIDER_MIRROR_UPSTREAM_HOSTS", "upstream.hosts");
     }
