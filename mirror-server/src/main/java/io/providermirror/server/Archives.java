@@ -117,6 +117,7 @@ final class Archives {
     private void runFill(ArchiveFill fill, ProviderAddress address, ProviderVersion version, VerifiedPackage pkg) {
         String what = address + " " + version + " " + pkg.platform();
         String origin = pkg.downloadUrl().getAuthority();
+        // Waiting for the response is bounded by upstream.requestTimeout; each read of the body by readTimeout.
         try (OriginHttpClient.ArchiveStream stream = registry.openArchive(address, version, pkg)) {
             OptionalLong announced = stream.contentLength();
             if (announced.isPresent() && announced.getAsLong() > maxArchiveBytes) {
@@ -140,6 +141,13 @@ final class Archives {
             LOG.warn("fetching the archive of {} from {} failed: {}", what, origin, e.getMessage());
             fill.fail(e);
         } catch (IOException | RuntimeException e) {
+            if (e instanceof java.net.SocketTimeoutException) {
+                OriginException stalled = new OriginException(OriginException.Reason.TIMEOUT, "the archive of " + what
+                        + " from " + origin + " stalled: " + e.getMessage() + " (upstream.readTimeout)", e);
+                LOG.warn("{}", stalled.getMessage());
+                fill.fail(stalled);
+                return;
+            }
             LOG.warn("fetching the archive of {} from {} failed", what, origin, e);
             fill.fail(new OriginException(OriginException.Reason.UNAVAILABLE,
                     "fetching the archive of " + what + " from " + origin + " failed: " + e.getMessage(), e));

@@ -50,7 +50,8 @@ public final class MirrorApplication implements AutoCloseable {
     private final ServerIdentity identity;
     private final Path cacheDirectory;
 
-    private MirrorApplication(MirrorServer server, ExecutorService executor, ServerIdentity identity, Path cacheDirectory) {
+    private MirrorApplication(MirrorServer server, ExecutorService executor, ServerIdentity identity,
+                              Path cacheDirectory) {
         this.server = server;
         this.executor = executor;
         this.identity = identity;
@@ -87,7 +88,8 @@ public final class MirrorApplication implements AutoCloseable {
         ExecutorService executor = Executors.newCachedThreadPool(daemonThreads("mirror-io"));
         try {
             OriginHttpClient http = new OriginHttpClient(new OriginHttpClient.Settings(
-                    config.upstream().connectTimeout(), config.upstream().requestTimeout(), originTrust,
+                    config.upstream().connectTimeout(), config.upstream().requestTimeout(),
+                    config.upstream().readTimeout(), originTrust,
                     "provider-mirror/" + VERSION, 3, 4 * 1024 * 1024,
                     new RetryPolicy(config.upstream().maxAttempts(), RetryPolicy.DEFAULT.baseDelay(),
                             RetryPolicy.DEFAULT.maxDelay()), config.upstream().offline(), internalHostsAllowed));

@@ -49,7 +49,7 @@ final class MirrorFixture implements AutoCloseable {
                 new ServerConfig("127.0.0.1", 0, null),
                 new CacheConfig(cacheDirectory, indexTtl, null),
                 new UpstreamConfig(originCa, Map.of(HOST, new HostConfig(discoveryUrl)), Duration.ofSeconds(2),
-                        Duration.ofSeconds(3), null, null, offline));
+                        Duration.ofSeconds(3), Duration.ofSeconds(2), null, null, offline));
         try {
             MirrorApplication mirror = MirrorApplication.start(config, Clock.systemUTC());
             HttpClient client = HttpClient.newBuilder()

@@ -313,25 +313,39 @@ final class PullThroughTest {
     @Test
     void anOriginCannotPointTheMirrorAtAnInternalHost() throws Exception {
         FakeOrigin.Release release = origin.publish("acme", "pointer", "1.0.0", "linux_amd64");
-        String sums = "/files/acme/pointer/1.0.0/terraform-provider-pointer_1.0.0_SHA256SUMS";
-        var download = JSON.createObjectNode()
-                .put("os", "linux").put("arch", "amd64")
-                .put("filename", release.fileName("linux_amd64"))
-                .put("download_url", "https://localhost:" + origin.discoveryUrl().getPort() + release.archivePath("linux_amd64"))
-                .put("shasums_url", sums)
-                .put("shasums_signature_url", sums + ".sig")
-                .put("shasum", release.sha256("linux_amd64"));
-        download.putObject("signing_keys").putArray("gpg_public_keys").addObject()
-                .put("ascii_armor", origin.signingKey().armoredPublicKey());
-        origin.wireMock().stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(
-                com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo("/v1/providers/acme/pointer/1.0.0/download/linux/amd64"))
-                .willReturn(com.github.tomakehurst.wiremock.client.WireMock.aResponse()
-                        .withHeader("Content-Type", "application/json").withBody(JSON.writeValueAsString(download))));
+        origin.pointArchiveAt(release, "linux_amd64", java.net.URI.create("https://localhost:"
+                + origin.discoveryUrl().getPort() + release.archivePath("linux_amd64")));
         HttpResponse<byte[]> response = mirror.get(mirror.providerPath("acme", "pointer")
                 + "terraform-provider-pointer_1.0.0_linux_amd64.zip");
         assertThat(response.statusCode()).isEqualTo(403);
         assertThat(json(response).get("errors").get(0).asText()).contains("localhost resolves to the internal address");
         assertThat(origin.archiveDownloads(release, "linux_amd64")).isZero();
+    }
+
+    @Test
+    void anOriginThatStallsMidTransferIsCutOffAndNothingIsCached() throws Exception {
+        FakeOrigin.Release release = origin.publish("acme", "stall", "1.0.0", FakeOrigin.Tamper.NONE, 200_000, "linux_amd64");
+        byte[] genuine = release.archives().get("linux_amd64");
+        String path = mirror.providerPath("acme", "stall") + "terraform-provider-stall_1.0.0_linux_amd64.zip";
+        try (io.providermirror.testkit.StallingServer stalling = io.providermirror.testkit.StallingServer.start(
+                origin.certificates(), genuine, 50_000)) {
+            origin.pointArchiveAt(release, "linux_amd64", stalling.url("/stall.zip"));
+            // The fixture's upstream.readTimeout is 2 s; the origin sends 50 kB and then nothing.
+            HttpResponse<java.io.InputStream> response = mirror.client.send(
+                    HttpRequest.newBuilder(mirror.url(path)).build(), HttpResponse.BodyHandlers.ofInputStream());
+            assertThat(response.statusCode()).isEqualTo(200);
+            try (java.io.InputStream body = response.body()) {
+                assertThatThrownBy(body::readAllBytes).isInstanceOf(IOException.class);
+            }
+            try (var files = Files.walk(mirror.cacheDirectory.resolve("archives"))) {
+                assertThat(files.filter(p -> p.toString().contains("terraform-provider-stall") && Files.isRegularFile(p)))
+                        .isEmpty();
+            }
+            stalling.heal();
+            HttpResponse<byte[]> recovered = mirror.get(path);
+            assertThat(recovered.statusCode()).as("the mirror recovers once the origin does").isEqualTo(200);
+            assertThat(recovered.body()).isEqualTo(genuine);
+        }
     }
 
     @Test

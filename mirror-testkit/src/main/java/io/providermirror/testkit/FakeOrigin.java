@@ -114,6 +114,31 @@ public final class FakeOrigin implements AutoCloseable {
         return certificates.caPem();
     }
 
+    /** The origin's TLS certificates, for other test servers that should look like this origin. */
+    public TestCertificates certificates() {
+        return certificates;
+    }
+
+    /** Serves a release's download document for one platform with its archive at {@code downloadUrl}. */
+    public void pointArchiveAt(Release release, String platform, URI downloadUrl) {
+        String[] parts = platform.split("_");
+        String sums = "/files/" + release.namespace() + "/" + release.type() + "/" + release.version()
+                + "/terraform-provider-" + release.type() + "_" + release.version() + "_SHA256SUMS";
+        ObjectNode download = JSON.createObjectNode()
+                .put("os", parts[0])
+                .put("arch", parts[1])
+                .put("filename", release.fileName(platform))
+                .put("download_url", downloadUrl.toString())
+                .put("shasums_url", sums)
+                .put("shasums_signature_url", sums + ".sig")
+                .put("shasum", release.sha256(platform));
+        download.putObject("signing_keys").putArray("gpg_public_keys").addObject()
+                .put("key_id", key.signingKeyId()).put("ascii_armor", key.armoredPublicKey());
+        server.stubFor(get(urlEqualTo("/v1/providers/" + release.namespace() + "/" + release.type() + "/"
+                + release.version() + "/download/" + parts[0] + "/" + parts[1])).willReturn(aResponse()
+                .withHeader("Content-Type", "application/json").withBody(json(download))));
+    }
+
     /** The key the origin signs with. */
     public TestPgpKey signingKey() {
         return key;

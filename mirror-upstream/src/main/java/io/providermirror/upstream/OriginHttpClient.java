@@ -10,10 +10,13 @@ import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.Flow;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 
@@ -27,16 +30,20 @@ public final class OriginHttpClient {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(OriginHttpClient.class);
 
     /**
-     * How the client talks to origins. {@code offline} refuses every request without sending it;
+     * How the client talks to origins. {@code requestTimeout} bounds one request until its response starts,
+     * retries included; {@code readTimeout} bounds each wait for more of an archive's body. {@code offline} refuses every request without sending it;
      * {@code internalHostsAllowed} are the host names (as written in URLs) that may resolve to internal
      * addresses: every other host must be on the public internet.
      */
-    public record Settings(Duration connectTimeout, Duration requestTimeout, SSLContext sslContext,
+    public record Settings(Duration connectTimeout, Duration requestTimeout, Duration readTimeout, SSLContext sslContext,
                            String userAgent, int maxRedirects, int maxDocumentBytes, RetryPolicy retry,
                            boolean offline, java.util.Set<String> internalHostsAllowed) {
         public Settings {
             if (connectTimeout.isNegative() || connectTimeout.isZero()) {
                 throw new IllegalArgumentException("connectTimeout: " + connectTimeout + " (expected: > 0)");
+            }
+            if (readTimeout.isNegative() || readTimeout.isZero()) {
+                throw new IllegalArgumentException("readTimeout: " + readTimeout + " (expected: > 0)");
             }
             if (requestTimeout.isNegative() || requestTimeout.isZero()) {
                 throw new IllegalArgumentException("requestTimeout: " + requestTimeout + " (expected: > 0)");
@@ -99,7 +106,8 @@ public final class OriginHttpClient {
      * @param what how to name this request in errors, e.g. "the version list of example.test/acme/foo"
      */
     public Document getDocument(URI uri, String what) {
-        HttpResponse<InputStream> response = send(uri, what, settings.requestTimeout());
+        HttpResponse<InputStream> response = send(uri, what, settings.requestTimeout(),
+                HttpResponse.BodyHandlers.ofInputStream(), OriginHttpClient::closeQuietly);
         try (InputStream body = response.body()) {
             byte[] bytes = body.readNBytes(settings.maxDocumentBytes() + 1);
             if (bytes.length > settings.maxDocumentBytes()) {
@@ -113,15 +121,42 @@ public final class OriginHttpClient {
         }
     }
 
-    /** GETs an archive and returns its open body stream; any status other than 200 is an error. */
+    /**
+     * GETs an archive and returns its open body stream, whose every read waits at most
+     * {@code readTimeout}; any status other than 200 is an error.
+     */
     public ArchiveStream openArchive(URI uri, String what) {
-        HttpResponse<InputStream> response = send(uri, what, settings.requestTimeout());
+        HttpResponse<Flow.Publisher<List<ByteBuffer>>> response = send(uri, what, settings.requestTimeout(),
+                HttpResponse.BodyHandlers.ofPublisher(), OriginHttpClient::discard);
         if (response.statusCode() != 200) {
-            closeQuietly(response.body());
+            discard(response.body());
             throw statusError(response.uri(), response.statusCode(), what);
         }
+        TimedBodyStream body = new TimedBodyStream(settings.readTimeout());
+        response.body().subscribe(body);
         OptionalLong length = response.headers().firstValueAsLong("content-length");
-        return new ArchiveStream(response.uri(), length, response.body());
+        return new ArchiveStream(response.uri(), length, body);
+    }
+
+    private static void discard(Flow.Publisher<List<ByteBuffer>> body) {
+        body.subscribe(new Flow.Subscriber<>() {
+            @Override
+            public void onSubscribe(Flow.Subscription subscription) {
+                subscription.cancel();
+            }
+
+            @Override
+            public void onNext(List<ByteBuffer> item) {
+            }
+
+            @Override
+            public void onError(Throwable throwable) {
+            }
+
+            @Override
+            public void onComplete() {
+            }
+        });
     }
 
     /** The error for an unexpected status, naming the URL. */
@@ -136,7 +171,8 @@ public final class OriginHttpClient {
      * Sends a GET, retrying as {@link RetryPolicy} says, all within {@code timeout}: the deadline of this one
      * logical request, attempts and pauses included, so a caller gets an answer (or a clear error) in time.
      */
-    private HttpResponse<InputStream> send(URI start, String what, Duration timeout) {
+    private <T> HttpResponse<T> send(URI start, String what, Duration timeout, HttpResponse.BodyHandler<T> handler,
+                                     java.util.function.Consumer<T> discard) {
         if (settings.offline()) {
             throw new OriginException(OriginException.Reason.NOT_FOUND, what + " is not in this mirror's cache, and "
                     + "upstream.offline is set, so " + start.getAuthority() + " is not asked");
@@ -151,11 +187,11 @@ public final class OriginHttpClient {
             }
             Optional<Duration> retryAfter = Optional.empty();
             try {
-                HttpResponse<InputStream> response = sendFollowingRedirects(start, what, Duration.ofNanos(remaining));
+                HttpResponse<T> response = sendFollowingRedirects(start, what, Duration.ofNanos(remaining), handler, discard);
                 if (!RetryPolicy.isRetryableStatus(response.statusCode()) || attempt >= retry.maxAttempts()) {
                     return response;
                 }
-                closeQuietly(response.body());
+                discard.accept(response.body());
                 last = statusError(response.uri(), response.statusCode(), what);
                 retryAfter = RetryPolicy.parseRetryAfter(response.headers().firstValue("retry-after").orElse(null),
                         java.time.Instant.now());
@@ -206,7 +242,9 @@ public final class OriginHttpClient {
         }
     }
 
-    private HttpResponse<InputStream> sendFollowingRedirects(URI start, String what, Duration timeout) throws AttemptFailed {
+    private <T> HttpResponse<T> sendFollowingRedirects(URI start, String what, Duration timeout,
+                                                       HttpResponse.BodyHandler<T> handler,
+                                                       java.util.function.Consumer<T> discard) throws AttemptFailed {
         URI uri = start;
         for (int redirects = 0; ; redirects++) {
             checkScheme(uri, what);
@@ -216,9 +254,9 @@ public final class OriginHttpClient {
                     .header("User-Agent", settings.userAgent())
                     .GET()
                     .build();
-            HttpResponse<InputStream> response;
+            HttpResponse<T> response;
             try {
-                response = client.send(request, HttpResponse.BodyHandlers.ofInputStream());
+                response = client.send(request, handler);
             } catch (IOException e) {
                 // A timed-out attempt used up the deadline; a TLS failure will not heal by itself.
                 boolean retryable = !(e instanceof HttpTimeoutException) || e instanceof HttpConnectTimeoutException;
@@ -233,7 +271,7 @@ public final class OriginHttpClient {
             if (status / 100 != 3 || status == 304 || location.isEmpty()) {
                 return response;
             }
-            closeQuietly(response.body());
+            discard.accept(response.body());
             if (redirects >= settings.maxRedirects()) {
                 throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + ": " + start
                         + " redirected more than " + settings.maxRedirects() + " times");

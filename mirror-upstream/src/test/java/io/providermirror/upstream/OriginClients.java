@@ -21,7 +21,7 @@ final class OriginClients {
 
     static OriginHttpClient http(Path extraCa, Duration requestTimeout) {
         try {
-            return new OriginHttpClient(new OriginHttpClient.Settings(Duration.ofSeconds(2), requestTimeout,
+            return new OriginHttpClient(new OriginHttpClient.Settings(Duration.ofSeconds(2), requestTimeout, Duration.ofSeconds(2),
                     TrustedCertificates.sslContext(extraCa), "provider-mirror-test", 3, 64 * 1024, new RetryPolicy(3, Duration.ofMillis(10), Duration.ofMillis(50)), false, java.util.Set.of("127.0.0.1", "localhost")));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -28,7 +28,7 @@ final class RetryTest {
     private final List<Duration> pauses = new CopyOnWriteArrayList<>();
 
     private OriginHttpClient client(int attempts, Duration deadline) throws IOException {
-        return new OriginHttpClient(new OriginHttpClient.Settings(Duration.ofSeconds(1), deadline,
+        return new OriginHttpClient(new OriginHttpClient.Settings(Duration.ofSeconds(1), deadline, Duration.ofSeconds(2),
                 TrustedCertificates.sslContext(null), "test", 3, 1024,
                 new RetryPolicy(attempts, Duration.ofMillis(100), Duration.ofSeconds(1)), false, java.util.Set.of("127.0.0.1", "localhost")), pauses::add);
     }

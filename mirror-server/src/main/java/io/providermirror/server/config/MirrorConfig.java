@@ -9,7 +9,7 @@ public record MirrorConfig(ServerConfig server, CacheConfig cache, UpstreamConfi
     public MirrorConfig {
         server = server == null ? new ServerConfig(null, null, null) : server;
         cache = cache == null ? new CacheConfig(null, null, null) : cache;
-        upstream = upstream == null ? new UpstreamConfig(null, null, null, null, null, null, null) : upstream;
+        upstream = upstream == null ? new UpstreamConfig(null, null, null, null, null, null, null, null) : upstream;
     }
 
     /** The configuration with every default. */

@@ -7,11 +7,14 @@ import java.util.TreeMap;
 
 /** How the mirror talks to origin registries, or, when {@code offline}, that it does not. */
 public record UpstreamConfig(Path trustedCertificates, Map<String, HostConfig> hosts, Duration connectTimeout,
-                             Duration requestTimeout, Integer maxAttempts, Long maxArchiveBytes, Boolean offline) {
+                             Duration requestTimeout, Duration readTimeout, Integer maxAttempts, Long maxArchiveBytes,
+                             Boolean offline) {
 
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /** Below the CLI's own ~10 s timeout for JSON requests, so a slow origin gives a clear error in time. */
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(8);
+    /** An archive transfer that receives nothing for this long is ended. */
+    public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
     public static final int DEFAULT_MAX_ATTEMPTS = 3;
     public static final long DEFAULT_MAX_ARCHIVE_BYTES = 2L * 1024 * 1024 * 1024;
 
@@ -28,6 +31,7 @@ public record UpstreamConfig(Path trustedCertificates, Map<String, HostConfig> h
         }
         connectTimeout = positive(connectTimeout, DEFAULT_CONNECT_TIMEOUT, "connectTimeout");
         requestTimeout = positive(requestTimeout, DEFAULT_REQUEST_TIMEOUT, "requestTimeout");
+        readTimeout = positive(readTimeout, DEFAULT_READ_TIMEOUT, "readTimeout");
         offline = offline != null && offline;
         maxAttempts = maxAttempts == null ? DEFAULT_MAX_ATTEMPTS : maxAttempts;
         if (maxAttempts < 1 || maxAttempts > 10) {

@@ -52,6 +52,7 @@ final class ConfigLoaderTest {
                   trustedCertificates: /etc/mirror/ca.pem
                   connectTimeout: 2s
                   requestTimeout: PT7S
+                  readTimeout: 45s
                   maxAttempts: 2
                   maxArchiveBytes: 1000000
                   hosts:
@@ -71,6 +72,7 @@ final class ConfigLoaderTest {
         assertThat(config.upstream().requestTimeout()).isEqualTo(Duration.ofSeconds(7));
         assertThat(config.upstream().maxArchiveBytes()).isEqualTo(1_000_000L);
         assertThat(config.upstream().maxAttempts()).isEqualTo(2);
+        assertThat(config.upstream().readTimeout()).isEqualTo(Duration.ofSeconds(45));
         assertThat(config.upstream().hosts().get("registry.terraform.io").discoveryUrl())
                 .isEqualTo(URI.create("https://127.0.0.1:9443/"));
         assertThat(config.upstream().hosts().get("artifacts.corp").discoveryUrl()).isNull();
