@@ -148,7 +148,11 @@ final class Archives {
                 fill.fail(stalled);
                 return;
             }
-            LOG.warn("fetching the archive of {} from {} failed", what, origin, e);
+            if (e instanceof IOException) {
+                LOG.warn("fetching the archive of {} from {} failed: {}", what, origin, e.toString());
+            } else {
+                LOG.warn("fetching the archive of {} from {} failed", what, origin, e);
+            }
             fill.fail(new OriginException(OriginException.Reason.UNAVAILABLE,
                     "fetching the archive of " + what + " from " + origin + " failed: " + e.getMessage(), e));
         }

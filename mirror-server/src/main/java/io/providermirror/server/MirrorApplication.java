@@ -5,6 +5,7 @@ import io.providermirror.cache.FileBlobStore;
 import io.providermirror.cache.FileDocumentStore;
 import io.providermirror.server.config.HostConfig;
 import io.providermirror.server.config.MirrorConfig;
+import io.providermirror.server.http.ConnectionLimits;
 import io.providermirror.server.http.MirrorServer;
 import io.providermirror.server.tls.GeneratedCertificates;
 import io.providermirror.server.tls.PemFiles;
@@ -108,7 +109,8 @@ public final class MirrorApplication implements AutoCloseable {
                     new ServiceDiscovery(http, discoveryOverrides), new RegistryClient(http, executor),
                     blobs, documents, executor, clock);
             MirrorServer server = MirrorServer.bind(config.server().host(), config.server().port(), identity, mirror,
-                    publicHostName() + ":" + config.server().port());
+                    publicHostName() + ":" + config.server().port(),
+                    new ConnectionLimits(config.server().requestReadTimeout(), config.server().idleTimeout()));
             return new MirrorApplication(server, executor, identity, cacheDirectory);
         } catch (IOException | InterruptedException | RuntimeException e) {
             executor.shutdownNow();

@@ -153,9 +153,10 @@ final class CachePersistenceTest {
             bytes[0] ^= 0x01;
             java.nio.file.Files.write(cached, bytes);
             var config = new io.providermirror.server.config.MirrorConfig(
-                    new io.providermirror.server.config.ServerConfig("127.0.0.1", 0, null),
+                    new io.providermirror.server.config.ServerConfig("127.0.0.1", 0, null, null, null),
                     new io.providermirror.server.config.CacheConfig(tmp.resolve("cache"), null, null), null);
             try (MirrorApplication verified = MirrorApplication.start(config, java.time.Clock.systemUTC(), true)) {
+                assertThat(verified.port()).isPositive();
                 assertThat(cached).doesNotExist();
             }
         }

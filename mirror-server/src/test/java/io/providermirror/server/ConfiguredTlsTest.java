@@ -27,7 +27,7 @@ final class ConfiguredTlsTest {
     void aConfiguredCertificateChainIsPresentedAndNothingIsGenerated() throws Exception {
         TestCertificates certificates = TestCertificates.create(tmp.resolve("pki"), "corp");
         MirrorConfig config = new MirrorConfig(
-                new ServerConfig("127.0.0.1", 0, new TlsConfig(certificates.serverCertificatePem(), certificates.serverKeyPem())),
+                new ServerConfig("127.0.0.1", 0, new TlsConfig(certificates.serverCertificatePem(), certificates.serverKeyPem()), null, null),
                 new CacheConfig(tmp.resolve("cache"), null, null), null);
         try (MirrorApplication mirror = MirrorApplication.start(config, Clock.systemUTC())) {
             HttpClient client = HttpClient.newBuilder()

@@ -46,7 +46,7 @@ final class MirrorFixture implements AutoCloseable {
 
     static MirrorFixture start(Path cacheDirectory, Path originCa, URI discoveryUrl, Duration indexTtl, boolean offline) {
         MirrorConfig config = new MirrorConfig(
-                new ServerConfig("127.0.0.1", 0, null),
+                new ServerConfig("127.0.0.1", 0, null, null, null),
                 new CacheConfig(cacheDirectory, indexTtl, null),
                 new UpstreamConfig(originCa, Map.of(HOST, new HostConfig(discoveryUrl)), Duration.ofSeconds(2),
                         Duration.ofSeconds(3), Duration.ofSeconds(2), null, null, offline));

@@ -349,6 +349,25 @@ final class PullThroughTest {
     }
 
     @Test
+    void aTruncatedArchiveIsNeverDeliveredNorCached() throws Exception {
+        FakeOrigin.Release release = origin.publish("acme", "short", "1.0.0", FakeOrigin.Tamper.NONE, 200_000, "linux_amd64");
+        String path = mirror.providerPath("acme", "short") + "terraform-provider-short_1.0.0_linux_amd64.zip";
+        try (io.providermirror.testkit.StallingServer truncating = io.providermirror.testkit.StallingServer.truncating(
+                origin.certificates(), release.archives().get("linux_amd64"), 120_000)) {
+            origin.pointArchiveAt(release, "linux_amd64", truncating.url("/short.zip"));
+            try {
+                HttpResponse<byte[]> response = mirror.get(path);
+                assertThat(response.statusCode()).isEqualTo(502);
+            } catch (IOException aborted) {
+                assertThat(aborted).isNotNull();
+            }
+        }
+        try (var files = Files.walk(mirror.cacheDirectory.resolve("archives"))) {
+            assertThat(files.filter(p -> p.toString().contains("terraform-provider-short") && Files.isRegularFile(p))).isEmpty();
+        }
+    }
+
+    @Test
     void badInputGetsJsonErrors() throws Exception {
         List<String> paths = new ArrayList<>(List.of(
                 "/providers/%2e%2e/%2e%2e/etc/index.json",

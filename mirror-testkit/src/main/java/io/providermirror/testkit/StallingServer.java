@@ -32,6 +32,15 @@ public final class StallingServer implements AutoCloseable {
 
     /** Serves {@code body} at every path, stalling after {@code sentBytes}. */
     public static StallingServer start(TestCertificates certificates, byte[] body, int sentBytes) {
+        return start(certificates, body, sentBytes, false);
+    }
+
+    /** Serves {@code body} at every path, closing the connection after {@code sentBytes}: a truncated transfer. */
+    public static StallingServer truncating(TestCertificates certificates, byte[] body, int sentBytes) {
+        return start(certificates, body, sentBytes, true);
+    }
+
+    private static StallingServer start(TestCertificates certificates, byte[] body, int sentBytes, boolean truncate) {
         try {
             KeyStore store = KeyStore.getInstance("PKCS12");
             try (InputStream in = Files.newInputStream(certificates.keyStore())) {
@@ -60,6 +69,11 @@ public final class StallingServer implements AutoCloseable {
                 }
                 out.write(body, 0, sentBytes);
                 out.flush();
+                if (truncate) {
+                    // Closing before the announced length is sent ends the connection mid-body.
+                    exchange.close();
+                    return;
+                }
                 try {
                     stalling.release.await(60, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {

@@ -7,7 +7,7 @@ package io.providermirror.server.config;
 public record MirrorConfig(ServerConfig server, CacheConfig cache, UpstreamConfig upstream) {
 
     public MirrorConfig {
-        server = server == null ? new ServerConfig(null, null, null) : server;
+        server = server == null ? new ServerConfig(null, null, null, null, null) : server;
         cache = cache == null ? new CacheConfig(null, null, null) : cache;
         upstream = upstream == null ? new UpstreamConfig(null, null, null, null, null, null, null, null) : upstream;
     }

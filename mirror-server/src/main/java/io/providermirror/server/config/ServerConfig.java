@@ -1,7 +1,11 @@
 package io.providermirror.server.config;
 
-/** The HTTPS listener: address, port, and the certificate to present (generated when absent). */
-public record ServerConfig(String host, Integer port, TlsConfig tls) {
+/**
+ * The HTTPS listener: address, port, the certificate to present (generated when absent), and how long a
+ * client may take to send a request or stay silent.
+ */
+public record ServerConfig(String host, Integer port, TlsConfig tls, java.time.Duration requestReadTimeout,
+                           java.time.Duration idleTimeout) {
 
     /** The default port; HTTPS. */
     public static final int DEFAULT_PORT = 8443;
@@ -11,6 +15,14 @@ public record ServerConfig(String host, Integer port, TlsConfig tls) {
         port = port == null ? DEFAULT_PORT : port;
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port: " + port + " (expected: 0 to 65535; 0 picks a free port)");
+        }
+        requestReadTimeout = requestReadTimeout == null ? java.time.Duration.ofSeconds(30) : requestReadTimeout;
+        idleTimeout = idleTimeout == null ? java.time.Duration.ofSeconds(120) : idleTimeout;
+        if (requestReadTimeout.isZero() || requestReadTimeout.isNegative()) {
+            throw new IllegalArgumentException("requestReadTimeout: " + requestReadTimeout + " (expected: > 0)");
+        }
+        if (idleTimeout.isZero() || idleTimeout.isNegative()) {
+            throw new IllegalArgumentException("idleTimeout: " + idleTimeout + " (expected: > 0)");
         }
         if (host.isBlank()) {
             throw new IllegalArgumentException("host: empty (expected: an address to listen on, e.g. 0.0.0.0)");

@@ -18,17 +18,17 @@ final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
     static final int MAX_REQUEST_BYTES = 8 * 1024;
     static final int MAX_INITIAL_LINE = 4096;
     static final int MAX_HEADER_BYTES = 8 * 1024;
-    /** A connection with no traffic either way for this long is closed. */
-    static final int IDLE_SECONDS = 120;
 
     private final SslContext sslContext;
     private final ProviderMirror mirror;
     private final HomePage homePage;
+    private final ConnectionLimits limits;
 
-    MirrorChannelInitializer(SslContext sslContext, ProviderMirror mirror, HomePage homePage) {
+    MirrorChannelInitializer(SslContext sslContext, ProviderMirror mirror, HomePage homePage, ConnectionLimits limits) {
         this.sslContext = sslContext;
         this.mirror = mirror;
         this.homePage = homePage;
+        this.limits = limits;
     }
 
     @Override
@@ -38,10 +38,11 @@ final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
             pipeline.addLast("tls", sslContext.newHandler(channel.alloc()));
         }
         pipeline.addLast("http", new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, 8192));
+        pipeline.addLast("request-deadline", new RequestReadDeadline(limits.requestReadTimeout()));
         pipeline.addLast("keep-alive", new HttpServerKeepAliveHandler());
         pipeline.addLast("aggregator", new BoundedRequestAggregator(MAX_REQUEST_BYTES));
         pipeline.addLast("chunked", new ChunkedWriteHandler());
-        pipeline.addLast("idle", new IdleStateHandler(0, 0, IDLE_SECONDS, TimeUnit.SECONDS));
+        pipeline.addLast("idle", new IdleStateHandler(0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
         pipeline.addLast("mirror", new MirrorHttpHandler(mirror, homePage));
     }
 }

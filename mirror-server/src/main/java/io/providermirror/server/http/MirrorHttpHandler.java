@@ -54,6 +54,8 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
 
     private final ProviderMirror mirror;
     private final HomePage homePage;
+    /** A request is being answered asynchronously; the next one waits. */
+    private boolean busy;
 
     MirrorHttpHandler(ProviderMirror mirror, HomePage homePage) {
         this.mirror = mirror;
@@ -88,11 +90,14 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         Route route = RouteParser.parse(path);
         if (route instanceof Route.Invalid invalid) {
             sendError(ctx, head, HttpResponseStatus.valueOf(invalid.status()), invalid.message(), false);
+            updateReading(ctx);
         } else if (route instanceof Route.Home) {
             sendBytes(ctx, head, HttpResponseStatus.OK, "text/html; charset=utf-8",
                     homePage.render(request.headers().get(HttpHeaderNames.HOST)));
+            updateReading(ctx);
         } else {
-            ctx.channel().config().setAutoRead(false);
+            busy = true;
+            updateReading(ctx);
             if (route instanceof Route.VersionIndex index) {
                 whenDone(exchange, () -> mirror.versionIndex(index.address()), this::sendDocument);
             } else if (route instanceof Route.VersionDocument document) {
@@ -113,17 +118,30 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
             future = CompletableFuture.failedFuture(e);
         }
         future.whenComplete((value, failure) -> exchange.ctx().executor().execute(() -> {
-            exchange.ctx().channel().config().setAutoRead(true);
+            busy = false;
             if (failure != null) {
                 sendFailure(exchange, failure);
-                return;
-            }
-            if (!exchange.ctx().channel().isActive()) {
+            } else if (!exchange.ctx().channel().isActive()) {
                 closeQuietly(value);
-                return;
+            } else {
+                sender.accept(exchange, value);
             }
-            sender.accept(exchange, value);
+            updateReading(exchange.ctx());
         }));
+    }
+
+    /**
+     * Reads the next request only when none is being answered and the client takes what it is sent: a client
+     * that pipelines requests without reading the answers cannot make the server queue them in memory.
+     */
+    private void updateReading(ChannelHandlerContext ctx) {
+        ctx.channel().config().setAutoRead(!busy && ctx.channel().isWritable());
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        updateReading(ctx);
+        super.channelWritabilityChanged(ctx);
     }
 
     private void sendDocument(Exchange exchange, RenderedDocument document) {

@@ -36,7 +36,8 @@ public final class MirrorServer implements AutoCloseable {
      * @param fallbackAuthority the {@code host:port} to show on the home page when a request's Host header is unusable
      */
     public static MirrorServer bind(String host, int port, ServerIdentity identity, ProviderMirror mirror,
-                                    String fallbackAuthority) throws InterruptedException, SSLException {
+                                    String fallbackAuthority, ConnectionLimits limits)
+            throws InterruptedException, SSLException {
         SslContext sslContext = SslContextBuilder
                 .forServer(identity.privateKey(), identity.chain().toArray(X509Certificate[]::new))
                 .sslProvider(SslProvider.JDK)
@@ -48,7 +49,7 @@ public final class MirrorServer implements AutoCloseable {
                     .group(boss, workers)
                     .channel(NioServerSocketChannel.class)
                     .option(ChannelOption.SO_BACKLOG, 1024)
-                    .childHandler(new MirrorChannelInitializer(sslContext, mirror, new HomePage(fallbackAuthority)))
+                    .childHandler(new MirrorChannelInitializer(sslContext, mirror, new HomePage(fallbackAuthority), limits))
                     .bind(host, port)
                     .sync()
                     .channel();

@@ -84,7 +84,7 @@ final class ConfigLoaderTest {
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(file))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("unknown configuration key 'server.prot'")
-                .hasMessageContaining("host, port, tls");
+                .hasMessageContaining("host, idleTimeout, port, requestReadTimeout, tls");
     }
 
     @Test

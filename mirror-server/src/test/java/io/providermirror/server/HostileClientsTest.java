@@ -1,0 +1,161 @@
+package io.providermirror.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.providermirror.server.config.CacheConfig;
+import io.providermirror.server.config.MirrorConfig;
+import io.providermirror.server.config.ServerConfig;
+import io.providermirror.testkit.FakeOrigin;
+import io.providermirror.upstream.TrustedCertificates;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.Stream;
+import javax.net.ssl.SSLSocket;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Clients that are slow, silent or malicious: cut off in bounded time, answered with 4xx, never 5xx. */
+final class HostileClientsTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path tmp;
+
+    private static FakeOrigin origin;
+    private static MirrorFixture fixture;
+    private static MirrorApplication strict;
+    private static HttpClient client;
+
+    @BeforeAll
+    static void start() throws Exception {
+        origin = FakeOrigin.start(tmp.resolve("origin"));
+        fixture = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15));
+        strict = MirrorApplication.start(new MirrorConfig(
+                new ServerConfig("127.0.0.1", 0, null, Duration.ofSeconds(1), Duration.ofSeconds(2)),
+                new CacheConfig(tmp.resolve("strict-cache"), null, null), null), Clock.systemUTC());
+        client = HttpClient.newBuilder().sslContext(TrustedCertificates.sslContext(
+                strict.generatedCaFile().orElseThrow())).build();
+    }
+
+    @AfterAll
+    static void stop() {
+        strict.close();
+        fixture.close();
+        origin.close();
+    }
+
+    private static SSLSocket connect(MirrorApplication mirror) throws Exception {
+        SSLSocket socket = (SSLSocket) TrustedCertificates.sslContext(mirror.generatedCaFile().orElseThrow())
+                .getSocketFactory().createSocket("127.0.0.1", mirror.port());
+        socket.setSoTimeout(15_000);
+        socket.startHandshake();
+        return socket;
+    }
+
+    @Test
+    void aClientThatTricklesItsRequestIsCutOff() throws Exception {
+        try (SSLSocket socket = connect(strict)) {
+            OutputStream out = socket.getOutputStream();
+            out.write("GET /providers/ HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            // Never sends the blank line: the server closes within requestReadTimeout (1 s here).
+            assertThat(socket.getInputStream().read()).isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void aClientThatNeverReadsIsCutOffByTheIdleTimeout() throws Exception {
+        int requests = 5000;
+        int answerBytes = fixture.get("/").body().length;
+        try (SSLSocket socket = connect(strict)) {
+            socket.setReceiveBufferSize(16 * 1024);
+            OutputStream out = socket.getOutputStream();
+            byte[] request = "GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+            Thread writer = new Thread(() -> {
+                try {
+                    for (int i = 0; i < requests; i++) {
+                        out.write(request);
+                    }
+                    out.flush();
+                } catch (IOException closedByServer) {
+                    // Expected once the server gives up on this client.
+                }
+            });
+            writer.setDaemon(true);
+            writer.start();
+            // Read nothing for longer than the idle timeout (2 s here).
+            org.awaitility.Awaitility.await().pollDelay(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(5)).until(() -> true);
+            socket.setSoTimeout(5_000);
+            InputStream in = socket.getInputStream();
+            long received = 0;
+            byte[] buffer = new byte[8192];
+            try {
+                int n;
+                while ((n = in.read(buffer)) >= 0) {
+                    received += n;
+                }
+            } catch (java.net.SocketException reset) {
+                // A reset is as good as a close.
+            }
+            // The connection ended: without the idle timeout this read would time out instead.
+            assertThat(received).isLessThan((long) requests * answerBytes / 4);
+        }
+    }
+
+    @Test
+    void generatedPathsNeverCauseA5xxNorAFileOutsideTheCache() throws Exception {
+        Set<Path> before = filesUnder(tmp);
+        Random random = new Random(7);
+        String[] pieces = {"..", "%2e%2e", "%2f", "/", "example.test", "acme", "fake", "index.json", "1.0.0.json",
+            "terraform-provider-fake_1.0.0_linux_amd64.zip", "%00", "~", "..;", "\\", "a", "-", "_", ":", "::1",
+            "%", "%ff", "1.0", "v1", "..%2f", "./", "localhost", "169.254.169.254"};
+        int requests = 400;
+        for (int i = 0; i < requests; i++) {
+            StringBuilder path = new StringBuilder(random.nextBoolean() ? "/providers/" : "/");
+            int parts = 1 + random.nextInt(6);
+            for (int j = 0; j < parts; j++) {
+                path.append(pieces[random.nextInt(pieces.length)]);
+                if (random.nextInt(3) > 0) {
+                    path.append('/');
+                }
+            }
+            URI uri;
+            try {
+                uri = URI.create("https://localhost:" + fixture.mirror.port() + path);
+            } catch (IllegalArgumentException notAUri) {
+                continue;
+            }
+            HttpResponse<byte[]> response = fixture.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(20)).build());
+            assertThat(response.statusCode()).as(path.toString()).isLessThan(500);
+            if (response.statusCode() >= 400) {
+                assertThat(JSON.readTree(response.body()).get("errors").isArray()).as(path.toString()).isTrue();
+            }
+        }
+        Set<Path> after = filesUnder(tmp);
+        after.removeAll(before);
+        assertThat(after).allMatch(p -> p.startsWith(tmp.resolve("cache")), "only files under the cache were created");
+    }
+
+    private static Set<Path> filesUnder(Path root) throws IOException {
+        try (Stream<Path> files = Files.walk(root)) {
+            return new HashSet<>(files.filter(Files::isRegularFile).toList());
+        }
+    }
+}
