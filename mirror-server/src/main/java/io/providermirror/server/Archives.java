@@ -78,7 +78,7 @@ final class Archives {
             try {
                 joined = fills.joinOrStart(key, fill -> executor.execute(() -> runFill(fill, address, version, pkg)));
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot start writing archive " + key + " to the cache", e);
+                throw cacheWriteFailed(address + " " + version + " " + platform, e);
             }
             ArchiveFill fill = joined.fill();
             return fill.started().thenApplyAsync(length -> follow(fill, length), executor);
@@ -131,7 +131,12 @@ final class Archives {
                 throw new VerificationException(VerificationException.Check.ARCHIVE_HASH, "the archive of " + what
                         + " from " + origin + " has sha256 " + sha256 + ", but the signed SHA256SUMS says " + pkg.sha256());
             }
-            StoredBlob blob = fill.commit(sha256);
+            StoredBlob blob;
+            try {
+                blob = fill.commit(sha256);
+            } catch (IOException e) {
+                throw cacheWriteFailed(what, e);
+            }
             LOG.info("cached {} from {} ({} bytes, sha256 {})", what, origin, blob.size(), sha256);
             recordH1(address, version, pkg.platform(), blob);
         } catch (VerificationException e) {
@@ -139,6 +144,9 @@ final class Archives {
             fill.fail(e);
         } catch (OriginException e) {
             LOG.warn("fetching the archive of {} from {} failed: {}", what, origin, e.getMessage());
+            fill.fail(e);
+        } catch (CacheWriteException e) {
+            LOG.error("{}", e.getMessage());
             fill.fail(e);
         } catch (IOException | RuntimeException e) {
             if (e instanceof java.net.SocketTimeoutException) {
@@ -173,13 +181,22 @@ final class Archives {
                         ? "the " + announced.getAsLong() + " bytes announced" : "upstream.maxArchiveBytes (" + maxArchiveBytes + ")"));
             }
             digest.update(buffer, 0, n);
-            fill.append(ByteBuffer.wrap(buffer, 0, n));
+            try {
+                fill.append(ByteBuffer.wrap(buffer, 0, n));
+            } catch (IOException e) {
+                throw cacheWriteFailed(what, e);
+            }
         }
         if (announced.isPresent() && total != announced.getAsLong()) {
             throw new VerificationException(VerificationException.Check.ARCHIVE_SIZE, "the archive of " + what
                     + " from " + origin + " ended after " + total + " of " + announced.getAsLong() + " announced bytes");
         }
         return HexFormat.of().formatHex(digest.digest());
+    }
+
+    private static CacheWriteException cacheWriteFailed(String what, IOException e) {
+        return new CacheWriteException("the mirror cannot write the archive of " + what + " to its cache ("
+                + e.getMessage() + "); nothing was stored. An operator must check the cache directory's disk", e);
     }
 
     private void recordH1(ProviderAddress address, ProviderVersion version, Platform platform, StoredBlob blob) {

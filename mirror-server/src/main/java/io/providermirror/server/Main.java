@@ -24,7 +24,18 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--verify-cache", description = "hash every cached archive before serving; remove those that no longer match")
     private boolean verifyCache;
 
+    /**
+     * How long an idle connection to an origin is kept for reuse. The JDK's client keeps them 20 minutes,
+     * unbounded in number, so a burst of cold misses would hold one socket per concurrent origin request for
+     * that long. Set before the client class loads; an explicit {@code -D} wins.
+     */
+    static final String ORIGIN_KEEP_ALIVE_PROPERTY = "jdk.httpclient.keepalive.timeout";
+    static final String ORIGIN_KEEP_ALIVE_SECONDS = "30";
+
     public static void main(String[] args) {
+        if (System.getProperty(ORIGIN_KEEP_ALIVE_PROPERTY) == null) {
+            System.setProperty(ORIGIN_KEEP_ALIVE_PROPERTY, ORIGIN_KEEP_ALIVE_SECONDS);
+        }
         System.exit(new CommandLine(new Main()).execute(args));
     }
 

@@ -1,5 +1,6 @@
 package io.providermirror.server;
 
+import io.providermirror.cache.BlobStore;
 import io.providermirror.cache.DocumentStore;
 import io.providermirror.cache.FileBlobStore;
 import io.providermirror.cache.FileDocumentStore;
@@ -32,6 +33,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -70,6 +72,15 @@ public final class MirrorApplication implements AutoCloseable {
      */
     public static MirrorApplication start(MirrorConfig config, Clock clock, boolean verifyCache)
             throws IOException, InterruptedException {
+        return start(config, clock, verifyCache, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #start(MirrorConfig, Clock, boolean)}, with the archive store seen through {@code storeView}:
+     * the seam where a test injects a failing disk (and where another store implementation will plug in).
+     */
+    static MirrorApplication start(MirrorConfig config, Clock clock, boolean verifyCache,
+                                   UnaryOperator<BlobStore> storeView) throws IOException, InterruptedException {
         Path cacheDirectory = config.cache().directory().toAbsolutePath().normalize();
         Files.createDirectories(cacheDirectory);
         if (!Files.isWritable(cacheDirectory)) {
@@ -105,9 +116,11 @@ public final class MirrorApplication implements AutoCloseable {
             DocumentStore documents = new FileDocumentStore(cacheDirectory, clock);
             ProviderMirror mirror = new ProviderMirror(
                     new ProviderMirror.Settings(config.cache().indexTtl(), config.upstream().maxArchiveBytes(),
-                            config.upstream().offline()),
+                            config.upstream().offline(), config.server().metadataTimeout(),
+                            config.cache().metadataMemory() == null ? Runtime.getRuntime().maxMemory() / 4
+                                    : config.cache().metadataMemory().bytes()),
                     new ServiceDiscovery(http, discoveryOverrides), new RegistryClient(http, executor),
-                    blobs, documents, executor, clock);
+                    storeView.apply(blobs), documents, executor, clock);
             MirrorServer server = MirrorServer.bind(config.server().host(), config.server().port(), identity, mirror,
                     publicHostName() + ":" + config.server().port(),
                     new ConnectionLimits(config.server().requestReadTimeout(), config.server().idleTimeout()));

@@ -3,6 +3,7 @@ package io.providermirror.server;
 import io.providermirror.cache.BlobStore;
 import io.providermirror.cache.DocumentStore;
 import io.providermirror.cache.FillRegistry;
+import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.Platform;
 import io.providermirror.upstream.ProviderAddress;
 import io.providermirror.upstream.ProviderVersion;
@@ -11,7 +12,10 @@ import io.providermirror.upstream.ServiceDiscovery;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The pull-through mirror as plain Java: the three questions of the network mirror protocol, answered from
@@ -21,33 +25,72 @@ import java.util.concurrent.Executor;
  */
 public final class ProviderMirror {
 
-    /** Tunables of the pull-through behaviour; {@code offline} serves the cache only. */
-    public record Settings(Duration indexTtl, long maxArchiveBytes, boolean offline) {
+    /**
+     * Tunables of the pull-through behaviour; {@code offline} serves the cache only; {@code metadataTimeout}
+     * bounds how long a caller waits for a version list or version document, however many origin requests
+     * it takes; {@code metadataMemoryBytes} bounds the heap that version lists and releases kept in memory
+     * may hold (beyond it the least used are read back from disk when asked for).
+     */
+    public record Settings(Duration indexTtl, long maxArchiveBytes, boolean offline, Duration metadataTimeout,
+                           long metadataMemoryBytes) {
+        public Settings {
+            if (metadataMemoryBytes <= 0) {
+                throw new IllegalArgumentException("metadataMemoryBytes: " + metadataMemoryBytes + " (expected: > 0)");
+            }
+            if (metadataTimeout.isZero() || metadataTimeout.isNegative()) {
+                throw new IllegalArgumentException("metadataTimeout: " + metadataTimeout + " (expected: > 0)");
+            }
+        }
     }
 
+    private final Duration metadataTimeout;
+    private final OriginRegistries origins;
     private final VersionIndexes indexes;
     private final Releases releases;
     private final Archives archives;
 
     public ProviderMirror(Settings settings, ServiceDiscovery discovery, RegistryClient registry, BlobStore blobs,
                           DocumentStore documents, Executor executor, Clock clock) {
-        OriginRegistries origins = new OriginRegistries(discovery, documents, settings.indexTtl().isZero()
+        this.metadataTimeout = settings.metadataTimeout();
+        this.origins = new OriginRegistries(discovery, documents, settings.indexTtl().isZero()
                 ? Duration.ofSeconds(1) : settings.indexTtl());
         this.indexes = new VersionIndexes(origins, registry, documents, executor, clock, settings.indexTtl(),
-                !settings.offline());
-        this.releases = new Releases(indexes, origins, registry, documents, executor);
+                !settings.offline(), settings.metadataMemoryBytes() / 2);
+        this.releases = new Releases(indexes, origins, registry, documents, executor, settings.metadataMemoryBytes() / 2);
         this.archives = new Archives(releases, registry, blobs, new FillRegistry(blobs), executor,
                 settings.maxArchiveBytes());
     }
 
     /** {@code index.json}: every semver version the origin lists. */
     public CompletableFuture<RenderedDocument> versionIndex(ProviderAddress address) {
-        return indexes.get(address).thenApply(VersionIndexes.Entry::index);
+        return withinDeadline(indexes.get(address), address, "the version list").thenApply(VersionIndexes.Entry::index);
     }
 
     /** {@code <version>.json}: every platform of a verified version, with {@code zh:} and known {@code h1:}. */
     public CompletableFuture<RenderedDocument> versionDocument(ProviderAddress address, ProviderVersion version) {
-        return releases.get(address, version).thenApply(Releases.Entry::document);
+        return withinDeadline(releases.get(address, version), address, "version " + version)
+                .thenApply(Releases.Entry::document);
+    }
+
+    /**
+     * The caller's view of {@code work}, failed with a {@code TIMEOUT} naming the origin when it takes longer
+     * than {@code metadataTimeout}. The work itself goes on and is cached, so a retry soon after (the CLI
+     * retries once) finds it done or joins it.
+     */
+    private <T> CompletableFuture<T> withinDeadline(CompletableFuture<T> work, ProviderAddress address, String what) {
+        if (work.isDone()) {
+            return work;
+        }
+        return work.copy().orTimeout(metadataTimeout.toMillis(), TimeUnit.MILLISECONDS).exceptionally(failure -> {
+            Throwable cause = Futures.cause(failure);
+            if (cause instanceof TimeoutException) {
+                throw new OriginException(OriginException.Reason.TIMEOUT, what + " of " + address + ": its origin "
+                        + address.hostname() + " (" + origins.discoveryUrl(address.hostname()).getAuthority()
+                        + ") did not answer within " + metadataTimeout.toMillis() + " ms; the mirror goes on "
+                        + "fetching it, so trying again shortly may succeed");
+            }
+            throw failure instanceof CompletionException completion ? completion : new CompletionException(cause);
+        });
     }
 
     /** The archive: from disk when cached, else following its fill from the origin. */

@@ -42,6 +42,10 @@ final class Releases {
 
     /** A verified release with the {@code h1:} hashes known so far and its rendered version document. */
     record Entry(VerifiedRelease release, Map<Platform, String> h1, RenderedDocument document) {
+        /** Roughly the heap this entry holds: the rendered bytes plus each platform's verified package. */
+        int estimatedBytes() {
+            return 256 + document.json().length + 600 * release.packages().size() + 150 * h1.size();
+        }
     }
 
     private record Key(ProviderAddress address, ProviderVersion version) {
@@ -55,13 +59,17 @@ final class Releases {
     private final AsyncCache<Key, Entry> entries;
 
     Releases(VersionIndexes indexes, OriginRegistries origins, RegistryClient registry, DocumentStore documents,
-             Executor executor) {
+             Executor executor, long memoryBytes) {
         this.indexes = indexes;
         this.origins = origins;
         this.registry = registry;
         this.documents = documents;
         this.executor = executor;
-        this.entries = Caffeine.newBuilder().maximumSize(20_000).executor(executor).buildAsync();
+        this.entries = Caffeine.newBuilder()
+                .maximumWeight(memoryBytes)
+                .weigher((Key key, Entry entry) -> entry.estimatedBytes())
+                .executor(executor)
+                .buildAsync();
     }
 
     /** The verified release; fetched and verified only when it is in neither memory nor the cache directory. */
@@ -76,7 +84,8 @@ final class Releases {
                                     OriginException.Reason.NOT_FOUND, "version " + version + " of " + address
                                     + " is not listed by its origin (as of " + index.fetchedAt() + ")"));
                             return fetch(key, listed);
-                        }, executor))));
+                        }, executor)))
+                .whenComplete((entry, failure) -> OriginFailures.log(LOG, address + " " + version, failure)));
     }
 
     /** Records the {@code h1:} hash of a verified archive, so version documents list it from now on. */

@@ -36,6 +36,14 @@ final class VersionIndexes {
 
     /** A version list with its rendered {@code index.json} and the time it was fetched from the origin. */
     record Entry(VersionList list, RenderedDocument index, Instant fetchedAt) {
+        /** Roughly the heap this entry holds: the rendered bytes plus the parsed versions and platforms. */
+        int estimatedBytes() {
+            int bytes = 256 + index.json().length;
+            for (var version : list.versions().values()) {
+                bytes += 200 + 150 * version.platforms().size();
+            }
+            return bytes;
+        }
     }
 
     private final OriginRegistries origins;
@@ -51,7 +59,7 @@ final class VersionIndexes {
     private final Map<ProviderAddress, Instant> lastFailedRefresh = new ConcurrentHashMap<>();
 
     VersionIndexes(OriginRegistries origins, RegistryClient registry, DocumentStore documents, Executor executor,
-                   Clock clock, Duration ttl, boolean refreshes) {
+                   Clock clock, Duration ttl, boolean refreshes, long memoryBytes) {
         this.origins = origins;
         this.registry = registry;
         this.documents = documents;
@@ -60,12 +68,17 @@ final class VersionIndexes {
         this.ttl = ttl;
         this.refreshes = refreshes;
         this.retryInterval = ttl.compareTo(Duration.ofSeconds(30)) < 0 ? ttl : Duration.ofSeconds(30);
-        this.entries = Caffeine.newBuilder().maximumSize(50_000).executor(executor).buildAsync();
+        this.entries = Caffeine.newBuilder()
+                .maximumWeight(memoryBytes)
+                .weigher((ProviderAddress address, Entry entry) -> entry.estimatedBytes())
+                .executor(executor)
+                .buildAsync();
     }
 
     /** The provider's version list; fetched from its origin only when nothing is cached. */
     CompletableFuture<Entry> get(ProviderAddress address) {
-        return entries.get(address, (key, ignored) -> CompletableFuture.supplyAsync(() -> load(key), executor))
+        return entries.get(address, (key, ignored) -> CompletableFuture.supplyAsync(() -> load(key), executor)
+                        .whenComplete((entry, failure) -> OriginFailures.log(LOG, "the version list of " + key, failure)))
                 .thenApply(entry -> {
                     refreshIfStale(address, entry);
                     return entry;

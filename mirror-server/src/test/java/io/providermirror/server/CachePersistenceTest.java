@@ -152,9 +152,7 @@ final class CachePersistenceTest {
             byte[] bytes = java.nio.file.Files.readAllBytes(cached);
             bytes[0] ^= 0x01;
             java.nio.file.Files.write(cached, bytes);
-            var config = new io.providermirror.server.config.MirrorConfig(
-                    new io.providermirror.server.config.ServerConfig("127.0.0.1", 0, null, null, null),
-                    new io.providermirror.server.config.CacheConfig(tmp.resolve("cache"), null, null), null);
+            var config = MirrorFixture.builder(tmp.resolve("cache"), origin).config();
             try (MirrorApplication verified = MirrorApplication.start(config, java.time.Clock.systemUTC(), true)) {
                 assertThat(verified.port()).isPositive();
                 assertThat(cached).doesNotExist();
@@ -213,6 +211,35 @@ final class CachePersistenceTest {
             assertThat(origin.requestsMatching("/v1/providers/acme/steady/versions")).isEqualTo(1);
             assertThat(origin.requestsMatching("/v1/providers/acme/steady/1.0.0/download/.*")).isEqualTo(1);
             assertThat(origin.requestsMatching("/.well-known/terraform.json")).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void versionListsHeavierThanTheMemoryBudgetAreNotKeptInMemory() throws Exception {
+        try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
+             MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+                     .set("cache.metadataMemory", "1MiB").start()) {
+            origin.publish("acme", "small", "1.0.0", "linux_amd64");
+            StringBuilder versions = new StringBuilder("{\"versions\":[");
+            for (int i = 0; i < 5_000; i++) {
+                versions.append(i == 0 ? "" : ",").append("{\"version\":\"1.").append(i)
+                        .append(".0\",\"platforms\":[{\"os\":\"linux\",\"arch\":\"amd64\"}]}");
+            }
+            origin.wireMock().stubFor(get(urlEqualTo("/v1/providers/acme/huge/versions")).willReturn(aResponse()
+                    .withHeader("Content-Type", "application/json").withBody(versions.append("]}").toString())));
+            for (String type : java.util.List.of("small", "huge")) {
+                assertThat(mirror.get("/providers/example.test/acme/" + type + "/index.json").statusCode()).isEqualTo(200);
+                // Take the list away from the cache directory: only memory can answer without the origin now.
+                java.nio.file.Files.delete(tmp.resolve("cache/metadata/example.test/acme/" + type + "/versions.json"));
+                HttpResponse<byte[]> again = mirror.get("/providers/example.test/acme/" + type + "/index.json");
+                assertThat(again.statusCode()).isEqualTo(200);
+            }
+
+            assertThat(origin.requestsMatching("/v1/providers/acme/small/versions")).as("a small list stays in memory")
+                    .isEqualTo(1);
+            // About 1.7 MB estimated against 0.5 MiB for lists: never kept, so it had to be fetched again.
+            assertThat(origin.requestsMatching("/v1/providers/acme/huge/versions")).as("a huge list is not kept")
+                    .isEqualTo(2);
         }
     }
 }

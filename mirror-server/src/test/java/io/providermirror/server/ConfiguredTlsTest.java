@@ -2,10 +2,8 @@ package io.providermirror.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.providermirror.server.config.CacheConfig;
+import io.providermirror.server.config.ConfigLoader;
 import io.providermirror.server.config.MirrorConfig;
-import io.providermirror.server.config.ServerConfig;
-import io.providermirror.server.config.TlsConfig;
 import io.providermirror.testkit.TestCertificates;
 import io.providermirror.upstream.TrustedCertificates;
 import java.net.URI;
@@ -15,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,9 +25,10 @@ final class ConfiguredTlsTest {
     @Test
     void aConfiguredCertificateChainIsPresentedAndNothingIsGenerated() throws Exception {
         TestCertificates certificates = TestCertificates.create(tmp.resolve("pki"), "corp");
-        MirrorConfig config = new MirrorConfig(
-                new ServerConfig("127.0.0.1", 0, new TlsConfig(certificates.serverCertificatePem(), certificates.serverKeyPem()), null, null),
-                new CacheConfig(tmp.resolve("cache"), null, null), null);
+        MirrorConfig config = new ConfigLoader(Map.of()).loadText("""
+                server: {host: 127.0.0.1, port: 0, tls: {certificate: '%s', privateKey: '%s'}}
+                cache: {directory: '%s'}
+                """.formatted(certificates.serverCertificatePem(), certificates.serverKeyPem(), tmp.resolve("cache")));
         try (MirrorApplication mirror = MirrorApplication.start(config, Clock.systemUTC())) {
             HttpClient client = HttpClient.newBuilder()
                     .sslContext(TrustedCertificates.sslContext(certificates.caPem())).build();

@@ -1,10 +1,12 @@
 package io.providermirror.server;
 
-import io.providermirror.server.config.CacheConfig;
-import io.providermirror.server.config.HostConfig;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.providermirror.cache.BlobStore;
+import io.providermirror.server.config.ConfigException;
+import io.providermirror.server.config.ConfigLoader;
 import io.providermirror.server.config.MirrorConfig;
-import io.providermirror.server.config.ServerConfig;
-import io.providermirror.server.config.UpstreamConfig;
 import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.upstream.TrustedCertificates;
 import java.io.IOException;
@@ -17,14 +19,17 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * A running mirror on a random port whose {@code example.test} origin is a {@link FakeOrigin}, and an HTTPS
- * client that trusts the mirror's generated CA.
+ * client that trusts the mirror's generated CA. Its configuration is built as YAML and read by the real
+ * {@link ConfigLoader}, so tests configure the mirror exactly as users do.
  */
 final class MirrorFixture implements AutoCloseable {
 
     static final String HOST = "example.test";
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     final Path cacheDirectory;
     final MirrorApplication mirror;
@@ -45,24 +50,77 @@ final class MirrorFixture implements AutoCloseable {
     }
 
     static MirrorFixture start(Path cacheDirectory, Path originCa, URI discoveryUrl, Duration indexTtl, boolean offline) {
-        MirrorConfig config = new MirrorConfig(
-                new ServerConfig("127.0.0.1", 0, null, null, null),
-                new CacheConfig(cacheDirectory, indexTtl, null),
-                new UpstreamConfig(originCa, Map.of(HOST, new HostConfig(discoveryUrl)), Duration.ofSeconds(2),
-                        Duration.ofSeconds(3), Duration.ofSeconds(2), null, null, offline));
-        try {
-            MirrorApplication mirror = MirrorApplication.start(config, Clock.systemUTC());
-            HttpClient client = HttpClient.newBuilder()
-                    .version(HttpClient.Version.HTTP_1_1)
-                    .sslContext(TrustedCertificates.sslContext(mirror.generatedCaFile().orElseThrow()))
-                    .connectTimeout(Duration.ofSeconds(5))
-                    .build();
-            return new MirrorFixture(cacheDirectory, mirror, client);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
+        return builder(cacheDirectory, originCa, discoveryUrl)
+                .set("cache.indexTtl", indexTtl.toMillis() + "ms")
+                .set("upstream.offline", offline)
+                .start();
+    }
+
+    /** A mirror for {@code origin} with the fixture's defaults, to be adjusted with {@link Builder#set}. */
+    static Builder builder(Path cacheDirectory, FakeOrigin origin) {
+        return builder(cacheDirectory, origin.caCertificate(), origin.discoveryUrl());
+    }
+
+    static Builder builder(Path cacheDirectory, Path originCa, URI discoveryUrl) {
+        return new Builder(cacheDirectory)
+                .set("server.host", "127.0.0.1")
+                .set("server.port", 0)
+                .set("cache.directory", cacheDirectory.toString())
+                .set("upstream.trustedCertificates", originCa.toString())
+                .set("upstream.hosts", Map.of(HOST, Map.of("discoveryUrl", discoveryUrl.toString())))
+                .set("upstream.connectTimeout", "2s")
+                .set("upstream.requestTimeout", "3s")
+                .set("upstream.readTimeout", "2s");
+    }
+
+    /** Configuration keys in their dotted form, as the README documents them. */
+    static final class Builder {
+        private final Path cacheDirectory;
+        private final ObjectNode tree = JSON.createObjectNode();
+
+        private Builder(Path cacheDirectory) {
+            this.cacheDirectory = cacheDirectory;
+        }
+
+        Builder set(String key, Object value) {
+            String[] segments = key.split("\\.");
+            ObjectNode node = tree;
+            for (int i = 0; i < segments.length - 1; i++) {
+                JsonNode child = node.get(segments[i]);
+                node = child instanceof ObjectNode object ? object : node.putObject(segments[i]);
+            }
+            node.set(segments[segments.length - 1], JSON.valueToTree(value));
+            return this;
+        }
+
+        MirrorConfig config() {
+            try {
+                return new ConfigLoader(Map.of()).loadText(tree.toString());
+            } catch (ConfigException e) {
+                throw new IllegalArgumentException(e.getMessage(), e);
+            }
+        }
+
+        MirrorFixture start() {
+            return start(UnaryOperator.identity());
+        }
+
+        /** Starts the mirror with its archive store seen through {@code storeView} (a fault-injecting one, say). */
+        MirrorFixture start(UnaryOperator<BlobStore> storeView) {
+            try {
+                MirrorApplication mirror = MirrorApplication.start(config(), Clock.systemUTC(), false, storeView);
+                HttpClient client = HttpClient.newBuilder()
+                        .version(HttpClient.Version.HTTP_1_1)
+                        .sslContext(TrustedCertificates.sslContext(mirror.generatedCaFile().orElseThrow()))
+                        .connectTimeout(Duration.ofSeconds(5))
+                        .build();
+                return new MirrorFixture(cacheDirectory, mirror, client);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
         }
     }
 

@@ -3,17 +3,12 @@ package io.providermirror.testkit;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.file.Files;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 
 /**
@@ -42,14 +37,7 @@ public final class StallingServer implements AutoCloseable {
 
     private static StallingServer start(TestCertificates certificates, byte[] body, int sentBytes, boolean truncate) {
         try {
-            KeyStore store = KeyStore.getInstance("PKCS12");
-            try (InputStream in = Files.newInputStream(certificates.keyStore())) {
-                store.load(in, certificates.password().toCharArray());
-            }
-            KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            keys.init(store, certificates.password().toCharArray());
-            SSLContext tls = SSLContext.getInstance("TLS");
-            tls.init(keys.getKeyManagers(), null, null);
+            SSLContext tls = certificates.serverSslContext();
             HttpsServer server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
             server.setHttpsConfigurator(new HttpsConfigurator(tls));
             server.setExecutor(Executors.newCachedThreadPool(r -> {
@@ -83,7 +71,7 @@ public final class StallingServer implements AutoCloseable {
             });
             server.start();
             return stalling;
-        } catch (IOException | GeneralSecurityException e) {
+        } catch (IOException e) {
             throw new IllegalStateException("cannot start the stalling server", e);
         }
     }

@@ -87,4 +87,22 @@ public record TestCertificates(Path caPem, Path keyStore, String password, Path 
         }
         return text.toString();
     }
+
+    /** A server-side TLS context presenting this server certificate. */
+    public javax.net.ssl.SSLContext serverSslContext() {
+        try {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            try (java.io.InputStream in = Files.newInputStream(keyStore)) {
+                store.load(in, password.toCharArray());
+            }
+            javax.net.ssl.KeyManagerFactory keys = javax.net.ssl.KeyManagerFactory.getInstance(
+                    javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
+            keys.init(store, password.toCharArray());
+            javax.net.ssl.SSLContext tls = javax.net.ssl.SSLContext.getInstance("TLS");
+            tls.init(keys.getKeyManagers(), null, null);
+            return tls;
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalStateException("cannot load the test key store " + keyStore, e);
+        }
+    }
 }

@@ -57,6 +57,6 @@ public final class ReleaseVerifier {
             packages.put(platform, new VerifiedPackage(platform, document.filename(), document.downloadUrl(),
                     document.shasum(), keyId));
         }
-        return new VerifiedRelease(address, version, packages, evidence);
+        return new VerifiedRelease(address, version, packages);
     }
 }

@@ -5,9 +5,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
-/** Every platform package of one provider version, verified, with the evidence they were verified from. */
+/**
+ * Every platform package of one provider version, verified. The evidence it was verified from is not kept
+ * here (it is large: every platform's download document with the origin's keys); whoever needs it again
+ * persists it.
+ */
 public record VerifiedRelease(ProviderAddress address, ProviderVersion version,
-                              Map<Platform, VerifiedPackage> packages, ReleaseEvidence evidence) {
+                              Map<Platform, VerifiedPackage> packages) {
 
     public VerifiedRelease {
         packages = Collections.unmodifiableMap(new TreeMap<>(packages));

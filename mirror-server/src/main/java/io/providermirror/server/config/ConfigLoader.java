@@ -72,7 +72,10 @@ public final class ConfigLoader {
 
     /** Loads the configuration from {@code file} (or defaults when null) and the environment. */
     public MirrorConfig load(Path file) throws ConfigException {
-        ObjectNode tree = file == null ? JsonNodeFactory.instance.objectNode() : readFile(file);
+        return bind(file == null ? JsonNodeFactory.instance.objectNode() : readFile(file), file);
+    }
+
+    private MirrorConfig bind(ObjectNode tree, Path file) throws ConfigException {
         applyEnvironment(tree);
         try {
             return yaml.treeToValue(tree, MirrorConfig.class);
@@ -86,6 +89,29 @@ public final class ConfigLoader {
         } catch (IllegalArgumentException e) {
             throw new ConfigException("invalid configuration: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Loads the configuration from YAML text and the environment, as {@link #load} does from a file; for
+     * tests and tools that build a configuration in memory.
+     */
+    public MirrorConfig loadText(String yamlText) throws ConfigException {
+        JsonNode node;
+        try {
+            node = yaml.readTree(yamlText);
+        } catch (JsonProcessingException e) {
+            throw new ConfigException("the configuration is not valid YAML: " + e.getOriginalMessage());
+        }
+        ObjectNode tree = node == null || node.isMissingNode() || node.isNull()
+                ? JsonNodeFactory.instance.objectNode() : requireMapping(node, "the configuration");
+        return bind(tree, null);
+    }
+
+    private static ObjectNode requireMapping(JsonNode node, String source) throws ConfigException {
+        if (!node.isObject()) {
+            throw new ConfigException(source + " must hold a YAML mapping (server:, cache:, upstream:)");
+        }
+        return (ObjectNode) node;
     }
 
     private ObjectNode readFile(Path file) throws ConfigException {
@@ -103,10 +129,7 @@ public final class ConfigLoader {
         if (node == null || node.isMissingNode() || node.isNull()) {
             return JsonNodeFactory.instance.objectNode();
         }
-        if (!node.isObject()) {
-            throw new ConfigException("configuration file " + file + " must hold a YAML mapping (server:, cache:, upstream:)");
-        }
-        return (ObjectNode) node;
+        return requireMapping(node, "configuration file " + file);
     }
 
     private void applyEnvironment(ObjectNode tree) throws ConfigException {

@@ -7,8 +7,8 @@ package io.providermirror.server.config;
 public record MirrorConfig(ServerConfig server, CacheConfig cache, UpstreamConfig upstream) {
 
     public MirrorConfig {
-        server = server == null ? new ServerConfig(null, null, null, null, null) : server;
-        cache = cache == null ? new CacheConfig(null, null, null) : cache;
+        server = server == null ? new ServerConfig(null, null, null, null, null, null) : server;
+        cache = cache == null ? new CacheConfig(null, null, null, null) : cache;
         upstream = upstream == null ? new UpstreamConfig(null, null, null, null, null, null, null, null) : upstream;
     }
 

@@ -1,14 +1,19 @@
 package io.providermirror.server.config;
 
 /**
- * The HTTPS listener: address, port, the certificate to present (generated when absent), and how long a
- * client may take to send a request or stay silent.
+ * The HTTPS listener: address, port, the certificate to present (generated when absent), how long a client
+ * may take to send a request or stay silent, and how long a client waits at most for a metadata answer.
  */
 public record ServerConfig(String host, Integer port, TlsConfig tls, java.time.Duration requestReadTimeout,
-                           java.time.Duration idleTimeout) {
+                           java.time.Duration idleTimeout, java.time.Duration metadataTimeout) {
 
     /** The default port; HTTPS. */
     public static final int DEFAULT_PORT = 8443;
+    /**
+     * The CLI gives up on a JSON request after about 10 s (TLS handshake included): answer, or say why not,
+     * before that.
+     */
+    public static final java.time.Duration DEFAULT_METADATA_TIMEOUT = java.time.Duration.ofSeconds(8);
 
     public ServerConfig {
         host = host == null ? "0.0.0.0" : host;
@@ -20,6 +25,10 @@ public record ServerConfig(String host, Integer port, TlsConfig tls, java.time.D
         idleTimeout = idleTimeout == null ? java.time.Duration.ofSeconds(120) : idleTimeout;
         if (requestReadTimeout.isZero() || requestReadTimeout.isNegative()) {
             throw new IllegalArgumentException("requestReadTimeout: " + requestReadTimeout + " (expected: > 0)");
+        }
+        metadataTimeout = metadataTimeout == null ? DEFAULT_METADATA_TIMEOUT : metadataTimeout;
+        if (metadataTimeout.isZero() || metadataTimeout.isNegative()) {
+            throw new IllegalArgumentException("metadataTimeout: " + metadataTimeout + " (expected: > 0)");
         }
         if (idleTimeout.isZero() || idleTimeout.isNegative()) {
             throw new IllegalArgumentException("idleTimeout: " + idleTimeout + " (expected: > 0)");

@@ -28,6 +28,7 @@ import io.netty.handler.stream.ChunkedNioFile;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.timeout.IdleStateEvent;
 import io.providermirror.server.ArchiveSource;
+import io.providermirror.server.CacheWriteException;
 import io.providermirror.server.ProviderMirror;
 import io.providermirror.server.RenderedDocument;
 import io.providermirror.upstream.OriginException;
@@ -255,6 +256,11 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
                 case UNAVAILABLE, BAD_RESPONSE, VERIFICATION_FAILED -> HttpResponseStatus.BAD_GATEWAY;
             };
             sendError(exchange.ctx(), exchange.head(), status, origin.getMessage(), false);
+            return;
+        }
+        if (cause instanceof CacheWriteException cacheTrouble) {
+            sendError(exchange.ctx(), exchange.head(), HttpResponseStatus.SERVICE_UNAVAILABLE, cacheTrouble.getMessage(),
+                    false);
             return;
         }
         LOG.error("internal error answering {}", exchange.path(), cause);

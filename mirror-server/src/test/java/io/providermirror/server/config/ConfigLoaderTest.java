@@ -41,6 +41,7 @@ final class ConfigLoaderTest {
                 server:
                   host: 127.0.0.1
                   port: 9443
+                  metadataTimeout: 6s
                   tls:
                     certificate: /etc/mirror/chain.pem
                     privateKey: /etc/mirror/key.pem
@@ -48,6 +49,7 @@ final class ConfigLoaderTest {
                   directory: /var/cache/mirror
                   indexTtl: 5m
                   maxSize: 50GiB
+                  metadataMemory: 64MiB
                 upstream:
                   trustedCertificates: /etc/mirror/ca.pem
                   connectTimeout: 2s
@@ -67,6 +69,8 @@ final class ConfigLoaderTest {
         assertThat(config.cache().directory()).isEqualTo(Path.of("/var/cache/mirror"));
         assertThat(config.cache().indexTtl()).isEqualTo(Duration.ofMinutes(5));
         assertThat(config.cache().maxSize()).isEqualTo(new DataSize(50L << 30));
+        assertThat(config.cache().metadataMemory()).isEqualTo(new DataSize(64L << 20));
+        assertThat(config.server().metadataTimeout()).isEqualTo(Duration.ofSeconds(6));
         assertThat(config.upstream().trustedCertificates()).isEqualTo(Path.of("/etc/mirror/ca.pem"));
         assertThat(config.upstream().connectTimeout()).isEqualTo(Duration.ofSeconds(2));
         assertThat(config.upstream().requestTimeout()).isEqualTo(Duration.ofSeconds(7));
@@ -84,7 +88,7 @@ final class ConfigLoaderTest {
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(file))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("unknown configuration key 'server.prot'")
-                .hasMessageContaining("host, idleTimeout, port, requestReadTimeout, tls");
+                .hasMessageContaining("host, idleTimeout, metadataTimeout, port, requestReadTimeout, tls");
     }
 
     @Test

@@ -1,0 +1,226 @@
+package io.providermirror.server;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.providermirror.testkit.FakeOrigin;
+import io.providermirror.testkit.RawHttpsServer;
+import io.providermirror.testkit.TestCertificates;
+import java.io.IOException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Origins that are slow, lie about sizes, send garbage, loop or fail TLS: each gives the client a clear error
+ * in time, and the mirror caches nothing bad and recovers when the origin does.
+ */
+final class OriginTroubleTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path tmp;
+
+    private static FakeOrigin origin;
+    private static MirrorFixture mirror;
+
+    @BeforeAll
+    static void start() {
+        origin = FakeOrigin.start(tmp.resolve("origin"));
+        mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+                .set("server.metadataTimeout", "2s")
+                .set("upstream.maxArchiveBytes", 150_000)
+                .start();
+    }
+
+    @AfterAll
+    static void stop() {
+        mirror.close();
+        origin.close();
+    }
+
+    private static String error(HttpResponse<byte[]> response) throws IOException {
+        JsonNode errors = JSON.readTree(response.body()).get("errors");
+        assertThat(errors.isArray()).isTrue();
+        return errors.get(0).asText();
+    }
+
+    private static String archivePath(String type) {
+        return mirror.providerPath("acme", type) + "terraform-provider-" + type + "_1.0.0_linux_amd64.zip";
+    }
+
+    private static Stream<Path> cachedFilesOf(String type) throws IOException {
+        return Files.walk(mirror.cacheDirectory.resolve("archives"))
+                .filter(p -> p.toString().contains("terraform-provider-" + type + "_") && Files.isRegularFile(p));
+    }
+
+    @Test
+    void aColdVersionDocumentNeedingManySlowOriginCallsGetsA504InTimeAndTheRetryFindsItDone() throws Exception {
+        FakeOrigin.Release release = origin.publish("acme", "chain", "1.0.0", "linux_amd64");
+        // Each origin call is well within upstream.requestTimeout (3 s); together they exceed metadataTimeout (2 s).
+        origin.wireMock().stubFor(get(urlEqualTo("/v1/providers/acme/chain/versions")).willReturn(aResponse()
+                .withFixedDelay(1_500).withHeader("Content-Type", "application/json")
+                .withBody("{\"versions\":[{\"version\":\"1.0.0\",\"platforms\":[{\"os\":\"linux\",\"arch\":\"amd64\"}]}]}")));
+        origin.wireMock().stubFor(get(urlEqualTo(release.archivePath("linux_amd64").replace(
+                release.fileName("linux_amd64"), "terraform-provider-chain_1.0.0_SHA256SUMS"))).willReturn(aResponse()
+                .withFixedDelay(1_500).withBody(release.sha256Sums())));
+
+        HttpResponse<byte[]> first = mirror.send(HttpRequest.newBuilder(
+                mirror.url(mirror.providerPath("acme", "chain") + "1.0.0.json")).timeout(Duration.ofSeconds(8)).build());
+
+        assertThat(first.statusCode()).isEqualTo(504);
+        assertThat(error(first)).contains("version 1.0.0 of example.test/acme/chain")
+                .contains("127.0.0.1:" + origin.discoveryUrl().getPort()).contains("did not answer within 2000 ms");
+        // The work went on in the background: the CLI's retry gets the answer without asking the origin again.
+        await().atMost(Duration.ofSeconds(15)).until(() ->
+                mirror.get(mirror.providerPath("acme", "chain") + "1.0.0.json").statusCode() == 200);
+        assertThat(origin.requestsMatching("/v1/providers/acme/chain/versions")).isEqualTo(1);
+        assertThat(origin.requestsMatching("/v1/providers/acme/chain/1.0.0/download/linux/amd64")).isEqualTo(1);
+    }
+
+    @Test
+    void aSlowOriginDoesNotDelayAStaleVersionList() throws Exception {
+        try (MirrorFixture stale = MirrorFixture.builder(tmp.resolve("stale-cache"), origin)
+                .set("cache.indexTtl", "0s").start()) {
+            origin.publish("acme", "stale", "1.0.0", "linux_amd64");
+            String index = stale.providerPath("acme", "stale") + "index.json";
+            assertThat(stale.get(index).statusCode()).isEqualTo(200);
+            origin.wireMock().stubFor(get(urlEqualTo("/v1/providers/acme/stale/versions")).willReturn(aResponse()
+                    .withFixedDelay(10_000).withHeader("Content-Type", "application/json").withBody("{\"versions\":[]}")));
+
+            // The list is stale (TTL 0), the origin takes 10 s: the cached list is the answer, long before the
+            // CLI's ~10 s timeout (this client allows 3 s).
+            HttpResponse<byte[]> response = stale.send(HttpRequest.newBuilder(stale.url(index))
+                    .timeout(Duration.ofSeconds(3)).build());
+
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(JSON.readTree(response.body()).get("versions").has("1.0.0")).isTrue();
+        }
+    }
+
+    @Test
+    void anArchiveAnnouncedLargerThanTheLimitIsRefusedBeforeAnyByteIsStored() throws Exception {
+        origin.publish("acme", "toolarge", "1.0.0", FakeOrigin.Tamper.NONE, 300_000, "linux_amd64");
+
+        HttpResponse<byte[]> response = mirror.get(archivePath("toolarge"));
+
+        assertThat(response.statusCode()).isEqualTo(502);
+        assertThat(error(response)).contains("example.test/acme/toolarge 1.0.0 linux_amd64")
+                .contains("more than upstream.maxArchiveBytes (150000)");
+        try (Stream<Path> files = cachedFilesOf("toolarge")) {
+            assertThat(files).isEmpty();
+        }
+    }
+
+    @Test
+    void anArchiveStreamedWithoutALengthIsCutOffAtTheLimit() throws Exception {
+        FakeOrigin.Release release = origin.publish("acme", "sneaky", "1.0.0", FakeOrigin.Tamper.NONE, 300_000,
+                "linux_amd64");
+        byte[] archive = release.archives().get("linux_amd64");
+        origin.wireMock().stubFor(get(urlEqualTo(release.archivePath("linux_amd64"))).willReturn(aResponse()
+                .withBody(archive).withChunkedDribbleDelay(20, 200)));
+
+        assertThat(fetchCompletes(archivePath("sneaky"), archive.length)).as("the client never gets it whole").isFalse();
+        try (Stream<Path> files = cachedFilesOf("sneaky")) {
+            assertThat(files).isEmpty();
+        }
+    }
+
+    @Test
+    void anOriginSendingMoreThanItAnnouncedIsNeverCachedAndTheMirrorRecovers() throws Exception {
+        FakeOrigin.Release release = origin.publish("acme", "overlong", "1.0.0", FakeOrigin.Tamper.NONE, 20_000,
+                "linux_amd64");
+        byte[] genuine = release.archives().get("linux_amd64");
+        int announced = genuine.length - 5_000;
+        java.util.concurrent.atomic.AtomicBoolean honest = new java.util.concurrent.atomic.AtomicBoolean();
+        try (RawHttpsServer liar = RawHttpsServer.start(origin.certificates(), out -> {
+            int length = honest.get() ? genuine.length : announced;
+            out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/zip\r\nContent-Length: " + length
+                    + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(genuine);
+        })) {
+            origin.pointArchiveAt(release, "linux_amd64", liar.url("/overlong.zip"));
+            assertThat(fetchCompletes(archivePath("overlong"), announced)).isFalse();
+            try (Stream<Path> files = cachedFilesOf("overlong")) {
+                assertThat(files).isEmpty();
+            }
+
+            honest.set(true);
+            HttpResponse<byte[]> healed = mirror.get(archivePath("overlong"));
+            assertThat(healed.statusCode()).isEqualTo(200);
+            assertThat(healed.body()).isEqualTo(genuine);
+        }
+    }
+
+    /** True when a GET of {@code path} ended with a complete 200 body of {@code length} bytes. */
+    private static boolean fetchCompletes(String path, int length) throws InterruptedException {
+        try {
+            HttpResponse<byte[]> response = mirror.get(path);
+            if (response.statusCode() != 200) {
+                assertThat(response.statusCode()).isEqualTo(502);
+                return false;
+            }
+            return response.body().length == length;
+        } catch (IOException aborted) {
+            return false;
+        }
+    }
+
+    @Test
+    void garbageFromTheOriginIsA502NamingItAndIsNotCached() throws Exception {
+        origin.publish("acme", "garbage", "1.0.0", "linux_amd64");
+        origin.wireMock().stubFor(get(urlEqualTo("/v1/providers/acme/garbage/versions")).willReturn(aResponse()
+                .withHeader("Content-Type", "application/json").withBody("<html>maintenance</html>")));
+        String index = mirror.providerPath("acme", "garbage") + "index.json";
+
+        HttpResponse<byte[]> response = mirror.get(index);
+
+        assertThat(response.statusCode()).isEqualTo(502);
+        assertThat(error(response)).contains("example.test/acme/garbage").contains("not valid JSON");
+        origin.publish("acme", "garbage", "1.0.1", "linux_amd64");
+        HttpResponse<byte[]> healed = mirror.get(index);
+        assertThat(healed.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(healed.body()).get("versions").has("1.0.1")).isTrue();
+    }
+
+    @Test
+    void aRedirectLoopIsA502() throws Exception {
+        FakeOrigin.Release release = origin.publish("acme", "loop", "1.0.0", "linux_amd64");
+        origin.wireMock().stubFor(get(urlEqualTo(release.archivePath("linux_amd64"))).willReturn(aResponse()
+                .withStatus(302).withHeader("Location", release.archivePath("linux_amd64"))));
+
+        HttpResponse<byte[]> response = mirror.get(archivePath("loop"));
+
+        assertThat(response.statusCode()).isEqualTo(502);
+        assertThat(error(response)).contains("example.test/acme/loop").contains("redirected more than 3 times");
+    }
+
+    @Test
+    void anOriginWhoseCertificateIsNotTrustedIsA502SayingTlsFailed() throws Exception {
+        TestCertificates stranger = TestCertificates.create(tmp.resolve("stranger"), "stranger");
+        try (MirrorFixture distrustful = MirrorFixture.builder(tmp.resolve("tls-cache"), origin)
+                .set("upstream.trustedCertificates", stranger.caPem().toString()).start()) {
+            origin.publish("acme", "tls", "1.0.0", "linux_amd64");
+
+            HttpResponse<byte[]> response = distrustful.get(distrustful.providerPath("acme", "tls") + "index.json");
+
+            assertThat(response.statusCode()).isEqualTo(502);
+            assertThat(error(response)).contains("TLS with 127.0.0.1:" + origin.discoveryUrl().getPort() + " failed")
+                    .contains("upstream.trustedCertificates");
+        }
+    }
+}
