@@ -1,0 +1,187 @@
+package io.providermirror.testkit;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A signed origin registry as a process, for benchmarks and soak runs, that publishes <em>every</em> provider
+ * {@code example.test/acme/<type>} (version 1.0.0, linux_amd64) on demand: a provider's archive is made and
+ * signed the first time anything of it is asked for, kept as a file, and served from that file. Archives of
+ * types starting with {@code large} are {@code largeBytes}, all others {@code smallBytes}. Every answer waits
+ * {@code delayMs} first. Writes {@code origin.env} (discovery URL, CA file, port) into {@code directory} and
+ * runs until killed.
+ *
+ * <p>Unlike {@link FakeOrigin} (WireMock stubs, for tests), it holds nothing per provider in memory but its
+ * signed checksums, so a run can ask for tens of thousands of providers that were never seen before.
+ *
+ * <p>Usage: {@code BenchOrigin <directory> <smallBytes> <largeBytes> <delayMs>}
+ */
+public final class BenchOrigin {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String NAMESPACE = "acme";
+    private static final String VERSION = "1.0.0";
+    private static final String PLATFORM = "linux_amd64";
+    private static final Pattern PROVIDER = Pattern.compile("/v1/providers/" + NAMESPACE + "/([a-z][a-z0-9-]{0,63})/(versions|"
+            + Pattern.quote(VERSION) + "/download/linux/amd64)");
+    private static final Pattern FILE = Pattern.compile("/files/([a-z][a-z0-9-]{0,63})/(.+)");
+
+    /** One provider's published release: its archive file and signed checksums. */
+    private record Published(Path archive, String fileName, String sha256, byte[] sums, byte[] signature) {
+    }
+
+    private final Path files;
+    private final int smallBytes;
+    private final int largeBytes;
+    private final int delayMs;
+    private final TestPgpKey key = TestPgpKey.generate("Bench Origin <bench@example.test>");
+    private final Map<String, Published> published = new ConcurrentHashMap<>();
+
+    private BenchOrigin(Path files, int smallBytes, int largeBytes, int delayMs) {
+        this.files = files;
+        this.smallBytes = smallBytes;
+        this.largeBytes = largeBytes;
+        this.delayMs = delayMs;
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 4) {
+            System.err.println("usage: BenchOrigin <directory> <smallBytes> <largeBytes> <delayMs>");
+            System.exit(2);
+        }
+        Path directory = Files.createDirectories(Path.of(args[0]));
+        BenchOrigin origin = new BenchOrigin(Files.createDirectories(directory.resolve("files")),
+                Integer.parseInt(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+        TestCertificates certificates = TestCertificates.create(directory.resolve("tls"), "bench-origin");
+        HttpsServer server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 1024);
+        server.setHttpsConfigurator(new HttpsConfigurator(certificates.serverSslContext()));
+        server.setExecutor(Executors.newFixedThreadPool(512));
+        server.createContext("/", exchange -> {
+            try (exchange) {
+                origin.answer(exchange);
+            } catch (IOException | RuntimeException e) {
+                System.err.println("bench origin: " + exchange.getRequestURI() + ": " + e);
+            }
+        });
+        server.start();
+        int port = server.getAddress().getPort();
+        Files.writeString(directory.resolve("origin.env"), "DISCOVERY_URL=https://127.0.0.1:" + port + "/\n"
+                + "ORIGIN_CA=" + certificates.caPem().toAbsolutePath() + "\n" + "ORIGIN_PORT=" + port + "\n",
+                StandardCharsets.UTF_8);
+        System.out.println("bench origin ready on 127.0.0.1:" + port);
+        new CountDownLatch(1).await();
+    }
+
+    private void answer(HttpExchange exchange) throws IOException {
+        if (delayMs > 0) {
+            try {
+                Thread.sleep(delayMs);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        String path = exchange.getRequestURI().getPath();
+        if (path.equals("/.well-known/terraform.json")) {
+            send(exchange, "application/json", "{\"providers.v1\":\"/v1/providers/\"}".getBytes(StandardCharsets.UTF_8));
+            return;
+        }
+        Matcher provider = PROVIDER.matcher(path);
+        if (provider.matches()) {
+            String type = provider.group(1);
+            send(exchange, "application/json", (provider.group(2).equals("versions") ? versions() : download(type))
+                    .getBytes(StandardCharsets.UTF_8));
+            return;
+        }
+        Matcher file = FILE.matcher(path);
+        if (file.matches()) {
+            Published release = publish(file.group(1));
+            String name = file.group(2);
+            if (name.equals(release.fileName())) {
+                exchange.getResponseHeaders().set("Content-Type", "application/zip");
+                exchange.sendResponseHeaders(200, Files.size(release.archive()));
+                try (OutputStream out = exchange.getResponseBody()) {
+                    Files.copy(release.archive(), out);
+                }
+                return;
+            }
+            if (name.equals("SHA256SUMS")) {
+                send(exchange, "text/plain", release.sums());
+                return;
+            }
+            if (name.equals("SHA256SUMS.sig")) {
+                send(exchange, "application/octet-stream", release.signature());
+                return;
+            }
+        }
+        exchange.sendResponseHeaders(404, -1);
+    }
+
+    private static String versions() {
+        ObjectNode root = JSON.createObjectNode();
+        ObjectNode version = root.putArray("versions").addObject().put("version", VERSION);
+        version.putArray("protocols").add("5.0");
+        version.putArray("platforms").addObject().put("os", "linux").put("arch", "amd64");
+        return root.toString();
+    }
+
+    private String download(String type) {
+        Published release = publish(type);
+        String base = "/files/" + type + "/";
+        ObjectNode download = JSON.createObjectNode()
+                .put("os", "linux")
+                .put("arch", "amd64")
+                .put("filename", release.fileName())
+                .put("download_url", base + release.fileName())
+                .put("shasums_url", base + "SHA256SUMS")
+                .put("shasums_signature_url", base + "SHA256SUMS.sig")
+                .put("shasum", release.sha256());
+        download.putArray("protocols").add("5.0");
+        download.putObject("signing_keys").putArray("gpg_public_keys").addObject()
+                .put("key_id", key.signingKeyId()).put("ascii_armor", key.armoredPublicKey());
+        return download.toString();
+    }
+
+    private Published publish(String type) {
+        return published.computeIfAbsent(type, t -> {
+            byte[] zip = ProviderZips.provider(t, VERSION, PLATFORM, t.startsWith("large") ? largeBytes : smallBytes);
+            String fileName = "terraform-provider-" + t + "_" + VERSION + "_" + PLATFORM + ".zip";
+            Path archive = files.resolve(fileName);
+            try {
+                Path partial = files.resolve(fileName + ".partial");
+                Files.write(partial, zip);
+                Files.move(partial, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            String sha256 = FakeOrigin.hex(zip);
+            byte[] sums = (sha256 + "  " + fileName + "\n").getBytes(StandardCharsets.UTF_8);
+            return new Published(archive, fileName, sha256, sums, key.signDetached(sums));
+        });
+    }
+
+    private static void send(HttpExchange exchange, String contentType, byte[] body) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", contentType);
+        exchange.sendResponseHeaders(200, body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+        }
+    }
+}
