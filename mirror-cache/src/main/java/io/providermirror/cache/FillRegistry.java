@@ -2,6 +2,7 @@ package io.providermirror.cache;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
@@ -24,14 +25,19 @@ public final class FillRegistry {
 
     /**
      * Joins the fill of {@code key}, or creates one and hands it to {@code starter}, which must eventually
-     * commit or fail it. The fill leaves the registry when it ends.
+     * commit or fail it. The fill leaves the registry when it ends, after its commit, so a caller that found
+     * nothing in the store and arrives just after a fill ended would start a second download: before
+     * creating a fill, the store is asked again, and empty is returned when the blob is committed by now.
      */
-    public Joined joinOrStart(CacheKey key, Consumer<ArchiveFill> starter) throws IOException {
+    public Optional<Joined> joinOrStart(CacheKey key, Consumer<ArchiveFill> starter) throws IOException {
         boolean[] created = new boolean[1];
         ArchiveFill fill;
         try {
             fill = inFlight.computeIfAbsent(key, k -> {
                 try {
+                    if (store.find(k).isPresent()) {
+                        return null;
+                    }
                     created[0] = true;
                     return new ArchiveFill(k, store.create(k));
                 } catch (IOException e) {
@@ -40,6 +46,9 @@ public final class FillRegistry {
             });
         } catch (UncheckedIOException e) {
             throw e.getCause();
+        }
+        if (fill == null) {
+            return Optional.empty();
         }
         if (created[0]) {
             fill.completion().whenComplete((blob, failure) -> inFlight.remove(key, fill));
@@ -50,7 +59,7 @@ public final class FillRegistry {
                 throw e;
             }
         }
-        return new Joined(fill, created[0]);
+        return Optional.of(new Joined(fill, created[0]));
     }
 
     /** Number of fills in progress. */

@@ -74,13 +74,19 @@ final class Archives {
         return releases.get(address, version).thenCompose(entry -> {
             VerifiedPackage pkg = entry.release().find(platform).orElseThrow(() -> new OriginException(
                     OriginException.Reason.NOT_FOUND, address + " " + version + " is not available for " + platform));
-            FillRegistry.Joined joined;
+            Optional<FillRegistry.Joined> joined;
             try {
                 joined = fills.joinOrStart(key, fill -> executor.execute(() -> runFill(fill, address, version, pkg)));
             } catch (IOException e) {
                 throw cacheWriteFailed(address + " " + version + " " + platform, e);
             }
-            ArchiveFill fill = joined.fill();
+            if (joined.isEmpty()) {
+                // Committed by a fill that ended since this request looked.
+                return CompletableFuture.supplyAsync(() -> findCached(key).orElseThrow(() -> new OriginException(
+                        OriginException.Reason.UNAVAILABLE, "the archive of " + address + " " + version + " "
+                        + platform + " vanished from the cache as it was committed; try again")), executor);
+            }
+            ArchiveFill fill = joined.get().fill();
             return fill.started().thenApplyAsync(length -> follow(fill, length), executor);
         });
     }

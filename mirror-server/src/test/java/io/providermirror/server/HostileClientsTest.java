@@ -131,6 +131,31 @@ final class HostileClientsTest {
     }
 
     @Test
+    void pipelinedRequestsAreAnsweredInOrder() throws Exception {
+        FakeOrigin.Release release = origin.publish("acme", "pipelined", "1.0.0", FakeOrigin.Tamper.NONE, 100_000,
+                "linux_amd64");
+        origin.wireMock().stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(
+                com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo(release.archivePath("linux_amd64")))
+                .willReturn(com.github.tomakehurst.wiremock.client.WireMock.aResponse()
+                        .withBody(release.archives().get("linux_amd64")).withChunkedDribbleDelay(5, 500)));
+        String archive = fixture.providerPath("acme", "pipelined") + "terraform-provider-pipelined_1.0.0_linux_amd64.zip";
+        try (SSLSocket socket = connect(fixture.mirror)) {
+            // Both requests in one write: the slow cold archive first, then the home page.
+            socket.getOutputStream().write(("GET " + archive + " HTTP/1.1\r\nHost: x\r\n\r\n"
+                    + "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            java.io.ByteArrayOutputStream received = new java.io.ByteArrayOutputStream();
+            socket.getInputStream().transferTo(received);
+            String text = received.toString(StandardCharsets.ISO_8859_1).toLowerCase(java.util.Locale.ROOT);
+            int zip = text.indexOf("content-type: application/zip");
+            int html = text.indexOf("content-type: text/html");
+            assertThat(zip).as("the archive was answered").isNotNegative();
+            assertThat(html).as("the home page was answered").isNotNegative();
+            assertThat(zip).as("the first request's answer comes first").isLessThan(html);
+        }
+    }
+
+    @Test
     void generatedPathsNeverCauseA5xxNorAFileOutsideTheCache() throws Exception {
         Set<Path> before = filesUnder(tmp);
         Random random = new Random(7);

@@ -5,6 +5,7 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.netty.handler.flow.FlowControlHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.timeout.IdleStateHandler;
@@ -41,6 +42,9 @@ final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
         pipeline.addLast("request-deadline", new RequestReadDeadline(limits.requestReadTimeout()));
         pipeline.addLast("keep-alive", new HttpServerKeepAliveHandler());
         pipeline.addLast("aggregator", new BoundedRequestAggregator(MAX_REQUEST_BYTES));
+        // The codec decodes every pipelined request in a read at once; this hands them on one per read(), so
+        // the handler (which stops reading while it answers) sees the next only when it asks for it.
+        pipeline.addLast("one-at-a-time", new FlowControlHandler());
         pipeline.addLast("chunked", new ChunkedWriteHandler());
         pipeline.addLast("idle", new IdleStateHandler(0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
         pipeline.addLast("mirror", new MirrorHttpHandler(mirror, homePage));
