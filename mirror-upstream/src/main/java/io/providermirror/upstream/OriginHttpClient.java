@@ -84,14 +84,25 @@ public final class OriginHttpClient {
     private final HttpClient client;
     private final Settings settings;
     private final Sleeper sleeper;
+    private final OriginObserver observer;
 
     public OriginHttpClient(Settings settings) {
-        this(settings, duration -> Thread.sleep(duration.toMillis()));
+        this(settings, OriginObserver.NONE);
+    }
+
+    /** A client that reports every logical request to {@code observer}. */
+    public OriginHttpClient(Settings settings, OriginObserver observer) {
+        this(settings, duration -> Thread.sleep(duration.toMillis()), observer);
     }
 
     OriginHttpClient(Settings settings, Sleeper sleeper) {
+        this(settings, sleeper, OriginObserver.NONE);
+    }
+
+    OriginHttpClient(Settings settings, Sleeper sleeper, OriginObserver observer) {
         this.settings = settings;
         this.sleeper = sleeper;
+        this.observer = observer;
         this.client = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .followRedirects(HttpClient.Redirect.NEVER)
@@ -105,19 +116,28 @@ public final class OriginHttpClient {
      *
      * @param what how to name this request in errors, e.g. "the version list of example.test/acme/foo"
      */
-    public Document getDocument(URI uri, String what) {
-        HttpResponse<InputStream> response = send(uri, what, settings.requestTimeout(),
-                HttpResponse.BodyHandlers.ofInputStream(), OriginHttpClient::closeQuietly);
-        try (InputStream body = response.body()) {
-            byte[] bytes = body.readNBytes(settings.maxDocumentBytes() + 1);
-            if (bytes.length > settings.maxDocumentBytes()) {
-                throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + " from " + response.uri()
-                        + " is larger than " + settings.maxDocumentBytes() + " bytes");
+    public Document getDocument(URI uri, String what, OriginObserver.Operation operation) {
+        long start = System.nanoTime();
+        try {
+            HttpResponse<InputStream> response = send(uri, what, settings.requestTimeout(),
+                    HttpResponse.BodyHandlers.ofInputStream(), OriginHttpClient::closeQuietly);
+            Document document;
+            try (InputStream body = response.body()) {
+                byte[] bytes = body.readNBytes(settings.maxDocumentBytes() + 1);
+                if (bytes.length > settings.maxDocumentBytes()) {
+                    throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + " from " + response.uri()
+                            + " is larger than " + settings.maxDocumentBytes() + " bytes");
+                }
+                document = new Document(response.uri(), response.statusCode(),
+                        response.headers().firstValue("content-type").orElse(null), bytes);
+            } catch (IOException e) {
+                throw failure(uri, what, e);
             }
-            return new Document(response.uri(), response.statusCode(),
-                    response.headers().firstValue("content-type").orElse(null), bytes);
-        } catch (IOException e) {
-            throw failure(uri, what, e);
+            observe(uri, operation, start, document.status(), null);
+            return document;
+        } catch (OriginException e) {
+            observe(uri, operation, start, 0, e);
+            throw e;
         }
     }
 
@@ -126,16 +146,45 @@ public final class OriginHttpClient {
      * {@code readTimeout}; any status other than 200 is an error.
      */
     public ArchiveStream openArchive(URI uri, String what) {
-        HttpResponse<Flow.Publisher<List<ByteBuffer>>> response = send(uri, what, settings.requestTimeout(),
-                HttpResponse.BodyHandlers.ofPublisher(), OriginHttpClient::discard);
-        if (response.statusCode() != 200) {
-            discard(response.body());
-            throw statusError(response.uri(), response.statusCode(), what);
+        long start = System.nanoTime();
+        try {
+            HttpResponse<Flow.Publisher<List<ByteBuffer>>> response = send(uri, what, settings.requestTimeout(),
+                    HttpResponse.BodyHandlers.ofPublisher(), OriginHttpClient::discard);
+            if (response.statusCode() != 200) {
+                discard(response.body());
+                throw statusError(response.uri(), response.statusCode(), what);
+            }
+            observe(uri, OriginObserver.Operation.ARCHIVE, start, response.statusCode(), null);
+            TimedBodyStream body = new TimedBodyStream(settings.readTimeout());
+            response.body().subscribe(body);
+            OptionalLong length = response.headers().firstValueAsLong("content-length");
+            return new ArchiveStream(response.uri(), length, body);
+        } catch (OriginException e) {
+            observe(uri, OriginObserver.Operation.ARCHIVE, start, 0, e);
+            throw e;
         }
-        TimedBodyStream body = new TimedBodyStream(settings.readTimeout());
-        response.body().subscribe(body);
-        OptionalLong length = response.headers().firstValueAsLong("content-length");
-        return new ArchiveStream(response.uri(), length, body);
+    }
+
+    /** Reports one logical request: by its status when it got one, else by the exception that ended it. */
+    private void observe(URI uri, OriginObserver.Operation operation, long startNanos, int status,
+                         OriginException failure) {
+        if (failure != null && (failure.reason() == OriginException.Reason.FORBIDDEN || settings.offline())) {
+            return;
+        }
+        OriginObserver.Outcome outcome;
+        if (failure != null) {
+            outcome = failure.reason() == OriginException.Reason.TIMEOUT ? OriginObserver.Outcome.TIMEOUT
+                    : failure.reason() == OriginException.Reason.NOT_FOUND ? OriginObserver.Outcome.NOT_FOUND
+                    : OriginObserver.Outcome.ERROR;
+        } else if (status / 100 == 2) {
+            outcome = OriginObserver.Outcome.SUCCESS;
+        } else {
+            outcome = status == 404 || status == 410 ? OriginObserver.Outcome.NOT_FOUND : OriginObserver.Outcome.ERROR;
+        }
+        String detail = failure != null ? failure.getMessage()
+                : outcome == OriginObserver.Outcome.SUCCESS ? null : uri + " answered HTTP " + status;
+        observer.requestCompleted(uri.getAuthority(), operation, outcome,
+                Duration.ofNanos(System.nanoTime() - startNanos), detail);
     }
 
     private static void discard(Flow.Publisher<List<ByteBuffer>> body) {

@@ -37,7 +37,7 @@ public final class RegistryClient {
     public FetchedVersions versions(URI providersBase, ProviderAddress address) {
         URI url = providersBase.resolve(address.namespace() + "/" + address.type() + "/versions");
         String what = "the version list of " + address;
-        OriginHttpClient.Document document = http.getDocument(url, what);
+        OriginHttpClient.Document document = http.getDocument(url, what, OriginObserver.Operation.VERSIONS);
         if (document.status() == 404) {
             throw new OriginException(OriginException.Reason.NOT_FOUND,
                     "provider " + address + " does not exist at its origin (" + url + " answered 404)");
@@ -92,7 +92,7 @@ public final class RegistryClient {
         URI url = base.resolve(address.namespace() + "/" + address.type() + "/" + version.originSpelling()
                 + "/download/" + platform.os() + "/" + platform.arch());
         String what = "the download document of " + address + " " + version.version() + " " + platform;
-        OriginHttpClient.Document document = http.getDocument(url, what);
+        OriginHttpClient.Document document = http.getDocument(url, what, OriginObserver.Operation.DOWNLOAD);
         if (document.status() == 404) {
             LOG.warn("{}: the origin lists the platform but {} answered 404; leaving the platform out", what, url);
             return Optional.empty();
@@ -107,13 +107,13 @@ public final class RegistryClient {
 
     private ReleaseEvidence.Checksums fetchChecksums(ProviderAddress address, ListedVersion version, DownloadDocument d) {
         String what = "SHA256SUMS of " + address + " " + version.version();
-        byte[] sums = fetchFile(d.shasumsUrl(), what);
-        byte[] signature = fetchFile(d.shasumsSignatureUrl(), "the signature of " + what);
+        byte[] sums = fetchFile(d.shasumsUrl(), what, OriginObserver.Operation.CHECKSUMS);
+        byte[] signature = fetchFile(d.shasumsSignatureUrl(), "the signature of " + what, OriginObserver.Operation.SIGNATURE);
         return new ReleaseEvidence.Checksums(d.shasumsUrl(), sums, d.shasumsSignatureUrl(), signature);
     }
 
-    private byte[] fetchFile(URI url, String what) {
-        OriginHttpClient.Document document = http.getDocument(url, what);
+    private byte[] fetchFile(URI url, String what, OriginObserver.Operation operation) {
+        OriginHttpClient.Document document = http.getDocument(url, what, operation);
         if (document.status() != 200) {
             throw OriginHttpClient.statusError(document.finalUri(), document.status(), what);
         }

@@ -46,7 +46,7 @@ public final class ServiceDiscovery {
     public URI providersBase(String hostname) {
         URI url = discoveryUrl(hostname);
         String what = "service discovery for " + hostname;
-        OriginHttpClient.Document document = http.getDocument(url, what);
+        OriginHttpClient.Document document = http.getDocument(url, what, OriginObserver.Operation.DISCOVERY);
         return parseProvidersBase(hostname, document);
     }
 

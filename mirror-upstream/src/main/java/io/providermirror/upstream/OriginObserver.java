@@ -1,0 +1,38 @@
+package io.providermirror.upstream;
+
+import java.time.Duration;
+
+/**
+ * Told about every logical request to an origin (retries included, as one), so that the server can count
+ * and time them and keep each origin's health without this module knowing how. Requests that were never
+ * sent (offline mode, an internal address refused) are not reported. Called on the requesting thread; must
+ * be quick and must not throw.
+ */
+public interface OriginObserver {
+
+    /** What the request was for. */
+    enum Operation {
+        DISCOVERY, VERSIONS, DOWNLOAD, CHECKSUMS, SIGNATURE, ARCHIVE
+    }
+
+    /** How it ended. */
+    enum Outcome {
+        /** A 2xx answer (for archives: the response started). */
+        SUCCESS,
+        /** 404 or 410. */
+        NOT_FOUND,
+        /** No answer within the deadline. */
+        TIMEOUT,
+        /** Anything else: connection or TLS failure, an error status, a malformed or oversized answer. */
+        ERROR
+    }
+
+    /**
+     * @param host    the authority contacted ({@code host} or {@code host:port})
+     * @param failure what went wrong, for outcomes other than {@code SUCCESS}; else null
+     */
+    void requestCompleted(String host, Operation operation, Outcome outcome, Duration latency, String failure);
+
+    /** An observer that ignores everything. */
+    OriginObserver NONE = (host, operation, outcome, latency, failure) -> { };
+}

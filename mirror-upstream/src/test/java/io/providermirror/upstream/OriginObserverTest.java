@@ -1,0 +1,109 @@
+package io.providermirror.upstream;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.stubFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.stubbing.Scenario.STARTED;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.github.tomakehurst.wiremock.junit5.WireMockRuntimeInfo;
+import com.github.tomakehurst.wiremock.junit5.WireMockTest;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/** Every logical origin request is reported once, with how it ended; requests never sent are not. */
+@WireMockTest
+final class OriginObserverTest {
+
+    private record Report(String host, OriginObserver.Operation operation, OriginObserver.Outcome outcome,
+                          String failure) {
+    }
+
+    private final List<Report> reports = new CopyOnWriteArrayList<>();
+
+    private OriginHttpClient client(boolean offline, Set<String> internalAllowed) throws IOException {
+        return new OriginHttpClient(new OriginHttpClient.Settings(Duration.ofSeconds(1), Duration.ofMillis(800),
+                Duration.ofSeconds(1), TrustedCertificates.sslContext(null), "test", 3, 1024,
+                new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(5)), offline, internalAllowed),
+                duration -> { }, (host, operation, outcome, latency, failure) -> {
+                    assertThat(latency.isNegative()).isFalse();
+                    reports.add(new Report(host, operation, outcome, failure));
+                });
+    }
+
+    private OriginHttpClient client() throws IOException {
+        return client(false, Set.of("localhost"));
+    }
+
+    @Test
+    void aRequestThatNeededRetriesIsReportedOnceAsItEnded(WireMockRuntimeInfo wm) throws IOException {
+        stubFor(get(urlEqualTo("/flaky")).inScenario("flaky").whenScenarioStateIs(STARTED)
+                .willReturn(aResponse().withStatus(503)).willSetStateTo("recovered"));
+        stubFor(get(urlEqualTo("/flaky")).inScenario("flaky").whenScenarioStateIs("recovered")
+                .willReturn(aResponse().withBody("{}")));
+
+        client().getDocument(URI.create("http://localhost:" + wm.getHttpPort() + "/flaky"), "test",
+                OriginObserver.Operation.VERSIONS);
+
+        assertThat(reports).containsExactly(new Report("localhost:" + wm.getHttpPort(),
+                OriginObserver.Operation.VERSIONS, OriginObserver.Outcome.SUCCESS, null));
+    }
+
+    @Test
+    void notFoundErrorsAndTimeoutsAreTold(WireMockRuntimeInfo wm) throws IOException {
+        stubFor(get(urlEqualTo("/gone")).willReturn(aResponse().withStatus(404)));
+        stubFor(get(urlEqualTo("/broken")).willReturn(aResponse().withStatus(500)));
+        stubFor(get(urlEqualTo("/slow")).willReturn(aResponse().withFixedDelay(3_000)));
+        OriginHttpClient client = client();
+        String base = "http://localhost:" + wm.getHttpPort();
+
+        client.getDocument(URI.create(base + "/gone"), "test", OriginObserver.Operation.DOWNLOAD);
+        client.getDocument(URI.create(base + "/broken"), "test", OriginObserver.Operation.CHECKSUMS);
+        assertThatThrownBy(() -> client.getDocument(URI.create(base + "/slow"), "test",
+                OriginObserver.Operation.SIGNATURE)).isInstanceOf(OriginException.class);
+        assertThatThrownBy(() -> client.openArchive(URI.create(base + "/broken"), "test"))
+                .isInstanceOf(OriginException.class);
+
+        assertThat(reports).extracting(Report::operation, Report::outcome).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(OriginObserver.Operation.DOWNLOAD, OriginObserver.Outcome.NOT_FOUND),
+                org.assertj.core.groups.Tuple.tuple(OriginObserver.Operation.CHECKSUMS, OriginObserver.Outcome.ERROR),
+                org.assertj.core.groups.Tuple.tuple(OriginObserver.Operation.SIGNATURE, OriginObserver.Outcome.TIMEOUT),
+                org.assertj.core.groups.Tuple.tuple(OriginObserver.Operation.ARCHIVE, OriginObserver.Outcome.ERROR));
+        assertThat(reports.get(1).failure()).contains("answered HTTP 500");
+    }
+
+    @Test
+    void aRefusedConnectionIsAnError() throws IOException {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        int closedPort = port;
+        assertThatThrownBy(() -> client().getDocument(URI.create("http://localhost:" + closedPort + "/"), "test",
+                OriginObserver.Operation.DISCOVERY)).isInstanceOf(OriginException.class);
+
+        assertThat(reports).singleElement().satisfies(report -> {
+            assertThat(report.outcome()).isEqualTo(OriginObserver.Outcome.ERROR);
+            assertThat(report.failure()).contains("cannot connect to localhost:" + closedPort);
+        });
+    }
+
+    @Test
+    void requestsThatAreNeverSentAreNotReported(WireMockRuntimeInfo wm) throws IOException {
+        URI internal = URI.create("http://127.0.0.1:" + wm.getHttpPort() + "/x");
+        assertThatThrownBy(() -> client(false, Set.of()).getDocument(internal, "test",
+                OriginObserver.Operation.VERSIONS)).hasMessageContaining("internal address");
+        assertThatThrownBy(() -> client(true, Set.of("127.0.0.1")).getDocument(internal, "test",
+                OriginObserver.Operation.VERSIONS)).hasMessageContaining("upstream.offline");
+
+        assertThat(reports).isEmpty();
+    }
+}
