@@ -1,6 +1,7 @@
 package io.providermirror.cache;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -26,4 +27,16 @@ public interface BlobStore {
 
     /** Removes the blob at {@code key}, if any. */
     void remove(CacheKey key) throws IOException;
+
+    /** Total bytes of committed blobs. */
+    long totalBytes();
+
+    /** Number of committed blobs. */
+    int count();
+
+    /** Blobs evicted to keep the size bound since the store was opened. */
+    long evictions();
+
+    /** Every committed blob, from the store's index. */
+    List<BlobSummary> list();
 }

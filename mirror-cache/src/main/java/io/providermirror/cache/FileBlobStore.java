@@ -74,10 +74,12 @@ public final class FileBlobStore implements BlobStore {
 
     private static final class IndexEntry {
         final long size;
+        final Instant committedAt;
         int readers;
 
-        IndexEntry(long size) {
+        IndexEntry(long size, Instant committedAt) {
             this.size = size;
+            this.committedAt = committedAt;
         }
     }
 
@@ -149,7 +151,7 @@ public final class FileBlobStore implements BlobStore {
         found.sort(Comparator.comparing(Found::modified));
         synchronized (lock) {
             for (Found f : found) {
-                index.put(f.key(), new IndexEntry(f.size()));
+                index.put(f.key(), new IndexEntry(f.size(), f.modified().toInstant()));
                 totalBytes += f.size();
             }
         }
@@ -227,7 +229,7 @@ public final class FileBlobStore implements BlobStore {
         synchronized (lock) {
             IndexEntry entry = index.get(key);
             if (entry == null) {
-                entry = new IndexEntry(blob.size());
+                entry = new IndexEntry(blob.size(), blob.committedAt());
                 index.put(key, entry);
                 totalBytes += blob.size();
             }
@@ -314,21 +316,31 @@ public final class FileBlobStore implements BlobStore {
         }
     }
 
-    /** Total bytes of committed blobs. */
+    @Override
+    public List<BlobSummary> list() {
+        synchronized (lock) {
+            List<BlobSummary> summaries = new ArrayList<>(index.size());
+            // Iterating an access-ordered map does not reorder it; get() would.
+            index.forEach((key, entry) -> summaries.add(new BlobSummary(key, entry.size, entry.committedAt)));
+            return summaries;
+        }
+    }
+
+    @Override
     public long totalBytes() {
         synchronized (lock) {
             return totalBytes;
         }
     }
 
-    /** Number of committed blobs. */
+    @Override
     public int count() {
         synchronized (lock) {
             return index.size();
         }
     }
 
-    /** Blobs evicted to keep the size bound since the store was opened. */
+    @Override
     public long evictions() {
         synchronized (lock) {
             return evictions;
@@ -464,7 +476,7 @@ public final class FileBlobStore implements BlobStore {
                 StoredBlob blob = new StoredBlob(key, target, size, sha256, now);
                 verified.add(key);
                 synchronized (lock) {
-                    IndexEntry previous = index.put(key, new IndexEntry(size));
+                    IndexEntry previous = index.put(key, new IndexEntry(size, now));
                     totalBytes += size - (previous == null ? 0 : previous.size);
                 }
                 evictIfNeeded();

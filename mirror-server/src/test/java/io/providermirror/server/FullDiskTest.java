@@ -99,6 +99,26 @@ final class FullDiskTest {
         }
 
         @Override
+        public long totalBytes() {
+            return delegate.totalBytes();
+        }
+
+        @Override
+        public int count() {
+            return delegate.count();
+        }
+
+        @Override
+        public long evictions() {
+            return delegate.evictions();
+        }
+
+        @Override
+        public java.util.List<io.providermirror.cache.BlobSummary> list() {
+            return delegate.list();
+        }
+
+        @Override
         public BlobWrite create(CacheKey key) throws IOException {
             BlobWrite write = delegate.create(key);
             return new BlobWrite() {
