@@ -5,6 +5,7 @@ import io.providermirror.cache.BlobStore;
 import io.providermirror.cache.CacheKey;
 import io.providermirror.cache.FillRegistry;
 import io.providermirror.cache.StoredBlob;
+import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.OriginHttpClient;
 import io.providermirror.upstream.PackageHashes;
@@ -42,9 +43,11 @@ final class Archives {
     private final FillRegistry fills;
     private final Executor executor;
     private final long maxArchiveBytes;
+    private final MirrorMetrics metrics;
 
     Archives(Releases releases, RegistryClient registry, BlobStore blobs, FillRegistry fills, Executor executor,
-             long maxArchiveBytes) {
+             long maxArchiveBytes, MirrorMetrics metrics) {
+        this.metrics = metrics;
         this.releases = releases;
         this.registry = registry;
         this.blobs = blobs;
@@ -56,9 +59,13 @@ final class Archives {
     CompletableFuture<ArchiveSource> get(ProviderAddress address, ProviderVersion version, Platform platform) {
         CacheKey key = CacheLayout.archive(address, version, platform);
         return CompletableFuture.supplyAsync(() -> findCached(key), executor)
-                .thenCompose(cached -> cached.isPresent()
-                        ? CompletableFuture.completedFuture(cached.get())
-                        : fetch(key, address, version, platform));
+                .thenCompose(cached -> {
+                    metrics.cacheLookup(MirrorMetrics.LookupKind.ARCHIVE, cached.isPresent()
+                            ? MirrorMetrics.LookupResult.HIT : MirrorMetrics.LookupResult.MISS);
+                    return cached.isPresent()
+                            ? CompletableFuture.completedFuture(cached.get())
+                            : fetch(key, address, version, platform);
+                });
     }
 
     private Optional<ArchiveSource> findCached(CacheKey key) {
@@ -147,6 +154,7 @@ final class Archives {
             recordH1(address, version, pkg.platform(), blob);
         } catch (VerificationException e) {
             LOG.error("refusing the archive of {} from {}: {} check failed: {}", what, origin, e.check(), e.getMessage());
+            metrics.verificationFailure(address.hostname(), e.check().name());
             fill.fail(e);
         } catch (OriginException e) {
             LOG.warn("fetching the archive of {} from {} failed: {}", what, origin, e.getMessage());

@@ -49,6 +49,7 @@ public final class Main implements Callable<Integer> {
             err.println("provider-mirror: " + e.getMessage());
             return 2;
         }
+        LoggingSetup.apply(mirrorConfig.logging());
         MirrorApplication application;
         try {
             application = MirrorApplication.start(mirrorConfig, Clock.systemUTC(), verifyCache);
@@ -59,11 +60,48 @@ public final class Main implements Callable<Integer> {
             err.println("provider-mirror: cannot start: " + e);
             return 1;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(application::close, "shutdown"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                application.shutdown(mirrorConfig.server().shutdownGracePeriod());
+            } finally {
+                LoggingSetup.flush();
+                // SIGTERM is how service managers and orchestrators ask for a stop, and a drained stop is a clean
+                // one: exit 0 rather than the JVM's 143. halt() ends the JVM now; the other hooks have nothing to do.
+                Runtime.getRuntime().halt(0);
+            }
+        }, "shutdown"));
         System.out.println(StartupBanner.render(application, mirrorConfig));
         System.out.flush();
         application.awaitClose();
         return 0;
+    }
+
+    /** {@code healthcheck}: for container health checks, where the image has no curl. */
+    @Command(name = "healthcheck", mixinStandardHelpOptions = true,
+            description = "Exits 0 when the mirror answers 200 at --url (its readiness), 1 otherwise.")
+    int healthcheck(
+            @Option(names = "--url", defaultValue = "http://127.0.0.1:9100/readyz", paramLabel = "URL",
+                    description = "what to ask (default: ${DEFAULT-VALUE}, the management listener's readiness)")
+            java.net.URI url,
+            @Option(names = "--ca", paramLabel = "FILE",
+                    description = "PEM CA certificates to trust for an https URL (e.g. <cache.directory>/tls/ca.pem)")
+            Path ca) {
+        try {
+            java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder()
+                    .connectTimeout(java.time.Duration.ofSeconds(3))
+                    .sslContext(io.providermirror.upstream.TrustedCertificates.sslContext(ca))
+                    .build();
+            java.net.http.HttpResponse<String> response = client.send(java.net.http.HttpRequest.newBuilder(url)
+                    .timeout(java.time.Duration.ofSeconds(5)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            System.out.println(response.statusCode() + " " + response.body());
+            return response.statusCode() == 200 ? 0 : 1;
+        } catch (java.io.IOException | RuntimeException e) {
+            System.out.println("unhealthy: " + url + ": " + e);
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 1;
+        }
     }
 
     /** The version shown by {@code --version}. */

@@ -1,5 +1,7 @@
 package io.providermirror.server;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.providermirror.cache.BlobStore;
 import io.providermirror.cache.DocumentStore;
 import io.providermirror.cache.FileBlobStore;
@@ -7,7 +9,10 @@ import io.providermirror.cache.FileDocumentStore;
 import io.providermirror.server.config.HostConfig;
 import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.http.ConnectionLimits;
+import io.providermirror.server.http.HttpServices;
 import io.providermirror.server.http.MirrorServer;
+import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.server.metrics.StandardBinders;
 import io.providermirror.server.tls.GeneratedCertificates;
 import io.providermirror.server.tls.PemFiles;
 import io.providermirror.server.tls.ServerIdentity;
@@ -17,28 +22,34 @@ import io.providermirror.upstream.RetryPolicy;
 import io.providermirror.upstream.ServiceDiscovery;
 import io.providermirror.upstream.TrustedCertificates;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import javax.net.ssl.SSLContext;
 
 /**
- * A running mirror: builds every part from a configuration, starts the listener, and stops it all on close.
- * The command line and the whole-server tests both start the mirror through this class.
+ * A running mirror: builds every part from a configuration, starts the listeners, and stops it all, at once
+ * on close or gracefully on shutdown. The command line and the whole-server tests both start the mirror
+ * through this class.
  */
 public final class MirrorApplication implements AutoCloseable {
 
@@ -48,17 +59,28 @@ public final class MirrorApplication implements AutoCloseable {
     public static final String VERSION = Optional.ofNullable(MirrorApplication.class.getPackage().getImplementationVersion())
             .orElse("dev");
 
+    /** The README, packaged into the jar at build time and served at {@code /docs}. */
+    private static final String DOCUMENTATION = "/provider-mirror/README.md";
+
     private final MirrorServer server;
     private final ExecutorService executor;
     private final ServerIdentity identity;
     private final Path cacheDirectory;
+    private final Operations operations;
+    private final PrometheusMeterRegistry registry;
+    private final AutoCloseable binders;
+    private final AtomicBoolean stopped = new AtomicBoolean();
 
     private MirrorApplication(MirrorServer server, ExecutorService executor, ServerIdentity identity,
-                              Path cacheDirectory) {
+                              Path cacheDirectory, Operations operations, PrometheusMeterRegistry registry,
+                              AutoCloseable binders) {
         this.server = server;
         this.executor = executor;
         this.identity = identity;
         this.cacheDirectory = cacheDirectory;
+        this.operations = operations;
+        this.registry = registry;
+        this.binders = binders;
     }
 
     /** Starts a mirror with {@code config}. */
@@ -97,6 +119,9 @@ public final class MirrorApplication implements AutoCloseable {
                 internalHostsAllowed.add(host.getValue().discoveryUrl().getHost().toLowerCase(Locale.ROOT));
             }
         }
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        AutoCloseable binders = StandardBinders.bind(registry, cacheDirectory);
+        MirrorMetrics metrics = new MirrorMetrics(registry, clock);
         ExecutorService executor = Executors.newCachedThreadPool(daemonThreads("mirror-io"));
         try {
             OriginHttpClient http = new OriginHttpClient(new OriginHttpClient.Settings(
@@ -104,15 +129,17 @@ public final class MirrorApplication implements AutoCloseable {
                     config.upstream().readTimeout(), originTrust,
                     "provider-mirror/" + VERSION, 3, 4 * 1024 * 1024,
                     new RetryPolicy(config.upstream().maxAttempts(), RetryPolicy.DEFAULT.baseDelay(),
-                            RetryPolicy.DEFAULT.maxDelay()), config.upstream().offline(), internalHostsAllowed));
+                            RetryPolicy.DEFAULT.maxDelay()), config.upstream().offline(), internalHostsAllowed),
+                    metrics);
 
-            FileBlobStore blobs = new FileBlobStore(cacheDirectory, clock,
+            FileBlobStore files = new FileBlobStore(cacheDirectory, clock,
                     config.cache().maxSize() == null ? Long.MAX_VALUE : config.cache().maxSize().bytes());
             if (verifyCache) {
-                FileBlobStore.VerificationReport report = blobs.verifyAll();
+                FileBlobStore.VerificationReport report = files.verifyAll();
                 LOG.info("--verify-cache: hashed {} cached archives; removed {} that no longer matched{}",
                         report.checked(), report.removed().size(), report.removed().isEmpty() ? "" : ": " + report.removed());
             }
+            BlobStore blobs = storeView.apply(files);
             DocumentStore documents = new FileDocumentStore(cacheDirectory, clock);
             ProviderMirror mirror = new ProviderMirror(
                     new ProviderMirror.Settings(config.cache().indexTtl(), config.upstream().maxArchiveBytes(),
@@ -120,13 +147,23 @@ public final class MirrorApplication implements AutoCloseable {
                             config.cache().metadataMemory() == null ? Runtime.getRuntime().maxMemory() / 4
                                     : config.cache().metadataMemory().bytes()),
                     new ServiceDiscovery(http, discoveryOverrides), new RegistryClient(http, executor),
-                    storeView.apply(blobs), documents, executor, clock);
-            MirrorServer server = MirrorServer.bind(config.server().host(), config.server().port(), identity, mirror,
-                    publicHostName() + ":" + config.server().port(),
-                    new ConnectionLimits(config.server().requestReadTimeout(), config.server().idleTimeout()));
-            return new MirrorApplication(server, executor, identity, cacheDirectory);
+                    blobs, documents, executor, clock, metrics);
+            Operations operations = new Operations(registry, cacheDirectory.resolve("tmp"));
+            String fallbackAuthority = publicHostName() + ":" + config.server().port();
+            HttpServices services = new HttpServices(mirror, new StatusPage(blobs, metrics, fallbackAuthority, clock),
+                    operations, metrics, documentation(), executor);
+            MirrorServer server = MirrorServer.bind(
+                    new MirrorServer.Listener(config.server().host(), config.server().port(), identity),
+                    config.management().enabled()
+                            ? new MirrorServer.Listener(config.management().host(), config.management().port(), null)
+                            : null,
+                    services, new ConnectionLimits(config.server().requestReadTimeout(), config.server().idleTimeout()),
+                    registry);
+            operations.listener(server::isListening);
+            return new MirrorApplication(server, executor, identity, cacheDirectory, operations, registry, binders);
         } catch (IOException | InterruptedException | RuntimeException e) {
             executor.shutdownNow();
+            registry.close();
             throw e;
         }
     }
@@ -137,6 +174,14 @@ public final class MirrorApplication implements AutoCloseable {
                     PemFiles.readPrivateKey(config.server().tls().privateKey()), Optional.empty());
         }
         return new GeneratedCertificates(cacheDirectory.resolve("tls"), clock).loadOrCreate();
+    }
+
+    private static byte[] documentation() throws IOException {
+        try (InputStream in = MirrorApplication.class.getResourceAsStream(DOCUMENTATION)) {
+            return in == null
+                    ? "This build carries no documentation; see the README of provider-mirror.\n".getBytes(StandardCharsets.UTF_8)
+                    : in.readAllBytes();
+        }
     }
 
     /** The name other machines most likely reach this one by. */
@@ -161,6 +206,11 @@ public final class MirrorApplication implements AutoCloseable {
         return server.port();
     }
 
+    /** The plain-HTTP management listener's port, when one is configured. */
+    public OptionalInt managementPort() {
+        return server.managementPort();
+    }
+
     /** The CA certificate clients must trust, when the mirror generated its own certificate. */
     public Optional<Path> generatedCaFile() {
         return identity.generatedCa();
@@ -175,8 +225,30 @@ public final class MirrorApplication implements AutoCloseable {
         server.awaitClose();
     }
 
+    /**
+     * Stops gracefully: reports not ready, stops accepting connections, lets responses in progress (archive
+     * transfers among them) finish for at most {@code grace}, then closes everything.
+     */
+    public void shutdown(Duration grace) {
+        if (stopped.get()) {
+            return;
+        }
+        operations.draining();
+        LOG.info("shutting down: no new connections; waiting up to {} s for responses in progress", grace.toSeconds());
+        try {
+            boolean finished = server.drain(grace);
+            LOG.info(finished ? "every response in progress finished" : "the grace period ended; closing what was left");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        close();
+    }
+
     @Override
     public void close() {
+        if (!stopped.compareAndSet(false, true)) {
+            return;
+        }
         server.close();
         executor.shutdownNow();
         try {
@@ -184,5 +256,11 @@ public final class MirrorApplication implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        try {
+            binders.close();
+        } catch (Exception e) {
+            LOG.debug("closing the JVM meters failed: {}", e.toString());
+        }
+        registry.close();
     }
 }

@@ -3,6 +3,7 @@ package io.providermirror.server;
 import io.providermirror.cache.BlobStore;
 import io.providermirror.cache.DocumentStore;
 import io.providermirror.cache.FillRegistry;
+import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.Platform;
 import io.providermirror.upstream.ProviderAddress;
@@ -50,25 +51,27 @@ public final class ProviderMirror {
     private final Archives archives;
 
     public ProviderMirror(Settings settings, ServiceDiscovery discovery, RegistryClient registry, BlobStore blobs,
-                          DocumentStore documents, Executor executor, Clock clock) {
+                          DocumentStore documents, Executor executor, Clock clock, MirrorMetrics metrics) {
         this.metadataTimeout = settings.metadataTimeout();
         this.origins = new OriginRegistries(discovery, documents, settings.indexTtl().isZero()
                 ? Duration.ofSeconds(1) : settings.indexTtl());
         this.indexes = new VersionIndexes(origins, registry, documents, executor, clock, settings.indexTtl(),
-                !settings.offline(), settings.metadataMemoryBytes() / 2);
-        this.releases = new Releases(indexes, origins, registry, documents, executor, settings.metadataMemoryBytes() / 2);
-        this.archives = new Archives(releases, registry, blobs, new FillRegistry(blobs), executor,
-                settings.maxArchiveBytes());
+                !settings.offline(), settings.metadataMemoryBytes() / 2, metrics);
+        this.releases = new Releases(indexes, origins, registry, documents, executor, settings.metadataMemoryBytes() / 2,
+                metrics);
+        FillRegistry fills = new FillRegistry(blobs);
+        metrics.bindStore(blobs, fills);
+        this.archives = new Archives(releases, registry, blobs, fills, executor, settings.maxArchiveBytes(), metrics);
     }
 
     /** {@code index.json}: every semver version the origin lists. */
     public CompletableFuture<RenderedDocument> versionIndex(ProviderAddress address) {
-        return withinDeadline(indexes.get(address), address, "the version list").thenApply(VersionIndexes.Entry::index);
+        return withinDeadline(indexes.lookup(address), address, "the version list").thenApply(VersionIndexes.Entry::index);
     }
 
     /** {@code <version>.json}: every platform of a verified version, with {@code zh:} and known {@code h1:}. */
     public CompletableFuture<RenderedDocument> versionDocument(ProviderAddress address, ProviderVersion version) {
-        return withinDeadline(releases.get(address, version), address, "version " + version)
+        return withinDeadline(releases.lookup(address, version), address, "version " + version)
                 .thenApply(Releases.Entry::document);
     }
 

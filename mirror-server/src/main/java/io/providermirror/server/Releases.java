@@ -8,6 +8,7 @@ import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.providermirror.cache.DocumentStore;
 import io.providermirror.cache.StoredDocument;
+import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.ListedVersion;
 import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.PackageHashes;
@@ -40,8 +41,11 @@ final class Releases {
     private static final Logger LOG = LoggerFactory.getLogger(Releases.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** A verified release with the {@code h1:} hashes known so far and its rendered version document. */
-    record Entry(VerifiedRelease release, Map<Platform, String> h1, RenderedDocument document) {
+    /**
+     * A verified release with the {@code h1:} hashes known so far and its rendered version document;
+     * {@code fromOrigin} when it was fetched and verified (rather than read from disk) as it entered memory.
+     */
+    record Entry(VerifiedRelease release, Map<Platform, String> h1, RenderedDocument document, boolean fromOrigin) {
         /** Roughly the heap this entry holds: the rendered bytes plus each platform's verified package. */
         int estimatedBytes() {
             return 256 + document.json().length + 600 * release.packages().size() + 150 * h1.size();
@@ -57,9 +61,11 @@ final class Releases {
     private final DocumentStore documents;
     private final Executor executor;
     private final AsyncCache<Key, Entry> entries;
+    private final MirrorMetrics metrics;
 
     Releases(VersionIndexes indexes, OriginRegistries origins, RegistryClient registry, DocumentStore documents,
-             Executor executor, long memoryBytes) {
+             Executor executor, long memoryBytes, MirrorMetrics metrics) {
+        this.metrics = metrics;
         this.indexes = indexes;
         this.origins = origins;
         this.registry = registry;
@@ -68,8 +74,24 @@ final class Releases {
         this.entries = Caffeine.newBuilder()
                 .maximumWeight(memoryBytes)
                 .weigher((Key key, Entry entry) -> entry.estimatedBytes())
-                .executor(executor)
+                // Maintenance (weighing, evicting) is cheap and runs where a value completes, so an entry over
+                // the memory budget is gone before the next request can find it.
+                .executor(Runnable::run)
+                .recordStats()
                 .buildAsync();
+        metrics.monitor(entries, "releases");
+    }
+
+    /** As {@link #get}, for a client's request: counted as a cache hit or miss. */
+    CompletableFuture<Entry> lookup(ProviderAddress address, ProviderVersion version) {
+        CompletableFuture<Entry> present = entries.getIfPresent(new Key(address, version));
+        if (present != null && present.isDone() && !present.isCompletedExceptionally()) {
+            metrics.cacheLookup(MirrorMetrics.LookupKind.VERSION, MirrorMetrics.LookupResult.HIT);
+            return present;
+        }
+        return get(address, version).whenComplete((entry, failure) -> metrics.cacheLookup(
+                MirrorMetrics.LookupKind.VERSION, failure != null || entry.fromOrigin()
+                        ? MirrorMetrics.LookupResult.MISS : MirrorMetrics.LookupResult.HIT));
     }
 
     /** The verified release; fetched and verified only when it is in neither memory nor the cache directory. */
@@ -104,7 +126,7 @@ final class Releases {
         Key key = new Key(address, version);
         CompletableFuture<Entry> current = entries.getIfPresent(key);
         if (current != null && current.isDone() && !current.isCompletedExceptionally()) {
-            entries.put(key, CompletableFuture.completedFuture(entry(current.join().release(), hashes)));
+            entries.put(key, CompletableFuture.completedFuture(entry(current.join().release(), hashes, false)));
         }
     }
 
@@ -121,7 +143,7 @@ final class Releases {
         try {
             ReleaseEvidence evidence = JSON.readValue(stored.get().content(), ReleaseEvidence.class);
             VerifiedRelease release = ReleaseVerifier.verify(key.address(), key.version(), evidence);
-            return Optional.of(entry(release, readHashes(key.address(), key.version())));
+            return Optional.of(entry(release, readHashes(key.address(), key.version()), false));
         } catch (IOException | OriginException | IllegalArgumentException e) {
             LOG.warn("the cached release of {} {} does not verify ({}); fetching it again",
                     key.address(), key.version(), e.getMessage());
@@ -138,6 +160,7 @@ final class Releases {
         } catch (VerificationException e) {
             LOG.error("refusing {} {} from {}: {} check failed: {}", address, key.version(),
                     origins.discoveryUrl(address.hostname()).getAuthority(), e.check(), e.getMessage());
+            metrics.verificationFailure(address.hostname(), e.check().name());
             throw e;
         }
         try {
@@ -145,7 +168,7 @@ final class Releases {
         } catch (IOException e) {
             LOG.warn("cannot store the release of {} {}: {}", address, key.version(), e.toString());
         }
-        return entry(release, readHashes(address, key.version()));
+        return entry(release, readHashes(address, key.version()), true);
     }
 
     private Map<Platform, String> readHashes(ProviderAddress address, ProviderVersion version) {
@@ -165,7 +188,7 @@ final class Releases {
         }
     }
 
-    private static Entry entry(VerifiedRelease release, Map<Platform, String> h1) {
+    private static Entry entry(VerifiedRelease release, Map<Platform, String> h1, boolean fromOrigin) {
         ObjectNode root = JSON.createObjectNode();
         ObjectNode archives = root.putObject("archives");
         for (VerifiedPackage pkg : release.packages().values()) {
@@ -179,7 +202,7 @@ final class Releases {
             hashes.add(PackageHashes.zh(pkg.sha256()));
         }
         try {
-            return new Entry(release, Map.copyOf(h1), new RenderedDocument(JSON.writeValueAsBytes(root)));
+            return new Entry(release, Map.copyOf(h1), new RenderedDocument(JSON.writeValueAsBytes(root)), fromOrigin);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -6,6 +6,7 @@ import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.providermirror.cache.DocumentStore;
 import io.providermirror.cache.StoredDocument;
+import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.ProviderAddress;
 import io.providermirror.upstream.ProviderVersion;
@@ -34,8 +35,11 @@ final class VersionIndexes {
     private static final Logger LOG = LoggerFactory.getLogger(VersionIndexes.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** A version list with its rendered {@code index.json} and the time it was fetched from the origin. */
-    record Entry(VersionList list, RenderedDocument index, Instant fetchedAt) {
+    /**
+     * A version list with its rendered {@code index.json} and the time it was fetched from the origin;
+     * {@code fromOrigin} when it was fetched (rather than read from disk) as it entered memory.
+     */
+    record Entry(VersionList list, RenderedDocument index, Instant fetchedAt, boolean fromOrigin) {
         /** Roughly the heap this entry holds: the rendered bytes plus the parsed versions and platforms. */
         int estimatedBytes() {
             int bytes = 256 + index.json().length;
@@ -55,11 +59,13 @@ final class VersionIndexes {
     private final Duration retryInterval;
     private final boolean refreshes;
     private final AsyncCache<ProviderAddress, Entry> entries;
+    private final MirrorMetrics metrics;
     private final Map<ProviderAddress, Instant> refreshing = new ConcurrentHashMap<>();
     private final Map<ProviderAddress, Instant> lastFailedRefresh = new ConcurrentHashMap<>();
 
     VersionIndexes(OriginRegistries origins, RegistryClient registry, DocumentStore documents, Executor executor,
-                   Clock clock, Duration ttl, boolean refreshes, long memoryBytes) {
+                   Clock clock, Duration ttl, boolean refreshes, long memoryBytes, MirrorMetrics metrics) {
+        this.metrics = metrics;
         this.origins = origins;
         this.registry = registry;
         this.documents = documents;
@@ -71,8 +77,27 @@ final class VersionIndexes {
         this.entries = Caffeine.newBuilder()
                 .maximumWeight(memoryBytes)
                 .weigher((ProviderAddress address, Entry entry) -> entry.estimatedBytes())
-                .executor(executor)
+                // Maintenance (weighing, evicting) is cheap and runs where a value completes, so an entry over
+                // the memory budget is gone before the next request can find it.
+                .executor(Runnable::run)
+                .recordStats()
                 .buildAsync();
+        metrics.monitor(entries, "version_lists");
+    }
+
+    /** As {@link #get}, for a client's request: counted as a cache hit, stale hit or miss. */
+    CompletableFuture<Entry> lookup(ProviderAddress address) {
+        CompletableFuture<Entry> present = entries.getIfPresent(address);
+        if (present != null && present.isDone() && !present.isCompletedExceptionally()) {
+            Entry entry = present.join();
+            metrics.cacheLookup(MirrorMetrics.LookupKind.INDEX, isStale(entry)
+                    ? MirrorMetrics.LookupResult.STALE : MirrorMetrics.LookupResult.HIT);
+            refreshIfStale(address, entry);
+            return present;
+        }
+        return get(address).whenComplete((entry, failure) -> metrics.cacheLookup(MirrorMetrics.LookupKind.INDEX,
+                failure != null || entry.fromOrigin() ? MirrorMetrics.LookupResult.MISS
+                        : isStale(entry) ? MirrorMetrics.LookupResult.STALE : MirrorMetrics.LookupResult.HIT));
     }
 
     /** The provider's version list; fetched from its origin only when nothing is cached. */
@@ -94,7 +119,7 @@ final class VersionIndexes {
         }
         if (stored.isPresent()) {
             try {
-                return entry(VersionList.parse(address, stored.get().content(), "the cache"), stored.get().storedAt());
+                return entry(VersionList.parse(address, stored.get().content(), "the cache"), stored.get().storedAt(), false);
             } catch (OriginException e) {
                 LOG.warn("the cached version list of {} is unreadable ({}); fetching it again", address, e.getMessage());
             }
@@ -109,14 +134,18 @@ final class VersionIndexes {
         } catch (IOException e) {
             LOG.warn("cannot store the version list of {}: {}", address, e.toString());
         }
-        return entry(fetched.list(), clock.instant());
+        return entry(fetched.list(), clock.instant(), true);
+    }
+
+    private boolean isStale(Entry entry) {
+        return refreshes && Duration.between(entry.fetchedAt(), clock.instant()).compareTo(ttl) > 0;
     }
 
     private void refreshIfStale(ProviderAddress address, Entry entry) {
-        Instant now = clock.instant();
-        if (!refreshes || Duration.between(entry.fetchedAt(), now).compareTo(ttl) <= 0) {
+        if (!isStale(entry)) {
             return;
         }
+        Instant now = clock.instant();
         Instant failed = lastFailedRefresh.get(address);
         if (failed != null && Duration.between(failed, now).compareTo(retryInterval) < 0) {
             return;
@@ -139,14 +168,14 @@ final class VersionIndexes {
         });
     }
 
-    private static Entry entry(VersionList list, Instant fetchedAt) {
+    private static Entry entry(VersionList list, Instant fetchedAt, boolean fromOrigin) {
         ObjectNode root = JSON.createObjectNode();
         ObjectNode versions = root.putObject("versions");
         for (ProviderVersion version : list.versions().keySet()) {
             versions.putObject(version.canonical());
         }
         try {
-            return new Entry(list, new RenderedDocument(JSON.writeValueAsBytes(root)), fetchedAt);
+            return new Entry(list, new RenderedDocument(JSON.writeValueAsBytes(root)), fetchedAt, fromOrigin);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

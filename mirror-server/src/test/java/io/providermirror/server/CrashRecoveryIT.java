@@ -6,22 +6,17 @@ import static org.awaitility.Awaitility.await;
 import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.testkit.StallingServer;
 import io.providermirror.upstream.TrustedCertificates;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,37 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
 /** The packaged mirror is killed with SIGKILL during a cold download and restarted. */
 final class CrashRecoveryIT {
 
-    private static final Pattern SERVING = Pattern.compile("is serving on 127\\.0\\.0\\.1:(\\d+)");
-
     @TempDir
     Path tmp;
 
-    /** A running {@code java -jar mirror-server.jar} and the port it announced. */
-    private record Running(Process process, int port) {
-    }
-
-    private Running start(Path config) throws Exception {
-        Path jar = Path.of("target", "mirror-server.jar");
-        assertThat(jar).as("mvn package builds the jar before integration tests run").exists();
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process process = new ProcessBuilder(java.toString(), "-Xmx256m", "-jar", jar.toString(), "--config", config.toString())
-                .redirectError(tmp.resolve("mirror-stderr.log").toFile())
-                .start();
-        CompletableFuture<Integer> port = CompletableFuture.supplyAsync(() -> {
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = out.readLine()) != null) {
-                    Matcher m = SERVING.matcher(line);
-                    if (m.find()) {
-                        return Integer.parseInt(m.group(1));
-                    }
-                }
-                throw new IllegalStateException("the mirror exited before serving; see " + tmp.resolve("mirror-stderr.log"));
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        return new Running(process, port.get(60, TimeUnit.SECONDS));
+    private PackagedMirror start(Path config) throws Exception {
+        return PackagedMirror.start(config, tmp.resolve("mirror-stderr.log"), java.util.Map.of());
     }
 
     private static List<Path> temporaryFiles(Path cache) throws IOException {
@@ -94,7 +63,7 @@ final class CrashRecoveryIT {
         try (StallingServer slow = StallingServer.start(origin.certificates(), genuine, 1_000_000)) {
             origin.pointArchiveAt(crash, "linux_amd64", slow.url("/crash.zip"));
 
-            Running first = start(config);
+            PackagedMirror first = start(config);
             HttpClient client = HttpClient.newBuilder()
                     .sslContext(TrustedCertificates.sslContext(cache.resolve("tls/ca.pem"))).build();
             try {
@@ -112,7 +81,7 @@ final class CrashRecoveryIT {
             assertThat(temporaryFiles(cache)).as("the kill left a half-written download").isNotEmpty();
 
             slow.heal();
-            Running second = start(config);
+            PackagedMirror second = start(config);
             try {
                 assertThat(temporaryFiles(cache)).as("start-up removed it").isEmpty();
                 HttpResponse<byte[]> keptAgain = get(client, second.port(), keptPath);

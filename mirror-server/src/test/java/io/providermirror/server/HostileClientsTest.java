@@ -134,10 +134,7 @@ final class HostileClientsTest {
     void pipelinedRequestsAreAnsweredInOrder() throws Exception {
         FakeOrigin.Release release = origin.publish("acme", "pipelined", "1.0.0", FakeOrigin.Tamper.NONE, 100_000,
                 "linux_amd64");
-        origin.wireMock().stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(
-                com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo(release.archivePath("linux_amd64")))
-                .willReturn(com.github.tomakehurst.wiremock.client.WireMock.aResponse()
-                        .withBody(release.archives().get("linux_amd64")).withChunkedDribbleDelay(5, 500)));
+        origin.serveSlowly(release, "linux_amd64", 5, 500);
         String archive = fixture.providerPath("acme", "pipelined") + "terraform-provider-pipelined_1.0.0_linux_amd64.zip";
         try (SSLSocket socket = connect(fixture.mirror)) {
             // Both requests in one write: the slow cold archive first, then the home page.

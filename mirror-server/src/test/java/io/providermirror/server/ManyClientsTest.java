@@ -71,8 +71,7 @@ final class ManyClientsTest {
     @Test
     void thirtyTwoClientsOfOneCold50MbArchiveCauseOneOriginDownloadAndGetIdenticalBytes() throws Exception {
         FakeOrigin.Release release = origin.publish("acme", "big", "1.0.0", FakeOrigin.Tamper.NONE, 50_000_000, "linux_amd64");
-        origin.wireMock().stubFor(get(urlEqualTo(release.archivePath("linux_amd64"))).willReturn(aResponse()
-                .withBody(release.archives().get("linux_amd64")).withChunkedDribbleDelay(25, 2_500)));
+        origin.serveSlowly(release, "linux_amd64", 25, 2_500);
         String path = mirror.providerPath("acme", "big") + "terraform-provider-big_1.0.0_linux_amd64.zip";
         assertThat(mirror.get(mirror.providerPath("acme", "big") + "1.0.0.json").statusCode()).isEqualTo(200);
 
@@ -117,10 +116,7 @@ final class ManyClientsTest {
     void aFillThatFailsVerificationAbortsEveryClient() throws Exception {
         FakeOrigin.Release release = origin.publish("acme", "badcrowd", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES,
                 2_000_000, "linux_amd64");
-        byte[] tampered = release.archives().get("linux_amd64").clone();
-        tampered[tampered.length / 2] ^= 0x55;
-        origin.wireMock().stubFor(get(urlEqualTo(release.archivePath("linux_amd64"))).willReturn(aResponse()
-                .withBody(tampered).withChunkedDribbleDelay(10, 1_000)));
+        byte[] tampered = origin.serveTamperedSlowly(release, "linux_amd64", 10, 1_000);
         String path = mirror.providerPath("acme", "badcrowd") + "terraform-provider-badcrowd_1.0.0_linux_amd64.zip";
         assertThat(mirror.get(mirror.providerPath("acme", "badcrowd") + "1.0.0.json").statusCode()).isEqualTo(200);
         List<Boolean> completed = together(8, () -> {

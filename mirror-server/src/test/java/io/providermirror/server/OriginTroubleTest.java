@@ -130,11 +130,9 @@ final class OriginTroubleTest {
     void anArchiveStreamedWithoutALengthIsCutOffAtTheLimit() throws Exception {
         FakeOrigin.Release release = origin.publish("acme", "sneaky", "1.0.0", FakeOrigin.Tamper.NONE, 300_000,
                 "linux_amd64");
-        byte[] archive = release.archives().get("linux_amd64");
-        origin.wireMock().stubFor(get(urlEqualTo(release.archivePath("linux_amd64"))).willReturn(aResponse()
-                .withBody(archive).withChunkedDribbleDelay(20, 200)));
+        origin.serveSlowly(release, "linux_amd64", 20, 200);
 
-        assertThat(fetchCompletes(archivePath("sneaky"), archive.length)).as("the client never gets it whole").isFalse();
+        assertThat(fetchCompletes(archivePath("sneaky"), release.archives().get("linux_amd64").length)).as("the client never gets it whole").isFalse();
         try (Stream<Path> files = cachedFilesOf("sneaky")) {
             assertThat(files).isEmpty();
         }

@@ -142,10 +142,7 @@ final class PullThroughTest {
     void anArchiveStreamedWithoutALengthIsRelayedChunked() throws Exception {
         FakeOrigin.Release release = origin.publish("acme", "chunked", "1.0.0", FakeOrigin.Tamper.NONE, 300_000, "linux_amd64");
         byte[] genuine = release.archives().get("linux_amd64");
-        origin.wireMock().stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(
-                com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo(release.archivePath("linux_amd64")))
-                .willReturn(com.github.tomakehurst.wiremock.client.WireMock.aResponse()
-                        .withBody(genuine).withChunkedDribbleDelay(5, 200)));
+        origin.serveSlowly(release, "linux_amd64", 5, 200);
         String path = mirror.providerPath("acme", "chunked") + "terraform-provider-chunked_1.0.0_linux_amd64.zip";
         HttpResponse<byte[]> response = mirror.get(path);
         assertThat(response.statusCode()).isEqualTo(200);
@@ -154,18 +151,10 @@ final class PullThroughTest {
         assertThat(mirror.get(path).headers().firstValue("content-length")).contains(String.valueOf(genuine.length));
     }
 
-    private static void dribble(FakeOrigin.Release release, String platform, int chunks, int millis) {
-        byte[] genuine = release.archives().get(platform);
-        origin.wireMock().stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(
-                com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo(release.archivePath(platform)))
-                .willReturn(com.github.tomakehurst.wiremock.client.WireMock.aResponse()
-                        .withBody(genuine).withChunkedDribbleDelay(chunks, millis)));
-    }
-
     @Test
     void concurrentClientsOfAColdArchiveShareOneOriginDownload() throws Exception {
         FakeOrigin.Release release = origin.publish("acme", "crowd", "1.0.0", FakeOrigin.Tamper.NONE, 5_000_000, "linux_amd64");
-        dribble(release, "linux_amd64", 20, 1_000);
+        origin.serveSlowly(release, "linux_amd64", 20, 1_000);
         String path = mirror.providerPath("acme", "crowd") + "terraform-provider-crowd_1.0.0_linux_amd64.zip";
         assertThat(mirror.get(mirror.providerPath("acme", "crowd") + "1.0.0.json").statusCode()).isEqualTo(200);
         int clients = 16;
@@ -194,7 +183,7 @@ final class PullThroughTest {
     @Test
     void aClientThatDisconnectsMidStreamDoesNotStopTheDownload() throws Exception {
         FakeOrigin.Release release = origin.publish("acme", "leaver", "1.0.0", FakeOrigin.Tamper.NONE, 2_000_000, "linux_amd64");
-        dribble(release, "linux_amd64", 10, 1_000);
+        origin.serveSlowly(release, "linux_amd64", 10, 1_000);
         String path = mirror.providerPath("acme", "leaver") + "terraform-provider-leaver_1.0.0_linux_amd64.zip";
         HttpResponse<java.io.InputStream> response = mirror.client.send(
                 HttpRequest.newBuilder(mirror.url(path)).build(), HttpResponse.BodyHandlers.ofInputStream());
@@ -235,12 +224,7 @@ final class PullThroughTest {
     void aTamperedArchiveStreamedSlowlyIsAbortedMidStream() throws Exception {
         FakeOrigin.Release release = origin.publish("acme", "slowtamper", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES,
                 300_000, "linux_amd64");
-        byte[] tampered = release.archives().get("linux_amd64").clone();
-        tampered[tampered.length / 2] ^= 0x55;
-        origin.wireMock().stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(
-                com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo(release.archivePath("linux_amd64")))
-                .willReturn(com.github.tomakehurst.wiremock.client.WireMock.aResponse()
-                        .withBody(tampered).withChunkedDribbleDelay(10, 1_000)));
+        byte[] tampered = origin.serveTamperedSlowly(release, "linux_amd64", 10, 1_000);
         String path = mirror.providerPath("acme", "slowtamper") + "terraform-provider-slowtamper_1.0.0_linux_amd64.zip";
         HttpResponse<java.io.InputStream> response = mirror.client.send(
                 HttpRequest.newBuilder(mirror.url(path)).build(), HttpResponse.BodyHandlers.ofInputStream());

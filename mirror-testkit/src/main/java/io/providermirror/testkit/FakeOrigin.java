@@ -178,11 +178,7 @@ public final class FakeOrigin implements AutoCloseable {
                 .withHeader("Content-Type", "application/octet-stream").withBody(signature)));
         for (String platform : platforms) {
             String[] parts = platform.split("_");
-            byte[] served = archives.get(platform);
-            if (tamper == Tamper.ARCHIVE_BYTES) {
-                served = served.clone();
-                served[served.length / 2] ^= 0x55;
-            }
+            byte[] served = tamper == Tamper.ARCHIVE_BYTES ? tampered(archives.get(platform)) : archives.get(platform);
             server.stubFor(get(urlEqualTo(release.archivePath(platform))).willReturn(aResponse()
                     .withHeader("Content-Type", "application/zip")
                     .withHeader("Content-Length", String.valueOf(served.length))
@@ -223,6 +219,33 @@ public final class FakeOrigin implements AutoCloseable {
         }
         server.stubFor(get(urlEqualTo("/v1/providers/" + namespace + "/" + type + "/versions"))
                 .willReturn(aResponse().withHeader("Content-Type", "application/json").withBody(json(root))));
+    }
+
+    /** The bytes a {@link Tamper#ARCHIVE_BYTES} release serves instead of {@code genuine}: one byte flipped. */
+    public static byte[] tampered(byte[] genuine) {
+        byte[] served = genuine.clone();
+        served[served.length / 2] ^= 0x55;
+        return served;
+    }
+
+    /**
+     * From now on serves a platform's genuine archive slowly: in {@code chunks} pieces over {@code millis},
+     * without a {@code Content-Length} (chunked), as a slow origin or a large archive would arrive.
+     */
+    public void serveSlowly(Release release, String platform, int chunks, int millis) {
+        serveSlowly(release, platform, release.archives().get(platform), chunks, millis);
+    }
+
+    /** As {@link #serveSlowly}, with one byte of the archive flipped; returns the bytes served. */
+    public byte[] serveTamperedSlowly(Release release, String platform, int chunks, int millis) {
+        byte[] tampered = tampered(release.archives().get(platform));
+        serveSlowly(release, platform, tampered, chunks, millis);
+        return tampered;
+    }
+
+    private void serveSlowly(Release release, String platform, byte[] body, int chunks, int millis) {
+        server.stubFor(get(urlEqualTo(release.archivePath(platform)))
+                .willReturn(aResponse().withBody(body).withChunkedDribbleDelay(chunks, millis)));
     }
 
     /** How many times a platform's archive was downloaded from this origin. */

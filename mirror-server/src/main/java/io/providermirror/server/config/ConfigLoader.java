@@ -109,7 +109,7 @@ public final class ConfigLoader {
 
     private static ObjectNode requireMapping(JsonNode node, String source) throws ConfigException {
         if (!node.isObject()) {
-            throw new ConfigException(source + " must hold a YAML mapping (server:, cache:, upstream:)");
+            throw new ConfigException(source + " must hold a YAML mapping (server:, cache:, upstream:, management:, logging:)");
         }
         return (ObjectNode) node;
     }

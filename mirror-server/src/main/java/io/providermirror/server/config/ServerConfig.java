@@ -2,10 +2,12 @@ package io.providermirror.server.config;
 
 /**
  * The HTTPS listener: address, port, the certificate to present (generated when absent), how long a client
- * may take to send a request or stay silent, and how long a client waits at most for a metadata answer.
+ * may take to send a request or stay silent, how long a client waits at most for a metadata answer, and how
+ * long transfers in progress may finish when the mirror is told to stop.
  */
 public record ServerConfig(String host, Integer port, TlsConfig tls, java.time.Duration requestReadTimeout,
-                           java.time.Duration idleTimeout, java.time.Duration metadataTimeout) {
+                           java.time.Duration idleTimeout, java.time.Duration metadataTimeout,
+                           java.time.Duration shutdownGracePeriod) {
 
     /** The default port; HTTPS. */
     public static final int DEFAULT_PORT = 8443;
@@ -14,6 +16,8 @@ public record ServerConfig(String host, Integer port, TlsConfig tls, java.time.D
      * before that.
      */
     public static final java.time.Duration DEFAULT_METADATA_TIMEOUT = java.time.Duration.ofSeconds(8);
+    /** How long archive transfers in progress may go on after a SIGTERM. */
+    public static final java.time.Duration DEFAULT_SHUTDOWN_GRACE_PERIOD = java.time.Duration.ofSeconds(30);
 
     public ServerConfig {
         host = host == null ? "0.0.0.0" : host;
@@ -27,6 +31,10 @@ public record ServerConfig(String host, Integer port, TlsConfig tls, java.time.D
             throw new IllegalArgumentException("requestReadTimeout: " + requestReadTimeout + " (expected: > 0)");
         }
         metadataTimeout = metadataTimeout == null ? DEFAULT_METADATA_TIMEOUT : metadataTimeout;
+        shutdownGracePeriod = shutdownGracePeriod == null ? DEFAULT_SHUTDOWN_GRACE_PERIOD : shutdownGracePeriod;
+        if (shutdownGracePeriod.isNegative()) {
+            throw new IllegalArgumentException("shutdownGracePeriod: " + shutdownGracePeriod + " (expected: >= 0)");
+        }
         if (metadataTimeout.isZero() || metadataTimeout.isNegative()) {
             throw new IllegalArgumentException("metadataTimeout: " + metadataTimeout + " (expected: > 0)");
         }

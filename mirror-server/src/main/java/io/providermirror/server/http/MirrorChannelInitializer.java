@@ -2,6 +2,7 @@ package io.providermirror.server.http;
 
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
@@ -9,7 +10,6 @@ import io.netty.handler.flow.FlowControlHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.timeout.IdleStateHandler;
-import io.providermirror.server.ProviderMirror;
 import java.util.concurrent.TimeUnit;
 
 /** Builds each connection's pipeline, and nothing else. */
@@ -21,24 +21,37 @@ final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
     static final int MAX_HEADER_BYTES = 8 * 1024;
 
     private final SslContext sslContext;
-    private final ProviderMirror mirror;
-    private final HomePage homePage;
+    private final HttpServices services;
     private final ConnectionLimits limits;
+    private final boolean managementOnly;
+    private final ChannelGroup connections;
 
-    MirrorChannelInitializer(SslContext sslContext, ProviderMirror mirror, HomePage homePage, ConnectionLimits limits) {
+    /**
+     * @param sslContext     TLS for this listener, or null for plain HTTP
+     * @param managementOnly answer only the operator endpoints
+     * @param connections    where every connection is kept, for a graceful shutdown
+     */
+    MirrorChannelInitializer(SslContext sslContext, HttpServices services, ConnectionLimits limits,
+                             boolean managementOnly, ChannelGroup connections) {
         this.sslContext = sslContext;
-        this.mirror = mirror;
-        this.homePage = homePage;
+        this.services = services;
         this.limits = limits;
+        this.managementOnly = managementOnly;
+        this.connections = connections;
     }
 
     @Override
     protected void initChannel(SocketChannel channel) {
+        connections.add(channel);
         ChannelPipeline pipeline = channel.pipeline();
         if (sslContext != null) {
             pipeline.addLast("tls", sslContext.newHandler(channel.alloc()));
         }
+        // Idleness is the connection's, measured on its bytes: behind the flow-control handler (which hands on
+        // queued requests without a read-complete) it would think a read never ends and never fire.
+        pipeline.addLast("idle", new IdleStateHandler(0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
         pipeline.addLast("http", new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, 8192));
+        pipeline.addLast("exchange-log", new ExchangeLog(services.metrics()));
         pipeline.addLast("request-deadline", new RequestReadDeadline(limits.requestReadTimeout()));
         pipeline.addLast("keep-alive", new HttpServerKeepAliveHandler());
         pipeline.addLast("aggregator", new BoundedRequestAggregator(MAX_REQUEST_BYTES));
@@ -46,7 +59,6 @@ final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
         // the handler (which stops reading while it answers) sees the next only when it asks for it.
         pipeline.addLast("one-at-a-time", new FlowControlHandler());
         pipeline.addLast("chunked", new ChunkedWriteHandler());
-        pipeline.addLast("idle", new IdleStateHandler(0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
-        pipeline.addLast("mirror", new MirrorHttpHandler(mirror, homePage));
+        pipeline.addLast("mirror", new MirrorHttpHandler(services, managementOnly));
     }
 }

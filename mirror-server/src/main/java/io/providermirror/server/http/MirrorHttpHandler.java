@@ -27,7 +27,13 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.stream.ChunkedNioFile;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.timeout.IdleStateEvent;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.providermirror.server.ArchiveSource;
+import io.providermirror.server.Operations;
+import io.providermirror.server.metrics.MirrorMetrics;
+import java.nio.charset.StandardCharsets;
 import io.providermirror.server.CacheWriteException;
 import io.providermirror.server.ProviderMirror;
 import io.providermirror.server.RenderedDocument;
@@ -53,14 +59,20 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
     private static final Logger LOG = LoggerFactory.getLogger(MirrorHttpHandler.class);
     private static final int FILE_CHUNK_SIZE = 64 * 1024;
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final byte[] ALIVE = "{\"status\":\"ok\"}".getBytes(StandardCharsets.US_ASCII);
+
+    private final HttpServices services;
     private final ProviderMirror mirror;
-    private final HomePage homePage;
+    private final boolean managementOnly;
     /** A request is being answered asynchronously; the next one waits. */
     private boolean busy;
 
-    MirrorHttpHandler(ProviderMirror mirror, HomePage homePage) {
-        this.mirror = mirror;
-        this.homePage = homePage;
+    /** @param managementOnly answer only the operator endpoints (the plain-HTTP management listener) */
+    MirrorHttpHandler(HttpServices services, boolean managementOnly) {
+        this.services = services;
+        this.mirror = services.mirror();
+        this.managementOnly = managementOnly;
     }
 
     /** What the response needs of the request, which is released when {@code channelRead0} returns. */
@@ -89,17 +101,36 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         String path = new QueryStringDecoder(request.uri()).rawPath();
         Exchange exchange = new Exchange(ctx, head, request.headers().get(HttpHeaderNames.RANGE), path);
         Route route = RouteParser.parse(path);
-        if (route instanceof Route.Invalid invalid) {
+        ctx.channel().attr(ExchangeLog.ROUTE).set(Route.name(route));
+        if (managementOnly && !Route.isOperational(route)) {
+            sendError(ctx, head, HttpResponseStatus.NOT_FOUND,
+                    "this is the management listener: it serves /metrics, /healthz and /readyz only", false);
+            updateReading(ctx);
+        } else if (route instanceof Route.Invalid invalid) {
             sendError(ctx, head, HttpResponseStatus.valueOf(invalid.status()), invalid.message(), false);
             updateReading(ctx);
-        } else if (route instanceof Route.Home) {
-            sendBytes(ctx, head, HttpResponseStatus.OK, "text/html; charset=utf-8",
-                    homePage.render(request.headers().get(HttpHeaderNames.HOST)));
+        } else if (route instanceof Route.Health) {
+            sendBytes(ctx, head, HttpResponseStatus.OK, "application/json", ALIVE);
+            updateReading(ctx);
+        } else if (route instanceof Route.Docs) {
+            sendBytes(ctx, head, HttpResponseStatus.OK, "text/plain; charset=utf-8", services.documentation());
             updateReading(ctx);
         } else {
             busy = true;
             updateReading(ctx);
-            if (route instanceof Route.VersionIndex index) {
+            if (route instanceof Route.Home) {
+                String host = request.headers().get(HttpHeaderNames.HOST);
+                whenDone(exchange, () -> CompletableFuture.supplyAsync(() -> services.statusPage().render(host),
+                        services.executor()), (e, page) -> sendBytes(e.ctx(), e.head(), HttpResponseStatus.OK,
+                        "text/html; charset=utf-8", page));
+            } else if (route instanceof Route.Metrics) {
+                whenDone(exchange, () -> CompletableFuture.supplyAsync(() -> services.operations().metricsText()
+                        .getBytes(StandardCharsets.UTF_8), services.executor()), (e, text) -> sendBytes(e.ctx(),
+                        e.head(), HttpResponseStatus.OK, Operations.METRICS_CONTENT_TYPE, text));
+            } else if (route instanceof Route.Ready) {
+                whenDone(exchange, () -> CompletableFuture.supplyAsync(services.operations()::readiness,
+                        services.executor()), this::sendReadiness);
+            } else if (route instanceof Route.VersionIndex index) {
                 whenDone(exchange, () -> mirror.versionIndex(index.address()), this::sendDocument);
             } else if (route instanceof Route.VersionDocument document) {
                 whenDone(exchange, () -> mirror.versionDocument(document.address(), document.version()),
@@ -109,6 +140,19 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
                         this::sendArchive);
             }
         }
+    }
+
+    private void sendReadiness(Exchange exchange, Operations.Readiness readiness) {
+        ObjectNode body = JSON.createObjectNode().put("status", readiness.ready() ? "ready" : "not ready");
+        readiness.checks().forEach(body.putObject("checks")::put);
+        byte[] bytes;
+        try {
+            bytes = JSON.writeValueAsBytes(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+        sendBytes(exchange.ctx(), exchange.head(), readiness.ready() ? HttpResponseStatus.OK
+                : HttpResponseStatus.SERVICE_UNAVAILABLE, "application/json", bytes);
     }
 
     private <T> void whenDone(Exchange exchange, Supplier<CompletableFuture<T>> call, BiConsumer<Exchange, T> sender) {
@@ -159,6 +203,7 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
 
     private void sendCached(Exchange exchange, ArchiveSource.Cached cached) {
         ChannelHandlerContext ctx = exchange.ctx();
+        ctx.channel().attr(ExchangeLog.SOURCE).set(MirrorMetrics.Source.CACHE);
         long size = cached.blob().size();
         ByteRange.Outcome outcome = ByteRange.parse(exchange.range(), size);
         if (outcome instanceof ByteRange.Outcome.Unsatisfiable) {
@@ -218,6 +263,7 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
 
     private void sendFilling(Exchange exchange, ArchiveSource.Filling filling) {
         ChannelHandlerContext ctx = exchange.ctx();
+        ctx.channel().attr(ExchangeLog.SOURCE).set(MirrorMetrics.Source.UPSTREAM);
         HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/zip");
         if (filling.length().isPresent()) {

@@ -1,59 +1,79 @@
 package io.providermirror.server.http;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.netty4.NettyAllocatorMetrics;
+import io.micrometer.core.instrument.binder.netty4.NettyEventExecutorMetrics;
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
-import io.providermirror.server.ProviderMirror;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import io.providermirror.server.tls.ServerIdentity;
 import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
 
-/** The HTTPS listener: binds, and closes. */
+/**
+ * The listeners: the mirror's HTTPS listener and, when wanted, a plain-HTTP management listener for scrapers
+ * and probes, sharing one set of event loops. Binds, drains gracefully, and closes.
+ */
 public final class MirrorServer implements AutoCloseable {
+
+    /** Where to listen; {@code identity} null means plain HTTP. */
+    public record Listener(String host, int port, ServerIdentity identity) {
+    }
 
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
-    private final Channel channel;
+    private final Channel main;
+    private final Channel management;
+    private final ChannelGroup mainConnections;
+    private final ChannelGroup managementConnections;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
-    private MirrorServer(EventLoopGroup boss, EventLoopGroup workers, Channel channel) {
+    private MirrorServer(EventLoopGroup boss, EventLoopGroup workers, Channel main, Channel management,
+                         ChannelGroup mainConnections, ChannelGroup managementConnections) {
         this.boss = boss;
         this.workers = workers;
-        this.channel = channel;
+        this.main = main;
+        this.management = management;
+        this.mainConnections = mainConnections;
+        this.managementConnections = managementConnections;
     }
 
     /**
-     * Binds the listener.
+     * Binds the listeners.
      *
-     * @param identity          the TLS identity to present
-     * @param fallbackAuthority the {@code host:port} to show on the home page when a request's Host header is unusable
+     * @param management the management listener, or null for none
      */
-    public static MirrorServer bind(String host, int port, ServerIdentity identity, ProviderMirror mirror,
-                                    String fallbackAuthority, ConnectionLimits limits)
-            throws InterruptedException, SSLException {
-        SslContext sslContext = SslContextBuilder
-                .forServer(identity.privateKey(), identity.chain().toArray(X509Certificate[]::new))
-                .sslProvider(SslProvider.JDK)
-                .build();
+    public static MirrorServer bind(Listener mirror, Listener management, HttpServices services, ConnectionLimits limits,
+                                    MeterRegistry registry) throws InterruptedException, SSLException {
         EventLoopGroup boss = new NioEventLoopGroup(1);
         EventLoopGroup workers = new NioEventLoopGroup();
+        ChannelGroup mainConnections = new DefaultChannelGroup("mirror", GlobalEventExecutor.INSTANCE);
+        ChannelGroup managementConnections = new DefaultChannelGroup("management", GlobalEventExecutor.INSTANCE);
         try {
-            Channel channel = new ServerBootstrap()
-                    .group(boss, workers)
-                    .channel(NioServerSocketChannel.class)
-                    .option(ChannelOption.SO_BACKLOG, 1024)
-                    .childHandler(new MirrorChannelInitializer(sslContext, mirror, new HomePage(fallbackAuthority), limits))
-                    .bind(host, port)
-                    .sync()
-                    .channel();
-            return new MirrorServer(boss, workers, channel);
+            Channel mainChannel = listen(boss, workers, mirror, services, limits, false, mainConnections);
+            Channel managementChannel = management == null ? null
+                    : listen(boss, workers, management, services, limits, true, managementConnections);
+            new NettyEventExecutorMetrics(workers).bindTo(registry);
+            if (ByteBufAllocator.DEFAULT instanceof ByteBufAllocatorMetricProvider provider) {
+                new NettyAllocatorMetrics(provider).bindTo(registry);
+            }
+            return new MirrorServer(boss, workers, mainChannel, managementChannel, mainConnections,
+                    managementConnections);
         } catch (Throwable e) {
             // Also a bind failure, which Netty rethrows undeclared.
             boss.shutdownGracefully(0, 0, TimeUnit.SECONDS);
@@ -62,19 +82,82 @@ public final class MirrorServer implements AutoCloseable {
         }
     }
 
-    /** The port actually bound (useful with port 0). */
-    public int port() {
-        return ((InetSocketAddress) channel.localAddress()).getPort();
+    private static Channel listen(EventLoopGroup boss, EventLoopGroup workers, Listener listener, HttpServices services,
+                                  ConnectionLimits limits, boolean managementOnly, ChannelGroup connections)
+            throws InterruptedException, SSLException {
+        SslContext sslContext = null;
+        if (listener.identity() != null) {
+            sslContext = SslContextBuilder
+                    .forServer(listener.identity().privateKey(),
+                            listener.identity().chain().toArray(X509Certificate[]::new))
+                    .sslProvider(SslProvider.JDK)
+                    .build();
+        }
+        return new ServerBootstrap()
+                .group(boss, workers)
+                .channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .childHandler(new MirrorChannelInitializer(sslContext, services, limits, managementOnly, connections))
+                .bind(listener.host(), listener.port())
+                .sync()
+                .channel();
     }
 
-    /** Waits until the listener is closed. */
+    /** The mirror listener's port (useful with port 0). */
+    public int port() {
+        return ((InetSocketAddress) main.localAddress()).getPort();
+    }
+
+    /** The management listener's port, when there is one. */
+    public OptionalInt managementPort() {
+        return management == null ? OptionalInt.empty()
+                : OptionalInt.of(((InetSocketAddress) management.localAddress()).getPort());
+    }
+
+    /** True while the mirror listener accepts connections. */
+    public boolean isListening() {
+        return main.isActive();
+    }
+
+    /** Waits until the mirror listener is closed. */
     public void awaitClose() throws InterruptedException {
-        channel.closeFuture().sync();
+        main.closeFuture().sync();
+    }
+
+    /**
+     * Stops accepting connections, lets every response in progress finish (idle connections close at once,
+     * busy ones after their last response) for at most {@code grace}, then closes everything.
+     *
+     * @return true when every connection finished within the grace period
+     */
+    public boolean drain(Duration grace) throws InterruptedException {
+        main.close().sync();
+        for (Channel channel : mainConnections) {
+            channel.eventLoop().execute(() -> {
+                ExchangeLog log = channel.pipeline().get(ExchangeLog.class);
+                if (log == null) {
+                    channel.close();
+                } else {
+                    log.closeWhenIdle(channel.pipeline().context(log));
+                }
+            });
+        }
+        boolean finished = mainConnections.newCloseFuture().await(grace.toMillis(), TimeUnit.MILLISECONDS);
+        close();
+        return finished;
     }
 
     @Override
     public void close() {
-        channel.close().syncUninterruptibly();
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        main.close().syncUninterruptibly();
+        if (management != null) {
+            management.close().syncUninterruptibly();
+        }
+        mainConnections.close().syncUninterruptibly();
+        managementConnections.close().syncUninterruptibly();
         boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
     }

@@ -13,11 +13,15 @@ import java.util.concurrent.TimeUnit;
  * Gives a connection a bounded time to deliver each request: from the moment it opens, or its previous
  * response was sent, until a request's head has arrived. A client that trickles bytes (slowloris) or sits
  * idle between requests is closed instead of holding a connection forever. Sits right after the HTTP codec.
+ * Requests that arrived pipelined and wait their turn count as delivered: the deadline runs only while no
+ * request is outstanding.
  */
 final class RequestReadDeadline extends ChannelDuplexHandler {
 
     private final Duration timeout;
     private ScheduledFuture<?> deadline;
+    /** Requests whose head arrived and whose response has not been sent yet. */
+    private int outstanding;
 
     RequestReadDeadline(Duration timeout) {
         this.timeout = timeout;
@@ -32,6 +36,7 @@ final class RequestReadDeadline extends ChannelDuplexHandler {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
         if (msg instanceof HttpRequest) {
+            outstanding++;
             disarm();
         }
         super.channelRead(ctx, msg);
@@ -42,7 +47,8 @@ final class RequestReadDeadline extends ChannelDuplexHandler {
         if (msg instanceof LastHttpContent) {
             promise = promise.unvoid();
             promise.addListener(done -> {
-                if (done.isSuccess() && ctx.channel().isActive()) {
+                outstanding = Math.max(0, outstanding - 1);
+                if (done.isSuccess() && ctx.channel().isActive() && outstanding == 0) {
                     arm(ctx);
                 }
             });

@@ -7,8 +7,51 @@ import io.providermirror.upstream.ProviderVersion;
 /** What a request path asks for. */
 sealed interface Route {
 
-    /** The human-readable page at {@code /} and at the mirror's base URL. */
+    /** The name of a route, as the request meter's {@code route} tag gives it. */
+    static String name(Route route) {
+        if (route instanceof Home) {
+            return "status";
+        } else if (route instanceof Metrics) {
+            return "metrics";
+        } else if (route instanceof Health) {
+            return "healthz";
+        } else if (route instanceof Ready) {
+            return "readyz";
+        } else if (route instanceof Docs) {
+            return "docs";
+        } else if (route instanceof VersionIndex) {
+            return "index";
+        } else if (route instanceof VersionDocument) {
+            return "version";
+        } else if (route instanceof Archive) {
+            return "archive";
+        }
+        return "invalid";
+    }
+
+    /** True for the routes the plain-HTTP management listener answers. */
+    static boolean isOperational(Route route) {
+        return route instanceof Metrics || route instanceof Health || route instanceof Ready;
+    }
+
+    /** The status page at {@code /} and at the mirror's base URL. */
     record Home() implements Route {
+    }
+
+    /** {@code /metrics}: every meter in the Prometheus text format. */
+    record Metrics() implements Route {
+    }
+
+    /** {@code /healthz}: the process is alive. */
+    record Health() implements Route {
+    }
+
+    /** {@code /readyz}: the mirror can take traffic. */
+    record Ready() implements Route {
+    }
+
+    /** {@code /docs}: this mirror's documentation (its README), for networks that cannot reach the internet. */
+    record Docs() implements Route {
     }
 
     /** {@code :hostname/:namespace/:type/index.json}. */

@@ -35,8 +35,19 @@ final class RouteParser {
                 return new Route.Invalid(400, "the request path holds a character that is not valid in mirror paths");
             }
         }
-        if (rawPath.equals("/") || rawPath.equals("/providers") || rawPath.equals(PROVIDERS)) {
-            return new Route.Home();
+        switch (rawPath) {
+            case "/", "/providers", PROVIDERS:
+                return new Route.Home();
+            case "/metrics":
+                return new Route.Metrics();
+            case "/healthz":
+                return new Route.Health();
+            case "/readyz":
+                return new Route.Ready();
+            case "/docs":
+                return new Route.Docs();
+            default:
+                break;
         }
         if (!rawPath.startsWith(PROVIDERS)) {
             return new Route.Invalid(404, "nothing is served at " + rawPath + "; the provider mirror is under " + PROVIDERS);

@@ -42,6 +42,7 @@ final class ConfigLoaderTest {
                   host: 127.0.0.1
                   port: 9443
                   metadataTimeout: 6s
+                  shutdownGracePeriod: 45s
                   tls:
                     certificate: /etc/mirror/chain.pem
                     privateKey: /etc/mirror/key.pem
@@ -61,6 +62,11 @@ final class ConfigLoaderTest {
                     registry.terraform.io:
                       discoveryUrl: https://127.0.0.1:9443/
                     artifacts.corp: {}
+                management:
+                  host: 127.0.0.1
+                  port: 9100
+                logging:
+                  format: JSON
                 """));
         assertThat(config.server().host()).isEqualTo("127.0.0.1");
         assertThat(config.server().port()).isEqualTo(9443);
@@ -71,6 +77,10 @@ final class ConfigLoaderTest {
         assertThat(config.cache().maxSize()).isEqualTo(new DataSize(50L << 30));
         assertThat(config.cache().metadataMemory()).isEqualTo(new DataSize(64L << 20));
         assertThat(config.server().metadataTimeout()).isEqualTo(Duration.ofSeconds(6));
+        assertThat(config.server().shutdownGracePeriod()).isEqualTo(Duration.ofSeconds(45));
+        assertThat(config.management().host()).isEqualTo("127.0.0.1");
+        assertThat(config.management().port()).isEqualTo(9100);
+        assertThat(config.logging().json()).isTrue();
         assertThat(config.upstream().trustedCertificates()).isEqualTo(Path.of("/etc/mirror/ca.pem"));
         assertThat(config.upstream().connectTimeout()).isEqualTo(Duration.ofSeconds(2));
         assertThat(config.upstream().requestTimeout()).isEqualTo(Duration.ofSeconds(7));
@@ -88,7 +98,7 @@ final class ConfigLoaderTest {
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(file))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("unknown configuration key 'server.prot'")
-                .hasMessageContaining("host, idleTimeout, metadataTimeout, port, requestReadTimeout, tls");
+                .hasMessageContaining("host, idleTimeout, metadataTimeout, port, requestReadTimeout, shutdownGracePeriod, tls");
     }
 
     @Test
@@ -163,5 +173,12 @@ final class ConfigLoaderTest {
                 .containsEntry("PROVIDER_MIRROR_CACHE_MAXSIZE", "cache.maxSize")
                 .containsEntry("PROVIDER_MIRROR_UPSTREAM_TRUSTEDCERTIFICATES", "upstream.trustedCertificates")
                 .containsEntry("PROVIDER_MIRROR_UPSTREAM_HOSTS", "upstream.hosts");
+    }
+
+    @Test
+    void anUnknownLogFormatStopsStartUp() throws IOException {
+        Path file = yaml("logging:\n  format: xml\n");
+        assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(file))
+                .hasMessageContaining("'logging.format': 'xml' (expected: text or json)");
     }
 }

@@ -13,8 +13,6 @@ final class DeployExampleTest {
     void theExampleConfigurationLoadsAndMatchesTheDefaults() throws ConfigException {
         MirrorConfig example = new ConfigLoader(Map.of()).load(Path.of("..", "deploy", "mirror.example.yaml"));
         MirrorConfig defaults = MirrorConfig.defaults();
-        assertThat(example.server()).isEqualTo(defaults.server());
-        assertThat(example.cache()).isEqualTo(defaults.cache());
-        assertThat(example.upstream()).isEqualTo(defaults.upstream());
+        assertThat(example).isEqualTo(defaults);
     }
 }

@@ -1,0 +1,46 @@
+package io.providermirror.server;
+
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.joran.JoranConfigurator;
+import ch.qos.logback.core.joran.spi.JoranException;
+import io.providermirror.server.config.LoggingConfig;
+import java.net.URL;
+import org.slf4j.ILoggerFactory;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies {@code logging.format}: the built-in {@code logback.xml} writes text lines; {@code json} switches
+ * to {@code logback-json.xml}, one JSON object per line. A logging configuration of the operator's own
+ * ({@code -Dlogback.configurationFile}) is left alone.
+ */
+final class LoggingSetup {
+
+    private LoggingSetup() {
+    }
+
+    static void apply(LoggingConfig config) {
+        if (!config.json() || System.getProperty("logback.configurationFile") != null) {
+            return;
+        }
+        ILoggerFactory factory = LoggerFactory.getILoggerFactory();
+        URL json = LoggingSetup.class.getResource("/logback-json.xml");
+        if (!(factory instanceof LoggerContext context) || json == null) {
+            return;
+        }
+        context.reset();
+        JoranConfigurator configurator = new JoranConfigurator();
+        configurator.setContext(context);
+        try {
+            configurator.doConfigure(json);
+        } catch (JoranException e) {
+            throw new IllegalStateException("cannot apply logging.format json: " + e.getMessage(), e);
+        }
+    }
+
+    /** Writes out whatever the appenders still hold; for the last moments before the process ends. */
+    static void flush() {
+        if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+            context.stop();
+        }
+    }
+}

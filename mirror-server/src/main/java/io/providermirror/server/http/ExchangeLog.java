@@ -1,0 +1,186 @@
+package io.providermirror.server.http;
+
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.FileRegion;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.AttributeKey;
+import io.providermirror.server.metrics.MirrorMetrics;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One access-log line and one request measurement per exchange, and the knowledge of whether a response is
+ * in progress (which a graceful shutdown waits for). Sits right after the HTTP codec, so it sees each request
+ * head as it arrives and every part of every response, and counts the body bytes written. Responses leave in
+ * the order requests came, so exchanges are a queue. A response cut short (an aborted transfer, a client gone)
+ * is logged when the connection closes, marked as aborted.
+ */
+final class ExchangeLog extends ChannelDuplexHandler {
+
+    /** The access log's logger: route it, or turn it off, in the logging configuration. */
+    static final String LOGGER = "io.providermirror.access";
+    /** What the handler that answered named the request (for the request meter's route tag). */
+    static final AttributeKey<String> ROUTE = AttributeKey.valueOf("mirror.route");
+    /** Where an archive response's bytes come from. */
+    static final AttributeKey<MirrorMetrics.Source> SOURCE = AttributeKey.valueOf("mirror.source");
+
+    private static final Logger ACCESS = LoggerFactory.getLogger(LOGGER);
+    private static final int MAX_LOGGED_LENGTH = 256;
+    /** Logged for a request whose connection closed before it was answered (nginx's convention). */
+    static final int CLIENT_CLOSED_REQUEST = 499;
+
+    /** One request and what has been sent of its response so far. */
+    private static final class Exchange {
+        final long startNanos = System.nanoTime();
+        final String method;
+        final String uri;
+        final String userAgent;
+        int status;
+        String route = "invalid";
+        MirrorMetrics.Source source;
+        long bytes;
+
+        Exchange(String method, String uri, String userAgent) {
+            this.method = method;
+            this.uri = uri;
+            this.userAgent = userAgent;
+        }
+    }
+
+    private final MirrorMetrics metrics;
+    private final ArrayDeque<Exchange> exchanges = new ArrayDeque<>();
+    private boolean closeWhenIdle;
+
+    ExchangeLog(MirrorMetrics metrics) {
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (msg instanceof HttpRequest request) {
+            exchanges.add(new Exchange(request.method().name(), printable(request.uri(), 1024),
+                    printable(request.headers().get(HttpHeaderNames.USER_AGENT, "-"), MAX_LOGGED_LENGTH)));
+        }
+        super.channelRead(ctx, msg);
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
+        Exchange exchange = exchanges.peek();
+        if (exchange == null && msg instanceof HttpResponse) {
+            // A response to no request the codec could read, e.g. to a malformed one.
+            exchange = new Exchange("-", "-", "-");
+            exchanges.add(exchange);
+        }
+        if (exchange != null) {
+            if (msg instanceof HttpResponse response) {
+                exchange.status = response.status().code();
+                String route = ctx.channel().attr(ROUTE).getAndSet(null);
+                exchange.route = route == null ? exchange.route : route;
+                exchange.source = ctx.channel().attr(SOURCE).getAndSet(null);
+            }
+            if (msg instanceof HttpContent content) {
+                exchange.bytes += content.content().readableBytes();
+            } else if (msg instanceof FileRegion region) {
+                exchange.bytes += region.count();
+            }
+            if (msg instanceof LastHttpContent) {
+                exchanges.poll();
+                Exchange done = exchange;
+                promise = promise.unvoid();
+                promise.addListener(future -> {
+                    finish(ctx, done, !future.isSuccess());
+                    if (closeWhenIdle && exchanges.isEmpty()) {
+                        ctx.close();
+                    }
+                });
+            }
+        }
+        super.write(ctx, msg, promise);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        Exchange exchange;
+        while ((exchange = exchanges.poll()) != null) {
+            if (exchange.status == 0) {
+                // The connection ended before any answer: as nginx does, "client closed request".
+                exchange.status = CLIENT_CLOSED_REQUEST;
+                String route = ctx.channel().attr(ROUTE).getAndSet(null);
+                exchange.route = route == null ? exchange.route : route;
+            }
+            finish(ctx, exchange, true);
+        }
+        super.channelInactive(ctx);
+    }
+
+    /**
+     * Part of a graceful shutdown, on the channel's event loop: an idle connection closes now, a busy one as
+     * soon as the responses it owes are sent.
+     */
+    void closeWhenIdle(ChannelHandlerContext ctx) {
+        closeWhenIdle = true;
+        if (exchanges.isEmpty()) {
+            ctx.close();
+        }
+    }
+
+    private void finish(ChannelHandlerContext ctx, Exchange exchange, boolean aborted) {
+        long nanos = System.nanoTime() - exchange.startNanos;
+        metrics.httpRequest(exchange.route, exchange.status, nanos);
+        if (exchange.source != null) {
+            metrics.served(exchange.source, exchange.bytes);
+        }
+        if (!ACCESS.isInfoEnabled()) {
+            return;
+        }
+        long millis = TimeUnit.NANOSECONDS.toMillis(nanos);
+        String client = client(ctx.channel().remoteAddress());
+        ACCESS.atInfo()
+                .addKeyValue("client", client)
+                .addKeyValue("method", exchange.method)
+                .addKeyValue("path", exchange.uri)
+                .addKeyValue("status", exchange.status)
+                .addKeyValue("bytes", exchange.bytes)
+                .addKeyValue("durationMs", millis)
+                .addKeyValue("userAgent", exchange.userAgent)
+                .addKeyValue("route", exchange.route)
+                .addKeyValue("aborted", aborted)
+                .log("{} \"{} {}\" {} {} {}ms \"{}\"{}", client, exchange.method, exchange.uri, exchange.status,
+                        exchange.bytes, millis, exchange.userAgent, aborted ? " aborted" : "");
+    }
+
+    private static String client(SocketAddress address) {
+        if (address instanceof InetSocketAddress inet) {
+            return inet.getAddress() == null ? inet.getHostString() : inet.getAddress().getHostAddress();
+        }
+        return String.valueOf(address);
+    }
+
+    /** Untrusted text made safe for a log line: bounded, and every control or non-ASCII character escaped. */
+    static String printable(String text, int max) {
+        StringBuilder out = new StringBuilder(Math.min(text.length(), max) + 8);
+        for (int i = 0; i < text.length() && out.length() < max; i++) {
+            char c = text.charAt(i);
+            if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+                out.append(String.format("\\x%02x", (int) c & 0xff));
+            } else {
+                out.append(c);
+            }
+        }
+        if (out.length() >= max && text.length() > max) {
+            out.append("...");
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,36 @@
+package io.providermirror.server.metrics;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Lets through the first {@code limit} distinct values of a tag and maps every later one to {@code other},
+ * so a tag fed from outside (a host name in a request path) cannot multiply time series without end.
+ */
+final class BoundedTagValues {
+
+    static final String OTHER = "other";
+
+    private final int limit;
+    private final Set<String> admitted = ConcurrentHashMap.newKeySet();
+
+    BoundedTagValues(int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit: " + limit + " (expected: > 0)");
+        }
+        this.limit = limit;
+    }
+
+    String value(String candidate) {
+        if (admitted.contains(candidate)) {
+            return candidate;
+        }
+        synchronized (this) {
+            if (admitted.size() < limit) {
+                admitted.add(candidate);
+                return candidate;
+            }
+        }
+        return OTHER;
+    }
+}

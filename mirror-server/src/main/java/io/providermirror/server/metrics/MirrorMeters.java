@@ -1,0 +1,58 @@
+package io.providermirror.server.metrics;
+
+/**
+ * Every meter the mirror defines, with its tags, in one place; the README's metrics table and the shipped
+ * dashboard and alert rules use the Prometheus names given here.
+ */
+public final class MirrorMeters {
+
+    private MirrorMeters() {
+    }
+
+    /** Timer of answered requests; tags {@link #ROUTE}, {@link #STATUS}. Prometheus: {@code mirror_http_requests_seconds}. */
+    public static final String HTTP_REQUESTS = "mirror.http.requests";
+    /** Counter of cache lookups; tags {@link #KIND}, {@link #RESULT}. Prometheus: {@code mirror_cache_lookups_total}. */
+    public static final String CACHE_LOOKUPS = "mirror.cache.lookups";
+    /**
+     * Timer of logical origin requests (retries included); tags {@link #HOST}, {@link #OPERATION},
+     * {@link #OUTCOME}. Prometheus: {@code mirror_upstream_requests_seconds}.
+     */
+    public static final String UPSTREAM_REQUESTS = "mirror.upstream.requests";
+    /** Counter of archive bytes sent to clients; tag {@link #SOURCE}. Prometheus: {@code mirror_served_bytes_total}. */
+    public static final String SERVED = "mirror.served";
+    /** Counter of refused releases and archives; tags {@link #HOST}, {@link #REASON}. Prometheus: {@code mirror_verification_failures_total}. */
+    public static final String VERIFICATION_FAILURES = "mirror.verification.failures";
+    /** Gauge of the archive store's size. Prometheus: {@code mirror_cache_size_bytes}. */
+    public static final String CACHE_SIZE = "mirror.cache.size";
+    /** Gauge of cached archives. Prometheus: {@code mirror_cache_archives}. */
+    public static final String CACHE_ARCHIVES = "mirror.cache.archives";
+    /** Counter of archives evicted to keep {@code cache.maxSize}. Prometheus: {@code mirror_cache_evictions_total}. */
+    public static final String CACHE_EVICTIONS = "mirror.cache.evictions";
+    /** Gauge of archive downloads from origins in progress. Prometheus: {@code mirror_fills_active}. */
+    public static final String FILLS_ACTIVE = "mirror.fills.active";
+
+    /** What was asked for: {@code index}, {@code version}, {@code archive}, {@code status}, {@code metrics}, ... */
+    public static final String ROUTE = "route";
+    /** The HTTP status code. */
+    public static final String STATUS = "status";
+    /** {@code index}, {@code version} or {@code archive}. */
+    public static final String KIND = "kind";
+    /** {@code hit}, {@code stale} or {@code miss}. */
+    public static final String RESULT = "result";
+    /** The origin host contacted (at most {@link #MAX_HOSTS} distinct values, then {@code other}). */
+    public static final String HOST = "host";
+    /** {@code discovery}, {@code versions}, {@code download}, {@code checksums}, {@code signature}, {@code archive}. */
+    public static final String OPERATION = "operation";
+    /** {@code success}, {@code not_found}, {@code timeout}, {@code error}. */
+    public static final String OUTCOME = "outcome";
+    /** {@code cache} (from disk) or {@code upstream} (followed while fetched). */
+    public static final String SOURCE = "source";
+    /** The verification check that failed, e.g. {@code signature}, {@code archive_hash}. */
+    public static final String REASON = "reason";
+
+    /**
+     * Distinct host tag values kept before the rest are counted as {@code other}: host names come from request
+     * paths, so without a bound anyone could create series without end.
+     */
+    public static final int MAX_HOSTS = 100;
+}

@@ -1,0 +1,174 @@
+package io.providermirror.server.metrics;
+
+import com.github.benmanes.caffeine.cache.AsyncCache;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.BaseUnits;
+import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.providermirror.cache.BlobStore;
+import io.providermirror.cache.FillRegistry;
+import io.providermirror.upstream.OriginObserver;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The mirror's own measurements, recorded through one object: cache lookups, origin requests (also kept
+ * per host in {@link OriginHealth}), archive bytes served, verification failures, answered requests, and
+ * gauges over the archive store and the fills in progress. Names and tags are those of {@link MirrorMeters}.
+ */
+public final class MirrorMetrics implements OriginObserver {
+
+    /** What a cache lookup was for. */
+    public enum LookupKind { INDEX, VERSION, ARCHIVE }
+
+    /** How a cache lookup ended: answered from the cache, answered from a cache that is due a refresh, or from the origin. */
+    public enum LookupResult { HIT, STALE, MISS }
+
+    /** Where an archive's bytes came from. */
+    public enum Source { CACHE, UPSTREAM }
+
+    private static final Duration[] UPSTREAM_BUCKETS = seconds(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30);
+    private static final Duration[] REQUEST_BUCKETS = seconds(0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60);
+
+    private record UpstreamKey(String host, Operation operation, Outcome outcome) {
+    }
+
+    private record RequestKey(String route, int status) {
+    }
+
+    private final MeterRegistry registry;
+    private final OriginHealth originHealth;
+    private final BoundedTagValues upstreamHosts = new BoundedTagValues(MirrorMeters.MAX_HOSTS);
+    private final BoundedTagValues verificationHosts = new BoundedTagValues(MirrorMeters.MAX_HOSTS);
+    private final Map<LookupKind, Map<LookupResult, Counter>> lookups = new EnumMap<>(LookupKind.class);
+    private final Map<Source, Counter> served = new EnumMap<>(Source.class);
+    private final ConcurrentHashMap<UpstreamKey, Timer> upstream = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<RequestKey, Timer> requests = new ConcurrentHashMap<>();
+
+    public MirrorMetrics(MeterRegistry registry, Clock clock) {
+        this.registry = registry;
+        this.originHealth = new OriginHealth(clock);
+        for (LookupKind kind : LookupKind.values()) {
+            Map<LookupResult, Counter> byResult = new EnumMap<>(LookupResult.class);
+            for (LookupResult result : LookupResult.values()) {
+                byResult.put(result, Counter.builder(MirrorMeters.CACHE_LOOKUPS)
+                        .description("Requests for version lists, version documents and archives, by how the cache answered")
+                        .tag(MirrorMeters.KIND, tagValue(kind))
+                        .tag(MirrorMeters.RESULT, tagValue(result))
+                        .register(registry));
+            }
+            lookups.put(kind, byResult);
+        }
+        for (Source source : Source.values()) {
+            served.put(source, Counter.builder(MirrorMeters.SERVED)
+                    .description("Archive bytes sent to clients, by where they came from")
+                    .baseUnit(BaseUnits.BYTES)
+                    .tag(MirrorMeters.SOURCE, tagValue(source))
+                    .register(registry));
+        }
+    }
+
+    /** Metrics into a registry nobody scrapes, for tests and tools that need the object but not the numbers. */
+    public static MirrorMetrics discarding() {
+        return new MirrorMetrics(new SimpleMeterRegistry(), Clock.systemUTC());
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    /** Each origin host's recent health, fed by the same reports as the upstream meters. */
+    public OriginHealth originHealth() {
+        return originHealth;
+    }
+
+    public void cacheLookup(LookupKind kind, LookupResult result) {
+        lookups.get(kind).get(result).increment();
+    }
+
+    /** Lookups so far of every kind that ended with {@code result}. */
+    public double lookups(LookupResult result) {
+        double total = 0;
+        for (Map<LookupResult, Counter> byResult : lookups.values()) {
+            total += byResult.get(result).count();
+        }
+        return total;
+    }
+
+    public void served(Source source, long bytes) {
+        if (bytes > 0) {
+            served.get(source).increment(bytes);
+        }
+    }
+
+    /** A release or archive from {@code host} was refused because {@code check} failed. */
+    public void verificationFailure(String host, String check) {
+        Counter.builder(MirrorMeters.VERIFICATION_FAILURES)
+                .description("Releases and archives refused because a verification check failed")
+                .tag(MirrorMeters.HOST, verificationHosts.value(host))
+                .tag(MirrorMeters.REASON, check.toLowerCase(Locale.ROOT))
+                .register(registry)
+                .increment();
+    }
+
+    /** One answered request. */
+    public void httpRequest(String route, int status, long durationNanos) {
+        requests.computeIfAbsent(new RequestKey(route, status), key -> Timer.builder(MirrorMeters.HTTP_REQUESTS)
+                .description("Requests answered by the mirror, by route and status")
+                .tag(MirrorMeters.ROUTE, key.route())
+                .tag(MirrorMeters.STATUS, Integer.toString(key.status()))
+                .serviceLevelObjectives(REQUEST_BUCKETS)
+                .register(registry)).record(durationNanos, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public void requestCompleted(String host, Operation operation, Outcome outcome, Duration latency, String failure) {
+        originHealth.requestCompleted(host, operation, outcome, latency, failure);
+        upstream.computeIfAbsent(new UpstreamKey(upstreamHosts.value(host), operation, outcome),
+                key -> Timer.builder(MirrorMeters.UPSTREAM_REQUESTS)
+                        .description("Requests to origins (retries included), by host, operation and outcome")
+                        .tag(MirrorMeters.HOST, key.host())
+                        .tag(MirrorMeters.OPERATION, tagValue(key.operation()))
+                        .tag(MirrorMeters.OUTCOME, tagValue(key.outcome()))
+                        .serviceLevelObjectives(UPSTREAM_BUCKETS)
+                        .register(registry)).record(latency);
+    }
+
+    /** Gauges over the archive store and the fills in progress. */
+    public void bindStore(BlobStore store, FillRegistry fills) {
+        Gauge.builder(MirrorMeters.CACHE_SIZE, store, BlobStore::totalBytes)
+                .description("Bytes of archives in the cache").baseUnit(BaseUnits.BYTES).register(registry);
+        Gauge.builder(MirrorMeters.CACHE_ARCHIVES, store, BlobStore::count)
+                .description("Archives in the cache").register(registry);
+        FunctionCounter.builder(MirrorMeters.CACHE_EVICTIONS, store, BlobStore::evictions)
+                .description("Archives evicted to keep cache.maxSize").register(registry);
+        Gauge.builder(MirrorMeters.FILLS_ACTIVE, fills, FillRegistry::size)
+                .description("Archive downloads from origins in progress").register(registry);
+    }
+
+    /** Caffeine's own statistics for one of the mirror's in-memory caches (built with {@code recordStats()}). */
+    public <K, V> void monitor(AsyncCache<K, V> cache, String name) {
+        CaffeineCacheMetrics.monitor(registry, cache, name);
+    }
+
+    private static String tagValue(Enum<?> value) {
+        return value.name().toLowerCase(Locale.ROOT);
+    }
+
+    private static Duration[] seconds(double... values) {
+        Duration[] durations = new Duration[values.length];
+        for (int i = 0; i < values.length; i++) {
+            durations[i] = Duration.ofNanos((long) (values[i] * 1e9));
+        }
+        return durations;
+    }
+}

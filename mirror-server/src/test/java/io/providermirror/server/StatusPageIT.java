@@ -1,0 +1,76 @@
+package io.providermirror.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.providermirror.testkit.FakeOrigin;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The status page in a real browser: after the real {@code terraform} installed a provider through the
+ * mirror, headless Chromium renders the page (its script runs), shows the provider, and leaves a screenshot
+ * at {@code target/status-page.png} for people to look at.
+ */
+final class StatusPageIT {
+
+    @TempDir
+    Path tmp;
+
+    private ExternalTools.Result chromium(Path chromium, String... arguments) throws Exception {
+        String[] flags = {"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync",
+            "--disable-dev-shm-usage", "--ignore-certificate-errors", "--user-data-dir=" + tmp.resolve("chromium-profile")};
+        String[] all = new String[flags.length + arguments.length];
+        System.arraycopy(flags, 0, all, 0, flags.length);
+        System.arraycopy(arguments, 0, all, flags.length, arguments.length);
+        return ExternalTools.run(120, chromium, all);
+    }
+
+    @Test
+    void theStatusPageShowsAnInstalledProviderInARealBrowser() throws Exception {
+        Path terraform = TerraformCli.locateOrSkip();
+        Path chromium = ExternalTools.locateOrSkip("chromium", "chromium", "chromium-browser", "google-chrome");
+        try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
+             MirrorFixture mirror = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15))) {
+            origin.publish("acme", "shown", "2.1.0", "linux_amd64", "darwin_arm64");
+            Path project = Files.createDirectories(tmp.resolve("project"));
+            Files.writeString(project.resolve("main.tf"), """
+                    terraform {
+                      required_providers {
+                        shown = { source = "example.test/acme/shown", version = "2.1.0" }
+                      }
+                    }
+                    """);
+            String base = "https://localhost:" + mirror.mirror.port();
+            Path cliConfig = Files.writeString(tmp.resolve("terraform.rc"),
+                    "provider_installation {\n  network_mirror {\n    url = \"" + base + "/providers/\"\n  }\n}\n");
+            Files.createDirectories(tmp.resolve("home"));
+            TerraformCli.Result init = TerraformCli.using(terraform, tmp.resolve("home"), cliConfig,
+                    mirror.mirror.generatedCaFile().orElseThrow()).run(project, "init", "-input=false", "-no-color");
+            assertThat(init.exitCode()).as(init.output()).isZero();
+
+            ExternalTools.Result dom = chromium(chromium, "--virtual-time-budget=5000", "--dump-dom", base + "/");
+            assertThat(dom.exitCode()).as(dom.output()).isZero();
+            assertThat(dom.output())
+                    .as("the page's script ran in the browser").contains("data-ready=\"yes\"")
+                    .contains("network_mirror").contains("url = \"" + base + "/providers/\"")
+                    .contains("<code>example.test/acme/shown</code>").contains("2.1.0").contains("linux_amd64")
+                    .contains("id=\"providers-cached\">1<").contains("healthy")
+                    .contains("127.0.0.1:" + origin.discoveryUrl().getPort())
+                    .contains("href=\"/metrics\"").contains("href=\"/docs\"");
+
+            Path screenshot = Path.of("target", "status-page.png").toAbsolutePath();
+            Files.deleteIfExists(screenshot);
+            ExternalTools.Result shot = chromium(chromium, "--window-size=1280,1100", "--hide-scrollbars",
+                    "--virtual-time-budget=5000",
+                    "--screenshot=" + screenshot, base + "/");
+            assertThat(shot.exitCode()).as(shot.output()).isZero();
+            byte[] png = Files.readAllBytes(screenshot);
+            assertThat(png).startsWith(0x89, 'P', 'N', 'G');
+            assertThat(png.length).as("a real page, not an empty one").isGreaterThan(20_000);
+        }
+    }
+}
