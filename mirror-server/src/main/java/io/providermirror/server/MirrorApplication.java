@@ -147,7 +147,8 @@ public final class MirrorApplication implements AutoCloseable {
                             config.cache().metadataMemory() == null ? Runtime.getRuntime().maxMemory() / 4
                                     : config.cache().metadataMemory().bytes()),
                     new ServiceDiscovery(http, discoveryOverrides), new RegistryClient(http, executor),
-                    blobs, documents, executor, clock, metrics);
+                    blobs, documents, executor, clock, metrics, new ProviderPolicy(config.policy()),
+                    new OriginRules(config.upstream().hosts()));
             Operations operations = new Operations(registry, cacheDirectory.resolve("tmp"));
             String fallbackAuthority = publicHostName() + ":" + config.server().port();
             HttpServices services = new HttpServices(mirror, new StatusPage(blobs, metrics, fallbackAuthority, clock),

@@ -12,6 +12,7 @@ import io.providermirror.upstream.RegistryClient;
 import io.providermirror.upstream.ServiceDiscovery;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -45,32 +46,55 @@ public final class ProviderMirror {
     }
 
     private final Duration metadataTimeout;
+    private final ProviderPolicy policy;
     private final OriginRegistries origins;
     private final VersionIndexes indexes;
     private final Releases releases;
     private final Archives archives;
 
     public ProviderMirror(Settings settings, ServiceDiscovery discovery, RegistryClient registry, BlobStore blobs,
-                          DocumentStore documents, Executor executor, Clock clock, MirrorMetrics metrics) {
+                          DocumentStore documents, Executor executor, Clock clock, MirrorMetrics metrics,
+                          ProviderPolicy policy, OriginRules rules) {
+        this.policy = policy;
         this.metadataTimeout = settings.metadataTimeout();
         this.origins = new OriginRegistries(discovery, documents, settings.indexTtl().isZero()
                 ? Duration.ofSeconds(1) : settings.indexTtl());
         this.indexes = new VersionIndexes(origins, registry, documents, executor, clock, settings.indexTtl(),
-                !settings.offline(), settings.metadataMemoryBytes() / 2, metrics);
+                !settings.offline(), settings.metadataMemoryBytes() / 2, metrics, policy);
         this.releases = new Releases(indexes, origins, registry, documents, executor, settings.metadataMemoryBytes() / 2,
-                metrics);
+                metrics, policy, rules);
         FillRegistry fills = new FillRegistry(blobs);
         metrics.bindStore(blobs, fills);
         this.archives = new Archives(releases, registry, blobs, fills, executor, settings.maxArchiveBytes(), metrics);
     }
 
-    /** {@code index.json}: every semver version the origin lists. */
+    /**
+     * {@code index.json}: every semver version the origin lists that the policy lets in. A provider the policy
+     * refuses, or of which it refuses every version, fails with a {@link PolicyDeniedException}.
+     */
     public CompletableFuture<RenderedDocument> versionIndex(ProviderAddress address) {
-        return withinDeadline(indexes.lookup(address), address, "the version list").thenApply(VersionIndexes.Entry::index);
+        Optional<String> refused = policy.refusal(address);
+        if (refused.isPresent()) {
+            return CompletableFuture.failedFuture(new PolicyDeniedException(refused.get()));
+        }
+        return withinDeadline(indexes.lookup(address), address, "the version list").thenApply(entry -> {
+            if (entry.allowedVersions() == 0 && !entry.list().versions().isEmpty()) {
+                throw new PolicyDeniedException("the policy refuses every version of " + address + " its origin lists ("
+                        + policy.refusal(address, entry.list().versions().keySet().iterator().next()).orElse("") + ")");
+            }
+            return entry.index();
+        });
     }
 
-    /** {@code <version>.json}: every platform of a verified version, with {@code zh:} and known {@code h1:}. */
+    /**
+     * {@code <version>.json}: every platform of a verified version that the policy lets in, with {@code zh:}
+     * and known {@code h1:}.
+     */
     public CompletableFuture<RenderedDocument> versionDocument(ProviderAddress address, ProviderVersion version) {
+        Optional<String> refused = policy.refusal(address, version);
+        if (refused.isPresent()) {
+            return CompletableFuture.failedFuture(new PolicyDeniedException(refused.get()));
+        }
         return withinDeadline(releases.lookup(address, version), address, "version " + version)
                 .thenApply(Releases.Entry::document);
     }
@@ -96,8 +120,12 @@ public final class ProviderMirror {
         });
     }
 
-    /** The archive: from disk when cached, else following its fill from the origin. */
+    /** The archive, unless the policy refuses it: from disk when cached, else following its fill from the origin. */
     public CompletableFuture<ArchiveSource> archive(ProviderAddress address, ProviderVersion version, Platform platform) {
+        Optional<String> refused = policy.refusal(address, version).or(() -> policy.refusal(platform));
+        if (refused.isPresent()) {
+            return CompletableFuture.failedFuture(new PolicyDeniedException(refused.get()));
+        }
         return archives.get(address, version, platform);
     }
 }

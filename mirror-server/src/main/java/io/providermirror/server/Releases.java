@@ -62,10 +62,14 @@ final class Releases {
     private final Executor executor;
     private final AsyncCache<Key, Entry> entries;
     private final MirrorMetrics metrics;
+    private final ProviderPolicy policy;
+    private final OriginRules rules;
 
     Releases(VersionIndexes indexes, OriginRegistries origins, RegistryClient registry, DocumentStore documents,
-             Executor executor, long memoryBytes, MirrorMetrics metrics) {
+             Executor executor, long memoryBytes, MirrorMetrics metrics, ProviderPolicy policy, OriginRules rules) {
         this.metrics = metrics;
+        this.policy = policy;
+        this.rules = rules;
         this.indexes = indexes;
         this.origins = origins;
         this.registry = registry;
@@ -142,7 +146,8 @@ final class Releases {
         }
         try {
             ReleaseEvidence evidence = JSON.readValue(stored.get().content(), ReleaseEvidence.class);
-            VerifiedRelease release = ReleaseVerifier.verify(key.address(), key.version(), evidence);
+            VerifiedRelease release = ReleaseVerifier.verify(key.address(), key.version(), evidence,
+                    rules.signaturePolicy(key.address().hostname()));
             return Optional.of(entry(release, readHashes(key.address(), key.version()), false));
         } catch (IOException | OriginException | IllegalArgumentException e) {
             LOG.warn("the cached release of {} {} does not verify ({}); fetching it again",
@@ -156,12 +161,18 @@ final class Releases {
         ReleaseEvidence evidence = registry.fetchRelease(origins.providersBase(address.hostname()), address, listed);
         VerifiedRelease release;
         try {
-            release = ReleaseVerifier.verify(address, key.version(), evidence);
+            release = ReleaseVerifier.verify(address, key.version(), evidence, rules.signaturePolicy(address.hostname()));
         } catch (VerificationException e) {
             LOG.error("refusing {} {} from {}: {} check failed: {}", address, key.version(),
                     origins.discoveryUrl(address.hostname()).getAuthority(), e.check(), e.getMessage());
             metrics.verificationFailure(address.hostname(), e.check().name());
             throw e;
+        }
+        if (release.packages().values().stream().anyMatch(VerifiedPackage::unsigned)) {
+            LOG.warn("accepting {} {} from {} without a signature: its origin lists no signing keys, and the policy of "
+                    + "{} allows that (SHA256SUMS was checked)", address, key.version(),
+                    origins.discoveryUrl(address.hostname()).getAuthority(), address.hostname());
+            metrics.unsignedRelease(address.hostname());
         }
         try {
             documents.write(CacheLayout.release(address, key.version()), JSON.writeValueAsBytes(evidence));
@@ -188,10 +199,14 @@ final class Releases {
         }
     }
 
-    private static Entry entry(VerifiedRelease release, Map<Platform, String> h1, boolean fromOrigin) {
+    /** Renders the version document once, with only the platforms the policy lets in. */
+    private Entry entry(VerifiedRelease release, Map<Platform, String> h1, boolean fromOrigin) {
         ObjectNode root = JSON.createObjectNode();
         ObjectNode archives = root.putObject("archives");
         for (VerifiedPackage pkg : release.packages().values()) {
+            if (!policy.allows(pkg.platform())) {
+                continue;
+            }
             ObjectNode archive = archives.putObject(pkg.platform().toString());
             archive.put("url", CacheLayout.archiveFileName(release.address(), release.version(), pkg.platform()));
             ArrayNode hashes = archive.putArray("hashes");

@@ -39,7 +39,7 @@ final class VersionIndexes {
      * A version list with its rendered {@code index.json} and the time it was fetched from the origin;
      * {@code fromOrigin} when it was fetched (rather than read from disk) as it entered memory.
      */
-    record Entry(VersionList list, RenderedDocument index, Instant fetchedAt, boolean fromOrigin) {
+    record Entry(VersionList list, RenderedDocument index, Instant fetchedAt, boolean fromOrigin, int allowedVersions) {
         /** Roughly the heap this entry holds: the rendered bytes plus the parsed versions and platforms. */
         int estimatedBytes() {
             int bytes = 256 + index.json().length;
@@ -60,12 +60,15 @@ final class VersionIndexes {
     private final boolean refreshes;
     private final AsyncCache<ProviderAddress, Entry> entries;
     private final MirrorMetrics metrics;
+    private final ProviderPolicy policy;
     private final Map<ProviderAddress, Instant> refreshing = new ConcurrentHashMap<>();
     private final Map<ProviderAddress, Instant> lastFailedRefresh = new ConcurrentHashMap<>();
 
     VersionIndexes(OriginRegistries origins, RegistryClient registry, DocumentStore documents, Executor executor,
-                   Clock clock, Duration ttl, boolean refreshes, long memoryBytes, MirrorMetrics metrics) {
+                   Clock clock, Duration ttl, boolean refreshes, long memoryBytes, MirrorMetrics metrics,
+                   ProviderPolicy policy) {
         this.metrics = metrics;
+        this.policy = policy;
         this.origins = origins;
         this.registry = registry;
         this.documents = documents;
@@ -168,14 +171,19 @@ final class VersionIndexes {
         });
     }
 
-    private static Entry entry(VersionList list, Instant fetchedAt, boolean fromOrigin) {
+    /** Renders {@code index.json} once, with only the versions the policy lets in. */
+    private Entry entry(VersionList list, Instant fetchedAt, boolean fromOrigin) {
         ObjectNode root = JSON.createObjectNode();
         ObjectNode versions = root.putObject("versions");
+        int allowed = 0;
         for (ProviderVersion version : list.versions().keySet()) {
-            versions.putObject(version.canonical());
+            if (policy.allows(list.address(), version)) {
+                versions.putObject(version.canonical());
+                allowed++;
+            }
         }
         try {
-            return new Entry(list, new RenderedDocument(JSON.writeValueAsBytes(root)), fetchedAt, fromOrigin);
+            return new Entry(list, new RenderedDocument(JSON.writeValueAsBytes(root)), fetchedAt, fromOrigin, allowed);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

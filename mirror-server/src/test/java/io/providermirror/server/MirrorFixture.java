@@ -82,8 +82,12 @@ final class MirrorFixture implements AutoCloseable {
             this.cacheDirectory = cacheDirectory;
         }
 
+        /** Sets a dotted key; a dot inside a part (a host name) is written {@code \\.}, e.g. {@code upstream.hosts.example\\.test.token}. */
         Builder set(String key, Object value) {
-            String[] segments = key.split("\\.");
+            String[] segments = key.split("(?<!\\\\)\\.");
+            for (int i = 0; i < segments.length; i++) {
+                segments[i] = segments[i].replace("\\.", ".");
+            }
             ObjectNode node = tree;
             for (int i = 0; i < segments.length - 1; i++) {
                 JsonNode child = node.get(segments[i]);

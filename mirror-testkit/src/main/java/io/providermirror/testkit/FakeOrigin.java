@@ -39,7 +39,9 @@ public final class FakeOrigin implements AutoCloseable {
         /** SHA256SUMS is signed by a key the origin does not list. */
         WRONG_SIGNING_KEY,
         /** The download document announces a hash that SHA256SUMS does not list. */
-        SHASUM_MISMATCH
+        SHASUM_MISMATCH,
+        /** The origin lists no signing keys, as OpenTofu's registry does for some providers. */
+        UNSIGNED
     }
 
     /** A published release: its archives, by platform, and the paths they are served at. */
@@ -194,7 +196,9 @@ public final class FakeOrigin implements AutoCloseable {
                     .put("shasum", tamper == Tamper.SHASUM_MISMATCH ? hex(new byte[] {1}) : release.sha256(platform));
             download.putArray("protocols").add("5.0");
             ArrayNode keys = download.putObject("signing_keys").putArray("gpg_public_keys");
-            keys.addObject().put("key_id", key.signingKeyId()).put("ascii_armor", key.armoredPublicKey());
+            if (tamper != Tamper.UNSIGNED) {
+                keys.addObject().put("key_id", key.signingKeyId()).put("ascii_armor", key.armoredPublicKey());
+            }
             server.stubFor(get(urlEqualTo("/v1/providers/" + namespace + "/" + type + "/" + version + "/download/"
                     + parts[0] + "/" + parts[1])).willReturn(aResponse()
                     .withHeader("Content-Type", "application/json").withBody(json(download))));

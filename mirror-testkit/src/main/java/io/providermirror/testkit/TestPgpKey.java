@@ -91,6 +91,11 @@ public final class TestPgpKey {
         return String.format("%016X", signer().getKeyID());
     }
 
+    /** The primary key's fingerprint, 40 upper-case hex digits, as operators pin it. */
+    public String primaryFingerprint() {
+        return java.util.HexFormat.of().withUpperCase().formatHex(primary.getPublicKey().getFingerprint());
+    }
+
     /** A detached binary signature over {@code document}. */
     public byte[] signDetached(byte[] document) {
         return sign(document, false);

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import org.bouncycastle.openpgp.PGPCompressedData;
 import org.bouncycastle.openpgp.PGPException;
 import org.bouncycastle.openpgp.PGPPublicKey;
@@ -36,14 +37,35 @@ public final class OpenPgpSignatures {
      * @throws VerificationException when no signature in {@code signature} verifies with any of the keys
      */
     public static String verify(byte[] document, byte[] signature, List<String> armoredKeys) {
+        return verify(document, signature, armoredKeys, Set.of(), "");
+    }
+
+    /**
+     * As {@link #verify(byte[], byte[], List)}, using only the keys whose primary key or a subkey has an ID
+     * (16 hex digits) or fingerprint in {@code pinned}, when that is not empty.
+     *
+     * @param pinSetting how to name the pin in an error, e.g. the configuration key
+     */
+    public static String verify(byte[] document, byte[] signature, List<String> armoredKeys, Set<String> pinned,
+                                String pinSetting) {
         if (armoredKeys.isEmpty()) {
             throw new VerificationException(VerificationException.Check.SIGNATURE,
                     "the origin lists no signing keys, so the signature over SHA256SUMS cannot be checked");
         }
         List<PGPSignature> signatures = readSignatures(signature);
         List<PGPPublicKeyRingCollection> keyRings = new ArrayList<>();
+        List<String> refused = new ArrayList<>();
         for (String armored : armoredKeys) {
-            keyRings.add(readKeys(armored));
+            PGPPublicKeyRingCollection rings = readKeys(armored);
+            if (pinned.isEmpty() || isPinned(rings, pinned)) {
+                keyRings.add(rings);
+            } else {
+                rings.forEach(ring -> refused.add(fingerprint(ring.getPublicKey())));
+            }
+        }
+        if (keyRings.isEmpty()) {
+            throw new VerificationException(VerificationException.Check.SIGNATURE, "none of the origin's signing keys ("
+                    + String.join(", ", refused) + ") is among the keys pinned in " + pinSetting + " " + pinned);
         }
         for (PGPSignature candidate : signatures) {
             for (PGPPublicKeyRingCollection rings : keyRings) {
@@ -64,6 +86,21 @@ public final class OpenPgpSignatures {
         throw new VerificationException(VerificationException.Check.SIGNATURE,
                 "the signature over SHA256SUMS (made by key " + ids + ") does not verify with any of the origin's "
                         + armoredKeys.size() + " signing key(s)");
+    }
+
+    private static boolean isPinned(PGPPublicKeyRingCollection rings, Set<String> pinned) {
+        for (PGPPublicKeyRing ring : rings) {
+            for (PGPPublicKey key : ring) {
+                if (pinned.contains(keyId(key.getKeyID())) || pinned.contains(fingerprint(key))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static String fingerprint(PGPPublicKey key) {
+        return java.util.HexFormat.of().withUpperCase().formatHex(key.getFingerprint());
     }
 
     private static boolean verifies(PGPSignature signature, PGPPublicKey key, byte[] document) throws PGPException {

@@ -20,6 +20,17 @@ public final class ReleaseVerifier {
      * @throws OriginException       when the evidence is malformed
      */
     public static VerifiedRelease verify(ProviderAddress address, ProviderVersion version, ReleaseEvidence evidence) {
+        return verify(address, version, evidence, SignaturePolicy.defaultFor(address.hostname()));
+    }
+
+    /**
+     * As {@link #verify(ProviderAddress, ProviderVersion, ReleaseEvidence)}, under {@code policy}.
+     *
+     * @throws VerificationException when any package fails a check; a release is trusted whole or not at all
+     * @throws OriginException       when the evidence is malformed
+     */
+    public static VerifiedRelease verify(ProviderAddress address, ProviderVersion version, ReleaseEvidence evidence,
+                                         SignaturePolicy policy) {
         Map<Platform, VerifiedPackage> packages = new HashMap<>();
         for (ReleaseEvidence.Download download : evidence.downloads()) {
             Platform platform = Platform.parse(download.platform());
@@ -48,7 +59,7 @@ public final class ReleaseVerifier {
             }
             String keyId;
             try {
-                keyId = OpenPgpSignatures.verify(checksums.sums(), checksums.signature(), document.signingKeys());
+                keyId = signature(address, checksums, document, policy);
             } catch (VerificationException e) {
                 throw new VerificationException(VerificationException.Check.SIGNATURE,
                         address + " " + version + " " + platform + ": " + e.getMessage()
@@ -58,5 +69,19 @@ public final class ReleaseVerifier {
                     document.shasum(), keyId));
         }
         return new VerifiedRelease(address, version, packages);
+    }
+
+    private static String signature(ProviderAddress address, ReleaseEvidence.Checksums checksums, DownloadDocument document,
+                                    SignaturePolicy policy) {
+        if (document.signingKeys().isEmpty() && policy.allowUnsigned() && policy.trustedKeys().isEmpty()) {
+            return VerifiedPackage.UNSIGNED;
+        }
+        if (document.signingKeys().isEmpty()) {
+            throw new VerificationException(VerificationException.Check.SIGNATURE, "the origin lists no signing keys, "
+                    + "so the signature over SHA256SUMS cannot be checked (upstream.hosts." + address.hostname()
+                    + ".allowUnsigned accepts such releases from this host)");
+        }
+        return OpenPgpSignatures.verify(checksums.sums(), checksums.signature(), document.signingKeys(),
+                policy.trustedKeys(), "upstream.hosts." + address.hostname() + ".trustedKeys");
     }
 }

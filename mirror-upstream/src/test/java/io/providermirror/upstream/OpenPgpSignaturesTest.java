@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.providermirror.testkit.TestPgpKey;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -73,5 +74,35 @@ final class OpenPgpSignaturesTest {
                 List.of(primaryOnly.armoredPublicKey()))).isInstanceOf(VerificationException.class);
         assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, primaryOnly.signDetached(SUMS), List.of("garbage")))
                 .isInstanceOf(VerificationException.class);
+    }
+
+    @Test
+    void pinnedKeysAreTheOnlyOnesUsed() {
+        byte[] signature = withSubkey.signDetached(SUMS);
+        List<String> listed = List.of(stranger.armoredPublicKey(), withSubkey.armoredPublicKey());
+        // The primary's fingerprint, or the signing subkey's ID, pins the key.
+        assertThat(OpenPgpSignatures.verify(SUMS, signature, listed, Set.of(withSubkey.primaryFingerprint()), "pins"))
+                .isEqualTo(withSubkey.signingKeyId());
+        assertThat(OpenPgpSignatures.verify(SUMS, signature, listed, Set.of(withSubkey.signingKeyId()), "pins"))
+                .isEqualTo(withSubkey.signingKeyId());
+        // A key the origin lists but the operator did not pin is refused, even when it made a valid signature.
+        assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, signature, listed,
+                Set.of(stranger.primaryFingerprint()), "upstream.hosts.example.test.trustedKeys"))
+                .isInstanceOf(VerificationException.class)
+                .hasMessageContaining("does not verify with any of the origin's 2 signing key(s)");
+        assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, signature, List.of(withSubkey.armoredPublicKey()),
+                Set.of(stranger.primaryFingerprint()), "upstream.hosts.example.test.trustedKeys"))
+                .isInstanceOf(VerificationException.class)
+                .hasMessageContaining("none of the origin's signing keys (" + withSubkey.primaryFingerprint()
+                        + ") is among the keys pinned in upstream.hosts.example.test.trustedKeys");
+    }
+
+    @Test
+    void policiesNormalisePinsAndRefuseWhatIsNotAKey() {
+        assertThat(new SignaturePolicy(false, Set.of("c874 011f 0ab4 0511 0d02 1055 3436 5d94 72d7 468f")).trustedKeys())
+                .containsExactly("C874011F0AB405110D02105534365D9472D7468F");
+        assertThatThrownBy(() -> new SignaturePolicy(false, Set.of("HashiCorp"))).hasMessageContaining("'HashiCorp'");
+        assertThat(SignaturePolicy.defaultFor("registry.opentofu.org").allowUnsigned()).isTrue();
+        assertThat(SignaturePolicy.defaultFor("registry.terraform.io").allowUnsigned()).isFalse();
     }
 }

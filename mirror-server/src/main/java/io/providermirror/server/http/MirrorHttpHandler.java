@@ -35,6 +35,7 @@ import io.providermirror.server.Operations;
 import io.providermirror.server.metrics.MirrorMetrics;
 import java.nio.charset.StandardCharsets;
 import io.providermirror.server.CacheWriteException;
+import io.providermirror.server.PolicyDeniedException;
 import io.providermirror.server.ProviderMirror;
 import io.providermirror.server.RenderedDocument;
 import io.providermirror.upstream.OriginException;
@@ -302,6 +303,11 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
                 case UNAVAILABLE, BAD_RESPONSE, VERIFICATION_FAILED -> HttpResponseStatus.BAD_GATEWAY;
             };
             sendError(exchange.ctx(), exchange.head(), status, origin.getMessage(), false);
+            return;
+        }
+        if (cause instanceof PolicyDeniedException denied) {
+            sendError(exchange.ctx(), exchange.head(), HttpResponseStatus.NOT_FOUND,
+                    "refused by this mirror's policy: " + denied.getMessage(), false);
             return;
         }
         if (cause instanceof CacheWriteException cacheTrouble) {

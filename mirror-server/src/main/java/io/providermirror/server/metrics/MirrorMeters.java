@@ -22,6 +22,11 @@ public final class MirrorMeters {
     public static final String SERVED = "mirror.served";
     /** Counter of refused releases and archives; tags {@link #HOST}, {@link #REASON}. Prometheus: {@code mirror_verification_failures_total}. */
     public static final String VERIFICATION_FAILURES = "mirror.verification.failures";
+    /**
+     * Counter of releases accepted without a signature because their origin lists no key and the host's policy
+     * allows that; tag {@link #HOST}. Prometheus: {@code mirror_unsigned_releases_total}.
+     */
+    public static final String UNSIGNED_RELEASES = "mirror.unsigned.releases";
     /** Gauge of the archive store's size. Prometheus: {@code mirror_cache_size_bytes}. */
     public static final String CACHE_SIZE = "mirror.cache.size";
     /** Gauge of cached archives. Prometheus: {@code mirror_cache_archives}. */

@@ -120,6 +120,15 @@ public final class MirrorMetrics implements OriginObserver {
                 .increment();
     }
 
+    /** A release from {@code host} was accepted without a signature, as its policy allows. */
+    public void unsignedRelease(String host) {
+        Counter.builder(MirrorMeters.UNSIGNED_RELEASES)
+                .description("Releases accepted without a signature: their origin lists no key and the host's policy allows it")
+                .tag(MirrorMeters.HOST, verificationHosts.value(host))
+                .register(registry)
+                .increment();
+    }
+
     /** One answered request. */
     public void httpRequest(String route, int status, long durationNanos) {
         requests.computeIfAbsent(new RequestKey(route, status), key -> Timer.builder(MirrorMeters.HTTP_REQUESTS)

@@ -1,0 +1,49 @@
+package io.providermirror.server;
+
+import io.providermirror.server.config.HostConfig;
+import io.providermirror.upstream.SignaturePolicy;
+import java.net.URI;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What the operator configured for each origin host, as the pull-through code asks it: how the host's
+ * releases must be signed, and whether another network mirror stands in for it.
+ */
+public final class OriginRules {
+
+    /** No host configured: the CLI's rules everywhere. */
+    public static final OriginRules NONE = new OriginRules(Map.of());
+
+    private final Map<String, HostConfig> hosts;
+
+    public OriginRules(Map<String, HostConfig> hosts) {
+        this.hosts = Map.copyOf(hosts);
+        for (Map.Entry<String, HostConfig> host : hosts.entrySet()) {
+            // Fails start-up, through the configuration's error handling, on a malformed pin.
+            signaturePolicy(host.getKey());
+        }
+    }
+
+    /** How {@code hostname}'s releases must be signed. */
+    public SignaturePolicy signaturePolicy(String hostname) {
+        HostConfig host = hosts.get(hostname);
+        SignaturePolicy fallback = SignaturePolicy.defaultFor(hostname);
+        if (host == null) {
+            return fallback;
+        }
+        boolean allowUnsigned = host.allowUnsigned() == null ? fallback.allowUnsigned() : host.allowUnsigned();
+        try {
+            return new SignaturePolicy(allowUnsigned, new HashSet<>(host.trustedKeys()));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("upstream.hosts." + hostname + "." + e.getMessage(), e);
+        }
+    }
+
+    /** The network mirror configured to stand in for {@code hostname}, if any. */
+    public Optional<URI> parentMirror(String hostname) {
+        HostConfig host = hosts.get(hostname);
+        return host == null ? Optional.empty() : Optional.ofNullable(host.mirrorUrl());
+    }
+}

@@ -1,0 +1,24 @@
+package io.providermirror.server.config;
+
+import io.providermirror.upstream.Platform;
+import java.util.List;
+
+/**
+ * What the mirror lets in: allow rules (when any are given, a provider must match one), deny rules (a match
+ * refuses, whatever the allow rules say), and the platforms it serves (all when none are given).
+ */
+public record PolicyConfig(List<ProviderRule> allow, List<ProviderRule> deny, List<String> platforms) {
+
+    public PolicyConfig {
+        allow = allow == null ? List.of() : List.copyOf(allow);
+        deny = deny == null ? List.of() : List.copyOf(deny);
+        platforms = platforms == null ? List.of() : List.copyOf(platforms);
+        for (String platform : platforms) {
+            try {
+                Platform.parse(platform);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("platforms: '" + platform + "' (expected: os_arch such as linux_amd64)");
+            }
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package io.providermirror.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.providermirror.server.config.ConfigLoader;
+import io.providermirror.testkit.FakeOrigin;
+import io.providermirror.testkit.TestPgpKey;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Signature policy per origin host: the CLI's rule by default, unsigned releases only where allowed (by
+ * default only from OpenTofu's registry, counted), and pinned keys that refuse every other key.
+ */
+final class SignaturePolicyTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path tmp;
+
+    private static FakeOrigin origin;
+
+    @BeforeAll
+    static void start() {
+        origin = FakeOrigin.start(tmp.resolve("origin"));
+        origin.publish("acme", "unsigned", "1.0.0", FakeOrigin.Tamper.UNSIGNED, 0, "linux_amd64");
+        origin.publish("acme", "signed", "1.0.0", "linux_amd64");
+    }
+
+    @AfterAll
+    static void stop() {
+        origin.close();
+    }
+
+    private static String error(HttpResponse<byte[]> response) throws Exception {
+        return JSON.readTree(response.body()).get("errors").get(0).asText();
+    }
+
+    @Test
+    void byDefaultAnOriginWithoutKeysIsRefused() throws Exception {
+        try (MirrorFixture mirror = MirrorFixture.start(tmp.resolve("default"), origin, java.time.Duration.ofMinutes(15))) {
+            HttpResponse<byte[]> response = mirror.get(mirror.providerPath("acme", "unsigned") + "1.0.0.json");
+            assertThat(response.statusCode()).isEqualTo(502);
+            assertThat(error(response)).contains("lists no signing keys")
+                    .contains("upstream.hosts.example.test.allowUnsigned");
+        }
+    }
+
+    @Test
+    void openTofusRegistryMayServeUnsignedReleasesAndEachIsCounted() throws Exception {
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("tofu"), origin)
+                .set("upstream.hosts", Map.of("registry.opentofu.org", Map.of("discoveryUrl", origin.discoveryUrl().toString())))
+                .start()) {
+            String base = "/providers/registry.opentofu.org/acme/unsigned/";
+            assertThat(mirror.get(base + "1.0.0.json").statusCode()).isEqualTo(200);
+            HttpResponse<byte[]> archive = mirror.get(base + "terraform-provider-unsigned_1.0.0_linux_amd64.zip");
+            assertThat(archive.statusCode()).isEqualTo(200);
+            PrometheusScrape metrics = PrometheusScrape.parse(new String(mirror.get("/metrics").body(), StandardCharsets.UTF_8));
+            assertThat(metrics.value("mirror_unsigned_releases_total", "host", "registry.opentofu.org")).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void anyHostMayBeAllowedUnsignedReleasesExplicitly() throws Exception {
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("allowed"), origin)
+                .set("upstream.hosts.example\\.test.allowUnsigned", true).start()) {
+            assertThat(mirror.get(mirror.providerPath("acme", "unsigned") + "1.0.0.json").statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void pinnedKeysAreTheOnlyOnesAccepted() throws Exception {
+        TestPgpKey stranger = TestPgpKey.generate("Stranger <x@example.test>");
+        try (MirrorFixture pinnedRight = MirrorFixture.builder(tmp.resolve("pinned"), origin)
+                .set("upstream.hosts.example\\.test.trustedKeys", List.of(origin.signingKey().primaryFingerprint())).start();
+             MirrorFixture pinnedWrong = MirrorFixture.builder(tmp.resolve("wrong"), origin)
+                     .set("upstream.hosts.example\\.test.trustedKeys", List.of(stranger.primaryFingerprint())).start()) {
+            assertThat(pinnedRight.get(pinnedRight.providerPath("acme", "signed") + "1.0.0.json").statusCode()).isEqualTo(200);
+            HttpResponse<byte[]> refused = pinnedWrong.get(pinnedWrong.providerPath("acme", "signed") + "1.0.0.json");
+            assertThat(refused.statusCode()).isEqualTo(502);
+            assertThat(error(refused)).contains("is among the keys pinned in upstream.hosts.example.test.trustedKeys");
+            HttpResponse<byte[]> unsigned = pinnedRight.get(pinnedRight.providerPath("acme", "unsigned") + "1.0.0.json");
+            assertThat(unsigned.statusCode()).as("a pin requires a signature").isEqualTo(502);
+        }
+    }
+
+    @Test
+    void aMalformedPinStopsStartUpNamingTheKey() {
+        assertThatThrownBy(() -> new ConfigLoader(Map.of()).loadText(
+                "upstream: {hosts: {example.test: {trustedKeys: [HashiCorp]}}}"))
+                .hasMessageContaining("configuration key 'upstream.hosts.example.test.trustedKeys': 'HashiCorp' "
+                        + "(expected: a key ID of 16 hex digits or a fingerprint of 40 or 64)");
+    }
+}

@@ -1,0 +1,41 @@
+package io.providermirror.upstream;
+
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * How one origin host's releases must be signed. By default as the CLI: SHA256SUMS must carry a valid
+ * signature by one of the keys the origin lists. {@code allowUnsigned} accepts releases whose origin lists no
+ * key at all (SHA256SUMS is still checked); {@code trustedKeys} pins the keys that may sign (key IDs or
+ * fingerprints, of a primary key or a subkey): keys outside the pin are refused even if the origin lists them.
+ */
+public record SignaturePolicy(boolean allowUnsigned, Set<String> trustedKeys) {
+
+    /** The host whose registry serves some providers without keys, and whose CLI accepts that. */
+    public static final String OPENTOFU_REGISTRY = "registry.opentofu.org";
+
+    /** The CLI's rule: a valid signature by a listed key. */
+    public static final SignaturePolicy CLI = new SignaturePolicy(false, Set.of());
+
+    private static final Pattern KEY = Pattern.compile("[0-9A-F]{16}|[0-9A-F]{40}|[0-9A-F]{64}");
+
+    public SignaturePolicy {
+        Set<String> normalized = new TreeSet<>();
+        for (String key : trustedKeys) {
+            String hex = key.replace(" ", "").toUpperCase(Locale.ROOT).replaceFirst("^0X", "");
+            if (!KEY.matcher(hex).matches()) {
+                throw new IllegalArgumentException("trustedKeys: '" + key
+                        + "' (expected: a key ID of 16 hex digits or a fingerprint of 40 or 64)");
+            }
+            normalized.add(hex);
+        }
+        trustedKeys = Set.copyOf(normalized);
+    }
+
+    /** The default for {@code hostname}: the CLI's rule, with unsigned releases accepted from OpenTofu's registry. */
+    public static SignaturePolicy defaultFor(String hostname) {
+        return new SignaturePolicy(OPENTOFU_REGISTRY.equals(hostname), Set.of());
+    }
+}
