@@ -6,6 +6,7 @@ import io.providermirror.cache.CacheKey;
 import io.providermirror.cache.FillRegistry;
 import io.providermirror.cache.StoredBlob;
 import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.upstream.ListedVersion;
 import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.OriginHttpClient;
 import io.providermirror.upstream.PackageHashes;
@@ -18,6 +19,7 @@ import io.providermirror.upstream.VerifiedPackage;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.util.HexFormat;
@@ -44,10 +46,16 @@ final class Archives {
     private final Executor executor;
     private final long maxArchiveBytes;
     private final MirrorMetrics metrics;
+    private final VersionIndexes indexes;
+    private final OriginRegistries origins;
+    /** What an expired or withdrawn download URL answers. */
+    private static final java.util.Set<Integer> STALE_URL_STATUSES = java.util.Set.of(401, 403, 404, 410);
 
-    Archives(Releases releases, RegistryClient registry, BlobStore blobs, FillRegistry fills, Executor executor,
-             long maxArchiveBytes, MirrorMetrics metrics) {
+    Archives(Releases releases, VersionIndexes indexes, OriginRegistries origins, RegistryClient registry, BlobStore blobs,
+             FillRegistry fills, Executor executor, long maxArchiveBytes, MirrorMetrics metrics) {
         this.metrics = metrics;
+        this.indexes = indexes;
+        this.origins = origins;
         this.releases = releases;
         this.registry = registry;
         this.blobs = blobs;
@@ -131,7 +139,7 @@ final class Archives {
         String what = address + " " + version + " " + pkg.platform();
         String origin = pkg.downloadUrl().getAuthority();
         // Waiting for the response is bounded by upstream.requestTimeout; each read of the body by readTimeout.
-        try (OriginHttpClient.ArchiveStream stream = registry.openArchive(address, version, pkg)) {
+        try (OriginHttpClient.ArchiveStream stream = openArchive(address, version, pkg, what)) {
             OptionalLong announced = stream.contentLength();
             if (announced.isPresent() && announced.getAsLong() > maxArchiveBytes) {
                 throw new OriginException(OriginException.Reason.BAD_RESPONSE, "the archive of " + what + " from "
@@ -177,6 +185,28 @@ final class Archives {
             }
             fill.fail(new OriginException(OriginException.Reason.UNAVAILABLE,
                     "fetching the archive of " + what + " from " + origin + " failed: " + e.getMessage(), e));
+        }
+    }
+
+    /**
+     * Opens the archive at the URL the verified release names; when that URL stopped working (expired signed
+     * URLs answer 401, 403, 404 or 410), asks the origin for the platform's download document again and uses
+     * its URL, provided it names the same verified file and hash.
+     */
+    private OriginHttpClient.ArchiveStream openArchive(ProviderAddress address, ProviderVersion version,
+                                                       VerifiedPackage pkg, String what) {
+        URI base = origins.providersBase(address.hostname());
+        try {
+            return registry.openArchive(base, address, version, pkg, pkg.downloadUrl());
+        } catch (OriginException e) {
+            if (!STALE_URL_STATUSES.contains(e.status())) {
+                throw e;
+            }
+            LOG.info("the download URL of {} answered HTTP {}; asking its origin for a fresh one", what, e.status());
+            String spelling = indexes.get(address).join().list().find(version)
+                    .map(ListedVersion::originSpelling).orElse(version.canonical());
+            URI fresh = registry.refreshDownloadUrl(base, address, version, spelling, pkg);
+            return registry.openArchive(base, address, version, pkg, fresh);
         }
     }
 

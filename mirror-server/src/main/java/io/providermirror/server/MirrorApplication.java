@@ -119,6 +119,7 @@ public final class MirrorApplication implements AutoCloseable {
                 internalHostsAllowed.add(host.getValue().discoveryUrl().getHost().toLowerCase(Locale.ROOT));
             }
         }
+        io.providermirror.upstream.OriginCredentials tokens = OriginTokens.load(config.upstream());
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         AutoCloseable binders = StandardBinders.bind(registry, cacheDirectory);
         MirrorMetrics metrics = new MirrorMetrics(registry, clock);
@@ -146,7 +147,7 @@ public final class MirrorApplication implements AutoCloseable {
                             config.upstream().offline(), config.server().metadataTimeout(),
                             config.cache().metadataMemory() == null ? Runtime.getRuntime().maxMemory() / 4
                                     : config.cache().metadataMemory().bytes()),
-                    new ServiceDiscovery(http, discoveryOverrides), new RegistryClient(http, executor),
+                    new ServiceDiscovery(http, discoveryOverrides, tokens), new RegistryClient(http, executor, tokens),
                     blobs, documents, executor, clock, metrics, new ProviderPolicy(config.policy()),
                     new OriginRules(config.upstream().hosts()));
             Operations operations = new Operations(registry, cacheDirectory.resolve("tmp"));

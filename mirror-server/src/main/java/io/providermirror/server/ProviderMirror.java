@@ -65,7 +65,8 @@ public final class ProviderMirror {
                 metrics, policy, rules);
         FillRegistry fills = new FillRegistry(blobs);
         metrics.bindStore(blobs, fills);
-        this.archives = new Archives(releases, registry, blobs, fills, executor, settings.maxArchiveBytes(), metrics);
+        this.archives = new Archives(releases, indexes, origins, registry, blobs, fills, executor,
+                settings.maxArchiveBytes(), metrics);
     }
 
     /**

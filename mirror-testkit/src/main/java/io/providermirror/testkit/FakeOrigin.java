@@ -80,7 +80,11 @@ public final class FakeOrigin implements AutoCloseable {
 
     /** Starts an origin whose TLS files are written to {@code directory}. */
     public static FakeOrigin start(Path directory) {
-        TestCertificates certificates = TestCertificates.create(directory, "origin");
+        return start(TestCertificates.create(directory, "origin"));
+    }
+
+    /** Starts an origin presenting {@code certificates}: a second host that clients trust as they trust the first. */
+    public static FakeOrigin start(TestCertificates certificates) {
         WireMockServer server = new WireMockServer(WireMockConfiguration.options()
                 .bindAddress("127.0.0.1")
                 .httpDisabled(true)

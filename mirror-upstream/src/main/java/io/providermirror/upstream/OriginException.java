@@ -25,18 +25,31 @@ public class OriginException extends RuntimeException {
     }
 
     private final Reason reason;
+    private final int status;
 
     public OriginException(Reason reason, String message) {
+        this(reason, message, 0);
+    }
+
+    /** An error for an HTTP answer with {@code status}. */
+    public OriginException(Reason reason, String message, int status) {
         super(message);
         this.reason = reason;
+        this.status = status;
     }
 
     public OriginException(Reason reason, String message, Throwable cause) {
         super(message, cause);
         this.reason = reason;
+        this.status = cause instanceof OriginException origin ? origin.status : 0;
     }
 
     public Reason reason() {
         return reason;
+    }
+
+    /** The HTTP status the origin answered with, or 0 when the failure was not an HTTP answer. */
+    public int status() {
+        return status;
     }
 }

@@ -117,10 +117,18 @@ public final class OriginHttpClient {
      * @param what how to name this request in errors, e.g. "the version list of example.test/acme/foo"
      */
     public Document getDocument(URI uri, String what, OriginObserver.Operation operation) {
+        return getDocument(uri, what, operation, null);
+    }
+
+    /**
+     * As {@link #getDocument(URI, String, OriginObserver.Operation)}, with {@code Authorization: Bearer} when
+     * {@code bearerToken} is given: sent to {@code uri}'s authority only, never after a redirect to another one.
+     */
+    public Document getDocument(URI uri, String what, OriginObserver.Operation operation, String bearerToken) {
         long start = System.nanoTime();
         try {
             HttpResponse<InputStream> response = send(uri, what, settings.requestTimeout(),
-                    HttpResponse.BodyHandlers.ofInputStream(), OriginHttpClient::closeQuietly);
+                    HttpResponse.BodyHandlers.ofInputStream(), OriginHttpClient::closeQuietly, bearerToken);
             Document document;
             try (InputStream body = response.body()) {
                 byte[] bytes = body.readNBytes(settings.maxDocumentBytes() + 1);
@@ -146,10 +154,15 @@ public final class OriginHttpClient {
      * {@code readTimeout}; any status other than 200 is an error.
      */
     public ArchiveStream openArchive(URI uri, String what) {
+        return openArchive(uri, what, null);
+    }
+
+    /** As {@link #openArchive(URI, String)}, with a bearer token for {@code uri}'s authority only. */
+    public ArchiveStream openArchive(URI uri, String what, String bearerToken) {
         long start = System.nanoTime();
         try {
             HttpResponse<Flow.Publisher<List<ByteBuffer>>> response = send(uri, what, settings.requestTimeout(),
-                    HttpResponse.BodyHandlers.ofPublisher(), OriginHttpClient::discard);
+                    HttpResponse.BodyHandlers.ofPublisher(), OriginHttpClient::discard, bearerToken);
             if (response.statusCode() != 200) {
                 discard(response.body());
                 throw statusError(response.uri(), response.statusCode(), what);
@@ -208,12 +221,14 @@ public final class OriginHttpClient {
         });
     }
 
-    /** The error for an unexpected status, naming the URL. */
+    /** The error for an unexpected status, naming the URL; it carries the status. */
     public static OriginException statusError(URI uri, int status, String what) {
         OriginException.Reason reason = status == 404 || status == 410
                 ? OriginException.Reason.NOT_FOUND
                 : OriginException.Reason.UNAVAILABLE;
-        return new OriginException(reason, what + ": " + uri + " answered HTTP " + status);
+        String hint = status == 401 || status == 403
+                ? " (it wants credentials, or refuses the mirror's: see upstream.hosts.<hostname>.token)" : "";
+        return new OriginException(reason, what + ": " + uri + " answered HTTP " + status + hint, status);
     }
 
     /**
@@ -221,7 +236,7 @@ public final class OriginHttpClient {
      * logical request, attempts and pauses included, so a caller gets an answer (or a clear error) in time.
      */
     private <T> HttpResponse<T> send(URI start, String what, Duration timeout, HttpResponse.BodyHandler<T> handler,
-                                     java.util.function.Consumer<T> discard) {
+                                     java.util.function.Consumer<T> discard, String bearerToken) {
         if (settings.offline()) {
             throw new OriginException(OriginException.Reason.NOT_FOUND, what + " is not in this mirror's cache, and "
                     + "upstream.offline is set, so " + start.getAuthority() + " is not asked");
@@ -236,7 +251,8 @@ public final class OriginHttpClient {
             }
             Optional<Duration> retryAfter = Optional.empty();
             try {
-                HttpResponse<T> response = sendFollowingRedirects(start, what, Duration.ofNanos(remaining), handler, discard);
+                HttpResponse<T> response = sendFollowingRedirects(start, what, Duration.ofNanos(remaining), handler, discard,
+                        bearerToken);
                 if (!RetryPolicy.isRetryableStatus(response.statusCode()) || attempt >= retry.maxAttempts()) {
                     return response;
                 }
@@ -293,16 +309,21 @@ public final class OriginHttpClient {
 
     private <T> HttpResponse<T> sendFollowingRedirects(URI start, String what, Duration timeout,
                                                        HttpResponse.BodyHandler<T> handler,
-                                                       java.util.function.Consumer<T> discard) throws AttemptFailed {
+                                                       java.util.function.Consumer<T> discard, String bearerToken)
+            throws AttemptFailed {
         URI uri = start;
         for (int redirects = 0; ; redirects++) {
             checkScheme(uri, what);
             checkDestination(uri, what);
-            HttpRequest request = HttpRequest.newBuilder(uri)
+            HttpRequest.Builder builder = HttpRequest.newBuilder(uri)
                     .timeout(timeout)
                     .header("User-Agent", settings.userAgent())
-                    .GET()
-                    .build();
+                    .GET();
+            // A token belongs to the authority it was meant for; a redirect elsewhere does not get it.
+            if (bearerToken != null && sameAuthority(uri, start)) {
+                builder.header("Authorization", "Bearer " + bearerToken);
+            }
+            HttpRequest request = builder.build();
             HttpResponse<T> response;
             try {
                 response = client.send(request, handler);
@@ -332,6 +353,16 @@ public final class OriginHttpClient {
                         what + ": " + uri + " redirected to an invalid URL", e);
             }
         }
+    }
+
+    /** True when both URLs name the same scheme, host and port (default ports spelled out or not). */
+    public static boolean sameAuthority(URI a, URI b) {
+        return a.getScheme().equalsIgnoreCase(b.getScheme()) && a.getHost().equalsIgnoreCase(b.getHost())
+                && port(a) == port(b);
+    }
+
+    private static int port(URI uri) {
+        return uri.getPort() != -1 ? uri.getPort() : uri.getScheme().equalsIgnoreCase("https") ? 443 : 80;
     }
 
     private void checkDestination(URI uri, String what) {

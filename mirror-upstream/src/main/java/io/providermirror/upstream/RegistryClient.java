@@ -26,18 +26,36 @@ public final class RegistryClient {
 
     private final OriginHttpClient http;
     private final Executor executor;
+    private final OriginCredentials credentials;
 
     /** @param executor runs the parallel requests for a release's platforms */
     public RegistryClient(OriginHttpClient http, Executor executor) {
+        this(http, executor, OriginCredentials.NONE);
+    }
+
+    /** A client that sends each host's token where {@link OriginCredentials} says it belongs. */
+    public RegistryClient(OriginHttpClient http, Executor executor, OriginCredentials credentials) {
         this.http = http;
         this.executor = executor;
+        this.credentials = credentials;
+    }
+
+    /** The host's token, for its registry API. */
+    private String token(ProviderAddress address) {
+        return credentials.tokenFor(address.hostname()).orElse(null);
+    }
+
+    /** The host's token for {@code url} only when it lives on the registry API's own authority. */
+    private String tokenFor(URI url, URI providersBase, ProviderAddress address) {
+        return OriginHttpClient.sameAuthority(url, providersBase) ? token(address) : null;
     }
 
     /** {@code GET :namespace/:type/versions}. */
     public FetchedVersions versions(URI providersBase, ProviderAddress address) {
         URI url = providersBase.resolve(address.namespace() + "/" + address.type() + "/versions");
         String what = "the version list of " + address;
-        OriginHttpClient.Document document = http.getDocument(url, what, OriginObserver.Operation.VERSIONS);
+        OriginHttpClient.Document document = http.getDocument(url, what, OriginObserver.Operation.VERSIONS,
+                token(address));
         if (document.status() == 404) {
             throw new OriginException(OriginException.Reason.NOT_FOUND,
                     "provider " + address + " does not exist at its origin (" + url + " answered 404)");
@@ -72,17 +90,45 @@ public final class RegistryClient {
         }
         List<CompletableFuture<ReleaseEvidence.Checksums>> sums = new ArrayList<>();
         for (DownloadDocument document : bySums.values()) {
-            sums.add(CompletableFuture.supplyAsync(() -> fetchChecksums(address, version, document), executor));
+            sums.add(CompletableFuture.supplyAsync(() -> fetchChecksums(providersBase, address, version, document),
+                    executor));
         }
         List<ReleaseEvidence.Download> downloads = fetched.stream().map(Fetched::evidence).toList();
         List<ReleaseEvidence.Checksums> checksums = sums.stream().map(RegistryClient::join).toList();
         return new ReleaseEvidence(downloads, checksums);
     }
 
-    /** Opens the archive of a verified package for streaming. */
-    public OriginHttpClient.ArchiveStream openArchive(ProviderAddress address, ProviderVersion version,
-                                                      VerifiedPackage pkg) {
-        return http.openArchive(pkg.downloadUrl(), "the archive of " + address + " " + version + " " + pkg.platform());
+    /**
+     * Opens the archive of a verified package for streaming, from {@code downloadUrl} (the package's own, or
+     * a fresher one from {@link #refreshDownloadUrl}); the host's token goes along only to its registry API's
+     * authority.
+     */
+    public OriginHttpClient.ArchiveStream openArchive(URI providersBase, ProviderAddress address, ProviderVersion version,
+                                                      VerifiedPackage pkg, URI downloadUrl) {
+        return http.openArchive(downloadUrl, "the archive of " + address + " " + version + " " + pkg.platform(),
+                tokenFor(downloadUrl, providersBase, address));
+    }
+
+    /**
+     * Asks the origin again for a platform's download document, for when the download URL the mirror kept
+     * stopped working (registries hand out signed URLs that expire). The new document must name the same
+     * file with the same hash that was verified; only its URL is taken.
+     *
+     * @throws VerificationException when the origin now announces a different package
+     */
+    public URI refreshDownloadUrl(URI providersBase, ProviderAddress address, ProviderVersion version,
+                                  String originSpelling, VerifiedPackage pkg) {
+        Fetched fresh = fetchDownload(providersBase, address, new ListedVersion(version, originSpelling,
+                List.of(pkg.platform())), pkg.platform())
+                .orElseThrow(() -> new OriginException(OriginException.Reason.NOT_FOUND, "the download document of "
+                        + address + " " + version + " " + pkg.platform() + " is gone from its origin"));
+        DownloadDocument document = fresh.document();
+        if (!document.filename().equals(pkg.filename()) || !document.shasum().equals(pkg.sha256())) {
+            throw new VerificationException(VerificationException.Check.CHECKSUM_LISTING, "the origin now announces "
+                    + document.filename() + " with hash " + document.shasum() + " for " + address + " " + version + " "
+                    + pkg.platform() + ", but verified " + pkg.filename() + " with hash " + pkg.sha256());
+        }
+        return document.downloadUrl();
     }
 
     private record Fetched(ReleaseEvidence.Download evidence, DownloadDocument document) {
@@ -92,7 +138,8 @@ public final class RegistryClient {
         URI url = base.resolve(address.namespace() + "/" + address.type() + "/" + version.originSpelling()
                 + "/download/" + platform.os() + "/" + platform.arch());
         String what = "the download document of " + address + " " + version.version() + " " + platform;
-        OriginHttpClient.Document document = http.getDocument(url, what, OriginObserver.Operation.DOWNLOAD);
+        OriginHttpClient.Document document = http.getDocument(url, what, OriginObserver.Operation.DOWNLOAD,
+                token(address));
         if (document.status() == 404) {
             LOG.warn("{}: the origin lists the platform but {} answered 404; leaving the platform out", what, url);
             return Optional.empty();
@@ -105,15 +152,18 @@ public final class RegistryClient {
                 new ReleaseEvidence.Download(platform.toString(), document.finalUri(), document.body()), parsed));
     }
 
-    private ReleaseEvidence.Checksums fetchChecksums(ProviderAddress address, ListedVersion version, DownloadDocument d) {
+    private ReleaseEvidence.Checksums fetchChecksums(URI base, ProviderAddress address, ListedVersion version,
+                                                     DownloadDocument d) {
         String what = "SHA256SUMS of " + address + " " + version.version();
-        byte[] sums = fetchFile(d.shasumsUrl(), what, OriginObserver.Operation.CHECKSUMS);
-        byte[] signature = fetchFile(d.shasumsSignatureUrl(), "the signature of " + what, OriginObserver.Operation.SIGNATURE);
+        byte[] sums = fetchFile(d.shasumsUrl(), what, OriginObserver.Operation.CHECKSUMS,
+                tokenFor(d.shasumsUrl(), base, address));
+        byte[] signature = fetchFile(d.shasumsSignatureUrl(), "the signature of " + what, OriginObserver.Operation.SIGNATURE,
+                tokenFor(d.shasumsSignatureUrl(), base, address));
         return new ReleaseEvidence.Checksums(d.shasumsUrl(), sums, d.shasumsSignatureUrl(), signature);
     }
 
-    private byte[] fetchFile(URI url, String what, OriginObserver.Operation operation) {
-        OriginHttpClient.Document document = http.getDocument(url, what, operation);
+    private byte[] fetchFile(URI url, String what, OriginObserver.Operation operation, String token) {
+        OriginHttpClient.Document document = http.getDocument(url, what, operation, token);
         if (document.status() != 200) {
             throw OriginHttpClient.statusError(document.finalUri(), document.status(), what);
         }

@@ -19,14 +19,21 @@ public final class ServiceDiscovery {
 
     private final OriginHttpClient http;
     private final Map<String, URI> discoveryOverrides;
+    private final OriginCredentials credentials;
 
     /**
      * @param discoveryOverrides per hostname, a base URL whose {@code .well-known/terraform.json} is used
      *                           instead of the hostname's own (or the full URL of a discovery document)
      */
     public ServiceDiscovery(OriginHttpClient http, Map<String, URI> discoveryOverrides) {
+        this(http, discoveryOverrides, OriginCredentials.NONE);
+    }
+
+    /** Discovery that sends each host's token with its discovery request. */
+    public ServiceDiscovery(OriginHttpClient http, Map<String, URI> discoveryOverrides, OriginCredentials credentials) {
         this.http = http;
         this.discoveryOverrides = Map.copyOf(discoveryOverrides);
+        this.credentials = credentials;
     }
 
     /** The URL of the discovery document for {@code hostname}. */
@@ -46,7 +53,8 @@ public final class ServiceDiscovery {
     public URI providersBase(String hostname) {
         URI url = discoveryUrl(hostname);
         String what = "service discovery for " + hostname;
-        OriginHttpClient.Document document = http.getDocument(url, what, OriginObserver.Operation.DISCOVERY);
+        OriginHttpClient.Document document = http.getDocument(url, what, OriginObserver.Operation.DISCOVERY,
+                credentials.tokenFor(hostname).orElse(null));
         return parseProvidersBase(hostname, document);
     }
 

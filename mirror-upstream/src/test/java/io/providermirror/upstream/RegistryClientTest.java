@@ -122,8 +122,9 @@ final class RegistryClientTest {
         ListedVersion listed = registry.versions(base, address("stream")).list().find(new ProviderVersion("1.0.0")).orElseThrow();
         VerifiedRelease release = ReleaseVerifier.verify(address("stream"), listed.version(),
                 registry.fetchRelease(base, address("stream"), listed));
-        try (OriginHttpClient.ArchiveStream stream = registry.openArchive(address("stream"), listed.version(),
-                release.find(new Platform("linux", "amd64")).orElseThrow())) {
+        VerifiedPackage pkg = release.find(new Platform("linux", "amd64")).orElseThrow();
+        try (OriginHttpClient.ArchiveStream stream = registry.openArchive(base, address("stream"), listed.version(),
+                pkg, pkg.downloadUrl())) {
             assertThat(stream.body().readAllBytes()).isEqualTo(published.archives().get("linux_amd64"));
         }
     }

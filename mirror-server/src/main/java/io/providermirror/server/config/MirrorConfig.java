@@ -13,7 +13,7 @@ public record MirrorConfig(ServerConfig server, CacheConfig cache, UpstreamConfi
         logging = logging == null ? new LoggingConfig(null) : logging;
         policy = policy == null ? new PolicyConfig(null, null, null) : policy;
         cache = cache == null ? new CacheConfig(null, null, null, null) : cache;
-        upstream = upstream == null ? new UpstreamConfig(null, null, null, null, null, null, null, null) : upstream;
+        upstream = upstream == null ? new UpstreamConfig(null, null, null, null, null, null, null, null, null, null) : upstream;
     }
 
     /** The configuration with every default. */

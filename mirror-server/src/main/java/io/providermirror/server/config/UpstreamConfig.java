@@ -8,7 +8,7 @@ import java.util.TreeMap;
 /** How the mirror talks to origin registries, or, when {@code offline}, that it does not. */
 public record UpstreamConfig(Path trustedCertificates, Map<String, HostConfig> hosts, Duration connectTimeout,
                              Duration requestTimeout, Duration readTimeout, Integer maxAttempts, Long maxArchiveBytes,
-                             Boolean offline) {
+                             Boolean offline, ProxyConfig proxy, Path terraformCredentials) {
 
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /** Below the CLI's own ~10 s timeout for JSON requests, so a slow origin gives a clear error in time. */
