@@ -32,9 +32,18 @@ public final class Main implements Callable<Integer> {
     static final String ORIGIN_KEEP_ALIVE_PROPERTY = "jdk.httpclient.keepalive.timeout";
     static final String ORIGIN_KEEP_ALIVE_SECONDS = "30";
 
+    /**
+     * The JDK's HTTP client refuses Basic authentication to a proxy for HTTPS tunnels unless this names no
+     * scheme; corporate proxies mostly want exactly that. Set before the client class loads; {@code -D} wins.
+     */
+    static final String TUNNEL_AUTH_PROPERTY = "jdk.http.auth.tunneling.disabledSchemes";
+
     public static void main(String[] args) {
         if (System.getProperty(ORIGIN_KEEP_ALIVE_PROPERTY) == null) {
             System.setProperty(ORIGIN_KEEP_ALIVE_PROPERTY, ORIGIN_KEEP_ALIVE_SECONDS);
+        }
+        if (System.getProperty(TUNNEL_AUTH_PROPERTY) == null) {
+            System.setProperty(TUNNEL_AUTH_PROPERTY, "");
         }
         System.exit(new CommandLine(new Main()).execute(args));
     }

@@ -130,8 +130,8 @@ public final class MirrorApplication implements AutoCloseable {
                     config.upstream().readTimeout(), originTrust,
                     "provider-mirror/" + VERSION, 3, 4 * 1024 * 1024,
                     new RetryPolicy(config.upstream().maxAttempts(), RetryPolicy.DEFAULT.baseDelay(),
-                            RetryPolicy.DEFAULT.maxDelay()), config.upstream().offline(), internalHostsAllowed),
-                    metrics);
+                            RetryPolicy.DEFAULT.maxDelay()), config.upstream().offline(), internalHostsAllowed,
+                    EgressProxy.from(config.upstream().proxy(), System.getenv()).orElse(null)), metrics);
 
             FileBlobStore files = new FileBlobStore(cacheDirectory, clock,
                     config.cache().maxSize() == null ? Long.MAX_VALUE : config.cache().maxSize().bytes());

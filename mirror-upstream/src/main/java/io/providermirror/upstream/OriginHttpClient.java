@@ -37,7 +37,16 @@ public final class OriginHttpClient {
      */
     public record Settings(Duration connectTimeout, Duration requestTimeout, Duration readTimeout, SSLContext sslContext,
                            String userAgent, int maxRedirects, int maxDocumentBytes, RetryPolicy retry,
-                           boolean offline, java.util.Set<String> internalHostsAllowed) {
+                           boolean offline, java.util.Set<String> internalHostsAllowed, OriginProxy proxy) {
+
+        /** Settings that reach origins directly. */
+        public Settings(Duration connectTimeout, Duration requestTimeout, Duration readTimeout, SSLContext sslContext,
+                        String userAgent, int maxRedirects, int maxDocumentBytes, RetryPolicy retry,
+                        boolean offline, java.util.Set<String> internalHostsAllowed) {
+            this(connectTimeout, requestTimeout, readTimeout, sslContext, userAgent, maxRedirects, maxDocumentBytes,
+                    retry, offline, internalHostsAllowed, null);
+        }
+
         public Settings {
             if (connectTimeout.isNegative() || connectTimeout.isZero()) {
                 throw new IllegalArgumentException("connectTimeout: " + connectTimeout + " (expected: > 0)");
@@ -81,6 +90,10 @@ public final class OriginHttpClient {
         }
     }
 
+    /** How the JDK reports a proxy that refused a tunnel for want of credentials (407, or 401 from some proxies). */
+    private static final java.util.regex.Pattern PROXY_REFUSED_CREDENTIALS =
+            java.util.regex.Pattern.compile("Tunnel failed, got: 40[17]");
+
     private final HttpClient client;
     private final Settings settings;
     private final Sleeper sleeper;
@@ -103,12 +116,16 @@ public final class OriginHttpClient {
         this.settings = settings;
         this.sleeper = sleeper;
         this.observer = observer;
-        this.client = HttpClient.newBuilder()
+        HttpClient.Builder builder = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .connectTimeout(settings.connectTimeout())
-                .sslContext(settings.sslContext())
-                .build();
+                .sslContext(settings.sslContext());
+        if (settings.proxy() != null) {
+            builder.proxy(settings.proxy());
+            settings.proxy().authenticator().ifPresent(builder::authenticator);
+        }
+        this.client = builder.build();
     }
 
     /**
@@ -331,6 +348,7 @@ public final class OriginHttpClient {
                 // A timed-out attempt used up the deadline; a TLS failure will not heal by itself.
                 boolean retryable = !(e instanceof HttpTimeoutException) || e instanceof HttpConnectTimeoutException;
                 retryable &= !(e instanceof SSLException || e.getCause() instanceof SSLException);
+                retryable &= !PROXY_REFUSED_CREDENTIALS.matcher(String.valueOf(e.getMessage())).find();
                 throw new AttemptFailed(failure(uri, what, e), retryable);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -377,6 +395,10 @@ public final class OriginHttpClient {
         try {
             addresses = InetAddress.getAllByName(host);
         } catch (java.net.UnknownHostException e) {
+            if (settings.proxy() != null && !settings.proxy().bypasses(host)) {
+                // Behind a proxy, often only the proxy can resolve internet names; it decides where they lead.
+                return;
+            }
             throw new OriginException(OriginException.Reason.UNAVAILABLE, what + ": cannot resolve " + host, e);
         }
         for (InetAddress address : addresses) {
@@ -396,7 +418,24 @@ public final class OriginHttpClient {
         }
     }
 
-    private static OriginException failure(URI uri, String what, IOException e) {
+    private OriginException failure(URI uri, String what, IOException e) {
+        OriginProxy proxy = settings.proxy();
+        if (proxy != null && !proxy.bypasses(uri.getHost())) {
+            String message = String.valueOf(e.getMessage());
+            if (PROXY_REFUSED_CREDENTIALS.matcher(message).find()) {
+                return new OriginException(OriginException.Reason.UNAVAILABLE, what + ": the proxy " + proxy.describe()
+                        + " refused the mirror's credentials (" + message + "); check upstream.proxy.username and "
+                        + "password, or the credentials in HTTPS_PROXY", e);
+            }
+            if (e instanceof ConnectException || e instanceof HttpConnectTimeoutException) {
+                return new OriginException(OriginException.Reason.UNAVAILABLE, what + ": cannot connect to the proxy "
+                        + proxy.describe() + " (upstream.proxy): " + message, e);
+            }
+            if (message.contains("Tunnel failed") || message.contains("tunnel")) {
+                return new OriginException(OriginException.Reason.UNAVAILABLE, what + ": the proxy " + proxy.describe()
+                        + " would not open a tunnel to " + uri.getAuthority() + ": " + message, e);
+            }
+        }
         if (e instanceof HttpConnectTimeoutException) {
             return new OriginException(OriginException.Reason.TIMEOUT,
                     what + ": connecting to " + uri.getAuthority() + " timed out", e);
