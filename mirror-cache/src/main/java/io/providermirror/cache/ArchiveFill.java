@@ -61,6 +61,11 @@ public final class ArchiveFill {
         return written;
     }
 
+    /** The file the archive is being written to; complete once the writer has appended its last byte. */
+    public java.nio.file.Path temporaryFile() {
+        return write.temporaryFile();
+    }
+
     /** Opens a channel to read the archive from; each reader reads with its own position. */
     public FileChannel openReader() throws IOException {
         return write.openReader();

@@ -8,6 +8,7 @@ import io.providermirror.cache.StoredBlob;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.ListedVersion;
 import io.providermirror.upstream.OriginException;
+import io.providermirror.upstream.ParentMirrorClient;
 import io.providermirror.upstream.OriginHttpClient;
 import io.providermirror.upstream.PackageHashes;
 import io.providermirror.upstream.Platform;
@@ -48,11 +49,16 @@ final class Archives {
     private final MirrorMetrics metrics;
     private final VersionIndexes indexes;
     private final OriginRegistries origins;
+    private final ParentMirrorClient parents;
+    private final OriginRules rules;
     /** What an expired or withdrawn download URL answers. */
     private static final java.util.Set<Integer> STALE_URL_STATUSES = java.util.Set.of(401, 403, 404, 410);
 
-    Archives(Releases releases, VersionIndexes indexes, OriginRegistries origins, RegistryClient registry, BlobStore blobs,
-             FillRegistry fills, Executor executor, long maxArchiveBytes, MirrorMetrics metrics) {
+    Archives(Releases releases, VersionIndexes indexes, OriginRegistries origins, Upstream upstream, OriginRules rules,
+             BlobStore blobs, FillRegistry fills, Executor executor, long maxArchiveBytes, MirrorMetrics metrics) {
+        this.parents = upstream.parents();
+        this.rules = rules;
+        RegistryClient registry = upstream.registry();
         this.metrics = metrics;
         this.indexes = indexes;
         this.origins = origins;
@@ -148,10 +154,7 @@ final class Archives {
             }
             fill.begin(announced);
             String sha256 = copy(stream.body(), fill, announced, what, origin);
-            if (!sha256.equals(pkg.sha256())) {
-                throw new VerificationException(VerificationException.Check.ARCHIVE_HASH, "the archive of " + what
-                        + " from " + origin + " has sha256 " + sha256 + ", but the signed SHA256SUMS says " + pkg.sha256());
-            }
+            String h1 = verify(pkg, sha256, fill, what, origin);
             StoredBlob blob;
             try {
                 blob = fill.commit(sha256);
@@ -159,7 +162,11 @@ final class Archives {
                 throw cacheWriteFailed(what, e);
             }
             LOG.info("cached {} from {} ({} bytes, sha256 {})", what, origin, blob.size(), sha256);
-            recordH1(address, version, pkg.platform(), blob);
+            if (h1 != null) {
+                releases.recordH1(address, version, pkg.platform(), h1);
+            } else {
+                recordH1(address, version, pkg.platform(), blob);
+            }
         } catch (VerificationException e) {
             LOG.error("refusing the archive of {} from {}: {} check failed: {}", what, origin, e.check(), e.getMessage());
             metrics.verificationFailure(address.hostname(), e.check().name());
@@ -195,6 +202,20 @@ final class Archives {
      */
     private OriginHttpClient.ArchiveStream openArchive(ProviderAddress address, ProviderVersion version,
                                                        VerifiedPackage pkg, String what) {
+        Optional<URI> parent = rules.parentMirror(address.hostname());
+        if (parent.isPresent()) {
+            try {
+                return parents.openArchive(parent.get(), address, version, pkg, pkg.downloadUrl());
+            } catch (OriginException e) {
+                if (!STALE_URL_STATUSES.contains(e.status())) {
+                    throw e;
+                }
+                LOG.info("the download URL of {} answered HTTP {}; asking the network mirror {} for a fresh one",
+                        what, e.status(), parent.get());
+                URI fresh = parents.refreshDownloadUrl(parent.get(), address, version, pkg);
+                return parents.openArchive(parent.get(), address, version, pkg, fresh);
+            }
+        }
         URI base = origins.providersBase(address.hostname());
         try {
             return registry.openArchive(base, address, version, pkg, pkg.downloadUrl());
@@ -236,6 +257,36 @@ final class Archives {
                     + " from " + origin + " ended after " + total + " of " + announced.getAsLong() + " announced bytes");
         }
         return HexFormat.of().formatHex(digest.digest());
+    }
+
+    /**
+     * Checks the fetched bytes against what was verified: the signed sha256 (or a parent mirror's {@code zh:}),
+     * else a parent mirror's {@code h1:}, computed here on the downloaded file before anything is committed.
+     *
+     * @return the {@code h1:} hash when it was computed for the check, else null
+     */
+    private static String verify(VerifiedPackage pkg, String sha256, ArchiveFill fill, String what, String origin) {
+        boolean fromParent = VerifiedPackage.PARENT_MIRROR.equals(pkg.signingKeyId());
+        if (pkg.sha256() != null) {
+            if (!sha256.equals(pkg.sha256())) {
+                throw new VerificationException(VerificationException.Check.ARCHIVE_HASH, "the archive of " + what
+                        + " from " + origin + " has sha256 " + sha256 + ", but "
+                        + (fromParent ? "the network mirror's zh: hash says " : "the signed SHA256SUMS says ") + pkg.sha256());
+            }
+            return null;
+        }
+        String h1;
+        try {
+            h1 = PackageHashes.h1(fill.temporaryFile());
+        } catch (IOException e) {
+            throw new VerificationException(VerificationException.Check.ARCHIVE_HASH, "the archive of " + what + " from "
+                    + origin + " cannot be hashed to check it against the network mirror's h1: hash: " + e.getMessage());
+        }
+        if (!pkg.h1().contains(h1)) {
+            throw new VerificationException(VerificationException.Check.ARCHIVE_HASH, "the archive of " + what + " from "
+                    + origin + " has " + h1 + ", but the network mirror lists " + String.join(", ", pkg.h1()));
+        }
+        return h1;
     }
 
     private static CacheWriteException cacheWriteFailed(String what, IOException e) {

@@ -17,6 +17,7 @@ import io.providermirror.server.tls.GeneratedCertificates;
 import io.providermirror.server.tls.PemFiles;
 import io.providermirror.server.tls.ServerIdentity;
 import io.providermirror.upstream.OriginHttpClient;
+import io.providermirror.upstream.ParentMirrorClient;
 import io.providermirror.upstream.RegistryClient;
 import io.providermirror.upstream.RetryPolicy;
 import io.providermirror.upstream.ServiceDiscovery;
@@ -118,6 +119,10 @@ public final class MirrorApplication implements AutoCloseable {
                 discoveryOverrides.put(host.getKey(), host.getValue().discoveryUrl());
                 internalHostsAllowed.add(host.getValue().discoveryUrl().getHost().toLowerCase(Locale.ROOT));
             }
+            if (host.getValue().mirrorUrl() != null) {
+                // A parent mirror is usually inside the company, on an internal address.
+                internalHostsAllowed.add(host.getValue().mirrorUrl().getHost().toLowerCase(Locale.ROOT));
+            }
         }
         io.providermirror.upstream.OriginCredentials tokens = OriginTokens.load(config.upstream());
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
@@ -147,7 +152,8 @@ public final class MirrorApplication implements AutoCloseable {
                             config.upstream().offline(), config.server().metadataTimeout(),
                             config.cache().metadataMemory() == null ? Runtime.getRuntime().maxMemory() / 4
                                     : config.cache().metadataMemory().bytes()),
-                    new ServiceDiscovery(http, discoveryOverrides, tokens), new RegistryClient(http, executor, tokens),
+                    new Upstream(new ServiceDiscovery(http, discoveryOverrides, tokens),
+                            new RegistryClient(http, executor, tokens), new ParentMirrorClient(http, tokens)),
                     blobs, documents, executor, clock, metrics, new ProviderPolicy(config.policy()),
                     new OriginRules(config.upstream().hosts()));
             Operations operations = new Operations(registry, cacheDirectory.resolve("tmp"));

@@ -24,10 +24,12 @@ final class OriginRegistries {
     private static final Logger LOG = LoggerFactory.getLogger(OriginRegistries.class);
 
     private final ServiceDiscovery discovery;
+    private final OriginRules rules;
     private final DocumentStore documents;
     private final Cache<String, URI> bases;
 
-    OriginRegistries(ServiceDiscovery discovery, DocumentStore documents, Duration freshness) {
+    OriginRegistries(ServiceDiscovery discovery, DocumentStore documents, Duration freshness, OriginRules rules) {
+        this.rules = rules;
         this.discovery = discovery;
         this.documents = documents;
         this.bases = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(freshness).build();
@@ -41,6 +43,11 @@ final class OriginRegistries {
     /** Where discovery for {@code hostname} is looked up, for error messages. */
     URI discoveryUrl(String hostname) {
         return discovery.discoveryUrl(hostname);
+    }
+
+    /** The authority answering for {@code hostname}: its parent mirror's, or its discovery document's. */
+    String describe(String hostname) {
+        return rules.parentMirror(hostname).map(URI::getAuthority).orElseGet(() -> discoveryUrl(hostname).getAuthority());
     }
 
     private URI discover(String hostname) {

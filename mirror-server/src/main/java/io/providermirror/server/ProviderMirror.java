@@ -8,8 +8,6 @@ import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.Platform;
 import io.providermirror.upstream.ProviderAddress;
 import io.providermirror.upstream.ProviderVersion;
-import io.providermirror.upstream.RegistryClient;
-import io.providermirror.upstream.ServiceDiscovery;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -52,20 +50,19 @@ public final class ProviderMirror {
     private final Releases releases;
     private final Archives archives;
 
-    public ProviderMirror(Settings settings, ServiceDiscovery discovery, RegistryClient registry, BlobStore blobs,
-                          DocumentStore documents, Executor executor, Clock clock, MirrorMetrics metrics,
-                          ProviderPolicy policy, OriginRules rules) {
+    public ProviderMirror(Settings settings, Upstream upstream, BlobStore blobs, DocumentStore documents,
+                          Executor executor, Clock clock, MirrorMetrics metrics, ProviderPolicy policy, OriginRules rules) {
         this.policy = policy;
         this.metadataTimeout = settings.metadataTimeout();
-        this.origins = new OriginRegistries(discovery, documents, settings.indexTtl().isZero()
-                ? Duration.ofSeconds(1) : settings.indexTtl());
-        this.indexes = new VersionIndexes(origins, registry, documents, executor, clock, settings.indexTtl(),
+        this.origins = new OriginRegistries(upstream.discovery(), documents, settings.indexTtl().isZero()
+                ? Duration.ofSeconds(1) : settings.indexTtl(), rules);
+        this.indexes = new VersionIndexes(origins, upstream, rules, documents, executor, clock, settings.indexTtl(),
                 !settings.offline(), settings.metadataMemoryBytes() / 2, metrics, policy);
-        this.releases = new Releases(indexes, origins, registry, documents, executor, settings.metadataMemoryBytes() / 2,
+        this.releases = new Releases(indexes, origins, upstream, documents, executor, settings.metadataMemoryBytes() / 2,
                 metrics, policy, rules);
         FillRegistry fills = new FillRegistry(blobs);
         metrics.bindStore(blobs, fills);
-        this.archives = new Archives(releases, indexes, origins, registry, blobs, fills, executor,
+        this.archives = new Archives(releases, indexes, origins, upstream, rules, blobs, fills, executor,
                 settings.maxArchiveBytes(), metrics);
     }
 
@@ -113,7 +110,7 @@ public final class ProviderMirror {
             Throwable cause = Futures.cause(failure);
             if (cause instanceof TimeoutException) {
                 throw new OriginException(OriginException.Reason.TIMEOUT, what + " of " + address + ": its origin "
-                        + address.hostname() + " (" + origins.discoveryUrl(address.hostname()).getAuthority()
+                        + address.hostname() + " (" + origins.describe(address.hostname())
                         + ") did not answer within " + metadataTimeout.toMillis() + " ms; the mirror goes on "
                         + "fetching it, so trying again shortly may succeed");
             }

@@ -11,6 +11,7 @@ import io.providermirror.cache.StoredDocument;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.ListedVersion;
 import io.providermirror.upstream.OriginException;
+import io.providermirror.upstream.ParentMirrorClient;
 import io.providermirror.upstream.PackageHashes;
 import io.providermirror.upstream.Platform;
 import io.providermirror.upstream.ProviderAddress;
@@ -58,6 +59,7 @@ final class Releases {
     private final VersionIndexes indexes;
     private final OriginRegistries origins;
     private final RegistryClient registry;
+    private final ParentMirrorClient parents;
     private final DocumentStore documents;
     private final Executor executor;
     private final AsyncCache<Key, Entry> entries;
@@ -65,14 +67,15 @@ final class Releases {
     private final ProviderPolicy policy;
     private final OriginRules rules;
 
-    Releases(VersionIndexes indexes, OriginRegistries origins, RegistryClient registry, DocumentStore documents,
+    Releases(VersionIndexes indexes, OriginRegistries origins, Upstream upstream, DocumentStore documents,
              Executor executor, long memoryBytes, MirrorMetrics metrics, ProviderPolicy policy, OriginRules rules) {
         this.metrics = metrics;
         this.policy = policy;
         this.rules = rules;
         this.indexes = indexes;
         this.origins = origins;
-        this.registry = registry;
+        this.registry = upstream.registry();
+        this.parents = upstream.parents();
         this.documents = documents;
         this.executor = executor;
         this.entries = Caffeine.newBuilder()
@@ -158,20 +161,22 @@ final class Releases {
 
     private Entry fetch(Key key, ListedVersion listed) {
         ProviderAddress address = key.address();
-        ReleaseEvidence evidence = registry.fetchRelease(origins.providersBase(address.hostname()), address, listed);
+        Optional<java.net.URI> parent = rules.parentMirror(address.hostname());
+        ReleaseEvidence evidence = parent.isPresent() ? parents.fetchRelease(parent.get(), address, key.version())
+                : registry.fetchRelease(origins.providersBase(address.hostname()), address, listed);
         VerifiedRelease release;
         try {
             release = ReleaseVerifier.verify(address, key.version(), evidence, rules.signaturePolicy(address.hostname()));
         } catch (VerificationException e) {
             LOG.error("refusing {} {} from {}: {} check failed: {}", address, key.version(),
-                    origins.discoveryUrl(address.hostname()).getAuthority(), e.check(), e.getMessage());
+                    origins.describe(address.hostname()), e.check(), e.getMessage());
             metrics.verificationFailure(address.hostname(), e.check().name());
             throw e;
         }
         if (release.packages().values().stream().anyMatch(VerifiedPackage::unsigned)) {
             LOG.warn("accepting {} {} from {} without a signature: its origin lists no signing keys, and the policy of "
                     + "{} allows that (SHA256SUMS was checked)", address, key.version(),
-                    origins.discoveryUrl(address.hostname()).getAuthority(), address.hostname());
+                    origins.describe(address.hostname()), address.hostname());
             metrics.unsignedRelease(address.hostname());
         }
         try {
@@ -213,8 +218,13 @@ final class Releases {
             String h = h1.get(pkg.platform());
             if (h != null) {
                 hashes.add(h);
+            } else {
+                // Through a parent mirror: its h1: hashes, which the archive is checked against, until it is seen.
+                pkg.h1().forEach(hashes::add);
             }
-            hashes.add(PackageHashes.zh(pkg.sha256()));
+            if (pkg.sha256() != null) {
+                hashes.add(PackageHashes.zh(pkg.sha256()));
+            }
         }
         try {
             return new Entry(release, Map.copyOf(h1), new RenderedDocument(JSON.writeValueAsBytes(root)), fromOrigin);

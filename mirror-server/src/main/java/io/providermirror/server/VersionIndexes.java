@@ -8,6 +8,7 @@ import io.providermirror.cache.DocumentStore;
 import io.providermirror.cache.StoredDocument;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.OriginException;
+import io.providermirror.upstream.ParentMirrorClient;
 import io.providermirror.upstream.ProviderAddress;
 import io.providermirror.upstream.ProviderVersion;
 import io.providermirror.upstream.RegistryClient;
@@ -52,6 +53,8 @@ final class VersionIndexes {
 
     private final OriginRegistries origins;
     private final RegistryClient registry;
+    private final ParentMirrorClient parents;
+    private final OriginRules rules;
     private final DocumentStore documents;
     private final Executor executor;
     private final Clock clock;
@@ -64,13 +67,15 @@ final class VersionIndexes {
     private final Map<ProviderAddress, Instant> refreshing = new ConcurrentHashMap<>();
     private final Map<ProviderAddress, Instant> lastFailedRefresh = new ConcurrentHashMap<>();
 
-    VersionIndexes(OriginRegistries origins, RegistryClient registry, DocumentStore documents, Executor executor,
+    VersionIndexes(OriginRegistries origins, Upstream upstream, OriginRules rules, DocumentStore documents, Executor executor,
                    Clock clock, Duration ttl, boolean refreshes, long memoryBytes, MirrorMetrics metrics,
                    ProviderPolicy policy) {
         this.metrics = metrics;
         this.policy = policy;
         this.origins = origins;
-        this.registry = registry;
+        this.registry = upstream.registry();
+        this.parents = upstream.parents();
+        this.rules = rules;
         this.documents = documents;
         this.executor = executor;
         this.clock = clock;
@@ -131,7 +136,9 @@ final class VersionIndexes {
     }
 
     private Entry fetch(ProviderAddress address) {
-        RegistryClient.FetchedVersions fetched = registry.versions(origins.providersBase(address.hostname()), address);
+        java.util.Optional<java.net.URI> parent = rules.parentMirror(address.hostname());
+        RegistryClient.FetchedVersions fetched = parent.isPresent() ? parents.versions(parent.get(), address)
+                : registry.versions(origins.providersBase(address.hostname()), address);
         try {
             documents.write(CacheLayout.versions(address), fetched.body());
         } catch (IOException e) {

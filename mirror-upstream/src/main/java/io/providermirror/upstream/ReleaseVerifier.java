@@ -31,6 +31,9 @@ public final class ReleaseVerifier {
      */
     public static VerifiedRelease verify(ProviderAddress address, ProviderVersion version, ReleaseEvidence evidence,
                                          SignaturePolicy policy) {
+        if (evidence.parentMirror() != null) {
+            return ParentMirrorClient.release(address, version, evidence.parentMirror());
+        }
         Map<Platform, VerifiedPackage> packages = new HashMap<>();
         for (ReleaseEvidence.Download download : evidence.downloads()) {
             Platform platform = Platform.parse(download.platform());

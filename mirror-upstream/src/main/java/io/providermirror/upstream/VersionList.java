@@ -59,6 +59,33 @@ public record VersionList(ProviderAddress address, Map<ProviderVersion, ListedVe
         return new VersionList(address, versions);
     }
 
+    /**
+     * Reads a network mirror's {@code index.json} ({@code {"versions":{"1.2.3":{}}}}) and returns it in the
+     * registry's {@code versions} form, without platforms (a mirror says them per version), so it is kept and
+     * read back like an origin's list.
+     */
+    public static byte[] fromMirrorIndex(ProviderAddress address, byte[] body, String origin) {
+        String what = "the version list of " + address + " from the network mirror " + origin;
+        JsonNode root;
+        try {
+            root = JSON.readTree(body);
+        } catch (IOException e) {
+            throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + " is not valid JSON", e);
+        }
+        JsonNode versions = root == null ? null : root.get("versions");
+        if (versions == null || !versions.isObject()) {
+            throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + " has no 'versions' object");
+        }
+        com.fasterxml.jackson.databind.node.ObjectNode registry = JSON.createObjectNode();
+        com.fasterxml.jackson.databind.node.ArrayNode list = registry.putArray("versions");
+        versions.fieldNames().forEachRemaining(version -> list.addObject().put("version", version).putArray("platforms"));
+        try {
+            return JSON.writeValueAsBytes(registry);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static List<Platform> platforms(JsonNode entry) {
         TreeSet<Platform> platforms = new TreeSet<>();
         JsonNode list = entry.get("platforms");

@@ -26,6 +26,10 @@ public record HostConfig(URI discoveryUrl, URI mirrorUrl, String token, Path tok
             throw new IllegalArgumentException("token: empty (expected: the bearer token, or leave it out)");
         }
         trustedKeys = trustedKeys == null ? List.of() : List.copyOf(trustedKeys);
+        if (mirrorUrl != null && !trustedKeys.isEmpty()) {
+            throw new IllegalArgumentException("trustedKeys: set with mirrorUrl (expected: one of them; a network mirror "
+                    + "publishes hashes, not signatures, so there is no key to pin)");
+        }
         new io.providermirror.upstream.SignaturePolicy(false, java.util.Set.copyOf(trustedKeys));
     }
 
