@@ -85,6 +85,31 @@ public final class Main implements Callable<Integer> {
         return 0;
     }
 
+    /** {@code hash-token}: what {@code auth.tokens} holds for a token, so tokens themselves are never stored. */
+    @Command(name = "hash-token", mixinStandardHelpOptions = true,
+            description = {"Prints the sha256: hash of a token read from standard input, for auth.tokens or "
+                    + "auth.tokensFile.", "With --generate, makes a new random token and prints it and its hash."})
+    int hashToken(@Option(names = "--generate", description = "make a new random token") boolean generate)
+            throws java.io.IOException {
+        String token;
+        if (generate) {
+            byte[] random = new byte[32];
+            new java.security.SecureRandom().nextBytes(random);
+            token = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+            System.out.println("token: " + token + "   (give it to the users of the mirror)");
+            System.out.println("hash:  " + MirrorAuth.hash(token) + "   (put this in auth.tokens)");
+            return 0;
+        }
+        String line = new java.io.BufferedReader(new java.io.InputStreamReader(System.in,
+                java.nio.charset.StandardCharsets.UTF_8)).readLine();
+        if (line == null || line.isBlank()) {
+            System.err.println("provider-mirror: hash-token reads the token from standard input; none was given");
+            return 2;
+        }
+        System.out.println(MirrorAuth.hash(line));
+        return 0;
+    }
+
     /** {@code healthcheck}: for container health checks, where the image has no curl. */
     @Command(name = "healthcheck", mixinStandardHelpOptions = true,
             description = "Exits 0 when the mirror answers 200 at --url (its readiness), 1 otherwise.")

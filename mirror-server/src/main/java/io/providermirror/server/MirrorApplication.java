@@ -125,6 +125,7 @@ public final class MirrorApplication implements AutoCloseable {
             }
         }
         io.providermirror.upstream.OriginCredentials tokens = OriginTokens.load(config.upstream());
+        MirrorAuth auth = MirrorAuth.load(config.auth(), cacheDirectory, clock);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         AutoCloseable binders = StandardBinders.bind(registry, cacheDirectory);
         MirrorMetrics metrics = new MirrorMetrics(registry, clock);
@@ -155,11 +156,11 @@ public final class MirrorApplication implements AutoCloseable {
                     new Upstream(new ServiceDiscovery(http, discoveryOverrides, tokens),
                             new RegistryClient(http, executor, tokens), new ParentMirrorClient(http, tokens)),
                     blobs, documents, executor, clock, metrics, new ProviderPolicy(config.policy()),
-                    new OriginRules(config.upstream().hosts()));
+                    new OriginRules(config.upstream().hosts()), auth);
             Operations operations = new Operations(registry, cacheDirectory.resolve("tmp"));
             String fallbackAuthority = publicHostName() + ":" + config.server().port();
             HttpServices services = new HttpServices(mirror, new StatusPage(blobs, metrics, fallbackAuthority, clock),
-                    operations, metrics, documentation(), executor);
+                    operations, metrics, auth, documentation(), executor);
             MirrorServer server = MirrorServer.bind(
                     new MirrorServer.Listener(config.server().host(), config.server().port(), identity),
                     config.management().enabled()

@@ -45,14 +45,17 @@ public final class ProviderMirror {
 
     private final Duration metadataTimeout;
     private final ProviderPolicy policy;
+    private final MirrorAuth auth;
     private final OriginRegistries origins;
     private final VersionIndexes indexes;
     private final Releases releases;
     private final Archives archives;
 
     public ProviderMirror(Settings settings, Upstream upstream, BlobStore blobs, DocumentStore documents,
-                          Executor executor, Clock clock, MirrorMetrics metrics, ProviderPolicy policy, OriginRules rules) {
+                          Executor executor, Clock clock, MirrorMetrics metrics, ProviderPolicy policy, OriginRules rules,
+                          MirrorAuth auth) {
         this.policy = policy;
+        this.auth = auth;
         this.metadataTimeout = settings.metadataTimeout();
         this.origins = new OriginRegistries(upstream.discovery(), documents, settings.indexTtl().isZero()
                 ? Duration.ofSeconds(1) : settings.indexTtl(), rules);
@@ -94,7 +97,10 @@ public final class ProviderMirror {
             return CompletableFuture.failedFuture(new PolicyDeniedException(refused.get()));
         }
         return withinDeadline(releases.lookup(address, version), address, "version " + version)
-                .thenApply(Releases.Entry::document);
+                .thenApply(entry -> auth.enabled()
+                        // Signed archive URLs expire, so each response gets its own.
+                        ? releases.render(entry, platform -> auth.archiveQuery(address, version, platform))
+                        : entry.document());
     }
 
     /**

@@ -29,6 +29,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -204,8 +205,21 @@ final class Releases {
         }
     }
 
-    /** Renders the version document once, with only the platforms the policy lets in. */
+    /** An entry whose version document is rendered once, with bare archive URLs. */
     private Entry entry(VerifiedRelease release, Map<Platform, String> h1, boolean fromOrigin) {
+        return new Entry(release, Map.copyOf(h1), render(release, h1, platform -> null), fromOrigin);
+    }
+
+    /**
+     * The version document of {@code entry} with a query (such as a signature) appended to each archive URL,
+     * rendered for one response.
+     */
+    RenderedDocument render(Entry entry, Function<Platform, String> query) {
+        return render(entry.release(), entry.h1(), query);
+    }
+
+    /** The version document: the platforms the policy lets in, each with its archive's file name and hashes. */
+    private RenderedDocument render(VerifiedRelease release, Map<Platform, String> h1, Function<Platform, String> query) {
         ObjectNode root = JSON.createObjectNode();
         ObjectNode archives = root.putObject("archives");
         for (VerifiedPackage pkg : release.packages().values()) {
@@ -213,7 +227,9 @@ final class Releases {
                 continue;
             }
             ObjectNode archive = archives.putObject(pkg.platform().toString());
-            archive.put("url", CacheLayout.archiveFileName(release.address(), release.version(), pkg.platform()));
+            String suffix = query.apply(pkg.platform());
+            archive.put("url", CacheLayout.archiveFileName(release.address(), release.version(), pkg.platform())
+                    + (suffix == null ? "" : "?" + suffix));
             ArrayNode hashes = archive.putArray("hashes");
             String h = h1.get(pkg.platform());
             if (h != null) {
@@ -227,7 +243,7 @@ final class Releases {
             }
         }
         try {
-            return new Entry(release, Map.copyOf(h1), new RenderedDocument(JSON.writeValueAsBytes(root)), fromOrigin);
+            return new RenderedDocument(JSON.writeValueAsBytes(root));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -77,6 +77,7 @@ final class MirrorFixture implements AutoCloseable {
     static final class Builder {
         private final Path cacheDirectory;
         private final ObjectNode tree = JSON.createObjectNode();
+        private Clock clock = Clock.systemUTC();
 
         private Builder(Path cacheDirectory) {
             this.cacheDirectory = cacheDirectory;
@@ -97,6 +98,12 @@ final class MirrorFixture implements AutoCloseable {
             return this;
         }
 
+        /** The mirror's clock (the real one unless a test moves time on). */
+        Builder clock(Clock clock) {
+            this.clock = clock;
+            return this;
+        }
+
         MirrorConfig config() {
             try {
                 return new ConfigLoader(Map.of()).loadText(tree.toString());
@@ -112,7 +119,7 @@ final class MirrorFixture implements AutoCloseable {
         /** Starts the mirror with its archive store seen through {@code storeView} (a fault-injecting one, say). */
         MirrorFixture start(UnaryOperator<BlobStore> storeView) {
             try {
-                MirrorApplication mirror = MirrorApplication.start(config(), Clock.systemUTC(), false, storeView);
+                MirrorApplication mirror = MirrorApplication.start(config(), clock, false, storeView);
                 HttpClient client = HttpClient.newBuilder()
                         .version(HttpClient.Version.HTTP_1_1)
                         .sslContext(TrustedCertificates.sslContext(mirror.generatedCaFile().orElseThrow()))

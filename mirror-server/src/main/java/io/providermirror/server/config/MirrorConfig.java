@@ -5,19 +5,20 @@ package io.providermirror.server.config;
  * the records' constructors, so a configuration object is always complete.
  */
 public record MirrorConfig(ServerConfig server, CacheConfig cache, UpstreamConfig upstream,
-                           ManagementConfig management, LoggingConfig logging, PolicyConfig policy) {
+                           ManagementConfig management, LoggingConfig logging, PolicyConfig policy, AuthConfig auth) {
 
     public MirrorConfig {
         server = server == null ? new ServerConfig(null, null, null, null, null, null, null) : server;
         management = management == null ? new ManagementConfig(null, null) : management;
         logging = logging == null ? new LoggingConfig(null) : logging;
         policy = policy == null ? new PolicyConfig(null, null, null) : policy;
+        auth = auth == null ? new AuthConfig(null, null, null, null) : auth;
         cache = cache == null ? new CacheConfig(null, null, null, null) : cache;
         upstream = upstream == null ? new UpstreamConfig(null, null, null, null, null, null, null, null, null, null) : upstream;
     }
 
     /** The configuration with every default. */
     public static MirrorConfig defaults() {
-        return new MirrorConfig(null, null, null, null, null, null);
+        return new MirrorConfig(null, null, null, null, null, null, null);
     }
 }

@@ -68,7 +68,7 @@ final class ExchangeLog extends ChannelDuplexHandler {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
         if (msg instanceof HttpRequest request) {
-            exchanges.add(new Exchange(request.method().name(), printable(request.uri(), 1024),
+            exchanges.add(new Exchange(request.method().name(), printable(redacted(request.uri()), 1024),
                     printable(request.headers().get(HttpHeaderNames.USER_AGENT, "-"), MAX_LOGGED_LENGTH)));
         }
         super.channelRead(ctx, msg);
@@ -166,6 +166,13 @@ final class ExchangeLog extends ChannelDuplexHandler {
         }
         return String.valueOf(address);
     }
+
+    /** A signed archive URL's signature opens the archive for a while: it is not written to logs. */
+    static String redacted(String uri) {
+        return SIGNATURE.matcher(uri).replaceAll("$1signature=redacted");
+    }
+
+    private static final java.util.regex.Pattern SIGNATURE = java.util.regex.Pattern.compile("([?&])signature=[^&]*");
 
     /** Untrusted text made safe for a log line: bounded, and every control or non-ASCII character escaped. */
     static String printable(String text, int max) {

@@ -1,5 +1,6 @@
 package io.providermirror.server.http;
 
+import io.providermirror.server.MirrorAuth;
 import io.providermirror.server.Operations;
 import io.providermirror.server.ProviderMirror;
 import io.providermirror.server.StatusPage;
@@ -8,8 +9,9 @@ import java.util.concurrent.Executor;
 
 /**
  * What the HTTP layer answers with: the mirror itself, the status page, the operator endpoints, the meters,
- * the documentation, and the executor for anything that must not run on an event loop (disk, rendering).
+ * access control, the documentation, and the executor for anything that must not run on an event loop (disk,
+ * rendering).
  */
 public record HttpServices(ProviderMirror mirror, StatusPage statusPage, Operations operations, MirrorMetrics metrics,
-                           byte[] documentation, Executor executor) {
+                           MirrorAuth auth, byte[] documentation, Executor executor) {
 }

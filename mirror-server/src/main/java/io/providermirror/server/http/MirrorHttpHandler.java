@@ -35,6 +35,7 @@ import io.providermirror.server.Operations;
 import io.providermirror.server.metrics.MirrorMetrics;
 import java.nio.charset.StandardCharsets;
 import io.providermirror.server.CacheWriteException;
+import io.providermirror.server.MirrorAuth;
 import io.providermirror.server.PolicyDeniedException;
 import io.providermirror.server.ProviderMirror;
 import io.providermirror.server.RenderedDocument;
@@ -116,6 +117,12 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         } else if (route instanceof Route.Docs) {
             sendBytes(ctx, head, HttpResponseStatus.OK, "text/plain; charset=utf-8", services.documentation());
             updateReading(ctx);
+        } else if ((route instanceof Route.VersionIndex || route instanceof Route.VersionDocument)
+                && !services.auth().accepts(request.headers().get(HttpHeaderNames.AUTHORIZATION))) {
+            sendUnauthorized(ctx, head, request.headers().get(HttpHeaderNames.HOST));
+            updateReading(ctx);
+        } else if (route instanceof Route.Archive archive && !archiveAllowed(ctx, head, archive, request)) {
+            updateReading(ctx);
         } else {
             busy = true;
             updateReading(ctx);
@@ -141,6 +148,35 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
                         this::sendArchive);
             }
         }
+    }
+
+    private static void sendUnauthorized(ChannelHandlerContext ctx, boolean head, String host) {
+        String mirrorHost = host == null ? "<mirror host>" : ExchangeLog.printable(host, 255);
+        FullHttpResponse response = errorResponse(HttpResponseStatus.UNAUTHORIZED, "this mirror wants a token: add "
+                + "credentials \"" + mirrorHost + "\" { token = \"...\" } to the CLI configuration (the mirror's "
+                + "operators give out tokens)", head);
+        response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"provider-mirror\"");
+        ctx.writeAndFlush(response);
+    }
+
+    /** Checks a signed archive URL (or a bearer token); answers 403 and returns false when neither is valid. */
+    private boolean archiveAllowed(ChannelHandlerContext ctx, boolean head, Route.Archive archive, FullHttpRequest request) {
+        if (!services.auth().enabled()) {
+            return true;
+        }
+        java.util.Map<String, java.util.List<String>> query = new QueryStringDecoder(request.uri()).parameters();
+        MirrorAuth.ArchiveVerdict verdict = services.auth().checkArchive(archive.address(), archive.version(),
+                archive.platform(), first(query, "expires"), first(query, "signature"),
+                request.headers().get(HttpHeaderNames.AUTHORIZATION));
+        if (!verdict.allowed()) {
+            sendError(ctx, head, HttpResponseStatus.FORBIDDEN, verdict.reason(), false);
+        }
+        return verdict.allowed();
+    }
+
+    private static java.util.Optional<String> first(java.util.Map<String, java.util.List<String>> query, String name) {
+        java.util.List<String> values = query.get(name);
+        return values == null || values.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(values.get(0));
     }
 
     private void sendReadiness(Exchange exchange, Operations.Readiness readiness) {

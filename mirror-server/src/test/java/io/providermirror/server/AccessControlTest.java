@@ -1,0 +1,149 @@
+package io.providermirror.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.providermirror.server.config.ConfigLoader;
+import io.providermirror.testkit.FakeOrigin;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Bearer tokens for the JSON endpoints (hashed in the configuration), and signed, expiring archive URLs for
+ * the downloads the CLI makes without credentials.
+ */
+final class AccessControlTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String TOKEN = "team-a-token";
+
+    @TempDir
+    static Path tmp;
+
+    private static FakeOrigin origin;
+    private static MirrorFixture mirror;
+    private static final SettableClock CLOCK = new SettableClock();
+    private static FakeOrigin.Release release;
+
+    @BeforeAll
+    static void start() throws Exception {
+        origin = FakeOrigin.start(tmp.resolve("origin"));
+        release = origin.publish("acme", "guarded", "1.0.0", FakeOrigin.Tamper.NONE, 5_000, "linux_amd64", "darwin_arm64");
+        Path tokens = Files.writeString(tmp.resolve("tokens"), "# team b\n" + MirrorAuth.hash("team-b-token") + "\n");
+        mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+                .set("auth.tokens", List.of(MirrorAuth.hash(TOKEN)))
+                .set("auth.tokensFile", tokens.toString())
+                .clock(CLOCK)
+                .start();
+    }
+
+    @AfterAll
+    static void stop() {
+        mirror.close();
+        origin.close();
+    }
+
+    private static HttpResponse<byte[]> get(String path, String token) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(mirror.url(path));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return mirror.send(request.build());
+    }
+
+    private static String error(HttpResponse<byte[]> response) throws Exception {
+        return JSON.readTree(response.body()).get("errors").get(0).asText();
+    }
+
+    /** The archive URL the version document gives for {@code platform}, as the CLI would resolve it. */
+    private static String archiveUrl(String platform) throws Exception {
+        HttpResponse<byte[]> document = get(mirror.providerPath("acme", "guarded") + "1.0.0.json", TOKEN);
+        assertThat(document.statusCode()).isEqualTo(200);
+        JsonNode archives = JSON.readTree(document.body()).get("archives");
+        return URI.create(mirror.providerPath("acme", "guarded") + "1.0.0.json")
+                .resolve(archives.get(platform).get("url").asText()).toString();
+    }
+
+    @Test
+    void theJsonEndpointsWantAConfiguredToken() throws Exception {
+        for (String path : List.of("index.json", "1.0.0.json")) {
+            HttpResponse<byte[]> none = get(mirror.providerPath("acme", "guarded") + path, null);
+            assertThat(none.statusCode()).isEqualTo(401);
+            assertThat(none.headers().firstValue("www-authenticate")).contains("Bearer realm=\"provider-mirror\"");
+            assertThat(error(none)).contains("credentials \"localhost:" + mirror.mirror.port() + "\" { token = \"...\" }");
+            assertThat(get(mirror.providerPath("acme", "guarded") + path, "guessed").statusCode()).isEqualTo(401);
+            assertThat(get(mirror.providerPath("acme", "guarded") + path, TOKEN).statusCode()).isEqualTo(200);
+            assertThat(get(mirror.providerPath("acme", "guarded") + path, "team-b-token").statusCode())
+                    .as("a token from the tokens file").isEqualTo(200);
+        }
+        assertThat(origin.requestsMatching("/v1/providers/acme/guarded/versions")).as("nothing before a token").isEqualTo(1);
+    }
+
+    @Test
+    void versionDocumentsHandOutSignedArchiveUrlsThatWorkWithoutCredentials() throws Exception {
+        String url = archiveUrl("linux_amd64");
+        assertThat(url).matches(".*terraform-provider-guarded_1\\.0\\.0_linux_amd64\\.zip\\?expires=[0-9]+&signature=[A-Za-z0-9_-]+");
+        HttpResponse<byte[]> archive = get(url, null);
+        assertThat(archive.statusCode()).isEqualTo(200);
+        assertThat(archive.body()).isEqualTo(release.archives().get("linux_amd64"));
+        assertThat(mirror.send(HttpRequest.newBuilder(mirror.url(url)).method("HEAD", HttpRequest.BodyPublishers.noBody())
+                .build()).statusCode()).as("the CLI's HEAD too").isEqualTo(200);
+    }
+
+    @Test
+    void unsignedAlteredForeignAndExpiredArchiveUrlsAreRefused() throws Exception {
+        String linux = archiveUrl("linux_amd64");
+        String plain = linux.substring(0, linux.indexOf('?'));
+        HttpResponse<byte[]> unsigned = get(plain, null);
+        assertThat(unsigned.statusCode()).isEqualTo(403);
+        assertThat(error(unsigned)).contains("archive URLs of this mirror are signed");
+
+        String altered = linux.replaceFirst("expires=([0-9]+)", "expires=9$1");
+        assertThat(get(altered, null).statusCode()).isEqualTo(403);
+        assertThat(error(get(altered, null))).contains("signature does not match this archive");
+
+        String darwin = archiveUrl("darwin_arm64");
+        String foreign = plain + darwin.substring(darwin.indexOf('?'));
+        assertThat(error(get(foreign, null))).as("a URL signed for another archive").contains("does not match");
+
+        String fresh = archiveUrl("linux_amd64");
+        CLOCK.advance(Duration.ofMinutes(11));
+        HttpResponse<byte[]> expired = get(fresh, null);
+        assertThat(expired.statusCode()).isEqualTo(403);
+        assertThat(error(expired)).contains("expired").contains("valid for 10 minutes");
+
+        assertThat(get(plain, TOKEN).statusCode()).as("a bearer token opens an archive too").isEqualTo(200);
+    }
+
+    @Test
+    void theStatusPageMetricsAndHealthStayOpen() throws Exception {
+        for (String path : List.of("/", "/metrics", "/healthz", "/readyz")) {
+            assertThat(get(path, null).statusCode()).as(path).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void theAccessLogDoesNotKeepSignatures() {
+        assertThat(io.providermirror.server.http.ExchangeLogs.redacted("/providers/a/b/c/x.zip?expires=1&signature=abc"))
+                .isEqualTo("/providers/a/b/c/x.zip?expires=1&signature=redacted");
+    }
+
+    @Test
+    void theConfigurationHoldsHashesNeverTokens() {
+        assertThatThrownBy(() -> new ConfigLoader(Map.of()).loadText("auth: {tokens: [my-plain-secret-token]}"))
+                .hasMessageContaining("'auth.tokens': 'my-plain...' (expected: sha256:<64 hex digits>")
+                .hasMessageNotContaining("my-plain-secret-token");
+    }
+}
