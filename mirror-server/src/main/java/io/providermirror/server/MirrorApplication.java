@@ -3,49 +3,26 @@ package io.providermirror.server;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.providermirror.cache.BlobStore;
-import io.providermirror.cache.DocumentStore;
-import io.providermirror.cache.FileBlobStore;
-import io.providermirror.cache.FileDocumentStore;
-import io.providermirror.server.config.HostConfig;
 import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.http.ConnectionLimits;
 import io.providermirror.server.http.HttpServices;
 import io.providermirror.server.http.MirrorServer;
-import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.metrics.StandardBinders;
 import io.providermirror.server.tls.GeneratedCertificates;
 import io.providermirror.server.tls.PemFiles;
 import io.providermirror.server.tls.ServerIdentity;
-import io.providermirror.upstream.OriginHttpClient;
-import io.providermirror.upstream.ParentMirrorClient;
-import io.providermirror.upstream.RegistryClient;
-import io.providermirror.upstream.RetryPolicy;
-import io.providermirror.upstream.ServiceDiscovery;
-import io.providermirror.upstream.TrustedCertificates;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
-import javax.net.ssl.SSLContext;
 
 /**
  * A running mirror: builds every part from a configuration, starts the listeners, and stops it all, at once
@@ -64,21 +41,18 @@ public final class MirrorApplication implements AutoCloseable {
     private static final String DOCUMENTATION = "/provider-mirror/README.md";
 
     private final MirrorServer server;
-    private final ExecutorService executor;
+    private final MirrorCore core;
     private final ServerIdentity identity;
-    private final Path cacheDirectory;
     private final Operations operations;
     private final PrometheusMeterRegistry registry;
     private final AutoCloseable binders;
     private final AtomicBoolean stopped = new AtomicBoolean();
 
-    private MirrorApplication(MirrorServer server, ExecutorService executor, ServerIdentity identity,
-                              Path cacheDirectory, Operations operations, PrometheusMeterRegistry registry,
-                              AutoCloseable binders) {
+    private MirrorApplication(MirrorServer server, MirrorCore core, ServerIdentity identity, Operations operations,
+                              PrometheusMeterRegistry registry, AutoCloseable binders) {
         this.server = server;
-        this.executor = executor;
+        this.core = core;
         this.identity = identity;
-        this.cacheDirectory = cacheDirectory;
         this.operations = operations;
         this.registry = registry;
         this.binders = binders;
@@ -104,63 +78,22 @@ public final class MirrorApplication implements AutoCloseable {
      */
     static MirrorApplication start(MirrorConfig config, Clock clock, boolean verifyCache,
                                    UnaryOperator<BlobStore> storeView) throws IOException, InterruptedException {
-        Path cacheDirectory = config.cache().directory().toAbsolutePath().normalize();
-        Files.createDirectories(cacheDirectory);
-        if (!Files.isWritable(cacheDirectory)) {
-            throw new IOException("cache.directory " + cacheDirectory + " is not writable");
-        }
-        ServerIdentity identity = identity(config, cacheDirectory, clock);
-        SSLContext originTrust = TrustedCertificates.sslContext(config.upstream().trustedCertificates());
-        Map<String, URI> discoveryOverrides = new HashMap<>();
-        Set<String> internalHostsAllowed = new HashSet<>();
-        for (Map.Entry<String, HostConfig> host : config.upstream().hosts().entrySet()) {
-            internalHostsAllowed.add(host.getKey().split(":")[0]);
-            if (host.getValue().discoveryUrl() != null) {
-                discoveryOverrides.put(host.getKey(), host.getValue().discoveryUrl());
-                internalHostsAllowed.add(host.getValue().discoveryUrl().getHost().toLowerCase(Locale.ROOT));
-            }
-            if (host.getValue().mirrorUrl() != null) {
-                // A parent mirror is usually inside the company, on an internal address.
-                internalHostsAllowed.add(host.getValue().mirrorUrl().getHost().toLowerCase(Locale.ROOT));
-            }
-        }
-        io.providermirror.upstream.OriginCredentials tokens = OriginTokens.load(config.upstream());
-        MirrorAuth auth = MirrorAuth.load(config.auth(), cacheDirectory, clock);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        AutoCloseable binders = StandardBinders.bind(registry, cacheDirectory);
-        MirrorMetrics metrics = new MirrorMetrics(registry, clock);
-        ExecutorService executor = Executors.newCachedThreadPool(daemonThreads("mirror-io"));
+        MirrorCore core;
         try {
-            OriginHttpClient http = new OriginHttpClient(new OriginHttpClient.Settings(
-                    config.upstream().connectTimeout(), config.upstream().requestTimeout(),
-                    config.upstream().readTimeout(), originTrust,
-                    "provider-mirror/" + VERSION, 3, 4 * 1024 * 1024,
-                    new RetryPolicy(config.upstream().maxAttempts(), RetryPolicy.DEFAULT.baseDelay(),
-                            RetryPolicy.DEFAULT.maxDelay()), config.upstream().offline(), internalHostsAllowed,
-                    EgressProxy.from(config.upstream().proxy(), System.getenv()).orElse(null)), metrics);
-
-            FileBlobStore files = new FileBlobStore(cacheDirectory, clock,
-                    config.cache().maxSize() == null ? Long.MAX_VALUE : config.cache().maxSize().bytes());
-            if (verifyCache) {
-                FileBlobStore.VerificationReport report = files.verifyAll();
-                LOG.info("--verify-cache: hashed {} cached archives; removed {} that no longer matched{}",
-                        report.checked(), report.removed().size(), report.removed().isEmpty() ? "" : ": " + report.removed());
-            }
-            BlobStore blobs = storeView.apply(files);
-            DocumentStore documents = new FileDocumentStore(cacheDirectory, clock);
-            ProviderMirror mirror = new ProviderMirror(
-                    new ProviderMirror.Settings(config.cache().indexTtl(), config.upstream().maxArchiveBytes(),
-                            config.upstream().offline(), config.server().metadataTimeout(),
-                            config.cache().metadataMemory() == null ? Runtime.getRuntime().maxMemory() / 4
-                                    : config.cache().metadataMemory().bytes()),
-                    new Upstream(new ServiceDiscovery(http, discoveryOverrides, tokens),
-                            new RegistryClient(http, executor, tokens), new ParentMirrorClient(http, tokens)),
-                    blobs, documents, executor, clock, metrics, new ProviderPolicy(config.policy()),
-                    new OriginRules(config.upstream().hosts()), auth);
-            Operations operations = new Operations(registry, cacheDirectory.resolve("tmp"));
+            core = MirrorCore.open(config, clock, verifyCache, storeView, registry);
+        } catch (IOException | RuntimeException e) {
+            registry.close();
+            throw e;
+        }
+        AutoCloseable binders = StandardBinders.bind(registry, core.cacheDirectory());
+        try {
+            ServerIdentity identity = identity(config, core.cacheDirectory(), clock);
+            Operations operations = new Operations(registry, core.cacheDirectory().resolve("tmp"));
             String fallbackAuthority = publicHostName() + ":" + config.server().port();
-            HttpServices services = new HttpServices(mirror, new StatusPage(blobs, metrics, fallbackAuthority, clock),
-                    operations, metrics, auth, documentation(), executor);
+            HttpServices services = new HttpServices(core.mirror(),
+                    new StatusPage(core.blobs(), core.metrics(), fallbackAuthority, clock), operations, core.metrics(),
+                    core.auth(), documentation(), core.executor());
             MirrorServer server = MirrorServer.bind(
                     new MirrorServer.Listener(config.server().host(), config.server().port(), identity),
                     config.management().enabled()
@@ -169,9 +102,9 @@ public final class MirrorApplication implements AutoCloseable {
                     services, new ConnectionLimits(config.server().requestReadTimeout(), config.server().idleTimeout()),
                     registry);
             operations.listener(server::isListening);
-            return new MirrorApplication(server, executor, identity, cacheDirectory, operations, registry, binders);
+            return new MirrorApplication(server, core, identity, operations, registry, binders);
         } catch (IOException | InterruptedException | RuntimeException e) {
-            executor.shutdownNow();
+            core.close();
             registry.close();
             throw e;
         }
@@ -202,15 +135,6 @@ public final class MirrorApplication implements AutoCloseable {
         }
     }
 
-    private static ThreadFactory daemonThreads(String prefix) {
-        AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
-    }
-
     public int port() {
         return server.port();
     }
@@ -226,7 +150,7 @@ public final class MirrorApplication implements AutoCloseable {
     }
 
     public Path cacheDirectory() {
-        return cacheDirectory;
+        return core.cacheDirectory();
     }
 
     /** Waits until the listener closes. */
@@ -259,12 +183,7 @@ public final class MirrorApplication implements AutoCloseable {
             return;
         }
         server.close();
-        executor.shutdownNow();
-        try {
-            executor.awaitTermination(5, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        core.close();
         try {
             binders.close();
         } catch (Exception e) {

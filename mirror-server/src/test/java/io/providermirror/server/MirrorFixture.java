@@ -104,6 +104,11 @@ final class MirrorFixture implements AutoCloseable {
             return this;
         }
 
+        /** The configuration as YAML (JSON is YAML), for a {@code --config} file. */
+        String yaml() {
+            return tree.toString();
+        }
+
         MirrorConfig config() {
             try {
                 return new ConfigLoader(Map.of()).loadText(tree.toString());

@@ -60,6 +60,8 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
 
     private static final Logger LOG = LoggerFactory.getLogger(MirrorHttpHandler.class);
     private static final int FILE_CHUNK_SIZE = 64 * 1024;
+    /** Tells operators, and warm, whether an archive came from the cache ({@code HIT}) or from its origin. */
+    private static final String X_CACHE = "X-Cache";
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final byte[] ALIVE = "{\"status\":\"ok\"}".getBytes(StandardCharsets.US_ASCII);
@@ -266,7 +268,8 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
                 .set(HttpHeaderNames.ACCEPT_RANGES, HttpHeaderValues.BYTES)
                 .set(HttpHeaderNames.ETAG, "\"" + cached.blob().sha256() + "\"")
                 .set(HttpHeaderNames.LAST_MODIFIED, DateFormatter.format(Date.from(cached.blob().committedAt())))
-                .set(HttpHeaderNames.CACHE_CONTROL, "public, max-age=31536000, immutable");
+                .set(HttpHeaderNames.CACHE_CONTROL, "public, max-age=31536000, immutable")
+                .set(X_CACHE, "HIT");
         HttpUtil.setContentLength(response, length);
         if (exchange.head()) {
             closeQuietly(cached);
@@ -302,7 +305,7 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         ChannelHandlerContext ctx = exchange.ctx();
         ctx.channel().attr(ExchangeLog.SOURCE).set(MirrorMetrics.Source.UPSTREAM);
         HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/zip");
+        response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/zip").set(X_CACHE, "MISS");
         if (filling.length().isPresent()) {
             HttpUtil.setContentLength(response, filling.length().getAsLong());
         } else {

@@ -1,0 +1,72 @@
+package io.providermirror.server.warm;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.providermirror.server.ArchiveSource;
+import io.providermirror.server.MirrorCore;
+import io.providermirror.upstream.Platform;
+import io.providermirror.upstream.ProviderAddress;
+import io.providermirror.upstream.ProviderVersion;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Warms a cache directory directly, with no server running on it (the core holds the directory's lock): the
+ * mirror's own pull-through fetches and verifies, exactly as it would for a client. Archives already cached
+ * are not fetched again.
+ */
+public final class CacheWarmTarget implements WarmTarget {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final MirrorCore core;
+
+    public CacheWarmTarget(MirrorCore core) {
+        this.core = core;
+    }
+
+    @Override
+    public List<ProviderVersion> versions(ProviderAddress address) throws Exception {
+        List<ProviderVersion> versions = new ArrayList<>();
+        JSON.readTree(core.mirror().versionIndex(address).get().json()).path("versions").fieldNames()
+                .forEachRemaining(v -> ProviderVersion.parse(v).ifPresent(versions::add));
+        return versions;
+    }
+
+    @Override
+    public Set<Platform> platforms(ProviderAddress address, ProviderVersion version) throws Exception {
+        Set<Platform> platforms = new TreeSet<>();
+        JSON.readTree(core.mirror().versionDocument(address, version).get().json()).path("archives").fieldNames()
+                .forEachRemaining(p -> platforms.add(Platform.parse(p)));
+        return platforms;
+    }
+
+    @Override
+    public boolean warm(ProviderAddress address, ProviderVersion version, Platform platform, Progress progress)
+            throws Exception {
+        try (ArchiveSource source = core.mirror().archive(address, version, platform).get()) {
+            if (source instanceof ArchiveSource.Cached) {
+                return true;
+            }
+            ArchiveSource.Filling filling = (ArchiveSource.Filling) source;
+            progress.started(filling.length().orElse(-1));
+            while (true) {
+                try {
+                    filling.fill().completion().get(200, TimeUnit.MILLISECONDS);
+                    progress.advanced(filling.fill().writtenBytes());
+                    return false;
+                } catch (TimeoutException stillFetching) {
+                    progress.advanced(filling.fill().writtenBytes());
+                }
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        core.close();
+    }
+}

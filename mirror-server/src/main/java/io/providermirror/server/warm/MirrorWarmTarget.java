@@ -1,0 +1,167 @@
+package io.providermirror.server.warm;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.providermirror.upstream.Platform;
+import io.providermirror.upstream.ProviderAddress;
+import io.providermirror.upstream.ProviderVersion;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.SSLContext;
+
+/**
+ * Warms a running mirror through its URL, as a CLI would: the mirror fetches, verifies and caches; warm asks.
+ * An archive the mirror says it has ({@code X-Cache: HIT} on a {@code HEAD}) is not downloaded again, so a
+ * warm that was interrupted resumes where it stopped. Downloaded bytes are checked against the version
+ * document's {@code zh:} hash.
+ */
+public final class MirrorWarmTarget implements WarmTarget {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** A platform's archive as a version document gives it. */
+    private record Archive(URI url, String sha256) {
+    }
+
+    private final URI base;
+    private final HttpClient client;
+    private final String token;
+    private final Map<String, Map<Platform, Archive>> documents = new ConcurrentHashMap<>();
+
+    /** @param base the mirror's base URL, e.g. {@code https://mirror.corp/providers/} */
+    public MirrorWarmTarget(URI base, SSLContext trust, String token) {
+        this.base = URI.create(base.toString().endsWith("/") ? base.toString() : base + "/");
+        this.client = HttpClient.newBuilder().sslContext(trust).connectTimeout(Duration.ofSeconds(10)).build();
+        this.token = token;
+    }
+
+    private URI providerUrl(ProviderAddress address, String file) {
+        return base.resolve(address.hostname() + "/" + address.namespace() + "/" + address.type() + "/" + file);
+    }
+
+    private HttpRequest.Builder request(URI url) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(url).timeout(Duration.ofMinutes(2))
+                .header("User-Agent", "provider-mirror-warm");
+        if (token != null) {
+            builder.header("Authorization", "Bearer " + token);
+        }
+        return builder;
+    }
+
+    private JsonNode json(URI url) throws IOException, InterruptedException {
+        HttpResponse<byte[]> response = client.send(request(url).build(), HttpResponse.BodyHandlers.ofByteArray());
+        if (response.statusCode() != 200) {
+            throw new IOException(url + " answered " + response.statusCode() + mirrorsWords(response.body()));
+        }
+        return JSON.readTree(response.body());
+    }
+
+    /** The mirror's own error message, when its answer carries one. */
+    private static String mirrorsWords(byte[] body) {
+        try {
+            JsonNode errors = JSON.readTree(body).get("errors");
+            return errors != null && errors.size() > 0 ? ": " + errors.get(0).asText() : "";
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
+    }
+
+    @Override
+    public List<ProviderVersion> versions(ProviderAddress address) throws Exception {
+        List<ProviderVersion> versions = new ArrayList<>();
+        json(providerUrl(address, "index.json")).path("versions").fieldNames()
+                .forEachRemaining(v -> ProviderVersion.parse(v).ifPresent(versions::add));
+        return versions;
+    }
+
+    @Override
+    public Set<Platform> platforms(ProviderAddress address, ProviderVersion version) throws Exception {
+        return new TreeSet<>(archives(address, version).keySet());
+    }
+
+    private Map<Platform, Archive> archives(ProviderAddress address, ProviderVersion version) throws Exception {
+        String key = address + " " + version;
+        Map<Platform, Archive> known = documents.get(key);
+        if (known != null) {
+            return known;
+        }
+        URI url = providerUrl(address, version + ".json");
+        Map<Platform, Archive> archives = new ConcurrentHashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = json(url).path("archives").fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> entry = it.next();
+            String sha256 = null;
+            for (JsonNode hash : entry.getValue().path("hashes")) {
+                if (hash.asText().startsWith("zh:")) {
+                    sha256 = hash.asText().substring(3);
+                }
+            }
+            archives.put(Platform.parse(entry.getKey()), new Archive(url.resolve(entry.getValue().path("url").asText()), sha256));
+        }
+        documents.put(key, archives);
+        return archives;
+    }
+
+    @Override
+    public boolean warm(ProviderAddress address, ProviderVersion version, Platform platform, Progress progress)
+            throws Exception {
+        Archive archive = Optional.ofNullable(archives(address, version).get(platform)).orElseThrow(() ->
+                new IOException(address + " " + version + " is not available for " + platform));
+        HttpResponse<Void> head = client.send(request(archive.url()).method("HEAD", HttpRequest.BodyPublishers.noBody())
+                .build(), HttpResponse.BodyHandlers.discarding());
+        if (head.statusCode() == 200 && head.headers().firstValue("x-cache").filter("HIT"::equalsIgnoreCase).isPresent()) {
+            return true;
+        }
+        HttpResponse<InputStream> response = client.send(request(archive.url()).build(), HttpResponse.BodyHandlers.ofInputStream());
+        try (InputStream body = response.body()) {
+            if (response.statusCode() != 200) {
+                throw new IOException(archive.url().getPath() + " answered " + response.statusCode()
+                        + mirrorsWords(body.readNBytes(64 * 1024)));
+            }
+            progress.started(response.headers().firstValueAsLong("content-length").orElse(-1));
+            MessageDigest digest = sha256();
+            byte[] buffer = new byte[64 * 1024];
+            long total = 0;
+            int n;
+            while ((n = body.read(buffer)) >= 0) {
+                digest.update(buffer, 0, n);
+                total += n;
+                progress.advanced(total);
+            }
+            String actual = HexFormat.of().formatHex(digest.digest());
+            if (archive.sha256() != null && !archive.sha256().equals(actual)) {
+                throw new IOException("the archive arrived with sha256 " + actual + " but its version document says "
+                        + archive.sha256());
+            }
+        }
+        return false;
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        // The HTTP client has nothing to close on JDK 17.
+    }
+}

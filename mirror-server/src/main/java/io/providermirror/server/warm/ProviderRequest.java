@@ -1,0 +1,8 @@
+package io.providermirror.server.warm;
+
+import io.providermirror.upstream.ProviderAddress;
+import io.providermirror.upstream.VersionConstraints;
+
+/** A provider to pre-seed, the versions wanted, and where the wish came from (for messages). */
+public record ProviderRequest(ProviderAddress address, VersionConstraints constraints, String source) {
+}

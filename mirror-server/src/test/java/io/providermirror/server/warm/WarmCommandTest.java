@@ -1,0 +1,149 @@
+package io.providermirror.server.warm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.providermirror.server.MirrorFixtures;
+import io.providermirror.testkit.FakeOrigin;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** warm, through a running mirror and directly in a cache directory, from arguments, lock files and .tf files. */
+final class WarmCommandTest {
+
+    @TempDir
+    Path tmp;
+
+    private FakeOrigin origin;
+    private final List<FakeOrigin.Release> releases = new ArrayList<>();
+    private String output;
+
+    @BeforeEach
+    void publish() {
+        origin = FakeOrigin.start(tmp.resolve("origin"));
+        for (String version : new String[] {"1.0.0", "1.1.0", "2.0.0"}) {
+            releases.add(origin.publish("acme", "wa", version, FakeOrigin.Tamper.NONE, 10_000, "linux_amd64", "darwin_arm64"));
+        }
+        releases.add(origin.publish("acme", "wb", "0.1.0", FakeOrigin.Tamper.NONE, 10_000, "linux_amd64"));
+    }
+
+    @AfterEach
+    void stop() {
+        origin.close();
+    }
+
+    private int warm(String... args) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        int exit = new CommandLine(new WarmCommand(out, Map.of(), UnaryOperator.identity())).execute(args);
+        output = bytes.toString(StandardCharsets.UTF_8);
+        return exit;
+    }
+
+    private FakeOrigin.Release release(String type, String version) {
+        return releases.stream().filter(r -> r.type().equals(type) && r.version().equals(version)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void throughARunningMirrorTheNewestMatchingVersionsForEachPlatformAndAgainResumes() throws Exception {
+        try (var mirror = MirrorFixtures.start(tmp.resolve("cache"), origin)) {
+            String[] args = {"--mirror", "https://localhost:" + mirror.port() + "/providers/", "--ca", mirror.ca().toString(),
+                "--platform", "linux_amd64,darwin_arm64", "example.test/acme/wa@~> 1.0", "example.test/acme/wb"};
+            assertThat(warm(args)).as(output).isZero();
+            assertThat(output).contains("warm: 3 fetched").contains("0 already cached").contains("0 failed")
+                    .contains("done     example.test/acme/wa 1.1.0 linux_amd64")
+                    .contains("done     example.test/acme/wa 1.1.0 darwin_arm64")
+                    .contains("not offered: example.test/acme/wb 0.1.0 darwin_arm64");
+            assertThat(origin.archiveDownloads(release("wa", "1.1.0"), "linux_amd64")).isEqualTo(1);
+            assertThat(origin.archiveDownloads(release("wa", "1.0.0"), "linux_amd64")).as("only the newest match").isZero();
+
+            assertThat(warm(args)).as(output).isZero();
+            assertThat(output).contains("warm: 0 fetched").contains("3 already cached");
+            assertThat(origin.archiveDownloads(release("wa", "1.1.0"), "linux_amd64")).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void fromALockFileAndTheRequiredProvidersOfAConfiguration() throws Exception {
+        Path lock = Files.writeString(tmp.resolve(".terraform.lock.hcl"), """
+                # This file is maintained automatically by "terraform init".
+                provider "example.test/acme/wa" {
+                  version     = "2.0.0"
+                  constraints = ">= 2.0.0"
+                  hashes = [
+                    "h1:aaaa",
+                  ]
+                }
+                """);
+        Path project = Files.createDirectories(tmp.resolve("project"));
+        Files.writeString(project.resolve("versions.tf"), """
+                terraform {
+                  required_version = ">= 1.5"
+                  required_providers {
+                    wb = {
+                      source  = "example.test/acme/wb"
+                      version = ">= 0.1"
+                    }
+                  }
+                }
+                variable "region" { default = "eu-west-1" }
+                resource "wb_thing" "x" { name = "x-${var.region}" }
+                """);
+        try (var mirror = MirrorFixtures.start(tmp.resolve("cache"), origin)) {
+            assertThat(warm("--mirror", "https://localhost:" + mirror.port() + "/providers/", "--ca", mirror.ca().toString(),
+                    "--platform", "linux_amd64", "--lock-file", lock.toString(), "--dir", project.toString())).as(output).isZero();
+            assertThat(output).contains("warm: 2 fetched");
+            assertThat(origin.archiveDownloads(release("wa", "2.0.0"), "linux_amd64")).isEqualTo(1);
+            assertThat(origin.archiveDownloads(release("wb", "0.1.0"), "linux_amd64")).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void directlyInACacheDirectoryThatAnOfflineMirrorThenServes() throws Exception {
+        Path config = Files.writeString(tmp.resolve("mirror.yaml"), MirrorFixtures.yaml(tmp.resolve("cache"), origin));
+        assertThat(warm("--config", config.toString(), "--platform", "linux_amd64", "--all-versions",
+                "example.test/acme/wa@>= 1.1")).as(output).isZero();
+        assertThat(output).contains("warm: 2 fetched");
+        try (var offline = MirrorFixtures.startOffline(tmp.resolve("cache"), origin)) {
+            origin.close();
+            assertThat(offline.get("/providers/example.test/acme/wa/terraform-provider-wa_2.0.0_linux_amd64.zip"))
+                    .isEqualTo(release("wa", "2.0.0").archives().get("linux_amd64"));
+        }
+    }
+
+    @Test
+    void aRunningMirrorsCacheDirectoryIsWarmedThroughItNotBesideIt() throws Exception {
+        try (var mirror = MirrorFixtures.start(tmp.resolve("cache"), origin)) {
+            Path config = Files.writeString(tmp.resolve("mirror.yaml"), MirrorFixtures.yaml(tmp.resolve("cache"), origin));
+            assertThat(warm("--config", config.toString(), "--platform", "linux_amd64", "example.test/acme/wb")).isEqualTo(2);
+            assertThat(output).contains("another provider-mirror process is using the cache directory")
+                    .contains("warm --mirror");
+            assertThat(mirror.port()).isPositive();
+        }
+    }
+
+    @Test
+    void failuresAreListedAndTheExitCodeSaysSo() throws Exception {
+        try (var mirror = MirrorFixtures.start(tmp.resolve("cache"), origin)) {
+            assertThat(warm("--mirror", "https://localhost:" + mirror.port() + "/providers/", "--ca", mirror.ca().toString(),
+                    "--platform", "linux_amd64", "example.test/acme/missing", "example.test/acme/wa@> 9")).isEqualTo(1);
+            assertThat(output).contains("FAILED: example.test/acme/missing (argument 'example.test/acme/missing'): "
+                    + "cannot list its versions").contains("no version matches > 9");
+        }
+        assertThat(warm("--platform", "linux_amd64")).isEqualTo(2);
+        assertThat(output).contains("nothing to warm");
+        assertThat(warm("--platform", "linux_amd64", "not-an-address")).isEqualTo(2);
+        assertThat(output).contains("'not-an-address' is not a provider address");
+    }
+}
