@@ -9,33 +9,33 @@ import io.providermirror.upstream.ProviderVersion;
  * Where each thing lives in the cache, in one place: {@code <hostname>/<namespace>/<type>/...} for both
  * metadata documents and archives, so a reader of the cache directory finds a provider where its address says.
  */
-final class CacheLayout {
+public final class CacheLayout {
 
     private CacheLayout() {
     }
 
     /** The mirror's file name of an archive, as the version document's {@code url} gives it. */
-    static String archiveFileName(ProviderAddress address, ProviderVersion version, Platform platform) {
+    public static String archiveFileName(ProviderAddress address, ProviderVersion version, Platform platform) {
         return "terraform-provider-" + address.type() + "_" + version + "_" + platform + ".zip";
     }
 
-    static CacheKey discovery(String hostname) {
+    public static CacheKey discovery(String hostname) {
         return CacheKey.of(hostname, "discovery.json");
     }
 
-    static CacheKey versions(ProviderAddress address) {
+    public static CacheKey versions(ProviderAddress address) {
         return CacheKey.of(address.hostname(), address.namespace(), address.type(), "versions.json");
     }
 
-    static CacheKey release(ProviderAddress address, ProviderVersion version) {
+    public static CacheKey release(ProviderAddress address, ProviderVersion version) {
         return CacheKey.of(address.hostname(), address.namespace(), address.type(), version.canonical(), "release.json");
     }
 
-    static CacheKey packageHashes(ProviderAddress address, ProviderVersion version) {
+    public static CacheKey packageHashes(ProviderAddress address, ProviderVersion version) {
         return CacheKey.of(address.hostname(), address.namespace(), address.type(), version.canonical(), "hashes.json");
     }
 
-    static CacheKey archive(ProviderAddress address, ProviderVersion version, Platform platform) {
+    public static CacheKey archive(ProviderAddress address, ProviderVersion version, Platform platform) {
         return CacheKey.of(address.hostname(), address.namespace(), address.type(), version.canonical(),
                 archiveFileName(address, version, platform));
     }

@@ -13,7 +13,8 @@ import picocli.CommandLine.Option;
 
 /** The command line: {@code java -jar mirror-server.jar [--config FILE]} starts the mirror. */
 @Command(name = "provider-mirror", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        subcommands = io.providermirror.server.warm.WarmCommand.class,
+        subcommands = {io.providermirror.server.warm.WarmCommand.class, io.providermirror.server.bundle.ExportCommand.class,
+            io.providermirror.server.bundle.ImportCommand.class},
         description = "A caching pull-through network mirror for Terraform and OpenTofu providers.",
         footer = {"", "Every configuration key can also be set with an environment variable, e.g. "
                 + "PROVIDER_MIRROR_SERVER_PORT=9443; see the README."})

@@ -26,14 +26,15 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Warmer {
 
     /** One archive to warm. */
-    record Job(ProviderAddress address, ProviderVersion version, Platform platform) {
+    public record Job(ProviderAddress address, ProviderVersion version, Platform platform) {
         String name() {
             return address + " " + version + " " + platform;
         }
     }
 
-    /** How a run went. */
-    public record Summary(int fetched, int alreadyCached, long bytes, List<String> failures, List<String> notOffered) {
+    /** How a run went; {@code warmed} are the archives now in the cache, fetched or found there. */
+    public record Summary(int fetched, int alreadyCached, long bytes, List<String> failures, List<String> notOffered,
+                          List<Job> warmed) {
         public boolean failed() {
             return !failures.isEmpty();
         }
@@ -60,6 +61,7 @@ public final class Warmer {
         AtomicLong bytes = new AtomicLong();
         int fetched = 0;
         int cached = 0;
+        List<Job> warmed = new ArrayList<>();
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, parallel), r -> {
             Thread thread = new Thread(r, "warm");
             thread.setDaemon(true);
@@ -88,6 +90,7 @@ public final class Warmer {
                     } else {
                         fetched++;
                     }
+                    warmed.add(entry.getKey());
                 } catch (ExecutionException e) {
                     failures.add(entry.getKey().name() + ": " + message(e.getCause()));
                 }
@@ -95,7 +98,7 @@ public final class Warmer {
         } finally {
             pool.shutdownNow();
         }
-        Summary summary = new Summary(fetched, cached, bytes.get(), failures, notOffered);
+        Summary summary = new Summary(fetched, cached, bytes.get(), failures, notOffered, warmed);
         out.println(String.format(Locale.ROOT, "warm: %d fetched (%s), %d already cached, %d failed, in %.1f s",
                 fetched, size(bytes.get()), cached, failures.size(), (System.nanoTime() - start) / 1e9));
         notOffered.forEach(line -> out.println("  not offered: " + line));

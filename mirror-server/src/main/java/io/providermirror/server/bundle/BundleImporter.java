@@ -1,0 +1,294 @@
+package io.providermirror.server.bundle;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.providermirror.cache.BlobWrite;
+import io.providermirror.cache.CacheKey;
+import io.providermirror.cache.StoredDocument;
+import io.providermirror.server.CacheLayout;
+import io.providermirror.server.MirrorCore;
+import io.providermirror.upstream.ListedVersion;
+import io.providermirror.upstream.OriginException;
+import io.providermirror.upstream.PackageHashes;
+import io.providermirror.upstream.Platform;
+import io.providermirror.upstream.ProviderAddress;
+import io.providermirror.upstream.ProviderVersion;
+import io.providermirror.upstream.ReleaseEvidence;
+import io.providermirror.upstream.ReleaseVerifier;
+import io.providermirror.upstream.VerifiedPackage;
+import io.providermirror.upstream.VerifiedRelease;
+import io.providermirror.upstream.VersionList;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+
+/**
+ * Brings a bundle into a cache directory, trusting nothing in it until it is checked again: every entry
+ * against the manifest's size and sha256, every release's SHA256SUMS and signature with its origin's keys
+ * under the host's signature policy (pinned keys apply), every archive against its verified hash. Only when
+ * all of it holds does anything enter the cache; an altered bundle is refused whole.
+ */
+public final class BundleImporter {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+
+    /** The bundle does not verify; nothing was imported. */
+    public static final class RefusedException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        RefusedException(String message) {
+            super(message);
+        }
+    }
+
+    /** What an import brought in, and which keys vouched for it. */
+    public record Report(int releases, int archives, long bytes, Map<String, TreeSet<String>> signingKeysByHost) {
+    }
+
+    private final MirrorCore core;
+
+    public BundleImporter(MirrorCore core) {
+        this.core = core;
+    }
+
+    /** An archive written to a temporary file of the store, committed only when everything verified. */
+    private record Staged(BlobWrite write, String sha256, long size) {
+    }
+
+    public Report importBundle(Path bundle) throws IOException {
+        Map<String, byte[]> documents = new LinkedHashMap<>();
+        Map<String, Staged> archives = new LinkedHashMap<>();
+        try {
+            BundleManifest manifest = read(bundle, documents, archives);
+            Report report = verify(manifest, documents, archives);
+            commit(manifest, documents, archives);
+            return report;
+        } finally {
+            // Committed writes ignore this; the others leave nothing behind.
+            archives.values().forEach(staged -> staged.write().abort());
+        }
+    }
+
+    private BundleManifest read(Path bundle, Map<String, byte[]> documents, Map<String, Staged> archives)
+            throws IOException {
+        BundleManifest manifest;
+        Map<String, BundleManifest.Entry> expected = new LinkedHashMap<>();
+        try (InputStream file = BundleFiles.read(bundle); TarArchiveInputStream tar = new TarArchiveInputStream(file)) {
+            TarArchiveEntry first = tar.getNextEntry();
+            if (first == null || !first.getName().equals(BundleManifest.PATH)) {
+                throw new RefusedException(bundle + " is not a provider-mirror bundle: it does not begin with "
+                        + BundleManifest.PATH);
+            }
+            manifest = JSON.readValue(bounded(tar, first), BundleManifest.class);
+            if (manifest.format() != BundleManifest.FORMAT) {
+                throw new RefusedException(bundle + " has bundle format " + manifest.format() + "; this mirror reads "
+                        + BundleManifest.FORMAT);
+            }
+            manifest.entries().forEach(entry -> expected.put(entry.path(), entry));
+            TarArchiveEntry entry;
+            while ((entry = tar.getNextEntry()) != null) {
+                String name = entry.getName();
+                BundleManifest.Entry declared = expected.get(name);
+                if (declared == null || documents.containsKey(name) || archives.containsKey(name)) {
+                    throw new RefusedException(bundle + ": the entry " + name + " is not in the manifest, or is there twice");
+                }
+                CacheKey key = key(name);
+                if (name.endsWith(".zip")) {
+                    archives.put(name, stage(tar, key, declared));
+                } else {
+                    byte[] bytes = bounded(tar, entry);
+                    check(declared, bytes.length, sha256(bytes));
+                    documents.put(name, bytes);
+                }
+            }
+        } catch (com.fasterxml.jackson.core.JacksonException e) {
+            throw new RefusedException(bundle + ": the manifest is not valid: " + e.getOriginalMessage());
+        }
+        List<String> missing = expected.keySet().stream()
+                .filter(name -> !documents.containsKey(name) && !archives.containsKey(name)).toList();
+        if (!missing.isEmpty()) {
+            throw new RefusedException(bundle + " is incomplete (truncated?): " + missing.size()
+                    + " entries of its manifest are missing, e.g. " + missing.get(0));
+        }
+        return manifest;
+    }
+
+    private Staged stage(TarArchiveInputStream tar, CacheKey key, BundleManifest.Entry declared) throws IOException {
+        BlobWrite write = core.blobs().create(key);
+        MessageDigest digest = sha256();
+        byte[] buffer = new byte[64 * 1024];
+        long size = 0;
+        int n;
+        try {
+            while ((n = tar.read(buffer)) >= 0) {
+                digest.update(buffer, 0, n);
+                write.write(ByteBuffer.wrap(buffer, 0, n));
+                size += n;
+            }
+            String sha = HexFormat.of().formatHex(digest.digest());
+            check(declared, size, sha);
+            return new Staged(write, sha, size);
+        } catch (IOException | RuntimeException e) {
+            write.abort();
+            throw e;
+        }
+    }
+
+    private static void check(BundleManifest.Entry declared, long size, String sha256) throws RefusedException {
+        if (size != declared.size() || !sha256.equals(declared.sha256())) {
+            throw new RefusedException("the entry " + declared.path() + " was altered: it is " + size + " bytes with "
+                    + "sha256 " + sha256 + ", but the manifest says " + declared.size() + " bytes, " + declared.sha256());
+        }
+    }
+
+    private Report verify(BundleManifest manifest, Map<String, byte[]> documents, Map<String, Staged> archives)
+            throws IOException {
+        Map<String, TreeSet<String>> keys = new TreeMap<>();
+        long bytes = 0;
+        for (BundleManifest.Release release : manifest.releases()) {
+            ProviderAddress address = address(release.provider());
+            ProviderVersion version = ProviderVersion.parse(release.version()).orElseThrow(() ->
+                    new RefusedException("the manifest names version '" + release.version() + "', which is not semver"));
+            String what = address + " " + version;
+            String versionsPath = BundleExporter.path(CacheLayout.versions(address));
+            byte[] versions = documents.get(versionsPath);
+            byte[] evidence = documents.get(BundleExporter.path(CacheLayout.release(address, version)));
+            if (versions == null || evidence == null) {
+                throw new RefusedException(what + ": the bundle lacks its version list or its release evidence");
+            }
+            VerifiedRelease verified;
+            try {
+                VersionList.parse(address, versions, "the bundle");
+                verified = ReleaseVerifier.verify(address, version, JSON.readValue(evidence, ReleaseEvidence.class),
+                        core.rules().signaturePolicy(address.hostname()));
+            } catch (OriginException | IOException e) {
+                throw new RefusedException(what + " does not verify: " + e.getMessage());
+            }
+            for (String platformName : release.platforms()) {
+                Platform platform = Platform.parse(platformName);
+                VerifiedPackage pkg = verified.find(platform).orElseThrow(() ->
+                        new RefusedException(what + ": its verified release has no package for " + platform));
+                String path = BundleExporter.path(CacheLayout.archive(address, version, platform));
+                Staged staged = archives.get(path);
+                if (staged == null) {
+                    throw new RefusedException(what + " " + platform + ": the bundle lacks its archive");
+                }
+                if (pkg.sha256() != null ? !pkg.sha256().equals(staged.sha256())
+                        : !pkg.h1().contains(PackageHashes.h1(staged.write().temporaryFile()))) {
+                    throw new RefusedException(what + " " + platform + ": the archive does not match the verified hash ("
+                            + (pkg.sha256() != null ? "sha256 " + pkg.sha256() : String.join(", ", pkg.h1())) + ")");
+                }
+                keys.computeIfAbsent(address.hostname(), h -> new TreeSet<>()).add(pkg.signingKeyId());
+                bytes += staged.size();
+            }
+        }
+        return new Report(manifest.releases().size(), archives.size(), bytes, keys);
+    }
+
+    private void commit(BundleManifest manifest, Map<String, byte[]> documents, Map<String, Staged> archives)
+            throws IOException {
+        for (BundleManifest.Release release : manifest.releases()) {
+            ProviderAddress address = address(release.provider());
+            ProviderVersion version = ProviderVersion.parse(release.version()).orElseThrow();
+            Map<String, String> h1 = new TreeMap<>(readHashes(address, version));
+            for (String platformName : release.platforms()) {
+                Platform platform = Platform.parse(platformName);
+                Staged staged = archives.get(BundleExporter.path(CacheLayout.archive(address, version, platform)));
+                var blob = staged.write().commit(staged.sha256());
+                h1.put(platform.toString(), PackageHashes.h1(blob.path()));
+            }
+            core.documents().write(CacheLayout.release(address, version),
+                    documents.get(BundleExporter.path(CacheLayout.release(address, version))));
+            core.documents().write(CacheLayout.packageHashes(address, version), JSON.writeValueAsBytes(h1));
+        }
+        for (Map.Entry<String, byte[]> document : documents.entrySet()) {
+            if (document.getKey().endsWith("/versions.json")) {
+                CacheKey key = key(document.getKey());
+                ProviderAddress address = address(String.join("/", key.segments().subList(0, 3)));
+                core.documents().write(key, mergedVersions(address, document.getValue()));
+            }
+        }
+    }
+
+    /** The bundle's versions joined to those the cache lists already, so an import adds to what is there. */
+    private byte[] mergedVersions(ProviderAddress address, byte[] bundled) throws IOException {
+        Map<ProviderVersion, ListedVersion> all = new TreeMap<>(VersionList.parse(address, bundled, "the bundle").versions());
+        java.util.Optional<StoredDocument> existing = core.documents().read(CacheLayout.versions(address));
+        if (existing.isPresent()) {
+            try {
+                VersionList.parse(address, existing.get().content(), "the cache").versions().forEach(all::putIfAbsent);
+            } catch (OriginException unreadable) {
+                // The bundle's list replaces an unreadable one.
+            }
+        }
+        ObjectNode root = JSON.createObjectNode();
+        ArrayNode list = root.putArray("versions");
+        for (ListedVersion listed : all.values()) {
+            ArrayNode platforms = list.addObject().put("version", listed.originSpelling()).putArray("platforms");
+            listed.platforms().forEach(p -> platforms.addObject().put("os", p.os()).put("arch", p.arch()));
+        }
+        return JSON.writeValueAsBytes(root);
+    }
+
+    private Map<String, String> readHashes(ProviderAddress address, ProviderVersion version) throws IOException {
+        java.util.Optional<StoredDocument> stored = core.documents().read(CacheLayout.packageHashes(address, version));
+        return stored.isEmpty() ? Map.of() : JSON.readValue(stored.get().content(), new TypeReference<Map<String, String>>() {
+        });
+    }
+
+    /** An entry name as a cache key: every segment validated, so no name can reach outside the cache. */
+    private static CacheKey key(String name) throws RefusedException {
+        try {
+            CacheKey key = new CacheKey(List.of(name.split("/", -1)));
+            if (key.segments().size() != 4 && key.segments().size() != 5) {
+                throw new IllegalArgumentException("unexpected depth");
+            }
+            return key;
+        } catch (IllegalArgumentException e) {
+            throw new RefusedException("the bundle holds an entry whose name is not a cache path: " + name);
+        }
+    }
+
+    private static ProviderAddress address(String text) throws RefusedException {
+        String[] parts = text.split("/");
+        try {
+            return new ProviderAddress(parts[0], parts[1], parts[2]);
+        } catch (RuntimeException e) {
+            throw new RefusedException("the manifest names '" + text + "', which is not a provider address");
+        }
+    }
+
+    private static byte[] bounded(TarArchiveInputStream tar, TarArchiveEntry entry) throws IOException {
+        if (entry.getSize() > MAX_DOCUMENT_BYTES) {
+            throw new RefusedException("the entry " + entry.getName() + " is " + entry.getSize()
+                    + " bytes, more than a document of a bundle may be");
+        }
+        return tar.readNBytes(MAX_DOCUMENT_BYTES + 1);
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String sha256(byte[] bytes) {
+        return HexFormat.of().formatHex(sha256().digest(bytes));
+    }
+}

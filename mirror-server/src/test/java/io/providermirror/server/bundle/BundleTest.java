@@ -1,0 +1,231 @@
+package io.providermirror.server.bundle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.providermirror.server.MirrorFixtures;
+import io.providermirror.testkit.FakeOrigin;
+import io.providermirror.testkit.TestPgpKey;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiFunction;
+import java.util.stream.Stream;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * export and import: a bundle made from a mirror with internet brings providers into a mirror without,
+ * verified again on the way in; a bundle altered in any way is refused whole.
+ */
+final class BundleTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path tmp;
+
+    private FakeOrigin origin;
+    private FakeOrigin.Release release;
+    private String output;
+
+    @BeforeEach
+    void publish() {
+        origin = FakeOrigin.start(tmp.resolve("origin"));
+        origin.publish("acme", "carried", "1.0.0", FakeOrigin.Tamper.NONE, 10_000, "linux_amd64", "darwin_arm64");
+        release = origin.publish("acme", "carried", "1.1.0", FakeOrigin.Tamper.NONE, 10_000, "linux_amd64", "darwin_arm64");
+        origin.publish("acme", "carried", "2.0.0", FakeOrigin.Tamper.NONE, 10_000, "linux_amd64", "darwin_arm64");
+    }
+
+    @AfterEach
+    void stop() {
+        origin.close();
+    }
+
+    private int run(Object command, String... args) {
+        return new CommandLine(command).execute(args);
+    }
+
+    private PrintStream capture(ByteArrayOutputStream bytes) {
+        return new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    }
+
+    private Path export(String name) throws Exception {
+        Path config = Files.writeString(tmp.resolve("outside.yaml"), MirrorFixtures.yaml(tmp.resolve("outside"), origin));
+        Path bundle = tmp.resolve(name);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        int exit = run(new ExportCommand(capture(bytes), Map.of()), "--config", config.toString(), "--output",
+                bundle.toString(), "--platform", "linux_amd64,darwin_arm64", "example.test/acme/carried@~> 1.0");
+        assertThat(exit).as(bytes.toString(StandardCharsets.UTF_8)).isZero();
+        return bundle;
+    }
+
+    /** Imports into the air-gapped mirror's cache; its origin is unreachable there (offline). */
+    private int importInside(Path bundle, String extraYaml) throws Exception {
+        Path config = Files.writeString(tmp.resolve("inside.yaml"), "cache: {directory: '" + tmp.resolve("inside")
+                + "'}\nupstream: {offline: true" + extraYaml + "}\n");
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        int exit = run(new ImportCommand(capture(bytes), Map.of()), "--config", config.toString(), bundle.toString());
+        output = bytes.toString(StandardCharsets.UTF_8);
+        return exit;
+    }
+
+    private List<Path> archivesInside() throws IOException {
+        Path archives = tmp.resolve("inside/archives");
+        if (!Files.exists(archives)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.walk(archives)) {
+            return files.filter(p -> p.toString().endsWith(".zip")).toList();
+        }
+    }
+
+    @Test
+    void aZstdBundleCarriesProvidersIntoAMirrorWithoutInternet() throws Exception {
+        Path bundle = export("providers.tar.zst");
+        assertThat(Files.readAllBytes(bundle)).startsWith(0x28, 0xB5, 0x2F, 0xFD);
+
+        assertThat(importInside(bundle, "")).as(output).isZero();
+        assertThat(output).contains("1 release(s), 2 archive(s)").contains("verified and cached")
+                .contains("example.test: signed by key(s) " + origin.signingKey().signingKeyId());
+
+        try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), origin)) {
+            JsonNode index = JSON.readTree(inside.get("/providers/example.test/acme/carried/index.json"));
+            List<String> versions = new ArrayList<>();
+            index.get("versions").fieldNames().forEachRemaining(versions::add);
+            assertThat(versions).as("only what the bundle carries, so the CLI picks a version that is there")
+                    .containsExactly("1.1.0");
+            JsonNode document = JSON.readTree(inside.get("/providers/example.test/acme/carried/1.1.0.json"));
+            assertThat(document.at("/archives/linux_amd64/hashes").toString()).contains("h1:")
+                    .contains("zh:" + release.sha256("linux_amd64"));
+            assertThat(inside.get("/providers/example.test/acme/carried/terraform-provider-carried_1.1.0_darwin_arm64.zip"))
+                    .isEqualTo(release.archives().get("darwin_arm64"));
+        }
+    }
+
+    @Test
+    void anArchiveAlteredInTheBundleIsRefusedWholeEvenWithAMatchingManifest() throws Exception {
+        Path bundle = export("providers.tar");
+        Path altered = rewrite(bundle, "altered.tar", (name, bytes) -> name.endsWith("linux_amd64.zip") ? flip(bytes) : bytes,
+                false);
+        assertThat(importInside(altered, "")).isOne();
+        assertThat(output).contains("REFUSED").contains("was altered").contains("nothing of it was imported");
+        assertThat(archivesInside()).isEmpty();
+
+        Path consistent = rewrite(bundle, "consistent.tar", (name, bytes) -> name.endsWith("linux_amd64.zip")
+                ? flip(bytes) : bytes, true);
+        assertThat(importInside(consistent, "")).isOne();
+        assertThat(output).contains("the archive does not match the verified hash");
+        assertThat(archivesInside()).isEmpty();
+    }
+
+    @Test
+    void forgedEvidenceIsRefused() throws Exception {
+        Path bundle = export("providers.tar");
+        TestPgpKey forger = TestPgpKey.generate("Forger <x@example.test>");
+        // A forger rewrites SHA256SUMS to a hash of his own and signs it, but cannot sign with the origin's key.
+        Path forged = rewrite(bundle, "forged.tar", (name, bytes) -> name.endsWith("release.json") ? forge(bytes, forger) : bytes,
+                true);
+        assertThat(importInside(forged, "")).isOne();
+        assertThat(output).contains("REFUSED").contains("does not verify");
+        assertThat(archivesInside()).isEmpty();
+    }
+
+    @Test
+    void pinnedKeysApplyToImportsAndATruncatedBundleIsRefused() throws Exception {
+        Path bundle = export("providers.tar");
+        String stranger = TestPgpKey.generate("Stranger <s@example.test>").primaryFingerprint();
+        assertThat(importInside(bundle, ", hosts: {example.test: {trustedKeys: [" + stranger + "]}}")).isOne();
+        assertThat(output).contains("pinned in upstream.hosts.example.test.trustedKeys");
+
+        byte[] whole = Files.readAllBytes(bundle);
+        Path truncated = Files.write(tmp.resolve("truncated.tar"), java.util.Arrays.copyOf(whole, whole.length / 2));
+        assertThat(importInside(truncated, "")).isNotZero();
+        assertThat(archivesInside()).isEmpty();
+
+        assertThat(importInside(bundle, "")).as(output).isZero();
+        assertThat(archivesInside()).hasSize(2);
+    }
+
+    private static byte[] flip(byte[] bytes) {
+        byte[] copy = bytes.clone();
+        copy[copy.length / 2] ^= 0x01;
+        return copy;
+    }
+
+    /** release.json with SHA256SUMS saying another hash for linux_amd64, signed by {@code forger}. */
+    private static byte[] forge(byte[] evidence, TestPgpKey forger) {
+        try {
+            ObjectNode root = (ObjectNode) JSON.readTree(evidence);
+            for (JsonNode checksums : (ArrayNode) root.get("checksums")) {
+                String sums = new String(checksums.get("sums").binaryValue(), StandardCharsets.UTF_8)
+                        .replaceFirst("[0-9a-f]{64}(  \\S+linux_amd64\\.zip)", "f".repeat(64) + "$1");
+                byte[] bytes = sums.getBytes(StandardCharsets.UTF_8);
+                ((ObjectNode) checksums).put("sums", bytes).put("signature", forger.signDetached(bytes));
+            }
+            return JSON.writeValueAsBytes(root);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Rewrites a bundle's entries; with {@code updateManifest}, its manifest then agrees with the changes. */
+    private Path rewrite(Path bundle, String name, BiFunction<String, byte[], byte[]> change, boolean updateManifest)
+            throws IOException {
+        Map<String, byte[]> entries = new LinkedHashMap<>();
+        try (InputStream in = Files.newInputStream(bundle); TarArchiveInputStream tar = new TarArchiveInputStream(in)) {
+            TarArchiveEntry entry;
+            while ((entry = tar.getNextEntry()) != null) {
+                entries.put(entry.getName(), change.apply(entry.getName(), tar.readAllBytes()));
+            }
+        }
+        if (updateManifest) {
+            ObjectNode manifest = (ObjectNode) JSON.readTree(entries.get(BundleManifest.PATH));
+            for (JsonNode entry : manifest.get("entries")) {
+                byte[] bytes = entries.get(entry.get("path").asText());
+                ((ObjectNode) entry).put("size", bytes.length).put("sha256", sha256(bytes));
+            }
+            entries.put(BundleManifest.PATH, JSON.writeValueAsBytes(manifest));
+        }
+        Path out = tmp.resolve(name);
+        try (OutputStream file = Files.newOutputStream(out); TarArchiveOutputStream tar = new TarArchiveOutputStream(file)) {
+            tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
+            for (Map.Entry<String, byte[]> entry : entries.entrySet()) {
+                TarArchiveEntry header = new TarArchiveEntry(entry.getKey());
+                header.setSize(entry.getValue().length);
+                tar.putArchiveEntry(header);
+                tar.write(entry.getValue());
+                tar.closeArchiveEntry();
+            }
+        }
+        return out;
+    }
+
+    private static String sha256(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
