@@ -22,6 +22,15 @@ public interface BlobStore {
      */
     Optional<OpenBlob> open(CacheKey key) throws IOException;
 
+    /**
+     * As {@link #open}, for the hot path: only when the store already verified the blob since it was opened
+     * and needs nothing but to open its file (no metadata read), so a caller may do it where blocking must be
+     * brief. Empty means "ask {@link #open}", not "absent".
+     */
+    default Optional<OpenBlob> openVerified(CacheKey key) throws IOException {
+        return Optional.empty();
+    }
+
     /** Starts writing a blob; nothing is visible at {@code key} until {@link BlobWrite#commit} succeeds. */
     BlobWrite create(CacheKey key) throws IOException;
 

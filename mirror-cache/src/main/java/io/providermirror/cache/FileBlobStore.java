@@ -67,6 +67,8 @@ public final class FileBlobStore implements BlobStore {
     private final long maxBytes;
     private final WriteChannels writeChannels;
     private final Set<CacheKey> verified = ConcurrentHashMap.newKeySet();
+    /** Verified blobs as last read from disk, so opening them again needs only their file. */
+    private final java.util.Map<CacheKey, StoredBlob> known = new ConcurrentHashMap<>();
     private final Object lock = new Object();
     private final LinkedHashMap<CacheKey, IndexEntry> index = new LinkedHashMap<>(64, 0.75f, true);
     private long totalBytes;
@@ -226,6 +228,7 @@ public final class FileBlobStore implements BlobStore {
             forget(key);
             return Optional.empty();
         }
+        known.put(key, blob);
         synchronized (lock) {
             IndexEntry entry = index.get(key);
             if (entry == null) {
@@ -236,6 +239,41 @@ public final class FileBlobStore implements BlobStore {
             entry.readers++;
         }
         return Optional.of(new OpenBlob(blob, channel, () -> release(key)));
+    }
+
+    @Override
+    public Optional<OpenBlob> openVerified(CacheKey key) throws IOException {
+        StoredBlob blob = known.get(key);
+        if (blob == null) {
+            return Optional.empty();
+        }
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(blob.path(), StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+            known.remove(key);
+            return Optional.empty();
+        }
+        boolean pinned = false;
+        try {
+            // A file changed behind the store's back is left to open(), which says so and removes it.
+            if (channel.size() == blob.size()) {
+                synchronized (lock) {
+                    IndexEntry entry = index.get(key);
+                    if (entry != null) {
+                        entry.readers++;
+                        pinned = true;
+                    }
+                }
+            } else {
+                known.remove(key);
+            }
+        } finally {
+            if (!pinned) {
+                channel.close();
+            }
+        }
+        return pinned ? Optional.of(new OpenBlob(blob, channel, () -> release(key))) : Optional.empty();
     }
 
     private void release(CacheKey key) {
@@ -304,6 +342,7 @@ public final class FileBlobStore implements BlobStore {
         Files.deleteIfExists(sidecar(file));
         Files.deleteIfExists(file);
         verified.remove(key);
+        known.remove(key);
         forget(key);
     }
 
@@ -371,6 +410,7 @@ public final class FileBlobStore implements BlobStore {
                 Files.deleteIfExists(sidecar(file));
                 Files.deleteIfExists(file);
                 verified.remove(victim);
+                known.remove(victim);
                 LOG.info("evicted {} to keep the archive cache under {} bytes", victim, maxBytes);
             } catch (IOException e) {
                 LOG.warn("cannot evict {}: {}", victim, e.toString());

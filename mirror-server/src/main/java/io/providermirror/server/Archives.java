@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
 final class Archives {
 
     private static final Logger LOG = LoggerFactory.getLogger(Archives.class);
-    private static final int BUFFER_SIZE = 64 * 1024;
+    private static final int BUFFER_SIZE = 256 * 1024;
 
     private final Releases releases;
     private final RegistryClient registry;
@@ -72,6 +72,12 @@ final class Archives {
 
     CompletableFuture<ArchiveSource> get(ProviderAddress address, ProviderVersion version, Platform platform) {
         CacheKey key = CacheLayout.archive(address, version, platform);
+        Optional<ArchiveSource> verified = openVerified(key);
+        if (verified.isPresent()) {
+            // Hot path, on the caller's (event loop) thread: a warm archive needs one open(2), as in nginx.
+            metrics.cacheLookup(MirrorMetrics.LookupKind.ARCHIVE, MirrorMetrics.LookupResult.HIT);
+            return CompletableFuture.completedFuture(verified.get());
+        }
         return CompletableFuture.supplyAsync(() -> findCached(key), executor)
                 .thenCompose(cached -> {
                     metrics.cacheLookup(MirrorMetrics.LookupKind.ARCHIVE, cached.isPresent()
@@ -80,6 +86,14 @@ final class Archives {
                             ? CompletableFuture.completedFuture(cached.get())
                             : fetch(key, address, version, platform);
                 });
+    }
+
+    private Optional<ArchiveSource> openVerified(CacheKey key) {
+        try {
+            return blobs.openVerified(key).map(ArchiveSource.Cached::new);
+        } catch (IOException e) {
+            return Optional.empty();
+        }
     }
 
     private Optional<ArchiveSource> findCached(CacheKey key) {

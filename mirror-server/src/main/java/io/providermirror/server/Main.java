@@ -47,6 +47,7 @@ public final class Main implements Callable<Integer> {
         if (System.getProperty(TUNNEL_AUTH_PROPERTY) == null) {
             System.setProperty(TUNNEL_AUTH_PROPERTY, "");
         }
+        StartupPreload.start();
         System.exit(new CommandLine(new Main()).execute(args));
     }
 

@@ -88,7 +88,7 @@ public final class MirrorApplication implements AutoCloseable {
         }
         AutoCloseable binders = StandardBinders.bind(registry, core.cacheDirectory());
         try {
-            ServerIdentity identity = identity(config, core.cacheDirectory(), clock);
+            ServerIdentity identity = config.server().plainHttp() ? null : identity(config, core.cacheDirectory(), clock);
             Operations operations = new Operations(registry, core.cacheDirectory().resolve("tmp"));
             String fallbackAuthority = publicHostName() + ":" + config.server().port();
             HttpServices services = new HttpServices(core.mirror(),
@@ -100,7 +100,7 @@ public final class MirrorApplication implements AutoCloseable {
                             ? new MirrorServer.Listener(config.management().host(), config.management().port(), null)
                             : null,
                     services, new ConnectionLimits(config.server().requestReadTimeout(), config.server().idleTimeout()),
-                    registry);
+                    registry, config.server().nativeTransport());
             operations.listener(server::isListening);
             return new MirrorApplication(server, core, identity, operations, registry, binders);
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -139,6 +139,11 @@ public final class MirrorApplication implements AutoCloseable {
         return server.port();
     }
 
+    /** How the listener does its I/O and TLS, e.g. {@code epoll, TLS by BoringSSL}. */
+    public String transport() {
+        return server.transport();
+    }
+
     /** The plain-HTTP management listener's port, when one is configured. */
     public OptionalInt managementPort() {
         return server.managementPort();
@@ -146,7 +151,7 @@ public final class MirrorApplication implements AutoCloseable {
 
     /** The CA certificate clients must trust, when the mirror generated its own certificate. */
     public Optional<Path> generatedCaFile() {
-        return identity.generatedCa();
+        return identity == null ? Optional.empty() : identity.generatedCa();
     }
 
     public Path cacheDirectory() {

@@ -14,8 +14,14 @@ final class StartupBanner {
         StringBuilder out = new StringBuilder();
         out.append("\nprovider-mirror ").append(MirrorApplication.VERSION).append(" is serving on ")
                 .append(config.server().host()).append(':').append(application.port()).append('\n');
-        out.append("  base URL:  https://").append(authority).append(CliConfigBlock.BASE_PATH).append('\n');
+        if (config.server().plainHttp()) {
+            out.append("  plain HTTP (server.plainHttp): clients reach it through a TLS-terminating load balancer;\n")
+                    .append("             the CLI accepts only https:// mirror URLs, so use the balancer's in the block below\n");
+        } else {
+            out.append("  base URL:  https://").append(authority).append(CliConfigBlock.BASE_PATH).append('\n');
+        }
         out.append("  cache:     ").append(application.cacheDirectory()).append('\n');
+        out.append("  network:   ").append(application.transport()).append('\n');
         application.generatedCaFile().ifPresent(ca -> {
             out.append("  TLS:       a certificate generated for localhost, 127.0.0.1 and ").append(host)
                     .append(", signed by this mirror's own CA:\n");

@@ -14,12 +14,16 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A response body read with a timeout on every read: the JDK client's own stream blocks for as long as the
- * origin stays silent. Buffers are requested one list at a time, so no more than one is ever held; a read
- * that waits longer than the timeout cancels the response and fails with {@link SocketTimeoutException}.
+ * origin stays silent. At most {@value #WINDOW} lists of buffers are requested ahead of the reader, so a few
+ * hundred KiB at most are held; a read takes whatever has arrived, up to its length, and waits only when
+ * nothing has. A read that waits longer than the timeout cancels the response and fails with
+ * {@link SocketTimeoutException}.
  */
 final class TimedBodyStream extends InputStream implements Flow.Subscriber<List<ByteBuffer>> {
 
     private static final Object END = new Object();
+    /** Lists of buffers the client may deliver ahead of the reader (each list is typically one 16 KiB buffer). */
+    private static final int WINDOW = 16;
 
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final long timeoutNanos;
@@ -28,6 +32,8 @@ final class TimedBodyStream extends InputStream implements Flow.Subscriber<List<
     private Iterator<ByteBuffer> pending;
     private ByteBuffer current;
     private boolean done;
+    /** A failure that arrived behind bytes the last read returned; the next read throws it. */
+    private Throwable failed;
 
     TimedBodyStream(Duration timeout) {
         this.timeout = timeout;
@@ -37,7 +43,7 @@ final class TimedBodyStream extends InputStream implements Flow.Subscriber<List<
     @Override
     public void onSubscribe(Flow.Subscription subscription) {
         this.subscription = subscription;
-        subscription.request(1);
+        subscription.request(WINDOW);
     }
 
     @Override
@@ -67,32 +73,37 @@ final class TimedBodyStream extends InputStream implements Flow.Subscriber<List<
         if (length == 0) {
             return 0;
         }
-        while (current == null || !current.hasRemaining()) {
+        int copied = 0;
+        while (copied < length) {
+            if (current != null && current.hasRemaining()) {
+                int n = Math.min(length - copied, current.remaining());
+                current.get(target, offset + copied, n);
+                copied += n;
+                continue;
+            }
             if (pending != null && pending.hasNext()) {
                 current = pending.next();
                 continue;
             }
             if (done) {
-                return -1;
+                break;
             }
-            Object item;
-            try {
-                item = queue.poll(timeoutNanos, TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                cancel();
-                throw new IOException("interrupted while reading from the origin", e);
-            }
+            // What has arrived fills the read; only an empty read waits for the origin.
+            Object item = copied > 0 ? queue.poll() : take();
             if (item == null) {
-                cancel();
-                throw new SocketTimeoutException("no bytes for " + timeout.toSeconds() + " s");
+                break;
             }
             if (item == END) {
                 done = true;
-                return -1;
+                break;
             }
             if (item instanceof Throwable failure) {
                 done = true;
+                if (copied > 0) {
+                    // Hand over what arrived; the next read reports the failure.
+                    failed = failure;
+                    break;
+                }
                 throw failure instanceof IOException io ? io : new IOException(failure);
             }
             @SuppressWarnings("unchecked")
@@ -100,9 +111,28 @@ final class TimedBodyStream extends InputStream implements Flow.Subscriber<List<
             pending = buffers.iterator();
             subscription.request(1);
         }
-        int n = Math.min(length, current.remaining());
-        current.get(target, offset, n);
-        return n;
+        if (copied == 0 && failed != null) {
+            Throwable failure = failed;
+            failed = null;
+            throw failure instanceof IOException io ? io : new IOException(failure);
+        }
+        return copied == 0 && done ? -1 : copied;
+    }
+
+    private Object take() throws IOException {
+        Object item;
+        try {
+            item = queue.poll(timeoutNanos, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            cancel();
+            throw new IOException("interrupted while reading from the origin", e);
+        }
+        if (item == null) {
+            cancel();
+            throw new SocketTimeoutException("no bytes for " + timeout.toSeconds() + " s");
+        }
+        return item;
     }
 
     private void cancel() {

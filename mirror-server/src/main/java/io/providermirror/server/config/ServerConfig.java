@@ -1,13 +1,14 @@
 package io.providermirror.server.config;
 
 /**
- * The HTTPS listener: address, port, the certificate to present (generated when absent), how long a client
- * may take to send a request or stay silent, how long a client waits at most for a metadata answer, and how
- * long transfers in progress may finish when the mirror is told to stop.
+ * The mirror's listener: address, port, the certificate to present (generated when absent) or plain HTTP
+ * behind a TLS-terminating load balancer, how long a client may take to send a request or stay silent, how
+ * long a client waits at most for a metadata answer, how long transfers in progress may finish when the
+ * mirror is told to stop, and whether Linux epoll and OpenSSL are used when available.
  */
 public record ServerConfig(String host, Integer port, TlsConfig tls, java.time.Duration requestReadTimeout,
                            java.time.Duration idleTimeout, java.time.Duration metadataTimeout,
-                           java.time.Duration shutdownGracePeriod) {
+                           java.time.Duration shutdownGracePeriod, Boolean plainHttp, Boolean nativeTransport) {
 
     /** The default port; HTTPS. */
     public static final int DEFAULT_PORT = 8443;
@@ -40,6 +41,12 @@ public record ServerConfig(String host, Integer port, TlsConfig tls, java.time.D
         }
         if (idleTimeout.isZero() || idleTimeout.isNegative()) {
             throw new IllegalArgumentException("idleTimeout: " + idleTimeout + " (expected: > 0)");
+        }
+        plainHttp = plainHttp != null && plainHttp;
+        nativeTransport = nativeTransport == null || nativeTransport;
+        if (plainHttp && tls != null) {
+            throw new IllegalArgumentException("plainHttp: true together with tls (expected: one of them; with "
+                    + "plainHttp the load balancer in front holds the certificate)");
         }
         if (host.isBlank()) {
             throw new IllegalArgumentException("host: empty (expected: an address to listen on, e.g. 0.0.0.0)");

@@ -126,8 +126,6 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         } else if (route instanceof Route.Archive archive && !archiveAllowed(ctx, head, archive, request)) {
             updateReading(ctx);
         } else {
-            busy = true;
-            updateReading(ctx);
             if (route instanceof Route.Home) {
                 String host = request.headers().get(HttpHeaderNames.HOST);
                 whenDone(exchange, () -> CompletableFuture.supplyAsync(() -> services.statusPage().render(host),
@@ -194,6 +192,10 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
                 : HttpResponseStatus.SERVICE_UNAVAILABLE, "application/json", bytes);
     }
 
+    /**
+     * Answers with what {@code call} completes with. What is ready at once (a warm document, a cached archive)
+     * is answered right here, reading on; otherwise reading stops until the answer is sent from the event loop.
+     */
     private <T> void whenDone(Exchange exchange, Supplier<CompletableFuture<T>> call, BiConsumer<Exchange, T> sender) {
         CompletableFuture<T> future;
         try {
@@ -201,17 +203,31 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         } catch (RuntimeException e) {
             future = CompletableFuture.failedFuture(e);
         }
+        if (future.isDone()) {
+            answer(exchange, future.handle((value, failure) -> new Completion<>(value, failure)).join(), sender);
+            return;
+        }
+        busy = true;
+        updateReading(exchange.ctx());
         future.whenComplete((value, failure) -> exchange.ctx().executor().execute(() -> {
             busy = false;
-            if (failure != null) {
-                sendFailure(exchange, failure);
-            } else if (!exchange.ctx().channel().isActive()) {
-                closeQuietly(value);
-            } else {
-                sender.accept(exchange, value);
-            }
-            updateReading(exchange.ctx());
+            answer(exchange, new Completion<>(value, failure), sender);
         }));
+    }
+
+    /** A future's outcome: its value, or why it failed. */
+    private record Completion<T>(T value, Throwable failure) {
+    }
+
+    private <T> void answer(Exchange exchange, Completion<T> completion, BiConsumer<Exchange, T> sender) {
+        if (completion.failure() != null) {
+            sendFailure(exchange, completion.failure());
+        } else if (!exchange.ctx().channel().isActive()) {
+            closeQuietly(completion.value());
+        } else {
+            sender.accept(exchange, completion.value());
+        }
+        updateReading(exchange.ctx());
     }
 
     /**

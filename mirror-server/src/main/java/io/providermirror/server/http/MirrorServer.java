@@ -11,11 +11,8 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslProvider;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.providermirror.server.tls.ServerIdentity;
 import java.net.InetSocketAddress;
@@ -24,12 +21,16 @@ import java.time.Duration;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The listeners: the mirror's HTTPS listener and, when wanted, a plain-HTTP management listener for scrapers
  * and probes, sharing one set of event loops. Binds, drains gracefully, and closes.
  */
 public final class MirrorServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MirrorServer.class);
 
     /** Where to listen; {@code identity} null means plain HTTP. */
     public record Listener(String host, int port, ServerIdentity identity) {
@@ -41,10 +42,12 @@ public final class MirrorServer implements AutoCloseable {
     private final Channel management;
     private final ChannelGroup mainConnections;
     private final ChannelGroup managementConnections;
+    private final NettyTransport transport;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     private MirrorServer(EventLoopGroup boss, EventLoopGroup workers, Channel main, Channel management,
-                         ChannelGroup mainConnections, ChannelGroup managementConnections) {
+                         ChannelGroup mainConnections, ChannelGroup managementConnections, NettyTransport transport) {
+        this.transport = transport;
         this.boss = boss;
         this.workers = workers;
         this.main = main;
@@ -56,24 +59,29 @@ public final class MirrorServer implements AutoCloseable {
     /**
      * Binds the listeners.
      *
-     * @param management the management listener, or null for none
+     * @param management      the management listener, or null for none
+     * @param nativeTransport use Linux epoll and OpenSSL when they are available
      */
     public static MirrorServer bind(Listener mirror, Listener management, HttpServices services, ConnectionLimits limits,
-                                    MeterRegistry registry) throws InterruptedException, SSLException {
-        EventLoopGroup boss = new NioEventLoopGroup(1);
-        EventLoopGroup workers = new NioEventLoopGroup();
+                                    MeterRegistry registry, boolean nativeTransport)
+            throws InterruptedException, SSLException {
+        NettyTransport transport = NettyTransport.choose(nativeTransport);
+        LOG.info("network: {}", transport.describe());
+        EventLoopGroup boss = transport.newGroup(1);
+        // One event loop per core, as Netty's default.
+        EventLoopGroup workers = transport.newGroup(0);
         ChannelGroup mainConnections = new DefaultChannelGroup("mirror", GlobalEventExecutor.INSTANCE);
         ChannelGroup managementConnections = new DefaultChannelGroup("management", GlobalEventExecutor.INSTANCE);
         try {
-            Channel mainChannel = listen(boss, workers, mirror, services, limits, false, mainConnections);
+            Channel mainChannel = listen(transport, boss, workers, mirror, services, limits, false, mainConnections);
             Channel managementChannel = management == null ? null
-                    : listen(boss, workers, management, services, limits, true, managementConnections);
+                    : listen(transport, boss, workers, management, services, limits, true, managementConnections);
             new NettyEventExecutorMetrics(workers).bindTo(registry);
             if (ByteBufAllocator.DEFAULT instanceof ByteBufAllocatorMetricProvider provider) {
                 new NettyAllocatorMetrics(provider).bindTo(registry);
             }
             return new MirrorServer(boss, workers, mainChannel, managementChannel, mainConnections,
-                    managementConnections);
+                    managementConnections, transport);
         } catch (Throwable e) {
             // Also a bind failure, which Netty rethrows undeclared.
             boss.shutdownGracefully(0, 0, TimeUnit.SECONDS);
@@ -82,25 +90,41 @@ public final class MirrorServer implements AutoCloseable {
         }
     }
 
-    private static Channel listen(EventLoopGroup boss, EventLoopGroup workers, Listener listener, HttpServices services,
-                                  ConnectionLimits limits, boolean managementOnly, ChannelGroup connections)
+    private static Channel listen(NettyTransport transport, EventLoopGroup boss, EventLoopGroup workers, Listener listener,
+                                  HttpServices services, ConnectionLimits limits, boolean managementOnly,
+                                  ChannelGroup connections)
             throws InterruptedException, SSLException {
         SslContext sslContext = null;
         if (listener.identity() != null) {
             sslContext = SslContextBuilder
                     .forServer(listener.identity().privateKey(),
                             listener.identity().chain().toArray(X509Certificate[]::new))
-                    .sslProvider(SslProvider.JDK)
+                    .sslProvider(transport.sslProvider())
                     .build();
         }
         return new ServerBootstrap()
                 .group(boss, workers)
-                .channel(NioServerSocketChannel.class)
+                .channel(transport.serverChannel())
                 .option(ChannelOption.SO_BACKLOG, 1024)
                 .childHandler(new MirrorChannelInitializer(sslContext, services, limits, managementOnly, connections))
                 .bind(listener.host(), listener.port())
                 .sync()
                 .channel();
+    }
+
+    /** How the listeners do their I/O and TLS, for the log and the status page. */
+    public String transport() {
+        return transport.describe();
+    }
+
+    /**
+     * Loads the native transport and TLS libraries and the pipeline's classes ahead of {@link #bind}, from
+     * another thread while start-up does other work.
+     */
+    public static void preload() {
+        NettyTransport.choose(true);
+        new io.netty.handler.codec.http.HttpServerCodec();
+        io.netty.buffer.ByteBufAllocator.DEFAULT.buffer(1).release();
     }
 
     /** The mirror listener's port (useful with port 0). */

@@ -98,7 +98,7 @@ final class ConfigLoaderTest {
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(file))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("unknown configuration key 'server.prot'")
-                .hasMessageContaining("host, idleTimeout, metadataTimeout, port, requestReadTimeout, shutdownGracePeriod, tls");
+                .hasMessageContaining("host, idleTimeout, metadataTimeout, nativeTransport, plainHttp, port, requestReadTimeout, shutdownGracePeriod, tls");
     }
 
     @Test
