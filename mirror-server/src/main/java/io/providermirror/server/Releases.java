@@ -2,8 +2,6 @@ package io.providermirror.server;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.providermirror.cache.DocumentStore;
@@ -220,32 +218,6 @@ final class Releases {
 
     /** The version document: the platforms the policy lets in, each with its archive's file name and hashes. */
     private RenderedDocument render(VerifiedRelease release, Map<Platform, String> h1, Function<Platform, String> query) {
-        ObjectNode root = JSON.createObjectNode();
-        ObjectNode archives = root.putObject("archives");
-        for (VerifiedPackage pkg : release.packages().values()) {
-            if (!policy.allows(pkg.platform())) {
-                continue;
-            }
-            ObjectNode archive = archives.putObject(pkg.platform().toString());
-            String suffix = query.apply(pkg.platform());
-            archive.put("url", CacheLayout.archiveFileName(release.address(), release.version(), pkg.platform())
-                    + (suffix == null ? "" : "?" + suffix));
-            ArrayNode hashes = archive.putArray("hashes");
-            String h = h1.get(pkg.platform());
-            if (h != null) {
-                hashes.add(h);
-            } else {
-                // Through a parent mirror: its h1: hashes, which the archive is checked against, until it is seen.
-                pkg.h1().forEach(hashes::add);
-            }
-            if (pkg.sha256() != null) {
-                hashes.add(PackageHashes.zh(pkg.sha256()));
-            }
-        }
-        try {
-            return new RenderedDocument(JSON.writeValueAsBytes(root));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return VersionDocuments.render(release, h1, policy::allows, query);
     }
 }

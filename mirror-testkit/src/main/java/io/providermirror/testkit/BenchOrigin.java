@@ -48,13 +48,13 @@ public final class BenchOrigin {
     }
 
     private final Path files;
-    private final int smallBytes;
-    private final int largeBytes;
+    private final long smallBytes;
+    private final long largeBytes;
     private final int delayMs;
     private final TestPgpKey key = TestPgpKey.generate("Bench Origin <bench@example.test>");
     private final Map<String, Published> published = new ConcurrentHashMap<>();
 
-    private BenchOrigin(Path files, int smallBytes, int largeBytes, int delayMs) {
+    private BenchOrigin(Path files, long smallBytes, long largeBytes, int delayMs) {
         this.files = files;
         this.smallBytes = smallBytes;
         this.largeBytes = largeBytes;
@@ -68,7 +68,7 @@ public final class BenchOrigin {
         }
         Path directory = Files.createDirectories(Path.of(args[0]));
         BenchOrigin origin = new BenchOrigin(Files.createDirectories(directory.resolve("files")),
-                Integer.parseInt(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+                Long.parseLong(args[1]), Long.parseLong(args[2]), Integer.parseInt(args[3]));
         TestCertificates certificates = TestCertificates.create(directory.resolve("tls"), "bench-origin");
         HttpsServer server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 1024);
         server.setHttpsConfigurator(new HttpsConfigurator(certificates.serverSslContext()));
@@ -161,17 +161,17 @@ public final class BenchOrigin {
 
     private Published publish(String type) {
         return published.computeIfAbsent(type, t -> {
-            byte[] zip = ProviderZips.provider(t, VERSION, PLATFORM, t.startsWith("large") ? largeBytes : smallBytes);
             String fileName = "terraform-provider-" + t + "_" + VERSION + "_" + PLATFORM + ".zip";
             Path archive = files.resolve(fileName);
+            String sha256;
             try {
                 Path partial = files.resolve(fileName + ".partial");
-                Files.write(partial, zip);
+                ProviderZips.writeProvider(partial, t, VERSION, PLATFORM, t.startsWith("large") ? largeBytes : smallBytes);
                 Files.move(partial, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                sha256 = sha256(archive);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            String sha256 = FakeOrigin.hex(zip);
             byte[] sums = (sha256 + "  " + fileName + "\n").getBytes(StandardCharsets.UTF_8);
             return new Published(archive, fileName, sha256, sums, key.signDetached(sums));
         });
@@ -182,6 +182,19 @@ public final class BenchOrigin {
         exchange.sendResponseHeaders(200, body.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(body);
+        }
+    }
+
+    private static String sha256(Path file) throws IOException {
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            java.security.MessageDigest digest = java.security.MessageDigest.getInstance("SHA-256");
+            byte[] buffer = new byte[1 << 20];
+            for (int n; (n = in.read(buffer)) > 0; ) {
+                digest.update(buffer, 0, n);
+            }
+            return java.util.HexFormat.of().formatHex(digest.digest());
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 }

@@ -63,4 +63,46 @@ public final class ProviderZips {
             throw new IllegalStateException(e);
         }
     }
+
+    /**
+     * Writes a package like {@link #provider(String, String, String, int)} straight to {@code file}, however
+     * large (a 1 GB archive for memory checks): the incompressible payload is generated twice in chunks, once
+     * for the stored entry's CRC and once to write it, and never held whole.
+     */
+    public static void writeProvider(java.nio.file.Path file, String type, String version, String platform,
+                                     long payloadBytes) throws IOException {
+        String executable = "terraform-provider-" + type + "_v" + version + "_x5"
+                + (platform.startsWith("windows_") ? ".exe" : "");
+        CRC32 crc = new CRC32();
+        long seed = 31L * version.hashCode() + platform.hashCode();
+        forEachPayloadChunk(seed, payloadBytes, (chunk, length) -> crc.update(chunk, 0, length));
+        try (ZipOutputStream zip = new ZipOutputStream(new java.io.BufferedOutputStream(
+                java.nio.file.Files.newOutputStream(file), 1 << 20))) {
+            zip.putNextEntry(new ZipEntry("docs/"));
+            zip.closeEntry();
+            zip.putNextEntry(new ZipEntry("docs/README.md"));
+            zip.write(("# terraform-provider-" + type + " " + version + "\n").getBytes(StandardCharsets.UTF_8));
+            zip.closeEntry();
+            ZipEntry entry = new ZipEntry(executable);
+            entry.setMethod(ZipEntry.STORED);
+            entry.setSize(payloadBytes);
+            entry.setCrc(crc.getValue());
+            zip.putNextEntry(entry);
+            forEachPayloadChunk(seed, payloadBytes, (chunk, length) -> zip.write(chunk, 0, length));
+            zip.closeEntry();
+        }
+    }
+
+    private interface ChunkConsumer {
+        void accept(byte[] chunk, int length) throws IOException;
+    }
+
+    private static void forEachPayloadChunk(long seed, long payloadBytes, ChunkConsumer consumer) throws IOException {
+        Random random = new Random(seed);
+        byte[] chunk = new byte[1 << 20];
+        for (long left = payloadBytes; left > 0; left -= chunk.length) {
+            random.nextBytes(chunk);
+            consumer.accept(chunk, (int) Math.min(chunk.length, left));
+        }
+    }
 }
