@@ -193,17 +193,7 @@ public final class StatusPage {
     }
 
     private static String bytes(long bytes) {
-        if (bytes < 1024) {
-            return bytes + " B";
-        }
-        String[] units = {"KiB", "MiB", "GiB", "TiB"};
-        double value = bytes;
-        int unit = -1;
-        while (value >= 1024 && unit < units.length - 1) {
-            value /= 1024;
-            unit++;
-        }
-        return String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
+        return io.providermirror.server.config.DataSize.format(bytes);
     }
 
     static String escape(String text) {

@@ -31,18 +31,13 @@ public final class ProviderZips {
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(payloadBytes + 1024);
             try (ZipOutputStream zip = new ZipOutputStream(bytes)) {
-                zip.putNextEntry(new ZipEntry("docs/"));
-                zip.closeEntry();
-                zip.putNextEntry(new ZipEntry("docs/README.md"));
-                zip.write(("# terraform-provider-" + type + " " + version + "\n").getBytes(StandardCharsets.UTF_8));
-                zip.closeEntry();
-                String executable = "terraform-provider-" + type + "_v" + version + "_x5"
-                        + (platform.startsWith("windows_") ? ".exe" : "");
+                writeDocs(zip, type, version);
+                String executable = executableName(type, version, platform);
                 byte[] content = ("#!/bin/sh\necho fake provider " + type + " " + version + " " + platform + "\n")
                         .getBytes(StandardCharsets.UTF_8);
                 if (payloadBytes > 0) {
                     byte[] payload = new byte[payloadBytes];
-                    new Random(31L * version.hashCode() + platform.hashCode()).nextBytes(payload);
+                    new Random(seed(version, platform)).nextBytes(payload);
                     System.arraycopy(content, 0, payload, 0, Math.min(content.length, payload.length));
                     content = payload;
                     ZipEntry entry = new ZipEntry(executable);
@@ -71,18 +66,13 @@ public final class ProviderZips {
      */
     public static void writeProvider(java.nio.file.Path file, String type, String version, String platform,
                                      long payloadBytes) throws IOException {
-        String executable = "terraform-provider-" + type + "_v" + version + "_x5"
-                + (platform.startsWith("windows_") ? ".exe" : "");
+        String executable = executableName(type, version, platform);
         CRC32 crc = new CRC32();
-        long seed = 31L * version.hashCode() + platform.hashCode();
+        long seed = seed(version, platform);
         forEachPayloadChunk(seed, payloadBytes, (chunk, length) -> crc.update(chunk, 0, length));
         try (ZipOutputStream zip = new ZipOutputStream(new java.io.BufferedOutputStream(
                 java.nio.file.Files.newOutputStream(file), 1 << 20))) {
-            zip.putNextEntry(new ZipEntry("docs/"));
-            zip.closeEntry();
-            zip.putNextEntry(new ZipEntry("docs/README.md"));
-            zip.write(("# terraform-provider-" + type + " " + version + "\n").getBytes(StandardCharsets.UTF_8));
-            zip.closeEntry();
+            writeDocs(zip, type, version);
             ZipEntry entry = new ZipEntry(executable);
             entry.setMethod(ZipEntry.STORED);
             entry.setSize(payloadBytes);
@@ -91,6 +81,25 @@ public final class ProviderZips {
             forEachPayloadChunk(seed, payloadBytes, (chunk, length) -> zip.write(chunk, 0, length));
             zip.closeEntry();
         }
+    }
+
+    /** The name the CLI expects the executable to have. */
+    private static String executableName(String type, String version, String platform) {
+        return "terraform-provider-" + type + "_v" + version + "_x5" + (platform.startsWith("windows_") ? ".exe" : "");
+    }
+
+    /** The payload of every package of one version and platform is the same pseudo-random bytes. */
+    private static long seed(String version, String platform) {
+        return 31L * version.hashCode() + platform.hashCode();
+    }
+
+    /** A directory entry and a README before the executable, so {@code h1:} covers more than one entry. */
+    private static void writeDocs(ZipOutputStream zip, String type, String version) throws IOException {
+        zip.putNextEntry(new ZipEntry("docs/"));
+        zip.closeEntry();
+        zip.putNextEntry(new ZipEntry("docs/README.md"));
+        zip.write(("# terraform-provider-" + type + " " + version + "\n").getBytes(StandardCharsets.UTF_8));
+        zip.closeEntry();
     }
 
     private interface ChunkConsumer {

@@ -73,16 +73,10 @@ public final class ExportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<ProviderRequest> requests = new ArrayList<>();
+        List<ProviderRequest> requests;
         Set<Platform> chosen = new LinkedHashSet<>();
         try {
-            providers.forEach(p -> requests.add(ProviderSources.argument(p)));
-            for (Path lockFile : lockFiles) {
-                requests.addAll(ProviderSources.lockFile(lockFile));
-            }
-            for (Path directory : directories) {
-                requests.addAll(ProviderSources.configurationDirectory(directory));
-            }
+            requests = ProviderSources.all(providers, lockFiles, directories);
             platforms.forEach(p -> chosen.add(Platform.parse(p)));
         } catch (IllegalArgumentException | IOException e) {
             out.println("export: " + e.getMessage());

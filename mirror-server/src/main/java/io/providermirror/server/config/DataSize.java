@@ -16,6 +16,21 @@ public record DataSize(long bytes) {
         }
     }
 
+    /** An amount of bytes for people to read: {@code 512 B}, {@code 1.5 MiB}, {@code 48.0 GiB}. */
+    public static String format(long bytes) {
+        if (bytes < 1024) {
+            return bytes + " B";
+        }
+        String[] units = {"KiB", "MiB", "GiB", "TiB"};
+        double value = bytes;
+        int unit = -1;
+        while (value >= 1024 && unit < units.length - 1) {
+            value /= 1024;
+            unit++;
+        }
+        return String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
+    }
+
     /** Parses a size, or returns empty when the text is not one. */
     public static Optional<DataSize> parse(String text) {
         Matcher m = TEXT.matcher(text.trim().toLowerCase(Locale.ROOT));

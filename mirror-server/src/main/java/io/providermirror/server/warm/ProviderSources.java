@@ -26,6 +26,23 @@ public final class ProviderSources {
     private ProviderSources() {
     }
 
+    /**
+     * Every provider a command names: its arguments, then the exact versions of its lock files, then the
+     * required providers of its configuration directories.
+     */
+    public static List<ProviderRequest> all(List<String> arguments, List<Path> lockFiles, List<Path> directories)
+            throws IOException {
+        List<ProviderRequest> requests = new ArrayList<>();
+        arguments.forEach(argument -> requests.add(argument(argument)));
+        for (Path lockFile : lockFiles) {
+            requests.addAll(lockFile(lockFile));
+        }
+        for (Path directory : directories) {
+            requests.addAll(configurationDirectory(directory));
+        }
+        return requests;
+    }
+
     /** {@code [hostname/]namespace/type[@constraint]}. */
     public static ProviderRequest argument(String text) {
         int at = text.indexOf('@');

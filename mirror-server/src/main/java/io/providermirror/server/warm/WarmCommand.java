@@ -86,16 +86,10 @@ public final class WarmCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<ProviderRequest> requests = new ArrayList<>();
+        List<ProviderRequest> requests;
         Set<Platform> chosen = new LinkedHashSet<>();
         try {
-            providers.forEach(p -> requests.add(ProviderSources.argument(p)));
-            for (Path lockFile : lockFiles) {
-                requests.addAll(ProviderSources.lockFile(lockFile));
-            }
-            for (Path directory : directories) {
-                requests.addAll(ProviderSources.configurationDirectory(directory));
-            }
+            requests = ProviderSources.all(providers, lockFiles, directories);
             platforms.forEach(p -> chosen.add(Platform.parse(p)));
         } catch (IllegalArgumentException | IOException e) {
             out.println("warm: " + e.getMessage());
