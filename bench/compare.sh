@@ -12,6 +12,8 @@
 #   MIRROR_JAVA_OPTS="-Xmx1g" bench/compare.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
 
 DURATION=${DURATION:-15s}
 WARMUP=${WARMUP:-5s}
@@ -49,22 +51,15 @@ chmod 755 "$work"
 pids=()
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  [ -f "$work/nginx/nginx.pid" ] && kill "$(cat "$work/nginx/nginx.pid")" 2>/dev/null || true
+  # nginx removes its pid file as it exits (killed above with the others): no file, nothing left to stop.
+  local nginx_pid
+  nginx_pid=$(cat "$work/nginx/nginx.pid" 2>/dev/null) && kill "$nginx_pid" 2>/dev/null || true
 }
 trap cleanup EXIT
 
 echo "bench: building (logs and data in $work)"
-mvn -B -q install -DskipTests
-mvn -B -q -pl mirror-testkit dependency:build-classpath -Dmdep.outputFile="$work/classpath.txt" > /dev/null
-classpath=$(cat "$work/classpath.txt")
-
-java -Xmx1g -cp "mirror-testkit/target/classes:$classpath" io.providermirror.testkit.BenchOrigin \
-  "$work/origin" "$SMALL_BYTES" "$LARGE_BYTES" 0 > "$work/origin.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 1 120); do [ -f "$work/origin/origin.env" ] && break; sleep 0.5; done
-[ -f "$work/origin/origin.env" ] || { echo "bench: the origin did not start:" >&2; cat "$work/origin.log" >&2; exit 1; }
-# shellcheck disable=SC1091
-source "$work/origin/origin.env"
+build_all "$work"
+start_bench_origin "$work" "$SMALL_BYTES" "$LARGE_BYTES" 0
 
 # One certificate for both servers, so both do the same TLS work.
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj /CN=localhost \

@@ -8,6 +8,8 @@
 #   ARCHIVE_BYTES=300000000 bench/memory.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
 
 ARCHIVE_BYTES=${ARCHIVE_BYTES:-1000000000}
 CLIENTS=${CLIENTS:-4}
@@ -20,14 +22,8 @@ cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; r
 trap cleanup EXIT
 
 echo "memory: building (logs in $work)"
-mvn -B -q install -DskipTests
-mvn -B -q -pl mirror-testkit dependency:build-classpath -Dmdep.outputFile="$work/classpath.txt" > /dev/null
-java -Xmx512m -cp "mirror-testkit/target/classes:$(cat "$work/classpath.txt")" io.providermirror.testkit.BenchOrigin \
-  "$work/origin" 1000 "$ARCHIVE_BYTES" 0 > "$work/origin.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 1 120); do [ -f "$work/origin/origin.env" ] && break; sleep 0.5; done
-# shellcheck disable=SC1091
-source "$work/origin/origin.env"
+build_all "$work"
+start_bench_origin "$work" 1000 "$ARCHIVE_BYTES" 0
 
 cat > "$work/mirror.yaml" <<YAML
 server: {host: 127.0.0.1, port: $PORT}

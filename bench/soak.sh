@@ -8,6 +8,8 @@
 #   CONNECTIONS=100 DURATION=20s bench/soak.sh # a shorter run
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
 
 CONNECTIONS=${CONNECTIONS:-500}
 DURATION=${DURATION:-60s}
@@ -29,17 +31,8 @@ cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
 trap cleanup EXIT
 
 echo "soak: building (logs and data in $work)"
-mvn -B -q install -DskipTests
-mvn -B -q -pl mirror-testkit dependency:build-classpath -Dmdep.outputFile="$work/classpath.txt" > /dev/null
-classpath=$(cat "$work/classpath.txt")
-
-java -Xmx1g -cp "mirror-testkit/target/classes:$classpath" io.providermirror.testkit.BenchOrigin \
-  "$work/origin" "$ARCHIVE_BYTES" "$ARCHIVE_BYTES" "$ORIGIN_DELAY_MS" > "$work/origin.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 1 120); do [ -f "$work/origin/origin.env" ] && break; sleep 1; done
-[ -f "$work/origin/origin.env" ] || { echo "soak: the bench origin did not start:" >&2; cat "$work/origin.log" >&2; exit 1; }
-# shellcheck disable=SC1091
-source "$work/origin/origin.env"
+build_all "$work"
+start_bench_origin "$work" "$ARCHIVE_BYTES" "$ARCHIVE_BYTES" "$ORIGIN_DELAY_MS"
 
 cat > "$work/mirror.yaml" <<YAML
 server:
