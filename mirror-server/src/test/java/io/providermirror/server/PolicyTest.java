@@ -102,9 +102,12 @@ final class PolicyTest {
 
     @Test
     void malformedRulesStopStartUpNamingTheKey() {
-        Assertions.assertThatThrownBy(() -> new ConfigLoader(Map.of()).loadText("policy: {deny: [{provider: \"acme/*\"}]}"))
+        Assertions.assertThatThrownBy(() -> new ConfigLoader(Map.of()).loadText("policy: {deny: [{provider: \"acme\"}]}"))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("policy.deny")
                 .hasMessageContaining("expected: hostname/namespace/type");
+        // The CLI's short form namespace/type is registry.terraform.io's, as in provider addresses.
+        Assertions.assertThat(new ConfigLoader(Map.of()).loadText("policy: {deny: [{provider: \"acme/*\"}]}")
+                .policy().deny().get(0).provider()).isEqualTo("registry.terraform.io/acme/*");
         Assertions.assertThatThrownBy(() -> new ConfigLoader(Map.of())
                         .loadText("policy: {allow: [{provider: \"*/*/*\", versions: \"newest\"}]}"))
                 .hasMessageContaining("'newest' in version constraint");

@@ -36,6 +36,10 @@ public final class ConfigLoader {
     /** The prefix of environment overrides. */
     public static final String ENV_PREFIX = "PROVIDER_MIRROR_";
 
+    /** The start of a record's own message: {@code key: } (a key's name, or names joined by " and "). */
+    private static final java.util.regex.Pattern OWN_KEY = java.util.regex.Pattern.compile(
+            "([A-Za-z][A-Za-z0-9]*(?: and [A-Za-z][A-Za-z0-9]*)?): ");
+
     private final Map<String, String> environment;
     private final YAMLMapper yaml;
 
@@ -76,19 +80,36 @@ public final class ConfigLoader {
     }
 
     private MirrorConfig bind(ObjectNode tree, Path file) throws ConfigException {
-        applyEnvironment(tree);
+        Map<String, String> fromEnvironment = applyEnvironment(tree);
         try {
             return yaml.treeToValue(tree, MirrorConfig.class);
         } catch (JsonProcessingException e) {
-            throw new ConfigException(describe(e, file));
+            throw new ConfigException(blameVariable(describe(e, file), e, fromEnvironment));
         } catch (java.io.UncheckedIOException e) {
             if (e.getCause() instanceof JsonProcessingException processing) {
-                throw new ConfigException(describe(processing, file));
+                throw new ConfigException(blameVariable(describe(processing, file), processing, fromEnvironment));
             }
             throw new ConfigException("invalid configuration: " + e.getMessage(), e);
         } catch (IllegalArgumentException e) {
             throw new ConfigException("invalid configuration: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Puts the environment variable in front of a message about a key it set ({@code NAME=value: ...}), so a
+     * user looks in the environment rather than in a file that does not hold the value.
+     */
+    private static String blameVariable(String message, JsonProcessingException e, Map<String, String> fromEnvironment) {
+        if (!(e instanceof JsonMappingException mapping)) {
+            return message;
+        }
+        String key = path(mapping);
+        for (Map.Entry<String, String> set : fromEnvironment.entrySet()) {
+            if (key.equals(set.getKey()) || key.startsWith(set.getKey() + ".") || key.startsWith(set.getKey() + "[")) {
+                return set.getValue() + ": " + message;
+            }
+        }
+        return message;
     }
 
     /**
@@ -132,7 +153,9 @@ public final class ConfigLoader {
         return requireMapping(node, "configuration file " + file);
     }
 
-    private void applyEnvironment(ObjectNode tree) throws ConfigException {
+    /** Sets every {@code PROVIDER_MIRROR_*} variable's key; returns each key set with {@code NAME=value}. */
+    private Map<String, String> applyEnvironment(ObjectNode tree) throws ConfigException {
+        Map<String, String> applied = new LinkedHashMap<>();
         Map<String, String> known = environmentNames();
         for (Map.Entry<String, String> variable : environment.entrySet()) {
             String name = variable.getKey();
@@ -155,7 +178,9 @@ public final class ConfigLoader {
                         + e.getOriginalMessage());
             }
             set(tree, key, value, name);
+            applied.put(key, name + "=" + variable.getValue());
         }
+        return applied;
     }
 
     private static void set(ObjectNode tree, String key, JsonNode value, String variable) throws ConfigException {
@@ -186,8 +211,14 @@ public final class ConfigLoader {
             return source + ": unknown configuration key '" + key + "' (expected one of: " + known + ")";
         }
         if (e instanceof ValueInstantiationException && e.getCause() != null) {
-            String parent = key.isEmpty() ? "" : key + ".";
-            return source + ": configuration key '" + parent + e.getCause().getMessage().replaceFirst(":", "':");
+            // The records say "key: value (expected: ...)" about their own key; join it to the path.
+            String reason = e.getCause().getMessage();
+            java.util.regex.Matcher own = OWN_KEY.matcher(reason);
+            if (own.lookingAt()) {
+                String parent = key.isEmpty() ? "" : key + ".";
+                return source + ": configuration key '" + parent + own.group(1) + "': " + reason.substring(own.end());
+            }
+            return source + ": configuration key '" + key + "': " + reason;
         }
         if (e instanceof InvalidFormatException invalid) {
             return source + ": configuration key '" + key + "': '" + invalid.getValue() + "' is not valid (expected: "
@@ -200,16 +231,17 @@ public final class ConfigLoader {
         return source + ": configuration key '" + key + "': " + e.getOriginalMessage();
     }
 
+    /** A key's path as users write it: {@code policy.allow[0].provider}. */
     private static String path(JsonMappingException e) {
-        List<String> segments = new ArrayList<>();
+        StringBuilder path = new StringBuilder();
         for (JsonMappingException.Reference reference : e.getPath()) {
             if (reference.getFieldName() != null) {
-                segments.add(reference.getFieldName());
+                path.append(path.length() == 0 ? "" : ".").append(reference.getFieldName());
             } else if (reference.getIndex() >= 0) {
-                segments.add("[" + reference.getIndex() + "]");
+                path.append('[').append(reference.getIndex()).append(']');
             }
         }
-        return String.join(".", segments);
+        return path.toString();
     }
 
     private static String expected(Class<?> type) {
@@ -230,6 +262,9 @@ public final class ConfigLoader {
         }
         if (type == Boolean.class || type == boolean.class) {
             return "true or false";
+        }
+        if (java.util.Collection.class.isAssignableFrom(type)) {
+            return "a list: one '- item' per line, or [item, item]";
         }
         if (type.isRecord() || Map.class.isAssignableFrom(type)) {
             return "a mapping of keys";

@@ -20,13 +20,11 @@ final class DataSizeDeserializer extends StdScalarDeserializer<DataSize> {
         if (text == null) {
             return (DataSize) context.handleUnexpectedToken(DataSize.class, parser);
         }
-        return DataSize.parse(text).orElseGet(() -> {
-            try {
-                return (DataSize) context.handleWeirdStringValue(DataSize.class, text,
-                        "expected a size such as 50GiB, 500MB or a number of bytes");
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        });
+        java.util.Optional<DataSize> size = DataSize.parse(text);
+        if (size.isEmpty()) {
+            throw context.weirdStringException(text, DataSize.class,
+                    "expected a size such as 50GiB, 500MB or a number of bytes");
+        }
+        return size.get();
     }
 }

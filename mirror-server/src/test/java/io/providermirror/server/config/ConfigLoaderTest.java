@@ -148,6 +148,46 @@ final class ConfigLoaderTest {
     }
 
     @Test
+    void badValuesAreExplainedInWordsWithoutParserInternals() throws IOException {
+        Path size = yaml("cache:\n  maxSize: 50 gigs\n");
+        assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(size))
+                .hasMessage("configuration file " + size + ": configuration key 'cache.maxSize': '50 gigs' is not valid "
+                        + "(expected: a size such as 50GiB, 500MB or a number of bytes)");
+        Path platforms = yaml("policy:\n  platforms: linux_amd64\n");
+        assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(platforms))
+                .hasMessageContaining("'policy.platforms'").hasMessageContaining("a list")
+                .hasMessageNotContaining("ArrayList");
+        Path constraint = yaml("policy:\n  allow:\n    - provider: registry.terraform.io/hashicorp/*\n"
+                + "      versions: \"~> banana\"\n");
+        assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(constraint))
+                .hasMessageStartingWith("configuration file " + constraint
+                        + ": configuration key 'policy.allow[0].versions': '~> banana' is not a version constraint");
+        for (Path file : java.util.List.of(size, platforms, constraint)) {
+            assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(file))
+                    .message().doesNotContain("Exception", "Source:", "UNKNOWN", "com.fasterxml");
+        }
+    }
+
+    @Test
+    void anInvalidEnvironmentVariableIsNamed() {
+        assertThatThrownBy(() -> new ConfigLoader(Map.of("PROVIDER_MIRROR_SERVER_PORT", "abc")).load(null))
+                .hasMessageStartingWith("PROVIDER_MIRROR_SERVER_PORT=abc: ")
+                .hasMessageContaining("'server.port'").hasMessageContaining("a whole number");
+        assertThatThrownBy(() -> new ConfigLoader(Map.of("PROVIDER_MIRROR_CACHE_INDEXTTL", "-5m")).load(null))
+                .hasMessageStartingWith("PROVIDER_MIRROR_CACHE_INDEXTTL=-5m: ");
+    }
+
+    @Test
+    void policyRulesAcceptTheShortFormsOfTheCli() throws Exception {
+        Path file = yaml("policy:\n  allow:\n    - hashicorp/*\n    - provider: example.test/acme/*\n"
+                + "      versions: \">= 1.0\"\n  deny:\n    - provider: hashicorp/aws\n      versions: \"< 5.0\"\n");
+        PolicyConfig policy = new ConfigLoader(Map.of()).load(file).policy();
+        assertThat(policy.allow()).containsExactly(new ProviderRule("registry.terraform.io/hashicorp/*", null),
+                new ProviderRule("example.test/acme/*", ">= 1.0"));
+        assertThat(policy.deny()).containsExactly(new ProviderRule("registry.terraform.io/hashicorp/aws", "< 5.0"));
+    }
+
+    @Test
     void unknownEnvironmentVariablesWithThePrefixStopStartUp() {
         assertThatThrownBy(() -> new ConfigLoader(Map.of("PROVIDER_MIRROR_SERVER_PROT", "1")).load(null))
                 .hasMessageContaining("PROVIDER_MIRROR_SERVER_PROT")
