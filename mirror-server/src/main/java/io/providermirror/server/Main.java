@@ -2,6 +2,7 @@ package io.providermirror.server;
 
 import io.providermirror.server.config.ConfigException;
 import io.providermirror.server.config.ConfigLoader;
+import io.providermirror.server.config.ConfiguredFiles;
 import io.providermirror.server.config.MirrorConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -57,6 +58,7 @@ public final class Main implements Callable<Integer> {
         MirrorConfig mirrorConfig;
         try {
             mirrorConfig = new ConfigLoader(System.getenv()).load(config);
+            ConfiguredFiles.check(mirrorConfig);
         } catch (ConfigException e) {
             err.println("provider-mirror: " + e.getMessage());
             return 2;

@@ -3,13 +3,15 @@ package io.providermirror.server;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.providermirror.cache.BlobStore;
+import io.providermirror.server.config.ConfigException;
+import io.providermirror.server.config.ConfiguredFiles;
 import io.providermirror.server.config.MirrorConfig;
+import io.providermirror.server.tls.ConfiguredIdentity;
 import io.providermirror.server.http.ConnectionLimits;
 import io.providermirror.server.http.HttpServices;
 import io.providermirror.server.http.MirrorServer;
 import io.providermirror.server.metrics.StandardBinders;
 import io.providermirror.server.tls.GeneratedCertificates;
-import io.providermirror.server.tls.PemFiles;
 import io.providermirror.server.tls.ServerIdentity;
 import java.io.IOException;
 import java.io.InputStream;
@@ -78,6 +80,14 @@ public final class MirrorApplication implements AutoCloseable {
      */
     static MirrorApplication start(MirrorConfig config, Clock clock, boolean verifyCache,
                                    UnaryOperator<BlobStore> storeView) throws IOException, InterruptedException {
+        // Everything the configuration names is checked before anything (a directory, a CA) is created.
+        try {
+            ConfiguredFiles.check(config);
+        } catch (ConfigException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+        ServerIdentity configuredIdentity = config.server().tls() == null ? null : ConfiguredIdentity.read(
+                config.server().tls(), publicHostName(), clock);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         MirrorCore core;
         try {
@@ -88,16 +98,18 @@ public final class MirrorApplication implements AutoCloseable {
         }
         AutoCloseable binders = StandardBinders.bind(registry, core.cacheDirectory());
         try {
-            ServerIdentity identity = config.server().plainHttp() ? null : identity(config, core.cacheDirectory(), clock);
+            ServerIdentity identity = config.server().plainHttp() ? null : configuredIdentity != null ? configuredIdentity
+                    : new GeneratedCertificates(core.cacheDirectory().resolve("tls"), clock).loadOrCreate();
             Operations operations = new Operations(registry, core.cacheDirectory().resolve("tmp"));
             String fallbackAuthority = publicHostName() + ":" + config.server().port();
             HttpServices services = new HttpServices(core.mirror(),
                     new StatusPage(core.blobs(), core.metrics(), fallbackAuthority, clock), operations, core.metrics(),
                     core.auth(), documentation(), core.executor());
             MirrorServer server = MirrorServer.bind(
-                    new MirrorServer.Listener(config.server().host(), config.server().port(), identity),
+                    new MirrorServer.Listener(config.server().host(), config.server().port(), identity, "server"),
                     config.management().enabled()
-                            ? new MirrorServer.Listener(config.management().host(), config.management().port(), null)
+                            ? new MirrorServer.Listener(config.management().host(), config.management().port(), null,
+                                    "management")
                             : null,
                     services, new ConnectionLimits(config.server().requestReadTimeout(), config.server().idleTimeout()),
                     registry, config.server().nativeTransport());
@@ -108,14 +120,6 @@ public final class MirrorApplication implements AutoCloseable {
             registry.close();
             throw e;
         }
-    }
-
-    private static ServerIdentity identity(MirrorConfig config, Path cacheDirectory, Clock clock) throws IOException {
-        if (config.server().tls() != null) {
-            return new ServerIdentity(PemFiles.readCertificates(config.server().tls().certificate()),
-                    PemFiles.readPrivateKey(config.server().tls().privateKey()), Optional.empty());
-        }
-        return new GeneratedCertificates(cacheDirectory.resolve("tls"), clock).loadOrCreate();
     }
 
     private static byte[] documentation() throws IOException {

@@ -76,9 +76,10 @@ public final class MirrorCore implements AutoCloseable {
     public static MirrorCore open(MirrorConfig config, Clock clock, boolean verifyCache, UnaryOperator<BlobStore> storeView,
                                   MeterRegistry registry) throws IOException {
         Path cacheDirectory = config.cache().directory().toAbsolutePath().normalize();
-        Files.createDirectories(cacheDirectory);
-        if (!Files.isWritable(cacheDirectory)) {
-            throw new IOException("cache.directory " + cacheDirectory + " is not writable");
+        try {
+            io.providermirror.server.config.ConfiguredFiles.createCacheDirectory(cacheDirectory);
+        } catch (io.providermirror.server.config.ConfigException e) {
+            throw new IOException(e.getMessage(), e);
         }
         CacheLock lock = CacheLock.acquire(cacheDirectory);
         ExecutorService executor = Executors.newCachedThreadPool(daemonThreads("mirror-io"));

@@ -8,6 +8,7 @@ final class StartupBanner {
     private StartupBanner() {
     }
 
+    /** The banner for a started {@code application} with {@code config}. */
     static String render(MirrorApplication application, MirrorConfig config) {
         String host = MirrorApplication.publicHostName();
         String authority = host + ":" + application.port();
@@ -20,7 +21,19 @@ final class StartupBanner {
         } else {
             out.append("  base URL:  https://").append(authority).append(CliConfigBlock.BASE_PATH).append('\n');
         }
+        application.managementPort().ifPresent(port -> out.append("  management: http://")
+                .append(config.management().host()).append(':').append(port)
+                .append(" (/metrics, /healthz, /readyz)\n"));
         out.append("  cache:     ").append(application.cacheDirectory()).append('\n');
+        if (config.upstream().offline()) {
+            out.append("  OFFLINE:   upstream.offline is on: only what is cached is served; no origin is contacted\n");
+        }
+        config.upstream().hosts().forEach((hostname, settings) -> {
+            String where = settings.mirrorUrl() != null ? "network mirror " + settings.mirrorUrl()
+                    : settings.discoveryUrl() != null ? "discovery at " + settings.discoveryUrl()
+                    : "discovered at https://" + hostname + "/.well-known/terraform.json";
+            out.append("  origin:    ").append(hostname).append(" -> ").append(where).append('\n');
+        });
         out.append("  network:   ").append(application.transport()).append('\n');
         application.generatedCaFile().ifPresent(ca -> {
             out.append("  TLS:       a certificate generated for localhost, 127.0.0.1 and ").append(host)

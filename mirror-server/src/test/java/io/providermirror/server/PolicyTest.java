@@ -101,7 +101,7 @@ final class PolicyTest {
     }
 
     @Test
-    void malformedRulesStopStartUpNamingTheKey() {
+    void malformedRulesStopStartUpNamingTheKey() throws ConfigException {
         Assertions.assertThatThrownBy(() -> new ConfigLoader(Map.of()).loadText("policy: {deny: [{provider: \"acme\"}]}"))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("policy.deny")
                 .hasMessageContaining("expected: hostname/namespace/type");

@@ -33,7 +33,7 @@ public final class MirrorServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MirrorServer.class);
 
     /** Where to listen; {@code identity} null means plain HTTP. */
-    public record Listener(String host, int port, ServerIdentity identity) {
+    public record Listener(String host, int port, ServerIdentity identity, String configPrefix) {
     }
 
     private final EventLoopGroup boss;
@@ -64,7 +64,7 @@ public final class MirrorServer implements AutoCloseable {
      */
     public static MirrorServer bind(Listener mirror, Listener management, HttpServices services, ConnectionLimits limits,
                                     MeterRegistry registry, boolean nativeTransport)
-            throws InterruptedException, SSLException {
+            throws InterruptedException, java.io.IOException {
         NettyTransport transport = NettyTransport.choose(nativeTransport);
         LOG.info("network: {}", transport.describe());
         EventLoopGroup boss = transport.newGroup(1);
@@ -93,7 +93,7 @@ public final class MirrorServer implements AutoCloseable {
     private static Channel listen(NettyTransport transport, EventLoopGroup boss, EventLoopGroup workers, Listener listener,
                                   HttpServices services, ConnectionLimits limits, boolean managementOnly,
                                   ChannelGroup connections)
-            throws InterruptedException, SSLException {
+            throws InterruptedException, java.io.IOException {
         SslContext sslContext = null;
         if (listener.identity() != null) {
             sslContext = SslContextBuilder
@@ -102,14 +102,34 @@ public final class MirrorServer implements AutoCloseable {
                     .sslProvider(transport.sslProvider())
                     .build();
         }
-        return new ServerBootstrap()
-                .group(boss, workers)
-                .channel(transport.serverChannel())
-                .option(ChannelOption.SO_BACKLOG, 1024)
-                .childHandler(new MirrorChannelInitializer(sslContext, services, limits, managementOnly, connections))
-                .bind(listener.host(), listener.port())
-                .sync()
-                .channel();
+        try {
+            return new ServerBootstrap()
+                    .group(boss, workers)
+                    .channel(transport.serverChannel())
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .childHandler(new MirrorChannelInitializer(sslContext, services, limits, managementOnly, connections))
+                    .bind(listener.host(), listener.port())
+                    .sync()
+                    .channel();
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            // Netty rethrows bind failures undeclared, in the words of the native call: say it for people.
+            throw new java.net.BindException(cannotListen(listener, e));
+        }
+    }
+
+    /** {@code cannot listen on 0.0.0.0:8443 (server.host, server.port): address already in use}. */
+    static String cannotListen(Listener listener, Exception failure) {
+        String message = failure.getMessage() == null ? failure.toString() : failure.getMessage();
+        String reason = message.substring(message.lastIndexOf(':') + 1).strip().toLowerCase(java.util.Locale.ROOT);
+        if (reason.contains("cannot assign requested address")) {
+            reason += " (" + listener.host() + " is not an address of this machine)";
+        } else if (reason.contains("permission denied")) {
+            reason += " (ports below 1024 need root or CAP_NET_BIND_SERVICE)";
+        }
+        return "cannot listen on " + listener.host() + ":" + listener.port() + " (" + listener.configPrefix() + ".host, "
+                + listener.configPrefix() + ".port): " + reason;
     }
 
     /** How the listeners do their I/O and TLS, for the log and the status page. */

@@ -1,0 +1,43 @@
+package io.providermirror.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.providermirror.server.config.ConfigLoader;
+import io.providermirror.server.config.MirrorConfig;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The banner tells an operator everything a first look needs: listeners, cache, origins, offline mode. */
+final class StartupBannerTest {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void theBannerShowsTheManagementListenerTheConfiguredOriginsAndOfflineMode() throws Exception {
+        MirrorConfig config = new ConfigLoader(Map.of()).loadText("""
+                server: {host: 127.0.0.1, port: 0}
+                management: {host: 127.0.0.1, port: 0}
+                cache: {directory: '%s'}
+                upstream:
+                  offline: true
+                  hosts:
+                    example.test: {discoveryUrl: 'https://127.0.0.1:1/.well-known/terraform.json'}
+                    corp.example: {mirrorUrl: 'https://parent.corp.example/providers/'}
+                    private.example: {token: abc}
+                """.formatted(tmp));
+        try (MirrorApplication mirror = MirrorApplication.start(config, Clock.systemUTC())) {
+            String banner = StartupBanner.render(mirror, config);
+            assertThat(banner).contains("management: http://127.0.0.1:" + mirror.managementPort().getAsInt()
+                    + " (/metrics, /healthz, /readyz)");
+            assertThat(banner).contains("OFFLINE:   upstream.offline is on");
+            assertThat(banner).contains("origin:    example.test -> discovery at https://127.0.0.1:1/.well-known/terraform.json")
+                    .contains("origin:    corp.example -> network mirror https://parent.corp.example/providers/")
+                    .contains("origin:    private.example -> discovered at https://private.example/.well-known/terraform.json")
+                    .doesNotContain("abc");
+        }
+    }
+}
