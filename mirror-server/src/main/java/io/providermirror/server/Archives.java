@@ -54,6 +54,13 @@ final class Archives {
     /** What an expired or withdrawn download URL answers. */
     private static final java.util.Set<Integer> STALE_URL_STATUSES = java.util.Set.of(401, 403, 404, 410);
 
+    private final BackgroundHashes hashes = new BackgroundHashes();
+
+    /** Waits, at most {@code timeout}, for the {@code h1:} hashes of archives just committed to be stored. */
+    boolean awaitBackgroundHashes(java.time.Duration timeout) throws InterruptedException {
+        return hashes.awaitNone(timeout);
+    }
+
     Archives(Releases releases, VersionIndexes indexes, OriginRegistries origins, Upstream upstream, OriginRules rules,
              BlobStore blobs, FillRegistry fills, Executor executor, long maxArchiveBytes, MirrorMetrics metrics) {
         this.parents = upstream.parents();
@@ -170,16 +177,22 @@ final class Archives {
             String sha256 = copy(stream.body(), fill, announced, what, origin);
             String h1 = verify(pkg, sha256, fill, what, origin);
             StoredBlob blob;
+            // Clients are answered at the commit; the h1: that follows is awaited by a closing mirror.
+            hashes.begin();
             try {
-                blob = fill.commit(sha256);
-            } catch (IOException e) {
-                throw cacheWriteFailed(what, e);
-            }
-            LOG.info("cached {} from {} ({} bytes, sha256 {})", what, origin, blob.size(), sha256);
-            if (h1 != null) {
-                releases.recordH1(address, version, pkg.platform(), h1);
-            } else {
-                recordH1(address, version, pkg.platform(), blob);
+                try {
+                    blob = fill.commit(sha256);
+                } catch (IOException e) {
+                    throw cacheWriteFailed(what, e);
+                }
+                LOG.info("cached {} from {} ({} bytes, sha256 {})", what, origin, blob.size(), sha256);
+                if (h1 != null) {
+                    releases.recordH1(address, version, pkg.platform(), h1);
+                } else {
+                    recordH1(address, version, pkg.platform(), blob);
+                }
+            } finally {
+                hashes.end();
             }
         } catch (VerificationException e) {
             LOG.error("refusing the archive of {} from {}: {} check failed: {}", what, origin, e.check(), e.getMessage());

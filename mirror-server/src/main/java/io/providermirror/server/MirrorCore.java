@@ -42,6 +42,9 @@ public final class MirrorCore implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(MirrorCore.class);
 
+    /** How long closing waits for the h1: hashes of archives just committed. */
+    private static final java.time.Duration BACKGROUND_WORK_GRACE = java.time.Duration.ofSeconds(30);
+
     private final Path cacheDirectory;
     private final CacheLock lock;
     private final ExecutorService executor;
@@ -177,6 +180,14 @@ public final class MirrorCore implements AutoCloseable {
 
     @Override
     public void close() {
+        try {
+            if (!mirror.awaitBackgroundWork(BACKGROUND_WORK_GRACE)) {
+                LOG.warn("closing while h1: hashes are still being stored; their version documents list zh: only "
+                        + "for those platforms");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         executor.shutdownNow();
         try {
             executor.awaitTermination(5, TimeUnit.SECONDS);

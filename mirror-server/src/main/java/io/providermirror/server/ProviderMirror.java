@@ -73,6 +73,14 @@ public final class ProviderMirror {
      * {@code index.json}: every semver version the origin lists that the policy lets in. A provider the policy
      * refuses, or of which it refuses every version, fails with a {@link PolicyDeniedException}.
      */
+    /**
+     * Waits, at most {@code timeout}, for work that follows answers in the background (the {@code h1:} hashes of
+     * archives just committed); true when none is left. Called before the mirror's threads are stopped.
+     */
+    public boolean awaitBackgroundWork(Duration timeout) throws InterruptedException {
+        return archives.awaitBackgroundHashes(timeout);
+    }
+
     public CompletableFuture<RenderedDocument> versionIndex(ProviderAddress address) {
         Optional<String> refused = policy.refusal(address);
         if (refused.isPresent()) {

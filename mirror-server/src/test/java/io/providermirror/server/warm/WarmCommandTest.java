@@ -119,6 +119,12 @@ final class WarmCommandTest {
             origin.close();
             assertThat(offline.get("/providers/example.test/acme/wa/terraform-provider-wa_2.0.0_linux_amd64.zip"))
                     .isEqualTo(release("wa", "2.0.0").archives().get("linux_amd64"));
+            // Complete hashes: the h1: of each warmed platform was stored before warm closed the cache.
+            for (String version : List.of("1.1.0", "2.0.0")) {
+                String document = new String(offline.get("/providers/example.test/acme/wa/" + version + ".json"),
+                        StandardCharsets.UTF_8);
+                assertThat(document).as(version).containsPattern("\"linux_amd64\":\\{[^}]*\"h1:");
+            }
         }
     }
 
