@@ -25,14 +25,17 @@ final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final ConnectionLimits limits;
     private final boolean managementOnly;
     private final ChannelGroup connections;
+    private final TlsHandshakeLog.Limiter handshakeFailures;
 
     /**
      * @param sslContext     TLS for this listener, or null for plain HTTP
+     * @param trustHint      what a client that fails the TLS handshake must trust, for the log line
      * @param managementOnly answer only the operator endpoints
      * @param connections    where every connection is kept, for a graceful shutdown
      */
-    MirrorChannelInitializer(SslContext sslContext, HttpServices services, ConnectionLimits limits,
+    MirrorChannelInitializer(SslContext sslContext, String trustHint, HttpServices services, ConnectionLimits limits,
                              boolean managementOnly, ChannelGroup connections) {
+        this.handshakeFailures = new TlsHandshakeLog.Limiter(10, java.util.concurrent.TimeUnit.SECONDS, trustHint);
         this.sslContext = sslContext;
         this.services = services;
         this.limits = limits;
@@ -45,7 +48,9 @@ final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
         connections.add(channel);
         ChannelPipeline pipeline = channel.pipeline();
         if (sslContext != null) {
-            pipeline.addLast("tls", sslContext.newHandler(channel.alloc()));
+            // Becomes the TLS handler ("tls") on a TLS record; plain HTTP gets a 400 that says to use https://.
+            pipeline.addLast("tls-or-plain", new PlainHttpOnTlsPort(sslContext));
+            pipeline.addLast("tls-failures", new TlsHandshakeLog(handshakeFailures));
         }
         // Idleness is the connection's, measured on its bytes: behind the flow-control handler (which hands on
         // queued requests without a read-complete) it would think a read never ends and never fire.

@@ -107,7 +107,8 @@ public final class MirrorServer implements AutoCloseable {
                     .group(boss, workers)
                     .channel(transport.serverChannel())
                     .option(ChannelOption.SO_BACKLOG, 1024)
-                    .childHandler(new MirrorChannelInitializer(sslContext, services, limits, managementOnly, connections))
+                    .childHandler(new MirrorChannelInitializer(sslContext, trustHint(listener), services, limits,
+                            managementOnly, connections))
                     .bind(listener.host(), listener.port())
                     .sync()
                     .channel();
@@ -117,6 +118,13 @@ public final class MirrorServer implements AutoCloseable {
             // Netty rethrows bind failures undeclared, in the words of the native call: say it for people.
             throw new java.net.BindException(cannotListen(listener, e));
         }
+    }
+
+    /** What clients must trust to complete a handshake with {@code listener}, for the log. */
+    private static String trustHint(Listener listener) {
+        return listener.identity() == null ? "-" : listener.identity().generatedCa()
+                .map(ca -> ca.toAbsolutePath() + " (this mirror's own CA)")
+                .orElse("the CA that issued server.tls.certificate");
     }
 
     /** {@code cannot listen on 0.0.0.0:8443 (server.host, server.port): address already in use}. */
