@@ -103,6 +103,9 @@ public final class MirrorCore implements AutoCloseable {
             OriginCredentials tokens = OriginTokens.load(config.upstream());
             MirrorAuth auth = MirrorAuth.load(config.auth(), cacheDirectory, clock);
             MirrorMetrics metrics = new MirrorMetrics(registry, clock);
+            Set<String> knownHosts = new java.util.TreeSet<>(config.upstream().hosts().keySet());
+            knownHosts.addAll(MirrorMetrics.PUBLIC_REGISTRIES);
+            metrics.expectHosts(knownHosts);
             OriginHttpClient http = new OriginHttpClient(new OriginHttpClient.Settings(
                     config.upstream().connectTimeout(), config.upstream().requestTimeout(),
                     config.upstream().readTimeout(), TrustedCertificates.sslContext(config.upstream().trustedCertificates()),

@@ -12,9 +12,12 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.providermirror.cache.BlobStore;
 import io.providermirror.cache.FillRegistry;
 import io.providermirror.upstream.OriginObserver;
+import io.providermirror.upstream.VerificationException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -35,6 +38,9 @@ public final class MirrorMetrics implements OriginObserver {
 
     /** Where an archive's bytes came from. */
     public enum Source { CACHE, UPSTREAM }
+
+    /** The public registries every mirror may serve: their series exist from the start. */
+    public static final List<String> PUBLIC_REGISTRIES = List.of("registry.terraform.io", "registry.opentofu.org");
 
     private static final Duration[] UPSTREAM_BUCKETS = seconds(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30);
     private static final Duration[] REQUEST_BUCKETS = seconds(0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60);
@@ -110,23 +116,42 @@ public final class MirrorMetrics implements OriginObserver {
         }
     }
 
+    /**
+     * Registers, at zero, the per-host counters of {@code hosts} for every known label value, so that every series
+     * the dashboard and the alert rules read exists from the first scrape (not only after the first failure).
+     */
+    public void expectHosts(Collection<String> hosts) {
+        for (String host : hosts) {
+            for (VerificationException.Check check : VerificationException.Check.values()) {
+                verificationFailures(host, check.name());
+            }
+            unsignedReleases(host);
+        }
+    }
+
     /** A release or archive from {@code host} was refused because {@code check} failed. */
     public void verificationFailure(String host, String check) {
-        Counter.builder(MirrorMeters.VERIFICATION_FAILURES)
+        verificationFailures(host, check).increment();
+    }
+
+    private Counter verificationFailures(String host, String check) {
+        return Counter.builder(MirrorMeters.VERIFICATION_FAILURES)
                 .description("Releases and archives refused because a verification check failed")
                 .tag(MirrorMeters.HOST, verificationHosts.value(host))
                 .tag(MirrorMeters.REASON, check.toLowerCase(Locale.ROOT))
-                .register(registry)
-                .increment();
+                .register(registry);
     }
 
     /** A release from {@code host} was accepted without a signature, as its policy allows. */
     public void unsignedRelease(String host) {
-        Counter.builder(MirrorMeters.UNSIGNED_RELEASES)
+        unsignedReleases(host).increment();
+    }
+
+    private Counter unsignedReleases(String host) {
+        return Counter.builder(MirrorMeters.UNSIGNED_RELEASES)
                 .description("Releases accepted without a signature: their origin lists no key and the host's policy allows it")
                 .tag(MirrorMeters.HOST, verificationHosts.value(host))
-                .register(registry)
-                .increment();
+                .register(registry);
     }
 
     /** One answered request. */
