@@ -105,6 +105,15 @@ final class OperationsTest {
         assertThat(metrics.names()).anyMatch(name -> name.startsWith("netty_eventexecutor_"))
                 .anyMatch(name -> name.startsWith("netty_allocator_"));
         assertThat(metrics.value("cache_gets_total", "cache", "releases", "result", "hit")).isPositive();
+
+        // Warm archives are answered on the event loop's hot path; each is still counted as a hit.
+        for (int i = 0; i < 3; i++) {
+            assertThat(mirror.get(base + "terraform-provider-metered_1.0.0_linux_amd64.zip").body()).hasSize(archiveBytes);
+        }
+        PrometheusScrape warm = scrape();
+        assertThat(warm.value("mirror_cache_lookups_total", "kind", "archive", "result", "hit")).isEqualTo(1 + 3);
+        assertThat(warm.value("mirror_cache_lookups_total", "kind", "archive", "result", "miss")).isEqualTo(1);
+        assertThat(warm.value("mirror_served_bytes_total", "source", "cache")).isEqualTo(4.0 * archiveBytes);
     }
 
     @Test

@@ -85,7 +85,7 @@ final class PrometheusIT {
                         scalar(query(api, "sum(mirror_cache_lookups_total{kind=\"index\"})")) == 3.0);
                 await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
                     double hitRate = scalar(query(api, HIT_RATE));
-                    return hitRate > 0 && hitRate <= 1;
+                    return Math.abs(hitRate - 2.0 / 3) < 1e-6;
                 });
 
                 JsonNode series = get(api + "series?match[]=" + encode("{__name__=~\"mirror_.+\",job=\"provider-mirror\"}"));
