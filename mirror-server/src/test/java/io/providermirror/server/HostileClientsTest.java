@@ -84,6 +84,36 @@ final class HostileClientsTest {
     }
 
     @Test
+    void aClientThatTricklesItsRequestFasterThanTheIdleTimeoutIsCutOffByTheRequestReadTimeout() throws Exception {
+        java.util.concurrent.ScheduledExecutorService pacer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        try (SSLSocket socket = connect(strict)) {
+            OutputStream out = socket.getOutputStream();
+            byte[] request = "GET /providers/ HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+            java.util.concurrent.atomic.AtomicInteger sent = new java.util.concurrent.atomic.AtomicInteger();
+            AtomicBoolean refused = new AtomicBoolean();
+            // One byte every 400 ms: never idle for idleTimeout (2 s), but the request takes 14 s to arrive.
+            pacer.scheduleAtFixedRate(() -> {
+                if (refused.get() || sent.get() >= request.length) {
+                    return;
+                }
+                try {
+                    out.write(request[sent.get()]);
+                    out.flush();
+                    sent.incrementAndGet();
+                } catch (IOException closedByServer) {
+                    refused.set(true);
+                }
+            }, 0, 400, java.util.concurrent.TimeUnit.MILLISECONDS);
+            socket.setSoTimeout(20_000);
+            // Cut off after requestReadTimeout (1 s): the connection ends instead of an answer arriving.
+            assertThat(socket.getInputStream().read()).isEqualTo(-1);
+            assertThat(sent.get()).as("bytes sent before the cut").isLessThan(request.length);
+        } finally {
+            pacer.shutdownNow();
+        }
+    }
+
+    @Test
     void aClientThatNeverReadsIsCutOffByTheIdleTimeout() throws Exception {
         AtomicBoolean cutOff = new AtomicBoolean();
         AtomicLong sent = new AtomicLong();
