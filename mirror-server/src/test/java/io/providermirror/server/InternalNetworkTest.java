@@ -140,6 +140,15 @@ final class InternalNetworkTest {
     }
 
     @Test
+    void aMalformedDownloadHostStopsStartUpNamingTheKey() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new io.providermirror.server.config.ConfigLoader(Map.of())
+                .loadText("upstream: {hosts: {example.test: {downloadHosts: [\"https://artifacts.corp/\"]}}}"))
+                .hasMessageContaining("configuration key 'upstream.hosts.example.test.downloadHosts': "
+                        + "'https://artifacts.corp/' (expected: a lowercase host name or IPv4 address, optionally with "
+                        + ":port, e.g. artifacts.corp)");
+    }
+
+    @Test
     void aRedirectFromHttpsToPlainHttpIsRefused() throws Exception {
         WireMockServer plain = new WireMockServer(WireMockConfiguration.options().bindAddress("127.0.0.1").dynamicPort());
         plain.start();

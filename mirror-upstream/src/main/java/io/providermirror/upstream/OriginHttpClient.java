@@ -455,7 +455,7 @@ public final class OriginHttpClient {
                 throw new DestinationRefused(OriginException.Reason.FORBIDDEN, what + ": " + host + " resolves to the "
                         + "internal address " + address.getHostAddress() + "; an internal address is contacted only "
                         + "when its host and port (" + uri.getAuthority() + ") are configured for the origin " + origin
-                        + " under upstream.hosts");
+                        + " under upstream.hosts (its own name, discoveryUrl, mirrorUrl or downloadHosts)");
             }
         }
     }
@@ -466,10 +466,6 @@ public final class OriginHttpClient {
 
         DestinationRefused(Reason reason, String message) {
             super(reason, message);
-        }
-
-        DestinationRefused(Reason reason, String message, Throwable cause) {
-            super(reason, message, cause);
         }
     }
 
