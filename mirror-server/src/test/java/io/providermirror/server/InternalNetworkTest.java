@@ -184,6 +184,11 @@ final class InternalNetworkTest {
                     .isEqualTo(new String(shut.body()).replace(String.valueOf(closed), "PORT"));
             assertThat(error(open)).contains("127.0.0.1:" + listening + "/acme/ssrf").contains("IP address");
             assertThat(mirror.get("/providers/10.0.0.1/acme/ssrf/index.json").statusCode()).isEqualTo(403);
+            HttpResponse<byte[]> openByName = mirror.get("/providers/localhost:" + listening + "/acme/ssrf/index.json");
+            HttpResponse<byte[]> shutByName = mirror.get("/providers/localhost:" + closed + "/acme/ssrf/index.json");
+            assertThat(openByName.statusCode()).isEqualTo(403);
+            assertThat(new String(openByName.body()).replace(String.valueOf(listening), "PORT"))
+                    .isEqualTo(new String(shutByName.body()).replace(String.valueOf(closed), "PORT"));
             assertThat(internalRequests()).isZero();
         }
     }
