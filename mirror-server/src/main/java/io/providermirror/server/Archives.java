@@ -280,8 +280,11 @@ final class Archives {
             }
         }
         if (announced.isPresent() && total != announced.getAsLong()) {
+            // What the origin sent (its length, its digest) stays in the log: a client learns only that it failed.
+            LOG.warn("the archive of {} from {} ended after {} of {} announced bytes", what, origin, total,
+                    announced.getAsLong());
             throw new VerificationException(VerificationException.Check.ARCHIVE_SIZE, "the archive of " + what
-                    + " from " + origin + " ended after " + total + " of " + announced.getAsLong() + " announced bytes");
+                    + " from " + origin + " ended before the " + announced.getAsLong() + " bytes announced");
         }
         return HexFormat.of().formatHex(digest.digest());
     }
@@ -296,9 +299,11 @@ final class Archives {
         boolean fromParent = VerifiedPackage.PARENT_MIRROR.equals(pkg.signingKeyId());
         if (pkg.sha256() != null) {
             if (!sha256.equals(pkg.sha256())) {
+                LOG.warn("the archive of {} from {} has sha256 {}, but {} {}", what, origin, sha256,
+                        fromParent ? "the network mirror's zh: hash says" : "the signed SHA256SUMS says", pkg.sha256());
                 throw new VerificationException(VerificationException.Check.ARCHIVE_HASH, "the archive of " + what
-                        + " from " + origin + " has sha256 " + sha256 + ", but "
-                        + (fromParent ? "the network mirror's zh: hash says " : "the signed SHA256SUMS says ") + pkg.sha256());
+                        + " from " + origin + " does not match the sha256 "
+                        + (fromParent ? "the network mirror's zh: hash" : "the signed SHA256SUMS") + " lists");
             }
             return null;
         }
@@ -310,8 +315,10 @@ final class Archives {
                     + origin + " cannot be hashed to check it against the network mirror's h1: hash: " + e.getMessage());
         }
         if (!pkg.h1().contains(h1)) {
+            LOG.warn("the archive of {} from {} has {}, but the network mirror lists {}", what, origin, h1,
+                    String.join(", ", pkg.h1()));
             throw new VerificationException(VerificationException.Check.ARCHIVE_HASH, "the archive of " + what + " from "
-                    + origin + " has " + h1 + ", but the network mirror lists " + String.join(", ", pkg.h1()));
+                    + origin + " does not match the h1: hashes the network mirror lists");
         }
         return h1;
     }

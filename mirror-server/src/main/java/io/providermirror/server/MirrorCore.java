@@ -8,6 +8,7 @@ import io.providermirror.cache.FileDocumentStore;
 import io.providermirror.server.config.HostConfig;
 import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.upstream.InternalAuthorities;
 import io.providermirror.upstream.OriginCredentials;
 import io.providermirror.upstream.OriginHttpClient;
 import io.providermirror.upstream.ParentMirrorClient;
@@ -88,16 +89,19 @@ public final class MirrorCore implements AutoCloseable {
         ExecutorService executor = Executors.newCachedThreadPool(daemonThreads("mirror-io"));
         try {
             Map<String, URI> discoveryOverrides = new HashMap<>();
-            Set<String> internalHostsAllowed = new HashSet<>();
+            // Each origin may use exactly the authorities configured for it, whether they are internal or not.
+            Map<String, Set<String>> internalAuthorities = new HashMap<>();
             for (Map.Entry<String, HostConfig> host : config.upstream().hosts().entrySet()) {
-                internalHostsAllowed.add(host.getKey().split(":")[0]);
+                Set<String> authorities = internalAuthorities.computeIfAbsent(host.getKey(), key -> new HashSet<>());
+                authorities.add(host.getKey());
+                authorities.addAll(host.getValue().downloadHosts());
                 if (host.getValue().discoveryUrl() != null) {
                     discoveryOverrides.put(host.getKey(), host.getValue().discoveryUrl());
-                    internalHostsAllowed.add(host.getValue().discoveryUrl().getHost().toLowerCase(Locale.ROOT));
+                    authorities.add(authority(host.getValue().discoveryUrl()));
                 }
                 if (host.getValue().mirrorUrl() != null) {
                     // A parent mirror is usually inside the company, on an internal address.
-                    internalHostsAllowed.add(host.getValue().mirrorUrl().getHost().toLowerCase(Locale.ROOT));
+                    authorities.add(authority(host.getValue().mirrorUrl()));
                 }
             }
             OriginCredentials tokens = OriginTokens.load(config.upstream());
@@ -111,7 +115,8 @@ public final class MirrorCore implements AutoCloseable {
                     config.upstream().readTimeout(), TrustedCertificates.sslContext(config.upstream().trustedCertificates()),
                     "provider-mirror/" + MirrorApplication.VERSION, 3, 4 * 1024 * 1024,
                     new RetryPolicy(config.upstream().maxAttempts(), RetryPolicy.DEFAULT.baseDelay(),
-                            RetryPolicy.DEFAULT.maxDelay()), config.upstream().offline(), internalHostsAllowed,
+                            RetryPolicy.DEFAULT.maxDelay()), config.upstream().offline(),
+                            InternalAuthorities.of(internalAuthorities),
                     EgressProxy.from(config.upstream().proxy(), System.getenv()).orElse(null)), metrics);
             FileBlobStore files = new FileBlobStore(cacheDirectory, clock,
                     config.cache().maxSize() == null ? Long.MAX_VALUE : config.cache().maxSize().bytes());
@@ -137,6 +142,12 @@ public final class MirrorCore implements AutoCloseable {
             lock.close();
             throw e;
         }
+    }
+
+    /** {@code host:port} of a configured URL, the port spelled out. */
+    private static String authority(URI url) {
+        int port = url.getPort() != -1 ? url.getPort() : url.getScheme().equalsIgnoreCase("https") ? 443 : 80;
+        return url.getHost().toLowerCase(Locale.ROOT) + ":" + port;
     }
 
     private static java.util.concurrent.ThreadFactory daemonThreads(String prefix) {

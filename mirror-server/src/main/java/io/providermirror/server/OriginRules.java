@@ -46,4 +46,30 @@ public final class OriginRules {
         HostConfig host = hosts.get(hostname);
         return host == null ? Optional.empty() : Optional.ofNullable(host.mirrorUrl());
     }
+
+    /**
+     * Why requests for {@code hostname} (normalised, as in provider addresses) are refused before any origin is
+     * asked, if they are: an IP address, or another port of a configured host, that is not configured itself. An
+     * unconfigured address must not make the mirror a port scanner, and a port alias must not dodge the rules of
+     * the host it aliases.
+     */
+    public Optional<String> hostRefusal(String hostname) {
+        if (hosts.containsKey(hostname)) {
+            return Optional.empty();
+        }
+        String bare = io.providermirror.upstream.ProviderAddress.hostWithoutPort(hostname);
+        if (!bare.equals(hostname)) {
+            Optional<String> configured = hosts.keySet().stream()
+                    .filter(key -> io.providermirror.upstream.ProviderAddress.hostWithoutPort(key).equals(bare)).findFirst();
+            if (configured.isPresent()) {
+                return Optional.of(hostname + " is another port of the configured host " + configured.get()
+                        + "; the mirror serves it only when upstream.hosts configures " + hostname + " itself");
+            }
+        }
+        if (bare.chars().allMatch(c -> c == '.' || c >= '0' && c <= '9')) {
+            return Optional.of(hostname + " is an IP address that is not configured under upstream.hosts; origins at "
+                    + "IP addresses (internal addresses above all) are contacted only when configured");
+        }
+        return Optional.empty();
+    }
 }

@@ -45,6 +45,7 @@ public final class ProviderMirror {
 
     private final Duration metadataTimeout;
     private final ProviderPolicy policy;
+    private final OriginRules rules;
     private final MirrorAuth auth;
     private final OriginRegistries origins;
     private final VersionIndexes indexes;
@@ -55,6 +56,7 @@ public final class ProviderMirror {
                           Executor executor, Clock clock, MirrorMetrics metrics, ProviderPolicy policy, OriginRules rules,
                           MirrorAuth auth) {
         this.policy = policy;
+        this.rules = rules;
         this.auth = auth;
         this.metadataTimeout = settings.metadataTimeout();
         this.origins = new OriginRegistries(upstream.discovery(), documents, settings.indexTtl().isZero()
@@ -82,6 +84,10 @@ public final class ProviderMirror {
     }
 
     public CompletableFuture<RenderedDocument> versionIndex(ProviderAddress address) {
+        Optional<CompletableFuture<RenderedDocument>> host = refusedHost(address);
+        if (host.isPresent()) {
+            return host.get();
+        }
         Optional<String> refused = policy.refusal(address);
         if (refused.isPresent()) {
             return CompletableFuture.failedFuture(new PolicyDeniedException(refused.get()));
@@ -100,6 +106,10 @@ public final class ProviderMirror {
      * and known {@code h1:}.
      */
     public CompletableFuture<RenderedDocument> versionDocument(ProviderAddress address, ProviderVersion version) {
+        Optional<CompletableFuture<RenderedDocument>> host = refusedHost(address);
+        if (host.isPresent()) {
+            return host.get();
+        }
         Optional<String> refused = policy.refusal(address, version);
         if (refused.isPresent()) {
             return CompletableFuture.failedFuture(new PolicyDeniedException(refused.get()));
@@ -109,6 +119,12 @@ public final class ProviderMirror {
                         // Signed archive URLs expire, so each response gets its own.
                         ? releases.render(entry, platform -> auth.archiveQuery(address, version, platform))
                         : entry.document());
+    }
+
+    /** A 403 for a hostname the mirror does not contact unless configured (an IP address, a port alias). */
+    private <T> Optional<CompletableFuture<T>> refusedHost(ProviderAddress address) {
+        return rules.hostRefusal(address.hostname()).map(reason -> CompletableFuture.failedFuture(new OriginException(
+                OriginException.Reason.FORBIDDEN, "refused to fetch " + address + ": " + reason)));
     }
 
     /**
@@ -134,6 +150,10 @@ public final class ProviderMirror {
 
     /** The archive, unless the policy refuses it: from disk when cached, else following its fill from the origin. */
     public CompletableFuture<ArchiveSource> archive(ProviderAddress address, ProviderVersion version, Platform platform) {
+        Optional<CompletableFuture<ArchiveSource>> host = refusedHost(address);
+        if (host.isPresent()) {
+            return host.get();
+        }
         Optional<String> refused = policy.refusal(address, version).or(() -> policy.refusal(platform));
         if (refused.isPresent()) {
             return CompletableFuture.failedFuture(new PolicyDeniedException(refused.get()));

@@ -90,7 +90,7 @@ final class ChainedMirrorTest {
                     HttpResponse<byte[]> refused = child.get(forged);
                     assertThat(refused.statusCode()).isEqualTo(502);
                     assertThat(JSON.readTree(refused.body()).get("errors").get(0).asText())
-                            .contains("but the network mirror lists " + h1);
+                            .contains("does not match the h1: hashes the network mirror lists");
                 } catch (IOException aborted) {
                     assertThat(aborted).isNotNull();
                 }

@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -64,6 +65,10 @@ final class OriginTroubleTest {
     }
 
     private static Stream<Path> cachedFilesOf(String type) throws IOException {
+        return cachedFilesOf(mirror, type);
+    }
+
+    private static Stream<Path> cachedFilesOf(MirrorFixture mirror, String type) throws IOException {
         return Files.walk(mirror.cacheDirectory.resolve("archives"))
                 .filter(p -> p.toString().contains("terraform-provider-" + type + "_") && Files.isRegularFile(p));
     }
@@ -152,20 +157,28 @@ final class OriginTroubleTest {
             out.write(genuine);
         })) {
             origin.pointArchiveAt(release, "linux_amd64", liar.url("/overlong.zip"));
-            assertThat(fetchCompletes(archivePath("overlong"), announced)).isFalse();
-            try (Stream<Path> files = cachedFilesOf("overlong")) {
-                assertThat(files).isEmpty();
-            }
+            // The liar is the origin's download host, on an internal address: configured for it.
+            try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("overlong-cache"), origin)
+                    .set("upstream.hosts.example\\.test.downloadHosts", List.of(liar.url("/").getAuthority())).start()) {
+                assertThat(fetchCompletes(mirror, archivePath("overlong"), announced)).isFalse();
+                try (Stream<Path> files = cachedFilesOf(mirror, "overlong")) {
+                    assertThat(files).isEmpty();
+                }
 
-            honest.set(true);
-            HttpResponse<byte[]> healed = mirror.get(archivePath("overlong"));
-            assertThat(healed.statusCode()).isEqualTo(200);
-            assertThat(healed.body()).isEqualTo(genuine);
+                honest.set(true);
+                HttpResponse<byte[]> healed = mirror.get(archivePath("overlong"));
+                assertThat(healed.statusCode()).isEqualTo(200);
+                assertThat(healed.body()).isEqualTo(genuine);
+            }
         }
     }
 
     /** True when a GET of {@code path} ended with a complete 200 body of {@code length} bytes. */
     private static boolean fetchCompletes(String path, int length) throws InterruptedException {
+        return fetchCompletes(mirror, path, length);
+    }
+
+    private static boolean fetchCompletes(MirrorFixture mirror, String path, int length) throws InterruptedException {
         try {
             HttpResponse<byte[]> response = mirror.get(path);
             if (response.statusCode() != 200) {

@@ -64,6 +64,12 @@ final class PrivateOriginTest {
         downloads.close();
     }
 
+    /** The private origin, with its download host (another authority on an internal address) listed for it. */
+    private MirrorFixture.Builder privateMirror() {
+        return MirrorFixture.builder(tmp.resolve("cache"), origin).set("upstream.hosts.example\\.test.downloadHosts",
+                java.util.List.of("127.0.0.1:" + downloads.discoveryUrl().getPort()));
+    }
+
     private void installsWithTokenSentOnlyToTheRegistry(MirrorFixture mirror) throws Exception {
         String base = mirror.providerPath("acme", "private");
         assertThat(mirror.get(base + "index.json").statusCode()).isEqualTo(200);
@@ -84,7 +90,7 @@ final class PrivateOriginTest {
 
     @Test
     void aTokenFromTheConfiguration() throws Exception {
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+        try (MirrorFixture mirror = privateMirror()
                 .set("upstream.hosts.example\\.test.token", TOKEN).start()) {
             installsWithTokenSentOnlyToTheRegistry(mirror);
         }
@@ -93,7 +99,7 @@ final class PrivateOriginTest {
     @Test
     void aTokenFromAFile() throws Exception {
         Path file = Files.writeString(tmp.resolve("token"), TOKEN + "\n");
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+        try (MirrorFixture mirror = privateMirror()
                 .set("upstream.hosts.example\\.test.tokenFile", file.toString()).start()) {
             installsWithTokenSentOnlyToTheRegistry(mirror);
         }
@@ -103,7 +109,7 @@ final class PrivateOriginTest {
     void aTokenFromTheCliCredentialsFile() throws Exception {
         Path file = Files.writeString(tmp.resolve("credentials.tfrc.json"),
                 "{\"credentials\": {\"example.test\": {\"token\": \"" + TOKEN + "\"}, \"other.test\": {\"token\": \"x\"}}}");
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+        try (MirrorFixture mirror = privateMirror()
                 .set("upstream.terraformCredentials", file.toString()).start()) {
             installsWithTokenSentOnlyToTheRegistry(mirror);
         }
@@ -111,7 +117,7 @@ final class PrivateOriginTest {
 
     @Test
     void withoutATokenTheErrorSaysWhatTheOriginWants() throws Exception {
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin).start()) {
+        try (MirrorFixture mirror = privateMirror().start()) {
             HttpResponse<byte[]> response = mirror.get(mirror.providerPath("acme", "private") + "index.json");
             assertThat(response.statusCode()).isEqualTo(502);
             assertThat(JSON.readTree(response.body()).get("errors").get(0).asText()).contains("answered HTTP 401")
@@ -121,7 +127,7 @@ final class PrivateOriginTest {
 
     @Test
     void aDownloadUrlThatStoppedWorkingIsRenewedFromTheOrigin() throws Exception {
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+        try (MirrorFixture mirror = privateMirror()
                 .set("upstream.hosts.example\\.test.token", TOKEN).start()) {
             String base = mirror.providerPath("acme", "private");
             assertThat(mirror.get(base + "1.0.0.json").statusCode()).isEqualTo(200);
@@ -142,7 +148,7 @@ final class PrivateOriginTest {
 
     @Test
     void aRenewedDownloadDocumentMustNameTheVerifiedHash() throws Exception {
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+        try (MirrorFixture mirror = privateMirror()
                 .set("upstream.hosts.example\\.test.token", TOKEN).start()) {
             String base = mirror.providerPath("acme", "private");
             assertThat(mirror.get(base + "1.0.0.json").statusCode()).isEqualTo(200);

@@ -315,21 +315,29 @@ final class PullThroughTest {
                 origin.certificates(), genuine, 50_000)) {
             origin.pointArchiveAt(release, "linux_amd64", stalling.url("/stall.zip"));
             // The fixture's upstream.readTimeout is 2 s; the origin sends 50 kB and then nothing.
-            HttpResponse<java.io.InputStream> response = mirror.client.send(
-                    HttpRequest.newBuilder(mirror.url(path)).build(), HttpResponse.BodyHandlers.ofInputStream());
-            assertThat(response.statusCode()).isEqualTo(200);
-            try (java.io.InputStream body = response.body()) {
-                assertThatThrownBy(body::readAllBytes).isInstanceOf(IOException.class);
+            try (MirrorFixture mirror = withDownloadHost("stall-cache", stalling.url("/"))) {
+                HttpResponse<java.io.InputStream> response = mirror.client.send(
+                        HttpRequest.newBuilder(mirror.url(path)).build(), HttpResponse.BodyHandlers.ofInputStream());
+                assertThat(response.statusCode()).isEqualTo(200);
+                try (java.io.InputStream body = response.body()) {
+                    assertThatThrownBy(body::readAllBytes).isInstanceOf(IOException.class);
+                }
+                try (var files = Files.walk(mirror.cacheDirectory.resolve("archives"))) {
+                    assertThat(files.filter(p -> p.toString().contains("terraform-provider-stall") && Files.isRegularFile(p)))
+                            .isEmpty();
+                }
+                stalling.heal();
+                HttpResponse<byte[]> recovered = mirror.get(path);
+                assertThat(recovered.statusCode()).as("the mirror recovers once the origin does").isEqualTo(200);
+                assertThat(recovered.body()).isEqualTo(genuine);
             }
-            try (var files = Files.walk(mirror.cacheDirectory.resolve("archives"))) {
-                assertThat(files.filter(p -> p.toString().contains("terraform-provider-stall") && Files.isRegularFile(p)))
-                        .isEmpty();
-            }
-            stalling.heal();
-            HttpResponse<byte[]> recovered = mirror.get(path);
-            assertThat(recovered.statusCode()).as("the mirror recovers once the origin does").isEqualTo(200);
-            assertThat(recovered.body()).isEqualTo(genuine);
         }
+    }
+
+    /** A mirror of the origin whose download host (another port of 127.0.0.1) is configured for it. */
+    private static MirrorFixture withDownloadHost(String cache, java.net.URI downloadHost) {
+        return MirrorFixture.builder(tmp.resolve(cache), origin)
+                .set("upstream.hosts.example\\.test.downloadHosts", List.of(downloadHost.getAuthority())).start();
     }
 
     @Test
@@ -339,14 +347,16 @@ final class PullThroughTest {
         try (io.providermirror.testkit.StallingServer truncating = io.providermirror.testkit.StallingServer.truncating(
                 origin.certificates(), release.archives().get("linux_amd64"), 120_000)) {
             origin.pointArchiveAt(release, "linux_amd64", truncating.url("/short.zip"));
-            try {
-                HttpResponse<byte[]> response = mirror.get(path);
-                assertThat(response.statusCode()).isEqualTo(502);
-            } catch (IOException aborted) {
-                assertThat(aborted).isNotNull();
+            try (MirrorFixture mirror = withDownloadHost("short-cache", truncating.url("/"))) {
+                try {
+                    HttpResponse<byte[]> response = mirror.get(path);
+                    assertThat(response.statusCode()).isEqualTo(502);
+                } catch (IOException aborted) {
+                    assertThat(aborted).isNotNull();
+                }
             }
         }
-        try (var files = Files.walk(mirror.cacheDirectory.resolve("archives"))) {
+        try (var files = Files.walk(tmp.resolve("short-cache").resolve("archives"))) {
             assertThat(files.filter(p -> p.toString().contains("terraform-provider-short") && Files.isRegularFile(p))).isEmpty();
         }
     }

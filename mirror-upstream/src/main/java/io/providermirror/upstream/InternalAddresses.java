@@ -7,7 +7,10 @@ import java.net.InetAddress;
 /**
  * Addresses of the network the mirror runs in rather than of the internet: loopback, link-local (cloud
  * metadata endpoints live there), private IPv4 ranges, carrier-grade NAT, IPv6 unique-local, unspecified and
- * multicast. An origin at such an address is contacted only when an operator configured it.
+ * multicast; and IPv6 addresses that carry such an IPv4 address inside them (IPv4-compatible {@code ::a.b.c.d},
+ * IPv4-mapped {@code ::ffff:a.b.c.d}, NAT64 {@code 64:ff9b::/96}, 6to4 {@code 2002::/16} and Teredo
+ * {@code 2001::/32}), since a gateway translates those to the IPv4 address. An origin at such an address is
+ * contacted only when an operator configured it.
  */
 public final class InternalAddresses {
 
@@ -30,8 +33,59 @@ public final class InternalAddresses {
                     || first >= 240; // reserved and broadcast
         }
         if (address instanceof Inet6Address) {
-            return (bytes[0] & 0xfe) == 0xfc; // unique local, fc00::/7
+            return (bytes[0] & 0xfe) == 0xfc // unique local, fc00::/7
+                    || embeddedIpv4(bytes).map(InternalAddresses::isInternal).orElse(false);
         }
         return false;
+    }
+
+    /**
+     * The IPv4 addresses a gateway would reach for this IPv6 address: the last 32 bits of IPv4-compatible
+     * ({@code ::/96}), IPv4-mapped ({@code ::ffff:0:0/96}, however written) and NAT64 ({@code 64:ff9b::/96});
+     * bits 16 to 48 of 6to4 ({@code 2002::/16}); for Teredo ({@code 2001::/32}) the client's address (the last
+     * 32 bits inverted), and the server's (bits 32 to 64) is also checked.
+     */
+    private static java.util.Optional<InetAddress> embeddedIpv4(byte[] v6) {
+        if (prefixIs(v6, 10, 0) && (v6[10] == 0 && v6[11] == 0 || v6[10] == (byte) 0xff && v6[11] == (byte) 0xff)
+                || prefixIs(v6, 0, 0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0)) {
+            return ipv4(v6[12], v6[13], v6[14], v6[15]);
+        }
+        if ((v6[0] & 0xff) == 0x20 && (v6[1] & 0xff) == 0x02) {
+            return ipv4(v6[2], v6[3], v6[4], v6[5]);
+        }
+        if ((v6[0] & 0xff) == 0x20 && (v6[1] & 0xff) == 0x01 && v6[2] == 0 && v6[3] == 0) {
+            java.util.Optional<InetAddress> server = ipv4(v6[4], v6[5], v6[6], v6[7]);
+            if (server.map(InternalAddresses::isInternal).orElse(false)) {
+                return server;
+            }
+            return ipv4((byte) ~v6[12], (byte) ~v6[13], (byte) ~v6[14], (byte) ~v6[15]);
+        }
+        return java.util.Optional.empty();
+    }
+
+    /** True when the first {@code length} bytes are zero, or, with {@code values}, equal to them. */
+    private static boolean prefixIs(byte[] bytes, int length, int... values) {
+        if (values.length > 0) {
+            for (int i = 0; i < values.length; i++) {
+                if ((bytes[i] & 0xff) != values[i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        for (int i = 0; i < length; i++) {
+            if (bytes[i] != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static java.util.Optional<InetAddress> ipv4(byte a, byte b, byte c, byte d) {
+        try {
+            return java.util.Optional.of(InetAddress.getByAddress(new byte[] {a, b, c, d}));
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException("four bytes are always an IPv4 address", e);
+        }
     }
 }

@@ -23,7 +23,10 @@ import javax.net.ssl.SSLException;
 /**
  * The HTTP client towards origins: JSON documents and small files read whole (with a size cap), archives
  * opened as streams. Redirects are followed by hand so that their number is bounded and the final URL,
- * against which relative URLs resolve, is known.
+ * against which relative URLs resolve, is known. Every request is made on behalf of one origin (a provider
+ * hostname), and every hop of it, redirects included, goes through one destination check
+ * ({@link #checkDestination}): http(s) only, never from https down to http, and an internal address only when
+ * it is an authority configured for that origin ({@link InternalAuthorities}).
  */
 public final class OriginHttpClient {
 
@@ -32,19 +35,19 @@ public final class OriginHttpClient {
     /**
      * How the client talks to origins. {@code requestTimeout} bounds one request until its response starts,
      * retries included; {@code readTimeout} bounds each wait for more of an archive's body. {@code offline} refuses every request without sending it;
-     * {@code internalHostsAllowed} are the host names (as written in URLs) that may resolve to internal
-     * addresses: every other host must be on the public internet.
+     * {@code internalAuthorities} says which internal destinations (host and port) each origin may use: every
+     * other destination must be on the public internet.
      */
     public record Settings(Duration connectTimeout, Duration requestTimeout, Duration readTimeout, SSLContext sslContext,
                            String userAgent, int maxRedirects, int maxDocumentBytes, RetryPolicy retry,
-                           boolean offline, java.util.Set<String> internalHostsAllowed, OriginProxy proxy) {
+                           boolean offline, InternalAuthorities internalAuthorities, OriginProxy proxy) {
 
         /** Settings that reach origins directly. */
         public Settings(Duration connectTimeout, Duration requestTimeout, Duration readTimeout, SSLContext sslContext,
                         String userAgent, int maxRedirects, int maxDocumentBytes, RetryPolicy retry,
-                        boolean offline, java.util.Set<String> internalHostsAllowed) {
+                        boolean offline, InternalAuthorities internalAuthorities) {
             this(connectTimeout, requestTimeout, readTimeout, sslContext, userAgent, maxRedirects, maxDocumentBytes,
-                    retry, offline, internalHostsAllowed, null);
+                    retry, offline, internalAuthorities, null);
         }
 
         public Settings {
@@ -60,11 +63,17 @@ public final class OriginHttpClient {
             if (maxRedirects < 0) {
                 throw new IllegalArgumentException("maxRedirects: " + maxRedirects + " (expected: >= 0)");
             }
-            internalHostsAllowed = java.util.Set.copyOf(internalHostsAllowed);
+            java.util.Objects.requireNonNull(internalAuthorities, "internalAuthorities");
             if (maxDocumentBytes <= 0) {
                 throw new IllegalArgumentException("maxDocumentBytes: " + maxDocumentBytes + " (expected: > 0)");
             }
         }
+    }
+
+    /** Resolves a host name to its addresses; tests substitute one that answers differently each time. */
+    @FunctionalInterface
+    interface Resolver {
+        InetAddress[] resolve(String host) throws java.net.UnknownHostException;
     }
 
     /** Pauses between attempts; tests substitute one that records instead of sleeping. */
@@ -98,6 +107,7 @@ public final class OriginHttpClient {
     private final Settings settings;
     private final Sleeper sleeper;
     private final OriginObserver observer;
+    private final Resolver resolver;
 
     public OriginHttpClient(Settings settings) {
         this(settings, OriginObserver.NONE);
@@ -113,9 +123,19 @@ public final class OriginHttpClient {
     }
 
     OriginHttpClient(Settings settings, Sleeper sleeper, OriginObserver observer) {
+        this(settings, sleeper, observer, InetAddress::getAllByName);
+    }
+
+    OriginHttpClient(Settings settings, Sleeper sleeper, OriginObserver observer, Resolver resolver) {
         this.settings = settings;
         this.sleeper = sleeper;
         this.observer = observer;
+        this.resolver = resolver;
+        if ("0".equals(java.security.Security.getProperty("networkaddress.cache.ttl"))
+                || "0".equals(System.getProperty("sun.net.inetaddr.ttl"))) {
+            LOG.warn("networkaddress.cache.ttl is 0: the JVM does not keep resolved addresses, so the address an "
+                    + "origin request connects to may differ from the one checked for being internal");
+        }
         HttpClient.Builder builder = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .followRedirects(HttpClient.Redirect.NEVER)
@@ -131,20 +151,22 @@ public final class OriginHttpClient {
     /**
      * GETs a document, following redirects; any status is returned, but a body larger than the cap is refused.
      *
+     * @param origin the provider hostname this request is made for, whose configured authorities it may use
      * @param what how to name this request in errors, e.g. "the version list of example.test/acme/foo"
      */
-    public Document getDocument(URI uri, String what, OriginObserver.Operation operation) {
-        return getDocument(uri, what, operation, null);
+    public Document getDocument(String origin, URI uri, String what, OriginObserver.Operation operation) {
+        return getDocument(origin, uri, what, operation, null);
     }
 
     /**
-     * As {@link #getDocument(URI, String, OriginObserver.Operation)}, with {@code Authorization: Bearer} when
-     * {@code bearerToken} is given: sent to {@code uri}'s authority only, never after a redirect to another one.
+     * As {@link #getDocument(String, URI, String, OriginObserver.Operation)}, with {@code Authorization: Bearer}
+     * when {@code bearerToken} is given: sent to {@code uri}'s authority only, never after a redirect to another one.
      */
-    public Document getDocument(URI uri, String what, OriginObserver.Operation operation, String bearerToken) {
+    public Document getDocument(String origin, URI uri, String what, OriginObserver.Operation operation,
+                                String bearerToken) {
         long start = System.nanoTime();
         try {
-            HttpResponse<InputStream> response = send(uri, what, settings.requestTimeout(),
+            HttpResponse<InputStream> response = send(origin, uri, what, settings.requestTimeout(),
                     HttpResponse.BodyHandlers.ofInputStream(), OriginHttpClient::closeQuietly, bearerToken);
             Document document;
             try (InputStream body = response.body()) {
@@ -170,15 +192,15 @@ public final class OriginHttpClient {
      * GETs an archive and returns its open body stream, whose every read waits at most
      * {@code readTimeout}; any status other than 200 is an error.
      */
-    public ArchiveStream openArchive(URI uri, String what) {
-        return openArchive(uri, what, null);
+    public ArchiveStream openArchive(String origin, URI uri, String what) {
+        return openArchive(origin, uri, what, null);
     }
 
-    /** As {@link #openArchive(URI, String)}, with a bearer token for {@code uri}'s authority only. */
-    public ArchiveStream openArchive(URI uri, String what, String bearerToken) {
+    /** As {@link #openArchive(String, URI, String)}, with a bearer token for {@code uri}'s authority only. */
+    public ArchiveStream openArchive(String origin, URI uri, String what, String bearerToken) {
         long start = System.nanoTime();
         try {
-            HttpResponse<Flow.Publisher<List<ByteBuffer>>> response = send(uri, what, settings.requestTimeout(),
+            HttpResponse<Flow.Publisher<List<ByteBuffer>>> response = send(origin, uri, what, settings.requestTimeout(),
                     HttpResponse.BodyHandlers.ofPublisher(), OriginHttpClient::discard, bearerToken);
             if (response.statusCode() != 200) {
                 discard(response.body());
@@ -198,7 +220,8 @@ public final class OriginHttpClient {
     /** Reports one logical request: by its status when it got one, else by the exception that ended it. */
     private void observe(URI uri, OriginObserver.Operation operation, long startNanos, int status,
                          OriginException failure) {
-        if (failure != null && (failure.reason() == OriginException.Reason.FORBIDDEN || settings.offline())) {
+        if (failure != null && (failure.reason() == OriginException.Reason.FORBIDDEN || settings.offline()
+                || failure instanceof DestinationRefused)) {
             return;
         }
         OriginObserver.Outcome outcome;
@@ -252,8 +275,9 @@ public final class OriginHttpClient {
      * Sends a GET, retrying as {@link RetryPolicy} says, all within {@code timeout}: the deadline of this one
      * logical request, attempts and pauses included, so a caller gets an answer (or a clear error) in time.
      */
-    private <T> HttpResponse<T> send(URI start, String what, Duration timeout, HttpResponse.BodyHandler<T> handler,
-                                     java.util.function.Consumer<T> discard, String bearerToken) {
+    private <T> HttpResponse<T> send(String origin, URI start, String what, Duration timeout,
+                                     HttpResponse.BodyHandler<T> handler, java.util.function.Consumer<T> discard,
+                                     String bearerToken) {
         if (settings.offline()) {
             throw new OriginException(OriginException.Reason.NOT_FOUND, what + " is not in this mirror's cache, and "
                     + "upstream.offline is set, so " + start.getAuthority() + " is not asked");
@@ -268,8 +292,8 @@ public final class OriginHttpClient {
             }
             Optional<Duration> retryAfter = Optional.empty();
             try {
-                HttpResponse<T> response = sendFollowingRedirects(start, what, Duration.ofNanos(remaining), handler, discard,
-                        bearerToken);
+                HttpResponse<T> response = sendFollowingRedirects(origin, start, what, Duration.ofNanos(remaining), handler,
+                        discard, bearerToken);
                 if (!RetryPolicy.isRetryableStatus(response.statusCode()) || attempt >= retry.maxAttempts()) {
                     return response;
                 }
@@ -324,14 +348,14 @@ public final class OriginHttpClient {
         }
     }
 
-    private <T> HttpResponse<T> sendFollowingRedirects(URI start, String what, Duration timeout,
+    private <T> HttpResponse<T> sendFollowingRedirects(String origin, URI start, String what, Duration timeout,
                                                        HttpResponse.BodyHandler<T> handler,
                                                        java.util.function.Consumer<T> discard, String bearerToken)
             throws AttemptFailed {
         URI uri = start;
+        URI previous = null;
         for (int redirects = 0; ; redirects++) {
-            checkScheme(uri, what);
-            checkDestination(uri, what);
+            checkDestination(origin, previous, uri, what);
             HttpRequest.Builder builder = HttpRequest.newBuilder(uri)
                     .timeout(timeout)
                     .header("User-Agent", settings.userAgent())
@@ -354,6 +378,13 @@ public final class OriginHttpClient {
                 Thread.currentThread().interrupt();
                 throw new OriginException(OriginException.Reason.UNAVAILABLE, what + ": interrupted", e);
             }
+            try {
+                // The client resolved the name again to connect: it must still lead where the check allowed.
+                checkDestination(origin, previous, uri, what);
+            } catch (OriginException refused) {
+                discard.accept(response.body());
+                throw refused;
+            }
             int status = response.statusCode();
             Optional<String> location = response.headers().firstValue("location");
             if (status / 100 != 3 || status == 304 || location.isEmpty()) {
@@ -365,6 +396,7 @@ public final class OriginHttpClient {
                         + " redirected more than " + settings.maxRedirects() + " times");
             }
             try {
+                previous = uri;
                 uri = uri.resolve(location.get());
             } catch (IllegalArgumentException e) {
                 throw new OriginException(OriginException.Reason.BAD_RESPONSE,
@@ -383,38 +415,57 @@ public final class OriginHttpClient {
         return uri.getPort() != -1 ? uri.getPort() : uri.getScheme().equalsIgnoreCase("https") ? 443 : 80;
     }
 
-    private void checkDestination(URI uri, String what) {
+    /**
+     * Decides whether {@code uri} may be contacted on behalf of {@code origin}, for the first hop and every
+     * redirect ({@code from} is the URL that redirected, else null): only http(s), never from https to http, and
+     * an internal address (or a name this machine cannot resolve, which would be left to the egress proxy) only
+     * when it is exactly an authority configured for {@code origin}. A refused destination is never connected
+     * to, so the answer does not depend on what listens there.
+     */
+    private void checkDestination(String origin, URI from, URI uri, String what) {
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("https") && !scheme.equals("http") || uri.getHost() == null) {
+            throw new DestinationRefused(OriginException.Reason.BAD_RESPONSE, what + ": the origin " + origin
+                    + (from == null ? " named '" : " redirected to '") + uri + "', which is not an http(s) URL");
+        }
+        if (from != null && from.getScheme().equalsIgnoreCase("https") && scheme.equals("http")) {
+            throw new DestinationRefused(OriginException.Reason.BAD_RESPONSE, what + ": the origin " + origin
+                    + " redirected from https to plain http (" + uri.getAuthority() + "); the mirror does not follow that");
+        }
         String host = uri.getHost().toLowerCase(Locale.ROOT);
         if (host.startsWith("[") && host.endsWith("]")) {
             host = host.substring(1, host.length() - 1);
         }
-        if (settings.internalHostsAllowed().contains(host)) {
+        if (settings.internalAuthorities().allows(origin, host, port(uri))) {
             return;
         }
         InetAddress[] addresses;
         try {
-            addresses = InetAddress.getAllByName(host);
+            // Addresses the JVM resolved are cached (networkaddress.cache.ttl, 30 s by default), and the client's
+            // own lookup to connect reads that cache: it connects to an address checked here.
+            addresses = resolver.resolve(host);
         } catch (java.net.UnknownHostException e) {
-            if (settings.proxy() != null && !settings.proxy().bypasses(host)) {
-                // Behind a proxy, often only the proxy can resolve internet names; it decides where they lead.
-                return;
-            }
-            throw new OriginException(OriginException.Reason.UNAVAILABLE, what + ": cannot resolve " + host, e);
+            String proxied = settings.proxy() != null && !settings.proxy().bypasses(host)
+                    ? "; behind the proxy " + settings.proxy().describe() + " only hosts configured for " + origin
+                    + " under upstream.hosts are left to it to resolve" : "";
+            throw new OriginException(OriginException.Reason.UNAVAILABLE, what + ": cannot resolve " + host + proxied, e);
         }
         for (InetAddress address : addresses) {
             if (InternalAddresses.isInternal(address)) {
-                throw new OriginException(OriginException.Reason.FORBIDDEN, what + ": " + host + " resolves to the "
-                        + "internal address " + address.getHostAddress() + "; origins on internal networks are "
-                        + "contacted only when configured under upstream.hosts");
+                throw new DestinationRefused(OriginException.Reason.FORBIDDEN, what + ": " + host + " resolves to the "
+                        + "internal address " + address.getHostAddress() + "; an internal address is contacted only "
+                        + "when its host and port (" + uri.getAuthority() + ") are configured for the origin " + origin
+                        + " under upstream.hosts (its own name, discoveryUrl, mirrorUrl or downloadHosts)");
             }
         }
     }
 
-    private static void checkScheme(URI uri, String what) {
-        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-        if (!scheme.equals("https") && !scheme.equals("http") || uri.getHost() == null) {
-            throw new OriginException(OriginException.Reason.BAD_RESPONSE,
-                    what + ": '" + uri + "' is not an http(s) URL");
+    /** A destination refused before anything was sent to it. */
+    private static final class DestinationRefused extends OriginException {
+        private static final long serialVersionUID = 1L;
+
+        DestinationRefused(Reason reason, String message) {
+            super(reason, message);
         }
     }
 

@@ -40,7 +40,7 @@ public final class ParentMirrorClient {
     public RegistryClient.FetchedVersions versions(URI mirrorBase, ProviderAddress address) {
         URI url = providerBase(mirrorBase, address).resolve("index.json");
         String what = "the version list of " + address;
-        OriginHttpClient.Document document = http.getDocument(url, what, OriginObserver.Operation.VERSIONS,
+        OriginHttpClient.Document document = http.getDocument(address.hostname(), url, what, OriginObserver.Operation.VERSIONS,
                 token(address));
         if (document.status() == 404) {
             throw new OriginException(OriginException.Reason.NOT_FOUND, "provider " + address
@@ -64,7 +64,7 @@ public final class ParentMirrorClient {
     private OriginHttpClient.Document versionDocument(URI mirrorBase, ProviderAddress address, ProviderVersion version) {
         URI url = providerBase(mirrorBase, address).resolve(version.canonical() + ".json");
         String what = "version " + version + " of " + address;
-        OriginHttpClient.Document document = http.getDocument(url, what, OriginObserver.Operation.DOWNLOAD,
+        OriginHttpClient.Document document = http.getDocument(address.hostname(), url, what, OriginObserver.Operation.DOWNLOAD,
                 token(address));
         if (document.status() == 404) {
             throw new OriginException(OriginException.Reason.NOT_FOUND, "version " + version + " of " + address
@@ -79,7 +79,7 @@ public final class ParentMirrorClient {
     /** Opens an archive the parent lists; the host's token goes along only to the parent's own authority. */
     public OriginHttpClient.ArchiveStream openArchive(URI mirrorBase, ProviderAddress address, ProviderVersion version,
                                                       VerifiedPackage pkg, URI url) {
-        return http.openArchive(url, "the archive of " + address + " " + version + " " + pkg.platform(),
+        return http.openArchive(address.hostname(), url, "the archive of " + address + " " + version + " " + pkg.platform(),
                 OriginHttpClient.sameAuthority(url, mirrorBase) ? token(address) : null);
     }
 

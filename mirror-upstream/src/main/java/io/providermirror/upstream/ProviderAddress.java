@@ -5,19 +5,26 @@ import java.util.regex.Pattern;
 
 /**
  * The address of a provider, {@code hostname/namespace/type}, as the CLI writes it in mirror URLs:
- * lowercase, the hostname in punycode, with an optional {@code :port}.
+ * lowercase, the hostname in punycode, with an optional {@code :port}. The hostname is normalised once, here:
+ * the default port is folded away ({@code registry.terraform.io:443} is {@code registry.terraform.io}), so every
+ * per-host rule, cache path and origin request sees one spelling of each host.
  */
 public record ProviderAddress(String hostname, String namespace, String type) {
 
     private static final Pattern LABEL = Pattern.compile("[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?");
     private static final Pattern NAME = Pattern.compile("[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?");
     private static final int MAX_HOSTNAME_LENGTH = 253;
+    /** A label that makes a host name an IPv4 address to inet_aton and URL parsers: decimal, octal or hex. */
+    private static final Pattern NUMERIC_LABEL = Pattern.compile("[0-9]+|0x[0-9a-f]*");
+    private static final Pattern DOTTED_QUAD =
+            Pattern.compile("((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])");
 
     public ProviderAddress {
         if (!isValidHostname(hostname)) {
             throw new IllegalArgumentException("hostname: '" + hostname
                     + "' (expected: a lowercase DNS name in punycode, optionally with :port)");
         }
+        hostname = normalizeHostname(hostname);
         if (!isValidName(namespace)) {
             throw new IllegalArgumentException("namespace: '" + namespace
                     + "' (expected: lowercase letters, digits, '-' or '_', at most 64 characters)");
@@ -38,7 +45,27 @@ public record ProviderAddress(String hostname, String namespace, String type) {
         return new ProviderAddress(parts[0], parts[1], parts[2]);
     }
 
-    /** True when {@code hostname} is a lowercase DNS name, optionally followed by {@code :port}. */
+    /**
+     * The one spelling of a valid {@code hostname} under which every per-host rule is kept: lowercase, without
+     * the default port 443 (the CLI reaches {@code host} and {@code host:443} alike).
+     */
+    public static String normalizeHostname(String hostname) {
+        String lower = hostname.toLowerCase(Locale.ROOT);
+        return lower.endsWith(":443") ? lower.substring(0, lower.length() - ":443".length()) : lower;
+    }
+
+    /** The hostname without its port, if it has one. */
+    public static String hostWithoutPort(String hostname) {
+        int colon = hostname.indexOf(':');
+        return colon < 0 ? hostname : hostname.substring(0, colon);
+    }
+
+    /**
+     * True when {@code hostname} is a lowercase DNS name, optionally followed by {@code :port}. A name that
+     * parsers read as an IPv4 address ({@code 127.1}, {@code 0x7f.1}, {@code 0177.0.0.1}, {@code 2130706433}:
+     * its last label is a number) is valid only as a canonical dotted quad, so no spelling of an address
+     * can pass for a name.
+     */
     public static boolean isValidHostname(String hostname) {
         if (hostname == null || hostname.isEmpty() || hostname.length() > MAX_HOSTNAME_LENGTH) {
             return false;
@@ -54,12 +81,13 @@ public record ProviderAddress(String hostname, String namespace, String type) {
         if (host.isEmpty()) {
             return false;
         }
-        for (String label : host.split("\\.", -1)) {
+        String[] labels = host.split("\\.", -1);
+        for (String label : labels) {
             if (!LABEL.matcher(label).matches()) {
                 return false;
             }
         }
-        return true;
+        return !NUMERIC_LABEL.matcher(labels[labels.length - 1]).matches() || DOTTED_QUAD.matcher(host).matches();
     }
 
     private static boolean isValidPort(String port) {

@@ -54,7 +54,7 @@ public final class RegistryClient {
     public FetchedVersions versions(URI providersBase, ProviderAddress address) {
         URI url = providersBase.resolve(address.namespace() + "/" + address.type() + "/versions");
         String what = "the version list of " + address;
-        OriginHttpClient.Document document = http.getDocument(url, what, OriginObserver.Operation.VERSIONS,
+        OriginHttpClient.Document document = http.getDocument(address.hostname(), url, what, OriginObserver.Operation.VERSIONS,
                 token(address));
         if (document.status() == 404) {
             throw new OriginException(OriginException.Reason.NOT_FOUND,
@@ -105,7 +105,7 @@ public final class RegistryClient {
      */
     public OriginHttpClient.ArchiveStream openArchive(URI providersBase, ProviderAddress address, ProviderVersion version,
                                                       VerifiedPackage pkg, URI downloadUrl) {
-        return http.openArchive(downloadUrl, "the archive of " + address + " " + version + " " + pkg.platform(),
+        return http.openArchive(address.hostname(), downloadUrl, "the archive of " + address + " " + version + " " + pkg.platform(),
                 tokenFor(downloadUrl, providersBase, address));
     }
 
@@ -138,7 +138,7 @@ public final class RegistryClient {
         URI url = base.resolve(address.namespace() + "/" + address.type() + "/" + version.originSpelling()
                 + "/download/" + platform.os() + "/" + platform.arch());
         String what = "the download document of " + address + " " + version.version() + " " + platform;
-        OriginHttpClient.Document document = http.getDocument(url, what, OriginObserver.Operation.DOWNLOAD,
+        OriginHttpClient.Document document = http.getDocument(address.hostname(), url, what, OriginObserver.Operation.DOWNLOAD,
                 token(address));
         if (document.status() == 404) {
             LOG.warn("{}: the origin lists the platform but {} answered 404; leaving the platform out", what, url);
@@ -155,15 +155,15 @@ public final class RegistryClient {
     private ReleaseEvidence.Checksums fetchChecksums(URI base, ProviderAddress address, ListedVersion version,
                                                      DownloadDocument d) {
         String what = "SHA256SUMS of " + address + " " + version.version();
-        byte[] sums = fetchFile(d.shasumsUrl(), what, OriginObserver.Operation.CHECKSUMS,
+        byte[] sums = fetchFile(address, d.shasumsUrl(), what, OriginObserver.Operation.CHECKSUMS,
                 tokenFor(d.shasumsUrl(), base, address));
-        byte[] signature = fetchFile(d.shasumsSignatureUrl(), "the signature of " + what, OriginObserver.Operation.SIGNATURE,
+        byte[] signature = fetchFile(address, d.shasumsSignatureUrl(), "the signature of " + what, OriginObserver.Operation.SIGNATURE,
                 tokenFor(d.shasumsSignatureUrl(), base, address));
         return new ReleaseEvidence.Checksums(d.shasumsUrl(), sums, d.shasumsSignatureUrl(), signature);
     }
 
-    private byte[] fetchFile(URI url, String what, OriginObserver.Operation operation, String token) {
-        OriginHttpClient.Document document = http.getDocument(url, what, operation, token);
+    private byte[] fetchFile(ProviderAddress address, URI url, String what, OriginObserver.Operation operation, String token) {
+        OriginHttpClient.Document document = http.getDocument(address.hostname(), url, what, operation, token);
         if (document.status() != 200) {
             throw OriginHttpClient.statusError(document.finalUri(), document.status(), what);
         }

@@ -53,7 +53,7 @@ public final class ServiceDiscovery {
     public URI providersBase(String hostname) {
         URI url = discoveryUrl(hostname);
         String what = "service discovery for " + hostname;
-        OriginHttpClient.Document document = http.getDocument(url, what, OriginObserver.Operation.DISCOVERY,
+        OriginHttpClient.Document document = http.getDocument(hostname, url, what, OriginObserver.Operation.DISCOVERY,
                 credentials.tokenFor(hostname).orElse(null));
         return parseProvidersBase(hostname, document);
     }

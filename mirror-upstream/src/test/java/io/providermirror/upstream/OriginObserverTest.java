@@ -32,7 +32,7 @@ final class OriginObserverTest {
     private OriginHttpClient client(boolean offline, Set<String> internalAllowed) throws IOException {
         return new OriginHttpClient(new OriginHttpClient.Settings(Duration.ofSeconds(1), Duration.ofMillis(800),
                 Duration.ofSeconds(1), TrustedCertificates.sslContext(null), "test", 3, 1024,
-                new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(5)), offline, internalAllowed),
+                new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(5)), offline, (origin, host, port) -> internalAllowed.contains(host)),
                 duration -> { }, (host, operation, outcome, latency, failure) -> {
                     assertThat(latency.isNegative()).isFalse();
                     reports.add(new Report(host, operation, outcome, failure));
@@ -50,7 +50,7 @@ final class OriginObserverTest {
         stubFor(get(urlEqualTo("/flaky")).inScenario("flaky").whenScenarioStateIs("recovered")
                 .willReturn(aResponse().withBody("{}")));
 
-        client().getDocument(URI.create("http://localhost:" + wm.getHttpPort() + "/flaky"), "test",
+        client().getDocument("origin.test", URI.create("http://localhost:" + wm.getHttpPort() + "/flaky"), "test",
                 OriginObserver.Operation.VERSIONS);
 
         assertThat(reports).containsExactly(new Report("localhost:" + wm.getHttpPort(),
@@ -65,11 +65,11 @@ final class OriginObserverTest {
         OriginHttpClient client = client();
         String base = "http://localhost:" + wm.getHttpPort();
 
-        client.getDocument(URI.create(base + "/gone"), "test", OriginObserver.Operation.DOWNLOAD);
-        client.getDocument(URI.create(base + "/broken"), "test", OriginObserver.Operation.CHECKSUMS);
-        assertThatThrownBy(() -> client.getDocument(URI.create(base + "/slow"), "test",
+        client.getDocument("origin.test", URI.create(base + "/gone"), "test", OriginObserver.Operation.DOWNLOAD);
+        client.getDocument("origin.test", URI.create(base + "/broken"), "test", OriginObserver.Operation.CHECKSUMS);
+        assertThatThrownBy(() -> client.getDocument("origin.test", URI.create(base + "/slow"), "test",
                 OriginObserver.Operation.SIGNATURE)).isInstanceOf(OriginException.class);
-        assertThatThrownBy(() -> client.openArchive(URI.create(base + "/broken"), "test"))
+        assertThatThrownBy(() -> client.openArchive("origin.test", URI.create(base + "/broken"), "test"))
                 .isInstanceOf(OriginException.class);
 
         assertThat(reports).extracting(Report::operation, Report::outcome).containsExactly(
@@ -87,7 +87,7 @@ final class OriginObserverTest {
             port = socket.getLocalPort();
         }
         int closedPort = port;
-        assertThatThrownBy(() -> client().getDocument(URI.create("http://localhost:" + closedPort + "/"), "test",
+        assertThatThrownBy(() -> client().getDocument("origin.test", URI.create("http://localhost:" + closedPort + "/"), "test",
                 OriginObserver.Operation.DISCOVERY)).isInstanceOf(OriginException.class);
 
         assertThat(reports).singleElement().satisfies(report -> {
@@ -99,9 +99,9 @@ final class OriginObserverTest {
     @Test
     void requestsThatAreNeverSentAreNotReported(WireMockRuntimeInfo wm) throws IOException {
         URI internal = URI.create("http://127.0.0.1:" + wm.getHttpPort() + "/x");
-        assertThatThrownBy(() -> client(false, Set.of()).getDocument(internal, "test",
+        assertThatThrownBy(() -> client(false, Set.of()).getDocument("origin.test", internal, "test",
                 OriginObserver.Operation.VERSIONS)).hasMessageContaining("internal address");
-        assertThatThrownBy(() -> client(true, Set.of("127.0.0.1")).getDocument(internal, "test",
+        assertThatThrownBy(() -> client(true, Set.of("127.0.0.1")).getDocument("origin.test", internal, "test",
                 OriginObserver.Operation.VERSIONS)).hasMessageContaining("upstream.offline");
 
         assertThat(reports).isEmpty();

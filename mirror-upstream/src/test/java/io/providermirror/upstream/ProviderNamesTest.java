@@ -24,14 +24,16 @@ final class ProviderNamesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"registry.terraform.io", "example.test", "localhost", "host:8443", "xn--bcher-kva.example",
-            "a-b.c-d.example"})
+            "a-b.c-d.example", "127.0.0.1", "10.0.0.1:8443", "0x7f.example", "123.example"})
     void validHostnames(String hostname) {
         assertThat(ProviderAddress.isValidHostname(hostname)).isTrue();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"Registry.terraform.io", "..", "a..b", "-a.example", "host:0", "host:65536", "host:",
-            "host:08443", "a/b", "bücher.example", "", "a_b.example"})
+            "host:08443", "a/b", "bücher.example", "", "a_b.example",
+            "127.1", "0x7f.1", "0177.0.0.1", "2130706433", "0x7f000001", "127.0.0.01", "127.0.0.256", "1.2.3.4.5",
+            "example.0x1", "example.123", "127.1:8443"})
     void invalidHostnames(String hostname) {
         assertThat(ProviderAddress.isValidHostname(hostname)).isFalse();
     }
@@ -59,6 +61,15 @@ final class ProviderNamesTest {
     @ValueSource(strings = {"8.8.8.8", "1.1.1.1", "140.82.112.3", "2606:4700:4700::1111", "100.128.0.1", "172.32.0.1"})
     void publicAddresses(String address) throws Exception {
         assertThat(InternalAddresses.isInternal(java.net.InetAddress.getByName(address))).isFalse();
+    }
+
+    @ParameterizedTest
+    @CsvSource({"registry.terraform.io:443,registry.terraform.io", "example.test:8443,example.test:8443",
+            "example.test,example.test"})
+    void theDefaultPortIsFoldedAwaySoEveryRuleSeesOneSpellingOfAHost(String given, String normalised) {
+        assertThat(new ProviderAddress(given, "hashicorp", "null").hostname()).isEqualTo(normalised);
+        assertThat(ProviderAddress.parse(given.toUpperCase(java.util.Locale.ROOT) + "/hashicorp/null").hostname())
+                .isEqualTo(normalised);
     }
 
     @org.junit.jupiter.api.Test

@@ -30,7 +30,7 @@ final class RetryTest {
     private OriginHttpClient client(int attempts, Duration deadline) throws IOException {
         return new OriginHttpClient(new OriginHttpClient.Settings(Duration.ofSeconds(1), deadline, Duration.ofSeconds(2),
                 TrustedCertificates.sslContext(null), "test", 3, 1024,
-                new RetryPolicy(attempts, Duration.ofMillis(100), Duration.ofSeconds(1)), false, java.util.Set.of("127.0.0.1", "localhost")), pauses::add);
+                new RetryPolicy(attempts, Duration.ofMillis(100), Duration.ofSeconds(1)), false, (origin, host, port) -> host.equals("127.0.0.1") || host.equals("localhost")), pauses::add);
     }
 
     private static void failThenSucceed(String path, int failures, int status, String retryAfter) {
@@ -50,7 +50,7 @@ final class RetryTest {
     void serverErrorsAreRetriedWithGrowingJitteredPauses(WireMockRuntimeInfo wm) throws IOException {
         failThenSucceed("/flaky", 2, 503, null);
         OriginHttpClient.Document document = client(3, Duration.ofSeconds(5))
-                .getDocument(URI.create(wm.getHttpBaseUrl() + "/flaky"), "test", OriginObserver.Operation.VERSIONS);
+                .getDocument("origin.test", URI.create(wm.getHttpBaseUrl() + "/flaky"), "test", OriginObserver.Operation.VERSIONS);
         assertThat(document.status()).isEqualTo(200);
         verify(3, getRequestedFor(urlEqualTo("/flaky")));
         assertThat(pauses).hasSize(2);
@@ -61,7 +61,7 @@ final class RetryTest {
     @Test
     void tooManyRequestsHonoursRetryAfter(WireMockRuntimeInfo wm) throws IOException {
         failThenSucceed("/busy", 1, 429, "2");
-        assertThat(client(3, Duration.ofSeconds(5)).getDocument(URI.create(wm.getHttpBaseUrl() + "/busy"), "test", OriginObserver.Operation.VERSIONS).status())
+        assertThat(client(3, Duration.ofSeconds(5)).getDocument("origin.test", URI.create(wm.getHttpBaseUrl() + "/busy"), "test", OriginObserver.Operation.VERSIONS).status())
                 .isEqualTo(200);
         assertThat(pauses).containsExactly(Duration.ofSeconds(2));
     }
@@ -69,7 +69,7 @@ final class RetryTest {
     @Test
     void aRetryAfterBeyondTheDeadlineGivesUpAtOnce(WireMockRuntimeInfo wm) throws IOException {
         failThenSucceed("/later", 1, 503, "60");
-        assertThatThrownBy(() -> client(3, Duration.ofSeconds(5)).getDocument(URI.create(wm.getHttpBaseUrl() + "/later"), "test", OriginObserver.Operation.VERSIONS))
+        assertThatThrownBy(() -> client(3, Duration.ofSeconds(5)).getDocument("origin.test", URI.create(wm.getHttpBaseUrl() + "/later"), "test", OriginObserver.Operation.VERSIONS))
                 .isInstanceOfSatisfying(OriginException.class,
                         e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.UNAVAILABLE))
                 .hasMessageContaining("HTTP 503").hasMessageContaining("gave up after 1 attempt");
@@ -81,8 +81,8 @@ final class RetryTest {
         stubFor(get(urlEqualTo("/501")).willReturn(aResponse().withStatus(501)));
         stubFor(get(urlEqualTo("/404")).willReturn(aResponse().withStatus(404)));
         OriginHttpClient client = client(3, Duration.ofSeconds(5));
-        assertThat(client.getDocument(URI.create(wm.getHttpBaseUrl() + "/501"), "test", OriginObserver.Operation.VERSIONS).status()).isEqualTo(501);
-        assertThat(client.getDocument(URI.create(wm.getHttpBaseUrl() + "/404"), "test", OriginObserver.Operation.VERSIONS).status()).isEqualTo(404);
+        assertThat(client.getDocument("origin.test", URI.create(wm.getHttpBaseUrl() + "/501"), "test", OriginObserver.Operation.VERSIONS).status()).isEqualTo(501);
+        assertThat(client.getDocument("origin.test", URI.create(wm.getHttpBaseUrl() + "/404"), "test", OriginObserver.Operation.VERSIONS).status()).isEqualTo(404);
         verify(1, getRequestedFor(urlEqualTo("/501")));
         verify(1, getRequestedFor(urlEqualTo("/404")));
     }
@@ -90,7 +90,7 @@ final class RetryTest {
     @Test
     void persistentServerErrorsStopAfterMaxAttempts(WireMockRuntimeInfo wm) throws IOException {
         stubFor(get(urlEqualTo("/down")).willReturn(aResponse().withStatus(502)));
-        assertThat(client(3, Duration.ofSeconds(5)).getDocument(URI.create(wm.getHttpBaseUrl() + "/down"), "test", OriginObserver.Operation.VERSIONS).status())
+        assertThat(client(3, Duration.ofSeconds(5)).getDocument("origin.test", URI.create(wm.getHttpBaseUrl() + "/down"), "test", OriginObserver.Operation.VERSIONS).status())
                 .isEqualTo(502);
         verify(3, getRequestedFor(urlEqualTo("/down")));
     }
@@ -101,7 +101,7 @@ final class RetryTest {
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        assertThatThrownBy(() -> client(3, Duration.ofSeconds(5)).getDocument(URI.create("http://127.0.0.1:" + port + "/x"), "test", OriginObserver.Operation.VERSIONS))
+        assertThatThrownBy(() -> client(3, Duration.ofSeconds(5)).getDocument("origin.test", URI.create("http://127.0.0.1:" + port + "/x"), "test", OriginObserver.Operation.VERSIONS))
                 .isInstanceOfSatisfying(OriginException.class,
                         e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.UNAVAILABLE))
                 .hasMessageContaining("cannot connect to 127.0.0.1:" + port).hasMessageContaining("gave up after 3 attempts");
@@ -111,7 +111,7 @@ final class RetryTest {
     @Test
     void theDeadlineCoversEveryAttempt(WireMockRuntimeInfo wm) throws IOException {
         stubFor(get(urlEqualTo("/slow")).willReturn(aResponse().withFixedDelay(2_000).withBody("late")));
-        assertThatThrownBy(() -> client(3, Duration.ofMillis(500)).getDocument(URI.create(wm.getHttpBaseUrl() + "/slow"), "test", OriginObserver.Operation.VERSIONS))
+        assertThatThrownBy(() -> client(3, Duration.ofMillis(500)).getDocument("origin.test", URI.create(wm.getHttpBaseUrl() + "/slow"), "test", OriginObserver.Operation.VERSIONS))
                 .isInstanceOfSatisfying(OriginException.class,
                         e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.TIMEOUT));
         verify(1, getRequestedFor(urlEqualTo("/slow")));

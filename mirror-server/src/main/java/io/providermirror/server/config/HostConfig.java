@@ -7,10 +7,11 @@ import java.util.Locale;
 
 /**
  * Settings for one origin hostname: where its discovery document is (or which network mirror stands in for
- * it), the bearer token its registry wants, and how its releases must be signed.
+ * it), the bearer token its registry wants, how its releases must be signed, and the other hosts its documents
+ * may lead to although they are internal ({@code downloadHosts}).
  */
 public record HostConfig(URI discoveryUrl, URI mirrorUrl, String token, Path tokenFile, Boolean allowUnsigned,
-                         List<String> trustedKeys) {
+                         List<String> trustedKeys, List<String> downloadHosts) {
 
     public HostConfig {
         checkUrl("discoveryUrl", discoveryUrl);
@@ -31,11 +32,18 @@ public record HostConfig(URI discoveryUrl, URI mirrorUrl, String token, Path tok
                     + "publishes hashes, not signatures, so there is no key to pin)");
         }
         new io.providermirror.upstream.SignaturePolicy(false, java.util.Set.copyOf(trustedKeys));
+        downloadHosts = downloadHosts == null ? List.of() : List.copyOf(downloadHosts);
+        for (String host : downloadHosts) {
+            if (!io.providermirror.upstream.ProviderAddress.isValidHostname(host)) {
+                throw new IllegalArgumentException("downloadHosts: '" + host
+                        + "' (expected: a lowercase host name or IPv4 address, optionally with :port, e.g. artifacts.corp)");
+            }
+        }
     }
 
     /** A host configured only for where its discovery document is. */
     public static HostConfig discoveredAt(URI discoveryUrl) {
-        return new HostConfig(discoveryUrl, null, null, null, null, null);
+        return new HostConfig(discoveryUrl, null, null, null, null, null, null);
     }
 
     private static void checkUrl(String key, URI url) {

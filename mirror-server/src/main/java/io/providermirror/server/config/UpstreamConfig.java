@@ -29,6 +29,16 @@ public record UpstreamConfig(Path trustedCertificates, Map<String, HostConfig> h
                 throw new IllegalArgumentException("hosts." + entry.getKey() + ": empty (expected: settings such as discoveryUrl)");
             }
         }
+        // One spelling per host, as provider addresses have it: registry.terraform.io:443 is registry.terraform.io.
+        Map<String, HostConfig> normalised = new TreeMap<>();
+        for (var entry : hosts.entrySet()) {
+            String name = io.providermirror.upstream.ProviderAddress.normalizeHostname(entry.getKey());
+            if (normalised.put(name, entry.getValue()) != null) {
+                throw new IllegalArgumentException("hosts: '" + entry.getKey() + "' (expected: each host once; "
+                        + name + " is configured twice, with and without its default port)");
+            }
+        }
+        hosts = java.util.Collections.unmodifiableMap(normalised);
         connectTimeout = positive(connectTimeout, DEFAULT_CONNECT_TIMEOUT, "connectTimeout");
         requestTimeout = positive(requestTimeout, DEFAULT_REQUEST_TIMEOUT, "requestTimeout");
         readTimeout = positive(readTimeout, DEFAULT_READ_TIMEOUT, "readTimeout");

@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /**
  * Turns a raw request path into a {@link Route}, validating every segment: the hostname as a DNS name (with
- * an optional port), namespace and type as the CLI's provider names, the version as semver, and an archive's
+ * an optional port; normalised by {@link ProviderAddress}, so {@code host:443} routes as {@code host}), namespace and type as the CLI's provider names, the version as semver, and an archive's
  * file name as exactly the one this provider, version and platform would have.
  */
 final class RouteParser {
@@ -59,7 +59,8 @@ final class RouteParser {
         String hostname = segments[0];
         if (!ProviderAddress.isValidHostname(hostname)) {
             return new Route.Invalid(400, "malformed hostname '" + hostname
-                    + "': expected a lowercase DNS name in punycode, optionally with :port");
+                    + "': expected a lowercase DNS name in punycode, optionally with :port (an IPv4 address only as "
+                    + "four decimal numbers such as 192.0.2.1)");
         }
         if (!ProviderAddress.isValidName(segments[1])) {
             return new Route.Invalid(400, "malformed provider namespace '" + segments[1]

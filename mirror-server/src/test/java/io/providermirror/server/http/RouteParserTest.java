@@ -28,6 +28,12 @@ final class RouteParserTest {
     }
 
     @Test
+    void theDefaultPortOfAHostIsTheHostItself() {
+        assertThat(RouteParser.parse("/providers/registry.terraform.io:443/hashicorp/random/index.json"))
+                .isEqualTo(new Route.VersionIndex(RANDOM));
+    }
+
+    @Test
     void theBaseUrlAndRootAreTheHomePage() {
         assertThat(RouteParser.parse("/")).isInstanceOf(Route.Home.class);
         assertThat(RouteParser.parse("/providers/")).isInstanceOf(Route.Home.class);
@@ -52,7 +58,12 @@ final class RouteParserTest {
         "/providers/registry.terraform.io//random/index.json",
         "/providers/registry.terraform.io/hashicorp/random/1.0.0\u0000.json",
         "/providers/registry.terraform.io/hashicorp/random/1.0.0 .json",
-        "/providers/a\\b/c/d/index.json"})
+        "/providers/a\\b/c/d/index.json",
+        "/providers/127.1/hashicorp/random/index.json",
+        "/providers/0x7f.1/hashicorp/random/index.json",
+        "/providers/0177.0.0.1/hashicorp/random/index.json",
+        "/providers/2130706433/hashicorp/random/index.json",
+        "/providers/127.1:8443/hashicorp/random/index.json"})
     void malformedMirrorPathsAreBadRequests(String path) {
         assertThat(RouteParser.parse(path)).isInstanceOfSatisfying(Route.Invalid.class,
                 invalid -> assertThat(invalid.status()).isEqualTo(400));
