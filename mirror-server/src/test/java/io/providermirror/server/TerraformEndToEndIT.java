@@ -135,6 +135,14 @@ final class TerraformEndToEndIT {
         assertThat(init.exitCode()).as(init.output()).isNotZero();
         assertThat(directory.resolve(".terraform/providers/example.test/acme/tampered/1.0.0/linux_amd64")).doesNotExist();
         assertThat(origin.archiveDownloads(release, "linux_amd64")).isPositive();
+        // The mirror refused it itself (terraform would too): counted, and nothing of it cached.
+        PrometheusScrape metrics = PrometheusScrape.parse(new String(mirror.get("/metrics").body(),
+                java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(metrics.value("mirror_verification_failures_total", "host", "example.test", "reason", "archive_hash"))
+                .isPositive();
+        try (var files = Files.walk(mirror.cacheDirectory)) {
+            assertThat(files.map(Path::toString)).noneMatch(name -> name.contains("tampered") && name.endsWith(".zip"));
+        }
     }
 
     @Test

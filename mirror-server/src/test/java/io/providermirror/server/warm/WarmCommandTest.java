@@ -135,7 +135,9 @@ final class WarmCommandTest {
             assertThat(warm("--config", config.toString(), "--platform", "linux_amd64", "example.test/acme/wb")).isEqualTo(2);
             assertThat(output).contains("another provider-mirror process is using the cache directory")
                     .contains("warm --mirror");
-            assertThat(mirror.port()).isPositive();
+            // The refused warm fetched nothing beside the running mirror, which goes on serving.
+            assertThat(origin.archiveDownloads(release("wb", "0.1.0"), "linux_amd64")).isZero();
+            assertThat(mirror.get("/providers/example.test/acme/wb/index.json")).isNotEmpty();
         }
     }
 
