@@ -13,7 +13,7 @@ import java.nio.file.StandardOpenOption;
  * live server's in-progress downloads. The operating system drops the lock when the process dies, even by
  * {@code kill -9}.
  */
-final class CacheLock implements AutoCloseable {
+public final class CacheLock implements AutoCloseable {
 
     static final String FILE = ".lock";
 
@@ -30,6 +30,15 @@ final class CacheLock implements AutoCloseable {
      *
      * @throws IOException naming the directory when another process (or this one) holds it
      */
+    /** Another process holds the directory; each command adds what its user can do about it. */
+    public static final class InUseException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        InUseException(String message) {
+            super(message);
+        }
+    }
+
     static CacheLock acquire(Path cacheDirectory) throws IOException {
         FileChannel channel = FileChannel.open(cacheDirectory.resolve(FILE), StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE);
@@ -41,8 +50,7 @@ final class CacheLock implements AutoCloseable {
         }
         if (lock == null) {
             channel.close();
-            throw new IOException("another provider-mirror process is using the cache directory " + cacheDirectory
-                    + "; a running mirror can be warmed through its URL (warm --mirror https://...)");
+            throw new InUseException("another provider-mirror process is using the cache directory " + cacheDirectory);
         }
         return new CacheLock(channel, lock);
     }

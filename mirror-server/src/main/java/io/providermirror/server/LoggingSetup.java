@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * to {@code logback-json.xml}, one JSON object per line. A logging configuration of the operator's own
  * ({@code -Dlogback.configurationFile}) is left alone.
  */
-final class LoggingSetup {
+public final class LoggingSetup {
 
     private LoggingSetup() {
     }
@@ -34,6 +34,16 @@ final class LoggingSetup {
             configurator.doConfigure(json);
         } catch (JoranException e) {
             throw new IllegalStateException("cannot apply logging.format json: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * For the commands (warm, export, import), whose output is for people: the log shows warnings and errors
+     * only, on stderr, unless {@code verbose}.
+     */
+    public static void forCommand(boolean verbose) {
+        if (!verbose && LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+            context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).setLevel(ch.qos.logback.classic.Level.WARN);
         }
     }
 

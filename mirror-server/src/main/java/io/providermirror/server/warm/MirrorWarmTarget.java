@@ -64,8 +64,20 @@ public final class MirrorWarmTarget implements WarmTarget {
         return builder;
     }
 
+    /** Sends {@code request}; a certificate the JDK does not trust is explained with what to do about it. */
+    private <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> handler)
+            throws IOException, InterruptedException {
+        try {
+            return client.send(request, handler);
+        } catch (javax.net.ssl.SSLHandshakeException e) {
+            throw new IOException("cannot verify the certificate of " + base + " (" + e.getMessage() + "): give the CA "
+                    + "that signed it with --ca FILE (a mirror with a generated certificate keeps it in "
+                    + "<cache.directory>/tls/ca.pem)", e);
+        }
+    }
+
     private JsonNode json(URI url) throws IOException, InterruptedException {
-        HttpResponse<byte[]> response = client.send(request(url).build(), HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> response = send(request(url).build(), HttpResponse.BodyHandlers.ofByteArray());
         if (response.statusCode() != 200) {
             throw new IOException(url + " answered " + response.statusCode() + mirrorsWords(response.body()));
         }
@@ -122,26 +134,34 @@ public final class MirrorWarmTarget implements WarmTarget {
             throws Exception {
         Archive archive = Optional.ofNullable(archives(address, version).get(platform)).orElseThrow(() ->
                 new IOException(address + " " + version + " is not available for " + platform));
-        HttpResponse<Void> head = client.send(request(archive.url()).method("HEAD", HttpRequest.BodyPublishers.noBody())
+        HttpResponse<Void> head = send(request(archive.url()).method("HEAD", HttpRequest.BodyPublishers.noBody())
                 .build(), HttpResponse.BodyHandlers.discarding());
         if (head.statusCode() == 200 && head.headers().firstValue("x-cache").filter("HIT"::equalsIgnoreCase).isPresent()) {
             return true;
         }
-        HttpResponse<InputStream> response = client.send(request(archive.url()).build(), HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> response = send(request(archive.url()).build(), HttpResponse.BodyHandlers.ofInputStream());
         try (InputStream body = response.body()) {
             if (response.statusCode() != 200) {
                 throw new IOException(archive.url().getPath() + " answered " + response.statusCode()
                         + mirrorsWords(body.readNBytes(64 * 1024)));
             }
-            progress.started(response.headers().firstValueAsLong("content-length").orElse(-1));
+            long announced = response.headers().firstValueAsLong("content-length").orElse(-1);
+            progress.started(announced);
             MessageDigest digest = sha256();
             byte[] buffer = new byte[64 * 1024];
             long total = 0;
             int n;
-            while ((n = body.read(buffer)) >= 0) {
-                digest.update(buffer, 0, n);
-                total += n;
-                progress.advanced(total);
+            try {
+                while ((n = body.read(buffer)) >= 0) {
+                    digest.update(buffer, 0, n);
+                    total += n;
+                    progress.advanced(total);
+                }
+            } catch (IOException cut) {
+                throw cutOff(address, version, platform, total, announced, cut);
+            }
+            if (announced >= 0 && total < announced) {
+                throw cutOff(address, version, platform, total, announced, null);
             }
             String actual = HexFormat.of().formatHex(digest.digest());
             if (archive.sha256() != null && !archive.sha256().equals(actual)) {
@@ -150,6 +170,18 @@ public final class MirrorWarmTarget implements WarmTarget {
             }
         }
         return false;
+    }
+
+    /**
+     * A transfer the mirror ended early. The mirror streams an archive while it fetches it and ends the transfer
+     * when the archive fails its checks (or its origin fails), so that nothing unverified is delivered whole.
+     */
+    private static IOException cutOff(ProviderAddress address, ProviderVersion version, Platform platform, long received,
+                                      long announced, IOException cause) {
+        return new IOException("the mirror ended the transfer after " + received + (announced >= 0 ? " of " + announced : "")
+                + " bytes: it refused the archive while fetching it, because it failed verification (its hash or size "
+                + "does not match the signed SHA256SUMS) or its origin failed; the mirror's log says which (\"the archive "
+                + "of " + address + " " + version + " " + platform + "\")", cause);
     }
 
     private static MessageDigest sha256() {

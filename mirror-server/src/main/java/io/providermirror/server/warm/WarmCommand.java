@@ -1,6 +1,8 @@
 package io.providermirror.server.warm;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.providermirror.server.CacheLock;
+import io.providermirror.server.LoggingSetup;
 import io.providermirror.server.MirrorCore;
 import io.providermirror.server.config.ConfigException;
 import io.providermirror.server.config.ConfigLoader;
@@ -65,6 +67,9 @@ public final class WarmCommand implements Callable<Integer> {
     @Option(names = "--parallel", paramLabel = "N", defaultValue = "4", description = "archives fetched at a time (default: ${DEFAULT-VALUE})")
     int parallel;
 
+    @Option(names = "--verbose", description = "also log what the mirror does (info lines, on stderr)")
+    boolean verbose;
+
     @Parameters(paramLabel = "PROVIDER", arity = "0..*",
             description = "[hostname/]namespace/type[@constraint], e.g. hashicorp/aws@~> 5.0 (hostname: registry.terraform.io)")
     List<String> providers = new ArrayList<>();
@@ -86,6 +91,7 @@ public final class WarmCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        LoggingSetup.forCommand(verbose);
         List<ProviderRequest> requests;
         Set<Platform> chosen = new LinkedHashSet<>();
         try {
@@ -107,6 +113,9 @@ public final class WarmCommand implements Callable<Integer> {
             Warmer.Summary summary = new Warmer(target, out, System.console() != null && out == System.out)
                     .run(requests, chosen, allVersions, parallel);
             return summary.failed() ? 1 : 0;
+        } catch (CacheLock.InUseException e) {
+            out.println("warm: " + e.getMessage() + "; warm a running mirror through its URL (warm --mirror https://...)");
+            return 2;
         } catch (ConfigException | IOException e) {
             out.println("warm: " + e.getMessage());
             return 2;

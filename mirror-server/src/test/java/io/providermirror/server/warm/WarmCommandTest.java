@@ -41,6 +41,14 @@ final class WarmCommandTest {
     @AfterEach
     void stop() {
         origin.close();
+        // warm quiets the log as a command does in its own process; the next test in this JVM wants it back.
+        root().setLevel(rootLevel);
+    }
+
+    private final ch.qos.logback.classic.Level rootLevel = root().getLevel();
+
+    private static ch.qos.logback.classic.Logger root() {
+        return (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     }
 
     private int warm(String... args) {
@@ -139,6 +147,42 @@ final class WarmCommandTest {
             assertThat(origin.archiveDownloads(release("wb", "0.1.0"), "linux_amd64")).isZero();
             assertThat(mirror.get("/providers/example.test/acme/wb/index.json")).isNotEmpty();
         }
+    }
+
+    @Test
+    void aMirrorWhoseCertificateIsNotTrustedIsExplainedWithTheCaOption() throws Exception {
+        try (var mirror = MirrorFixtures.start(tmp.resolve("cache"), origin)) {
+            // The origin's CA is not the mirror's: the handshake fails.
+            assertThat(warm("--mirror", "https://localhost:" + mirror.port() + "/providers/", "--ca",
+                    origin.caCertificate().toString(), "--platform", "linux_amd64", "example.test/acme/wb")).isEqualTo(1);
+            assertThat(output).contains("cannot verify the certificate of https://localhost:" + mirror.port())
+                    .contains("give the CA that signed it with --ca FILE");
+        }
+    }
+
+    @Test
+    void aTamperedArchiveSaysWhyTheMirrorRefusedIt() throws Exception {
+        origin.publish("acme", "wt", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES, 3_000_000, "linux_amd64");
+        try (var mirror = MirrorFixtures.start(tmp.resolve("cache"), origin)) {
+            assertThat(warm("--mirror", "https://localhost:" + mirror.port() + "/providers/", "--ca", mirror.ca().toString(),
+                    "--platform", "linux_amd64", "example.test/acme/wt")).isEqualTo(1);
+            // Refused before the answer started (502 with the mirror's words) or while streaming (cut off).
+            assertThat(output).contains("FAILED: example.test/acme/wt 1.0.0 linux_amd64")
+                    .containsPattern("failed verification|does not match the sha256")
+                    .doesNotContain(": closed");
+        }
+    }
+
+    @Test
+    void commandOutputIsForPeopleTheLogShowsOnlyWarningsUnlessVerbose() throws Exception {
+        Path config = Files.writeString(tmp.resolve("mirror.yaml"), MirrorFixtures.yaml(tmp.resolve("cache"), origin));
+        assertThat(warm("--config", config.toString(), "--platform", "linux_amd64", "example.test/acme/wb")).isZero();
+        assertThat(root().getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN);
+        assertThat(org.slf4j.LoggerFactory.getLogger("io.providermirror.server.Archives").isInfoEnabled()).isFalse();
+        root().setLevel(rootLevel);
+        assertThat(warm("--verbose", "--config", config.toString(), "--platform", "linux_amd64", "example.test/acme/wa"))
+                .isZero();
+        assertThat(org.slf4j.LoggerFactory.getLogger("io.providermirror.server.Archives").isInfoEnabled()).isTrue();
     }
 
     @Test
