@@ -1,6 +1,7 @@
 package io.providermirror.server.bundle;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -8,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.providermirror.server.MirrorFixtures;
 import io.providermirror.testkit.FakeOrigin;
+import io.providermirror.testkit.ProviderZips;
 import io.providermirror.testkit.TestPgpKey;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -167,6 +169,80 @@ final class BundleTest {
         assertThat(archivesInside()).hasSize(2);
     }
 
+    @Test
+    void aBundleClaimingAParentMirrorForAHostWithoutOneNeitherReplacesAVerifiedArchiveNorAddsAVersion() throws Exception {
+        assertThat(importInside(export("genuine.tar"), "")).as(output).isZero();
+        byte[] genuine = release.archives().get("linux_amd64");
+        byte[] replacement = ProviderZips.provider("carried", "1.1.0", "linux_amd64", 777);
+        byte[] fake = ProviderZips.provider("carried", "9.9.9", "linux_amd64", 777);
+        // A parent's version document is only hashes: whoever writes it decides what verifies.
+        Map<String, byte[]> entries = new LinkedHashMap<>();
+        entries.put(PROVIDER + "versions.json", versionList("1.1.0", "9.9.9"));
+        entries.put(PROVIDER + "1.1.0/release.json", parentEvidence("1.1.0", replacement));
+        entries.put(PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_linux_amd64.zip", replacement);
+        entries.put(PROVIDER + "9.9.9/release.json", parentEvidence("9.9.9", fake));
+        entries.put(PROVIDER + "9.9.9/terraform-provider-carried_9.9.9_linux_amd64.zip", fake);
+        Path crafted = craft("crafted.tar", entries, List.of(carried("1.1.0"), carried("9.9.9")));
+
+        assertThat(importInside(crafted, "")).as(output).isOne();
+        assertThat(output).contains("REFUSED").contains("example.test/acme/carried")
+                .contains("upstream.hosts.example.test.mirrorUrl").contains("nothing of it was imported");
+
+        try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), origin)) {
+            JsonNode index = JSON.readTree(inside.get("/providers/example.test/acme/carried/index.json"));
+            assertThat(index.get("versions").has("9.9.9")).as(index.toString()).isFalse();
+            assertThat(inside.get("/providers/example.test/acme/carried/terraform-provider-carried_1.1.0_linux_amd64.zip"))
+                    .as("the verified archive, after a restart").isEqualTo(genuine);
+            assertThat(JSON.readTree(inside.get("/providers/example.test/acme/carried/1.1.0.json"))
+                    .at("/archives/linux_amd64/hashes").toString()).contains("zh:" + release.sha256("linux_amd64"));
+            assertThatThrownBy(() -> inside.get("/providers/example.test/acme/carried/9.9.9.json"))
+                    .hasMessageContaining("answered 404");
+        }
+    }
+
+    private static final String PROVIDER = "example.test/acme/carried/";
+
+    private static BundleManifest.Release carried(String version) {
+        return new BundleManifest.Release("example.test/acme/carried", version, List.of("linux_amd64"));
+    }
+
+    /** A version list in the registry's form, listing {@code versions} for linux_amd64. */
+    private static byte[] versionList(String... versions) throws IOException {
+        ObjectNode root = JSON.createObjectNode();
+        ArrayNode list = root.putArray("versions");
+        for (String version : versions) {
+            list.addObject().put("version", version).putArray("platforms").addObject().put("os", "linux")
+                    .put("arch", "amd64");
+        }
+        return JSON.writeValueAsBytes(root);
+    }
+
+    /** Release evidence in the form a parent network mirror's version document is kept in, vouching for {@code zip}. */
+    private static byte[] parentEvidence(String version, byte[] zip) throws IOException {
+        String name = "terraform-provider-carried_" + version + "_linux_amd64.zip";
+        ObjectNode document = JSON.createObjectNode();
+        document.putObject("archives").putObject("linux_amd64").put("url", name).putArray("hashes")
+                .add("zh:" + sha256(zip));
+        ObjectNode evidence = JSON.createObjectNode();
+        evidence.putArray("downloads");
+        evidence.putArray("checksums");
+        evidence.putObject("parentMirror")
+                .put("url", "https://127.0.0.1:9/providers/example.test/acme/carried/" + version + ".json")
+                .put("document", JSON.writeValueAsBytes(document));
+        return JSON.writeValueAsBytes(evidence);
+    }
+
+    /** A bundle of {@code entries} with a manifest that agrees with them, as anyone can write one. */
+    private Path craft(String name, Map<String, byte[]> entries, List<BundleManifest.Release> releases) throws IOException {
+        List<BundleManifest.Entry> listed = new ArrayList<>();
+        entries.forEach((path, bytes) -> listed.add(new BundleManifest.Entry(path, bytes.length, sha256(bytes))));
+        Map<String, byte[]> all = new LinkedHashMap<>();
+        all.put(BundleManifest.PATH, JSON.writeValueAsBytes(new BundleManifest(BundleManifest.FORMAT, "2026-11-23T00:00:00Z",
+                "a test", listed, releases)));
+        all.putAll(entries);
+        return writeTar(name, all);
+    }
+
     private static byte[] flip(byte[] bytes) {
         byte[] copy = bytes.clone();
         copy[copy.length / 2] ^= 0x01;
@@ -207,6 +283,10 @@ final class BundleTest {
             }
             entries.put(BundleManifest.PATH, JSON.writeValueAsBytes(manifest));
         }
+        return writeTar(name, entries);
+    }
+
+    private Path writeTar(String name, Map<String, byte[]> entries) throws IOException {
         Path out = tmp.resolve(name);
         try (OutputStream file = Files.newOutputStream(out); TarArchiveOutputStream tar = new TarArchiveOutputStream(file)) {
             tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
