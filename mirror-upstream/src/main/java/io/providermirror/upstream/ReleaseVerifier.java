@@ -8,7 +8,7 @@ import java.util.Objects;
 /**
  * Checks a release's evidence the way the CLI checks a package before installing it: SHA256SUMS lists the
  * package's file name with the announced hash, and SHA256SUMS carries a valid signature by one of the keys
- * in the package's download document; or,
+ * in the package's download document, over a file named for this very provider, version and platform; or,
  * only for a host whose configured source is a network mirror, that mirror's published hashes, read from
  * beneath its configured URL. (The third check, the archive's own hash, is made on the archive's
  * bytes when they are fetched.)
@@ -62,6 +62,12 @@ public final class ReleaseVerifier {
                 throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + " is in the evidence twice");
             }
             DownloadDocument document = DownloadDocument.parse(platform, download.url(), download.document(), what);
+            if (!isFileNameOf(document.filename(), address, version, platform)) {
+                throw new VerificationException(VerificationException.Check.CHECKSUM_LISTING, address + " " + version
+                        + " " + platform + ": the signed file is " + document.filename() + ", not "
+                        + "terraform-provider-" + address.type() + "_" + version + "_" + platform + ".zip: a package "
+                        + "signed for another provider, version or platform cannot stand in for this one");
+            }
             ReleaseEvidence.Checksums checksums = evidence.checksums().stream()
                     .filter(c -> c.url().equals(document.shasumsUrl())
                             && c.signatureUrl().equals(document.shasumsSignatureUrl()))
@@ -95,6 +101,20 @@ public final class ReleaseVerifier {
                     document.shasum(), keyId));
         }
         return new VerifiedRelease(address, version, packages);
+    }
+
+    /**
+     * True when {@code name} is {@code terraform-provider-<type>_<version>_<os>_<arch>.zip} for this release (the
+     * version as the origin spells it, which may be a shorter form of the same version, such as {@code 1.2}).
+     */
+    static boolean isFileNameOf(String name, ProviderAddress address, ProviderVersion version, Platform platform) {
+        String prefix = "terraform-provider-" + address.type() + "_";
+        String suffix = "_" + platform + ".zip";
+        if (!name.startsWith(prefix) || !name.endsWith(suffix) || name.length() <= prefix.length() + suffix.length()) {
+            return false;
+        }
+        return ProviderVersion.parse(name.substring(prefix.length(), name.length() - suffix.length()))
+                .filter(version::equals).isPresent();
     }
 
     /** True when {@code url} is {@code base} or beneath it: same scheme, host and port, and a path below base's. */

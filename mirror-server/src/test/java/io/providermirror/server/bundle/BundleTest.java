@@ -200,7 +200,37 @@ final class BundleTest {
         }
     }
 
+    @Test
+    void aGenuinelySignedReleaseCannotBeFiledUnderAnotherVersion() throws Exception {
+        Path bundle = export("genuine.tar");
+        Map<String, byte[]> genuine = entries(bundle);
+        // 1.1.0's signed evidence and archives, relabelled as a 2.5.0 that the CLI would pick as the newest.
+        Map<String, byte[]> relabelled = new LinkedHashMap<>();
+        relabelled.put(PROVIDER + "versions.json", versionList("2.5.0"));
+        relabelled.put(PROVIDER + "2.5.0/release.json", genuine.get(PROVIDER + "1.1.0/release.json"));
+        relabelled.put(PROVIDER + "2.5.0/terraform-provider-carried_2.5.0_linux_amd64.zip",
+                genuine.get(PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_linux_amd64.zip"));
+        Path crafted = craft("relabelled.tar", relabelled, List.of(carried("2.5.0")));
+
+        assertThat(importInside(crafted, "")).as(output).isOne();
+        assertThat(output).contains("REFUSED").containsPattern("example.test/acme/carried 2.5.0 (\\w+): the signed "
+                + "file is terraform-provider-carried_1.1.0_\\1.zip, not terraform-provider-carried_2.5.0_\\1.zip");
+        assertThat(archivesInside()).isEmpty();
+    }
+
     private static final String PROVIDER = "example.test/acme/carried/";
+
+    /** Every entry of a bundle, by name. */
+    private static Map<String, byte[]> entries(Path bundle) throws IOException {
+        Map<String, byte[]> entries = new LinkedHashMap<>();
+        try (InputStream in = Files.newInputStream(bundle); TarArchiveInputStream tar = new TarArchiveInputStream(in)) {
+            TarArchiveEntry entry;
+            while ((entry = tar.getNextEntry()) != null) {
+                entries.put(entry.getName(), tar.readAllBytes());
+            }
+        }
+        return entries;
+    }
 
     private static BundleManifest.Release carried(String version) {
         return new BundleManifest.Release("example.test/acme/carried", version, List.of("linux_amd64"));
