@@ -218,6 +218,27 @@ final class BundleTest {
         assertThat(archivesInside()).isEmpty();
     }
 
+    @Test
+    void aPinnedKeyInAnArmoredBlockWithAnotherKeyLetsOnlyThePinnedKeySign() throws Exception {
+        Path bundle = export("genuine.tar");
+        TestPgpKey forger = TestPgpKey.generate("Forger <x@example.test>");
+        byte[] fake = ProviderZips.provider("carried", "1.1.0", "linux_amd64", 777);
+        // The download documents list the genuine key and the forger's in one armored block; the forger signs.
+        String block = TestPgpKey.armoredTogether(origin.signingKey(), forger);
+        Path forged = rewrite(bundle, "forged.tar", (name, bytes) -> name.endsWith("release.json")
+                ? forgeWithKeyBlock(bytes, forger, FakeOrigin.hex(fake), block)
+                : name.endsWith("linux_amd64.zip") ? fake : bytes, true);
+
+        String pinned = ", hosts: {example.test: {trustedKeys: [" + origin.signingKey().primaryFingerprint() + "]}}";
+        assertThat(importInside(forged, pinned)).as(output).isOne();
+        assertThat(output).contains("REFUSED").contains("example.test/acme/carried 1.1.0")
+                .contains("made by key " + forger.signingKeyId()).contains("upstream.hosts.example.test.trustedKeys");
+        assertThat(archivesInside()).isEmpty();
+
+        assertThat(importInside(bundle, pinned)).as(output).isZero();
+        assertThat(output).contains("example.test: signed by key(s) " + origin.signingKey().signingKeyId());
+    }
+
     private static final String PROVIDER = "example.test/acme/carried/";
 
     /** Every entry of a bundle, by name. */
@@ -288,6 +309,33 @@ final class BundleTest {
                         .replaceFirst("[0-9a-f]{64}(  \\S+linux_amd64\\.zip)", "f".repeat(64) + "$1");
                 byte[] bytes = sums.getBytes(StandardCharsets.UTF_8);
                 ((ObjectNode) checksums).put("sums", bytes).put("signature", forger.signDetached(bytes));
+            }
+            return JSON.writeValueAsBytes(root);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * release.json with linux_amd64's hash replaced by {@code sha256} in SHA256SUMS (signed by {@code forger}) and
+     * its download document, and every download document listing {@code keys} as its one armored block.
+     */
+    private static byte[] forgeWithKeyBlock(byte[] evidence, TestPgpKey forger, String sha256, String keys) {
+        try {
+            ObjectNode root = (ObjectNode) JSON.readTree(evidence);
+            for (JsonNode checksums : (ArrayNode) root.get("checksums")) {
+                String sums = new String(checksums.get("sums").binaryValue(), StandardCharsets.UTF_8)
+                        .replaceFirst("[0-9a-f]{64}(  \\S+linux_amd64\\.zip)", sha256 + "$1");
+                byte[] bytes = sums.getBytes(StandardCharsets.UTF_8);
+                ((ObjectNode) checksums).put("sums", bytes).put("signature", forger.signDetached(bytes));
+            }
+            for (JsonNode download : (ArrayNode) root.get("downloads")) {
+                ObjectNode document = (ObjectNode) JSON.readTree(download.get("document").binaryValue());
+                if (download.get("platform").asText().equals("linux_amd64")) {
+                    document.put("shasum", sha256);
+                }
+                ((ObjectNode) document.at("/signing_keys/gpg_public_keys/0")).put("ascii_armor", keys);
+                ((ObjectNode) download).put("document", JSON.writeValueAsBytes(document));
             }
             return JSON.writeValueAsBytes(root);
         } catch (IOException e) {
