@@ -239,6 +239,128 @@ final class BundleTest {
         assertThat(output).contains("example.test: signed by key(s) " + origin.signingKey().signingKeyId());
     }
 
+    @Test
+    void importNeverReplacesACommittedArchiveWithAnotherOneThatAlsoVerifies() throws Exception {
+        Path bundle = export("genuine.tar");
+        assertThat(importInside(bundle, "")).as(output).isZero();
+        // Without pinned keys a bundle may bring its own key; it cannot change what is cached.
+        TestPgpKey other = TestPgpKey.generate("Other <o@example.test>");
+        byte[] replacement = ProviderZips.provider("carried", "1.1.0", "linux_amd64", 777);
+        String genuineSha = release.sha256("linux_amd64");
+        String otherSha = FakeOrigin.hex(replacement);
+        Path replacing = rewrite(bundle, "replacing.tar", (name, bytes) -> name.endsWith("release.json")
+                ? forgeWithKeyBlock(bytes, other, otherSha, other.armoredPublicKey())
+                : name.endsWith("linux_amd64.zip") ? replacement : bytes, true);
+
+        assertThat(importInside(replacing, "")).as(output).isOne();
+        assertThat(output).contains("REFUSED").contains("example.test/acme/carried 1.1.0 linux_amd64")
+                .contains("sha256 " + genuineSha).contains("sha256 " + otherSha).contains("nothing of it was imported");
+
+        // Each of the two says which archive the version has: the committed archive, even without the release,
+        Files.delete(tmp.resolve("inside/metadata/" + PROVIDER + "1.1.0/release.json"));
+        assertThat(importInside(replacing, "")).as(output).isOne();
+        assertThat(output).contains("example.test/acme/carried 1.1.0 linux_amd64")
+                .contains("already holds a verified archive with sha256 " + genuineSha).contains("sha256 " + otherSha);
+        assertThat(importInside(bundle, "")).as(output).isZero();
+        // and the cached verified release, with the archive gone.
+        Path linux = tmp.resolve("inside/archives/" + PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_linux_amd64.zip");
+        Files.delete(linux);
+        Files.delete(linux.resolveSibling(linux.getFileName() + ".meta"));
+        assertThat(importInside(replacing, "")).as(output).isOne();
+        assertThat(output).contains("example.test/acme/carried 1.1.0 linux_amd64")
+                .contains("verified with sha256 " + genuineSha).contains("sha256 " + otherSha);
+
+        try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), origin)) {
+            assertThat(inside.get("/providers/example.test/acme/carried/1.1.0.json")).asString()
+                    .contains("zh:" + genuineSha).doesNotContain(otherSha);
+            assertThat(inside.get("/providers/example.test/acme/carried/terraform-provider-carried_1.1.0_darwin_arm64.zip"))
+                    .isEqualTo(release.archives().get("darwin_arm64"));
+        }
+    }
+
+    @Test
+    void versionListsAreMergedOnlyForTheVersionsTheBundleCarriesAndVerified() throws Exception {
+        Path bundle = export("genuine.tar");
+        Path listing = rewrite(bundle, "listing.tar", (name, bytes) -> name.endsWith("versions.json")
+                ? versionList("1.1.0", "5.0.0") : bytes, true);
+        Map<String, byte[]> entries = entries(listing);
+        entries.remove(BundleManifest.PATH);
+        entries.put("example.test/acme/uncarried/versions.json", versionList("1.0.0"));
+        BundleManifest manifest = JSON.readValue(entries(bundle).get(BundleManifest.PATH), BundleManifest.class);
+        Path crafted = craft("crafted.tar", entries, manifest.releases());
+
+        assertThat(importInside(crafted, "")).as(output).isZero();
+        try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), origin)) {
+            List<String> versions = new ArrayList<>();
+            JSON.readTree(inside.get("/providers/example.test/acme/carried/index.json")).get("versions").fieldNames()
+                    .forEachRemaining(versions::add);
+            assertThat(versions).containsExactly("1.1.0");
+            assertThatThrownBy(() -> inside.get("/providers/example.test/acme/uncarried/index.json"))
+                    .hasMessageContaining("answered 404");
+        }
+    }
+
+    @Test
+    void anEntryLargerThanTheManifestSaysIsRefusedBeforeItFillsTheDisk() throws Exception {
+        byte[] huge = new byte[8 * 1024 * 1024];
+        Map<String, byte[]> entries = new LinkedHashMap<>();
+        entries.put(PROVIDER + "versions.json", versionList("1.1.0"));
+        entries.put(PROVIDER + "1.1.0/release.json", parentEvidence("1.1.0", huge));
+        entries.put(PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_linux_amd64.zip", huge);
+        Path crafted = craft("huge.tar", entries, List.of(carried("1.1.0")));
+        // The manifest says the archive is 1,000 bytes; the tar holds 8 MiB.
+        Map<String, byte[]> rewritten = entries(crafted);
+        ObjectNode manifest = (ObjectNode) JSON.readTree(rewritten.get(BundleManifest.PATH));
+        for (JsonNode entry : manifest.get("entries")) {
+            if (entry.get("path").asText().endsWith(".zip")) {
+                ((ObjectNode) entry).put("size", 1000);
+            }
+        }
+        rewritten.put(BundleManifest.PATH, JSON.writeValueAsBytes(manifest));
+        Path oversized = writeTar("oversized.tar", rewritten);
+
+        java.util.concurrent.atomic.AtomicLong written = new java.util.concurrent.atomic.AtomicLong();
+        var config = new io.providermirror.server.config.ConfigLoader(Map.of()).loadText(
+                "cache: {directory: '" + tmp.resolve("inside") + "'}\nupstream: {offline: true}\n");
+        try (var core = io.providermirror.server.MirrorCore.open(config, java.time.Clock.systemUTC(), false,
+                store -> countingWrites(store, written), new io.micrometer.core.instrument.simple.SimpleMeterRegistry())) {
+            assertThatThrownBy(() -> new BundleImporter(core).importBundle(oversized))
+                    .isInstanceOf(BundleImporter.RefusedException.class)
+                    .hasMessageContaining("terraform-provider-carried_1.1.0_linux_amd64.zip")
+                    .hasMessageContaining("the manifest says 1000");
+        }
+        assertThat(written.get()).as("bytes written to the store").isLessThanOrEqualTo(1001);
+        assertThat(archivesInside()).isEmpty();
+    }
+
+    /** {@code store}, adding every byte written to its blobs to {@code written}. */
+    private static io.providermirror.cache.BlobStore countingWrites(io.providermirror.cache.BlobStore store,
+                                                                   java.util.concurrent.atomic.AtomicLong written) {
+        return (io.providermirror.cache.BlobStore) java.lang.reflect.Proxy.newProxyInstance(
+                BundleTest.class.getClassLoader(), new Class<?>[] {io.providermirror.cache.BlobStore.class},
+                (proxy, method, args) -> {
+                    Object result = invoke(method, store, args);
+                    if (!method.getName().equals("create")) {
+                        return result;
+                    }
+                    return java.lang.reflect.Proxy.newProxyInstance(BundleTest.class.getClassLoader(),
+                            new Class<?>[] {io.providermirror.cache.BlobWrite.class}, (p, m, a) -> {
+                                if (m.getName().equals("write")) {
+                                    written.addAndGet(((java.nio.ByteBuffer) a[0]).remaining());
+                                }
+                                return invoke(m, result, a);
+                            });
+                });
+    }
+
+    private static Object invoke(java.lang.reflect.Method method, Object target, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
     private static final String PROVIDER = "example.test/acme/carried/";
 
     /** Every entry of a bundle, by name. */
@@ -258,14 +380,14 @@ final class BundleTest {
     }
 
     /** A version list in the registry's form, listing {@code versions} for linux_amd64. */
-    private static byte[] versionList(String... versions) throws IOException {
+    private static byte[] versionList(String... versions) {
         ObjectNode root = JSON.createObjectNode();
         ArrayNode list = root.putArray("versions");
         for (String version : versions) {
             list.addObject().put("version", version).putArray("platforms").addObject().put("os", "linux")
                     .put("arch", "amd64");
         }
-        return JSON.writeValueAsBytes(root);
+        return root.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /** Release evidence in the form a parent network mirror's version document is kept in, vouching for {@code zip}. */
