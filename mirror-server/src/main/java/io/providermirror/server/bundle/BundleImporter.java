@@ -37,9 +37,12 @@ import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 
 /**
  * Brings a bundle into a cache directory, trusting nothing in it until it is checked again: every entry
- * against the manifest's size and sha256, every release's SHA256SUMS and signature with its origin's keys
- * under the host's signature policy (pinned keys apply), every archive against its verified hash. Only when
- * all of it holds does anything enter the cache; an altered bundle is refused whole.
+ * against the manifest's size and sha256 (read to at most one byte past the declared size), every release's
+ * SHA256SUMS and signature with its origin's keys under the host's signature policy (pinned keys apply;
+ * parent-mirror evidence only for a host configured with that parent), every archive against its verified
+ * hash and against what the cache already holds: a cached version never changes. Version lists are merged
+ * only for the versions the bundle carries. Only when all of it holds does anything enter the cache; a bundle
+ * that fails any check is refused whole.
  */
 public final class BundleImporter {
 
