@@ -204,10 +204,12 @@ public final class BundleImporter {
                             + (pkg.sha256() != null ? "sha256 " + pkg.sha256() : String.join(", ", pkg.h1())) + ")");
                 }
                 VerifiedPackage known = cached == null ? null : cached.find(platform).orElse(null);
-                if (known != null && known.sha256() != null && !known.sha256().equals(staged.sha256())) {
+                if (known != null && (known.sha256() != null ? !known.sha256().equals(staged.sha256())
+                        : !known.h1().contains(PackageHashes.h1(staged.write().temporaryFile())))) {
                     throw new RefusedException(what + " " + platform + ": the cache already holds this version, verified "
-                            + "with sha256 " + known.sha256() + " for this platform, and the bundle's archive has sha256 "
-                            + staged.sha256() + "; a cached version never changes, so the cached one stays");
+                            + "with " + (known.sha256() != null ? "sha256 " + known.sha256() : String.join(", ", known.h1()))
+                            + " for this platform, and the bundle's archive has sha256 " + staged.sha256()
+                            + "; a cached version never changes, so the cached one stays");
                 }
                 var committed = core.blobs().find(CacheLayout.archive(address, version, platform));
                 if (committed.isPresent() && !committed.get().sha256().equals(staged.sha256())) {

@@ -279,6 +279,30 @@ final class BundleTest {
     }
 
     @Test
+    void aHostTakenFromAParentMirrorImportsItsParentsHashesButNeverChangesACachedVersion() throws Exception {
+        String fromParent = ", hosts: {example.test: {mirrorUrl: 'https://127.0.0.1:9/providers/'}}";
+        byte[] genuine = release.archives().get("linux_amd64");
+        String h1 = io.providermirror.upstream.PackageHashes.h1(Files.write(tmp.resolve("genuine.zip"), genuine));
+        // As a static tree written by `terraform providers mirror` publishes it: h1: only.
+        Map<String, byte[]> entries = new LinkedHashMap<>();
+        entries.put(PROVIDER + "versions.json", versionList("1.1.0"));
+        entries.put(PROVIDER + "1.1.0/release.json", parentEvidence("1.1.0", h1));
+        entries.put(PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_linux_amd64.zip", genuine);
+        assertThat(importInside(craft("parent.tar", entries, List.of(carried("1.1.0"))), fromParent)).as(output).isZero();
+        assertThat(output).contains("example.test: signed by key(s) parent-mirror");
+
+        Path linux = tmp.resolve("inside/archives/" + PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_linux_amd64.zip");
+        Files.delete(linux);
+        Files.delete(linux.resolveSibling(linux.getFileName() + ".meta"));
+        byte[] replacement = ProviderZips.provider("carried", "1.1.0", "linux_amd64", 777);
+        entries.put(PROVIDER + "1.1.0/release.json", parentEvidence("1.1.0", replacement));
+        entries.put(PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_linux_amd64.zip", replacement);
+        assertThat(importInside(craft("other.tar", entries, List.of(carried("1.1.0"))), fromParent)).as(output).isOne();
+        assertThat(output).contains("example.test/acme/carried 1.1.0 linux_amd64").contains("verified with " + h1)
+                .contains("sha256 " + FakeOrigin.hex(replacement));
+    }
+
+    @Test
     void versionListsAreMergedOnlyForTheVersionsTheBundleCarriesAndVerified() throws Exception {
         Path bundle = export("genuine.tar");
         Path listing = rewrite(bundle, "listing.tar", (name, bytes) -> name.endsWith("versions.json")
@@ -392,10 +416,14 @@ final class BundleTest {
 
     /** Release evidence in the form a parent network mirror's version document is kept in, vouching for {@code zip}. */
     private static byte[] parentEvidence(String version, byte[] zip) throws IOException {
+        return parentEvidence(version, "zh:" + sha256(zip));
+    }
+
+    /** As {@link #parentEvidence(String, byte[])}, with the one hash the parent publishes. */
+    private static byte[] parentEvidence(String version, String hash) throws IOException {
         String name = "terraform-provider-carried_" + version + "_linux_amd64.zip";
         ObjectNode document = JSON.createObjectNode();
-        document.putObject("archives").putObject("linux_amd64").put("url", name).putArray("hashes")
-                .add("zh:" + sha256(zip));
+        document.putObject("archives").putObject("linux_amd64").put("url", name).putArray("hashes").add(hash);
         ObjectNode evidence = JSON.createObjectNode();
         evidence.putArray("downloads");
         evidence.putArray("checksums");
