@@ -185,12 +185,17 @@ public final class BundleImporter {
                 VersionList.parse(address, versions, "the bundle");
                 verified = ReleaseVerifier.verify(address, version, JSON.readValue(evidence, ReleaseEvidence.class),
                         core.rules().signaturePolicy(address.hostname()));
-            } catch (OriginException | IOException e) {
+            } catch (OriginException | IOException | IllegalArgumentException e) {
                 throw new RefusedException(what + " does not verify: " + e.getMessage());
             }
             VerifiedRelease cached = cachedRelease(address, version);
             for (String platformName : release.platforms()) {
-                Platform platform = Platform.parse(platformName);
+                Platform platform;
+                try {
+                    platform = Platform.parse(platformName);
+                } catch (IllegalArgumentException e) {
+                    throw new RefusedException(what + ": the manifest names " + e.getMessage());
+                }
                 VerifiedPackage pkg = verified.find(platform).orElseThrow(() ->
                         new RefusedException(what + ": its verified release has no package for " + platform));
                 String path = BundleExporter.path(CacheLayout.archive(address, version, platform));

@@ -385,6 +385,27 @@ final class BundleTest {
         }
     }
 
+    @Test
+    void malformedPlatformsInAManifestOrInEvidenceAreRefusedWithAMessage() throws Exception {
+        Path bundle = export("genuine.tar");
+        Map<String, byte[]> entries = entries(bundle);
+        entries.remove(BundleManifest.PATH);
+        BundleManifest manifest = JSON.readValue(entries(bundle).get(BundleManifest.PATH), BundleManifest.class);
+        BundleManifest.Release carried = manifest.releases().get(0);
+        Path badManifest = craft("bad-manifest.tar", entries, List.of(new BundleManifest.Release(carried.provider(),
+                carried.version(), List.of("linux_amd64", "Not A Platform"))));
+        assertThat(importInside(badManifest, "")).as(output).isOne();
+        assertThat(output).contains("REFUSED").contains("Not A Platform");
+
+        ObjectNode evidence = (ObjectNode) JSON.readTree(entries.get(PROVIDER + "1.1.0/release.json"));
+        ((ObjectNode) evidence.get("downloads").get(0)).put("platform", "Not A Platform");
+        entries.put(PROVIDER + "1.1.0/release.json", JSON.writeValueAsBytes(evidence));
+        assertThat(importInside(craft("bad-evidence.tar", entries, manifest.releases()), "")).as(output).isOne();
+        assertThat(output).contains("REFUSED").contains("example.test/acme/carried 1.1.0 does not verify")
+                .contains("Not A Platform");
+        assertThat(archivesInside()).isEmpty();
+    }
+
     private static final String PROVIDER = "example.test/acme/carried/";
 
     /** Every entry of a bundle, by name. */
