@@ -26,7 +26,11 @@ public final class OriginRules {
         }
     }
 
-    /** How {@code hostname}'s releases must be signed. */
+    /**
+     * How {@code hostname}'s releases must be vouched for: signed under its keys' rules, or, with a
+     * {@code mirrorUrl}, by that network mirror only. Every reader of evidence (fills, start-up, import) goes
+     * through this, so parent-mirror evidence is trusted for no host but one configured with a parent.
+     */
     public SignaturePolicy signaturePolicy(String hostname) {
         HostConfig host = hosts.get(hostname);
         SignaturePolicy fallback = SignaturePolicy.defaultFor(hostname);
@@ -35,7 +39,7 @@ public final class OriginRules {
         }
         boolean allowUnsigned = host.allowUnsigned() == null ? fallback.allowUnsigned() : host.allowUnsigned();
         try {
-            return new SignaturePolicy(allowUnsigned, new HashSet<>(host.trustedKeys()));
+            return new SignaturePolicy(allowUnsigned, new HashSet<>(host.trustedKeys()), host.mirrorUrl());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("upstream.hosts." + hostname + "." + e.getMessage(), e);
         }

@@ -85,6 +85,46 @@ final class CachePersistenceTest {
     }
 
     @Test
+    void evidenceOnDiskRewrittenToClaimAParentMirrorIsNotTrustedAfterARestart() throws Exception {
+        try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
+             FakeOrigin attacker = FakeOrigin.start(origin.certificates())) {
+            FakeOrigin.Release release = origin.publish("acme", "rewritten", "1.0.0", FakeOrigin.Tamper.NONE, 5_000,
+                    "linux_amd64", "darwin_arm64");
+            String base = "/providers/example.test/acme/rewritten/";
+            try (MirrorFixture mirror = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15))) {
+                assertThat(mirror.get(base + "1.0.0.json").statusCode()).isEqualTo(200);
+            }
+            // Someone who can write the metadata turns the evidence into "a parent mirror said so", with hashes and a
+            // download URL of his own; this host has no mirrorUrl.
+            byte[] fake = io.providermirror.testkit.ProviderZips.provider("rewritten", "1.0.0", "darwin_arm64", 777);
+            attacker.wireMock().stubFor(get(urlEqualTo("/fake.zip")).willReturn(aResponse().withBody(fake)));
+            var document = JSON.createObjectNode();
+            var archives = document.putObject("archives");
+            for (String platform : java.util.List.of("linux_amd64", "darwin_arm64")) {
+                archives.putObject(platform).put("url", attacker.discoveryUrl() + "fake.zip").putArray("hashes")
+                        .add("zh:" + FakeOrigin.hex(fake));
+            }
+            var evidence = JSON.createObjectNode();
+            evidence.putArray("downloads");
+            evidence.putArray("checksums");
+            evidence.putObject("parentMirror").put("url", attacker.discoveryUrl() + "example.test/acme/rewritten/1.0.0.json")
+                    .put("document", JSON.writeValueAsBytes(document));
+            JSON.writeValue(tmp.resolve("cache/metadata/example.test/acme/rewritten/1.0.0/release.json").toFile(), evidence);
+
+            try (MirrorFixture restarted = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15))) {
+                HttpResponse<byte[]> response = restarted.get(base + "1.0.0.json");
+                assertThat(response.statusCode()).isEqualTo(200);
+                assertThat(new String(response.body(), java.nio.charset.StandardCharsets.UTF_8))
+                        .contains("zh:" + release.sha256("darwin_arm64")).doesNotContain(FakeOrigin.hex(fake));
+                HttpResponse<byte[]> archive = restarted.get(base + "terraform-provider-rewritten_1.0.0_darwin_arm64.zip");
+                assertThat(archive.statusCode()).isEqualTo(200);
+                assertThat(archive.body()).isEqualTo(release.archives().get("darwin_arm64"));
+            }
+            assertThat(attacker.requestsMatching("/fake.zip")).isZero();
+        }
+    }
+
+    @Test
     void offlineServesTheCacheAndNeverContactsAnOrigin() throws Exception {
         try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"))) {
             FakeOrigin.Release release = origin.publish("acme", "island", "1.0.0", "linux_amd64");

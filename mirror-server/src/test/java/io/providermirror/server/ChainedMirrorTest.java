@@ -102,6 +102,36 @@ final class ChainedMirrorTest {
     }
 
     @Test
+    void aVersionDocumentFromOutsideTheConfiguredMirrorUrlIsNotTrusted() throws Exception {
+        try (FakeOrigin tree = FakeOrigin.start(tmp.resolve("tree"))) {
+            byte[] zip = io.providermirror.testkit.ProviderZips.provider("strayed", "1.0.0", "linux_amd64", 5_000);
+            String file = "terraform-provider-strayed_1.0.0_linux_amd64.zip";
+            String dir = "/mirror/example.test/acme/strayed/";
+            tree.wireMock().stubFor(get(urlEqualTo(dir + "index.json")).willReturn(aResponse()
+                    .withHeader("Content-Type", "application/json").withBody("{\"versions\":{\"1.0.0\":{}}}")));
+            // The parent's path answers with a redirect out of the mirror's URL, to hashes somebody else wrote.
+            tree.wireMock().stubFor(get(urlEqualTo(dir + "1.0.0.json")).willReturn(aResponse().withStatus(302)
+                    .withHeader("Location", "/uploads/1.0.0.json")));
+            tree.wireMock().stubFor(get(urlEqualTo("/uploads/1.0.0.json")).willReturn(aResponse()
+                    .withHeader("Content-Type", "application/json").withBody("{\"archives\":{\"linux_amd64\":{\"url\":\""
+                            + dir + file + "\",\"hashes\":[\"zh:" + FakeOrigin.hex(zip) + "\"]}}}")));
+            tree.wireMock().stubFor(get(urlEqualTo(dir + file)).willReturn(aResponse().withBody(zip)));
+            try (MirrorFixture child = MirrorFixture.builder(tmp.resolve("child"), tree)
+                    .set("upstream.hosts", Map.of("example.test", Map.of("mirrorUrl", tree.discoveryUrl() + "mirror/")))
+                    .start()) {
+                String base = child.providerPath("acme", "strayed");
+                HttpResponse<byte[]> document = child.get(base + "1.0.0.json");
+                assertThat(document.statusCode()).as(new String(document.body())).isEqualTo(502);
+                assertThat(JSON.readTree(document.body()).get("errors").get(0).asText())
+                        .contains("example.test/acme/strayed")
+                        .contains("not beneath the network mirror");
+                assertThat(child.get(base + file).statusCode()).isEqualTo(502);
+                assertThat(Files.exists(child.cacheDirectory.resolve("archives/example.test/acme/strayed"))).isFalse();
+            }
+        }
+    }
+
+    @Test
     void keysCannotBePinnedThroughAParentMirror() {
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).loadText("""
                 upstream:

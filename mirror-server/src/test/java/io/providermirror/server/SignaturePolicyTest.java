@@ -1,9 +1,13 @@
 package io.providermirror.server;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.providermirror.server.config.ConfigLoader;
 import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.testkit.TestPgpKey;
@@ -91,6 +95,40 @@ final class SignaturePolicyTest {
             assertThat(error(refused)).contains("is among the keys pinned in upstream.hosts.example.test.trustedKeys");
             HttpResponse<byte[]> unsigned = pinnedRight.get(pinnedRight.providerPath("acme", "unsigned") + "1.0.0.json");
             assertThat(unsigned.statusCode()).as("a pin requires a signature").isEqualTo(502);
+        }
+    }
+
+    @Test
+    void aRegistryListingThePinnedKeyBesideItsOwnInOneArmoredBlockCannotSignWithItsOwn() throws Exception {
+        // A registry on a configured host, controlled by someone with a key of his own but not the pinned one.
+        try (FakeOrigin attacker = FakeOrigin.start(tmp.resolve("attacker"))) {
+            FakeOrigin.Release release = attacker.publish("acme", "smuggled", "1.0.0", "linux_amd64");
+            String files = "/files/acme/smuggled/1.0.0/";
+            ObjectNode download = JSON.createObjectNode()
+                    .put("os", "linux").put("arch", "amd64")
+                    .put("filename", release.fileName("linux_amd64"))
+                    .put("download_url", files + release.fileName("linux_amd64"))
+                    .put("shasums_url", files + "terraform-provider-smuggled_1.0.0_SHA256SUMS")
+                    .put("shasums_signature_url", files + "terraform-provider-smuggled_1.0.0_SHA256SUMS.sig")
+                    .put("shasum", release.sha256("linux_amd64"));
+            download.putObject("signing_keys").putArray("gpg_public_keys").addObject()
+                    .put("ascii_armor", TestPgpKey.armoredTogether(origin.signingKey(), attacker.signingKey()));
+            attacker.wireMock().stubFor(get(urlEqualTo("/v1/providers/acme/smuggled/1.0.0/download/linux/amd64"))
+                    .willReturn(aResponse().withHeader("Content-Type", "application/json").withBody(download.toString())));
+
+            try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("smuggled"), attacker)
+                    .set("upstream.hosts.example\\.test.trustedKeys", List.of(origin.signingKey().primaryFingerprint()))
+                    .start()) {
+                HttpResponse<byte[]> refused = mirror.get(mirror.providerPath("acme", "smuggled") + "1.0.0.json");
+                assertThat(refused.statusCode()).isEqualTo(502);
+                assertThat(error(refused)).contains("example.test/acme/smuggled 1.0.0 linux_amd64")
+                        .contains("made by key " + attacker.signingKey().signingKeyId())
+                        .contains("upstream.hosts.example.test.trustedKeys");
+                HttpResponse<byte[]> archive = mirror.get(mirror.providerPath("acme", "smuggled")
+                        + release.fileName("linux_amd64"));
+                assertThat(archive.statusCode()).isEqualTo(502);
+            }
+            assertThat(attacker.archiveDownloads(release, "linux_amd64")).isZero();
         }
     }
 

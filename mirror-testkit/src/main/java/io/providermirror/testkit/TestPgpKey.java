@@ -10,16 +10,21 @@ import java.util.Date;
 import org.bouncycastle.bcpg.ArmoredOutputStream;
 import org.bouncycastle.bcpg.HashAlgorithmTags;
 import org.bouncycastle.bcpg.PublicKeyAlgorithmTags;
+import org.bouncycastle.bcpg.PublicSubkeyPacket;
+import org.bouncycastle.bcpg.sig.KeyFlags;
 import org.bouncycastle.crypto.AsymmetricCipherKeyPair;
 import org.bouncycastle.crypto.generators.RSAKeyPairGenerator;
 import org.bouncycastle.crypto.params.RSAKeyGenerationParameters;
 import org.bouncycastle.openpgp.PGPException;
 import org.bouncycastle.openpgp.PGPKeyPair;
 import org.bouncycastle.openpgp.PGPKeyRingGenerator;
+import org.bouncycastle.openpgp.PGPPublicKey;
 import org.bouncycastle.openpgp.PGPPublicKeyRing;
 import org.bouncycastle.openpgp.PGPSignature;
 import org.bouncycastle.openpgp.PGPSignatureGenerator;
+import org.bouncycastle.openpgp.PGPSignatureSubpacketGenerator;
 import org.bouncycastle.openpgp.operator.PGPDigestCalculator;
+import org.bouncycastle.openpgp.operator.bc.BcKeyFingerprintCalculator;
 import org.bouncycastle.openpgp.operator.bc.BcPGPContentSignerBuilder;
 import org.bouncycastle.openpgp.operator.bc.BcPGPDigestCalculatorProvider;
 import org.bouncycastle.openpgp.operator.bc.BcPGPKeyPair;
@@ -84,6 +89,51 @@ public final class TestPgpKey {
             throw new IllegalStateException(e);
         }
         return bytes.toString(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * Several keys' public key rings in one ASCII-armored block, as one {@code ascii_armor} of a download
+     * document may carry them.
+     */
+    public static String armoredTogether(TestPgpKey... keys) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ArmoredOutputStream armored = new ArmoredOutputStream(bytes)) {
+            for (TestPgpKey key : keys) {
+                key.publicRing.encode(armored);
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return bytes.toString(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * This key's public key ring with a copy of {@code victim}'s primary public key bound to it as a signing
+     * subkey, ASCII-armored. Anyone can make such a ring: the binding is signed by this key alone, and the copy
+     * has the victim's key ID and fingerprint.
+     */
+    public String armoredPublicKeyClaiming(TestPgpKey victim) {
+        try {
+            var packet = victim.primary.getPublicKey().getPublicKeyPacket();
+            PGPPublicKey copy = new PGPPublicKey(new PublicSubkeyPacket(packet.getAlgorithm(), packet.getTime(),
+                    packet.getKey()), new BcKeyFingerprintCalculator());
+            PGPSignatureGenerator generator = new PGPSignatureGenerator(
+                    new BcPGPContentSignerBuilder(primary.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256));
+            generator.init(PGPSignature.SUBKEY_BINDING, primary.getPrivateKey());
+            PGPSignatureSubpacketGenerator flags = new PGPSignatureSubpacketGenerator();
+            flags.setKeyFlags(false, KeyFlags.SIGN_DATA);
+            generator.setHashedSubpackets(flags.generate());
+            PGPPublicKey bound = PGPPublicKey.addCertification(copy,
+                    generator.generateCertification(primary.getPublicKey(), copy));
+            PGPPublicKeyRing ring = PGPPublicKeyRing.insertPublicKey(publicRing, bound);
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            try (ArmoredOutputStream armored = new ArmoredOutputStream(bytes)) {
+                ring.encode(armored);
+            }
+            return bytes.toString(StandardCharsets.US_ASCII);
+        } catch (PGPException | IOException e) {
+            throw new IllegalStateException("cannot make the test key ring", e);
+        }
     }
 
     /** The hex ID of the key that makes signatures. */

@@ -41,8 +41,9 @@ public final class OpenPgpSignatures {
     }
 
     /**
-     * As {@link #verify(byte[], byte[], List)}, using only the keys whose primary key or a subkey has an ID
-     * (16 hex digits) or fingerprint in {@code pinned}, when that is not empty.
+     * As {@link #verify(byte[], byte[], List)}, when {@code pinned} is not empty using only pinned keys: a key
+     * whose own ID (16 hex digits) or fingerprint is pinned, or a subkey validly bound to a primary key that is.
+     * Other keys, even in the same armored block or key ring as a pinned one, sign nothing.
      *
      * @param pinSetting how to name the pin in an error, e.g. the configuration key
      */
@@ -53,14 +54,16 @@ public final class OpenPgpSignatures {
                     "the origin lists no signing keys, so the signature over SHA256SUMS cannot be checked");
         }
         List<PGPSignature> signatures = readSignatures(signature);
-        List<PGPPublicKeyRingCollection> keyRings = new ArrayList<>();
+        // Each certificate (key ring) on its own: a signing subkey is judged by its binding to its own primary key.
+        List<PGPPublicKeyRing> keyRings = new ArrayList<>();
         List<String> refused = new ArrayList<>();
         for (String armored : armoredKeys) {
-            PGPPublicKeyRingCollection rings = readKeys(armored);
-            if (pinned.isEmpty() || isPinned(rings, pinned)) {
-                keyRings.add(rings);
-            } else {
-                rings.forEach(ring -> refused.add(fingerprint(ring.getPublicKey())));
+            for (PGPPublicKeyRing ring : readKeys(armored)) {
+                if (pinned.isEmpty() || mentionsPin(ring, pinned)) {
+                    keyRings.add(ring);
+                } else {
+                    refused.add(fingerprint(ring.getPublicKey()));
+                }
             }
         }
         if (keyRings.isEmpty()) {
@@ -68,10 +71,11 @@ public final class OpenPgpSignatures {
                     + String.join(", ", refused) + ") is among the keys pinned in " + pinSetting + " " + pinned);
         }
         for (PGPSignature candidate : signatures) {
-            for (PGPPublicKeyRingCollection rings : keyRings) {
+            for (PGPPublicKeyRing ring : keyRings) {
                 try {
-                    PGPPublicKey key = rings.getPublicKey(candidate.getKeyID());
-                    if (key != null && isUsable(rings, key) && verifies(candidate, key, document)) {
+                    PGPPublicKey key = ring.getPublicKey(candidate.getKeyID());
+                    if (key != null && isUsable(ring, key) && mayUse(ring, key, pinned)
+                            && verifies(candidate, key, document)) {
                         return keyId(candidate.getKeyID());
                     }
                 } catch (PGPException e) {
@@ -85,18 +89,31 @@ public final class OpenPgpSignatures {
         }
         throw new VerificationException(VerificationException.Check.SIGNATURE,
                 "the signature over SHA256SUMS (made by key " + ids + ") does not verify with any of the origin's "
-                        + armoredKeys.size() + " signing key(s)");
+                        + armoredKeys.size() + " signing key(s)" + (pinned.isEmpty() ? ""
+                        : " that " + pinSetting + " " + pinned + " lets sign"));
     }
 
-    private static boolean isPinned(PGPPublicKeyRingCollection rings, Set<String> pinned) {
-        for (PGPPublicKeyRing ring : rings) {
-            for (PGPPublicKey key : ring) {
-                if (pinned.contains(keyId(key.getKeyID())) || pinned.contains(fingerprint(key))) {
-                    return true;
-                }
+    /** True when any key of {@code ring} is pinned, so the ring is worth looking at. */
+    private static boolean mentionsPin(PGPPublicKeyRing ring, Set<String> pinned) {
+        for (PGPPublicKey key : ring) {
+            if (isPinned(key, pinned)) {
+                return true;
             }
         }
         return false;
+    }
+
+    /**
+     * True when {@code key} (already known to be usable in {@code ring}) may sign: no pin, the key itself is
+     * pinned, or it is a subkey of a pinned primary key. A ring's primary key is never let in because one of the
+     * ring's subkeys is pinned: anyone can bind a copy of somebody else's public key to a key of his own.
+     */
+    private static boolean mayUse(PGPPublicKeyRing ring, PGPPublicKey key, Set<String> pinned) {
+        return pinned.isEmpty() || isPinned(key, pinned) || !key.isMasterKey() && isPinned(ring.getPublicKey(), pinned);
+    }
+
+    private static boolean isPinned(PGPPublicKey key, Set<String> pinned) {
+        return pinned.contains(keyId(key.getKeyID())) || pinned.contains(fingerprint(key));
     }
 
     private static String fingerprint(PGPPublicKey key) {
@@ -109,11 +126,10 @@ public final class OpenPgpSignatures {
         return signature.verify();
     }
 
-    private static boolean isUsable(PGPPublicKeyRingCollection rings, PGPPublicKey key) throws PGPException {
+    private static boolean isUsable(PGPPublicKeyRing ring, PGPPublicKey key) throws PGPException {
         if (key.isMasterKey()) {
             return true;
         }
-        PGPPublicKeyRing ring = rings.getPublicKeyRing(key.getKeyID());
         PGPPublicKey primary = ring.getPublicKey();
         Iterator<PGPSignature> bindings = key.getSignaturesOfType(PGPSignature.SUBKEY_BINDING);
         while (bindings.hasNext()) {

@@ -73,6 +73,12 @@ public final class ParentMirrorClient {
         if (document.status() != 200) {
             throw OriginHttpClient.statusError(document.finalUri(), document.status(), what);
         }
+        if (!ReleaseVerifier.isBeneath(document.finalUri(), mirrorBase)) {
+            // What the parent vouches for is what it serves beneath its own URL, not where it redirects to.
+            throw new VerificationException(VerificationException.Check.SIGNATURE, address + " " + version
+                    + ": the network mirror " + mirrorBase + " redirected its version document to "
+                    + document.finalUri() + ", which is not beneath the network mirror " + mirrorBase);
+        }
         return document;
     }
 

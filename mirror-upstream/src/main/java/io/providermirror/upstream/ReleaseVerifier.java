@@ -1,5 +1,6 @@
 package io.providermirror.upstream;
 
+import java.net.URI;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -7,7 +8,9 @@ import java.util.Objects;
 /**
  * Checks a release's evidence the way the CLI checks a package before installing it: SHA256SUMS lists the
  * package's file name with the announced hash, and SHA256SUMS carries a valid signature by one of the keys
- * in the package's download document. (The third check, the archive's own hash, is made on the archive's
+ * in the package's download document, over a file named for this very provider, version and platform; or,
+ * only for a host whose configured source is a network mirror, that mirror's published hashes, read from
+ * beneath its configured URL. (The third check, the archive's own hash, is made on the archive's
  * bytes when they are fetched.)
  */
 public final class ReleaseVerifier {
@@ -31,14 +34,40 @@ public final class ReleaseVerifier {
      */
     public static VerifiedRelease verify(ProviderAddress address, ProviderVersion version, ReleaseEvidence evidence,
                                          SignaturePolicy policy) {
+        String setting = "upstream.hosts." + address.hostname() + ".mirrorUrl";
         if (evidence.parentMirror() != null) {
+            URI claimed = evidence.parentMirror().url();
+            if (policy.parentMirror() == null) {
+                throw new VerificationException(VerificationException.Check.SIGNATURE, address + " " + version
+                        + ": its evidence claims to come from the network mirror " + claimed + ", but " + setting
+                        + " is not set, so no network mirror vouches for this host: its releases need a signature");
+            }
+            if (!isBeneath(claimed, policy.parentMirror())) {
+                throw new VerificationException(VerificationException.Check.SIGNATURE, address + " " + version
+                        + ": its evidence comes from " + claimed + ", which is not beneath the network mirror "
+                        + policy.parentMirror() + " configured in " + setting);
+            }
             return ParentMirrorClient.release(address, version, evidence.parentMirror());
+        }
+        if (policy.parentMirror() != null) {
+            throw new VerificationException(VerificationException.Check.SIGNATURE, address + " " + version
+                    + ": its evidence comes from an origin registry, but this host's only source is the network mirror "
+                    + policy.parentMirror() + " (" + setting + ")");
         }
         Map<Platform, VerifiedPackage> packages = new HashMap<>();
         for (ReleaseEvidence.Download download : evidence.downloads()) {
             Platform platform = Platform.parse(download.platform());
             String what = "the download document of " + address + " " + version + " " + platform;
+            if (packages.containsKey(platform)) {
+                throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + " is in the evidence twice");
+            }
             DownloadDocument document = DownloadDocument.parse(platform, download.url(), download.document(), what);
+            if (!isFileNameOf(document.filename(), address, version, platform)) {
+                throw new VerificationException(VerificationException.Check.CHECKSUM_LISTING, address + " " + version
+                        + " " + platform + ": the signed file is " + document.filename() + ", not "
+                        + "terraform-provider-" + address.type() + "_" + version + "_" + platform + ".zip: a package "
+                        + "signed for another provider, version or platform cannot stand in for this one");
+            }
             ReleaseEvidence.Checksums checksums = evidence.checksums().stream()
                     .filter(c -> c.url().equals(document.shasumsUrl())
                             && c.signatureUrl().equals(document.shasumsSignatureUrl()))
@@ -72,6 +101,45 @@ public final class ReleaseVerifier {
                     document.shasum(), keyId));
         }
         return new VerifiedRelease(address, version, packages);
+    }
+
+    /**
+     * True when {@code name} is {@code terraform-provider-<type>_<version>_<os>_<arch>.zip} for this release (the
+     * version as the origin spells it, which may be a shorter form of the same version, such as {@code 1.2}).
+     */
+    static boolean isFileNameOf(String name, ProviderAddress address, ProviderVersion version, Platform platform) {
+        String prefix = "terraform-provider-" + address.type() + "_";
+        String suffix = "_" + platform + ".zip";
+        if (!name.startsWith(prefix) || !name.endsWith(suffix) || name.length() <= prefix.length() + suffix.length()) {
+            return false;
+        }
+        return ProviderVersion.parse(name.substring(prefix.length(), name.length() - suffix.length()))
+                .filter(version::equals).isPresent();
+    }
+
+    /** True when {@code url} is {@code base} or beneath it: same scheme, host and port, and a path below base's. */
+    static boolean isBeneath(URI url, URI base) {
+        if (url == null || !url.isAbsolute() || url.isOpaque() || url.getRawUserInfo() != null || url.getHost() == null
+                || base.getHost() == null) {
+            return false;
+        }
+        URI u = url.normalize();
+        URI b = base.normalize();
+        if (!u.getScheme().equalsIgnoreCase(b.getScheme()) || !u.getHost().equalsIgnoreCase(b.getHost())
+                || port(u) != port(b)) {
+            return false;
+        }
+        String basePath = b.getRawPath() == null ? "/" : b.getRawPath();
+        basePath = basePath.endsWith("/") ? basePath : basePath + "/";
+        String path = u.getRawPath() == null ? "" : u.getRawPath();
+        return path.startsWith(basePath) && !path.contains("/../") && !path.contains("/./");
+    }
+
+    private static int port(URI url) {
+        if (url.getPort() >= 0) {
+            return url.getPort();
+        }
+        return "http".equalsIgnoreCase(url.getScheme()) ? 80 : 443;
     }
 
     private static String signature(ProviderAddress address, ReleaseEvidence.Checksums checksums, DownloadDocument document,

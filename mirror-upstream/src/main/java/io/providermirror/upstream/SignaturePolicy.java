@@ -1,17 +1,21 @@
 package io.providermirror.upstream;
 
+import java.net.URI;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
- * How one origin host's releases must be signed. By default as the CLI: SHA256SUMS must carry a valid
+ * How one origin host's releases must be vouched for. By default as the CLI: SHA256SUMS must carry a valid
  * signature by one of the keys the origin lists. {@code allowUnsigned} accepts releases whose origin lists no
  * key at all (SHA256SUMS is still checked); {@code trustedKeys} pins the keys that may sign (key IDs or
  * fingerprints, of a primary key or a subkey): keys outside the pin are refused even if the origin lists them.
+ * {@code parentMirror}, the host's configured {@code mirrorUrl}, makes a network mirror beneath that URL the
+ * host's only source, whose published hashes are trusted instead of signatures; without it, evidence that claims
+ * to come from a network mirror vouches for nothing.
  */
-public record SignaturePolicy(boolean allowUnsigned, Set<String> trustedKeys) {
+public record SignaturePolicy(boolean allowUnsigned, Set<String> trustedKeys, URI parentMirror) {
 
     /** The host whose registry serves some providers without keys, and whose CLI accepts that. */
     public static final String OPENTOFU_REGISTRY = "registry.opentofu.org";
@@ -32,6 +36,15 @@ public record SignaturePolicy(boolean allowUnsigned, Set<String> trustedKeys) {
             normalized.add(hex);
         }
         trustedKeys = Set.copyOf(normalized);
+        if (parentMirror != null && !trustedKeys.isEmpty()) {
+            throw new IllegalArgumentException("trustedKeys: set with mirrorUrl (expected: one of them; a network "
+                    + "mirror publishes hashes, not signatures, so there is no key to pin)");
+        }
+    }
+
+    /** A host whose releases come from its origin registry, signed. */
+    public SignaturePolicy(boolean allowUnsigned, Set<String> trustedKeys) {
+        this(allowUnsigned, trustedKeys, null);
     }
 
     /** The default for {@code hostname}: the CLI's rule, with unsigned releases accepted from OpenTofu's registry. */

@@ -98,6 +98,34 @@ final class OpenPgpSignaturesTest {
     }
 
     @Test
+    void ofAnArmoredBlockHoldingThePinnedKeyAndAnotherOnlyThePinnedKeyMaySign() {
+        // One ascii_armor with the pinned key and a key of the origin's own choosing.
+        List<String> listed = List.of(TestPgpKey.armoredTogether(withSubkey, stranger));
+        byte[] byStranger = stranger.signDetached(SUMS);
+        assertThat(OpenPgpSignatures.verify(SUMS, byStranger, listed)).as("without a pin, as the CLI: any listed key")
+                .isEqualTo(stranger.signingKeyId());
+        for (String pin : List.of(withSubkey.primaryFingerprint(), withSubkey.signingKeyId())) {
+            assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, byStranger, listed, Set.of(pin),
+                    "upstream.hosts.example.test.trustedKeys"))
+                    .as(pin).isInstanceOf(VerificationException.class)
+                    .hasMessageContaining("made by key " + stranger.signingKeyId())
+                    .hasMessageContaining("that upstream.hosts.example.test.trustedKeys [" + pin + "] lets sign");
+            assertThat(OpenPgpSignatures.verify(SUMS, withSubkey.signDetached(SUMS), listed, Set.of(pin), "pins"))
+                    .as(pin).isEqualTo(withSubkey.signingKeyId());
+        }
+    }
+
+    @Test
+    void aKeyRingThatBindsACopyOfThePinnedKeyAsItsSubkeyGivesItsOwnKeysNoRightToSign() {
+        String claiming = stranger.armoredPublicKeyClaiming(primaryOnly);
+        Set<String> pin = Set.of(primaryOnly.primaryFingerprint());
+        assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, stranger.signDetached(SUMS), List.of(claiming), pin, "pins"))
+                .isInstanceOf(VerificationException.class).hasMessageContaining("does not verify");
+        assertThat(OpenPgpSignatures.verify(SUMS, primaryOnly.signDetached(SUMS), List.of(claiming), pin, "pins"))
+                .as("the copy is still the pinned key: only its owner signs with it").isEqualTo(primaryOnly.signingKeyId());
+    }
+
+    @Test
     void policiesNormalisePinsAndRefuseWhatIsNotAKey() {
         assertThat(new SignaturePolicy(false, Set.of("c874 011f 0ab4 0511 0d02 1055 3436 5d94 72d7 468f")).trustedKeys())
                 .containsExactly("C874011F0AB405110D02105534365D9472D7468F");

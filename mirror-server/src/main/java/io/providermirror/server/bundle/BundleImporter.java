@@ -37,9 +37,12 @@ import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 
 /**
  * Brings a bundle into a cache directory, trusting nothing in it until it is checked again: every entry
- * against the manifest's size and sha256, every release's SHA256SUMS and signature with its origin's keys
- * under the host's signature policy (pinned keys apply), every archive against its verified hash. Only when
- * all of it holds does anything enter the cache; an altered bundle is refused whole.
+ * against the manifest's size and sha256 (read to at most one byte past the declared size), every release's
+ * SHA256SUMS and signature with its origin's keys under the host's signature policy (pinned keys apply;
+ * parent-mirror evidence only for a host configured with that parent), every archive against its verified
+ * hash and against what the cache already holds: a cached version never changes. Version lists are merged
+ * only for the versions the bundle carries. Only when all of it holds does anything enter the cache; a bundle
+ * that fails any check is refused whole.
  */
 public final class BundleImporter {
 
@@ -93,7 +96,7 @@ public final class BundleImporter {
                 throw new RefusedException(bundle + " is not a provider-mirror bundle: it does not begin with "
                         + BundleManifest.PATH);
             }
-            manifest = JSON.readValue(bounded(tar, first), BundleManifest.class);
+            manifest = JSON.readValue(bounded(tar, first, MAX_DOCUMENT_BYTES), BundleManifest.class);
             if (manifest.format() != BundleManifest.FORMAT) {
                 throw new RefusedException(bundle + " has bundle format " + manifest.format() + "; this mirror reads "
                         + BundleManifest.FORMAT);
@@ -107,10 +110,14 @@ public final class BundleImporter {
                     throw new RefusedException(bundle + ": the entry " + name + " is not in the manifest, or is there twice");
                 }
                 CacheKey key = key(name);
+                if (entry.getSize() != declared.size()) {
+                    throw new RefusedException(bundle + ": the entry " + name + " is " + entry.getSize()
+                            + " bytes in the tar, but the manifest says " + declared.size());
+                }
                 if (name.endsWith(".zip")) {
                     archives.put(name, stage(tar, key, declared));
                 } else {
-                    byte[] bytes = bounded(tar, entry);
+                    byte[] bytes = bounded(tar, entry, declared.size());
                     check(declared, bytes.length, sha256(bytes));
                     documents.put(name, bytes);
                 }
@@ -133,8 +140,11 @@ public final class BundleImporter {
         byte[] buffer = new byte[64 * 1024];
         long size = 0;
         int n;
+        // At most one byte more than the manifest declares: enough to tell the entry is larger, never enough to
+        // let an oversized entry fill the disk before it is refused.
+        long limit = declared.size() + 1;
         try {
-            while ((n = tar.read(buffer)) >= 0) {
+            while (size < limit && (n = tar.read(buffer, 0, (int) Math.min(buffer.length, limit - size))) >= 0) {
                 digest.update(buffer, 0, n);
                 write.write(ByteBuffer.wrap(buffer, 0, n));
                 size += n;
@@ -175,11 +185,17 @@ public final class BundleImporter {
                 VersionList.parse(address, versions, "the bundle");
                 verified = ReleaseVerifier.verify(address, version, JSON.readValue(evidence, ReleaseEvidence.class),
                         core.rules().signaturePolicy(address.hostname()));
-            } catch (OriginException | IOException e) {
+            } catch (OriginException | IOException | IllegalArgumentException e) {
                 throw new RefusedException(what + " does not verify: " + e.getMessage());
             }
+            VerifiedRelease cached = cachedRelease(address, version);
             for (String platformName : release.platforms()) {
-                Platform platform = Platform.parse(platformName);
+                Platform platform;
+                try {
+                    platform = Platform.parse(platformName);
+                } catch (IllegalArgumentException e) {
+                    throw new RefusedException(what + ": the manifest names " + e.getMessage());
+                }
                 VerifiedPackage pkg = verified.find(platform).orElseThrow(() ->
                         new RefusedException(what + ": its verified release has no package for " + platform));
                 String path = BundleExporter.path(CacheLayout.archive(address, version, platform));
@@ -192,11 +208,40 @@ public final class BundleImporter {
                     throw new RefusedException(what + " " + platform + ": the archive does not match the verified hash ("
                             + (pkg.sha256() != null ? "sha256 " + pkg.sha256() : String.join(", ", pkg.h1())) + ")");
                 }
+                VerifiedPackage known = cached == null ? null : cached.find(platform).orElse(null);
+                if (known != null && (known.sha256() != null ? !known.sha256().equals(staged.sha256())
+                        : !known.h1().contains(PackageHashes.h1(staged.write().temporaryFile())))) {
+                    throw new RefusedException(what + " " + platform + ": the cache already holds this version, verified "
+                            + "with " + (known.sha256() != null ? "sha256 " + known.sha256() : String.join(", ", known.h1()))
+                            + " for this platform, and the bundle's archive has sha256 " + staged.sha256()
+                            + "; a cached version never changes, so the cached one stays");
+                }
+                var committed = core.blobs().find(CacheLayout.archive(address, version, platform));
+                if (committed.isPresent() && !committed.get().sha256().equals(staged.sha256())) {
+                    throw new RefusedException(what + " " + platform + ": the cache already holds a verified archive "
+                            + "with sha256 " + committed.get().sha256() + ", and the bundle's has sha256 "
+                            + staged.sha256() + "; a cached version never changes, so the cached one stays");
+                }
                 keys.computeIfAbsent(address.hostname(), h -> new TreeSet<>()).add(pkg.signingKeyId());
                 bytes += staged.size();
             }
         }
         return new Report(manifest.releases().size(), archives.size(), bytes, keys);
+    }
+
+    /** The release the cache holds already, if its evidence still verifies under this mirror's rules. */
+    private VerifiedRelease cachedRelease(ProviderAddress address, ProviderVersion version) throws IOException {
+        java.util.Optional<StoredDocument> stored = core.documents().read(CacheLayout.release(address, version));
+        if (stored.isEmpty()) {
+            return null;
+        }
+        try {
+            return ReleaseVerifier.verify(address, version, JSON.readValue(stored.get().content(), ReleaseEvidence.class),
+                    core.rules().signaturePolicy(address.hostname()));
+        } catch (OriginException | IOException | IllegalArgumentException unverifiable) {
+            // The mirror drops such evidence when it reads it; it vouches for nothing here either.
+            return null;
+        }
     }
 
     private void commit(BundleManifest manifest, Map<String, byte[]> documents, Map<String, Staged> archives)
@@ -215,18 +260,30 @@ public final class BundleImporter {
                     documents.get(BundleExporter.path(CacheLayout.release(address, version))));
             core.documents().write(CacheLayout.packageHashes(address, version), JSON.writeValueAsBytes(h1));
         }
+        Map<ProviderAddress, java.util.Set<ProviderVersion>> carried = new LinkedHashMap<>();
+        for (BundleManifest.Release release : manifest.releases()) {
+            carried.computeIfAbsent(address(release.provider()), a -> new java.util.HashSet<>())
+                    .add(ProviderVersion.parse(release.version()).orElseThrow());
+        }
         for (Map.Entry<String, byte[]> document : documents.entrySet()) {
             if (document.getKey().endsWith("/versions.json")) {
                 CacheKey key = key(document.getKey());
                 ProviderAddress address = address(String.join("/", key.segments().subList(0, 3)));
-                core.documents().write(key, mergedVersions(address, document.getValue()));
+                if (carried.containsKey(address)) {
+                    core.documents().write(key, mergedVersions(address, document.getValue(), carried.get(address)));
+                }
             }
         }
     }
 
-    /** The bundle's versions joined to those the cache lists already, so an import adds to what is there. */
-    private byte[] mergedVersions(ProviderAddress address, byte[] bundled) throws IOException {
+    /**
+     * The bundle's versions joined to those the cache lists already, so an import adds to what is there; of the
+     * bundle's, only {@code carried}: versions whose releases the bundle holds and that verified.
+     */
+    private byte[] mergedVersions(ProviderAddress address, byte[] bundled, java.util.Set<ProviderVersion> carried)
+            throws IOException {
         Map<ProviderVersion, ListedVersion> all = new TreeMap<>(VersionList.parse(address, bundled, "the bundle").versions());
+        all.keySet().retainAll(carried);
         java.util.Optional<StoredDocument> existing = core.documents().read(CacheLayout.versions(address));
         if (existing.isPresent()) {
             try {
@@ -272,12 +329,13 @@ public final class BundleImporter {
         }
     }
 
-    private static byte[] bounded(TarArchiveInputStream tar, TarArchiveEntry entry) throws IOException {
-        if (entry.getSize() > MAX_DOCUMENT_BYTES) {
-            throw new RefusedException("the entry " + entry.getName() + " is " + entry.getSize()
+    /** A document entry, read to at most one byte more than {@code declared} (or than any document may be). */
+    private static byte[] bounded(TarArchiveInputStream tar, TarArchiveEntry entry, long declared) throws IOException {
+        if (entry.getSize() > MAX_DOCUMENT_BYTES || declared > MAX_DOCUMENT_BYTES) {
+            throw new RefusedException("the entry " + entry.getName() + " is " + Math.max(entry.getSize(), declared)
                     + " bytes, more than a document of a bundle may be");
         }
-        return tar.readNBytes(MAX_DOCUMENT_BYTES + 1);
+        return tar.readNBytes((int) Math.max(0, declared) + 1);
     }
 
     private static MessageDigest sha256() {

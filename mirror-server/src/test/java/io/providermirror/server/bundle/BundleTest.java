@@ -1,6 +1,7 @@
 package io.providermirror.server.bundle;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -8,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.providermirror.server.MirrorFixtures;
 import io.providermirror.testkit.FakeOrigin;
+import io.providermirror.testkit.ProviderZips;
 import io.providermirror.testkit.TestPgpKey;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -167,6 +169,302 @@ final class BundleTest {
         assertThat(archivesInside()).hasSize(2);
     }
 
+    @Test
+    void aBundleClaimingAParentMirrorForAHostWithoutOneNeitherReplacesAVerifiedArchiveNorAddsAVersion() throws Exception {
+        assertThat(importInside(export("genuine.tar"), "")).as(output).isZero();
+        byte[] genuine = release.archives().get("linux_amd64");
+        byte[] replacement = ProviderZips.provider("carried", "1.1.0", "linux_amd64", 777);
+        byte[] fake = ProviderZips.provider("carried", "9.9.9", "linux_amd64", 777);
+        // A parent's version document is only hashes: whoever writes it decides what verifies.
+        Map<String, byte[]> entries = new LinkedHashMap<>();
+        entries.put(PROVIDER + "versions.json", versionList("1.1.0", "9.9.9"));
+        entries.put(PROVIDER + "1.1.0/release.json", parentEvidence("1.1.0", replacement));
+        entries.put(PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_linux_amd64.zip", replacement);
+        entries.put(PROVIDER + "9.9.9/release.json", parentEvidence("9.9.9", fake));
+        entries.put(PROVIDER + "9.9.9/terraform-provider-carried_9.9.9_linux_amd64.zip", fake);
+        Path crafted = craft("crafted.tar", entries, List.of(carried("1.1.0"), carried("9.9.9")));
+
+        assertThat(importInside(crafted, "")).as(output).isOne();
+        assertThat(output).contains("REFUSED").contains("example.test/acme/carried")
+                .contains("upstream.hosts.example.test.mirrorUrl").contains("nothing of it was imported");
+
+        try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), origin)) {
+            JsonNode index = JSON.readTree(inside.get("/providers/example.test/acme/carried/index.json"));
+            assertThat(index.get("versions").has("9.9.9")).as(index.toString()).isFalse();
+            assertThat(inside.get("/providers/example.test/acme/carried/terraform-provider-carried_1.1.0_linux_amd64.zip"))
+                    .as("the verified archive, after a restart").isEqualTo(genuine);
+            assertThat(JSON.readTree(inside.get("/providers/example.test/acme/carried/1.1.0.json"))
+                    .at("/archives/linux_amd64/hashes").toString()).contains("zh:" + release.sha256("linux_amd64"));
+            assertThatThrownBy(() -> inside.get("/providers/example.test/acme/carried/9.9.9.json"))
+                    .hasMessageContaining("answered 404");
+        }
+    }
+
+    @Test
+    void aGenuinelySignedReleaseCannotBeFiledUnderAnotherVersion() throws Exception {
+        Path bundle = export("genuine.tar");
+        Map<String, byte[]> genuine = entries(bundle);
+        // 1.1.0's signed evidence and archives, relabelled as a 2.5.0 that the CLI would pick as the newest.
+        Map<String, byte[]> relabelled = new LinkedHashMap<>();
+        relabelled.put(PROVIDER + "versions.json", versionList("2.5.0"));
+        relabelled.put(PROVIDER + "2.5.0/release.json", genuine.get(PROVIDER + "1.1.0/release.json"));
+        relabelled.put(PROVIDER + "2.5.0/terraform-provider-carried_2.5.0_linux_amd64.zip",
+                genuine.get(PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_linux_amd64.zip"));
+        Path crafted = craft("relabelled.tar", relabelled, List.of(carried("2.5.0")));
+
+        assertThat(importInside(crafted, "")).as(output).isOne();
+        assertThat(output).contains("REFUSED").containsPattern("example.test/acme/carried 2.5.0 (\\w+): the signed "
+                + "file is terraform-provider-carried_1.1.0_\\1.zip, not terraform-provider-carried_2.5.0_\\1.zip");
+        assertThat(archivesInside()).isEmpty();
+    }
+
+    @Test
+    void aPinnedKeyInAnArmoredBlockWithAnotherKeyLetsOnlyThePinnedKeySign() throws Exception {
+        Path bundle = export("genuine.tar");
+        TestPgpKey forger = TestPgpKey.generate("Forger <x@example.test>");
+        byte[] fake = ProviderZips.provider("carried", "1.1.0", "linux_amd64", 777);
+        // The download documents list the genuine key and the forger's in one armored block; the forger signs.
+        String block = TestPgpKey.armoredTogether(origin.signingKey(), forger);
+        Path forged = rewrite(bundle, "forged.tar", (name, bytes) -> name.endsWith("release.json")
+                ? forgeWithKeyBlock(bytes, forger, FakeOrigin.hex(fake), block)
+                : name.endsWith("linux_amd64.zip") ? fake : bytes, true);
+
+        String pinned = ", hosts: {example.test: {trustedKeys: [" + origin.signingKey().primaryFingerprint() + "]}}";
+        assertThat(importInside(forged, pinned)).as(output).isOne();
+        assertThat(output).contains("REFUSED").contains("example.test/acme/carried 1.1.0")
+                .contains("made by key " + forger.signingKeyId()).contains("upstream.hosts.example.test.trustedKeys");
+        assertThat(archivesInside()).isEmpty();
+
+        assertThat(importInside(bundle, pinned)).as(output).isZero();
+        assertThat(output).contains("example.test: signed by key(s) " + origin.signingKey().signingKeyId());
+    }
+
+    @Test
+    void importNeverReplacesACommittedArchiveWithAnotherOneThatAlsoVerifies() throws Exception {
+        Path bundle = export("genuine.tar");
+        assertThat(importInside(bundle, "")).as(output).isZero();
+        // Without pinned keys a bundle may bring its own key; it cannot change what is cached.
+        TestPgpKey other = TestPgpKey.generate("Other <o@example.test>");
+        byte[] replacement = ProviderZips.provider("carried", "1.1.0", "linux_amd64", 777);
+        String genuineSha = release.sha256("linux_amd64");
+        String otherSha = FakeOrigin.hex(replacement);
+        Path replacing = rewrite(bundle, "replacing.tar", (name, bytes) -> name.endsWith("release.json")
+                ? forgeWithKeyBlock(bytes, other, otherSha, other.armoredPublicKey())
+                : name.endsWith("linux_amd64.zip") ? replacement : bytes, true);
+
+        assertThat(importInside(replacing, "")).as(output).isOne();
+        assertThat(output).contains("REFUSED").contains("example.test/acme/carried 1.1.0 linux_amd64")
+                .contains("sha256 " + genuineSha).contains("sha256 " + otherSha).contains("nothing of it was imported");
+
+        // Each of the two says which archive the version has: the committed archive, even without the release,
+        Files.delete(tmp.resolve("inside/metadata/" + PROVIDER + "1.1.0/release.json"));
+        assertThat(importInside(replacing, "")).as(output).isOne();
+        assertThat(output).contains("example.test/acme/carried 1.1.0 linux_amd64")
+                .contains("already holds a verified archive with sha256 " + genuineSha).contains("sha256 " + otherSha);
+        assertThat(importInside(bundle, "")).as(output).isZero();
+        // and the cached verified release, with the archive gone.
+        Path linux = tmp.resolve("inside/archives/" + PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_linux_amd64.zip");
+        Files.delete(linux);
+        Files.delete(linux.resolveSibling(linux.getFileName() + ".meta"));
+        assertThat(importInside(replacing, "")).as(output).isOne();
+        assertThat(output).contains("example.test/acme/carried 1.1.0 linux_amd64")
+                .contains("verified with sha256 " + genuineSha).contains("sha256 " + otherSha);
+
+        try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), origin)) {
+            assertThat(inside.get("/providers/example.test/acme/carried/1.1.0.json")).asString()
+                    .contains("zh:" + genuineSha).doesNotContain(otherSha);
+            assertThat(inside.get("/providers/example.test/acme/carried/terraform-provider-carried_1.1.0_darwin_arm64.zip"))
+                    .isEqualTo(release.archives().get("darwin_arm64"));
+        }
+    }
+
+    @Test
+    void aHostTakenFromAParentMirrorImportsItsParentsHashesButNeverChangesACachedVersion() throws Exception {
+        String fromParent = ", hosts: {example.test: {mirrorUrl: 'https://127.0.0.1:9/providers/'}}";
+        byte[] genuine = release.archives().get("linux_amd64");
+        String h1 = io.providermirror.upstream.PackageHashes.h1(Files.write(tmp.resolve("genuine.zip"), genuine));
+        // As a static tree written by `terraform providers mirror` publishes it: h1: only.
+        Map<String, byte[]> entries = new LinkedHashMap<>();
+        entries.put(PROVIDER + "versions.json", versionList("1.1.0"));
+        entries.put(PROVIDER + "1.1.0/release.json", parentEvidence("1.1.0", h1));
+        entries.put(PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_linux_amd64.zip", genuine);
+        assertThat(importInside(craft("parent.tar", entries, List.of(carried("1.1.0"))), fromParent)).as(output).isZero();
+        assertThat(output).contains("example.test: signed by key(s) parent-mirror");
+
+        Path linux = tmp.resolve("inside/archives/" + PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_linux_amd64.zip");
+        Files.delete(linux);
+        Files.delete(linux.resolveSibling(linux.getFileName() + ".meta"));
+        byte[] replacement = ProviderZips.provider("carried", "1.1.0", "linux_amd64", 777);
+        entries.put(PROVIDER + "1.1.0/release.json", parentEvidence("1.1.0", replacement));
+        entries.put(PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_linux_amd64.zip", replacement);
+        assertThat(importInside(craft("other.tar", entries, List.of(carried("1.1.0"))), fromParent)).as(output).isOne();
+        assertThat(output).contains("example.test/acme/carried 1.1.0 linux_amd64").contains("verified with " + h1)
+                .contains("sha256 " + FakeOrigin.hex(replacement));
+    }
+
+    @Test
+    void versionListsAreMergedOnlyForTheVersionsTheBundleCarriesAndVerified() throws Exception {
+        Path bundle = export("genuine.tar");
+        Path listing = rewrite(bundle, "listing.tar", (name, bytes) -> name.endsWith("versions.json")
+                ? versionList("1.1.0", "5.0.0") : bytes, true);
+        Map<String, byte[]> entries = entries(listing);
+        entries.remove(BundleManifest.PATH);
+        entries.put("example.test/acme/uncarried/versions.json", versionList("1.0.0"));
+        BundleManifest manifest = JSON.readValue(entries(bundle).get(BundleManifest.PATH), BundleManifest.class);
+        Path crafted = craft("crafted.tar", entries, manifest.releases());
+
+        assertThat(importInside(crafted, "")).as(output).isZero();
+        try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), origin)) {
+            List<String> versions = new ArrayList<>();
+            JSON.readTree(inside.get("/providers/example.test/acme/carried/index.json")).get("versions").fieldNames()
+                    .forEachRemaining(versions::add);
+            assertThat(versions).containsExactly("1.1.0");
+            assertThatThrownBy(() -> inside.get("/providers/example.test/acme/uncarried/index.json"))
+                    .hasMessageContaining("answered 404");
+        }
+    }
+
+    @Test
+    void anEntryLargerThanTheManifestSaysIsRefusedBeforeItFillsTheDisk() throws Exception {
+        byte[] huge = new byte[8 * 1024 * 1024];
+        Map<String, byte[]> entries = new LinkedHashMap<>();
+        entries.put(PROVIDER + "versions.json", versionList("1.1.0"));
+        entries.put(PROVIDER + "1.1.0/release.json", parentEvidence("1.1.0", huge));
+        entries.put(PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_linux_amd64.zip", huge);
+        Path crafted = craft("huge.tar", entries, List.of(carried("1.1.0")));
+        // The manifest says the archive is 1,000 bytes; the tar holds 8 MiB.
+        Map<String, byte[]> rewritten = entries(crafted);
+        ObjectNode manifest = (ObjectNode) JSON.readTree(rewritten.get(BundleManifest.PATH));
+        for (JsonNode entry : manifest.get("entries")) {
+            if (entry.get("path").asText().endsWith(".zip")) {
+                ((ObjectNode) entry).put("size", 1000);
+            }
+        }
+        rewritten.put(BundleManifest.PATH, JSON.writeValueAsBytes(manifest));
+        Path oversized = writeTar("oversized.tar", rewritten);
+
+        java.util.concurrent.atomic.AtomicLong written = new java.util.concurrent.atomic.AtomicLong();
+        var config = new io.providermirror.server.config.ConfigLoader(Map.of()).loadText(
+                "cache: {directory: '" + tmp.resolve("inside") + "'}\nupstream: {offline: true}\n");
+        try (var core = io.providermirror.server.MirrorCore.open(config, java.time.Clock.systemUTC(), false,
+                store -> countingWrites(store, written), new io.micrometer.core.instrument.simple.SimpleMeterRegistry())) {
+            assertThatThrownBy(() -> new BundleImporter(core).importBundle(oversized))
+                    .isInstanceOf(BundleImporter.RefusedException.class)
+                    .hasMessageContaining("terraform-provider-carried_1.1.0_linux_amd64.zip")
+                    .hasMessageContaining("the manifest says 1000");
+        }
+        assertThat(written.get()).as("bytes written to the store").isLessThanOrEqualTo(1001);
+        assertThat(archivesInside()).isEmpty();
+    }
+
+    /** {@code store}, adding every byte written to its blobs to {@code written}. */
+    private static io.providermirror.cache.BlobStore countingWrites(io.providermirror.cache.BlobStore store,
+                                                                   java.util.concurrent.atomic.AtomicLong written) {
+        return (io.providermirror.cache.BlobStore) java.lang.reflect.Proxy.newProxyInstance(
+                BundleTest.class.getClassLoader(), new Class<?>[] {io.providermirror.cache.BlobStore.class},
+                (proxy, method, args) -> {
+                    Object result = invoke(method, store, args);
+                    if (!method.getName().equals("create")) {
+                        return result;
+                    }
+                    return java.lang.reflect.Proxy.newProxyInstance(BundleTest.class.getClassLoader(),
+                            new Class<?>[] {io.providermirror.cache.BlobWrite.class}, (p, m, a) -> {
+                                if (m.getName().equals("write")) {
+                                    written.addAndGet(((java.nio.ByteBuffer) a[0]).remaining());
+                                }
+                                return invoke(m, result, a);
+                            });
+                });
+    }
+
+    private static Object invoke(java.lang.reflect.Method method, Object target, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
+    @Test
+    void malformedPlatformsInAManifestOrInEvidenceAreRefusedWithAMessage() throws Exception {
+        Path bundle = export("genuine.tar");
+        Map<String, byte[]> entries = entries(bundle);
+        entries.remove(BundleManifest.PATH);
+        BundleManifest manifest = JSON.readValue(entries(bundle).get(BundleManifest.PATH), BundleManifest.class);
+        BundleManifest.Release carried = manifest.releases().get(0);
+        Path badManifest = craft("bad-manifest.tar", entries, List.of(new BundleManifest.Release(carried.provider(),
+                carried.version(), List.of("linux_amd64", "Not A Platform"))));
+        assertThat(importInside(badManifest, "")).as(output).isOne();
+        assertThat(output).contains("REFUSED").contains("Not A Platform");
+
+        ObjectNode evidence = (ObjectNode) JSON.readTree(entries.get(PROVIDER + "1.1.0/release.json"));
+        ((ObjectNode) evidence.get("downloads").get(0)).put("platform", "Not A Platform");
+        entries.put(PROVIDER + "1.1.0/release.json", JSON.writeValueAsBytes(evidence));
+        assertThat(importInside(craft("bad-evidence.tar", entries, manifest.releases()), "")).as(output).isOne();
+        assertThat(output).contains("REFUSED").contains("example.test/acme/carried 1.1.0 does not verify")
+                .contains("Not A Platform");
+        assertThat(archivesInside()).isEmpty();
+    }
+
+    private static final String PROVIDER = "example.test/acme/carried/";
+
+    /** Every entry of a bundle, by name. */
+    private static Map<String, byte[]> entries(Path bundle) throws IOException {
+        Map<String, byte[]> entries = new LinkedHashMap<>();
+        try (InputStream in = Files.newInputStream(bundle); TarArchiveInputStream tar = new TarArchiveInputStream(in)) {
+            TarArchiveEntry entry;
+            while ((entry = tar.getNextEntry()) != null) {
+                entries.put(entry.getName(), tar.readAllBytes());
+            }
+        }
+        return entries;
+    }
+
+    private static BundleManifest.Release carried(String version) {
+        return new BundleManifest.Release("example.test/acme/carried", version, List.of("linux_amd64"));
+    }
+
+    /** A version list in the registry's form, listing {@code versions} for linux_amd64. */
+    private static byte[] versionList(String... versions) {
+        ObjectNode root = JSON.createObjectNode();
+        ArrayNode list = root.putArray("versions");
+        for (String version : versions) {
+            list.addObject().put("version", version).putArray("platforms").addObject().put("os", "linux")
+                    .put("arch", "amd64");
+        }
+        return root.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Release evidence in the form a parent network mirror's version document is kept in, vouching for {@code zip}. */
+    private static byte[] parentEvidence(String version, byte[] zip) throws IOException {
+        return parentEvidence(version, "zh:" + sha256(zip));
+    }
+
+    /** As {@link #parentEvidence(String, byte[])}, with the one hash the parent publishes. */
+    private static byte[] parentEvidence(String version, String hash) throws IOException {
+        String name = "terraform-provider-carried_" + version + "_linux_amd64.zip";
+        ObjectNode document = JSON.createObjectNode();
+        document.putObject("archives").putObject("linux_amd64").put("url", name).putArray("hashes").add(hash);
+        ObjectNode evidence = JSON.createObjectNode();
+        evidence.putArray("downloads");
+        evidence.putArray("checksums");
+        evidence.putObject("parentMirror")
+                .put("url", "https://127.0.0.1:9/providers/example.test/acme/carried/" + version + ".json")
+                .put("document", JSON.writeValueAsBytes(document));
+        return JSON.writeValueAsBytes(evidence);
+    }
+
+    /** A bundle of {@code entries} with a manifest that agrees with them, as anyone can write one. */
+    private Path craft(String name, Map<String, byte[]> entries, List<BundleManifest.Release> releases) throws IOException {
+        List<BundleManifest.Entry> listed = new ArrayList<>();
+        entries.forEach((path, bytes) -> listed.add(new BundleManifest.Entry(path, bytes.length, sha256(bytes))));
+        Map<String, byte[]> all = new LinkedHashMap<>();
+        all.put(BundleManifest.PATH, JSON.writeValueAsBytes(new BundleManifest(BundleManifest.FORMAT, "2026-11-23T00:00:00Z",
+                "a test", listed, releases)));
+        all.putAll(entries);
+        return writeTar(name, all);
+    }
+
     private static byte[] flip(byte[] bytes) {
         byte[] copy = bytes.clone();
         copy[copy.length / 2] ^= 0x01;
@@ -182,6 +480,33 @@ final class BundleTest {
                         .replaceFirst("[0-9a-f]{64}(  \\S+linux_amd64\\.zip)", "f".repeat(64) + "$1");
                 byte[] bytes = sums.getBytes(StandardCharsets.UTF_8);
                 ((ObjectNode) checksums).put("sums", bytes).put("signature", forger.signDetached(bytes));
+            }
+            return JSON.writeValueAsBytes(root);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * release.json with linux_amd64's hash replaced by {@code sha256} in SHA256SUMS (signed by {@code forger}) and
+     * its download document, and every download document listing {@code keys} as its one armored block.
+     */
+    private static byte[] forgeWithKeyBlock(byte[] evidence, TestPgpKey forger, String sha256, String keys) {
+        try {
+            ObjectNode root = (ObjectNode) JSON.readTree(evidence);
+            for (JsonNode checksums : (ArrayNode) root.get("checksums")) {
+                String sums = new String(checksums.get("sums").binaryValue(), StandardCharsets.UTF_8)
+                        .replaceFirst("[0-9a-f]{64}(  \\S+linux_amd64\\.zip)", sha256 + "$1");
+                byte[] bytes = sums.getBytes(StandardCharsets.UTF_8);
+                ((ObjectNode) checksums).put("sums", bytes).put("signature", forger.signDetached(bytes));
+            }
+            for (JsonNode download : (ArrayNode) root.get("downloads")) {
+                ObjectNode document = (ObjectNode) JSON.readTree(download.get("document").binaryValue());
+                if (download.get("platform").asText().equals("linux_amd64")) {
+                    document.put("shasum", sha256);
+                }
+                ((ObjectNode) document.at("/signing_keys/gpg_public_keys/0")).put("ascii_armor", keys);
+                ((ObjectNode) download).put("document", JSON.writeValueAsBytes(document));
             }
             return JSON.writeValueAsBytes(root);
         } catch (IOException e) {
@@ -207,6 +532,10 @@ final class BundleTest {
             }
             entries.put(BundleManifest.PATH, JSON.writeValueAsBytes(manifest));
         }
+        return writeTar(name, entries);
+    }
+
+    private Path writeTar(String name, Map<String, byte[]> entries) throws IOException {
         Path out = tmp.resolve(name);
         try (OutputStream file = Files.newOutputStream(out); TarArchiveOutputStream tar = new TarArchiveOutputStream(file)) {
             tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
