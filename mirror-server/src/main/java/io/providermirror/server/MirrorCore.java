@@ -26,7 +26,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
@@ -45,6 +46,8 @@ public final class MirrorCore implements AutoCloseable {
     private final Path cacheDirectory;
     private final CacheLock lock;
     private final ExecutorService executor;
+    private final ExecutorService fillExecutor;
+    private final ExecutorService originExecutor;
     private final BlobStore blobs;
     private final DocumentStore documents;
     private final ProviderMirror mirror;
@@ -52,12 +55,14 @@ public final class MirrorCore implements AutoCloseable {
     private final MirrorMetrics metrics;
     private final OriginRules rules;
 
-    private MirrorCore(Path cacheDirectory, CacheLock lock, ExecutorService executor, BlobStore blobs,
+    private MirrorCore(Path cacheDirectory, CacheLock lock, ExecutorService[] executors, BlobStore blobs,
                        DocumentStore documents, ProviderMirror mirror, MirrorAuth auth, MirrorMetrics metrics,
                        OriginRules rules) {
         this.cacheDirectory = cacheDirectory;
         this.lock = lock;
-        this.executor = executor;
+        this.executor = executors[0];
+        this.fillExecutor = executors[1];
+        this.originExecutor = executors[2];
         this.blobs = blobs;
         this.documents = documents;
         this.mirror = mirror;
@@ -81,7 +86,15 @@ public final class MirrorCore implements AutoCloseable {
             throw new IOException("cache.directory " + cacheDirectory + " is not writable");
         }
         CacheLock lock = CacheLock.acquire(cacheDirectory);
-        ExecutorService executor = Executors.newCachedThreadPool(daemonThreads("mirror-io"));
+        // Every pool is bounded, so a flood of cold misses queues (and times out) instead of starting threads
+        // without end. Archive downloads have their own pool, as large as the number of downloads allowed at
+        // once; the requests a release needs in parallel have theirs, as their caller waits for them on "io".
+        int fills = config.upstream().maxConcurrentFills();
+        int threads = Math.max(16, fills);
+        ExecutorService executor = boundedPool("mirror-io", threads);
+        ExecutorService fillExecutor = boundedPool("mirror-fill", fills);
+        ExecutorService originExecutor = boundedPool("mirror-origin", threads);
+        ExecutorService[] executors = {executor, fillExecutor, originExecutor};
         try {
             Map<String, URI> discoveryOverrides = new HashMap<>();
             Set<String> internalHostsAllowed = new HashSet<>();
@@ -107,7 +120,8 @@ public final class MirrorCore implements AutoCloseable {
                             RetryPolicy.DEFAULT.maxDelay()), config.upstream().offline(), internalHostsAllowed,
                     EgressProxy.from(config.upstream().proxy(), System.getenv()).orElse(null)), metrics);
             FileBlobStore files = new FileBlobStore(cacheDirectory, clock,
-                    config.cache().maxSize() == null ? Long.MAX_VALUE : config.cache().maxSize().bytes());
+                    config.cache().maxSize() == null ? Long.MAX_VALUE : config.cache().maxSize().bytes(),
+                    minFreeBytes(config, cacheDirectory));
             if (verifyCache) {
                 FileBlobStore.VerificationReport report = files.verifyAll();
                 LOG.info("--verify-cache: hashed {} cached archives; removed {} that no longer matched{}",
@@ -120,16 +134,42 @@ public final class MirrorCore implements AutoCloseable {
                     new ProviderMirror.Settings(config.cache().indexTtl(), config.upstream().maxArchiveBytes(),
                             config.upstream().offline(), config.server().metadataTimeout(),
                             config.cache().metadataMemory() == null ? Runtime.getRuntime().maxMemory() / 4
-                                    : config.cache().metadataMemory().bytes()),
+                                    : config.cache().metadataMemory().bytes(),
+                            new FillBounds(fills, config.upstream().maxConcurrentFillsPerHost(),
+                                    config.upstream().archiveTimeout(), config.upstream().minTransferRate().bytes(),
+                                    config.upstream().readTimeout()),
+                            config.cache().notFoundTtl()),
                     new Upstream(new ServiceDiscovery(http, discoveryOverrides, tokens),
-                            new RegistryClient(http, executor, tokens), new ParentMirrorClient(http, tokens)),
-                    blobs, documents, executor, clock, metrics, new ProviderPolicy(config.policy()), rules, auth);
-            return new MirrorCore(cacheDirectory, lock, executor, blobs, documents, mirror, auth, metrics, rules);
+                            new RegistryClient(http, originExecutor, tokens), new ParentMirrorClient(http, tokens)),
+                    blobs, documents, executor, fillExecutor, clock, metrics, new ProviderPolicy(config.policy()), rules, auth);
+            return new MirrorCore(cacheDirectory, lock, executors, blobs, documents, mirror, auth, metrics, rules);
         } catch (IOException | RuntimeException e) {
-            executor.shutdownNow();
+            for (ExecutorService pool : executors) {
+                pool.shutdownNow();
+            }
             lock.close();
             throw e;
         }
+    }
+
+    /**
+     * The free space the archive store keeps: {@code cache.minFreeSpace}, else the smaller of 1 GiB and 5% of
+     * the file system (enough for logs and the metadata written beside the archives, without reserving a
+     * large part of a small volume).
+     */
+    private static long minFreeBytes(MirrorConfig config, Path cacheDirectory) throws IOException {
+        if (config.cache().minFreeSpace() != null) {
+            return config.cache().minFreeSpace().bytes();
+        }
+        return Math.min(1L << 30, Files.getFileStore(cacheDirectory).getTotalSpace() / 20);
+    }
+
+    /** Up to {@code threads} daemon threads, started when work comes and ended after a minute idle; more work queues. */
+    private static ExecutorService boundedPool(String prefix, int threads) {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), daemonThreads(prefix));
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
     }
 
     private static java.util.concurrent.ThreadFactory daemonThreads(String prefix) {
@@ -176,9 +216,13 @@ public final class MirrorCore implements AutoCloseable {
 
     @Override
     public void close() {
-        executor.shutdownNow();
+        for (ExecutorService pool : new ExecutorService[] {executor, fillExecutor, originExecutor}) {
+            pool.shutdownNow();
+        }
         try {
-            executor.awaitTermination(5, TimeUnit.SECONDS);
+            for (ExecutorService pool : new ExecutorService[] {executor, fillExecutor, originExecutor}) {
+                pool.awaitTermination(5, TimeUnit.SECONDS);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

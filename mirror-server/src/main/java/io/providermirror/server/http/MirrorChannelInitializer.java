@@ -11,9 +11,14 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Builds each connection's pipeline, and nothing else. */
 final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MirrorChannelInitializer.class);
 
     /** Requests here carry no body; anything bigger than this is refused. */
     static final int MAX_REQUEST_BYTES = 8 * 1024;
@@ -25,6 +30,8 @@ final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final ConnectionLimits limits;
     private final boolean managementOnly;
     private final ChannelGroup connections;
+    /** Connections of this listener open now, for {@link ConnectionLimits#maxConnections()}. */
+    private final AtomicInteger open = new AtomicInteger();
 
     /**
      * @param sslContext     TLS for this listener, or null for plain HTTP
@@ -42,6 +49,16 @@ final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
 
     @Override
     protected void initChannel(SocketChannel channel) {
+        if (open.incrementAndGet() > limits.maxConnections()) {
+            open.decrementAndGet();
+            // Closed before TLS or HTTP: an answer would cost the handshake the limit is there to save.
+            LOG.debug("refusing a connection from {}: {} connections are open (server.maxConnections)",
+                    channel.remoteAddress(), limits.maxConnections());
+            services.metrics().refused("connections", null);
+            channel.close();
+            return;
+        }
+        channel.closeFuture().addListener(closed -> open.decrementAndGet());
         connections.add(channel);
         ChannelPipeline pipeline = channel.pipeline();
         if (sslContext != null) {
