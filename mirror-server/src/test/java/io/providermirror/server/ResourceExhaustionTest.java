@@ -201,6 +201,7 @@ final class ResourceExhaustionTest {
                     .start()) {
                 HttpResponse<byte[]> refused = mirror.get(archivePath(mirror, later, "linux_amd64"));
                 assertThat(refused.statusCode()).isEqualTo(507);
+                assertThat(refused.headers().firstValue("content-type")).contains("application/json");
                 assertThat(error(refused)).contains("example.test/acme/later 1.0.0 linux_amd64")
                         .contains("cache.minFreeSpace");
                 assertThat(origin.archiveDownloads(later, "linux_amd64")).isZero();

@@ -370,7 +370,10 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
             boolean disk = capacity.limit() == CapacityException.Limit.DISK;
             FullHttpResponse response = errorResponse(disk ? HttpResponseStatus.INSUFFICIENT_STORAGE
                     : HttpResponseStatus.SERVICE_UNAVAILABLE, capacity.getMessage(), exchange.head());
-            response.headers().set(HttpHeaderNames.RETRY_AFTER, capacity.retryAfter().toSeconds());
+            if (!disk) {
+                // Busy, not broken: a client (or the operator's retry loop) may try again shortly.
+                response.headers().set(HttpHeaderNames.RETRY_AFTER, capacity.retryAfter().toSeconds());
+            }
             exchange.ctx().writeAndFlush(response);
             return;
         }
