@@ -45,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * to hold the total size under a bound: after each commit it evicts the least recently used blobs that no
  * reader holds open. It also keeps a minimum of free space on its file system: before a blob is written,
  * least recently used blobs are evicted to restore it, and when that cannot free enough the write is refused
- * ({@link InsufficientStorageException}) rather than filling the disk under what is already cached. Blobs are
+ * ({@link InsufficientStorageException}) rather than filling the disk under what is already cached; a write in
+ * progress stops when less than half the minimum is left. Blobs are
  * evicted for free space only when evicting them is enough: a disk filled by something else is not emptied
  * of the cache in vain.
  */
@@ -563,6 +564,13 @@ public final class FileBlobStore implements BlobStore {
 
         @Override
         public void write(ByteBuffer bytes) throws IOException {
+            // Writes started above the watermark may use its upper half between them, never more: however many
+            // archives are written at once, the disk is not filled under what is cached.
+            if (minFreeBytes > 0 && freeSpace.usableBytes() - bytes.remaining() < minFreeBytes / 2) {
+                throw new InsufficientStorageException("the cache's file system has " + freeSpace.usableBytes()
+                        + " bytes free, less than half the " + minFreeBytes + " bytes it must keep; " + key
+                        + " is not written further");
+            }
             while (bytes.hasRemaining()) {
                 size += channel.write(bytes);
             }

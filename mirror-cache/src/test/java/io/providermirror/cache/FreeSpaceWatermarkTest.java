@@ -88,4 +88,20 @@ final class FreeSpaceWatermarkTest {
         commit(store, "b", 100);
         assertThat(store.find(key("b"))).isPresent();
     }
+
+    @Test
+    void aWriteInProgressStopsWhenLessThanHalfTheMinimumIsLeft() throws IOException {
+        FileBlobStore store = store(300, 150);
+        try (BlobWrite write = store.create(key("a"))) {
+            write.write(ByteBuffer.wrap(new byte[10]));
+            // Other writes took the disk down to 80 bytes free: 70 more would leave 10, under half of 150.
+            others.set(220);
+            assertThatThrownBy(() -> write.write(ByteBuffer.wrap(new byte[70])))
+                    .isInstanceOf(InsufficientStorageException.class).hasMessageContaining("less than half");
+        }
+        assertThat(store.find(key("a"))).isEmpty();
+        try (Stream<Path> leftovers = Files.list(root.resolve("tmp"))) {
+            assertThat(leftovers).isEmpty();
+        }
+    }
 }
