@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.tomakehurst.wiremock.client.WireMock;
 import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.upstream.TrustedCertificates;
 import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -110,30 +112,27 @@ final class ResourceExhaustionTest {
 
     @Test
     void anOriginTricklingBytesBelowTheMinimumRateIsAbandonedCleanlyAndALaterRequestTriesAgain() throws Exception {
-        abandonsTheTrickle("upstream.minTransferRate", "1KiB", "1", "too_slow", "below upstream.minTransferRate");
+        abandonsTheTrickle("upstream.minTransferRate", "1KiB", "1", "too_slow");
     }
 
     @Test
     void anArchiveDownloadLongerThanArchiveTimeoutIsAbandonedCleanlyAndALaterRequestTriesAgain() throws Exception {
-        abandonsTheTrickle("upstream.archiveTimeout", "1s", "1", "deadline", "longer than upstream.archiveTimeout");
+        abandonsTheTrickle("upstream.archiveTimeout", "1s", "1", "deadline");
     }
 
-    private void abandonsTheTrickle(String key, String value, String minRate, String reason, String message)
+    private void abandonsTheTrickle(String key, String value, String minRate, String reason)
             throws Exception {
         try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
-             ControlledArchiveServer files = ControlledArchiveServer.start(origin.certificates(),
-                     ControlledArchiveServer.Pace.TRICKLE, 50);
              MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
                      .set("upstream.readTimeout", "1s")
                      .set("upstream.minTransferRate", minRate)
                      .set(key, value)
                      .start()) {
             FakeOrigin.Release release = origin.publish("acme", "slow", "1.0.0", FakeOrigin.Tamper.NONE, 20_000, "linux_amd64");
-            origin.pointArchiveAt(release, "linux_amd64",
-                    files.serve("/" + release.fileName("linux_amd64"), release.archives().get("linux_amd64")));
+            // Two bytes every 100 ms: each read returns well within readTimeout, and the whole takes 17 minutes.
+            origin.serveSlowly(release, "linux_amd64", 10_000, 1_000_000);
             String path = archivePath(mirror, release, "linux_amd64");
 
-            // 20 bytes a second would take over 15 minutes for this archive.
             CompletableFuture<HttpResponse<byte[]>> trickled = getAsync(mirror, path);
             await().atMost(Duration.ofSeconds(15)).until(trickled::isDone);
             assertThat(trickled.handle((response, failure) -> failure != null || response.statusCode() != 200).get())
@@ -143,15 +142,17 @@ final class ResourceExhaustionTest {
                     assertThat(leftovers).as("the temporary file is removed").isEmpty();
                 }
             });
-            String metrics = new String(mirror.get("/metrics").body(), java.nio.charset.StandardCharsets.UTF_8);
+            String metrics = new String(mirror.get("/metrics").body(), StandardCharsets.UTF_8);
             assertThat(PrometheusScrape.parse(metrics).value("mirror_fills_abandoned_total", "host", "127.0.0.1",
                     "reason", reason)).isEqualTo(1);
 
-            files.release();
+            origin.wireMock().stubFor(WireMock.get(WireMock.urlEqualTo(release.archivePath("linux_amd64")))
+                    .willReturn(WireMock.aResponse().withBody(release.archives().get("linux_amd64"))));
             HttpResponse<byte[]> again = mirror.get(path);
             assertThat(again.statusCode()).isEqualTo(200);
             assertThat(again.body()).isEqualTo(release.archives().get("linux_amd64"));
-            assertThat(files.requests()).as("the later request went to the origin again").isEqualTo(2);
+            assertThat(origin.archiveDownloads(release, "linux_amd64")).as("the later request went to the origin again")
+                    .isEqualTo(2);
         }
     }
 
