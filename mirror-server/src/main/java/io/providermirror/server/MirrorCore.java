@@ -45,9 +45,7 @@ public final class MirrorCore implements AutoCloseable {
 
     private final Path cacheDirectory;
     private final CacheLock lock;
-    private final ExecutorService executor;
-    private final ExecutorService fillExecutor;
-    private final ExecutorService originExecutor;
+    private final Pools pools;
     private final BlobStore blobs;
     private final DocumentStore documents;
     private final ProviderMirror mirror;
@@ -55,14 +53,38 @@ public final class MirrorCore implements AutoCloseable {
     private final MirrorMetrics metrics;
     private final OriginRules rules;
 
-    private MirrorCore(Path cacheDirectory, CacheLock lock, ExecutorService[] executors, BlobStore blobs,
+    /**
+     * The mirror's thread pools, each bounded: blocking work of bounded length (disk, metadata requests),
+     * archive downloads (one thread for each download allowed at once), and the requests a release needs in
+     * parallel (their caller waits for them on an "io" thread, so they must not queue behind it).
+     */
+    private record Pools(ExecutorService io, ExecutorService fills, ExecutorService origin) {
+
+        static Pools create(int fills) {
+            int threads = Math.max(16, fills);
+            return new Pools(boundedPool("mirror-io", threads), boundedPool("mirror-fill", fills),
+                    boundedPool("mirror-origin", threads));
+        }
+
+        void shutdownNow() {
+            io.shutdownNow();
+            fills.shutdownNow();
+            origin.shutdownNow();
+        }
+
+        void awaitTermination(long seconds) throws InterruptedException {
+            io.awaitTermination(seconds, TimeUnit.SECONDS);
+            fills.awaitTermination(seconds, TimeUnit.SECONDS);
+            origin.awaitTermination(seconds, TimeUnit.SECONDS);
+        }
+    }
+
+    private MirrorCore(Path cacheDirectory, CacheLock lock, Pools pools, BlobStore blobs,
                        DocumentStore documents, ProviderMirror mirror, MirrorAuth auth, MirrorMetrics metrics,
                        OriginRules rules) {
         this.cacheDirectory = cacheDirectory;
         this.lock = lock;
-        this.executor = executors[0];
-        this.fillExecutor = executors[1];
-        this.originExecutor = executors[2];
+        this.pools = pools;
         this.blobs = blobs;
         this.documents = documents;
         this.mirror = mirror;
@@ -87,14 +109,9 @@ public final class MirrorCore implements AutoCloseable {
         }
         CacheLock lock = CacheLock.acquire(cacheDirectory);
         // Every pool is bounded, so a flood of cold misses queues (and times out) instead of starting threads
-        // without end. Archive downloads have their own pool, as large as the number of downloads allowed at
-        // once; the requests a release needs in parallel have theirs, as their caller waits for them on "io".
+        // without end.
         int fills = config.upstream().maxConcurrentFills();
-        int threads = Math.max(16, fills);
-        ExecutorService executor = boundedPool("mirror-io", threads);
-        ExecutorService fillExecutor = boundedPool("mirror-fill", fills);
-        ExecutorService originExecutor = boundedPool("mirror-origin", threads);
-        ExecutorService[] executors = {executor, fillExecutor, originExecutor};
+        Pools pools = Pools.create(fills);
         try {
             Map<String, URI> discoveryOverrides = new HashMap<>();
             Set<String> internalHostsAllowed = new HashSet<>();
@@ -140,13 +157,11 @@ public final class MirrorCore implements AutoCloseable {
                                     config.upstream().readTimeout()),
                             config.cache().notFoundTtl()),
                     new Upstream(new ServiceDiscovery(http, discoveryOverrides, tokens),
-                            new RegistryClient(http, originExecutor, tokens), new ParentMirrorClient(http, tokens)),
-                    blobs, documents, executor, fillExecutor, clock, metrics, new ProviderPolicy(config.policy()), rules, auth);
-            return new MirrorCore(cacheDirectory, lock, executors, blobs, documents, mirror, auth, metrics, rules);
+                            new RegistryClient(http, pools.origin(), tokens), new ParentMirrorClient(http, tokens)),
+                    blobs, documents, pools.io(), pools.fills(), clock, metrics, new ProviderPolicy(config.policy()), rules, auth);
+            return new MirrorCore(cacheDirectory, lock, pools, blobs, documents, mirror, auth, metrics, rules);
         } catch (IOException | RuntimeException e) {
-            for (ExecutorService pool : executors) {
-                pool.shutdownNow();
-            }
+            pools.shutdownNow();
             lock.close();
             throw e;
         }
@@ -211,18 +226,14 @@ public final class MirrorCore implements AutoCloseable {
 
     /** For blocking work: disk, rendering. */
     public ExecutorService executor() {
-        return executor;
+        return pools.io();
     }
 
     @Override
     public void close() {
-        for (ExecutorService pool : new ExecutorService[] {executor, fillExecutor, originExecutor}) {
-            pool.shutdownNow();
-        }
+        pools.shutdownNow();
         try {
-            for (ExecutorService pool : new ExecutorService[] {executor, fillExecutor, originExecutor}) {
-                pool.awaitTermination(5, TimeUnit.SECONDS);
-            }
+            pools.awaitTermination(5);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

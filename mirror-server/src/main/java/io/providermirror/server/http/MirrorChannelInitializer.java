@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Builds each connection's pipeline, and nothing else. */
+/** Builds each connection's pipeline, once the connection fits the listener's {@code maxConnections}. */
 final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
 
     private static final Logger LOG = LoggerFactory.getLogger(MirrorChannelInitializer.class);
