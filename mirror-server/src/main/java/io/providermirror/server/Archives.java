@@ -126,6 +126,9 @@ final class Archives {
             try {
                 joined = fills.joinOrStart(key, fill -> {
                     FillPermits.Permit place = permit != null ? permit : permits.acquire(address.hostname(), what);
+                    // The place is free once the archive is committed or failed, before its last byte reaches a
+                    // client (recording its h1: hash afterwards holds no socket or temporary file).
+                    fill.completion().whenComplete((blob, failure) -> place.close());
                     fillExecutor.execute(() -> {
                         try (place) {
                             runFill(fill, address, version, pkg);

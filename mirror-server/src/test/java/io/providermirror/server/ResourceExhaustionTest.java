@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
@@ -82,6 +83,17 @@ final class ResourceExhaustionTest {
                     getAsync(mirror, archivePath(mirror, release, "linux_p1")));
             await().atMost(Duration.ofSeconds(20)).until(() -> files.requests() == 2);
 
+            // Following a download in progress takes no place: this client is answered at once, and waits for bytes.
+            CompletableFuture<Integer> joinerStatus = new CompletableFuture<>();
+            CompletableFuture<HttpResponse<byte[]>> joiner = mirror.client.sendAsync(
+                    HttpRequest.newBuilder(mirror.url(archivePath(mirror, release, "linux_p0")))
+                            .timeout(Duration.ofSeconds(60)).GET().build(),
+                    info -> {
+                        joinerStatus.complete(info.statusCode());
+                        return HttpResponse.BodySubscribers.ofByteArray();
+                    });
+            assertThat(joinerStatus.get(20, TimeUnit.SECONDS)).isEqualTo(200);
+
             List<CompletableFuture<HttpResponse<byte[]>>> refused = new ArrayList<>();
             for (int i = 2; i < platforms.length; i++) {
                 refused.add(getAsync(mirror, archivePath(mirror, release, platforms[i])));
@@ -104,6 +116,8 @@ final class ResourceExhaustionTest {
                 assertThat(response.statusCode()).isEqualTo(200);
                 assertThat(response.body()).isEqualTo(release.archives().get(platforms[i]));
             }
+            assertThat(joiner.get().body()).isEqualTo(release.archives().get("linux_p0"));
+            assertThat(files.requests()).as("the joiner started no download").isEqualTo(2);
             HttpResponse<byte[]> retried = mirror.get(archivePath(mirror, release, "linux_p2"));
             assertThat(retried.statusCode()).as("a refused request succeeds when tried again").isEqualTo(200);
             assertThat(retried.body()).isEqualTo(release.archives().get("linux_p2"));
