@@ -16,14 +16,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * An origin's file server on loopback whose pace the test controls: it announces each archive's full length,
- * then either holds it after the first byte until {@link #release()} (a fill kept open on purpose), or
- * trickles it one byte every {@code trickleMillis} until {@link #release()} (an origin that never finishes).
+ * An origin's file server on loopback that holds downloads open until the test says: it announces each
+ * archive's full length, sends the first byte, and sends the rest only after {@link #release()}.
  */
 final class ControlledArchiveServer implements AutoCloseable {
-
-    /** How bodies are sent until released. */
-    enum Pace { HOLD, TRICKLE }
 
     private final HttpsServer server;
     private final ExecutorService threads;
@@ -36,7 +32,7 @@ final class ControlledArchiveServer implements AutoCloseable {
         this.threads = threads;
     }
 
-    static ControlledArchiveServer start(TestCertificates certificates, Pace pace, int trickleMillis) throws IOException {
+    static ControlledArchiveServer start(TestCertificates certificates) throws IOException {
         HttpsServer server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
         server.setHttpsConfigurator(new HttpsConfigurator(certificates.serverSslContext()));
         ExecutorService threads = Executors.newCachedThreadPool(r -> {
@@ -61,11 +57,7 @@ final class ControlledArchiveServer implements AutoCloseable {
                 while (sent < body.length && controlled.released.getCount() > 0) {
                     out.write(body[sent++]);
                     out.flush();
-                    if (pace == Pace.HOLD) {
-                        controlled.released.await(60, TimeUnit.SECONDS);
-                    } else {
-                        controlled.released.await(trickleMillis, TimeUnit.MILLISECONDS);
-                    }
+                    controlled.released.await(60, TimeUnit.SECONDS);
                 }
                 out.write(body, sent, body.length - sent);
             } catch (InterruptedException e) {
@@ -85,7 +77,7 @@ final class ControlledArchiveServer implements AutoCloseable {
         return URI.create("https://127.0.0.1:" + server.getAddress().getPort() + path);
     }
 
-    /** From now on every body, those being sent included, goes out at full speed. */
+    /** From now on every body, those held included, goes out whole. */
     void release() {
         released.countDown();
     }

@@ -63,8 +63,7 @@ final class ResourceExhaustionTest {
         int excess = 40;
         String[] platforms = IntStream.range(0, 2 + excess).mapToObj(i -> "linux_p" + i).toArray(String[]::new);
         try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
-             ControlledArchiveServer files = ControlledArchiveServer.start(origin.certificates(),
-                     ControlledArchiveServer.Pace.HOLD, 0);
+             ControlledArchiveServer files = ControlledArchiveServer.start(origin.certificates());
              MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
                      .set("upstream.maxConcurrentFills", 3)
                      .set("upstream.maxConcurrentFillsPerHost", 2)
