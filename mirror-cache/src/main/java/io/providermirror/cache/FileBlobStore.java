@@ -43,7 +43,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The store keeps an in-memory index of its blobs in least-recently-used order, built by a scan at start-up,
  * to hold the total size under a bound: after each commit it evicts the least recently used blobs that no
- * reader holds open.
+ * reader holds open. It also keeps a minimum of free space on its file system: before a blob is written,
+ * least recently used blobs are evicted to restore it, and when that cannot free enough the write is refused
+ * ({@link InsufficientStorageException}) rather than filling the disk under what is already cached; a write in
+ * progress stops when less than half the minimum is left. Blobs are
+ * evicted for free space only when evicting them is enough: a disk filled by something else is not emptied
+ * of the cache in vain.
  */
 public final class FileBlobStore implements BlobStore {
 
@@ -51,6 +56,12 @@ public final class FileBlobStore implements BlobStore {
     @FunctionalInterface
     interface WriteChannels {
         SeekableByteChannel open(Path file) throws IOException;
+    }
+
+    /** The usable bytes left on the store's file system; tests substitute a disk of any size. */
+    @FunctionalInterface
+    interface FreeSpace {
+        long usableBytes() throws IOException;
     }
 
     /** What a full verification of the store found. */
@@ -65,6 +76,8 @@ public final class FileBlobStore implements BlobStore {
     private final Path tmp;
     private final Clock clock;
     private final long maxBytes;
+    private final long minFreeBytes;
+    private final FreeSpace freeSpace;
     private final WriteChannels writeChannels;
     private final Set<CacheKey> verified = ConcurrentHashMap.newKeySet();
     /** Verified blobs as last read from disk, so opening them again needs only their file. */
@@ -95,17 +108,44 @@ public final class FileBlobStore implements BlobStore {
      * temporary files that a previous process left behind and indexing what is committed.
      */
     public FileBlobStore(Path root, Clock clock, long maxBytes) throws IOException {
-        this(root, clock, maxBytes, file -> FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
+        this(root, clock, maxBytes, 0);
+    }
+
+    /**
+     * As {@link #FileBlobStore(Path, Clock, long)}, keeping at least {@code minFreeBytes} free on the file
+     * system of {@code root} (0: no watermark).
+     */
+    public FileBlobStore(Path root, Clock clock, long maxBytes, long minFreeBytes) throws IOException {
+        this(root, clock, maxBytes, minFreeBytes, fileSystemOf(root), DEFAULT_WRITE_CHANNELS);
     }
 
     FileBlobStore(Path root, Clock clock, long maxBytes, WriteChannels writeChannels) throws IOException {
+        this(root, clock, maxBytes, 0, () -> Long.MAX_VALUE, writeChannels);
+    }
+
+    private static final WriteChannels DEFAULT_WRITE_CHANNELS =
+            file -> FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+
+    private static FreeSpace fileSystemOf(Path root) throws IOException {
+        Files.createDirectories(root);
+        java.nio.file.FileStore fileStore = Files.getFileStore(root);
+        return fileStore::getUsableSpace;
+    }
+
+    FileBlobStore(Path root, Clock clock, long maxBytes, long minFreeBytes, FreeSpace freeSpace,
+                  WriteChannels writeChannels) throws IOException {
         if (maxBytes <= 0) {
             throw new IllegalArgumentException("maxBytes: " + maxBytes + " (expected: > 0)");
+        }
+        if (minFreeBytes < 0) {
+            throw new IllegalArgumentException("minFreeBytes: " + minFreeBytes + " (expected: >= 0)");
         }
         this.blobs = root.resolve("archives");
         this.tmp = root.resolve("tmp");
         this.clock = clock;
         this.maxBytes = maxBytes;
+        this.minFreeBytes = minFreeBytes;
+        this.freeSpace = freeSpace;
         this.writeChannels = writeChannels;
         Files.createDirectories(blobs);
         Files.createDirectories(tmp);
@@ -331,6 +371,11 @@ public final class FileBlobStore implements BlobStore {
     @Override
     public BlobWrite create(CacheKey key) throws IOException {
         Path target = path(key);
+        long free = keepFreeSpace(null);
+        if (free < minFreeBytes) {
+            throw new InsufficientStorageException("the cache's file system has " + free + " bytes free, below the "
+                    + minFreeBytes + " bytes it must keep, and evicting the archives nobody is reading cannot free enough");
+        }
         Path temporary = tmp.resolve(UUID.randomUUID() + ".part");
         SeekableByteChannel channel = writeChannels.open(temporary);
         return new FileBlobWrite(key, target, temporary, channel);
@@ -418,6 +463,56 @@ public final class FileBlobStore implements BlobStore {
         }
     }
 
+    /**
+     * Evicts least recently used blobs nobody reads (never {@code keep}) until the file system has
+     * {@code minFreeBytes} free, provided that evicting them is enough; otherwise evicts nothing.
+     *
+     * @return the usable bytes afterwards
+     */
+    private long keepFreeSpace(CacheKey keep) throws IOException {
+        if (minFreeBytes == 0) {
+            return Long.MAX_VALUE;
+        }
+        long free = freeSpace.usableBytes();
+        if (free >= minFreeBytes) {
+            return free;
+        }
+        long needed = minFreeBytes - free;
+        List<CacheKey> victims = new ArrayList<>();
+        synchronized (lock) {
+            long freed = 0;
+            for (Map.Entry<CacheKey, IndexEntry> entry : index.entrySet()) {
+                if (freed >= needed) {
+                    break;
+                }
+                if (entry.getValue().readers == 0 && !entry.getKey().equals(keep)) {
+                    victims.add(entry.getKey());
+                    freed += entry.getValue().size;
+                }
+            }
+            if (freed < needed) {
+                return free;
+            }
+            for (CacheKey victim : victims) {
+                totalBytes -= index.remove(victim).size;
+                evictions++;
+            }
+        }
+        for (CacheKey victim : victims) {
+            try {
+                Path file = path(victim);
+                Files.deleteIfExists(sidecar(file));
+                Files.deleteIfExists(file);
+                verified.remove(victim);
+                known.remove(victim);
+                LOG.info("evicted {} to keep {} bytes free on the cache's file system", victim, minFreeBytes);
+            } catch (IOException e) {
+                LOG.warn("cannot evict {}: {}", victim, e.toString());
+            }
+        }
+        return freeSpace.usableBytes();
+    }
+
     private Path path(CacheKey key) {
         if (key.segments().get(key.segments().size() - 1).endsWith(SIDECAR_SUFFIX)) {
             throw new IllegalArgumentException("cache key " + key + " ends in " + SIDECAR_SUFFIX);
@@ -469,6 +564,13 @@ public final class FileBlobStore implements BlobStore {
 
         @Override
         public void write(ByteBuffer bytes) throws IOException {
+            // Writes started above the watermark may use its upper half between them, never more: however many
+            // archives are written at once, the disk is not filled under what is cached.
+            if (minFreeBytes > 0 && freeSpace.usableBytes() - bytes.remaining() < minFreeBytes / 2) {
+                throw new InsufficientStorageException("the cache's file system has " + freeSpace.usableBytes()
+                        + " bytes free, less than half the " + minFreeBytes + " bytes it must keep; " + key
+                        + " is not written further");
+            }
             while (bytes.hasRemaining()) {
                 size += channel.write(bytes);
             }
@@ -520,6 +622,7 @@ public final class FileBlobStore implements BlobStore {
                     totalBytes += size - (previous == null ? 0 : previous.size);
                 }
                 evictIfNeeded();
+                keepFreeSpace(key);
                 return blob;
             } catch (IOException | RuntimeException e) {
                 discard();

@@ -62,6 +62,11 @@ public final class FillRegistry {
         return Optional.of(new Joined(fill, created[0]));
     }
 
+    /** Whether a fill of {@code key} is in progress now (a request would join it rather than start one). */
+    public boolean inProgress(CacheKey key) {
+        return inFlight.containsKey(key);
+    }
+
     /** Number of fills in progress. */
     public int size() {
         return inFlight.size();

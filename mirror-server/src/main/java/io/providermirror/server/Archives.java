@@ -4,6 +4,7 @@ import io.providermirror.cache.ArchiveFill;
 import io.providermirror.cache.BlobStore;
 import io.providermirror.cache.CacheKey;
 import io.providermirror.cache.FillRegistry;
+import io.providermirror.cache.InsufficientStorageException;
 import io.providermirror.cache.StoredBlob;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.ListedVersion;
@@ -45,6 +46,10 @@ final class Archives {
     private final BlobStore blobs;
     private final FillRegistry fills;
     private final Executor executor;
+    /** Runs the downloads themselves, at most {@link FillBounds#maxConcurrent()} at once. */
+    private final Executor fillExecutor;
+    private final FillBounds bounds;
+    private final FillPermits permits;
     private final long maxArchiveBytes;
     private final MirrorMetrics metrics;
     private final VersionIndexes indexes;
@@ -62,7 +67,11 @@ final class Archives {
     }
 
     Archives(Releases releases, VersionIndexes indexes, OriginRegistries origins, Upstream upstream, OriginRules rules,
-             BlobStore blobs, FillRegistry fills, Executor executor, long maxArchiveBytes, MirrorMetrics metrics) {
+             BlobStore blobs, FillRegistry fills, Executor executor, Executor fillExecutor, FillBounds bounds,
+             long maxArchiveBytes, MirrorMetrics metrics) {
+        this.fillExecutor = fillExecutor;
+        this.bounds = bounds;
+        this.permits = new FillPermits(bounds, metrics);
         this.parents = upstream.parents();
         this.rules = rules;
         RegistryClient registry = upstream.registry();
@@ -116,11 +125,39 @@ final class Archives {
         return releases.get(address, version).thenCompose(entry -> {
             VerifiedPackage pkg = entry.release().find(platform).orElseThrow(() -> new OriginException(
                     OriginException.Reason.NOT_FOUND, address + " " + version + " is not available for " + platform));
+            String what = "the archive of " + address + " " + version + " " + platform;
+            // Joining a download in progress costs nothing more; starting one needs a place (taken here when the
+            // download ended between the two looks).
+            FillPermits.Permit permit = fills.inProgress(key) ? null : permits.acquire(address.hostname(), what);
             Optional<FillRegistry.Joined> joined;
             try {
-                joined = fills.joinOrStart(key, fill -> executor.execute(() -> runFill(fill, address, version, pkg)));
+                joined = fills.joinOrStart(key, fill -> {
+                    FillPermits.Permit place = permit != null ? permit : permits.acquire(address.hostname(), what);
+                    // The place is free once the archive is committed or failed, before its last byte reaches a
+                    // client (recording its h1: hash afterwards holds no socket or temporary file).
+                    fill.completion().whenComplete((blob, failure) -> place.close());
+                    fillExecutor.execute(() -> {
+                        try (place) {
+                            runFill(fill, address, version, pkg);
+                        }
+                    });
+                });
+            } catch (InsufficientStorageException e) {
+                closeQuietly(permit);
+                metrics.refused("disk", address.hostname());
+                LOG.error("not fetching {} from {}: {}", what, origins.describe(address.hostname()), e.getMessage());
+                throw new CapacityException(CapacityException.Limit.DISK, "the mirror has no room in its cache for "
+                        + what + " from " + address.hostname() + ": " + e.getMessage()
+                        + ". An operator must free disk space or lower cache.minFreeSpace", FillPermits.RETRY_AFTER);
             } catch (IOException e) {
+                closeQuietly(permit);
                 throw cacheWriteFailed(address + " " + version + " " + platform, e);
+            } catch (RuntimeException e) {
+                closeQuietly(permit);
+                throw e;
+            }
+            if (joined.isEmpty() || !joined.get().started()) {
+                closeQuietly(permit);
             }
             if (joined.isEmpty()) {
                 // Committed by a fill that ended since this request looked.
@@ -152,6 +189,12 @@ final class Archives {
         return new ArchiveSource.Filling(fill, length, reader);
     }
 
+    private static void closeQuietly(FillPermits.Permit permit) {
+        if (permit != null) {
+            permit.close();
+        }
+    }
+
     private static void closeQuietly(java.nio.channels.FileChannel channel) {
         if (channel != null) {
             try {
@@ -174,7 +217,7 @@ final class Archives {
                         + maxArchiveBytes + ")");
             }
             fill.begin(announced);
-            String sha256 = copy(stream.body(), fill, announced, what, origin);
+            String sha256 = copy(stream.body(), fill, announced, what, origin, pkg.downloadUrl().getHost());
             String h1 = verify(pkg, sha256, fill, what, origin);
             StoredBlob blob;
             // Clients are answered at the commit; the h1: that follows is awaited by a closing mirror.
@@ -258,14 +301,44 @@ final class Archives {
         }
     }
 
-    private String copy(InputStream body, ArchiveFill fill, OptionalLong announced, String what, String origin)
-            throws IOException {
+    /**
+     * Copies the body into the fill while hashing it. An origin that sends less than
+     * {@link FillBounds#minBytesPerSecond()} over a {@link FillBounds#rateWindow()}, or for longer than
+     * {@link FillBounds#deadline()}, is abandoned: a trickle of bytes would otherwise hold the thread, the
+     * socket and the temporary file for ever, as each read returns before {@code upstream.readTimeout}.
+     */
+    private String copy(InputStream body, ArchiveFill fill, OptionalLong announced, String what, String origin,
+                        String originHost) throws IOException {
         MessageDigest digest = PackageHashes.sha256();
         byte[] buffer = new byte[BUFFER_SIZE];
         long total = 0;
         long limit = announced.isPresent() ? Math.min(announced.getAsLong(), maxArchiveBytes) : maxArchiveBytes;
+        long started = System.nanoTime();
+        long windowStarted = started;
+        long windowBytes = 0;
         int n;
         while ((n = body.read(buffer)) >= 0) {
+            long now = System.nanoTime();
+            if (now - started > bounds.deadline().toNanos()) {
+                metrics.fillAbandoned(originHost, "deadline");
+                throw new OriginException(OriginException.Reason.TIMEOUT, "the archive of " + what + " from " + origin
+                        + " took longer than upstream.archiveTimeout (" + bounds.deadline().toSeconds() + " s, "
+                        + (total + n) + " bytes received); abandoned, the next request tries again");
+            }
+            windowBytes += n;
+            long window = now - windowStarted;
+            if (window >= bounds.rateWindow().toNanos()) {
+                long rate = (long) (windowBytes / (window / 1e9));
+                if (rate < bounds.minBytesPerSecond()) {
+                    metrics.fillAbandoned(originHost, "too_slow");
+                    throw new OriginException(OriginException.Reason.TIMEOUT, "the archive of " + what + " from " + origin
+                            + " arrived at "
+                            + rate + " bytes/s, below upstream.minTransferRate (" + bounds.minBytesPerSecond()
+                            + " bytes/s); abandoned, the next request tries again");
+                }
+                windowStarted = now;
+                windowBytes = 0;
+            }
             total += n;
             if (total > limit) {
                 throw new VerificationException(VerificationException.Check.ARCHIVE_SIZE, "the archive of " + what

@@ -111,7 +111,8 @@ public final class MirrorApplication implements AutoCloseable {
                             ? new MirrorServer.Listener(config.management().host(), config.management().port(), null,
                                     "management")
                             : null,
-                    services, new ConnectionLimits(config.server().requestReadTimeout(), config.server().idleTimeout()),
+                    services, new ConnectionLimits(config.server().requestReadTimeout(), config.server().idleTimeout(),
+                            config.server().maxConnections()),
                     registry, config.server().nativeTransport());
             operations.listener(server::isListening);
             return new MirrorApplication(server, core, identity, operations, registry, binders);

@@ -27,7 +27,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
@@ -48,7 +49,7 @@ public final class MirrorCore implements AutoCloseable {
 
     private final Path cacheDirectory;
     private final CacheLock lock;
-    private final ExecutorService executor;
+    private final Pools pools;
     private final BlobStore blobs;
     private final DocumentStore documents;
     private final ProviderMirror mirror;
@@ -56,12 +57,38 @@ public final class MirrorCore implements AutoCloseable {
     private final MirrorMetrics metrics;
     private final OriginRules rules;
 
-    private MirrorCore(Path cacheDirectory, CacheLock lock, ExecutorService executor, BlobStore blobs,
+    /**
+     * The mirror's thread pools, each bounded: blocking work of bounded length (disk, metadata requests),
+     * archive downloads (one thread for each download allowed at once), and the requests a release needs in
+     * parallel (their caller waits for them on an "io" thread, so they must not queue behind it).
+     */
+    private record Pools(ExecutorService io, ExecutorService fills, ExecutorService origin) {
+
+        static Pools create(int fills) {
+            int threads = Math.max(16, fills);
+            return new Pools(boundedPool("mirror-io", threads), boundedPool("mirror-fill", fills),
+                    boundedPool("mirror-origin", threads));
+        }
+
+        void shutdownNow() {
+            io.shutdownNow();
+            fills.shutdownNow();
+            origin.shutdownNow();
+        }
+
+        void awaitTermination(long seconds) throws InterruptedException {
+            io.awaitTermination(seconds, TimeUnit.SECONDS);
+            fills.awaitTermination(seconds, TimeUnit.SECONDS);
+            origin.awaitTermination(seconds, TimeUnit.SECONDS);
+        }
+    }
+
+    private MirrorCore(Path cacheDirectory, CacheLock lock, Pools pools, BlobStore blobs,
                        DocumentStore documents, ProviderMirror mirror, MirrorAuth auth, MirrorMetrics metrics,
                        OriginRules rules) {
         this.cacheDirectory = cacheDirectory;
         this.lock = lock;
-        this.executor = executor;
+        this.pools = pools;
         this.blobs = blobs;
         this.documents = documents;
         this.mirror = mirror;
@@ -86,7 +113,10 @@ public final class MirrorCore implements AutoCloseable {
             throw new IOException(e.getMessage(), e);
         }
         CacheLock lock = CacheLock.acquire(cacheDirectory);
-        ExecutorService executor = Executors.newCachedThreadPool(daemonThreads("mirror-io"));
+        // Every pool is bounded, so a flood of cold misses queues (and times out) instead of starting threads
+        // without end.
+        int fills = config.upstream().maxConcurrentFills();
+        Pools pools = Pools.create(fills);
         try {
             Map<String, URI> discoveryOverrides = new HashMap<>();
             // Each origin may use exactly the authorities configured for it, whether they are internal or not.
@@ -119,7 +149,8 @@ public final class MirrorCore implements AutoCloseable {
                             InternalAuthorities.of(internalAuthorities),
                     EgressProxy.from(config.upstream().proxy(), System.getenv()).orElse(null)), metrics);
             FileBlobStore files = new FileBlobStore(cacheDirectory, clock,
-                    config.cache().maxSize() == null ? Long.MAX_VALUE : config.cache().maxSize().bytes());
+                    config.cache().maxSize() == null ? Long.MAX_VALUE : config.cache().maxSize().bytes(),
+                    minFreeBytes(config, cacheDirectory));
             if (verifyCache) {
                 FileBlobStore.VerificationReport report = files.verifyAll();
                 LOG.info("--verify-cache: hashed {} cached archives; removed {} that no longer matched{}",
@@ -132,13 +163,17 @@ public final class MirrorCore implements AutoCloseable {
                     new ProviderMirror.Settings(config.cache().indexTtl(), config.upstream().maxArchiveBytes(),
                             config.upstream().offline(), config.server().metadataTimeout(),
                             config.cache().metadataMemory() == null ? Runtime.getRuntime().maxMemory() / 4
-                                    : config.cache().metadataMemory().bytes()),
+                                    : config.cache().metadataMemory().bytes(),
+                            new FillBounds(fills, config.upstream().maxConcurrentFillsPerHost(),
+                                    config.upstream().archiveTimeout(), config.upstream().minTransferRate().bytes(),
+                                    config.upstream().readTimeout()),
+                            config.cache().notFoundTtl()),
                     new Upstream(new ServiceDiscovery(http, discoveryOverrides, tokens),
-                            new RegistryClient(http, executor, tokens), new ParentMirrorClient(http, tokens)),
-                    blobs, documents, executor, clock, metrics, new ProviderPolicy(config.policy()), rules, auth);
-            return new MirrorCore(cacheDirectory, lock, executor, blobs, documents, mirror, auth, metrics, rules);
+                            new RegistryClient(http, pools.origin(), tokens), new ParentMirrorClient(http, tokens)),
+                    blobs, documents, pools.io(), pools.fills(), clock, metrics, new ProviderPolicy(config.policy()), rules, auth);
+            return new MirrorCore(cacheDirectory, lock, pools, blobs, documents, mirror, auth, metrics, rules);
         } catch (IOException | RuntimeException e) {
-            executor.shutdownNow();
+            pools.shutdownNow();
             lock.close();
             throw e;
         }
@@ -148,6 +183,26 @@ public final class MirrorCore implements AutoCloseable {
     private static String authority(URI url) {
         int port = url.getPort() != -1 ? url.getPort() : url.getScheme().equalsIgnoreCase("https") ? 443 : 80;
         return url.getHost().toLowerCase(Locale.ROOT) + ":" + port;
+    }
+
+    /**
+     * The free space the archive store keeps: {@code cache.minFreeSpace}, else the smaller of 1 GiB and 5% of
+     * the file system (enough for logs and the metadata written beside the archives, without reserving a
+     * large part of a small volume).
+     */
+    private static long minFreeBytes(MirrorConfig config, Path cacheDirectory) throws IOException {
+        if (config.cache().minFreeSpace() != null) {
+            return config.cache().minFreeSpace().bytes();
+        }
+        return Math.min(1L << 30, Files.getFileStore(cacheDirectory).getTotalSpace() / 20);
+    }
+
+    /** Up to {@code threads} daemon threads, started when work comes and ended after a minute idle; more work queues. */
+    private static ExecutorService boundedPool(String prefix, int threads) {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), daemonThreads(prefix));
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
     }
 
     private static java.util.concurrent.ThreadFactory daemonThreads(String prefix) {
@@ -189,7 +244,7 @@ public final class MirrorCore implements AutoCloseable {
 
     /** For blocking work: disk, rendering. */
     public ExecutorService executor() {
-        return executor;
+        return pools.io();
     }
 
     @Override
@@ -202,9 +257,9 @@ public final class MirrorCore implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        executor.shutdownNow();
+        pools.shutdownNow();
         try {
-            executor.awaitTermination(5, TimeUnit.SECONDS);
+            pools.awaitTermination(5);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -29,11 +29,15 @@ public final class ProviderMirror {
      * Tunables of the pull-through behaviour; {@code offline} serves the cache only; {@code metadataTimeout}
      * bounds how long a caller waits for a version list or version document, however many origin requests
      * it takes; {@code metadataMemoryBytes} bounds the heap that version lists and releases kept in memory
-     * may hold (beyond it the least used are read back from disk when asked for).
+     * may hold (beyond it the least used are read back from disk when asked for); {@code fillBounds} bounds
+     * archive downloads; {@code notFoundTtl} is how long an origin's "no such provider" is remembered.
      */
     public record Settings(Duration indexTtl, long maxArchiveBytes, boolean offline, Duration metadataTimeout,
-                           long metadataMemoryBytes) {
+                           long metadataMemoryBytes, FillBounds fillBounds, Duration notFoundTtl) {
         public Settings {
+            if (notFoundTtl.isNegative()) {
+                throw new IllegalArgumentException("notFoundTtl: " + notFoundTtl + " (expected: >= 0)");
+            }
             if (metadataMemoryBytes <= 0) {
                 throw new IllegalArgumentException("metadataMemoryBytes: " + metadataMemoryBytes + " (expected: > 0)");
             }
@@ -52,8 +56,12 @@ public final class ProviderMirror {
     private final Releases releases;
     private final Archives archives;
 
+    /**
+     * @param executor     for blocking work of bounded length: disk, metadata requests to origins
+     * @param fillExecutor runs archive downloads; it needs a thread for each of {@code fillBounds.maxConcurrent()}
+     */
     public ProviderMirror(Settings settings, Upstream upstream, BlobStore blobs, DocumentStore documents,
-                          Executor executor, Clock clock, MirrorMetrics metrics, ProviderPolicy policy, OriginRules rules,
+                          Executor executor, Executor fillExecutor, Clock clock, MirrorMetrics metrics, ProviderPolicy policy, OriginRules rules,
                           MirrorAuth auth) {
         this.policy = policy;
         this.rules = rules;
@@ -62,13 +70,13 @@ public final class ProviderMirror {
         this.origins = new OriginRegistries(upstream.discovery(), documents, settings.indexTtl().isZero()
                 ? Duration.ofSeconds(1) : settings.indexTtl(), rules);
         this.indexes = new VersionIndexes(origins, upstream, rules, documents, executor, clock, settings.indexTtl(),
-                !settings.offline(), settings.metadataMemoryBytes() / 2, metrics, policy);
+                !settings.offline(), settings.metadataMemoryBytes() / 2, metrics, policy, settings.notFoundTtl());
         this.releases = new Releases(indexes, origins, upstream, documents, executor, settings.metadataMemoryBytes() / 2,
                 metrics, policy, rules);
         FillRegistry fills = new FillRegistry(blobs);
         metrics.bindStore(blobs, fills);
-        this.archives = new Archives(releases, indexes, origins, upstream, rules, blobs, fills, executor,
-                settings.maxArchiveBytes(), metrics);
+        this.archives = new Archives(releases, indexes, origins, upstream, rules, blobs, fills, executor, fillExecutor,
+                settings.fillBounds(), settings.maxArchiveBytes(), metrics);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.providermirror.server;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.providermirror.cache.DocumentStore;
 import io.providermirror.cache.StoredDocument;
@@ -29,7 +30,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Providers' version lists: loaded from disk or the origin once, answered from memory as pre-rendered
  * {@code index.json} bytes, and refreshed from the origin in the background once older than the TTL. While
- * a refresh runs, or when it fails, the last good list is served.
+ * a refresh runs, or when it fails, the last good list is served. A provider its origin does not have is
+ * remembered as such for a short while, so a flood of made-up names does not become a flood of origin requests.
  */
 final class VersionIndexes {
 
@@ -64,12 +66,14 @@ final class VersionIndexes {
     private final AsyncCache<ProviderAddress, Entry> entries;
     private final MirrorMetrics metrics;
     private final ProviderPolicy policy;
+    /** Providers whose origin answered "not found" lately, with that answer; empty when nothing is remembered. */
+    private final Cache<ProviderAddress, OriginException> notFound;
     private final Map<ProviderAddress, Instant> refreshing = new ConcurrentHashMap<>();
     private final Map<ProviderAddress, Instant> lastFailedRefresh = new ConcurrentHashMap<>();
 
     VersionIndexes(OriginRegistries origins, Upstream upstream, OriginRules rules, DocumentStore documents, Executor executor,
                    Clock clock, Duration ttl, boolean refreshes, long memoryBytes, MirrorMetrics metrics,
-                   ProviderPolicy policy) {
+                   ProviderPolicy policy, Duration notFoundTtl) {
         this.metrics = metrics;
         this.policy = policy;
         this.origins = origins;
@@ -91,6 +95,19 @@ final class VersionIndexes {
                 .recordStats()
                 .buildAsync();
         metrics.monitor(entries, "version_lists");
+        this.notFound = Caffeine.newBuilder()
+                // Bounded like any cache keyed by what clients send; the clock is the mirror's, as tests move it.
+                .maximumSize(refreshes && !notFoundTtl.isZero() ? 10_000 : 0)
+                .expireAfterWrite(notFoundTtl)
+                .ticker(() -> nanos(clock))
+                .executor(Runnable::run)
+                .build();
+    }
+
+    /** The clock's time in nanoseconds, as a Caffeine ticker. */
+    private static long nanos(Clock clock) {
+        Instant now = clock.instant();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
     /** As {@link #get}, for a client's request: counted as a cache hit, stale hit or miss. */
@@ -110,12 +127,29 @@ final class VersionIndexes {
 
     /** The provider's version list; fetched from its origin only when nothing is cached. */
     CompletableFuture<Entry> get(ProviderAddress address) {
-        return entries.get(address, (key, ignored) -> CompletableFuture.supplyAsync(() -> load(key), executor)
+        OriginException missing = notFound.getIfPresent(address);
+        if (missing != null) {
+            return CompletableFuture.failedFuture(new OriginException(missing.reason(), missing.getMessage()
+                    + " (remembered for cache.notFoundTtl)", missing.status()));
+        }
+        return entries.get(address, (key, ignored) -> CompletableFuture.supplyAsync(() -> loadRemembering(key), executor)
                         .whenComplete((entry, failure) -> OriginFailures.log(LOG, "the version list of " + key, failure)))
                 .thenApply(entry -> {
                     refreshIfStale(address, entry);
                     return entry;
                 });
+    }
+
+    /** As {@link #load}, remembering a "not found" before any request can see the load fail. */
+    private Entry loadRemembering(ProviderAddress address) {
+        try {
+            return load(address);
+        } catch (OriginException e) {
+            if (e.reason() == OriginException.Reason.NOT_FOUND) {
+                notFound.put(address, e);
+            }
+            throw e;
+        }
     }
 
     private Entry load(ProviderAddress address) {

@@ -5,17 +5,30 @@ import java.time.Duration;
 
 /**
  * Where the cache lives, how long a provider's version list is fresh before it is refreshed, how much
- * archive data it may hold ({@code maxSize}; unbounded when absent), and how much heap the metadata kept in
- * memory may take ({@code metadataMemory}; a quarter of the maximum heap when absent).
+ * archive data it may hold ({@code maxSize}; unbounded when absent), how much heap the metadata kept in
+ * memory may take ({@code metadataMemory}; a quarter of the maximum heap when absent), how long an origin's
+ * "not found" is remembered ({@code notFoundTtl}), and the free space kept on the cache's file system
+ * ({@code minFreeSpace}; when absent the smaller of 1 GiB and 5% of the file system).
  */
-public record CacheConfig(Path directory, Duration indexTtl, DataSize maxSize, DataSize metadataMemory) {
+public record CacheConfig(Path directory, Duration indexTtl, DataSize maxSize, DataSize metadataMemory,
+                          Duration notFoundTtl, DataSize minFreeSpace) {
 
     /** Default freshness of version lists. */
     public static final Duration DEFAULT_INDEX_TTL = Duration.ofMinutes(15);
+    /**
+     * How long a provider its origin does not have is answered 404 without asking again: short enough that a
+     * provider published now is found within a minute, long enough that a flood of made-up names costs the
+     * origin one request per name and minute.
+     */
+    public static final Duration DEFAULT_NOT_FOUND_TTL = Duration.ofMinutes(1);
 
     public CacheConfig {
         directory = (directory == null ? Path.of("mirror-data") : directory).normalize();
         indexTtl = indexTtl == null ? DEFAULT_INDEX_TTL : indexTtl;
+        notFoundTtl = notFoundTtl == null ? DEFAULT_NOT_FOUND_TTL : notFoundTtl;
+        if (notFoundTtl.isNegative()) {
+            throw new IllegalArgumentException("notFoundTtl: " + notFoundTtl + " (expected: >= 0; 0 remembers nothing)");
+        }
         if (metadataMemory != null && metadataMemory.bytes() < 1024 * 1024) {
             throw new IllegalArgumentException("metadataMemory: " + metadataMemory.bytes()
                     + " bytes (expected: at least 1MiB)");

@@ -8,13 +8,13 @@ public record MirrorConfig(ServerConfig server, CacheConfig cache, UpstreamConfi
                            ManagementConfig management, LoggingConfig logging, PolicyConfig policy, AuthConfig auth) {
 
     public MirrorConfig {
-        server = server == null ? new ServerConfig(null, null, null, null, null, null, null, null, null) : server;
+        server = server == null ? new ServerConfig(null, null, null, null, null, null, null, null, null, null) : server;
         management = management == null ? new ManagementConfig(null, null) : management;
         logging = logging == null ? new LoggingConfig(null) : logging;
         policy = policy == null ? new PolicyConfig(null, null, null) : policy;
         auth = auth == null ? new AuthConfig(null, null, null, null) : auth;
-        cache = cache == null ? new CacheConfig(null, null, null, null) : cache;
-        upstream = upstream == null ? new UpstreamConfig(null, null, null, null, null, null, null, null, null, null) : upstream;
+        cache = cache == null ? new CacheConfig(null, null, null, null, null, null) : cache;
+        upstream = upstream == null ? new UpstreamConfig(null, null, null, null, null, null, null, null, null, null, null, null, null, null) : upstream;
     }
 
     /** The configuration with every default. */

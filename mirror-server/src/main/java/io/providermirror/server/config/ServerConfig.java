@@ -4,11 +4,13 @@ package io.providermirror.server.config;
  * The mirror's listener: address, port, the certificate to present (generated when absent) or plain HTTP
  * behind a TLS-terminating load balancer, how long a client may take to send a request or stay silent, how
  * long a client waits at most for a metadata answer, how long transfers in progress may finish when the
- * mirror is told to stop, and whether Linux epoll and OpenSSL are used when available.
+ * mirror is told to stop, whether Linux epoll and OpenSSL are used when available, and how many connections
+ * the listener holds at once ({@code maxConnections}).
  */
 public record ServerConfig(String host, Integer port, TlsConfig tls, java.time.Duration requestReadTimeout,
                            java.time.Duration idleTimeout, java.time.Duration metadataTimeout,
-                           java.time.Duration shutdownGracePeriod, Boolean plainHttp, Boolean nativeTransport) {
+                           java.time.Duration shutdownGracePeriod, Boolean plainHttp, Boolean nativeTransport,
+                           Integer maxConnections) {
 
     /** The default port; HTTPS. */
     public static final int DEFAULT_PORT = 8443;
@@ -19,6 +21,11 @@ public record ServerConfig(String host, Integer port, TlsConfig tls, java.time.D
     public static final java.time.Duration DEFAULT_METADATA_TIMEOUT = java.time.Duration.ofSeconds(8);
     /** How long archive transfers in progress may go on after a SIGTERM. */
     public static final java.time.Duration DEFAULT_SHUTDOWN_GRACE_PERIOD = java.time.Duration.ofSeconds(30);
+    /**
+     * Connections a listener holds at once; more are closed as they are accepted. Far above what the clients of
+     * one mirror open, and below the usual {@code ulimit -n} of a service (65536) with room for cache files.
+     */
+    public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
 
     public ServerConfig {
         host = host == null ? "0.0.0.0" : host;
@@ -41,6 +48,10 @@ public record ServerConfig(String host, Integer port, TlsConfig tls, java.time.D
         }
         if (idleTimeout.isZero() || idleTimeout.isNegative()) {
             throw new IllegalArgumentException("idleTimeout: " + idleTimeout + " (expected: > 0)");
+        }
+        maxConnections = maxConnections == null ? DEFAULT_MAX_CONNECTIONS : maxConnections;
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("maxConnections: " + maxConnections + " (expected: > 0)");
         }
         plainHttp = plainHttp != null && plainHttp;
         nativeTransport = nativeTransport == null || nativeTransport;

@@ -5,10 +5,16 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** How the mirror talks to origin registries, or, when {@code offline}, that it does not. */
+/**
+ * How the mirror talks to origin registries, or, when {@code offline}, that it does not; and how much of the
+ * mirror archive downloads may hold: {@code maxConcurrentFills} at once ({@code maxConcurrentFillsPerHost} per
+ * origin host), each for at most {@code archiveTimeout}, and no slower than {@code minTransferRate} bytes per
+ * second averaged over each {@code readTimeout}.
+ */
 public record UpstreamConfig(Path trustedCertificates, Map<String, HostConfig> hosts, Duration connectTimeout,
                              Duration requestTimeout, Duration readTimeout, Integer maxAttempts, Long maxArchiveBytes,
-                             Boolean offline, ProxyConfig proxy, Path terraformCredentials) {
+                             Boolean offline, ProxyConfig proxy, Path terraformCredentials, Integer maxConcurrentFills,
+                             Integer maxConcurrentFillsPerHost, Duration archiveTimeout, DataSize minTransferRate) {
 
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /** Below the CLI's own ~10 s timeout for JSON requests, so a slow origin gives a clear error in time. */
@@ -17,6 +23,14 @@ public record UpstreamConfig(Path trustedCertificates, Map<String, HostConfig> h
     public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
     public static final int DEFAULT_MAX_ATTEMPTS = 3;
     public static final long DEFAULT_MAX_ARCHIVE_BYTES = 2L * 1024 * 1024 * 1024;
+    /** Archive downloads at once: each holds a thread, a socket and a temporary file. */
+    public static final int DEFAULT_MAX_CONCURRENT_FILLS = 64;
+    /** Archive downloads at once from one origin host, so one origin (or its attacker) cannot take them all. */
+    public static final int DEFAULT_MAX_CONCURRENT_FILLS_PER_HOST = 16;
+    /** The longest an archive download may take: a 2 GiB archive at 1 MiB/s takes 35 minutes. */
+    public static final Duration DEFAULT_ARCHIVE_TIMEOUT = Duration.ofHours(1);
+    /** Bytes per second below which a download is abandoned (averaged over each readTimeout): a modem's pace. */
+    public static final long DEFAULT_MIN_TRANSFER_RATE = 1024;
 
     public UpstreamConfig {
         hosts = hosts == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(hosts));
@@ -48,6 +62,18 @@ public record UpstreamConfig(Path trustedCertificates, Map<String, HostConfig> h
             throw new IllegalArgumentException("maxAttempts: " + maxAttempts + " (expected: 1 to 10)");
         }
         maxArchiveBytes = maxArchiveBytes == null ? DEFAULT_MAX_ARCHIVE_BYTES : maxArchiveBytes;
+        maxConcurrentFills = maxConcurrentFills == null ? DEFAULT_MAX_CONCURRENT_FILLS : maxConcurrentFills;
+        if (maxConcurrentFills < 1 || maxConcurrentFills > 4096) {
+            throw new IllegalArgumentException("maxConcurrentFills: " + maxConcurrentFills + " (expected: 1 to 4096)");
+        }
+        maxConcurrentFillsPerHost = maxConcurrentFillsPerHost == null
+                ? Math.min(DEFAULT_MAX_CONCURRENT_FILLS_PER_HOST, maxConcurrentFills) : maxConcurrentFillsPerHost;
+        if (maxConcurrentFillsPerHost < 1 || maxConcurrentFillsPerHost > maxConcurrentFills) {
+            throw new IllegalArgumentException("maxConcurrentFillsPerHost: " + maxConcurrentFillsPerHost
+                    + " (expected: 1 to maxConcurrentFills, " + maxConcurrentFills + ")");
+        }
+        archiveTimeout = positive(archiveTimeout, DEFAULT_ARCHIVE_TIMEOUT, "archiveTimeout");
+        minTransferRate = minTransferRate == null ? new DataSize(DEFAULT_MIN_TRANSFER_RATE) : minTransferRate;
         if (maxArchiveBytes <= 0) {
             throw new IllegalArgumentException("maxArchiveBytes: " + maxArchiveBytes + " (expected: > 0)");
         }

@@ -4,7 +4,15 @@ import java.time.Duration;
 
 /**
  * How long a client connection may take: {@code requestReadTimeout} to deliver each request's head,
- * {@code idleTimeout} with no traffic either way (a client that stops reading a response is closed after it).
+ * {@code idleTimeout} with no traffic either way (a client that stops reading a response is closed after it);
+ * and how many connections a listener holds at once ({@code maxConnections}): more are closed as they are
+ * accepted, so a flood of sockets cannot exhaust the process's file descriptors.
  */
-public record ConnectionLimits(Duration requestReadTimeout, Duration idleTimeout) {
+public record ConnectionLimits(Duration requestReadTimeout, Duration idleTimeout, int maxConnections) {
+
+    public ConnectionLimits {
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("maxConnections: " + maxConnections + " (expected: > 0)");
+        }
+    }
 }

@@ -11,9 +11,14 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.handler.timeout.IdleStateHandler;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** Builds each connection's pipeline, and nothing else. */
+/** Builds each connection's pipeline, once the connection fits the listener's {@code maxConnections}. */
 final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MirrorChannelInitializer.class);
 
     /** Requests here carry no body; anything bigger than this is refused. */
     static final int MAX_REQUEST_BYTES = 8 * 1024;
@@ -26,6 +31,8 @@ final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final boolean managementOnly;
     private final ChannelGroup connections;
     private final TlsHandshakeLog.Limiter handshakeFailures;
+    /** Connections of this listener open now, for {@link ConnectionLimits#maxConnections()}. */
+    private final AtomicInteger open = new AtomicInteger();
 
     /**
      * @param sslContext     TLS for this listener, or null for plain HTTP
@@ -45,6 +52,16 @@ final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
 
     @Override
     protected void initChannel(SocketChannel channel) {
+        if (open.incrementAndGet() > limits.maxConnections()) {
+            open.decrementAndGet();
+            // Closed before TLS or HTTP: an answer would cost the handshake the limit is there to save.
+            LOG.debug("refusing a connection from {}: {} connections are open (server.maxConnections)",
+                    channel.remoteAddress(), limits.maxConnections());
+            services.metrics().refused("connections", null);
+            channel.close();
+            return;
+        }
+        channel.closeFuture().addListener(closed -> open.decrementAndGet());
         connections.add(channel);
         ChannelPipeline pipeline = channel.pipeline();
         if (sslContext != null) {

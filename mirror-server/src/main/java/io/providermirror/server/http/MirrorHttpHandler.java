@@ -35,6 +35,7 @@ import io.providermirror.server.Operations;
 import io.providermirror.server.metrics.MirrorMetrics;
 import java.nio.charset.StandardCharsets;
 import io.providermirror.server.CacheWriteException;
+import io.providermirror.server.CapacityException;
 import io.providermirror.server.MirrorAuth;
 import io.providermirror.server.PolicyDeniedException;
 import io.providermirror.server.ProviderMirror;
@@ -363,6 +364,17 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         if (cause instanceof PolicyDeniedException denied) {
             sendError(exchange.ctx(), exchange.head(), HttpResponseStatus.NOT_FOUND,
                     "refused by this mirror's policy: " + denied.getMessage(), false);
+            return;
+        }
+        if (cause instanceof CapacityException capacity) {
+            boolean disk = capacity.limit() == CapacityException.Limit.DISK;
+            FullHttpResponse response = errorResponse(disk ? HttpResponseStatus.INSUFFICIENT_STORAGE
+                    : HttpResponseStatus.SERVICE_UNAVAILABLE, capacity.getMessage(), exchange.head());
+            if (!disk) {
+                // Busy, not broken: a client (or the operator's retry loop) may try again shortly.
+                response.headers().set(HttpHeaderNames.RETRY_AFTER, capacity.retryAfter().toSeconds());
+            }
+            exchange.ctx().writeAndFlush(response);
             return;
         }
         if (cause instanceof CacheWriteException cacheTrouble) {

@@ -35,6 +35,18 @@ public final class MirrorMeters {
     public static final String CACHE_EVICTIONS = "mirror.cache.evictions";
     /** Gauge of archive downloads from origins in progress. Prometheus: {@code mirror_fills_active}. */
     public static final String FILLS_ACTIVE = "mirror.fills.active";
+    /**
+     * Counter of requests and connections refused to protect the mirror's resources; tags {@link #REASON}
+     * ({@code fills}, {@code fills_per_host}, {@code disk}, {@code connections}) and {@link #HOST} ({@code none}
+     * for connections). Prometheus: {@code mirror_refusals_total}.
+     */
+    public static final String REFUSALS = "mirror.refusals";
+    /**
+     * Counter of archive downloads abandoned because the origin sent too slowly ({@code too_slow}) or took longer
+     * than {@code upstream.archiveTimeout} ({@code deadline}); tags {@link #HOST}, {@link #REASON}.
+     * Prometheus: {@code mirror_fills_abandoned_total}.
+     */
+    public static final String FILLS_ABANDONED = "mirror.fills.abandoned";
 
     /** What was asked for: {@code index}, {@code version}, {@code archive}, {@code status}, {@code metrics}, ... */
     public static final String ROUTE = "route";

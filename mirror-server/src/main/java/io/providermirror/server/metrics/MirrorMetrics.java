@@ -142,6 +142,29 @@ public final class MirrorMetrics implements OriginObserver {
                 .register(registry);
     }
 
+    /**
+     * A request or connection was refused to protect the mirror's resources, for {@code reason} (fills,
+     * fills_per_host, disk, connections); {@code host} is the provider's origin host, or null.
+     */
+    public void refused(String reason, String host) {
+        Counter.builder(MirrorMeters.REFUSALS)
+                .description("Requests and connections refused to protect the mirror's threads, disk and sockets")
+                .tag(MirrorMeters.HOST, host == null ? "none" : upstreamHosts.value(host))
+                .tag(MirrorMeters.REASON, reason)
+                .register(registry)
+                .increment();
+    }
+
+    /** An archive download from {@code host} was abandoned: too slow, or past its deadline. */
+    public void fillAbandoned(String host, String reason) {
+        Counter.builder(MirrorMeters.FILLS_ABANDONED)
+                .description("Archive downloads abandoned because the origin sent too slowly or for too long")
+                .tag(MirrorMeters.HOST, upstreamHosts.value(host))
+                .tag(MirrorMeters.REASON, reason)
+                .register(registry)
+                .increment();
+    }
+
     /** A release from {@code host} was accepted without a signature, as its policy allows. */
     public void unsignedRelease(String host) {
         unsignedReleases(host).increment();

@@ -98,7 +98,7 @@ final class ConfigLoaderTest {
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(file))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("unknown configuration key 'server.prot'")
-                .hasMessageContaining("host, idleTimeout, metadataTimeout, nativeTransport, plainHttp, port, requestReadTimeout, shutdownGracePeriod, tls");
+                .hasMessageContaining("host, idleTimeout, maxConnections, metadataTimeout, nativeTransport, plainHttp, port, requestReadTimeout, shutdownGracePeriod, tls");
     }
 
     @Test
@@ -124,6 +124,16 @@ final class ConfigLoaderTest {
         Path halfTls = yaml("server:\n  tls:\n    certificate: /x.pem\n");
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(halfTls))
                 .hasMessageContaining("'server.tls.privateKey'");
+        Path perHostAboveTotal = yaml("upstream:\n  maxConcurrentFills: 4\n  maxConcurrentFillsPerHost: 8\n");
+        assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(perHostAboveTotal))
+                .hasMessageContaining("'upstream.maxConcurrentFillsPerHost': 8").hasMessageContaining("1 to maxConcurrentFills, 4");
+        Path noConnections = yaml("server:\n  maxConnections: 0\n");
+        assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(noConnections))
+                .hasMessageContaining("'server.maxConnections': 0").hasMessageContaining("> 0");
+        Path negativeTtl = yaml("cache:\n  notFoundTtl: -1s\n");
+        assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(negativeTtl)).hasMessageContaining("notFoundTtl");
+        Path badRate = yaml("upstream:\n  minTransferRate: fast\n");
+        assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(badRate)).hasMessageContaining("'upstream.minTransferRate'");
         Path notYaml = yaml("server: [\n");
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(notYaml)).hasMessageContaining("not valid YAML");
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(tmp.resolve("missing.yaml")))
