@@ -72,6 +72,11 @@ final class ControlledArchiveServer implements AutoCloseable {
     }
 
     /** Serves {@code body} at {@code path} and returns its URL. */
+    /** The port it listens on, to configure as the origin's download host. */
+    int port() {
+        return server.getAddress().getPort();
+    }
+
     URI serve(String path, byte[] body) {
         files.put(path, body);
         return URI.create("https://127.0.0.1:" + server.getAddress().getPort() + path);

@@ -69,6 +69,8 @@ final class ResourceExhaustionTest {
                      .set("upstream.maxConcurrentFillsPerHost", 2)
                      .set("upstream.readTimeout", "30s")
                      .set("upstream.minTransferRate", "1")
+                     // The archives live on a second loopback port: the origin's download host.
+                     .set("upstream.hosts.example\\.test.downloadHosts", List.of("127.0.0.1:" + files.port()))
                      .start()) {
             FakeOrigin.Release release = origin.publish("acme", "many", "1.0.0", FakeOrigin.Tamper.NONE, 20_000, platforms);
             for (String platform : platforms) {
