@@ -119,9 +119,8 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         } else if (route instanceof Route.Docs) {
             sendBytes(ctx, head, HttpResponseStatus.OK, "text/plain; charset=utf-8", services.documentation());
             updateReading(ctx);
-        } else if ((route instanceof Route.VersionIndex || route instanceof Route.VersionDocument)
-                && !services.auth().accepts(request.headers().get(HttpHeaderNames.AUTHORIZATION))) {
-            sendUnauthorized(ctx, head, request.headers().get(HttpHeaderNames.HOST));
+        } else if (wantsToken(route) && !services.auth().accepts(request.headers().get(HttpHeaderNames.AUTHORIZATION))) {
+            sendUnauthorized(ctx, head, request.headers().get(HttpHeaderNames.HOST), route);
             updateReading(ctx);
         } else if (route instanceof Route.Archive archive && !archiveAllowed(ctx, head, archive, request)) {
             updateReading(ctx);
@@ -150,11 +149,25 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         }
     }
 
-    private static void sendUnauthorized(ChannelHandlerContext ctx, boolean head, String host) {
+    /**
+     * What a token opens when access control is on: the JSON documents, and on the main listener the status page
+     * (it lists the cached providers, private ones too) and the metrics (they name hosts and providers). The
+     * management listener is for scrapers inside the cluster and stays open, as do the health checks.
+     */
+    private boolean wantsToken(Route route) {
+        return route instanceof Route.VersionIndex || route instanceof Route.VersionDocument
+                || !managementOnly && (route instanceof Route.Home || route instanceof Route.Metrics);
+    }
+
+    private static void sendUnauthorized(ChannelHandlerContext ctx, boolean head, String host, Route route) {
         String mirrorHost = host == null ? "<mirror host>" : ExchangeLog.printable(host, 255);
-        FullHttpResponse response = errorResponse(HttpResponseStatus.UNAUTHORIZED, "this mirror wants a token: add "
-                + "credentials \"" + mirrorHost + "\" { token = \"...\" } to the CLI configuration (the mirror's "
-                + "operators give out tokens)", head);
+        String message = route instanceof Route.Home || route instanceof Route.Metrics
+                ? "this mirror wants a token for " + (route instanceof Route.Home ? "its status page" : "/metrics")
+                + ": send the header \"Authorization: Bearer <token>\" (the mirror's operators give out tokens; "
+                + "the management listener serves /metrics without one)"
+                : "this mirror wants a token: add credentials \"" + mirrorHost + "\" { token = \"...\" } to the CLI "
+                + "configuration (the mirror's operators give out tokens)";
+        FullHttpResponse response = errorResponse(HttpResponseStatus.UNAUTHORIZED, message, head);
         response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"provider-mirror\"");
         ctx.writeAndFlush(response);
     }
