@@ -160,8 +160,26 @@ final class AccessControlTest {
 
     @Test
     void theAccessLogDoesNotKeepSignatures() {
-        assertThat(io.providermirror.server.http.ExchangeLogs.redacted("/providers/a/b/c/x.zip?expires=1&signature=abc"))
-                .isEqualTo("/providers/a/b/c/x.zip?expires=1&signature=redacted");
+        Map<String, String> spellings = Map.of(
+                "?expires=1&signature=abc", "?expires=1&signature=redacted",
+                "?signature=abc&expires=1", "?signature=redacted&expires=1",
+                "?a=1&signature=abc&b=2", "?a=1&signature=redacted&b=2",
+                "?expires=1;signature=abc", "?expires=1;signature=redacted",
+                "?expires=1&sig%6Eature=abc", "?expires=1&sig%6Eature=redacted",
+                "?expires=1&%73ignature=abc=def", "?expires=1&%73ignature=redacted",
+                "?expires=1&signatures=abc", "?expires=1&signatures=abc",
+                "?expires=1&bad%zzname=abc", "?expires=1&bad%zzname=abc");
+        spellings.forEach((query, logged) -> assertThat(io.providermirror.server.http.ExchangeLogs.redacted(
+                "/providers/a/b/c/x.zip" + query)).as(query).isEqualTo("/providers/a/b/c/x.zip" + logged));
+    }
+
+    @Test
+    void aPercentEncodedSignatureNameOpensTheArchiveAndIsStillNotLogged() throws Exception {
+        String url = archiveUrl("linux_amd64");
+        String signature = url.substring(url.indexOf("signature=") + "signature=".length());
+        String encoded = url.replace("&signature=", ";sig%6Eature=");
+        assertThat(get(encoded, null).statusCode()).as("the check reads the name decoded").isEqualTo(200);
+        assertThat(io.providermirror.server.http.ExchangeLogs.redacted(encoded)).doesNotContain(signature);
     }
 
     @Test
