@@ -2,6 +2,7 @@ package io.providermirror.server;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.providermirror.cache.BlobStore;
+import io.providermirror.cache.CacheDirectoryCheck;
 import io.providermirror.cache.DocumentStore;
 import io.providermirror.cache.FileBlobStore;
 import io.providermirror.cache.FileDocumentStore;
@@ -80,6 +81,7 @@ public final class MirrorCore implements AutoCloseable {
         if (!Files.isWritable(cacheDirectory)) {
             throw new IOException("cache.directory " + cacheDirectory + " is not writable");
         }
+        CacheDirectoryCheck.refuseLinks(cacheDirectory);
         CacheLock lock = CacheLock.acquire(cacheDirectory);
         ExecutorService executor = Executors.newCachedThreadPool(daemonThreads("mirror-io"));
         try {
