@@ -2,6 +2,7 @@ package io.providermirror.server;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.providermirror.cache.BlobStore;
+import io.providermirror.cache.CacheDirectoryCheck;
 import io.providermirror.cache.DocumentStore;
 import io.providermirror.cache.FileBlobStore;
 import io.providermirror.cache.FileDocumentStore;
@@ -112,6 +113,7 @@ public final class MirrorCore implements AutoCloseable {
         } catch (io.providermirror.server.config.ConfigException e) {
             throw new IOException(e.getMessage(), e);
         }
+        CacheDirectoryCheck.refuseLinks(cacheDirectory);
         CacheLock lock = CacheLock.acquire(cacheDirectory);
         // Every pool is bounded, so a flood of cold misses queues (and times out) instead of starting threads
         // without end.

@@ -45,6 +45,8 @@ final class AccessControlTest {
         mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
                 .set("auth.tokens", List.of(MirrorAuth.hash(TOKEN)))
                 .set("auth.tokensFile", tokens.toString())
+                .set("management.host", "127.0.0.1")
+                .set("management.port", 0)
                 .clock(CLOCK)
                 .start();
     }
@@ -128,16 +130,56 @@ final class AccessControlTest {
     }
 
     @Test
-    void theStatusPageMetricsAndHealthStayOpen() throws Exception {
-        for (String path : List.of("/", "/metrics", "/healthz", "/readyz")) {
+    void theStatusPageAndMetricsOnTheMainListenerWantATokenToo() throws Exception {
+        get(archiveUrl("linux_amd64"), null);
+        for (String path : List.of("/", "/metrics")) {
+            HttpResponse<byte[]> none = get(path, null);
+            assertThat(none.statusCode()).as(path).isEqualTo(401);
+            assertThat(none.headers().firstValue("content-type")).as(path).contains("application/json");
+            assertThat(error(none)).as(path).contains("wants a token").contains("Authorization: Bearer");
+            assertThat(new String(none.body(), java.nio.charset.StandardCharsets.UTF_8)).as(path)
+                    .doesNotContain("guarded").doesNotContain("acme");
+            assertThat(get(path, "guessed").statusCode()).as(path).isEqualTo(401);
+            HttpResponse<byte[]> with = get(path, TOKEN);
+            assertThat(with.statusCode()).as(path).isEqualTo(200);
+        }
+        assertThat(new String(get("/", TOKEN).body(), java.nio.charset.StandardCharsets.UTF_8))
+                .as("the status page lists the cache").contains("acme/guarded");
+    }
+
+    @Test
+    void healthChecksAndTheManagementListenerStayOpen() throws Exception {
+        for (String path : List.of("/healthz", "/readyz")) {
             assertThat(get(path, null).statusCode()).as(path).isEqualTo(200);
         }
+        HttpResponse<String> metrics = java.net.http.HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + mirror.mirror.managementPort().orElseThrow() + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(metrics.statusCode()).as("scrapers inside the cluster use the management listener").isEqualTo(200);
     }
 
     @Test
     void theAccessLogDoesNotKeepSignatures() {
-        assertThat(io.providermirror.server.http.ExchangeLogs.redacted("/providers/a/b/c/x.zip?expires=1&signature=abc"))
-                .isEqualTo("/providers/a/b/c/x.zip?expires=1&signature=redacted");
+        Map<String, String> spellings = Map.of(
+                "?expires=1&signature=abc", "?expires=1&signature=redacted",
+                "?signature=abc&expires=1", "?signature=redacted&expires=1",
+                "?a=1&signature=abc&b=2", "?a=1&signature=redacted&b=2",
+                "?expires=1;signature=abc", "?expires=1;signature=redacted",
+                "?expires=1&sig%6Eature=abc", "?expires=1&sig%6Eature=redacted",
+                "?expires=1&%73ignature=abc=def", "?expires=1&%73ignature=redacted",
+                "?expires=1&signatures=abc", "?expires=1&signatures=abc",
+                "?expires=1&bad%zzname=abc", "?expires=1&bad%zzname=abc");
+        spellings.forEach((query, logged) -> assertThat(io.providermirror.server.http.ExchangeLogs.redacted(
+                "/providers/a/b/c/x.zip" + query)).as(query).isEqualTo("/providers/a/b/c/x.zip" + logged));
+    }
+
+    @Test
+    void aPercentEncodedSignatureNameOpensTheArchiveAndIsStillNotLogged() throws Exception {
+        String url = archiveUrl("linux_amd64");
+        String signature = url.substring(url.indexOf("signature=") + "signature=".length());
+        String encoded = url.replace("&signature=", ";sig%6Eature=");
+        assertThat(get(encoded, null).statusCode()).as("the check reads the name decoded").isEqualTo(200);
+        assertThat(io.providermirror.server.http.ExchangeLogs.redacted(encoded)).doesNotContain(signature);
     }
 
     @Test

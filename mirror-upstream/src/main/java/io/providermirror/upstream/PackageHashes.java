@@ -26,9 +26,38 @@ import java.util.zip.ZipFile;
  */
 public final class PackageHashes {
 
-    /** Refuse archives that would take unreasonable work to hash (zip bombs). */
-    public record Limits(int maxEntries, long maxUncompressedBytes) {
-        public static final Limits DEFAULT = new Limits(10_000, 8L * 1024 * 1024 * 1024);
+    /**
+     * Refuse archives that would take unreasonable work to hash (zip bombs). The defaults are far beyond any
+     * real provider: the largest unpack to about 700 MB (one Go binary and a few text files), and Go binaries
+     * compress 3 to 5 times; so at most 10,000 files, 2 GiB unpacked in all, and no file past its first MiB
+     * unpacking to more than 100 times its compressed size. Sizes the zip declares are checked before
+     * anything is inflated, and the bytes actually inflated are counted (declared sizes can lie).
+     *
+     * @param maxEntries most files in the archive
+     * @param maxUncompressedBytes most bytes all files unpack to together
+     * @param maxRatio most bytes a file may unpack to per compressed byte, once past {@link #RATIO_ALLOWANCE}
+     */
+    public record Limits(int maxEntries, long maxUncompressedBytes, int maxRatio) {
+        /** What any file may unpack to before its compression ratio is judged (small text files compress well). */
+        public static final long RATIO_ALLOWANCE = 1024 * 1024;
+        public static final Limits DEFAULT = new Limits(10_000, 2L * 1024 * 1024 * 1024, 100);
+
+        /** Limits with the default ratio. */
+        public Limits(int maxEntries, long maxUncompressedBytes) {
+            this(maxEntries, maxUncompressedBytes, DEFAULT.maxRatio());
+        }
+
+        public Limits {
+            if (maxEntries <= 0 || maxUncompressedBytes <= 0 || maxRatio <= 0) {
+                throw new IllegalArgumentException("limits: " + maxEntries + ", " + maxUncompressedBytes + ", "
+                        + maxRatio + " (expected: all > 0)");
+            }
+        }
+
+        /** Whether {@code uncompressed} bytes from {@code compressed} is beyond the ratio. */
+        boolean beyondRatio(long uncompressed, long compressed) {
+            return uncompressed > RATIO_ALLOWANCE && uncompressed / (double) Math.max(compressed, 1) > maxRatio;
+        }
     }
 
     private static final HexFormat HEX = HexFormat.of();
@@ -71,13 +100,27 @@ public final class PackageHashes {
                 if (name.indexOf('\n') >= 0) {
                     throw new IOException("zip entry name contains a newline: " + name.replace("\n", "\\n"));
                 }
+                long declared = entry.getSize();
+                long compressed = entry.getCompressedSize();
+                if (declared > limits.maxUncompressedBytes() - uncompressed) {
+                    throw new IOException("zip expands to more than " + limits.maxUncompressedBytes()
+                            + " bytes (its entry " + printable(name) + " declares " + declared + ")");
+                }
+                if (declared >= 0 && compressed >= 0 && limits.beyondRatio(declared, compressed)) {
+                    throw new IOException(ratioMessage(name, declared, compressed, limits));
+                }
                 entryDigest.reset();
+                long inflated = 0;
                 try (InputStream in = file.getInputStream(entry)) {
                     int n;
                     while ((n = in.read(buffer)) > 0) {
                         uncompressed += n;
+                        inflated += n;
                         if (uncompressed > limits.maxUncompressedBytes()) {
                             throw new IOException("zip expands to more than " + limits.maxUncompressedBytes() + " bytes");
+                        }
+                        if (compressed >= 0 && limits.beyondRatio(inflated, compressed)) {
+                            throw new IOException(ratioMessage(name, inflated, compressed, limits));
                         }
                         entryDigest.update(buffer, 0, n);
                     }
@@ -94,6 +137,22 @@ public final class PackageHashes {
             summary.update(line);
         }
         return "h1:" + Base64.getEncoder().encodeToString(summary.digest());
+    }
+
+    private static String ratioMessage(String name, long uncompressed, long compressed, PackageHashes.Limits limits) {
+        return "zip entry " + printable(name) + " unpacks to more than " + limits.maxRatio() + " times its "
+                + compressed + " compressed bytes (" + uncompressed + " bytes and counting); no provider's files "
+                + "compress that well (a zip bomb?)";
+    }
+
+    /** An entry name for a message: bounded, control characters escaped. */
+    private static String printable(String name) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < name.length() && i < 200; i++) {
+            char c = name.charAt(i);
+            out.append(c < 0x20 || c == 0x7f ? String.format("\\x%02x", (int) c) : String.valueOf(c));
+        }
+        return "'" + out + (name.length() > 200 ? "...'" : "'");
     }
 
     private static int compareNamesOfLines(byte[] a, byte[] b) {

@@ -81,6 +81,85 @@ final class PackageHashesTest {
         assertThatThrownBy(() -> PackageHashes.h1(zip)).isInstanceOf(IOException.class).hasMessageContaining("newline");
     }
 
+    @Test
+    void refusesAZipBombByItsDeclaredSizesBeforeInflatingIt() throws IOException {
+        Path zip = zeros("bomb.zip", 64 * 1024 * 1024);
+        assertThat(Files.size(zip)).as("64 MiB of zeros in a small zip").isLessThan(100_000);
+        assertThatThrownBy(() -> PackageHashes.h1(zip)).isInstanceOf(IOException.class)
+                .hasMessageContaining("zip entry 'zeros' unpacks to more than 100 times its").hasMessageContaining("zip bomb")
+                .as("refused by what it declares, before inflating").hasMessageContaining("(67108864 bytes");
+    }
+
+    @Test
+    void refusesAZipBombWhoseDeclaredSizesLieByCountingWhatIsInflated() throws IOException {
+        Path zip = zeros("liar.zip", 8 * 1024 * 1024);
+        declareUncompressedSize(zip, 100);
+        assertThatThrownBy(() -> PackageHashes.h1(zip)).isInstanceOf(IOException.class)
+                .hasMessageContaining("unpacks to more than 100 times");
+
+        Path total = zeros("total.zip", 100_000);
+        declareUncompressedSize(total, 10);
+        assertThatThrownBy(() -> PackageHashes.h1(total, new PackageHashes.Limits(10, 50_000, 1_000_000)))
+                .isInstanceOf(IOException.class).hasMessageContaining("expands to more than 50000 bytes");
+    }
+
+    @Test
+    void refusesAZipThatDeclaresMoreThanTwoGibibytes() throws IOException {
+        Path zip = zeros("big.zip", 1000);
+        declareUncompressedSize(zip, 3L * 1024 * 1024 * 1024 - 1);
+        assertThatThrownBy(() -> PackageHashes.h1(zip)).isInstanceOf(IOException.class)
+                .hasMessageContaining("expands to more than 2147483648 bytes (its entry 'zeros' declares 3221225471)");
+    }
+
+    @Test
+    void hashesWhatRealProvidersLookLike() throws IOException {
+        // A Go binary compresses 3 to 5 times; a text file much better, but text files in providers are small.
+        byte[] binary = new byte[6 * 1024 * 1024];
+        java.util.Random random = new java.util.Random(1);
+        for (int i = 0; i < binary.length; i += 4) {
+            binary[i] = (byte) random.nextInt();
+        }
+        Path zip = tmp.resolve("provider.zip");
+        try (ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(zip))) {
+            out.putNextEntry(new ZipEntry("terraform-provider-x_v1.0.0"));
+            out.write(binary);
+            out.closeEntry();
+            out.putNextEntry(new ZipEntry("LICENSE"));
+            out.write("Mozilla Public License 2.0\n".repeat(20_000).getBytes(StandardCharsets.UTF_8));
+            out.closeEntry();
+        }
+        assertThat(PackageHashes.h1(zip)).startsWith("h1:");
+    }
+
+    /** A zip of one entry, {@code zeros}, of {@code bytes} zero bytes. */
+    private Path zeros(String name, int bytes) throws IOException {
+        Path zip = tmp.resolve(name);
+        try (ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(zip))) {
+            out.setLevel(9);
+            out.putNextEntry(new ZipEntry("zeros"));
+            byte[] chunk = new byte[1024 * 1024];
+            for (int written = 0; written < bytes; written += chunk.length) {
+                out.write(chunk, 0, Math.min(chunk.length, bytes - written));
+            }
+            out.closeEntry();
+        }
+        return zip;
+    }
+
+    /** Rewrites the uncompressed size in the zip's central directory (what {@link java.util.zip.ZipFile} reads). */
+    private static void declareUncompressedSize(Path zip, long size) throws IOException {
+        byte[] bytes = Files.readAllBytes(zip);
+        java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (int i = bytes.length - 4; i >= 0; i--) {
+            if (buffer.getInt(i) == 0x02014b50) {
+                buffer.putInt(i + 24, (int) size);
+                Files.write(zip, bytes);
+                return;
+            }
+        }
+        throw new IllegalStateException("no central directory header in " + zip);
+    }
+
     private Path zip(String name, String... entries) throws IOException {
         Path zip = tmp.resolve(name);
         try (ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(zip))) {

@@ -9,10 +9,12 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.AttributeKey;
 import io.providermirror.server.metrics.MirrorMetrics;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -167,12 +169,44 @@ final class ExchangeLog extends ChannelDuplexHandler {
         return String.valueOf(address);
     }
 
-    /** A signed archive URL's signature opens the archive for a while: it is not written to logs. */
+    /**
+     * A signed archive URL's signature opens the archive for a while: it is not written to logs. The query is
+     * split as {@link io.netty.handler.codec.http.QueryStringDecoder} splits it for the check (at {@code &} and
+     * {@code ;}, names percent-decoded), so every spelling the mirror would accept as {@code signature} is
+     * redacted, not only the literal one.
+     */
     static String redacted(String uri) {
-        return SIGNATURE.matcher(uri).replaceAll("$1signature=redacted");
+        int query = uri.indexOf('?');
+        if (query < 0) {
+            return uri;
+        }
+        StringBuilder out = new StringBuilder(uri.length()).append(uri, 0, query + 1);
+        int start = query + 1;
+        while (start <= uri.length()) {
+            int end = start;
+            while (end < uri.length() && uri.charAt(end) != '&' && uri.charAt(end) != ';') {
+                end++;
+            }
+            String parameter = uri.substring(start, end);
+            int equals = parameter.indexOf('=');
+            String name = equals < 0 ? parameter : parameter.substring(0, equals);
+            out.append(isSignature(name) ? name + "=redacted" : parameter);
+            if (end < uri.length()) {
+                out.append(uri.charAt(end));
+            }
+            start = end + 1;
+        }
+        return out.toString();
     }
 
-    private static final java.util.regex.Pattern SIGNATURE = java.util.regex.Pattern.compile("([?&])signature=[^&]*");
+    private static boolean isSignature(String rawName) {
+        try {
+            return "signature".equalsIgnoreCase(QueryStringDecoder.decodeComponent(rawName, StandardCharsets.UTF_8).strip());
+        } catch (IllegalArgumentException malformed) {
+            // Not a name the decoder accepts, so not one the signature check reads.
+            return false;
+        }
+    }
 
     /** Untrusted text made safe for a log line: bounded, and every control or non-ASCII character escaped. */
     static String printable(String text, int max) {

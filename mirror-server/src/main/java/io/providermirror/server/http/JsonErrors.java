@@ -10,11 +10,16 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.providermirror.upstream.Urls;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
-/** Error responses as the mirror writes them all: {@code {"errors":["..."]}} as {@code application/json}. */
+/**
+ * Error responses as the mirror writes them all: {@code {"errors":["..."]}} as {@code application/json}. URLs in
+ * a message lose their query strings here, whatever produced the message: pre-signed download URLs are
+ * credentials, and clients must not learn them.
+ */
 final class JsonErrors {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -26,7 +31,7 @@ final class JsonErrors {
     static FullHttpResponse response(HttpResponseStatus status, String message, boolean head) {
         byte[] body;
         try {
-            body = JSON.writeValueAsBytes(Map.of("errors", List.of(message)));
+            body = JSON.writeValueAsBytes(Map.of("errors", List.of(Urls.redactedIn(message))));
         } catch (JsonProcessingException e) {
             body = "{\"errors\":[\"error\"]}".getBytes(StandardCharsets.US_ASCII);
         }

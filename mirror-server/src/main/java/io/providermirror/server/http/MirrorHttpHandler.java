@@ -72,6 +72,8 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
     private final boolean managementOnly;
     /** A request is being answered asynchronously; the next one waits. */
     private boolean busy;
+    /** The connection is being closed after an answer: requests read after it are not answered. */
+    private boolean closing;
 
     /** @param managementOnly answer only the operator endpoints (the plain-HTTP management listener) */
     MirrorHttpHandler(HttpServices services, boolean managementOnly) {
@@ -81,17 +83,30 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
     }
 
     /** What the response needs of the request, which is released when {@code channelRead0} returns. */
-    private record Exchange(ChannelHandlerContext ctx, boolean head, String range, String path) {
+    private record Exchange(ChannelHandlerContext ctx, boolean head, String range, String path,
+                            ConditionalHeaders conditions) {
     }
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+        if (closing) {
+            return;
+        }
         if (!request.decoderResult().isSuccess()) {
             String message = request.decoderResult().cause() instanceof TooLongFrameException
                     ? "the request line or headers are too long (at most " + MirrorChannelInitializer.MAX_INITIAL_LINE
                     + " bytes of request line and " + MirrorChannelInitializer.MAX_HEADER_BYTES + " bytes of headers)"
                     : "malformed HTTP request";
             sendError(ctx, false, HttpResponseStatus.BAD_REQUEST, message, true);
+            return;
+        }
+        if (request.headers().contains(HttpHeaderNames.TRANSFER_ENCODING)) {
+            // The aggregator took "chunked" away; any other coding is one the mirror cannot decode, and a body
+            // framed in a way this server and a proxy in front of it may read differently is how requests are
+            // smuggled: refuse it and close, so nothing after it on this connection is read as a request.
+            sendError(ctx, false, HttpResponseStatus.NOT_IMPLEMENTED, "Transfer-Encoding "
+                    + ExchangeLog.printable(String.join(", ", request.headers().getAll(HttpHeaderNames.TRANSFER_ENCODING)), 100)
+                    + " is not supported: mirror requests have no body (at most chunked, and empty)", true);
             return;
         }
         HttpMethod method = request.method();
@@ -104,7 +119,8 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
             return;
         }
         String path = new QueryStringDecoder(request.uri()).rawPath();
-        Exchange exchange = new Exchange(ctx, head, request.headers().get(HttpHeaderNames.RANGE), path);
+        Exchange exchange = new Exchange(ctx, head, request.headers().get(HttpHeaderNames.RANGE), path,
+                ConditionalHeaders.of(request.headers()));
         Route route = RouteParser.parse(path);
         ctx.channel().attr(ExchangeLog.ROUTE).set(Route.name(route));
         if (managementOnly && !Route.isOperational(route)) {
@@ -120,9 +136,8 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         } else if (route instanceof Route.Docs) {
             sendBytes(ctx, head, HttpResponseStatus.OK, "text/plain; charset=utf-8", services.documentation());
             updateReading(ctx);
-        } else if ((route instanceof Route.VersionIndex || route instanceof Route.VersionDocument)
-                && !services.auth().accepts(request.headers().get(HttpHeaderNames.AUTHORIZATION))) {
-            sendUnauthorized(ctx, head, request.headers().get(HttpHeaderNames.HOST));
+        } else if (wantsToken(route) && !services.auth().accepts(request.headers().get(HttpHeaderNames.AUTHORIZATION))) {
+            sendUnauthorized(ctx, head, request.headers().get(HttpHeaderNames.HOST), route);
             updateReading(ctx);
         } else if (route instanceof Route.Archive archive && !archiveAllowed(ctx, head, archive, request)) {
             updateReading(ctx);
@@ -151,11 +166,25 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         }
     }
 
-    private static void sendUnauthorized(ChannelHandlerContext ctx, boolean head, String host) {
+    /**
+     * What a token opens when access control is on: the JSON documents, and on the main listener the status page
+     * (it lists the cached providers, private ones too) and the metrics (they name hosts and providers). The
+     * management listener is for scrapers inside the cluster and stays open, as do the health checks.
+     */
+    private boolean wantsToken(Route route) {
+        return route instanceof Route.VersionIndex || route instanceof Route.VersionDocument
+                || !managementOnly && (route instanceof Route.Home || route instanceof Route.Metrics);
+    }
+
+    private static void sendUnauthorized(ChannelHandlerContext ctx, boolean head, String host, Route route) {
         String mirrorHost = host == null ? "<mirror host>" : ExchangeLog.printable(host, 255);
-        FullHttpResponse response = errorResponse(HttpResponseStatus.UNAUTHORIZED, "this mirror wants a token: add "
-                + "credentials \"" + mirrorHost + "\" { token = \"...\" } to the CLI configuration (the mirror's "
-                + "operators give out tokens)", head);
+        String message = route instanceof Route.Home || route instanceof Route.Metrics
+                ? "this mirror wants a token for " + (route instanceof Route.Home ? "its status page" : "/metrics")
+                + ": send the header \"Authorization: Bearer <token>\" (the mirror's operators give out tokens; "
+                + "the management listener serves /metrics without one)"
+                : "this mirror wants a token: add credentials \"" + mirrorHost + "\" { token = \"...\" } to the CLI "
+                + "configuration (the mirror's operators give out tokens)";
+        FullHttpResponse response = errorResponse(HttpResponseStatus.UNAUTHORIZED, message, head);
         response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"provider-mirror\"");
         ctx.writeAndFlush(response);
     }
@@ -261,7 +290,25 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         ChannelHandlerContext ctx = exchange.ctx();
         ctx.channel().attr(ExchangeLog.SOURCE).set(MirrorMetrics.Source.CACHE);
         long size = cached.blob().size();
-        ByteRange.Outcome outcome = ByteRange.parse(exchange.range(), size);
+        String etag = "\"" + cached.blob().sha256() + "\"";
+        String lastModified = DateFormatter.format(Date.from(cached.blob().committedAt()));
+        if (exchange.conditions().notModified(etag)) {
+            closeQuietly(cached);
+            FullHttpResponse notModified = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                    HttpResponseStatus.NOT_MODIFIED, Unpooled.EMPTY_BUFFER);
+            notModified.headers()
+                    .set(HttpHeaderNames.ETAG, etag)
+                    .set(HttpHeaderNames.LAST_MODIFIED, lastModified)
+                    .set(HttpHeaderNames.CACHE_CONTROL, "public, max-age=31536000, immutable")
+                    .set(X_CACHE, "HIT");
+            // The length a 200 would have (RFC 9110 allows it); it also tells the keep-alive handler where the
+            // response ends, so the connection stays open.
+            HttpUtil.setContentLength(notModified, size);
+            ctx.writeAndFlush(notModified);
+            return;
+        }
+        String range = exchange.conditions().rangeApplies(etag, lastModified) ? exchange.range() : null;
+        ByteRange.Outcome outcome = ByteRange.parse(range, size);
         if (outcome instanceof ByteRange.Outcome.Unsatisfiable) {
             closeQuietly(cached);
             FullHttpResponse response = errorResponse(HttpResponseStatus.REQUESTED_RANGE_NOT_SATISFIABLE,
@@ -283,8 +330,8 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         response.headers()
                 .set(HttpHeaderNames.CONTENT_TYPE, "application/zip")
                 .set(HttpHeaderNames.ACCEPT_RANGES, HttpHeaderValues.BYTES)
-                .set(HttpHeaderNames.ETAG, "\"" + cached.blob().sha256() + "\"")
-                .set(HttpHeaderNames.LAST_MODIFIED, DateFormatter.format(Date.from(cached.blob().committedAt())))
+                .set(HttpHeaderNames.ETAG, etag)
+                .set(HttpHeaderNames.LAST_MODIFIED, lastModified)
                 .set(HttpHeaderNames.CACHE_CONTROL, "public, max-age=31536000, immutable")
                 .set(X_CACHE, "HIT");
         HttpUtil.setContentLength(response, length);
@@ -406,10 +453,11 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         ctx.writeAndFlush(response);
     }
 
-    private static void sendError(ChannelHandlerContext ctx, boolean head, HttpResponseStatus status, String message,
-                                  boolean close) {
+    private void sendError(ChannelHandlerContext ctx, boolean head, HttpResponseStatus status, String message,
+                           boolean close) {
         FullHttpResponse response = errorResponse(status, message, head);
         if (close) {
+            closing = true;
             HttpUtil.setKeepAlive(response, false);
             ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
         } else {

@@ -1,6 +1,7 @@
 package io.providermirror.server.metrics;
 
 import io.providermirror.upstream.OriginObserver;
+import io.providermirror.upstream.Urls;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -11,7 +12,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What the status page says about each origin host: when it last answered, when it last failed and why,
- * and how many requests ended each way. Bounded like the host tag.
+ * and how many requests ended each way. Bounded like the host tag. The failure is kept as the status page
+ * shows it: URLs without their query strings (pre-signed download URLs are credentials).
  */
 public final class OriginHealth implements OriginObserver {
 
@@ -49,7 +51,7 @@ public final class OriginHealth implements OriginObserver {
         } else {
             record.failed.incrementAndGet();
             record.lastFailure = clock.instant();
-            record.lastFailureMessage = failure;
+            record.lastFailureMessage = Urls.redactedIn(failure);
         }
     }
 
