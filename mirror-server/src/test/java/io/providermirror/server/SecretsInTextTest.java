@@ -65,12 +65,32 @@ final class SecretsInTextTest {
         return (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     }
 
-    /** Every captured event as the built-in configuration's encoder writes it to stderr. */
+    /**
+     * The encoder of the shipped {@code logback.xml}'s stderr appender, configured in a context of its own (the
+     * tests themselves log to a file through {@code logback-test.xml}).
+     */
     @SuppressWarnings("unchecked")
+    private static Encoder<ILoggingEvent> shippedEncoder() {
+        ch.qos.logback.classic.LoggerContext shipped = new ch.qos.logback.classic.LoggerContext();
+        ch.qos.logback.classic.joran.JoranConfigurator configurator = new ch.qos.logback.classic.joran.JoranConfigurator();
+        configurator.setContext(shipped);
+        try {
+            configurator.doConfigure(SecretsInTextTest.class.getResource("/logback.xml"));
+        } catch (ch.qos.logback.core.joran.spi.JoranException e) {
+            throw new AssertionError("the shipped logback.xml does not load", e);
+        }
+        return ((OutputStreamAppender<ILoggingEvent>) shipped.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)
+                .getAppender("STDERR")).getEncoder();
+    }
+
+    private static final Encoder<ILoggingEvent> ENCODER = shippedEncoder();
+
+    /** Every captured event as the built-in configuration's encoder writes it to stderr. */
     private static List<String> logLines() {
-        Encoder<ILoggingEvent> encoder = ((OutputStreamAppender<ILoggingEvent>) root().getAppender("STDERR")).getEncoder();
-        return List.copyOf(EVENTS.list).stream()
-                .map(event -> new String(encoder.encode(event), StandardCharsets.UTF_8)).toList();
+        synchronized (EVENTS) {
+            return List.copyOf(EVENTS.list).stream()
+                    .map(event -> new String(ENCODER.encode(event), StandardCharsets.UTF_8)).toList();
+        }
     }
 
     private static String body(HttpResponse<byte[]> response) {
