@@ -449,6 +449,11 @@ public final class FileBlobStore implements BlobStore {
                 victims.add(entry.getKey());
             }
         }
+        deleteEvicted(victims, "to keep the archive cache under " + maxBytes + " bytes");
+    }
+
+    /** Deletes blobs already taken out of the index, with their sidecars and memos. */
+    private void deleteEvicted(List<CacheKey> victims, String why) {
         for (CacheKey victim : victims) {
             try {
                 Path file = path(victim);
@@ -456,7 +461,7 @@ public final class FileBlobStore implements BlobStore {
                 Files.deleteIfExists(file);
                 verified.remove(victim);
                 known.remove(victim);
-                LOG.info("evicted {} to keep the archive cache under {} bytes", victim, maxBytes);
+                LOG.info("evicted {} {}", victim, why);
             } catch (IOException e) {
                 LOG.warn("cannot evict {}: {}", victim, e.toString());
             }
@@ -498,18 +503,7 @@ public final class FileBlobStore implements BlobStore {
                 evictions++;
             }
         }
-        for (CacheKey victim : victims) {
-            try {
-                Path file = path(victim);
-                Files.deleteIfExists(sidecar(file));
-                Files.deleteIfExists(file);
-                verified.remove(victim);
-                known.remove(victim);
-                LOG.info("evicted {} to keep {} bytes free on the cache's file system", victim, minFreeBytes);
-            } catch (IOException e) {
-                LOG.warn("cannot evict {}: {}", victim, e.toString());
-            }
-        }
+        deleteEvicted(victims, "to keep " + minFreeBytes + " bytes free on the cache's file system");
         return freeSpace.usableBytes();
     }
 

@@ -44,24 +44,26 @@ final class CrashRecoveryIT {
         FakeOrigin.Release crash = origin.publish("acme", "crash", "1.0.0", FakeOrigin.Tamper.NONE, 3_000_000, "linux_amd64");
         byte[] genuine = crash.archives().get("linux_amd64");
         Path cache = tmp.resolve("cache");
-        Path config = Files.writeString(tmp.resolve("mirror.yaml"), """
-                server:
-                  host: 127.0.0.1
-                  port: 0
-                cache:
-                  directory: %s
-                upstream:
-                  trustedCertificates: %s
-                  readTimeout: 120s
-                  hosts:
-                    example.test:
-                      discoveryUrl: %s
-                """.formatted(cache, origin.caCertificate(), origin.discoveryUrl()));
         String keptPath = "/providers/example.test/acme/kept/terraform-provider-kept_1.0.0_linux_amd64.zip";
         String crashPath = "/providers/example.test/acme/crash/terraform-provider-crash_1.0.0_linux_amd64.zip";
 
         try (StallingServer slow = StallingServer.start(origin.certificates(), genuine, 1_000_000)) {
             origin.pointArchiveAt(crash, "linux_amd64", slow.url("/crash.zip"));
+            // The stalling server is the origin's download host, on a second loopback port.
+            Path config = Files.writeString(tmp.resolve("mirror.yaml"), """
+                    server:
+                      host: 127.0.0.1
+                      port: 0
+                    cache:
+                      directory: %s
+                    upstream:
+                      trustedCertificates: %s
+                      readTimeout: 120s
+                      hosts:
+                        example.test:
+                          discoveryUrl: %s
+                          downloadHosts: ["127.0.0.1:%d"]
+                    """.formatted(cache, origin.caCertificate(), origin.discoveryUrl(), slow.url("/").getPort()));
 
             PackagedMirror first = start(config);
             HttpClient client = HttpClient.newBuilder()

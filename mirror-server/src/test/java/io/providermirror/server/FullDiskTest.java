@@ -6,16 +6,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.providermirror.cache.BlobStore;
 import io.providermirror.cache.BlobWrite;
 import io.providermirror.cache.CacheKey;
-import io.providermirror.cache.OpenBlob;
-import io.providermirror.cache.StoredBlob;
 import io.providermirror.testkit.FakeOrigin;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -74,80 +70,23 @@ final class FullDiskTest {
     }
 
     /** A store whose writes fail like a full disk while {@code full} is set. */
-    private static final class DiskThatFills implements BlobStore {
-        private final BlobStore delegate;
+    private static final class DiskThatFills extends ForwardingBlobStore {
         private final AtomicBoolean full;
 
         DiskThatFills(BlobStore delegate, AtomicBoolean full) {
-            this.delegate = delegate;
+            super(delegate);
             this.full = full;
         }
 
         @Override
-        public Optional<StoredBlob> find(CacheKey key) throws IOException {
-            return delegate.find(key);
-        }
-
-        @Override
-        public Optional<OpenBlob> open(CacheKey key) throws IOException {
-            return delegate.open(key);
-        }
-
-        @Override
-        public void remove(CacheKey key) throws IOException {
-            delegate.remove(key);
-        }
-
-        @Override
-        public long totalBytes() {
-            return delegate.totalBytes();
-        }
-
-        @Override
-        public int count() {
-            return delegate.count();
-        }
-
-        @Override
-        public long evictions() {
-            return delegate.evictions();
-        }
-
-        @Override
-        public java.util.List<io.providermirror.cache.BlobSummary> list() {
-            return delegate.list();
-        }
-
-        @Override
         public BlobWrite create(CacheKey key) throws IOException {
-            BlobWrite write = delegate.create(key);
-            return new BlobWrite() {
-                @Override
-                public Path temporaryFile() {
-                    return write.temporaryFile();
-                }
-
+            return new ForwardingWrite(super.create(key)) {
                 @Override
                 public void write(ByteBuffer bytes) throws IOException {
                     if (full.get()) {
                         throw new IOException("No space left on device");
                     }
-                    write.write(bytes);
-                }
-
-                @Override
-                public FileChannel openReader() throws IOException {
-                    return write.openReader();
-                }
-
-                @Override
-                public StoredBlob commit(String sha256) throws IOException {
-                    return write.commit(sha256);
-                }
-
-                @Override
-                public void abort() {
-                    write.abort();
+                    super.write(bytes);
                 }
             };
         }

@@ -10,24 +10,20 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import io.providermirror.cache.BlobStore;
-import io.providermirror.cache.BlobSummary;
 import io.providermirror.cache.BlobWrite;
 import io.providermirror.cache.CacheKey;
-import io.providermirror.cache.OpenBlob;
 import io.providermirror.cache.StoredBlob;
 import io.providermirror.testkit.FakeOrigin;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -241,63 +237,16 @@ final class InternalNetworkTest {
     }
 
     /** A store whose fills can be read only once they have ended (committed or aborted). */
-    private static final class FillsEndBeforeRead implements BlobStore {
-        private final BlobStore delegate;
+    private static final class FillsEndBeforeRead extends ForwardingBlobStore {
 
         FillsEndBeforeRead(BlobStore delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public Optional<StoredBlob> find(CacheKey key) throws IOException {
-            return delegate.find(key);
-        }
-
-        @Override
-        public Optional<OpenBlob> open(CacheKey key) throws IOException {
-            return delegate.open(key);
-        }
-
-        @Override
-        public void remove(CacheKey key) throws IOException {
-            delegate.remove(key);
-        }
-
-        @Override
-        public long totalBytes() {
-            return delegate.totalBytes();
-        }
-
-        @Override
-        public int count() {
-            return delegate.count();
-        }
-
-        @Override
-        public long evictions() {
-            return delegate.evictions();
-        }
-
-        @Override
-        public List<BlobSummary> list() {
-            return delegate.list();
+            super(delegate);
         }
 
         @Override
         public BlobWrite create(CacheKey key) throws IOException {
-            BlobWrite write = delegate.create(key);
             CountDownLatch ended = new CountDownLatch(1);
-            return new BlobWrite() {
-                @Override
-                public Path temporaryFile() {
-                    return write.temporaryFile();
-                }
-
-                @Override
-                public void write(ByteBuffer bytes) throws IOException {
-                    write.write(bytes);
-                }
-
+            return new ForwardingWrite(super.create(key)) {
                 @Override
                 public FileChannel openReader() throws IOException {
                     try {
@@ -308,13 +257,13 @@ final class InternalNetworkTest {
                         Thread.currentThread().interrupt();
                         throw new IOException(e);
                     }
-                    return write.openReader();
+                    return super.openReader();
                 }
 
                 @Override
                 public StoredBlob commit(String sha256) throws IOException {
                     try {
-                        return write.commit(sha256);
+                        return super.commit(sha256);
                     } finally {
                         ended.countDown();
                     }
@@ -322,7 +271,7 @@ final class InternalNetworkTest {
 
                 @Override
                 public void abort() {
-                    write.abort();
+                    super.abort();
                     ended.countDown();
                 }
             };
