@@ -54,6 +54,15 @@ public final class PackageHashes {
             }
         }
 
+        /**
+         * The most a zip of {@code zipBytes} may unpack to in all: the ratio applies to the archive as a whole too, so
+         * entries that share one compressed stream (overlapping entries) cannot multiply it.
+         */
+        long budget(long zipBytes) {
+            double byRatio = (double) maxRatio * zipBytes + RATIO_ALLOWANCE;
+            return byRatio >= maxUncompressedBytes ? maxUncompressedBytes : (long) byRatio;
+        }
+
         /** Whether {@code uncompressed} bytes from {@code compressed} is beyond the ratio. */
         boolean beyondRatio(long uncompressed, long compressed) {
             return uncompressed > RATIO_ALLOWANCE && uncompressed / (double) Math.max(compressed, 1) > maxRatio;
@@ -83,6 +92,9 @@ public final class PackageHashes {
     /** Computes {@code h1:} of a zip file, refusing archives beyond {@code limits}. */
     public static String h1(Path zip, Limits limits) throws IOException {
         List<byte[]> lines = new ArrayList<>();
+        long zipBytes = java.nio.file.Files.size(zip);
+        long budget = limits.budget(zipBytes);
+        long compressedTotal = 0;
         long uncompressed = 0;
         byte[] buffer = new byte[64 * 1024];
         MessageDigest entryDigest = sha256();
@@ -102,12 +114,20 @@ public final class PackageHashes {
                 }
                 long declared = entry.getSize();
                 long compressed = entry.getCompressedSize();
+                compressedTotal += Math.max(compressed, 0);
+                if (compressedTotal > zipBytes) {
+                    throw new IOException("zip entries declare more compressed bytes than the " + zipBytes
+                            + "-byte file holds: entries overlap (a zip bomb?)");
+                }
                 if (declared > limits.maxUncompressedBytes() - uncompressed) {
                     throw new IOException("zip expands to more than " + limits.maxUncompressedBytes()
                             + " bytes (its entry " + printable(name) + " declares " + declared + ")");
                 }
                 if (declared >= 0 && compressed >= 0 && limits.beyondRatio(declared, compressed)) {
                     throw new IOException(ratioMessage(name, declared, compressed, limits));
+                }
+                if (declared > budget - uncompressed) {
+                    throw new IOException(wholeRatioMessage(budget, zipBytes, limits));
                 }
                 entryDigest.reset();
                 long inflated = 0;
@@ -121,6 +141,9 @@ public final class PackageHashes {
                         }
                         if (compressed >= 0 && limits.beyondRatio(inflated, compressed)) {
                             throw new IOException(ratioMessage(name, inflated, compressed, limits));
+                        }
+                        if (uncompressed > budget) {
+                            throw new IOException(wholeRatioMessage(budget, zipBytes, limits));
                         }
                         entryDigest.update(buffer, 0, n);
                     }
@@ -137,6 +160,11 @@ public final class PackageHashes {
             summary.update(line);
         }
         return "h1:" + Base64.getEncoder().encodeToString(summary.digest());
+    }
+
+    private static String wholeRatioMessage(long budget, long zipBytes, Limits limits) {
+        return "zip unpacks to more than " + budget + " bytes, over " + limits.maxRatio() + " times its " + zipBytes
+                + " bytes; no provider compresses that well (a zip bomb?)";
     }
 
     private static String ratioMessage(String name, long uncompressed, long compressed, PackageHashes.Limits limits) {

@@ -103,6 +103,52 @@ final class PackageHashesTest {
                 .isInstanceOf(IOException.class).hasMessageContaining("expands to more than 50000 bytes");
     }
 
+    /**
+     * {@code count} central-directory entries that all point at one deflate stream of {@code size} zeros, padded so
+     * that each entry alone stays under the ratio: the whole unpacks to {@code count} times as much.
+     */
+    private Path overlapping(String name, int count, int size, int paddedTo) throws IOException {
+        java.util.zip.Deflater deflater = new java.util.zip.Deflater(9, true);
+        deflater.setInput(new byte[size]);
+        deflater.finish();
+        java.io.ByteArrayOutputStream kernel = new java.io.ByteArrayOutputStream();
+        byte[] buffer = new byte[64 * 1024];
+        while (!deflater.finished()) {
+            kernel.write(buffer, 0, deflater.deflate(buffer));
+        }
+        deflater.end();
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(new byte[size]);
+        byte[] data = java.util.Arrays.copyOf(kernel.toByteArray(), paddedTo);
+        java.nio.ByteBuffer zip = java.nio.ByteBuffer.allocate(paddedTo + 1024 + count * 64)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        zip.putInt(0x04034b50).putShort((short) 20).putShort((short) 0).putShort((short) 8).putInt(0)
+                .putInt((int) crc.getValue()).putInt(paddedTo).putInt(size).putShort((short) 1).putShort((short) 0)
+                .put((byte) 'a').put(data);
+        int centralStart = zip.position();
+        for (int i = 0; i < count; i++) {
+            byte[] entry = String.format(java.util.Locale.ROOT, "f%02d", i).getBytes(StandardCharsets.US_ASCII);
+            zip.putInt(0x02014b50).putShort((short) 20).putShort((short) 20).putShort((short) 0).putShort((short) 8)
+                    .putInt(0).putInt((int) crc.getValue()).putInt(paddedTo).putInt(size).putShort((short) entry.length)
+                    .putShort((short) 0).putShort((short) 0).putShort((short) 0).putShort((short) 0).putInt(0).putInt(0)
+                    .put(entry);
+        }
+        int centralSize = zip.position() - centralStart;
+        zip.putInt(0x06054b50).putShort((short) 0).putShort((short) 0).putShort((short) count)
+                .putShort((short) count).putInt(centralSize).putInt(centralStart).putShort((short) 0);
+        return Files.write(tmp.resolve(name), java.util.Arrays.copyOf(zip.array(), zip.position()));
+    }
+
+    @Test
+    void refusesEntriesThatShareOneCompressedStreamEachUnderTheRatio() throws IOException {
+        // 20 entries of 4 MiB each, all one ~4 KB stream padded to 60 KB: each is under 100x, the whole is ~1,400x.
+        Path zip = overlapping("overlap.zip", 20, 4 * 1024 * 1024, 60_000);
+        assertThatThrownBy(() -> PackageHashes.h1(zip)).isInstanceOf(IOException.class).hasMessageContaining("zip bomb");
+        // One such entry alone is an ordinary archive.
+        Path one = overlapping("one.zip", 1, 4 * 1024 * 1024, 60_000);
+        assertThat(PackageHashes.h1(one)).startsWith("h1:");
+    }
+
     @Test
     void refusesAZipThatDeclaresMoreThanTwoGibibytes() throws IOException {
         Path zip = zeros("big.zip", 1000);
