@@ -239,7 +239,7 @@ final class Archives {
             }
         } catch (VerificationException e) {
             LOG.error("refusing the archive of {} from {}: {} check failed: {}", what, origin, e.check(), e.getMessage());
-            metrics.verificationFailure(address.hostname(), e.check().name());
+            metrics.verificationFailure(address.hostname(), e.check().name(), what, e.getMessage());
             fill.fail(e);
         } catch (OriginException e) {
             LOG.warn("fetching the archive of {} from {} failed: {}", what, origin, e.getMessage());

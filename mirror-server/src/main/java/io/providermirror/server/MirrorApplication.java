@@ -102,8 +102,11 @@ public final class MirrorApplication implements AutoCloseable {
                     : new GeneratedCertificates(core.cacheDirectory().resolve("tls"), clock).loadOrCreate();
             Operations operations = new Operations(registry, core.cacheDirectory().resolve("tmp"));
             String fallbackAuthority = publicHostName() + ":" + config.server().port();
-            HttpServices services = new HttpServices(core.mirror(),
-                    new StatusPage(core.blobs(), core.metrics(), fallbackAuthority, clock), operations, core.metrics(),
+            byte[] caPem = identity == null || identity.generatedCa().isEmpty() ? null
+                    : java.nio.file.Files.readAllBytes(identity.generatedCa().get());
+            StatusPage statusPage = new StatusPage(core.blobs(), core.metrics(), core.mirror(),
+                    StartupBanner.originsReachedAt(config), caPem, fallbackAuthority, clock);
+            HttpServices services = new HttpServices(core.mirror(), statusPage, operations, core.metrics(),
                     core.auth(), documentation(), core.executor());
             MirrorServer server = MirrorServer.bind(
                     new MirrorServer.Listener(config.server().host(), config.server().port(), identity, "server"),

@@ -129,6 +129,14 @@ public final class ProviderMirror {
                         : entry.document());
     }
 
+    /**
+     * The verified release of {@code version} that the cache directory holds, for the status page; never asks an
+     * origin. Blocking: call it off the event loop.
+     */
+    Optional<Releases.Stored> storedRelease(ProviderAddress address, ProviderVersion version) {
+        return releases.stored(address, version);
+    }
+
     /** A 403 for a hostname the mirror does not contact unless configured (an IP address, a port alias). */
     private <T> Optional<CompletableFuture<T>> refusedHost(ProviderAddress address) {
         return rules.hostRefusal(address.hostname()).map(reason -> CompletableFuture.failedFuture(new OriginException(

@@ -136,6 +136,31 @@ final class Releases {
         }
     }
 
+    /** A verified release as the cache directory holds it, with its known {@code h1:} hashes and when it was verified. */
+    record Stored(VerifiedRelease release, Map<Platform, String> h1, java.time.Instant verifiedAt) {
+    }
+
+    /**
+     * The verified release of {@code version} if the cache directory holds one, checked again as on a restart;
+     * never asks an origin. Blocking: reads the cache directory.
+     */
+    Optional<Stored> stored(ProviderAddress address, ProviderVersion version) {
+        Key key = new Key(address, version);
+        Optional<StoredDocument> document;
+        try {
+            document = documents.read(CacheLayout.release(address, version));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the cached release of " + address + " " + version, e);
+        }
+        if (document.isEmpty()) {
+            return Optional.empty();
+        }
+        CompletableFuture<Entry> current = entries.getIfPresent(key);
+        Optional<Entry> entry = current != null && current.isDone() && !current.isCompletedExceptionally()
+                ? Optional.of(current.join()) : loadFromDisk(key);
+        return entry.map(e -> new Stored(e.release(), e.h1(), document.get().storedAt()));
+    }
+
     private Optional<Entry> loadFromDisk(Key key) {
         Optional<StoredDocument> stored;
         try {
@@ -169,7 +194,8 @@ final class Releases {
         } catch (VerificationException e) {
             LOG.error("refusing {} {} from {}: {} check failed: {}", address, key.version(),
                     origins.describe(address.hostname()), e.check(), e.getMessage());
-            metrics.verificationFailure(address.hostname(), e.check().name());
+            metrics.verificationFailure(address.hostname(), e.check().name(), address + " " + key.version(),
+                    e.getMessage());
             throw e;
         }
         if (release.packages().values().stream().anyMatch(VerifiedPackage::unsigned)) {

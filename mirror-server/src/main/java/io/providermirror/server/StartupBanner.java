@@ -28,12 +28,8 @@ final class StartupBanner {
         if (config.upstream().offline()) {
             out.append("  OFFLINE:   upstream.offline is on: only what is cached is served; no origin is contacted\n");
         }
-        config.upstream().hosts().forEach((hostname, settings) -> {
-            String where = settings.mirrorUrl() != null ? "network mirror " + settings.mirrorUrl()
-                    : settings.discoveryUrl() != null ? "discovery at " + settings.discoveryUrl()
-                    : "discovered at https://" + hostname + "/.well-known/terraform.json";
-            out.append("  origin:    ").append(hostname).append(" -> ").append(where).append('\n');
-        });
+        originsReachedAt(config).forEach((hostname, where) ->
+                out.append("  origin:    ").append(hostname).append(" -> ").append(where).append('\n'));
         out.append("  network:   ").append(application.transport()).append('\n');
         application.generatedCaFile().ifPresent(ca -> {
             out.append("  TLS:       a certificate generated for localhost, 127.0.0.1 and ").append(host)
@@ -46,5 +42,18 @@ final class StartupBanner {
         out.append("\nPut this in ~/.terraformrc (Terraform), ~/.tofurc (OpenTofu) or the file named by TF_CLI_CONFIG_FILE:\n\n");
         out.append(CliConfigBlock.forAuthority(authority));
         return out.toString();
+    }
+
+    /**
+     * Each configured origin with where it is reached: {@code network mirror <url>}, {@code discovery at <url>}, or
+     * discovered at its own name; in the configuration's order.
+     */
+    static java.util.Map<String, String> originsReachedAt(MirrorConfig config) {
+        java.util.Map<String, String> origins = new java.util.LinkedHashMap<>();
+        config.upstream().hosts().forEach((hostname, settings) -> origins.put(hostname,
+                settings.mirrorUrl() != null ? "network mirror " + settings.mirrorUrl()
+                : settings.discoveryUrl() != null ? "discovery at " + settings.discoveryUrl()
+                : "discovered at https://" + hostname + "/.well-known/terraform.json"));
+        return origins;
     }
 }

@@ -132,7 +132,7 @@ final class AccessControlTest {
     @Test
     void theStatusPageAndMetricsOnTheMainListenerWantATokenToo() throws Exception {
         get(archiveUrl("linux_amd64"), null);
-        for (String path : List.of("/", "/metrics")) {
+        for (String path : List.of("/", "/metrics", "/status/providers/example.test/acme/guarded")) {
             HttpResponse<byte[]> none = get(path, null);
             assertThat(none.statusCode()).as(path).isEqualTo(401);
             assertThat(none.headers().firstValue("content-type")).as(path).contains("application/json");
@@ -148,8 +148,8 @@ final class AccessControlTest {
     }
 
     @Test
-    void healthChecksAndTheManagementListenerStayOpen() throws Exception {
-        for (String path : List.of("/healthz", "/readyz")) {
+    void healthChecksTheGeneratedCaAndTheManagementListenerStayOpen() throws Exception {
+        for (String path : List.of("/healthz", "/readyz", "/ca.pem")) {
             assertThat(get(path, null).statusCode()).as(path).isEqualTo(200);
         }
         HttpResponse<String> metrics = java.net.http.HttpClient.newHttpClient().send(HttpRequest.newBuilder(

@@ -35,6 +35,11 @@ final class ConfiguredTlsTest {
             HttpResponse<String> home = client.send(HttpRequest.newBuilder(
                     URI.create("https://localhost:" + mirror.port() + "/")).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(home.statusCode()).isEqualTo(200);
+            assertThat(home.body()).as("no CA of its own to trust").doesNotContain("/ca.pem");
+            HttpResponse<String> ca = client.send(HttpRequest.newBuilder(
+                    URI.create("https://localhost:" + mirror.port() + "/ca.pem")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(ca.statusCode()).isEqualTo(404);
+            assertThat(ca.body()).startsWith("{\"errors\":[").contains("server.tls");
             assertThat(mirror.generatedCaFile()).isEmpty();
             assertThat(Files.exists(tmp.resolve("cache/tls"))).isFalse();
         }

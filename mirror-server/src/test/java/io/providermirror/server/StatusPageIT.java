@@ -1,6 +1,7 @@
 package io.providermirror.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.providermirror.testkit.FakeOrigin;
 import java.nio.file.Files;
@@ -11,8 +12,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The status page in a real browser: after the real {@code terraform} installed a provider through the
- * mirror, headless Chromium renders the page (its script runs), shows the provider, and leaves a screenshot
- * at {@code target/status-page.png} for people to look at.
+ * mirror and an archive was refused, headless Chromium renders the page (its script runs): the provider, the
+ * origin by its hostname and failing, the recent problem, the trust instructions, the chart; then the provider's
+ * own view with its hashes. Screenshots of both are left at {@code target/status-page.png} and
+ * {@code target/status-page-provider.png} for people to look at.
  */
 final class StatusPageIT {
 
@@ -36,6 +39,8 @@ final class StatusPageIT {
         try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
              MirrorFixture mirror = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15))) {
             origin.publish("acme", "shown", "2.1.0", "linux_amd64", "darwin_arm64");
+            // A refused archive, so the page has a problem to show and an origin that is not healthy.
+            origin.publish("acme", "forged", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES, 0, "linux_amd64");
             Path project = Files.createDirectories(tmp.resolve("project"));
             Files.writeString(project.resolve("main.tf"), """
                     terraform {
@@ -51,6 +56,13 @@ final class StatusPageIT {
             TerraformCli.Result init = TerraformCli.using(terraform, tmp.resolve("home"), cliConfig,
                     mirror.mirror.generatedCaFile().orElseThrow()).run(project, "init", "-input=false", "-no-color");
             assertThat(init.exitCode()).as(init.output()).isZero();
+            try {
+                mirror.get(mirror.providerPath("acme", "forged") + "terraform-provider-forged_1.0.0_linux_amd64.zip");
+            } catch (java.io.IOException aborted) {
+                // The refusal may cut a response short instead of answering 502; either way it is refused.
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> new String(mirror.get("/").body(),
+                    java.nio.charset.StandardCharsets.UTF_8).contains("id=\"problems\""));
 
             ExternalTools.Result dom = chromium(chromium, "--virtual-time-budget=5000", "--dump-dom", base + "/");
             assertThat(dom.exitCode()).as(dom.output()).isZero();
@@ -58,13 +70,29 @@ final class StatusPageIT {
                     .as("the page's script ran in the browser").contains("data-ready=\"yes\"")
                     .contains("network_mirror").contains("url = \"" + base + "/providers/\"")
                     .contains("<code>example.test/acme/shown</code>").contains("2.1.0").contains("linux_amd64")
-                    .contains("id=\"providers-cached\">1<").contains("healthy")
-                    .contains("127.0.0.1:" + origin.discoveryUrl().getPort())
+                    .contains("id=\"providers-cached\">1<")
+                    .as("origins by hostname, with where they are reached")
+                    .contains("<code>example.test</code>").contains("discovery at " + origin.discoveryUrl())
+                    .as("the refused archive counts").contains("failing")
+                    .contains("<code>example.test/acme/forged 1.0.0 linux_amd64</code>")
+                    .as("the trust instructions and the chart").contains("href=\"/ca.pem\"")
+                    .contains("update-ca-certificates").contains("<svg id=\"chart-requests\"")
+                    .contains("href=\"/status/providers/example.test/acme/shown\"")
                     .contains("href=\"/metrics\"").contains("href=\"/docs\"");
+
+            ExternalTools.Result detail = chromium(chromium, "--virtual-time-budget=3000", "--dump-dom",
+                    base + "/status/providers/example.test/acme/shown");
+            assertThat(detail.exitCode()).as(detail.output()).isZero();
+            assertThat(detail.output()).contains("<h2>2.1.0</h2>").contains("linux_amd64").contains("darwin_arm64")
+                    .contains("<code>h1:").contains("zh:").contains("key " + origin.signingKey().signingKeyId());
+            Path detailShot = Path.of("target", "status-page-provider.png").toAbsolutePath();
+            Files.deleteIfExists(detailShot);
+            assertThat(chromium(chromium, "--window-size=1280,640", "--hide-scrollbars", "--virtual-time-budget=3000",
+                    "--screenshot=" + detailShot, base + "/status/providers/example.test/acme/shown").exitCode()).isZero();
 
             Path screenshot = Path.of("target", "status-page.png").toAbsolutePath();
             Files.deleteIfExists(screenshot);
-            ExternalTools.Result shot = chromium(chromium, "--window-size=1280,1100", "--hide-scrollbars",
+            ExternalTools.Result shot = chromium(chromium, "--window-size=1280,2000", "--hide-scrollbars",
                     "--virtual-time-budget=5000",
                     "--screenshot=" + screenshot, base + "/");
             assertThat(shot.exitCode()).as(shot.output()).isZero();

@@ -180,10 +180,10 @@ public final class OriginHttpClient {
             } catch (IOException e) {
                 throw failure(uri, what, e);
             }
-            observe(uri, operation, start, document.status(), null);
+            observe(origin, uri, operation, start, document.status(), null);
             return document;
         } catch (OriginException e) {
-            observe(uri, operation, start, 0, e);
+            observe(origin, uri, operation, start, 0, e);
             throw e;
         }
     }
@@ -206,19 +206,19 @@ public final class OriginHttpClient {
                 discard(response.body());
                 throw statusError(response.uri(), response.statusCode(), what);
             }
-            observe(uri, OriginObserver.Operation.ARCHIVE, start, response.statusCode(), null);
+            observe(origin, uri, OriginObserver.Operation.ARCHIVE, start, response.statusCode(), null);
             TimedBodyStream body = new TimedBodyStream(settings.readTimeout());
             response.body().subscribe(body);
             OptionalLong length = response.headers().firstValueAsLong("content-length");
             return new ArchiveStream(response.uri(), length, body);
         } catch (OriginException e) {
-            observe(uri, OriginObserver.Operation.ARCHIVE, start, 0, e);
+            observe(origin, uri, OriginObserver.Operation.ARCHIVE, start, 0, e);
             throw e;
         }
     }
 
     /** Reports one logical request: by its status when it got one, else by the exception that ended it. */
-    private void observe(URI uri, OriginObserver.Operation operation, long startNanos, int status,
+    private void observe(String origin, URI uri, OriginObserver.Operation operation, long startNanos, int status,
                          OriginException failure) {
         if (failure != null && (failure.reason() == OriginException.Reason.FORBIDDEN || settings.offline()
                 || failure instanceof DestinationRefused)) {
@@ -236,7 +236,7 @@ public final class OriginHttpClient {
         }
         String detail = failure != null ? failure.getMessage()
                 : outcome == OriginObserver.Outcome.SUCCESS ? null : uri + " answered HTTP " + status;
-        observer.requestCompleted(uri.getAuthority(), operation, outcome,
+        observer.requestCompleted(origin, uri.getAuthority(), operation, outcome,
                 Duration.ofNanos(System.nanoTime() - startNanos), detail);
     }
 

@@ -28,11 +28,14 @@ public interface OriginObserver {
     }
 
     /**
+     * @param origin  the provider hostname the request was made for (e.g. {@code registry.terraform.io}), which
+     *                is what people know an origin by; {@code host} may be its download host or a configured URL
      * @param host    the authority contacted ({@code host} or {@code host:port})
      * @param failure what went wrong, for outcomes other than {@code SUCCESS}; else null
      */
-    void requestCompleted(String host, Operation operation, Outcome outcome, Duration latency, String failure);
+    void requestCompleted(String origin, String host, Operation operation, Outcome outcome, Duration latency,
+                          String failure);
 
     /** An observer that ignores everything. */
-    OriginObserver NONE = (host, operation, outcome, latency, failure) -> { };
+    OriginObserver NONE = (origin, host, operation, outcome, latency, failure) -> { };
 }

@@ -37,7 +37,7 @@ final class OriginDestinationTest {
         return new OriginHttpClient(new OriginHttpClient.Settings(Duration.ofSeconds(1), Duration.ofSeconds(2),
                 Duration.ofSeconds(1), TrustedCertificates.sslContext(null), "test", 3, 1024,
                 new RetryPolicy(1, Duration.ofMillis(1), Duration.ofMillis(5)), false, internal, proxy),
-                duration -> { }, (host, operation, outcome, latency, failure) -> reports.add(host + " " + outcome),
+                duration -> { }, (origin, host, operation, outcome, latency, failure) -> reports.add(host + " " + outcome),
                 resolver);
     }
 

@@ -28,12 +28,14 @@ final class OriginObserverTest {
     }
 
     private final List<Report> reports = new CopyOnWriteArrayList<>();
+    private final List<String> origins = new CopyOnWriteArrayList<>();
 
     private OriginHttpClient client(boolean offline, Set<String> internalAllowed) throws IOException {
         return new OriginHttpClient(new OriginHttpClient.Settings(Duration.ofSeconds(1), Duration.ofMillis(800),
                 Duration.ofSeconds(1), TrustedCertificates.sslContext(null), "test", 3, 1024,
                 new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(5)), offline, (origin, host, port) -> internalAllowed.contains(host)),
-                duration -> { }, (host, operation, outcome, latency, failure) -> {
+                duration -> { }, (origin, host, operation, outcome, latency, failure) -> {
+                    origins.add(origin);
                     assertThat(latency.isNegative()).isFalse();
                     reports.add(new Report(host, operation, outcome, failure));
                 });
@@ -41,6 +43,18 @@ final class OriginObserverTest {
 
     private OriginHttpClient client() throws IOException {
         return client(false, Set.of("localhost"));
+    }
+
+    @Test
+    void aRequestIsReportedWithTheOriginItWasMadeForBesideTheAuthorityItContacted(WireMockRuntimeInfo wm)
+            throws IOException {
+        stubFor(get(urlEqualTo("/archive.zip")).willReturn(aResponse().withBody("zip")));
+
+        client().openArchive("registry.example", URI.create("http://localhost:" + wm.getHttpPort() + "/archive.zip"),
+                "test").close();
+
+        assertThat(origins).containsExactly("registry.example");
+        assertThat(reports).extracting(Report::host).containsExactly("localhost:" + wm.getHttpPort());
     }
 
     @Test

@@ -136,6 +136,10 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         } else if (route instanceof Route.Docs) {
             sendBytes(ctx, head, HttpResponseStatus.OK, "text/plain; charset=utf-8", services.documentation());
             updateReading(ctx);
+        } else if (route instanceof Route.CaCertificate) {
+            // Open with access control too: the CA certificate is public, and clients need it before anything else.
+            sendCaCertificate(ctx, head);
+            updateReading(ctx);
         } else if (wantsToken(route) && !services.auth().accepts(request.headers().get(HttpHeaderNames.AUTHORIZATION))) {
             sendUnauthorized(ctx, head, request.headers().get(HttpHeaderNames.HOST), route);
             updateReading(ctx);
@@ -147,6 +151,17 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
                 whenDone(exchange, () -> CompletableFuture.supplyAsync(() -> services.statusPage().render(host),
                         services.executor()), (e, page) -> sendBytes(e.ctx(), e.head(), HttpResponseStatus.OK,
                         "text/html; charset=utf-8", page));
+            } else if (route instanceof Route.ProviderStatus status) {
+                whenDone(exchange, () -> CompletableFuture.supplyAsync(() -> services.statusPage()
+                        .renderProvider(status.address()), services.executor()), (e, page) -> {
+                            if (page.isPresent()) {
+                                sendBytes(e.ctx(), e.head(), HttpResponseStatus.OK, "text/html; charset=utf-8", page.get());
+                            } else {
+                                sendError(e.ctx(), e.head(), HttpResponseStatus.NOT_FOUND, "nothing of "
+                                        + status.address() + " is cached in this mirror (origin "
+                                        + status.address().hostname() + ")", false);
+                            }
+                        });
             } else if (route instanceof Route.Metrics) {
                 whenDone(exchange, () -> CompletableFuture.supplyAsync(() -> services.operations().metricsText()
                         .getBytes(StandardCharsets.UTF_8), services.executor()), (e, text) -> sendBytes(e.ctx(),
@@ -173,13 +188,15 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
      */
     private boolean wantsToken(Route route) {
         return route instanceof Route.VersionIndex || route instanceof Route.VersionDocument
-                || !managementOnly && (route instanceof Route.Home || route instanceof Route.Metrics);
+                || !managementOnly && (route instanceof Route.Home || route instanceof Route.ProviderStatus
+                || route instanceof Route.Metrics);
     }
 
     private static void sendUnauthorized(ChannelHandlerContext ctx, boolean head, String host, Route route) {
         String mirrorHost = host == null ? "<mirror host>" : ExchangeLog.printable(host, 255);
-        String message = route instanceof Route.Home || route instanceof Route.Metrics
-                ? "this mirror wants a token for " + (route instanceof Route.Home ? "its status page" : "/metrics")
+        boolean page = route instanceof Route.Home || route instanceof Route.ProviderStatus;
+        String message = page || route instanceof Route.Metrics
+                ? "this mirror wants a token for " + (page ? "its status page" : "/metrics")
                 + ": send the header \"Authorization: Bearer <token>\" (the mirror's operators give out tokens; "
                 + "the management listener serves /metrics without one)"
                 : "this mirror wants a token: add credentials \"" + mirrorHost + "\" { token = \"...\" } to the CLI "
@@ -207,6 +224,16 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
     private static java.util.Optional<String> first(java.util.Map<String, java.util.List<String>> query, String name) {
         java.util.List<String> values = query.get(name);
         return values == null || values.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(values.get(0));
+    }
+
+    private void sendCaCertificate(ChannelHandlerContext ctx, boolean head) {
+        java.util.Optional<byte[]> pem = services.statusPage().caCertificate();
+        if (pem.isPresent()) {
+            sendBytes(ctx, head, HttpResponseStatus.OK, "application/x-pem-file", pem.get());
+        } else {
+            sendError(ctx, head, HttpResponseStatus.NOT_FOUND, "this mirror has no CA of its own to offer: it uses "
+                    + "the certificate configured in server.tls (or plain HTTP behind a load balancer)", false);
+        }
     }
 
     private void sendReadiness(Exchange exchange, Operations.Readiness readiness) {

@@ -9,8 +9,10 @@ sealed interface Route {
 
     /** The name of a route, as the request meter's {@code route} tag gives it. */
     static String name(Route route) {
-        if (route instanceof Home) {
+        if (route instanceof Home || route instanceof ProviderStatus) {
             return "status";
+        } else if (route instanceof CaCertificate) {
+            return "ca";
         } else if (route instanceof Metrics) {
             return "metrics";
         } else if (route instanceof Health) {
@@ -36,6 +38,14 @@ sealed interface Route {
 
     /** The status page at {@code /} and at the mirror's base URL. */
     record Home() implements Route {
+    }
+
+    /** {@code /status/providers/:hostname/:namespace/:type}: the status page's view of one cached provider. */
+    record ProviderStatus(ProviderAddress address) implements Route {
+    }
+
+    /** {@code /ca.pem}: the CA certificate the mirror generated for itself, which clients must trust. */
+    record CaCertificate() implements Route {
     }
 
     /** {@code /metrics}: every meter in the Prometheus text format. */

@@ -15,6 +15,8 @@ final class RouteParser {
     /** The base path of the provider mirror; modules can live beside it later. */
     static final String PROVIDERS = io.providermirror.server.CliConfigBlock.BASE_PATH;
     static final int MAX_PATH_LENGTH = 1024;
+    /** Where the status page's view of one provider lives: {@code /status/providers/<hostname>/<namespace>/<type>}. */
+    static final String PROVIDER_STATUS = io.providermirror.server.StatusPage.PROVIDER_PATH;
 
     private static final String SHAPE = "expected /providers/<hostname>/<namespace>/<type>/index.json, "
             + "<version>.json or terraform-provider-<type>_<version>_<os>_<arch>.zip";
@@ -46,8 +48,13 @@ final class RouteParser {
                 return new Route.Ready();
             case "/docs":
                 return new Route.Docs();
+            case "/ca.pem":
+                return new Route.CaCertificate();
             default:
                 break;
+        }
+        if (rawPath.startsWith(PROVIDER_STATUS)) {
+            return providerStatus(rawPath.substring(PROVIDER_STATUS.length()));
         }
         if (!rawPath.startsWith(PROVIDERS)) {
             return new Route.Invalid(404, "nothing is served at " + rawPath + "; the provider mirror is under " + PROVIDERS);
@@ -56,21 +63,11 @@ final class RouteParser {
         if (segments.length != 4) {
             return new Route.Invalid(400, "malformed mirror path: " + SHAPE);
         }
-        String hostname = segments[0];
-        if (!ProviderAddress.isValidHostname(hostname)) {
-            return new Route.Invalid(400, "malformed hostname '" + hostname
-                    + "': expected a lowercase DNS name in punycode, optionally with :port (an IPv4 address only as "
-                    + "four decimal numbers such as 192.0.2.1)");
+        Optional<Route.Invalid> malformed = malformedAddress(segments);
+        if (malformed.isPresent()) {
+            return malformed.get();
         }
-        if (!ProviderAddress.isValidName(segments[1])) {
-            return new Route.Invalid(400, "malformed provider namespace '" + segments[1]
-                    + "': expected lowercase letters, digits, '-' or '_'");
-        }
-        if (!ProviderAddress.isValidName(segments[2])) {
-            return new Route.Invalid(400, "malformed provider type '" + segments[2]
-                    + "': expected lowercase letters, digits, '-' or '_'");
-        }
-        ProviderAddress address = new ProviderAddress(hostname, segments[1], segments[2]);
+        ProviderAddress address = new ProviderAddress(segments[0], segments[1], segments[2]);
         String file = segments[3];
         if (file.equals("index.json")) {
             return new Route.VersionIndex(address);
@@ -85,6 +82,37 @@ final class RouteParser {
             return archive(address, file);
         }
         return new Route.Invalid(400, "malformed mirror path: " + SHAPE);
+    }
+
+    /** {@code <hostname>/<namespace>/<type>} below {@link #PROVIDER_STATUS}, each segment checked as for the mirror. */
+    private static Route providerStatus(String rest) {
+        String[] segments = rest.split("/", -1);
+        if (segments.length != 3) {
+            return new Route.Invalid(400, "malformed status path: expected " + PROVIDER_STATUS
+                    + "<hostname>/<namespace>/<type>, e.g. " + PROVIDER_STATUS + "registry.terraform.io/hashicorp/aws");
+        }
+        Optional<Route.Invalid> malformed = malformedAddress(segments);
+        return malformed.isPresent() ? malformed.get()
+                : new Route.ProviderStatus(new ProviderAddress(segments[0], segments[1], segments[2]));
+    }
+
+    /** Why the first three of {@code segments} are not a provider address the CLI could use, if they are not. */
+    private static Optional<Route.Invalid> malformedAddress(String[] segments) {
+        String hostname = segments[0];
+        if (!ProviderAddress.isValidHostname(hostname)) {
+            return Optional.of(new Route.Invalid(400, "malformed hostname '" + hostname
+                    + "': expected a lowercase DNS name in punycode, optionally with :port (an IPv4 address only as "
+                    + "four decimal numbers such as 192.0.2.1)"));
+        }
+        if (!ProviderAddress.isValidName(segments[1])) {
+            return Optional.of(new Route.Invalid(400, "malformed provider namespace '" + segments[1]
+                    + "': expected lowercase letters, digits, '-' or '_'"));
+        }
+        if (!ProviderAddress.isValidName(segments[2])) {
+            return Optional.of(new Route.Invalid(400, "malformed provider type '" + segments[2]
+                    + "': expected lowercase letters, digits, '-' or '_'"));
+        }
+        return Optional.empty();
     }
 
     private static Route archive(ProviderAddress address, String file) {

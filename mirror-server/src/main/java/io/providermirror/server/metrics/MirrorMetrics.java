@@ -53,6 +53,7 @@ public final class MirrorMetrics implements OriginObserver {
 
     private final MeterRegistry registry;
     private final OriginHealth originHealth;
+    private final TrafficHistory traffic;
     private final BoundedTagValues upstreamHosts = new BoundedTagValues(MirrorMeters.MAX_HOSTS);
     private final BoundedTagValues verificationHosts = new BoundedTagValues(MirrorMeters.MAX_HOSTS);
     private final Map<LookupKind, Map<LookupResult, Counter>> lookups = new EnumMap<>(LookupKind.class);
@@ -63,6 +64,7 @@ public final class MirrorMetrics implements OriginObserver {
     public MirrorMetrics(MeterRegistry registry, Clock clock) {
         this.registry = registry;
         this.originHealth = new OriginHealth(clock);
+        this.traffic = new TrafficHistory(clock);
         for (LookupKind kind : LookupKind.values()) {
             Map<LookupResult, Counter> byResult = new EnumMap<>(LookupResult.class);
             for (LookupResult result : LookupResult.values()) {
@@ -97,8 +99,14 @@ public final class MirrorMetrics implements OriginObserver {
         return originHealth;
     }
 
+    /** Requests, hits and bytes served per minute over the last hour, for the status page's chart. */
+    public TrafficHistory traffic() {
+        return traffic;
+    }
+
     public void cacheLookup(LookupKind kind, LookupResult result) {
         lookups.get(kind).get(result).increment();
+        traffic.lookup(result != LookupResult.MISS);
     }
 
     /** Lookups so far of every kind that ended with {@code result}. */
@@ -113,6 +121,7 @@ public final class MirrorMetrics implements OriginObserver {
     public void served(Source source, long bytes) {
         if (bytes > 0) {
             served.get(source).increment(bytes);
+            traffic.served(bytes);
         }
     }
 
@@ -129,9 +138,14 @@ public final class MirrorMetrics implements OriginObserver {
         }
     }
 
-    /** A release or archive from {@code host} was refused because {@code check} failed. */
-    public void verificationFailure(String host, String check) {
+    /**
+     * A release or archive from {@code host} (the provider's origin hostname) was refused because {@code check}
+     * failed; {@code subject} names what was refused (provider, version, platform), {@code detail} says how it
+     * failed. Counted for the meters and, with the details, for the status page.
+     */
+    public void verificationFailure(String host, String check, String subject, String detail) {
         verificationFailures(host, check).increment();
+        originHealth.verificationFailed(host, subject, check.toLowerCase(Locale.ROOT), detail);
     }
 
     private Counter verificationFailures(String host, String check) {
@@ -188,8 +202,10 @@ public final class MirrorMetrics implements OriginObserver {
     }
 
     @Override
-    public void requestCompleted(String host, Operation operation, Outcome outcome, Duration latency, String failure) {
-        originHealth.requestCompleted(host, operation, outcome, latency, failure);
+    public void requestCompleted(String origin, String host, Operation operation, Outcome outcome, Duration latency,
+                                 String failure) {
+        // The status page knows origins by their hostname; the meter's host tag stays the authority contacted.
+        originHealth.requestCompleted(origin, host, operation, outcome, latency, failure);
         upstream.computeIfAbsent(new UpstreamKey(upstreamHosts.value(host), operation, outcome),
                 key -> Timer.builder(MirrorMeters.UPSTREAM_REQUESTS)
                         .description("Requests to origins (retries included), by host, operation and outcome")

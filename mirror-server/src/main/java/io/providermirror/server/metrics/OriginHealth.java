@@ -5,62 +5,130 @@ import io.providermirror.upstream.Urls;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What the status page says about each origin host: when it last answered, when it last failed and why,
- * and how many requests ended each way. Bounded like the host tag. The failure is kept as the status page
- * shows it: URLs without their query strings (pre-signed download URLs are credentials).
+ * What the status page says about each origin, by its hostname (the first segment of provider addresses,
+ * e.g. {@code registry.terraform.io}): when it last answered, when it last failed and why, how many requests
+ * ended each way, how many of its releases and archives were refused by verification, and which authorities
+ * were contacted for it. Also the last {@value #RECENT_PROBLEMS} problems of any origin. Bounded like the host
+ * tag. Failures are kept as the status page shows them: URLs without their query strings (pre-signed download
+ * URLs are credentials).
  */
 public final class OriginHealth implements OriginObserver {
 
-    /** One host's record, as of now. */
-    public record Snapshot(String host, long succeeded, long failed, Instant lastSuccess, Instant lastFailure,
-                           String lastFailureMessage) {
-        /** Healthy when the last request succeeded (or ended "not found", which is an answer). */
+    /** How many recent problems are kept (older ones are dropped). */
+    public static final int RECENT_PROBLEMS = 20;
+    /** How many contacted authorities are kept per origin. */
+    static final int MAX_AUTHORITIES = 8;
+
+    /** One origin's record, as of now; {@code contacted} are the authorities requests went to for it. */
+    public record Snapshot(String origin, List<String> contacted, long succeeded, long failed, long refused,
+                           Instant lastSuccess, Instant lastFailure, String lastFailureMessage) {
+        /**
+         * Healthy when the last thing that happened was a success (or "not found", which is an answer): a failed
+         * request or a refused release after the last success makes the origin failing.
+         */
         public boolean healthy() {
             return lastFailure == null || lastSuccess != null && lastSuccess.isAfter(lastFailure);
         }
     }
 
+    /** One thing that went wrong: when, with which origin, for which provider (null if not known), and what. */
+    public record Problem(Instant time, String origin, String provider, String what) {
+    }
+
     private static final class Record {
         final AtomicLong succeeded = new AtomicLong();
         final AtomicLong failed = new AtomicLong();
+        final AtomicLong refused = new AtomicLong();
+        final Set<String> contacted = ConcurrentHashMap.newKeySet();
         volatile Instant lastSuccess;
         volatile Instant lastFailure;
         volatile String lastFailureMessage;
     }
 
     private final Clock clock;
-    private final BoundedTagValues hosts = new BoundedTagValues(MirrorMeters.MAX_HOSTS);
+    private final BoundedTagValues origins = new BoundedTagValues(MirrorMeters.MAX_HOSTS);
     private final ConcurrentHashMap<String, Record> records = new ConcurrentHashMap<>();
+    private final ArrayDeque<Problem> problems = new ArrayDeque<>(RECENT_PROBLEMS);
 
     public OriginHealth(Clock clock) {
         this.clock = clock;
     }
 
     @Override
-    public void requestCompleted(String host, Operation operation, Outcome outcome, Duration latency, String failure) {
-        Record record = records.computeIfAbsent(hosts.value(host), h -> new Record());
+    public void requestCompleted(String origin, String host, Operation operation, Outcome outcome, Duration latency,
+                                 String failure) {
+        Record record = record(origin == null ? host : origin);
+        if (record.contacted.size() < MAX_AUTHORITIES) {
+            record.contacted.add(host);
+        }
+        Instant now = clock.instant();
         if (outcome == Outcome.SUCCESS || outcome == Outcome.NOT_FOUND) {
             record.succeeded.incrementAndGet();
-            record.lastSuccess = clock.instant();
+            record.lastSuccess = now;
         } else {
+            String what = Urls.redactedIn(failure);
             record.failed.incrementAndGet();
-            record.lastFailure = clock.instant();
-            record.lastFailureMessage = Urls.redactedIn(failure);
+            failed(record, now, what);
+            problem(new Problem(now, origin == null ? host : origin, null, what));
         }
     }
 
-    /** Every host contacted since start-up, by name. */
+    /**
+     * A release or archive of {@code provider} from {@code origin} was refused because {@code check} failed
+     * ({@code detail} says how): counted as a failure of the origin, though its requests succeeded.
+     */
+    public void verificationFailed(String origin, String provider, String check, String detail) {
+        Record record = record(origin);
+        Instant now = clock.instant();
+        String what = "refused: the " + check + " check failed" + (detail == null ? "" : ": " + Urls.redactedIn(detail));
+        record.refused.incrementAndGet();
+        failed(record, now, what);
+        problem(new Problem(now, origin, provider, what));
+    }
+
+    private Record record(String origin) {
+        return records.computeIfAbsent(origins.value(origin), h -> new Record());
+    }
+
+    private static void failed(Record record, Instant now, String what) {
+        record.lastFailure = now;
+        record.lastFailureMessage = what;
+    }
+
+    private void problem(Problem problem) {
+        synchronized (problems) {
+            if (problems.size() == RECENT_PROBLEMS) {
+                problems.removeFirst();
+            }
+            problems.addLast(problem);
+        }
+    }
+
+    /** The last {@value #RECENT_PROBLEMS} problems, newest first. */
+    public List<Problem> recentProblems() {
+        synchronized (problems) {
+            List<Problem> newestFirst = new ArrayList<>(problems);
+            java.util.Collections.reverse(newestFirst);
+            return newestFirst;
+        }
+    }
+
+    /** Every origin a request was made for since start-up, by name. */
     public List<Snapshot> snapshot() {
         return records.entrySet().stream()
-                .map(e -> new Snapshot(e.getKey(), e.getValue().succeeded.get(), e.getValue().failed.get(),
+                .map(e -> new Snapshot(e.getKey(), e.getValue().contacted.stream().sorted().toList(),
+                        e.getValue().succeeded.get(), e.getValue().failed.get(), e.getValue().refused.get(),
                         e.getValue().lastSuccess, e.getValue().lastFailure, e.getValue().lastFailureMessage))
-                .sorted(Comparator.comparing(Snapshot::host))
+                .sorted(Comparator.comparing(Snapshot::origin))
                 .toList();
     }
 }

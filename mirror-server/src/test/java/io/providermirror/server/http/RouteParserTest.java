@@ -39,6 +39,28 @@ final class RouteParserTest {
         assertThat(RouteParser.parse("/providers/")).isInstanceOf(Route.Home.class);
     }
 
+    @Test
+    void aProvidersStatusViewAndTheGeneratedCaHaveTheirOwnRoutes() {
+        assertThat(RouteParser.parse("/status/providers/registry.terraform.io/hashicorp/random"))
+                .isEqualTo(new Route.ProviderStatus(new ProviderAddress("registry.terraform.io", "hashicorp", "random")));
+        assertThat(RouteParser.parse("/ca.pem")).isInstanceOf(Route.CaCertificate.class);
+        assertThat(Route.name(RouteParser.parse("/ca.pem"))).isEqualTo("ca");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "/status/providers/registry.terraform.io/hashicorp",
+        "/status/providers/registry.terraform.io/hashicorp/random/",
+        "/status/providers/registry.terraform.io/hashicorp/random/1.0.0",
+        "/status/providers/Registry.terraform.io/hashicorp/random",
+        "/status/providers/127.1/hashicorp/random",
+        "/status/providers/registry.terraform.io/../random",
+        "/status/providers/registry.terraform.io/hashicorp/<script>"})
+    void malformedProviderStatusPathsAreBadRequests(String path) {
+        assertThat(RouteParser.parse(path)).isInstanceOfSatisfying(Route.Invalid.class,
+                invalid -> assertThat(invalid.status()).isEqualTo(400));
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
         "/providers/%2e%2e/x/y/index.json",
@@ -82,7 +104,7 @@ final class RouteParserTest {
         Random random = new Random(42);
         String alphabet = "/.%:_-azAZ09+\\\u0000 \u00e9";
         String[] stems = {"/providers/", "/providers/example.test/", "/providers/example.test/acme/",
-            "/providers/example.test/acme/fake/", "/"};
+            "/providers/example.test/acme/fake/", "/", "/status/providers/", "/status/providers/example.test/acme/"};
         for (int i = 0; i < 20_000; i++) {
             StringBuilder path = new StringBuilder(stems[random.nextInt(stems.length)]);
             int length = random.nextInt(40);
