@@ -61,14 +61,13 @@ public final class OriginRules {
         if (hosts.containsKey(hostname)) {
             return Optional.empty();
         }
+        // Either way round: host:8444 when host:8443 is configured, and host (port 443) when only host:8443 is.
         String bare = io.providermirror.upstream.ProviderAddress.hostWithoutPort(hostname);
-        if (!bare.equals(hostname)) {
-            Optional<String> configured = hosts.keySet().stream()
-                    .filter(key -> io.providermirror.upstream.ProviderAddress.hostWithoutPort(key).equals(bare)).findFirst();
-            if (configured.isPresent()) {
-                return Optional.of(hostname + " is another port of the configured host " + configured.get()
-                        + "; the mirror serves it only when upstream.hosts configures " + hostname + " itself");
-            }
+        Optional<String> configured = hosts.keySet().stream()
+                .filter(key -> io.providermirror.upstream.ProviderAddress.hostWithoutPort(key).equals(bare)).findFirst();
+        if (configured.isPresent()) {
+            return Optional.of(hostname + " is another port of the configured host " + configured.get()
+                    + "; the mirror serves it only when upstream.hosts configures " + hostname + " itself");
         }
         if (bare.chars().allMatch(c -> c == '.' || c >= '0' && c <= '9')) {
             return Optional.of(hostname + " is an IP address that is not configured under upstream.hosts; origins at "

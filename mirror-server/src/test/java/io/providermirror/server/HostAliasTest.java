@@ -124,4 +124,15 @@ final class HostAliasTest {
             assertThat(mirror.get("/providers/example.test:8443/acme/signed/index.json").statusCode()).isEqualTo(200);
         }
     }
+
+    @Test
+    void theDefaultPortOfAHostConfiguredOnlyWithAnotherPortIsRefusedToo() throws Exception {
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("reverse"), origin)
+                .set("upstream.hosts.corp\\.test:8443.discoveryUrl", origin.discoveryUrl().toString()).start()) {
+            assertThat(mirror.get("/providers/corp.test:8443/acme/signed/index.json").statusCode()).isEqualTo(200);
+            HttpResponse<byte[]> response = mirror.get("/providers/corp.test/acme/signed/index.json");
+            assertThat(response.statusCode()).isEqualTo(403);
+            assertThat(error(response)).contains("corp.test is another port of the configured host corp.test:8443");
+        }
+    }
 }

@@ -452,8 +452,11 @@ public final class OriginHttpClient {
         }
         for (InetAddress address : addresses) {
             if (InternalAddresses.isInternal(address)) {
-                throw new DestinationRefused(OriginException.Reason.FORBIDDEN, what + ": " + host + " resolves to the "
-                        + "internal address " + address.getHostAddress() + "; an internal address is contacted only "
+                // The address stays in the log: clients are not told what internal names resolve to.
+                LOG.warn("{}: {} resolves to the internal address {}, which is not configured for the origin {}",
+                        what, host, address.getHostAddress(), origin);
+                throw new DestinationRefused(OriginException.Reason.FORBIDDEN, what + ": " + host + " resolves to an "
+                        + "internal address; an internal address is contacted only "
                         + "when its host and port (" + uri.getAuthority() + ") are configured for the origin " + origin
                         + " under upstream.hosts (its own name, discoveryUrl, mirrorUrl or downloadHosts)");
             }
