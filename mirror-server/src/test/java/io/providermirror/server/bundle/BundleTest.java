@@ -178,6 +178,25 @@ final class BundleTest {
         assertThat(importInside(forged, "")).isOne();
         assertThat(output).contains("REFUSED").contains("does not verify");
         assertThat(archivesInside()).isEmpty();
+
+        // Consistent throughout: another archive, its hash in SHA256SUMS and in the download document, the
+        // origin's genuine key listed. Only the signature over SHA256SUMS can tell: by a key the evidence does
+        // not list, or the genuine signature of the original SHA256SUMS.
+        byte[] fake = ProviderZips.provider("carried", "1.1.0", "linux_amd64", 777);
+        String genuineKey = origin.signingKey().armoredPublicKey();
+        Map<String, TestPgpKey> signers = new LinkedHashMap<>();
+        signers.put("signed by the forger", forger);
+        signers.put("with the original signature", null);
+        for (Map.Entry<String, TestPgpKey> signer : signers.entrySet()) {
+            Path consistent = rewrite(bundle, "consistent.tar", (name, bytes) -> name.endsWith("release.json")
+                    ? forgeWithKeyBlock(bytes, signer.getValue(), FakeOrigin.hex(fake), genuineKey)
+                    : name.endsWith("linux_amd64.zip") ? fake : bytes, true);
+            assertThat(importInside(consistent, "")).as(signer.getKey() + ": " + output).isOne();
+            assertThat(output).as(signer.getKey()).contains("REFUSED")
+                    .contains("example.test/acme/carried 1.1.0 does not verify").contains("signature")
+                    .contains("nothing of it was imported");
+            assertThat(archivesInside()).as(signer.getKey()).isEmpty();
+        }
     }
 
     @Test
@@ -627,8 +646,9 @@ final class BundleTest {
     }
 
     /**
-     * release.json with linux_amd64's hash replaced by {@code sha256} in SHA256SUMS (signed by {@code forger}) and
-     * its download document, and every download document listing {@code keys} as its one armored block.
+     * release.json with linux_amd64's hash replaced by {@code sha256} in SHA256SUMS (signed by {@code forger}, or
+     * keeping the original signature when null) and its download document, and every download document listing
+     * {@code keys} as its one armored block.
      */
     private static byte[] forgeWithKeyBlock(byte[] evidence, TestPgpKey forger, String sha256, String keys) {
         try {
@@ -637,7 +657,10 @@ final class BundleTest {
                 String sums = new String(checksums.get("sums").binaryValue(), StandardCharsets.UTF_8)
                         .replaceFirst("[0-9a-f]{64}(  \\S+linux_amd64\\.zip)", sha256 + "$1");
                 byte[] bytes = sums.getBytes(StandardCharsets.UTF_8);
-                ((ObjectNode) checksums).put("sums", bytes).put("signature", forger.signDetached(bytes));
+                ((ObjectNode) checksums).put("sums", bytes);
+                if (forger != null) {
+                    ((ObjectNode) checksums).put("signature", forger.signDetached(bytes));
+                }
             }
             for (JsonNode download : (ArrayNode) root.get("downloads")) {
                 ObjectNode document = (ObjectNode) JSON.readTree(download.get("document").binaryValue());
