@@ -25,47 +25,64 @@ final class BundleFiles {
         return name.getFileName().toString().endsWith(".zst") ? new ZstdOutputStream(out, 3) : out;
     }
 
-    /** Opens a bundle file for {@link #read(FileEnd)}. */
-    static FileEnd open(Path file) throws IOException {
-        return new FileEnd(Files.newInputStream(file));
+    /** Opens a bundle file for {@link #read(StreamEnd)}. */
+    static StreamEnd open(Path file) throws IOException {
+        return new StreamEnd(Files.newInputStream(file), null);
     }
 
-    /** Reads a bundle, recognising zstd by its first bytes whatever the file is called. */
-    static InputStream read(FileEnd file) throws IOException {
+    /**
+     * Reads a bundle, recognising zstd by its first bytes whatever the file is called; the stream returned
+     * tells whether the bundle's contents ended (see {@link StreamEnd}).
+     */
+    static StreamEnd read(StreamEnd file) throws IOException {
         BufferedInputStream in = new BufferedInputStream(file, 1 << 16);
         in.mark(4);
         byte[] head = in.readNBytes(4);
         in.reset();
-        return java.util.Arrays.equals(head, ZSTD_MAGIC) ? new BufferedInputStream(new ZstdInputStream(in), 1 << 16) : in;
+        return new StreamEnd(java.util.Arrays.equals(head, ZSTD_MAGIC)
+                ? new BufferedInputStream(new ZstdInputStream(in), 1 << 16) : in, file);
     }
 
     /**
-     * A bundle file that remembers when its last byte was read: a read of the bundle that fails after that
-     * failed because the file ended before its contents did, which is what a truncated copy looks like.
+     * A stream that remembers whether it ended: it returned its end, or (for the contents decoded from a file
+     * {@code beneath}) decoding failed after the file had ended. A tar that fails to read then was cut short:
+     * a truncated copy. A header that does not parse, or bytes zstd cannot decode before the file's end, are not.
      */
-    static final class FileEnd extends FilterInputStream {
-        private boolean reached;
+    static final class StreamEnd extends FilterInputStream {
+        private final StreamEnd beneath;
+        private boolean ended;
 
-        private FileEnd(InputStream in) {
+        private StreamEnd(InputStream in, StreamEnd beneath) {
             super(in);
+            this.beneath = beneath;
         }
 
         @Override
         public int read() throws IOException {
-            int b = super.read();
-            reached |= b < 0;
-            return b;
+            try {
+                int b = super.read();
+                ended |= b < 0;
+                return b;
+            } catch (IOException e) {
+                ended |= beneath != null && beneath.ended;
+                throw e;
+            }
         }
 
         @Override
         public int read(byte[] buffer, int offset, int length) throws IOException {
-            int n = super.read(buffer, offset, length);
-            reached |= n < 0;
-            return n;
+            try {
+                int n = super.read(buffer, offset, length);
+                ended |= n < 0;
+                return n;
+            } catch (IOException e) {
+                ended |= beneath != null && beneath.ended;
+                throw e;
+            }
         }
 
-        boolean reached() {
-            return reached;
+        boolean ended() {
+            return ended;
         }
     }
 }

@@ -21,7 +21,6 @@ import io.providermirror.upstream.VerifiedPackage;
 import io.providermirror.upstream.VerifiedRelease;
 import io.providermirror.upstream.VersionList;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -90,7 +89,7 @@ public final class BundleImporter {
             throws IOException {
         BundleManifest manifest;
         Map<String, BundleManifest.Entry> expected = new LinkedHashMap<>();
-        try (BundleFiles.FileEnd file = BundleFiles.open(bundle); BundleTar tar = new BundleTar(BundleFiles.read(file), file)) {
+        try (BundleFiles.StreamEnd file = BundleFiles.open(bundle); BundleTar tar = new BundleTar(BundleFiles.read(file))) {
             TarArchiveEntry first = tar.getNextEntry();
             if (first == null || !first.getName().equals(BundleManifest.PATH)) {
                 throw new RefusedException(bundle + " is not a provider-mirror bundle: it does not begin with "
@@ -145,16 +144,17 @@ public final class BundleImporter {
     private static final String COPY_AGAIN = "; copy the whole file again from where it was exported";
 
     /**
-     * The bundle's tar, for which a read that fails once the file's last byte was read means the file ended
-     * before its contents did: the bundle is truncated (a partial download or copy), said in those words.
+     * The bundle's tar, for which a read that fails once its contents have ended means the file ended before
+     * the tar did: the bundle is truncated (a partial download or copy), said in those words. Any other failed
+     * read refuses the bundle too, as one that cannot be read.
      */
     private static final class BundleTar extends TarArchiveInputStream {
-        private final BundleFiles.FileEnd file;
-        private String entry = BundleManifest.PATH;
+        private final BundleFiles.StreamEnd contents;
+        private String entry;
 
-        BundleTar(InputStream in, BundleFiles.FileEnd file) {
-            super(in);
-            this.file = file;
+        BundleTar(BundleFiles.StreamEnd contents) {
+            super(contents);
+            this.contents = contents;
         }
 
         @Override
@@ -166,7 +166,7 @@ public final class BundleImporter {
                 }
                 return next;
             } catch (IOException e) {
-                throw truncatedOr(e, "after the entry " + entry);
+                throw truncatedOr(e, entry == null ? "before its first entry" : "after the entry " + entry);
             }
         }
 
@@ -179,9 +179,14 @@ public final class BundleImporter {
             }
         }
 
+        /** A failed read of the bundle: it was cut short, or it is not a bundle; either way, refused. */
         private IOException truncatedOr(IOException e, String where) {
-            return e instanceof RefusedException || !file.reached() ? e
-                    : new RefusedException(TRUNCATED + ": the file ends " + where + COPY_AGAIN);
+            if (e instanceof RefusedException) {
+                return e;
+            }
+            return new RefusedException(contents.ended() ? TRUNCATED + ": the file ends " + where + COPY_AGAIN
+                    : "the file cannot be read as a bundle (a tar, or a tar compressed with zstd), " + where + ": "
+                    + e.getMessage());
         }
     }
 

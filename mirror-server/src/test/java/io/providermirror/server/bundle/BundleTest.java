@@ -252,6 +252,16 @@ final class BundleTest {
             }
         }
 
+        // What is not a tar, or not a zstd stream, is not called truncated, however short.
+        byte[] noise = new byte[20_000];
+        new java.util.Random(7).nextBytes(noise);
+        byte[] zstdNoise = noise.clone();
+        System.arraycopy(new byte[] {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD}, 0, zstdNoise, 0, 4);
+        for (byte[] bytes : List.of(noise, zstdNoise)) {
+            assertThat(importInside(Files.write(tmp.resolve("noise.tar"), bytes), "")).as(output).isOne();
+            assertThat(output).contains("REFUSED").contains("cannot be read as a bundle").doesNotContain("truncated");
+        }
+
         // Cut at an entry's boundary, the tar itself looks complete: its last entries are missing.
         Map<String, byte[]> entries = entries(export("genuine.tar"));
         String last = List.copyOf(entries.keySet()).get(entries.size() - 1);
