@@ -184,9 +184,12 @@ public final class BundleImporter {
             if (e instanceof RefusedException) {
                 return e;
             }
-            return new RefusedException(contents.ended() ? TRUNCATED + ": the file ends " + where + COPY_AGAIN
-                    : "the file cannot be read as a bundle (a tar, or a tar compressed with zstd), " + where + ": "
-                    + e.getMessage());
+            if (contents.ended()) {
+                return new RefusedException(TRUNCATED + ": the file ends " + where + COPY_AGAIN);
+            }
+            String why = java.util.Objects.toString(e.getMessage(), e.getClass().getSimpleName());
+            return new RefusedException("the file cannot be read as a bundle (a tar, or a tar compressed with zstd), "
+                    + where + ": " + why.replaceFirst("\\.$", ""));
         }
     }
 
