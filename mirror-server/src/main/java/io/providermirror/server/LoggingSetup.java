@@ -42,7 +42,17 @@ public final class LoggingSetup {
      * only, on stderr, unless {@code verbose}.
      */
     public static void forCommand(boolean verbose) {
-        if (!verbose && LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+        if (verbose) {
+            return;
+        }
+        ILoggerFactory factory;
+        // StartupPreload may be initialising SLF4J on its own thread: until that has finished, getILoggerFactory()
+        // answers a substitute, and the level would be set on nothing. SLF4J initialises holding LoggerFactory's
+        // class lock, so taking it waits for the initialisation to finish.
+        synchronized (LoggerFactory.class) {
+            factory = LoggerFactory.getILoggerFactory();
+        }
+        if (factory instanceof LoggerContext context) {
             context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).setLevel(ch.qos.logback.classic.Level.WARN);
         }
     }

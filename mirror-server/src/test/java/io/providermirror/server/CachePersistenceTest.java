@@ -6,6 +6,9 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.providermirror.testkit.FakeOrigin;
 import java.net.URI;
@@ -14,6 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /** What the cache keeps across restarts and origin outages, and how version lists stay fresh. */
 final class CachePersistenceTest {
@@ -216,33 +220,56 @@ final class CachePersistenceTest {
 
     @Test
     void staleListsAreRefreshedInTheBackgroundAndTheLastGoodOneOutlivesOriginFailures() throws Exception {
-        try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
-             MirrorFixture mirror = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ZERO)) {
-            String index = "/providers/example.test/acme/fresh/index.json";
-            origin.publish("acme", "fresh", "1.0.0", "linux_amd64");
-            assertThat(JSON.readTree(mirror.get(index).body()).get("versions").has("1.0.0")).isTrue();
+        String index = "/providers/example.test/acme/fresh/index.json";
+        try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"))) {
+            try (MirrorFixture mirror = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ZERO)) {
+                origin.publish("acme", "fresh", "1.0.0", "linux_amd64");
+                assertThat(JSON.readTree(mirror.get(index).body()).get("versions").has("1.0.0")).isTrue();
 
-            origin.publish("acme", "fresh", "2.0.0", "linux_amd64");
-            await().atMost(Duration.ofSeconds(10)).until(() ->
-                    JSON.readTree(mirror.get(index).body()).get("versions").has("2.0.0"));
+                origin.publish("acme", "fresh", "2.0.0", "linux_amd64");
+                await().atMost(Duration.ofSeconds(10)).until(() ->
+                        JSON.readTree(mirror.get(index).body()).get("versions").has("2.0.0"));
 
-            origin.wireMock().stubFor(get(urlEqualTo("/v1/providers/acme/fresh/versions"))
-                    .willReturn(aResponse().withStatus(500)));
-            int before = origin.requestsMatching("/v1/providers/acme/fresh/versions");
-            for (int i = 0; i < 5; i++) {
-                HttpResponse<byte[]> response = mirror.get(index);
-                assertThat(response.statusCode()).isEqualTo(200);
-                assertThat(JSON.readTree(response.body()).get("versions").has("2.0.0")).isTrue();
+                origin.wireMock().stubFor(get(urlEqualTo("/v1/providers/acme/fresh/versions"))
+                        .willReturn(aResponse().withStatus(500)));
+                servesTheLastGoodListOnceARefreshHasFailed(mirror, index);
             }
-            // A refresh begun before the 500s were stubbed may be the one those requests joined; asking again
-            // starts the next, which must meet the 500s and still leave the last good list in place.
-            await().atMost(Duration.ofSeconds(10)).until(() -> {
-                HttpResponse<byte[]> response = mirror.get(index);
-                assertThat(response.statusCode()).isEqualTo(200);
-                assertThat(JSON.readTree(response.body()).get("versions").has("2.0.0")).isTrue();
-                return origin.requestsMatching("/v1/providers/acme/fresh/versions") > before;
-            });
+            // After a restart the list comes from the cache directory, stale at once; the origin still fails.
+            try (MirrorFixture restarted = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ZERO)) {
+                servesTheLastGoodListOnceARefreshHasFailed(restarted, index);
+            }
         }
+    }
+
+    /**
+     * Asks until a background refresh of the stale list has failed (all its attempts: the mirror logs it then),
+     * which a refresh begun before the origin broke would not; from then on the last good list must be the answer.
+     */
+    private void servesTheLastGoodListOnceARefreshHasFailed(MirrorFixture mirror, String index) throws Exception {
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        log.start();
+        Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        root.addAppender(log);
+        try {
+            await().atMost(Duration.ofSeconds(20)).until(() -> {
+                assertServesTheLastGoodList(mirror.get(index));
+                synchronized (log) {
+                    return log.list.stream().anyMatch(line -> line.getFormattedMessage()
+                            .startsWith("refreshing the version list of example.test/acme/fresh failed"));
+                }
+            });
+        } finally {
+            root.detachAppender(log);
+        }
+        for (int i = 0; i < 5; i++) {
+            assertServesTheLastGoodList(mirror.get(index));
+        }
+    }
+
+    private static void assertServesTheLastGoodList(HttpResponse<byte[]> response) throws Exception {
+        assertThat(response.statusCode()).as(new String(response.body(), java.nio.charset.StandardCharsets.UTF_8))
+                .isEqualTo(200);
+        assertThat(JSON.readTree(response.body()).get("versions").has("2.0.0")).isTrue();
     }
 
     @Test

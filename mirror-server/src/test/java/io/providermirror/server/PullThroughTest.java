@@ -275,6 +275,32 @@ final class PullThroughTest {
     @Test
     void aSlowOriginGivesA504NamingItBeforeTheClientGivesUp() throws Exception {
         origin.wireMock().stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(
+                com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo("/v1/providers/acme/sluggish/versions"))
+                .willReturn(com.github.tomakehurst.wiremock.client.WireMock.aResponse().withFixedDelay(4_000)
+                        .withHeader("Content-Type", "application/json").withBody(
+                                "{\"versions\":[{\"version\":\"1.0.0\",\"platforms\":[{\"os\":\"linux\",\"arch\":\"amd64\"}]}]}")));
+        // The origin answers in 4 s, within upstream.requestTimeout (6 s): only server.metadataTimeout (1 s) can
+        // answer the client before the CLI's own ~10 s, and before this origin does.
+        try (MirrorFixture sluggish = MirrorFixture.builder(tmp.resolve("sluggish-cache"), origin)
+                .set("server.metadataTimeout", "1s")
+                .set("upstream.requestTimeout", "6s")
+                .start()) {
+            long start = System.nanoTime();
+            HttpResponse<byte[]> response = sluggish.get(sluggish.providerPath("acme", "sluggish") + "index.json");
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+            assertThat(response.statusCode()).as(new String(response.body(), java.nio.charset.StandardCharsets.UTF_8))
+                    .isEqualTo(504);
+            assertThat(took).as("server.metadataTimeout and a margin, not the origin's 4 s").isLessThan(Duration.ofMillis(2_500));
+            assertThat(json(response).get("errors").get(0).asText())
+                    .contains("the version list of example.test/acme/sluggish")
+                    .contains("127.0.0.1:" + origin.discoveryUrl().getPort()).contains("did not answer within 1000 ms");
+        }
+    }
+
+    @Test
+    void anOriginSlowerThanItsRequestTimeoutGivesA504NamingIt() throws Exception {
+        origin.wireMock().stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(
                 com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo("/v1/providers/acme/slow/versions"))
                 .willReturn(com.github.tomakehurst.wiremock.client.WireMock.aResponse()
                         .withFixedDelay(6_000).withBody("{\"versions\":[]}")));

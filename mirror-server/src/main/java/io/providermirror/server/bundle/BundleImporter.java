@@ -21,7 +21,6 @@ import io.providermirror.upstream.VerifiedPackage;
 import io.providermirror.upstream.VerifiedRelease;
 import io.providermirror.upstream.VersionList;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -90,7 +89,7 @@ public final class BundleImporter {
             throws IOException {
         BundleManifest manifest;
         Map<String, BundleManifest.Entry> expected = new LinkedHashMap<>();
-        try (InputStream file = BundleFiles.read(bundle); TarArchiveInputStream tar = new TarArchiveInputStream(file)) {
+        try (BundleFiles.StreamEnd file = BundleFiles.open(bundle); BundleTar tar = new BundleTar(BundleFiles.read(file))) {
             TarArchiveEntry first = tar.getNextEntry();
             if (first == null || !first.getName().equals(BundleManifest.PATH)) {
                 throw new RefusedException(bundle + " is not a provider-mirror bundle: it does not begin with "
@@ -125,13 +124,73 @@ public final class BundleImporter {
         } catch (com.fasterxml.jackson.core.JacksonException e) {
             throw new RefusedException(bundle + ": the manifest is not valid: " + e.getOriginalMessage());
         }
-        List<String> missing = expected.keySet().stream()
+        List<String> listed = List.copyOf(expected.keySet());
+        List<String> missing = listed.stream()
                 .filter(name -> !documents.containsKey(name) && !archives.containsKey(name)).toList();
         if (!missing.isEmpty()) {
-            throw new RefusedException(bundle + " is incomplete (truncated?): " + missing.size()
+            // Export writes the entries in the manifest's order: when exactly the last ones are missing, the
+            // file ended early (at an entry's boundary, so the tar itself could not tell).
+            if (missing.equals(listed.subList(listed.size() - missing.size(), listed.size()))) {
+                throw new RefusedException(TRUNCATED + ": the file ends after " + (listed.size() - missing.size())
+                        + " of the " + listed.size() + " entries of its manifest, before " + missing.get(0) + COPY_AGAIN);
+            }
+            throw new RefusedException(bundle + " is incomplete: " + missing.size()
                     + " entries of its manifest are missing, e.g. " + missing.get(0));
         }
         return manifest;
+    }
+
+    private static final String TRUNCATED = "the bundle is truncated";
+    private static final String COPY_AGAIN = "; copy the whole file again from where it was exported";
+
+    /**
+     * The bundle's tar, for which a read that fails once its contents have ended means the file ended before
+     * the tar did: the bundle is truncated (a partial download or copy), said in those words. Any other failed
+     * read refuses the bundle too, as one that cannot be read.
+     */
+    private static final class BundleTar extends TarArchiveInputStream {
+        private final BundleFiles.StreamEnd contents;
+        private String entry;
+
+        BundleTar(BundleFiles.StreamEnd contents) {
+            super(contents);
+            this.contents = contents;
+        }
+
+        @Override
+        public TarArchiveEntry getNextEntry() throws IOException {
+            try {
+                TarArchiveEntry next = super.getNextEntry();
+                if (next != null) {
+                    entry = next.getName();
+                }
+                return next;
+            } catch (IOException e) {
+                throw truncatedOr(e, entry == null ? "before its first entry" : "after the entry " + entry);
+            }
+        }
+
+        @Override
+        public int read(byte[] buffer, int offset, int length) throws IOException {
+            try {
+                return super.read(buffer, offset, length);
+            } catch (IOException e) {
+                throw truncatedOr(e, "inside the entry " + entry);
+            }
+        }
+
+        /** A failed read of the bundle: it was cut short, or it is not a bundle; either way, refused. */
+        private IOException truncatedOr(IOException e, String where) {
+            if (e instanceof RefusedException) {
+                return e;
+            }
+            if (contents.ended()) {
+                return new RefusedException(TRUNCATED + ": the file ends " + where + COPY_AGAIN);
+            }
+            String why = java.util.Objects.toString(e.getMessage(), e.getClass().getSimpleName());
+            return new RefusedException("the file cannot be read as a bundle (a tar, or a tar compressed with zstd), "
+                    + where + ": " + why.replaceFirst("\\.$", ""));
+        }
     }
 
     private Staged stage(TarArchiveInputStream tar, CacheKey key, BundleManifest.Entry declared) throws IOException {

@@ -1,9 +1,12 @@
 package io.providermirror.server.bundle;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.providermirror.server.CacheLock;
+import io.providermirror.server.LoggingSetup;
 import io.providermirror.server.MirrorCore;
 import io.providermirror.server.config.ConfigException;
 import io.providermirror.server.config.ConfigLoader;
+import io.providermirror.server.config.DataSize;
 import io.providermirror.server.warm.CacheWarmTarget;
 import io.providermirror.server.warm.ProviderRequest;
 import io.providermirror.server.warm.ProviderSources;
@@ -11,6 +14,7 @@ import io.providermirror.server.warm.Warmer;
 import io.providermirror.upstream.Platform;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -30,7 +34,9 @@ import picocli.CommandLine.Parameters;
                 + "network without internet: archives, and their origins' evidence (download documents with signing keys, "
                 + "SHA256SUMS, signatures), to be verified again by import.",
             "Works on a cache directory (--config) with no mirror running on it, fetching and verifying what is not "
-                    + "cached yet. Exits 0 when the bundle was written, 1 when anything failed (then no bundle is written)."},
+                    + "cached yet.",
+            "Exits 0 when the bundle was written, 1 when anything failed (then no bundle is written), 2 on a usage "
+                    + "error, a configuration that does not load or a cache directory in use."},
         footer = {"", "Example:",
             "  export --config mirror.yaml --platform linux_amd64 --output providers.tar.zst hashicorp/aws@'~> 5.0' hashicorp/random"})
 public final class ExportCommand implements Callable<Integer> {
@@ -56,6 +62,9 @@ public final class ExportCommand implements Callable<Integer> {
     @Option(names = "--parallel", paramLabel = "N", defaultValue = "4", description = "archives fetched at a time (default: ${DEFAULT-VALUE})")
     int parallel;
 
+    @Option(names = "--verbose", description = "also log what the mirror does (info lines, on stderr)")
+    boolean verbose;
+
     @Parameters(paramLabel = "PROVIDER", arity = "0..*", description = "[hostname/]namespace/type[@constraint]")
     List<String> providers = new ArrayList<>();
 
@@ -73,6 +82,7 @@ public final class ExportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        LoggingSetup.forCommand(verbose);
         List<ProviderRequest> requests;
         Set<Platform> chosen = new LinkedHashSet<>();
         try {
@@ -95,10 +105,13 @@ public final class ExportCommand implements Callable<Integer> {
                 return 1;
             }
             BundleManifest manifest = new BundleExporter(core).export(summary.warmed(), output);
-            long bytes = manifest.entries().stream().mapToLong(BundleManifest.Entry::size).sum();
-            out.println("export: wrote " + output + ": " + manifest.releases().size() + " release(s), "
-                    + summary.warmed().size() + " archive(s), " + bytes + " bytes");
+            out.println("export: wrote " + output + " (" + DataSize.format(Files.size(output)) + "): "
+                    + manifest.releases().size() + " release(s), " + summary.warmed().size() + " archive(s)");
             return 0;
+        } catch (CacheLock.InUseException e) {
+            out.println("export: " + e.getMessage() + "; stop the mirror while exporting, or export from a copy of its "
+                    + "cache directory (a --config whose cache.directory is the copy)");
+            return 2;
         } catch (ConfigException | IOException e) {
             out.println("export: " + e.getMessage());
             return 2;

@@ -1,11 +1,14 @@
 package io.providermirror.server.bundle;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.providermirror.server.CacheLock;
+import io.providermirror.server.LoggingSetup;
 import io.providermirror.server.MirrorCore;
 import io.providermirror.server.config.ConfigException;
 import io.providermirror.server.config.ConfigLoader;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -23,11 +26,16 @@ import picocli.CommandLine.Parameters;
                 + "it). Every entry is checked against the bundle's manifest, every release's signature against its "
                 + "origin's keys under this mirror's signature policy (upstream.hosts.<host>.trustedKeys applies), every "
                 + "archive against its verified hash; only then does anything enter the cache. An altered bundle is "
-                + "refused whole.", "Exits 0 when every bundle was imported, 1 when one was refused."})
+                + "refused whole; so is a truncated one.",
+            "Exits 0 when every bundle was imported, 1 when one was refused, 2 when nothing was tried: a bundle "
+                    + "that does not exist, a configuration that does not load, a cache directory in use."})
 public final class ImportCommand implements Callable<Integer> {
 
     @Option(names = "--config", paramLabel = "FILE", description = "the mirror's configuration (its cache directory and policy)")
     Path config;
+
+    @Option(names = "--verbose", description = "also log what the mirror does (info lines, on stderr)")
+    boolean verbose;
 
     @Parameters(paramLabel = "BUNDLE", arity = "1..*", description = "bundles (.tar or .tar.zst)")
     List<Path> bundles = new ArrayList<>();
@@ -46,6 +54,14 @@ public final class ImportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        LoggingSetup.forCommand(verbose);
+        List<String> unreadable = bundles.stream().map(ImportCommand::unreadable).filter(java.util.Objects::nonNull)
+                .toList();
+        if (!unreadable.isEmpty()) {
+            unreadable.forEach(problem -> out.println("import: " + problem));
+            out.println("import: nothing was imported");
+            return 2;
+        }
         try (MirrorCore core = MirrorCore.open(new ConfigLoader(environment).load(config), Clock.systemUTC(), false,
                 UnaryOperator.identity(), new SimpleMeterRegistry())) {
             int exit = 0;
@@ -62,9 +78,27 @@ public final class ImportCommand implements Callable<Integer> {
                 }
             }
             return exit;
+        } catch (CacheLock.InUseException e) {
+            out.println("import: " + e.getMessage() + "; stop the mirror while importing (started again, it serves what "
+                    + "was imported), or import into a copy of its cache directory and start the mirror on the copy");
+            return 2;
         } catch (ConfigException | IOException e) {
             out.println("import: " + e.getMessage());
             return 2;
         }
+    }
+
+    /** What keeps {@code bundle} from being read, checked before the cache is opened; null when nothing does. */
+    private static String unreadable(Path bundle) {
+        if (!Files.exists(bundle)) {
+            return bundle.toAbsolutePath() + ": the file does not exist";
+        }
+        if (!Files.isRegularFile(bundle)) {
+            return bundle.toAbsolutePath() + ": not a file (a bundle is one .tar or .tar.zst file)";
+        }
+        if (!Files.isReadable(bundle)) {
+            return bundle.toAbsolutePath() + ": the file cannot be read (permission denied)";
+        }
+        return null;
     }
 }

@@ -3,6 +3,8 @@ package io.providermirror.server.bundle;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -62,6 +64,16 @@ final class BundleTest {
     @AfterEach
     void stop() {
         origin.close();
+        // export and import quiet the log as a command does in its own process; the next test in this JVM wants it back.
+        root().setLevel(rootLevel);
+        root().detachAppender(logLines);
+    }
+
+    private final ch.qos.logback.classic.Level rootLevel = root().getLevel();
+    private final ListAppender<ILoggingEvent> logLines = new ListAppender<>();
+
+    private static ch.qos.logback.classic.Logger root() {
+        return (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     }
 
     private int run(Object command, String... args) {
@@ -72,22 +84,37 @@ final class BundleTest {
         return new PrintStream(bytes, true, StandardCharsets.UTF_8);
     }
 
-    private Path export(String name) throws Exception {
-        Path config = Files.writeString(tmp.resolve("outside.yaml"), MirrorFixtures.yaml(tmp.resolve("outside"), origin));
+    private Path export(String name, String... options) throws Exception {
         Path bundle = tmp.resolve(name);
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        int exit = run(new ExportCommand(capture(bytes), Map.of()), "--config", config.toString(), "--output",
-                bundle.toString(), "--platform", "linux_amd64,darwin_arm64", "example.test/acme/carried@~> 1.0");
-        assertThat(exit).as(bytes.toString(StandardCharsets.UTF_8)).isZero();
+        int exit = exportTo(bundle, options);
+        assertThat(exit).as(output).isZero();
         return bundle;
+    }
+
+    /** Runs export from the connected mirror's cache directory, as a user would, leaving what it printed in {@link #output}. */
+    private int exportTo(Path bundle, String... options) throws Exception {
+        Path config = Files.writeString(tmp.resolve("outside.yaml"), MirrorFixtures.yaml(tmp.resolve("outside"), origin));
+        List<String> args = new ArrayList<>(List.of(options));
+        args.addAll(List.of("--config", config.toString(), "--output", bundle.toString(), "--platform",
+                "linux_amd64,darwin_arm64", "example.test/acme/carried@~> 1.0"));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        int exit = run(new ExportCommand(capture(bytes), Map.of()), args.toArray(String[]::new));
+        output = bytes.toString(StandardCharsets.UTF_8);
+        return exit;
     }
 
     /** Imports into the air-gapped mirror's cache; its origin is unreachable there (offline). */
     private int importInside(Path bundle, String extraYaml) throws Exception {
+        return importInside(extraYaml, bundle.toString());
+    }
+
+    private int importInside(String extraYaml, String... arguments) throws Exception {
         Path config = Files.writeString(tmp.resolve("inside.yaml"), "cache: {directory: '" + tmp.resolve("inside")
                 + "'}\nupstream: {offline: true" + extraYaml + "}\n");
+        List<String> args = new ArrayList<>(List.of("--config", config.toString()));
+        args.addAll(List.of(arguments));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        int exit = run(new ImportCommand(capture(bytes), Map.of()), "--config", config.toString(), bundle.toString());
+        int exit = run(new ImportCommand(capture(bytes), Map.of()), args.toArray(String[]::new));
         output = bytes.toString(StandardCharsets.UTF_8);
         return exit;
     }
@@ -151,6 +178,25 @@ final class BundleTest {
         assertThat(importInside(forged, "")).isOne();
         assertThat(output).contains("REFUSED").contains("does not verify");
         assertThat(archivesInside()).isEmpty();
+
+        // Consistent throughout: another archive, its hash in SHA256SUMS and in the download document, the
+        // origin's genuine key listed. Only the signature over SHA256SUMS can tell: by a key the evidence does
+        // not list, or the genuine signature of the original SHA256SUMS.
+        byte[] fake = ProviderZips.provider("carried", "1.1.0", "linux_amd64", 777);
+        String genuineKey = origin.signingKey().armoredPublicKey();
+        Map<String, TestPgpKey> signers = new LinkedHashMap<>();
+        signers.put("signed by the forger", forger);
+        signers.put("with the original signature", null);
+        for (Map.Entry<String, TestPgpKey> signer : signers.entrySet()) {
+            Path consistent = rewrite(bundle, "consistent.tar", (name, bytes) -> name.endsWith("release.json")
+                    ? forgeWithKeyBlock(bytes, signer.getValue(), FakeOrigin.hex(fake), genuineKey)
+                    : name.endsWith("linux_amd64.zip") ? fake : bytes, true);
+            assertThat(importInside(consistent, "")).as(signer.getKey() + ": " + output).isOne();
+            assertThat(output).as(signer.getKey()).contains("REFUSED")
+                    .contains("example.test/acme/carried 1.1.0 does not verify").contains("signature")
+                    .contains("nothing of it was imported");
+            assertThat(archivesInside()).as(signer.getKey()).isEmpty();
+        }
     }
 
     @Test
@@ -162,11 +208,134 @@ final class BundleTest {
 
         byte[] whole = Files.readAllBytes(bundle);
         Path truncated = Files.write(tmp.resolve("truncated.tar"), java.util.Arrays.copyOf(whole, whole.length / 2));
-        assertThat(importInside(truncated, "")).isNotZero();
+        assertThat(importInside(truncated, "")).as(output).isOne();
         assertThat(archivesInside()).isEmpty();
 
         assertThat(importInside(bundle, "")).as(output).isZero();
         assertThat(archivesInside()).hasSize(2);
+    }
+
+    @Test
+    void aBundleThatDoesNotExistIsNamedAndNothingIsImported() throws Exception {
+        Path genuine = export("genuine.tar");
+        Path missing = tmp.resolve("elsewhere/providers.tar.zst");
+        assertThat(importInside("", genuine.toString(), missing.toString())).as(output).isEqualTo(2);
+        assertThat(output).contains("import: " + missing.toAbsolutePath() + ": the file does not exist")
+                .contains("nothing was imported");
+        assertThat(archivesInside()).as("not even the bundle that exists: a usage error is found before any work")
+                .isEmpty();
+
+        assertThat(importInside("", tmp.toString())).as(output).isEqualTo(2);
+        assertThat(output).contains(tmp.toAbsolutePath() + ": not a file");
+
+        // As --help says: 2 when nothing was tried.
+        assertThat(importHelp()).contains("2 when nothing was tried: a bundle that does not exist");
+    }
+
+    private static String importHelp() {
+        return new CommandLine(new ImportCommand(System.out, Map.of())).getUsageMessage().replaceAll("\\s+", " ");
+    }
+
+    @Test
+    void aTruncatedBundleIsRefusedWithExitCodeOneAndSaysSo() throws Exception {
+        assertThat(importHelp()).contains("1 when one was refused").contains("so is a truncated one");
+        for (String name : List.of("providers.tar", "providers.tar.zst")) {
+            byte[] whole = Files.readAllBytes(export(name));
+            for (int eighths = 1; eighths < 8; eighths++) {
+                Path truncated = Files.write(tmp.resolve(eighths + "-" + name), java.util.Arrays.copyOf(whole,
+                        whole.length * eighths / 8));
+                assertThat(importInside(truncated, "")).as(name + " cut at " + eighths + "/8: " + output).isOne();
+                assertThat(output).as(name + " cut at " + eighths + "/8")
+                        .contains("import: REFUSED " + truncated + ": the bundle is truncated: the file ends ")
+                        .contains("copy the whole file again").contains("nothing of it was imported");
+                assertThat(archivesInside()).isEmpty();
+            }
+        }
+
+        // What is not a tar, or not a zstd stream, is not called truncated, however short.
+        byte[] noise = new byte[20_000];
+        new java.util.Random(7).nextBytes(noise);
+        byte[] zstdNoise = noise.clone();
+        System.arraycopy(new byte[] {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD}, 0, zstdNoise, 0, 4);
+        for (byte[] bytes : List.of(noise, zstdNoise)) {
+            assertThat(importInside(Files.write(tmp.resolve("noise.tar"), bytes), "")).as(output).isOne();
+            assertThat(output).contains("REFUSED").contains("cannot be read as a bundle").doesNotContain(".;")
+                    .doesNotContain("truncated");
+        }
+
+        // Cut at an entry's boundary, the tar itself looks complete: its last entries are missing.
+        Map<String, byte[]> entries = entries(export("genuine.tar"));
+        String last = List.copyOf(entries.keySet()).get(entries.size() - 1);
+        entries.remove(last);
+        assertThat(importInside(writeTar("short.tar", entries), "")).as(output).isOne();
+        // The manifest is one of the entries left, and not one it lists.
+        assertThat(output).contains("the bundle is truncated: the file ends after " + (entries.size() - 1) + " of the "
+                + entries.size() + " entries of its manifest, before " + last);
+        assertThat(archivesInside()).isEmpty();
+    }
+
+    @Test
+    void exportSaysHowLargeTheBundleItWroteIs() throws Exception {
+        Path bundle = export("providers.tar.zst");
+        assertThat(output).contains("export: wrote " + bundle + " ("
+                + io.providermirror.server.config.DataSize.format(Files.size(bundle)) + "): 1 release(s), 2 archive(s)");
+        assertThat(Files.size(bundle)).as("a size worth a unit").isGreaterThan(1024);
+    }
+
+    @Test
+    void aCacheDirectoryInUseIsExplainedForTheCommandThatHitIt() throws Exception {
+        Path bundle = export("genuine.tar");
+        try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), origin)) {
+            assertThat(importInside(bundle, "")).as(output).isEqualTo(2);
+            assertThat(output).contains("another provider-mirror process is using the cache directory")
+                    .contains("stop the mirror while importing")
+                    .contains("or import into a copy of its cache directory and start the mirror on the copy")
+                    .doesNotContain("warm");
+        }
+        assertThat(archivesInside()).isEmpty();
+
+        try (var outside = MirrorFixtures.start(tmp.resolve("outside"), origin)) {
+            assertThat(exportTo(tmp.resolve("again.tar"))).as(output).isEqualTo(2);
+            assertThat(output).contains("another provider-mirror process is using the cache directory")
+                    .contains("stop the mirror while exporting, or export from a copy of its cache directory")
+                    .doesNotContain("warm");
+        }
+        assertThat(tmp.resolve("again.tar")).doesNotExist();
+    }
+
+    @Test
+    void exportAndImportPrintForPeopleTheLogShowsOnlyWarningsUnlessVerbose() throws Exception {
+        logLines.start();
+        root().addAppender(logLines);
+        Path bundle = export("quiet.tar");
+        assertThat(root().getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN);
+        assertThat(logLines.list).as("what export logged").noneMatch(line ->
+                line.getLevel().toInt() < ch.qos.logback.classic.Level.WARN.toInt());
+        root().setLevel(rootLevel);
+        assertThat(importInside(bundle, "")).as(output).isZero();
+        assertThat(root().getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN);
+        assertThat(logLines.list).as("what import logged").noneMatch(line ->
+                line.getLevel().toInt() < ch.qos.logback.classic.Level.WARN.toInt());
+
+        root().setLevel(rootLevel);
+        deleteTree(tmp.resolve("inside"));
+        deleteTree(tmp.resolve("outside"));
+        export("verbose.tar", "--verbose");
+        assertThat(logLines.list).as("export --verbose logs what the mirror does")
+                .anyMatch(line -> line.getLevel() == ch.qos.logback.classic.Level.INFO);
+        logLines.list.clear();
+        assertThat(importInside("", "--verbose", tmp.resolve("verbose.tar").toString())).as(output).isZero();
+        assertThat(root().getLevel()).isEqualTo(rootLevel);
+        assertThat(logLines.list).as("import --verbose logs what the mirror does")
+                .anyMatch(line -> line.getLevel() == ch.qos.logback.classic.Level.INFO);
+    }
+
+    private static void deleteTree(Path directory) throws IOException {
+        try (Stream<Path> files = Files.walk(directory)) {
+            for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(file);
+            }
+        }
     }
 
     @Test
@@ -488,8 +657,9 @@ final class BundleTest {
     }
 
     /**
-     * release.json with linux_amd64's hash replaced by {@code sha256} in SHA256SUMS (signed by {@code forger}) and
-     * its download document, and every download document listing {@code keys} as its one armored block.
+     * release.json with linux_amd64's hash replaced by {@code sha256} in SHA256SUMS (signed by {@code forger}, or
+     * keeping the original signature when null) and its download document, and every download document listing
+     * {@code keys} as its one armored block.
      */
     private static byte[] forgeWithKeyBlock(byte[] evidence, TestPgpKey forger, String sha256, String keys) {
         try {
@@ -498,7 +668,10 @@ final class BundleTest {
                 String sums = new String(checksums.get("sums").binaryValue(), StandardCharsets.UTF_8)
                         .replaceFirst("[0-9a-f]{64}(  \\S+linux_amd64\\.zip)", sha256 + "$1");
                 byte[] bytes = sums.getBytes(StandardCharsets.UTF_8);
-                ((ObjectNode) checksums).put("sums", bytes).put("signature", forger.signDetached(bytes));
+                ((ObjectNode) checksums).put("sums", bytes);
+                if (forger != null) {
+                    ((ObjectNode) checksums).put("signature", forger.signDetached(bytes));
+                }
             }
             for (JsonNode download : (ArrayNode) root.get("downloads")) {
                 ObjectNode document = (ObjectNode) JSON.readTree(download.get("document").binaryValue());
