@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.providermirror.server.config.ConfigLoader;
 import io.providermirror.testkit.FakeOrigin;
+import io.providermirror.testkit.SettableClock;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.tomakehurst.wiremock.client.WireMock;
 import io.providermirror.testkit.FakeOrigin;
+import io.providermirror.testkit.SettableClock;
 import io.providermirror.upstream.TrustedCertificates;
 import java.io.IOException;
 import java.net.http.HttpRequest;

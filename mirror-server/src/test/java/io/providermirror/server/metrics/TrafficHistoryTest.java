@@ -2,41 +2,15 @@ package io.providermirror.server.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
+import io.providermirror.testkit.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 /** The last hour of traffic in per-minute buckets, with time moved by the test instead of waited for. */
 final class TrafficHistoryTest {
 
-    /** A clock the test moves on. */
-    private static final class MovingClock extends Clock {
-        private Instant now = Instant.parse("2026-11-23T12:00:30Z");
-
-        void advance(Duration duration) {
-            now = now.plus(duration);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-    }
-
-    private final MovingClock clock = new MovingClock();
+    private final SettableClock clock = new SettableClock(Instant.parse("2026-11-23T12:00:30Z"));
     private final TrafficHistory history = new TrafficHistory(clock);
 
     @Test

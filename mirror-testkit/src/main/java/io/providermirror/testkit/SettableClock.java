@@ -1,4 +1,4 @@
-package io.providermirror.server;
+package io.providermirror.testkit;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,11 +7,22 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /** A clock a test moves on, for what depends on time passing (expiring URLs) without waiting for it. */
-final class SettableClock extends Clock {
+public final class SettableClock extends Clock {
 
-    private volatile Instant now = Instant.now();
+    private volatile Instant now;
 
-    void advance(Duration duration) {
+    /** A clock that starts now. */
+    public SettableClock() {
+        this(Instant.now());
+    }
+
+    /** A clock that starts at {@code start}. */
+    public SettableClock(Instant start) {
+        this.now = start;
+    }
+
+    /** Moves the clock on by {@code duration}. */
+    public void advance(Duration duration) {
         now = now.plus(duration);
     }
 
