@@ -116,4 +116,29 @@ final class TricklingOriginTest {
             assertThat(next.body()).isEqualTo(other.archives().get("linux_amd64"));
         }
     }
+
+    @Test
+    void renewingAnExpiredDownloadUrlCountsTowardsTheArchiveTimeout() throws Exception {
+        FakeOrigin.Release late = origin.publish("acme", "late", "1.0.0", "linux_amd64");
+        origin.pointArchiveAt(late, "linux_amd64", origin.discoveryUrl().resolve("/expired/late.zip"));
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("late-cache"), origin)
+                .set("upstream.archiveTimeout", "1s")
+                .start()) {
+            assertThat(mirror.get(mirror.providerPath("acme", "late") + "1.0.0.json").statusCode()).isEqualTo(200);
+            // The renewed document names the working URL, but every answer now takes 1.5 s: well within
+            // upstream.requestTimeout (3 s), and past the archive's 1 s once the expired URL and the renewal are asked.
+            origin.pointArchiveAt(late, "linux_amd64", origin.discoveryUrl().resolve(late.archivePath("linux_amd64")));
+            origin.wireMock().setGlobalFixedDelay(1_500);
+            try {
+                HttpResponse<byte[]> response = mirror.get(mirror.providerPath("acme", "late")
+                        + late.fileName("linux_amd64"));
+
+                assertThat(response.statusCode()).isEqualTo(504);
+                assertThat(error(response)).contains("example.test/acme/late").contains("upstream.archiveTimeout");
+                assertThat(origin.archiveDownloads(late, "linux_amd64")).as("the renewed URL is not opened").isZero();
+            } finally {
+                origin.wireMock().setGlobalFixedDelay(0);
+            }
+        }
+    }
 }
