@@ -151,6 +151,7 @@ public final class OriginHttpClient {
 
     /**
      * GETs a document, following redirects; any status is returned, but a body larger than the cap is refused.
+     * The whole exchange, attempts, pauses and body included, ends within {@code requestTimeout} (TIMEOUT).
      *
      * @param origin the provider hostname this request is made for, whose configured authorities it may use
      * @param what how to name this request in errors, e.g. "the version list of example.test/acme/foo"
