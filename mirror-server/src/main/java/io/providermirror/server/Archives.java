@@ -208,8 +208,10 @@ final class Archives {
     private void runFill(ArchiveFill fill, ProviderAddress address, ProviderVersion version, VerifiedPackage pkg) {
         String what = address + " " + version + " " + pkg.platform();
         String origin = pkg.downloadUrl().getAuthority();
+        // upstream.archiveTimeout counts from here: renewing an expired download URL is part of the download.
+        long deadline = System.nanoTime() + bounds.deadline().toNanos();
         // Waiting for the response is bounded by upstream.requestTimeout; each read of the body by readTimeout.
-        try (OriginHttpClient.ArchiveStream stream = openArchive(address, version, pkg, what)) {
+        try (OriginHttpClient.ArchiveStream stream = openArchive(address, version, pkg, what, deadline)) {
             OptionalLong announced = stream.contentLength();
             if (announced.isPresent() && announced.getAsLong() > maxArchiveBytes) {
                 throw new OriginException(OriginException.Reason.BAD_RESPONSE, "the archive of " + what + " from "
@@ -217,7 +219,7 @@ final class Archives {
                         + maxArchiveBytes + ")");
             }
             fill.begin(announced);
-            String sha256 = copy(stream.body(), fill, announced, what, origin, pkg.downloadUrl().getHost());
+            String sha256 = copy(stream.body(), fill, announced, what, origin, pkg.downloadUrl().getHost(), deadline);
             String h1 = verify(pkg, sha256, fill, what, origin);
             StoredBlob blob;
             // Clients are answered at the commit; the h1: that follows is awaited by a closing mirror.
@@ -268,10 +270,11 @@ final class Archives {
     /**
      * Opens the archive at the URL the verified release names; when that URL stopped working (expired signed
      * URLs answer 401, 403, 404 or 410), asks the origin for the platform's download document again and uses
-     * its URL, provided it names the same verified file and hash.
+     * its URL, provided it names the same verified file and hash. Each request is bounded by
+     * {@code upstream.requestTimeout}, and none starts past the fill's {@code deadline} ({@link System#nanoTime()}).
      */
     private OriginHttpClient.ArchiveStream openArchive(ProviderAddress address, ProviderVersion version,
-                                                       VerifiedPackage pkg, String what) {
+                                                       VerifiedPackage pkg, String what, long deadline) {
         Optional<URI> parent = rules.parentMirror(address.hostname());
         if (parent.isPresent()) {
             try {
@@ -283,6 +286,7 @@ final class Archives {
                 LOG.info("the download URL of {} answered HTTP {}; asking the network mirror {} for a fresh one",
                         what, e.status(), parent.get());
                 URI fresh = parents.refreshDownloadUrl(parent.get(), address, version, pkg);
+                checkDeadline(deadline, what, address.hostname());
                 return parents.openArchive(parent.get(), address, version, pkg, fresh);
             }
         }
@@ -294,32 +298,65 @@ final class Archives {
                 throw e;
             }
             LOG.info("the download URL of {} answered HTTP {}; asking its origin for a fresh one", what, e.status());
-            String spelling = indexes.get(address).join().list().find(version)
+            String spelling = versionIndex(address, deadline, what).list().find(version)
                     .map(ListedVersion::originSpelling).orElse(version.canonical());
+            checkDeadline(deadline, what, address.hostname());
             URI fresh = registry.refreshDownloadUrl(base, address, version, spelling, pkg);
+            checkDeadline(deadline, what, address.hostname());
             return registry.openArchive(base, address, version, pkg, fresh);
         }
     }
 
+    /** The provider's version index, waited for no longer than the fill's {@code deadline} allows. */
+    private VersionIndexes.Entry versionIndex(ProviderAddress address, long deadline, String what) {
+        try {
+            return indexes.get(address).get(Math.max(0, deadline - System.nanoTime()),
+                    java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw renewalTooLong(what, address.hostname());
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException runtime ? runtime
+                    : new java.util.concurrent.CompletionException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new OriginException(OriginException.Reason.UNAVAILABLE, "the archive of " + what
+                    + ": interrupted while renewing its download URL", e);
+        }
+    }
+
+    /** Fails the fill once {@code upstream.archiveTimeout} has passed since it started. */
+    private void checkDeadline(long deadline, String what, String host) {
+        if (System.nanoTime() - deadline >= 0) {
+            throw renewalTooLong(what, host);
+        }
+    }
+
+    private OriginException renewalTooLong(String what, String host) {
+        metrics.fillAbandoned(host, "deadline");
+        return new OriginException(OriginException.Reason.TIMEOUT, "the archive of " + what + " from " + host
+                + " took longer than upstream.archiveTimeout (" + bounds.deadline().toSeconds()
+                + " s) while its download URL was renewed; abandoned, the next request tries again");
+    }
+
     /**
      * Copies the body into the fill while hashing it. An origin that sends less than
-     * {@link FillBounds#minBytesPerSecond()} over a {@link FillBounds#rateWindow()}, or for longer than
-     * {@link FillBounds#deadline()}, is abandoned: a trickle of bytes would otherwise hold the thread, the
-     * socket and the temporary file for ever, as each read returns before {@code upstream.readTimeout}.
+     * {@link FillBounds#minBytesPerSecond()} over a {@link FillBounds#rateWindow()}, or past the fill's
+     * {@code deadline} ({@link FillBounds#deadline()} after it started), is abandoned: a trickle of bytes
+     * would otherwise hold the thread, the socket and the temporary file for ever, as each read returns
+     * before {@code upstream.readTimeout}.
      */
     private String copy(InputStream body, ArchiveFill fill, OptionalLong announced, String what, String origin,
-                        String originHost) throws IOException {
+                        String originHost, long deadline) throws IOException {
         MessageDigest digest = PackageHashes.sha256();
         byte[] buffer = new byte[BUFFER_SIZE];
         long total = 0;
         long limit = announced.isPresent() ? Math.min(announced.getAsLong(), maxArchiveBytes) : maxArchiveBytes;
-        long started = System.nanoTime();
-        long windowStarted = started;
+        long windowStarted = System.nanoTime();
         long windowBytes = 0;
         int n;
         while ((n = body.read(buffer)) >= 0) {
             long now = System.nanoTime();
-            if (now - started > bounds.deadline().toNanos()) {
+            if (now - deadline > 0) {
                 metrics.fillAbandoned(originHost, "deadline");
                 throw new OriginException(OriginException.Reason.TIMEOUT, "the archive of " + what + " from " + origin
                         + " took longer than upstream.archiveTimeout (" + bounds.deadline().toSeconds() + " s, "

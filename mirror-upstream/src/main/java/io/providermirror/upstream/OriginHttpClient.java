@@ -33,8 +33,9 @@ public final class OriginHttpClient {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(OriginHttpClient.class);
 
     /**
-     * How the client talks to origins. {@code requestTimeout} bounds one request until its response starts,
-     * retries included; {@code readTimeout} bounds each wait for more of an archive's body. {@code offline} refuses every request without sending it;
+     * How the client talks to origins. {@code requestTimeout} bounds one request, retries included: until its
+     * response starts, and for a document until its whole body has arrived; {@code readTimeout} bounds each wait
+     * for more of a body. {@code offline} refuses every request without sending it;
      * {@code internalAuthorities} says which internal destinations (host and port) each origin may use: every
      * other destination must be on the public internet.
      */
@@ -150,6 +151,7 @@ public final class OriginHttpClient {
 
     /**
      * GETs a document, following redirects; any status is returned, but a body larger than the cap is refused.
+     * The whole exchange, attempts, pauses and body included, ends within {@code requestTimeout} (TIMEOUT).
      *
      * @param origin the provider hostname this request is made for, whose configured authorities it may use
      * @param what how to name this request in errors, e.g. "the version list of example.test/acme/foo"
@@ -166,10 +168,14 @@ public final class OriginHttpClient {
                                 String bearerToken) {
         long start = System.nanoTime();
         try {
-            HttpResponse<InputStream> response = send(origin, uri, what, settings.requestTimeout(),
-                    HttpResponse.BodyHandlers.ofInputStream(), OriginHttpClient::closeQuietly, bearerToken);
+            HttpResponse<Flow.Publisher<List<ByteBuffer>>> response = send(origin, uri, what, settings.requestTimeout(),
+                    HttpResponse.BodyHandlers.ofPublisher(), OriginHttpClient::discard, bearerToken);
+            // The request's deadline covers the body too: the JDK's timeout ends with the headers, and an origin
+            // trickling its body a byte at a time would otherwise hold this thread for as long as it likes.
             Document document;
-            try (InputStream body = response.body()) {
+            try (TimedBodyStream body = new TimedBodyStream(settings.readTimeout(),
+                    start + settings.requestTimeout().toNanos())) {
+                response.body().subscribe(body);
                 byte[] bytes = body.readNBytes(settings.maxDocumentBytes() + 1);
                 if (bytes.length > settings.maxDocumentBytes()) {
                     throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + " from " + response.uri()
@@ -177,6 +183,14 @@ public final class OriginHttpClient {
                 }
                 document = new Document(response.uri(), response.statusCode(),
                         response.headers().firstValue("content-type").orElse(null), bytes);
+            } catch (TimedBodyStream.DeadlineExceeded e) {
+                throw new OriginException(OriginException.Reason.TIMEOUT, what + ": " + response.uri() + " (origin "
+                        + origin + ") did not send its whole answer within " + settings.requestTimeout().toMillis()
+                        + " ms (upstream.requestTimeout); the mirror hung up", e);
+            } catch (java.net.SocketTimeoutException e) {
+                throw new OriginException(OriginException.Reason.TIMEOUT, what + ": " + response.uri() + " (origin "
+                        + origin + ") sent nothing for " + settings.readTimeout().toMillis()
+                        + " ms (upstream.readTimeout); the mirror hung up", e);
             } catch (IOException e) {
                 throw failure(uri, what, e);
             }
@@ -508,13 +522,5 @@ public final class OriginHttpClient {
         }
         return new OriginException(OriginException.Reason.UNAVAILABLE,
                 what + ": request to " + uri + " failed: " + e, e);
-    }
-
-    private static void closeQuietly(InputStream in) {
-        try {
-            in.close();
-        } catch (IOException ignored) {
-            // The response is being discarded anyway.
-        }
     }
 }

@@ -17,7 +17,9 @@ import java.util.concurrent.TimeUnit;
  * origin stays silent. At most {@value #WINDOW} lists of buffers are requested ahead of the reader, so a few
  * hundred KiB at most are held; a read takes whatever has arrived, up to its length, and waits only when
  * nothing has. A read that waits longer than the timeout cancels the response and fails with
- * {@link SocketTimeoutException}.
+ * {@link SocketTimeoutException}. A stream may also have a deadline for the whole body: no read waits past it,
+ * and a read that finds nothing arrived when it comes cancels the response and fails with
+ * {@link DeadlineExceeded}, however steadily the origin trickles bytes until then.
  */
 final class TimedBodyStream extends InputStream implements Flow.Subscriber<List<ByteBuffer>> {
 
@@ -28,6 +30,9 @@ final class TimedBodyStream extends InputStream implements Flow.Subscriber<List<
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final long timeoutNanos;
     private final Duration timeout;
+    /** The {@link System#nanoTime()} past which no read waits, when {@link #bounded}. */
+    private final long deadlineNanos;
+    private final boolean bounded;
     private volatile Flow.Subscription subscription;
     private Iterator<ByteBuffer> pending;
     private ByteBuffer current;
@@ -38,6 +43,25 @@ final class TimedBodyStream extends InputStream implements Flow.Subscriber<List<
     TimedBodyStream(Duration timeout) {
         this.timeout = timeout;
         this.timeoutNanos = timeout.toNanos();
+        this.deadlineNanos = 0;
+        this.bounded = false;
+    }
+
+    /** A stream whose every read waits at most {@code timeout}, and none past {@code deadlineNanos} ({@link System#nanoTime()}). */
+    TimedBodyStream(Duration timeout, long deadlineNanos) {
+        this.timeout = timeout;
+        this.timeoutNanos = timeout.toNanos();
+        this.deadlineNanos = deadlineNanos;
+        this.bounded = true;
+    }
+
+    /** A read ran into the stream's deadline for the whole body; the response was cancelled. */
+    static final class DeadlineExceeded extends SocketTimeoutException {
+        private static final long serialVersionUID = 1L;
+
+        DeadlineExceeded() {
+            super("the body did not arrive before its deadline");
+        }
     }
 
     @Override
@@ -120,9 +144,21 @@ final class TimedBodyStream extends InputStream implements Flow.Subscriber<List<
     }
 
     private Object take() throws IOException {
-        Object item;
+        Object item = queue.poll();
+        if (item != null) {
+            return item;
+        }
+        long wait = timeoutNanos;
+        boolean deadlineFirst = false;
+        if (bounded) {
+            long left = deadlineNanos - System.nanoTime();
+            if (left < wait) {
+                wait = Math.max(0, left);
+                deadlineFirst = true;
+            }
+        }
         try {
-            item = queue.poll(timeoutNanos, TimeUnit.NANOSECONDS);
+            item = queue.poll(wait, TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             cancel();
@@ -130,6 +166,9 @@ final class TimedBodyStream extends InputStream implements Flow.Subscriber<List<
         }
         if (item == null) {
             cancel();
+            if (deadlineFirst) {
+                throw new DeadlineExceeded();
+            }
             throw new SocketTimeoutException("no bytes for " + timeout.toSeconds() + " s");
         }
         return item;

@@ -1,0 +1,76 @@
+package io.providermirror.upstream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.providermirror.testkit.RawHttpsServer;
+import io.providermirror.testkit.TestCertificates;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * An origin that answers at once and then sends its document a byte at a time: each byte comes well within
+ * {@code upstream.readTimeout}, so only the request's own deadline ({@code upstream.requestTimeout}) can end it.
+ */
+final class DocumentDeadlineTest {
+
+    private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(1);
+
+    @TempDir
+    Path tmp;
+
+    /** Sends the headers of a large document, then one byte every 100 ms until the client hangs up. */
+    static RawHttpsServer trickling(TestCertificates certificates, CountDownLatch hungUp) {
+        return RawHttpsServer.start(certificates, out -> {
+            out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            try {
+                while (true) {
+                    out.write(' ');
+                    out.flush();
+                    Thread.sleep(100);
+                }
+            } catch (IOException closed) {
+                hungUp.countDown();
+            } catch (InterruptedException stopped) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
+    @Test
+    void aDocumentTrickledByteByByteEndsWithATimeoutWithinTheRequestDeadlineAndTheConnectionIsClosed(
+            ) throws Exception {
+        TestCertificates certificates = TestCertificates.create(tmp.resolve("tls"), "trickle");
+        CountDownLatch hungUp = new CountDownLatch(1);
+        try (RawHttpsServer origin = trickling(certificates, hungUp)) {
+            OriginHttpClient client = OriginClients.http(certificates.caPem(), REQUEST_TIMEOUT);
+            URI url = origin.url("/v1/providers/acme/slow/versions?token=secret");
+
+            CompletableFuture<OriginHttpClient.Document> read = CompletableFuture.supplyAsync(() -> client.getDocument(
+                    "slow.example", url, "the version list of slow.example/acme/slow", OriginObserver.Operation.VERSIONS),
+                    OriginClients.EXECUTOR);
+
+            assertThat(read).as("ended within upstream.requestTimeout and a margin")
+                    .failsWithin(REQUEST_TIMEOUT.plusSeconds(2))
+                    .withThrowableOfType(ExecutionException.class)
+                    .havingCause()
+                    .isInstanceOfSatisfying(OriginException.class, e -> {
+                        assertThat(e.reason()).isEqualTo(OriginException.Reason.TIMEOUT);
+                        assertThat(e.getMessage()).contains("the version list of slow.example/acme/slow")
+                                .contains(url.getAuthority()).contains("slow.example")
+                                .contains("upstream.requestTimeout").doesNotContain("secret");
+                    });
+            assertThat(hungUp.await(5, TimeUnit.SECONDS)).as("the origin saw the connection closed").isTrue();
+        }
+    }
+}
