@@ -42,14 +42,16 @@ import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
  * against the manifest's size and sha256 (read to at most one byte past the declared size), every release's
  * SHA256SUMS and signature with its origin's keys under the host's signature policy (pinned keys apply;
  * parent-mirror evidence only for a host configured with that parent), every archive against its verified
- * hash and against what the cache already holds: a cached version never changes. Version lists are merged
- * only for the versions the bundle carries. Only when all of it holds does anything enter the cache; a bundle
- * that fails any check is refused whole.
+ * hash and against what the cache already holds: a cached version never changes (its cached, verified evidence
+ * stays, and the bundle's must agree with it). Version lists are merged only for the versions the bundle carries.
+ * Only when all of it holds does anything enter the cache; a bundle that fails any check is refused whole.
  */
 public final class BundleImporter {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+    /** All documents of a bundle are held in memory until it verified: together at most this many bytes. */
+    static final long MAX_DOCUMENTS_TOTAL_BYTES = 256L * 1024 * 1024;
 
     /** The bundle does not verify; nothing was imported. */
     public static final class RefusedException extends IOException {
@@ -65,9 +67,16 @@ public final class BundleImporter {
     }
 
     private final MirrorCore core;
+    private final long maxDocumentsTotalBytes;
 
     public BundleImporter(MirrorCore core) {
+        this(core, MAX_DOCUMENTS_TOTAL_BYTES);
+    }
+
+    /** As {@link #BundleImporter(MirrorCore)}, holding at most {@code maxDocumentsTotalBytes} of documents. */
+    BundleImporter(MirrorCore core, long maxDocumentsTotalBytes) {
         this.core = core;
+        this.maxDocumentsTotalBytes = maxDocumentsTotalBytes;
     }
 
     /** An archive written to a temporary file of the store, committed only when everything verified. */
@@ -105,6 +114,7 @@ public final class BundleImporter {
                         + BundleManifest.FORMAT);
             }
             manifest.entries().forEach(entry -> expected.put(entry.path(), entry));
+            long documentBytes = 0;
             TarArchiveEntry entry;
             while ((entry = tar.getNextEntry()) != null) {
                 String name = entry.getName();
@@ -120,6 +130,12 @@ public final class BundleImporter {
                 if (name.endsWith(".zip")) {
                     archives.put(name, stage(tar, key, declared));
                 } else {
+                    documentBytes += declared.size();
+                    if (documentBytes > maxDocumentsTotalBytes) {
+                        throw new RefusedException(bundle + ": its documents (version lists and release evidence) "
+                                + "add up to more than " + maxDocumentsTotalBytes + " bytes, more than a bundle may "
+                                + "hold; split it into several bundles");
+                    }
                     byte[] bytes = bounded(tar, entry, declared.size());
                     check(declared, bytes.length, sha256(bytes));
                     documents.put(name, bytes);

@@ -432,6 +432,24 @@ final class BundleTest {
         assertThat(archivesInside()).isEmpty();
     }
 
+    @Test
+    void aBundleWhoseDocumentsTogetherExceedTheLimitIsRefusedBeforeTheyAreAllHeldInMemory() throws Exception {
+        Path bundle = export("genuine.tar");
+        long documents = entries(bundle).entrySet().stream()
+                .filter(e -> !e.getKey().endsWith(".zip") && !e.getKey().equals(BundleManifest.PATH))
+                .mapToLong(e -> e.getValue().length).sum();
+        var config = new io.providermirror.server.config.ConfigLoader(Map.of()).loadText(
+                "cache: {directory: '" + tmp.resolve("inside") + "'}\nupstream: {offline: true}\n");
+        try (var core = io.providermirror.server.MirrorCore.open(config, java.time.Clock.systemUTC(), false,
+                java.util.function.UnaryOperator.identity(), new io.micrometer.core.instrument.simple.SimpleMeterRegistry())) {
+            assertThatThrownBy(() -> new BundleImporter(core, documents - 1).importBundle(bundle))
+                    .isInstanceOf(BundleImporter.RefusedException.class)
+                    .hasMessageContaining("documents").hasMessageContaining("more than " + (documents - 1) + " bytes");
+            assertThat(archivesInside()).isEmpty();
+            assertThat(new BundleImporter(core, documents).importBundle(bundle).archives()).isEqualTo(2);
+        }
+    }
+
     /** {@code store}, adding every byte written to its blobs to {@code written}. */
     private static io.providermirror.cache.BlobStore countingWrites(io.providermirror.cache.BlobStore store,
                                                                    java.util.concurrent.atomic.AtomicLong written) {
