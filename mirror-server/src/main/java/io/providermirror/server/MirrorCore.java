@@ -161,6 +161,13 @@ public final class MirrorCore implements AutoCloseable {
             BlobStore blobs = storeView.apply(files);
             DocumentStore documents = new FileDocumentStore(cacheDirectory, clock);
             OriginRules rules = new OriginRules(config.upstream().hosts());
+            for (String host : config.upstream().hosts().keySet()) {
+                for (String pin : rules.signaturePolicy(host).keyIdPins()) {
+                    LOG.warn("upstream.hosts.{}.trustedKeys pins {} by its 16-hex-digit key ID: pin the key's whole "
+                            + "fingerprint (40 hex digits, `gpg --fingerprint {}`) instead; a 64-bit key ID of another "
+                            + "key can be made with enough computing power", host, pin, pin);
+                }
+            }
             ProviderMirror mirror = new ProviderMirror(
                     new ProviderMirror.Settings(config.cache().indexTtl(), config.upstream().maxArchiveBytes(),
                             config.upstream().offline(), config.server().metadataTimeout(),

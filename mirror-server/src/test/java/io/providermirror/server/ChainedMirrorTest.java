@@ -132,6 +132,27 @@ final class ChainedMirrorTest {
     }
 
     @Test
+    void aParentVersionDocumentWithoutArchivesIsA502AndIsNotStoredEmptyForGood() throws Exception {
+        try (FakeOrigin tree = FakeOrigin.start(tmp.resolve("hollow-tree"))) {
+            String dir = "/mirror/example.test/acme/hollow/";
+            tree.wireMock().stubFor(get(urlEqualTo(dir + "index.json")).willReturn(aResponse()
+                    .withHeader("Content-Type", "application/json").withBody("{\"versions\":{\"1.0.0\":{}}}")));
+            tree.wireMock().stubFor(get(urlEqualTo(dir + "1.0.0.json")).willReturn(aResponse()
+                    .withHeader("Content-Type", "application/json").withBody("{\"archives\":{}}")));
+            try (MirrorFixture child = MirrorFixture.builder(tmp.resolve("hollow-child"), tree)
+                    .set("upstream.hosts", Map.of("example.test", Map.of("mirrorUrl", tree.discoveryUrl() + "mirror/")))
+                    .start()) {
+                HttpResponse<byte[]> document = child.get(child.providerPath("acme", "hollow") + "1.0.0.json");
+                assertThat(document.statusCode()).as(new String(document.body())).isEqualTo(502);
+                assertThat(JSON.readTree(document.body()).get("errors").get(0).asText())
+                        .contains("example.test/acme/hollow 1.0.0").contains("no platform package");
+                assertThat(child.cacheDirectory.resolve("metadata/example.test/acme/hollow/1.0.0/release.json"))
+                        .doesNotExist();
+            }
+        }
+    }
+
+    @Test
     void keysCannotBePinnedThroughAParentMirror() {
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).loadText("""
                 upstream:

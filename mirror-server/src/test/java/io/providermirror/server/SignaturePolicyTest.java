@@ -133,6 +133,26 @@ final class SignaturePolicyTest {
     }
 
     @Test
+    void aPinByKeyIdStillWorksButStartUpWarnsToPinTheFingerprint() throws Exception {
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
+                new ch.qos.logback.core.read.ListAppender<>();
+        ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(MirrorCore.class);
+        lines.start();
+        logger.addAppender(lines);
+        String keyId = origin.signingKey().signingKeyId();
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("by-id"), origin)
+                .set("upstream.hosts.example\\.test.trustedKeys", List.of(keyId)).start()) {
+            assertThat(mirror.get(mirror.providerPath("acme", "signed") + "1.0.0.json").statusCode()).isEqualTo(200);
+        } finally {
+            logger.detachAppender(lines);
+        }
+        assertThat(lines.list).filteredOn(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN)
+                .extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                .anySatisfy(line -> assertThat(line).contains("upstream.hosts.example.test.trustedKeys")
+                        .contains(keyId).contains("40 hex digits"));
+    }
+
+    @Test
     void aMalformedPinStopsStartUpNamingTheKey() {
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).loadText(
                 "upstream: {hosts: {example.test: {trustedKeys: [HashiCorp]}}}"))

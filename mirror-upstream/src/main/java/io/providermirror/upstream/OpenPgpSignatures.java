@@ -24,7 +24,9 @@ import org.bouncycastle.openpgp.operator.bc.BcPGPContentVerifierBuilderProvider;
 /**
  * Verifies a detached OpenPGP signature (binary, as the registry protocol says, or ASCII-armored) over a
  * document with one of a set of ASCII-armored public keys, as the CLI does: key expiry is not enforced,
- * subkeys count only with a valid binding signature from their primary key.
+ * subkeys count only with a valid binding signature from their primary key. Keys and signatures of OpenPGP
+ * version 3 count for nothing (the CLI's OpenPGP library does not read v3 keys): a v3 key's ID is the low 64 bits
+ * of its RSA modulus, which whoever makes the key chooses, so anyone can make one with another key's ID.
  */
 public final class OpenPgpSignatures {
 
@@ -42,8 +44,9 @@ public final class OpenPgpSignatures {
 
     /**
      * As {@link #verify(byte[], byte[], List)}, when {@code pinned} is not empty using only pinned keys: a key
-     * whose own ID (16 hex digits) or fingerprint is pinned, or a subkey validly bound to a primary key that is.
-     * Other keys, even in the same armored block or key ring as a pinned one, sign nothing.
+     * whose own fingerprint, or ID (16 hex digits: for these keys, part of the fingerprint), is pinned, or a subkey
+     * validly bound to a primary key that is. Other keys, even in the same armored block or key ring as a pinned
+     * one, sign nothing.
      *
      * @param pinSetting how to name the pin in an error, e.g. the configuration key
      */
@@ -53,22 +56,37 @@ public final class OpenPgpSignatures {
             throw new VerificationException(VerificationException.Check.SIGNATURE,
                     "the origin lists no signing keys, so the signature over SHA256SUMS cannot be checked");
         }
-        List<PGPSignature> signatures = readSignatures(signature);
+        List<PGPSignature> signatures = readSignatures(signature).stream()
+                .filter(candidate -> candidate.getVersion() >= 4).toList();
+        if (signatures.isEmpty()) {
+            throw new VerificationException(VerificationException.Check.SIGNATURE, "the SHA256SUMS signature is of "
+                    + "OpenPGP version 3, which the mirror does not accept (a signature of version 4 or later is needed)");
+        }
         // Each certificate (key ring) on its own: a signing subkey is judged by its binding to its own primary key.
         List<PGPPublicKeyRing> keyRings = new ArrayList<>();
         List<String> refused = new ArrayList<>();
+        List<String> outdated = new ArrayList<>();
         for (String armored : armoredKeys) {
             for (PGPPublicKeyRing ring : readKeys(armored)) {
-                if (pinned.isEmpty() || mentionsPin(ring, pinned)) {
+                if (ring.getPublicKey().getVersion() < 4) {
+                    outdated.add(keyId(ring.getPublicKey().getKeyID()));
+                } else if (pinned.isEmpty() || mentionsPin(ring, pinned)) {
                     keyRings.add(ring);
                 } else {
                     refused.add(fingerprint(ring.getPublicKey()));
                 }
             }
         }
+        if (keyRings.isEmpty() && refused.isEmpty()) {
+            throw new VerificationException(VerificationException.Check.SIGNATURE, "the origin's signing key(s) ("
+                    + String.join(", ", outdated) + ") are of OpenPGP version 3, which neither the CLI nor the mirror "
+                    + "accepts: a version 3 key ID is chosen by whoever makes the key");
+        }
         if (keyRings.isEmpty()) {
             throw new VerificationException(VerificationException.Check.SIGNATURE, "none of the origin's signing keys ("
-                    + String.join(", ", refused) + ") is among the keys pinned in " + pinSetting + " " + pinned);
+                    + String.join(", ", refused) + ") is among the keys pinned in " + pinSetting + " " + pinned
+                    + (outdated.isEmpty() ? "" : "; keys of OpenPGP version 3 (" + String.join(", ", outdated)
+                    + ") sign nothing"));
         }
         for (PGPSignature candidate : signatures) {
             for (PGPPublicKeyRing ring : keyRings) {
@@ -112,8 +130,19 @@ public final class OpenPgpSignatures {
         return pinned.isEmpty() || isPinned(key, pinned) || !key.isMasterKey() && isPinned(ring.getPublicKey(), pinned);
     }
 
+    /**
+     * True when {@code key}'s fingerprint or its key ID as derived from that fingerprint is pinned; never for a key
+     * of version 3, whose ID is not derived from anything its maker cannot choose.
+     */
     private static boolean isPinned(PGPPublicKey key, Set<String> pinned) {
-        return pinned.contains(keyId(key.getKeyID())) || pinned.contains(fingerprint(key));
+        return key.getVersion() >= 4 && (pinned.contains(fingerprintKeyId(key)) || pinned.contains(fingerprint(key)));
+    }
+
+    /** A v4 key's ID is the low 64 bits of its fingerprint; a v5 or v6 key's, the high 64 bits (RFC 9580, 5.5.4). */
+    private static String fingerprintKeyId(PGPPublicKey key) {
+        byte[] fingerprint = key.getFingerprint();
+        int from = key.getVersion() == 4 ? fingerprint.length - 8 : 0;
+        return java.util.HexFormat.of().withUpperCase().formatHex(fingerprint, from, from + 8);
     }
 
     private static String fingerprint(PGPPublicKey key) {
@@ -127,6 +156,9 @@ public final class OpenPgpSignatures {
     }
 
     private static boolean isUsable(PGPPublicKeyRing ring, PGPPublicKey key) throws PGPException {
+        if (key.getVersion() < 4) {
+            return false;
+        }
         if (key.isMasterKey()) {
             return true;
         }

@@ -30,7 +30,7 @@ public final class ReleaseVerifier {
      * As {@link #verify(ProviderAddress, ProviderVersion, ReleaseEvidence)}, under {@code policy}.
      *
      * @throws VerificationException when any package fails a check; a release is trusted whole or not at all
-     * @throws OriginException       when the evidence is malformed
+     * @throws OriginException       when the evidence is malformed or holds no package
      */
     public static VerifiedRelease verify(ProviderAddress address, ProviderVersion version, ReleaseEvidence evidence,
                                          SignaturePolicy policy) {
@@ -47,7 +47,7 @@ public final class ReleaseVerifier {
                         + ": its evidence comes from " + claimed + ", which is not beneath the network mirror "
                         + policy.parentMirror() + " configured in " + setting);
             }
-            return ParentMirrorClient.release(address, version, evidence.parentMirror());
+            return withPackages(ParentMirrorClient.release(address, version, evidence.parentMirror()));
         }
         if (policy.parentMirror() != null) {
             throw new VerificationException(VerificationException.Check.SIGNATURE, address + " " + version
@@ -100,7 +100,19 @@ public final class ReleaseVerifier {
             packages.put(platform, new VerifiedPackage(platform, document.filename(), document.downloadUrl(),
                     document.shasum(), keyId));
         }
-        return new VerifiedRelease(address, version, packages);
+        return withPackages(new VerifiedRelease(address, version, packages));
+    }
+
+    /**
+     * {@code release}, when it has a package: evidence of no package at all (no download document, or a parent's
+     * document without archives) vouches for nothing, and stored it would make the version permanently empty.
+     */
+    private static VerifiedRelease withPackages(VerifiedRelease release) {
+        if (release.packages().isEmpty()) {
+            throw new OriginException(OriginException.Reason.BAD_RESPONSE, release.address() + " " + release.version()
+                    + ": its evidence holds no platform package; a release without packages is refused");
+        }
+        return release;
     }
 
     /**

@@ -11,6 +11,8 @@ import java.util.regex.Pattern;
  * signature by one of the keys the origin lists. {@code allowUnsigned} accepts releases whose origin lists no
  * key at all (SHA256SUMS is still checked); {@code trustedKeys} pins the keys that may sign (key IDs or
  * fingerprints, of a primary key or a subkey): keys outside the pin are refused even if the origin lists them.
+ * A fingerprint is the better pin: a 16-hex-digit key ID is only 64 bits of it, which enough computing power can
+ * match with another key ({@link #keyIdPins()} names them, so start-up can warn).
  * {@code parentMirror}, the host's configured {@code mirrorUrl}, makes a network mirror beneath that URL the
  * host's only source, whose published hashes are trusted instead of signatures; without it, evidence that claims
  * to come from a network mirror vouches for nothing.
@@ -40,6 +42,13 @@ public record SignaturePolicy(boolean allowUnsigned, Set<String> trustedKeys, UR
             throw new IllegalArgumentException("trustedKeys: set with mirrorUrl (expected: one of them; a network "
                     + "mirror publishes hashes, not signatures, so there is no key to pin)");
         }
+    }
+
+    /** The pins that are 16-hex-digit key IDs rather than fingerprints; still honoured, but weaker. */
+    public Set<String> keyIdPins() {
+        Set<String> ids = new TreeSet<>();
+        trustedKeys.stream().filter(pin -> pin.length() == 16).forEach(ids::add);
+        return ids;
     }
 
     /** A host whose releases come from its origin registry, signed. */

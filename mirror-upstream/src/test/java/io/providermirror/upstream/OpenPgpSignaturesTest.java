@@ -126,6 +126,26 @@ final class OpenPgpSignaturesTest {
     }
 
     @Test
+    void aVersion3KeyForgedToCarryAPinnedKeyIdSignsNothing() {
+        // A v3 key ID is the low 64 bits of the RSA modulus: anyone can make a key with HashiCorp's key ID.
+        String hashicorp = "34365D9472D7468F";
+        TestPgpKey forged = TestPgpKey.forgeV3(hashicorp);
+        assertThat(forged.signingKeyId()).isEqualTo(hashicorp);
+        List<String> listed = List.of(forged.armoredPublicKey());
+        byte[] signature = forged.signDetachedV3(SUMS);
+        assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, signature, listed, Set.of(hashicorp),
+                "upstream.hosts.registry.terraform.io.trustedKeys"))
+                .isInstanceOf(VerificationException.class).hasMessageContaining("version 3");
+        assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, signature, listed))
+                .as("nor without a pin, as the CLI, which reads no v3 key").isInstanceOf(VerificationException.class)
+                .hasMessageContaining("version 3");
+        // A v3 signature by a genuine v4 key is refused too.
+        assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, primaryOnly.signDetachedV3(SUMS),
+                List.of(primaryOnly.armoredPublicKey()))).isInstanceOf(VerificationException.class)
+                .hasMessageContaining("version 3");
+    }
+
+    @Test
     void policiesNormalisePinsAndRefuseWhatIsNotAKey() {
         assertThat(new SignaturePolicy(false, Set.of("c874 011f 0ab4 0511 0d02 1055 3436 5d94 72d7 468f")).trustedKeys())
                 .containsExactly("C874011F0AB405110D02105534365D9472D7468F");

@@ -96,6 +96,22 @@ final class ReleaseVerifierTest {
                 URI.create("https://dmz.corp.example/providers/"))).hasMessageContaining("set with mirrorUrl");
     }
 
+    @Test
+    void evidenceOfNoPackageAtAllVerifiesNothing() {
+        assertThatThrownBy(() -> ReleaseVerifier.verify(ADDRESS, VERSION, new ReleaseEvidence(List.of(), List.of()),
+                new SignaturePolicy(false, Set.of(key.signingKeyId()))))
+                .isInstanceOf(OriginException.class)
+                .hasMessageContaining("example.test/acme/bound 1.2.0: its evidence holds no platform package");
+        URI parent = URI.create("https://dmz.corp.example/providers/");
+        ObjectNode empty = JSON.createObjectNode();
+        empty.putObject("archives");
+        ReleaseEvidence noArchives = ReleaseEvidence.fromParentMirror(parent.resolve("example.test/acme/bound/1.2.0.json"),
+                bytes(empty));
+        assertThatThrownBy(() -> ReleaseVerifier.verify(ADDRESS, VERSION, noArchives,
+                new SignaturePolicy(false, Set.of(), parent)))
+                .isInstanceOf(OriginException.class).hasMessageContaining("holds no platform package");
+    }
+
     /** Registry evidence of one platform whose SHA256SUMS, signed by the origin's listed key, names {@code filename}. */
     private static ReleaseEvidence signed(String platform, String filename) {
         byte[] sums = (SHA256 + "  " + filename + "\n").getBytes(StandardCharsets.UTF_8);

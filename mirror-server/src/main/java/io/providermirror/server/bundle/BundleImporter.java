@@ -25,10 +25,12 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
@@ -39,14 +41,16 @@ import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
  * against the manifest's size and sha256 (read to at most one byte past the declared size), every release's
  * SHA256SUMS and signature with its origin's keys under the host's signature policy (pinned keys apply;
  * parent-mirror evidence only for a host configured with that parent), every archive against its verified
- * hash and against what the cache already holds: a cached version never changes. Version lists are merged
- * only for the versions the bundle carries. Only when all of it holds does anything enter the cache; a bundle
- * that fails any check is refused whole.
+ * hash and against what the cache already holds: a cached version never changes (its cached, verified evidence
+ * stays, and the bundle's must agree with it). Version lists are merged only for the versions the bundle carries.
+ * Only when all of it holds does anything enter the cache; a bundle that fails any check is refused whole.
  */
 public final class BundleImporter {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
+    /** All documents of a bundle are held in memory until it verified: together at most this many bytes. */
+    static final long MAX_DOCUMENTS_TOTAL_BYTES = 256L * 1024 * 1024;
 
     /** The bundle does not verify; nothing was imported. */
     public static final class RefusedException extends IOException {
@@ -62,9 +66,16 @@ public final class BundleImporter {
     }
 
     private final MirrorCore core;
+    private final long maxDocumentsTotalBytes;
 
     public BundleImporter(MirrorCore core) {
+        this(core, MAX_DOCUMENTS_TOTAL_BYTES);
+    }
+
+    /** As {@link #BundleImporter(MirrorCore)}, holding at most {@code maxDocumentsTotalBytes} of documents. */
+    BundleImporter(MirrorCore core, long maxDocumentsTotalBytes) {
         this.core = core;
+        this.maxDocumentsTotalBytes = maxDocumentsTotalBytes;
     }
 
     /** An archive written to a temporary file of the store, committed only when everything verified. */
@@ -74,10 +85,11 @@ public final class BundleImporter {
     public Report importBundle(Path bundle) throws IOException {
         Map<String, byte[]> documents = new LinkedHashMap<>();
         Map<String, Staged> archives = new LinkedHashMap<>();
+        Set<CacheKey> cachedEvidence = new HashSet<>();
         try {
             BundleManifest manifest = read(bundle, documents, archives);
-            Report report = verify(manifest, documents, archives);
-            commit(manifest, documents, archives);
+            Report report = verify(manifest, documents, archives, cachedEvidence);
+            commit(manifest, documents, archives, cachedEvidence);
             return report;
         } finally {
             // Committed writes ignore this; the others leave nothing behind.
@@ -101,6 +113,7 @@ public final class BundleImporter {
                         + BundleManifest.FORMAT);
             }
             manifest.entries().forEach(entry -> expected.put(entry.path(), entry));
+            long documentBytes = 0;
             TarArchiveEntry entry;
             while ((entry = tar.getNextEntry()) != null) {
                 String name = entry.getName();
@@ -116,6 +129,12 @@ public final class BundleImporter {
                 if (name.endsWith(".zip")) {
                     archives.put(name, stage(tar, key, declared));
                 } else {
+                    documentBytes += declared.size();
+                    if (documentBytes > maxDocumentsTotalBytes) {
+                        throw new RefusedException(bundle + ": its documents (version lists and release evidence) "
+                                + "add up to more than " + maxDocumentsTotalBytes + " bytes, more than a bundle may "
+                                + "hold; split it into several bundles");
+                    }
                     byte[] bytes = bounded(tar, entry, declared.size());
                     check(declared, bytes.length, sha256(bytes));
                     documents.put(name, bytes);
@@ -224,8 +243,12 @@ public final class BundleImporter {
         }
     }
 
-    private Report verify(BundleManifest manifest, Map<String, byte[]> documents, Map<String, Staged> archives)
-            throws IOException {
+    /**
+     * Checks every release of the bundle; {@code cachedEvidence} receives the releases whose cached, verified
+     * evidence stands (the bundle's is then only checked against it, never stored).
+     */
+    private Report verify(BundleManifest manifest, Map<String, byte[]> documents, Map<String, Staged> archives,
+                          Set<CacheKey> cachedEvidence) throws IOException {
         Map<String, TreeSet<String>> keys = new TreeMap<>();
         long bytes = 0;
         for (BundleManifest.Release release : manifest.releases()) {
@@ -233,6 +256,10 @@ public final class BundleImporter {
             ProviderVersion version = ProviderVersion.parse(release.version()).orElseThrow(() ->
                     new RefusedException("the manifest names version '" + release.version() + "', which is not semver"));
             String what = address + " " + version;
+            if (release.platforms().isEmpty()) {
+                throw new RefusedException(what + ": the manifest lists no platform for it; a bundle carries a release "
+                        + "with the archives it holds");
+            }
             String versionsPath = BundleExporter.path(CacheLayout.versions(address));
             byte[] versions = documents.get(versionsPath);
             byte[] evidence = documents.get(BundleExporter.path(CacheLayout.release(address, version)));
@@ -247,7 +274,21 @@ public final class BundleImporter {
             } catch (OriginException | IOException | IllegalArgumentException e) {
                 throw new RefusedException(what + " does not verify: " + e.getMessage());
             }
+            // A verified version never changes: when the cache holds its evidence, that evidence stays, and the
+            // bundle must agree with it.
             VerifiedRelease cached = cachedRelease(address, version);
+            if (cached != null) {
+                cachedEvidence.add(CacheLayout.release(address, version));
+                for (VerifiedPackage offered : verified.packages().values()) {
+                    VerifiedPackage known = cached.find(offered.platform()).orElse(null);
+                    if (known != null && contradicts(known, offered)) {
+                        throw new RefusedException(what + " " + offered.platform() + ": the cache already holds this "
+                                + "version, verified with " + hashes(known) + " for this platform, and the bundle's "
+                                + "evidence says " + hashes(offered) + "; a cached version never changes, so the cached "
+                                + "one stays");
+                    }
+                }
+            }
             for (String platformName : release.platforms()) {
                 Platform platform;
                 try {
@@ -267,13 +308,14 @@ public final class BundleImporter {
                     throw new RefusedException(what + " " + platform + ": the archive does not match the verified hash ("
                             + (pkg.sha256() != null ? "sha256 " + pkg.sha256() : String.join(", ", pkg.h1())) + ")");
                 }
-                VerifiedPackage known = cached == null ? null : cached.find(platform).orElse(null);
+                VerifiedPackage known = cached == null ? null : cached.find(platform).orElseThrow(() ->
+                        new RefusedException(what + " " + platform + ": the cache already holds this version, verified, "
+                                + "and it has no package for this platform; a cached version never changes"));
                 if (known != null && (known.sha256() != null ? !known.sha256().equals(staged.sha256())
                         : !known.h1().contains(PackageHashes.h1(staged.write().temporaryFile())))) {
                     throw new RefusedException(what + " " + platform + ": the cache already holds this version, verified "
-                            + "with " + (known.sha256() != null ? "sha256 " + known.sha256() : String.join(", ", known.h1()))
-                            + " for this platform, and the bundle's archive has sha256 " + staged.sha256()
-                            + "; a cached version never changes, so the cached one stays");
+                            + "with " + hashes(known) + " for this platform, and the bundle's archive has sha256 "
+                            + staged.sha256() + "; a cached version never changes, so the cached one stays");
                 }
                 var committed = core.blobs().find(CacheLayout.archive(address, version, platform));
                 if (committed.isPresent() && !committed.get().sha256().equals(staged.sha256())) {
@@ -286,6 +328,25 @@ public final class BundleImporter {
             }
         }
         return new Report(manifest.releases().size(), archives.size(), bytes, keys);
+    }
+
+    /**
+     * True when two verified packages of one platform cannot both be right: different sha256, or (where only
+     * {@code h1:} hashes are known on both sides) no hash in common. A package known by sha256 on one side and
+     * by {@code h1:} only on the other is checked against the archive instead.
+     */
+    private static boolean contradicts(VerifiedPackage known, VerifiedPackage offered) {
+        if (known.sha256() != null && offered.sha256() != null) {
+            return !known.sha256().equals(offered.sha256());
+        }
+        if (known.sha256() == null && offered.sha256() == null) {
+            return known.h1().stream().noneMatch(offered.h1()::contains);
+        }
+        return false;
+    }
+
+    private static String hashes(VerifiedPackage pkg) {
+        return pkg.sha256() != null ? "sha256 " + pkg.sha256() : String.join(", ", pkg.h1());
     }
 
     /** The release the cache holds already, if its evidence still verifies under this mirror's rules. */
@@ -303,8 +364,8 @@ public final class BundleImporter {
         }
     }
 
-    private void commit(BundleManifest manifest, Map<String, byte[]> documents, Map<String, Staged> archives)
-            throws IOException {
+    private void commit(BundleManifest manifest, Map<String, byte[]> documents, Map<String, Staged> archives,
+                        Set<CacheKey> cachedEvidence) throws IOException {
         for (BundleManifest.Release release : manifest.releases()) {
             ProviderAddress address = address(release.provider());
             ProviderVersion version = ProviderVersion.parse(release.version()).orElseThrow();
@@ -315,8 +376,10 @@ public final class BundleImporter {
                 var blob = staged.write().commit(staged.sha256());
                 h1.put(platform.toString(), PackageHashes.h1(blob.path()));
             }
-            core.documents().write(CacheLayout.release(address, version),
-                    documents.get(BundleExporter.path(CacheLayout.release(address, version))));
+            if (!cachedEvidence.contains(CacheLayout.release(address, version))) {
+                core.documents().write(CacheLayout.release(address, version),
+                        documents.get(BundleExporter.path(CacheLayout.release(address, version))));
+            }
             core.documents().write(CacheLayout.packageHashes(address, version), JSON.writeValueAsBytes(h1));
         }
         Map<ProviderAddress, java.util.Set<ProviderVersion>> carried = new LinkedHashMap<>();
@@ -336,21 +399,24 @@ public final class BundleImporter {
     }
 
     /**
-     * The bundle's versions joined to those the cache lists already, so an import adds to what is there; of the
-     * bundle's, only {@code carried}: versions whose releases the bundle holds and that verified.
+     * The versions the cache lists already, unchanged, joined by the bundle's {@code carried} versions (those whose
+     * releases the bundle holds and that verified) that the cache does not list yet: an import only adds.
      */
     private byte[] mergedVersions(ProviderAddress address, byte[] bundled, java.util.Set<ProviderVersion> carried)
             throws IOException {
-        Map<ProviderVersion, ListedVersion> all = new TreeMap<>(VersionList.parse(address, bundled, "the bundle").versions());
-        all.keySet().retainAll(carried);
+        Map<ProviderVersion, ListedVersion> all = new TreeMap<>();
         java.util.Optional<StoredDocument> existing = core.documents().read(CacheLayout.versions(address));
         if (existing.isPresent()) {
             try {
-                VersionList.parse(address, existing.get().content(), "the cache").versions().forEach(all::putIfAbsent);
+                all.putAll(VersionList.parse(address, existing.get().content(), "the cache").versions());
             } catch (OriginException unreadable) {
                 // The bundle's list replaces an unreadable one.
             }
         }
+        // What the cache lists stays as it is; the bundle only adds the versions it carries and that verified.
+        Map<ProviderVersion, ListedVersion> bundledVersions = VersionList.parse(address, bundled, "the bundle").versions();
+        bundledVersions.keySet().stream().filter(carried::contains)
+                .forEach(version -> all.putIfAbsent(version, bundledVersions.get(version)));
         ObjectNode root = JSON.createObjectNode();
         ArrayNode list = root.putArray("versions");
         for (ListedVersion listed : all.values()) {

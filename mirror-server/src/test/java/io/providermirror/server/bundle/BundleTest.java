@@ -448,6 +448,81 @@ final class BundleTest {
     }
 
     @Test
+    void aBundleCannotReplaceTheCachedEvidenceOfAVersionNotEvenForAPlatformWhoseArchiveIsNotCached() throws Exception {
+        Path bundle = export("genuine.tar");
+        Map<String, byte[]> genuine = entries(bundle);
+        genuine.remove(BundleManifest.PATH);
+        String darwinZip = PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_darwin_arm64.zip";
+        genuine.remove(darwinZip);
+        // The cache holds 1.1.0's verified release (both platforms) but only linux_amd64's archive.
+        assertThat(importInside(craft("linux.tar", genuine, List.of(carried("1.1.0"))), "")).as(output).isZero();
+        Path evidence = tmp.resolve("inside/metadata/" + PROVIDER + "1.1.0/release.json");
+        byte[] cached = Files.readAllBytes(evidence);
+
+        // Without pinned keys an attacker's bundle may bring its own key: it gives darwin_arm64 a hash of his.
+        TestPgpKey attacker = TestPgpKey.generate("Attacker <a@example.test>");
+        String attackerSha = FakeOrigin.hex(ProviderZips.provider("carried", "1.1.0", "darwin_arm64", 777));
+        String genuineSha = release.sha256("darwin_arm64");
+        Map<String, byte[]> attack = new LinkedHashMap<>(genuine);
+        attack.put(PROVIDER + "1.1.0/release.json", forgeWithKeyBlock(genuine.get(PROVIDER + "1.1.0/release.json"),
+                attacker, "darwin_arm64", attackerSha, attacker.armoredPublicKey()));
+        // Carrying no archive at all, no archive is checked.
+        Map<String, byte[]> withoutArchives = new LinkedHashMap<>(attack);
+        withoutArchives.keySet().removeIf(name -> name.endsWith(".zip"));
+        assertThat(importInside(craft("no-archives.tar", withoutArchives, List.of(new BundleManifest.Release(
+                "example.test/acme/carried", "1.1.0", List.of()))), "")).as(output).isOne();
+        assertThat(output).contains("REFUSED").contains("example.test/acme/carried 1.1.0").contains("lists no platform");
+        // Carrying only the archive the cache holds already, genuine.
+        assertThat(importInside(craft("linux-only.tar", attack, List.of(carried("1.1.0"))), "")).as(output).isOne();
+        assertThat(output).contains("REFUSED").contains("example.test/acme/carried 1.1.0 darwin_arm64")
+                .contains("sha256 " + genuineSha).contains("sha256 " + attackerSha);
+        assertThat(Files.readAllBytes(evidence)).as("the cached evidence").isEqualTo(cached);
+
+        try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), origin)) {
+            assertThat(inside.get("/providers/example.test/acme/carried/1.1.0.json")).as("after a restart").asString()
+                    .contains("zh:" + genuineSha).doesNotContain(attackerSha);
+        }
+    }
+
+    @Test
+    void evidenceWithoutPackagesCannotEmptyACachedVersionEvenUnderPinnedKeys() throws Exception {
+        String pinned = ", hosts: {example.test: {trustedKeys: [" + origin.signingKey().primaryFingerprint() + "]}}";
+        Path bundle = export("genuine.tar");
+        assertThat(importInside(bundle, pinned)).as(output).isZero();
+        Path evidence = tmp.resolve("inside/metadata/" + PROVIDER + "1.1.0/release.json");
+        byte[] cached = Files.readAllBytes(evidence);
+
+        Map<String, byte[]> entries = new LinkedHashMap<>();
+        entries.put(PROVIDER + "versions.json", versionList("1.1.0"));
+        entries.put(PROVIDER + "1.1.0/release.json", "{\"downloads\":[],\"checksums\":[]}".getBytes(StandardCharsets.UTF_8));
+        assertThat(importInside(craft("empty.tar", entries, List.of(new BundleManifest.Release(
+                "example.test/acme/carried", "1.1.0", List.of()))), pinned)).as(output).isOne();
+        assertThat(output).contains("REFUSED").contains("example.test/acme/carried 1.1.0");
+        // A genuine subset of the release (one platform's signed evidence) changes nothing either, but still imports.
+        Map<String, byte[]> subset = entries(bundle);
+        subset.remove(BundleManifest.PATH);
+        subset.remove(PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_darwin_arm64.zip");
+        ObjectNode linuxOnly = (ObjectNode) JSON.readTree(subset.get(PROVIDER + "1.1.0/release.json"));
+        ArrayNode downloads = JSON.createArrayNode();
+        linuxOnly.get("downloads").forEach(d -> {
+            if (d.get("platform").asText().equals("linux_amd64")) {
+                downloads.add(d);
+            }
+        });
+        linuxOnly.set("downloads", downloads);
+        subset.put(PROVIDER + "1.1.0/release.json", JSON.writeValueAsBytes(linuxOnly));
+        assertThat(importInside(craft("subset.tar", subset, List.of(carried("1.1.0"))), pinned)).as(output).isZero();
+        assertThat(Files.readAllBytes(evidence)).as("the cached evidence").isEqualTo(cached);
+
+        try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), origin)) {
+            JsonNode document = JSON.readTree(inside.get("/providers/example.test/acme/carried/1.1.0.json"));
+            assertThat(document.at("/archives/darwin_arm64/hashes").toString()).as("after a restart")
+                    .contains("zh:" + release.sha256("darwin_arm64"));
+            assertThat(document.at("/archives/linux_amd64/hashes").toString()).contains("zh:" + release.sha256("linux_amd64"));
+        }
+    }
+
+    @Test
     void aHostTakenFromAParentMirrorImportsItsParentsHashesButNeverChangesACachedVersion() throws Exception {
         String fromParent = ", hosts: {example.test: {mirrorUrl: 'https://127.0.0.1:9/providers/'}}";
         byte[] genuine = release.archives().get("linux_amd64");
@@ -494,6 +569,25 @@ final class BundleTest {
     }
 
     @Test
+    void aBundleAddsVersionsToTheCachedListButNeverChangesTheOnesItLists() throws Exception {
+        Path genuine = export("genuine.tar");
+        assertThat(importInside(genuine, "")).as(output).isZero();
+        Path cachedList;
+        try (var files = Files.walk(tmp.resolve("inside"))) {
+            cachedList = files.filter(p -> p.toString().contains("carried") && p.getFileName().toString().equals("versions.json"))
+                    .findFirst().orElseThrow();
+        }
+        byte[] before = Files.readAllBytes(cachedList);
+        assertThat(new String(before, StandardCharsets.UTF_8)).contains("darwin");
+        // The same genuine releases, with a version list that drops darwin_arm64 from 1.1.0.
+        Path narrowed = rewrite(genuine, "narrowed.tar", (name, bytes) -> name.endsWith("versions.json")
+                ? versionList("1.1.0") : bytes, true);
+
+        assertThat(importInside(narrowed, "")).as(output).isZero();
+        assertThat(Files.readAllBytes(cachedList)).as("the cached version list").isEqualTo(before);
+    }
+
+    @Test
     void anEntryLargerThanTheManifestSaysIsRefusedBeforeItFillsTheDisk() throws Exception {
         byte[] huge = new byte[8 * 1024 * 1024];
         Map<String, byte[]> entries = new LinkedHashMap<>();
@@ -524,6 +618,24 @@ final class BundleTest {
         }
         assertThat(written.get()).as("bytes written to the store").isLessThanOrEqualTo(1001);
         assertThat(archivesInside()).isEmpty();
+    }
+
+    @Test
+    void aBundleWhoseDocumentsTogetherExceedTheLimitIsRefusedBeforeTheyAreAllHeldInMemory() throws Exception {
+        Path bundle = export("genuine.tar");
+        long documents = entries(bundle).entrySet().stream()
+                .filter(e -> !e.getKey().endsWith(".zip") && !e.getKey().equals(BundleManifest.PATH))
+                .mapToLong(e -> e.getValue().length).sum();
+        var config = new io.providermirror.server.config.ConfigLoader(Map.of()).loadText(
+                "cache: {directory: '" + tmp.resolve("inside") + "'}\nupstream: {offline: true}\n");
+        try (var core = io.providermirror.server.MirrorCore.open(config, java.time.Clock.systemUTC(), false,
+                java.util.function.UnaryOperator.identity(), new io.micrometer.core.instrument.simple.SimpleMeterRegistry())) {
+            assertThatThrownBy(() -> new BundleImporter(core, documents - 1).importBundle(bundle))
+                    .isInstanceOf(BundleImporter.RefusedException.class)
+                    .hasMessageContaining("documents").hasMessageContaining("more than " + (documents - 1) + " bytes");
+            assertThat(archivesInside()).isEmpty();
+            assertThat(new BundleImporter(core, documents).importBundle(bundle).archives()).isEqualTo(2);
+        }
     }
 
     /** {@code store}, adding every byte written to its blobs to {@code written}. */
@@ -662,11 +774,17 @@ final class BundleTest {
      * {@code keys} as its one armored block.
      */
     private static byte[] forgeWithKeyBlock(byte[] evidence, TestPgpKey forger, String sha256, String keys) {
+        return forgeWithKeyBlock(evidence, forger, "linux_amd64", sha256, keys);
+    }
+
+    /** As {@link #forgeWithKeyBlock(byte[], TestPgpKey, String, String)}, for {@code platform}'s hash. */
+    private static byte[] forgeWithKeyBlock(byte[] evidence, TestPgpKey forger, String platform, String sha256,
+                                            String keys) {
         try {
             ObjectNode root = (ObjectNode) JSON.readTree(evidence);
             for (JsonNode checksums : (ArrayNode) root.get("checksums")) {
                 String sums = new String(checksums.get("sums").binaryValue(), StandardCharsets.UTF_8)
-                        .replaceFirst("[0-9a-f]{64}(  \\S+linux_amd64\\.zip)", sha256 + "$1");
+                        .replaceFirst("[0-9a-f]{64}(  \\S+" + platform + "\\.zip)", sha256 + "$1");
                 byte[] bytes = sums.getBytes(StandardCharsets.UTF_8);
                 ((ObjectNode) checksums).put("sums", bytes);
                 if (forger != null) {
@@ -675,7 +793,7 @@ final class BundleTest {
             }
             for (JsonNode download : (ArrayNode) root.get("downloads")) {
                 ObjectNode document = (ObjectNode) JSON.readTree(download.get("document").binaryValue());
-                if (download.get("platform").asText().equals("linux_amd64")) {
+                if (download.get("platform").asText().equals(platform)) {
                     document.put("shasum", sha256);
                 }
                 ((ObjectNode) document.at("/signing_keys/gpg_public_keys/0")).put("ascii_armor", keys);
