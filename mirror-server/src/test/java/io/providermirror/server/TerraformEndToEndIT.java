@@ -154,4 +154,30 @@ final class TerraformEndToEndIT {
         assertThat(init.output()).contains("example.test/acme/forged");
         assertThat(origin.requestsMatching("/files/acme/forged/.*\\.zip")).as("no archive is fetched").isZero();
     }
+
+    @Test
+    void afterOneOrdinaryInitAFreshMirrorExportsEveryMetricTheDashboardAndAlertRulesRead() throws Exception {
+        Path root = Files.createDirectories(tmp.resolve("fresh"));
+        origin.publish("acme", "ordinary", "1.0.0", "linux_amd64");
+        try (MirrorFixture fresh = MirrorFixture.start(root.resolve("cache"), origin, Duration.ofMinutes(15))) {
+            Path cliConfig = Files.writeString(root.resolve("terraform.rc"), """
+                    provider_installation {
+                      network_mirror {
+                        url = "https://localhost:%d/providers/"
+                      }
+                    }
+                    """.formatted(fresh.mirror.port()));
+            TerraformCli freshCli = TerraformCli.using(terraform, Files.createDirectories(root.resolve("home")), cliConfig,
+                    fresh.mirror.generatedCaFile().orElseThrow());
+            Path directory = configuration("ordinary", "ordinary", "1.0.0");
+            TerraformCli.Result init = freshCli.run(directory, "init", "-input=false", "-no-color");
+            assertThat(init.exitCode()).as(init.output()).isZero();
+
+            // Nothing provoked: the series the dashboard and the alert rules read exist from the start.
+            java.util.Set<String> missing = new java.util.TreeSet<>(DeployAssetsTest.metricsTheAssetsRead());
+            missing.removeAll(PrometheusScrape.parse(new String(fresh.get("/metrics").body(),
+                    java.nio.charset.StandardCharsets.UTF_8)).names());
+            assertThat(missing).as("metrics the dashboard or alert rules read that the mirror does not export").isEmpty();
+        }
+    }
 }
