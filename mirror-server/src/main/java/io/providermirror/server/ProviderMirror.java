@@ -84,6 +84,15 @@ public final class ProviderMirror {
      * refuses, or of which it refuses every version, fails with a {@link PolicyDeniedException}.
      */
     /**
+     * Why the mirror would never serve {@code version} of {@code address} (a refused host, an IP literal, another
+     * port of a configured host, or the policy), if it would not; what {@code import} uses to take in nothing unreachable.
+     */
+    public Optional<String> refusal(ProviderAddress address, ProviderVersion version) {
+        Optional<String> host = rules.hostRefusal(address.hostname());
+        return host.isPresent() ? host : policy.refusal(address, version);
+    }
+
+    /**
      * Waits, at most {@code timeout}, for work that follows answers in the background (the {@code h1:} hashes of
      * archives just committed); true when none is left. Called before the mirror's threads are stopped.
      */

@@ -30,6 +30,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -260,6 +261,11 @@ public final class BundleImporter {
                 throw new RefusedException(what + ": the manifest lists no platform for it; a bundle carries a release "
                         + "with the archives it holds");
             }
+            Optional<String> unservable = core.mirror().refusal(address, version);
+            if (unservable.isPresent()) {
+                throw new RefusedException(what + ": this mirror would never serve it (" + unservable.get()
+                        + "), so it imports nothing of it");
+            }
             String versionsPath = BundleExporter.path(CacheLayout.versions(address));
             byte[] versions = documents.get(versionsPath);
             byte[] evidence = documents.get(BundleExporter.path(CacheLayout.release(address, version)));
@@ -273,6 +279,17 @@ public final class BundleImporter {
                         core.rules().signaturePolicy(address.hostname()));
             } catch (OriginException | IOException | IllegalArgumentException e) {
                 throw new RefusedException(what + " does not verify: " + e.getMessage());
+            }
+            // A committed archive never changes, whatever evidence vouches for its version now: every package the
+            // bundle's evidence names, carried or not, must agree with the archive the cache holds for it.
+            for (VerifiedPackage offered : verified.packages().values()) {
+                var committed = core.blobs().find(CacheLayout.archive(address, version, offered.platform()));
+                if (committed.isPresent() && offered.sha256() != null
+                        && !committed.get().sha256().equals(offered.sha256())) {
+                    throw new RefusedException(what + " " + offered.platform() + ": the cache already holds a verified "
+                            + "archive with sha256 " + committed.get().sha256() + ", and the bundle's evidence says sha256 "
+                            + offered.sha256() + "; a cached version never changes, so the cached one stays");
+                }
             }
             // A verified version never changes: when the cache holds its evidence, that evidence stays, and the
             // bundle must agree with it.

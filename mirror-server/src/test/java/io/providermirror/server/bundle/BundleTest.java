@@ -485,6 +485,39 @@ final class BundleTest {
     }
 
     @Test
+    void evenWhenTheCachedEvidenceIsUnreadableABundleCannotContradictACommittedArchive() throws Exception {
+        Path bundle = export("genuine.tar");
+        Map<String, byte[]> genuine = entries(bundle);
+        genuine.remove(BundleManifest.PATH);
+        assertThat(importInside(bundle, "")).as(output).isZero();
+        // The cached evidence no longer verifies (here: unreadable); both archives are committed.
+        Files.writeString(tmp.resolve("inside/metadata/" + PROVIDER + "1.1.0/release.json"), "{}");
+
+        TestPgpKey attacker = TestPgpKey.generate("Attacker <a@example.test>");
+        String attackerSha = FakeOrigin.hex(ProviderZips.provider("carried", "1.1.0", "darwin_arm64", 777));
+        Map<String, byte[]> attack = new LinkedHashMap<>(genuine);
+        attack.put(PROVIDER + "1.1.0/release.json", forgeWithKeyBlock(genuine.get(PROVIDER + "1.1.0/release.json"),
+                attacker, "darwin_arm64", attackerSha, attacker.armoredPublicKey()));
+        attack.remove(PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_darwin_arm64.zip");
+
+        // Carrying only the genuine linux_amd64 archive, its evidence still names darwin_arm64's committed archive.
+        assertThat(importInside(craft("linux-only.tar", attack, List.of(carried("1.1.0"))), "")).as(output).isOne();
+        assertThat(output).contains("REFUSED").contains("example.test/acme/carried 1.1.0 darwin_arm64")
+                .contains("sha256 " + release.sha256("darwin_arm64")).contains(attackerSha);
+    }
+
+    @Test
+    void aBundleForAHostTheMirrorWouldNeverServeImportsNothing() throws Exception {
+        Path bundle = export("genuine.tar");
+        // Only another port of example.test is configured: example.test itself is refused, so is its bundle.
+        assertThat(importInside(bundle, ", hosts: {'example.test:8443': {discoveryUrl: 'https://127.0.0.1:1/'}}"))
+                .as(output).isOne();
+        assertThat(output).contains("REFUSED").contains("would never serve it")
+                .contains("another port of the configured host example.test:8443");
+        assertThat(archivesInside()).isEmpty();
+    }
+
+    @Test
     void evidenceWithoutPackagesCannotEmptyACachedVersionEvenUnderPinnedKeys() throws Exception {
         String pinned = ", hosts: {example.test: {trustedKeys: [" + origin.signingKey().primaryFingerprint() + "]}}";
         Path bundle = export("genuine.tar");
