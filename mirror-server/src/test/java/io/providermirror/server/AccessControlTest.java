@@ -1,5 +1,6 @@
 package io.providermirror.server;
 
+import static io.providermirror.server.MirrorFixture.error;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -66,9 +67,6 @@ final class AccessControlTest {
         return mirror.send(request.build());
     }
 
-    private static String error(HttpResponse<byte[]> response) throws Exception {
-        return JSON.readTree(response.body()).get("errors").get(0).asText();
-    }
 
     /** The archive URL the version document gives for {@code platform}, as the CLI would resolve it. */
     private static String archiveUrl(String platform) throws Exception {

@@ -3,12 +3,12 @@ package io.providermirror.server;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static io.providermirror.server.MirrorFixture.error;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.testkit.TestPgpKey;
-import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
@@ -45,9 +45,6 @@ final class HostAliasTest {
         origin.close();
     }
 
-    private static String error(HttpResponse<byte[]> response) throws IOException {
-        return JSON.readTree(response.body()).get("errors").get(0).asText();
-    }
 
     @Test
     void theDefaultPortOfAHostUsesItsDiscoveryUrl() throws Exception {

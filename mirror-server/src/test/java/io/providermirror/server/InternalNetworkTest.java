@@ -4,9 +4,9 @@ import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.temporaryRedirect;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static io.providermirror.server.MirrorFixture.error;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import io.providermirror.cache.BlobStore;
@@ -39,7 +39,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 final class InternalNetworkTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String PLATFORM = "linux_amd64";
 
     @TempDir
@@ -64,9 +63,6 @@ final class InternalNetworkTest {
         internal.close();
     }
 
-    private static String error(HttpResponse<byte[]> response) throws IOException {
-        return JSON.readTree(response.body()).get("errors").get(0).asText();
-    }
 
     private URI secret() {
         return internal.discoveryUrl().resolve("/secret");

@@ -57,6 +57,14 @@ final class MirrorFixture implements AutoCloseable {
     }
 
     /** A mirror for {@code origin} with the fixture's defaults, to be adjusted with {@link Builder#set}. */
+    /** The first message of a JSON error answer ({@code {"errors":[...]}}), checked to be one. */
+    static String error(HttpResponse<byte[]> response) throws IOException {
+        JsonNode errors = JSON.readTree(response.body()).get("errors");
+        org.assertj.core.api.Assertions.assertThat(errors).as("a JSON error answer").isNotNull();
+        org.assertj.core.api.Assertions.assertThat(errors.isArray()).isTrue();
+        return errors.get(0).asText();
+    }
+
     static Builder builder(Path cacheDirectory, FakeOrigin origin) {
         return builder(cacheDirectory, origin.caCertificate(), origin.discoveryUrl());
     }

@@ -3,10 +3,10 @@ package io.providermirror.server;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static io.providermirror.server.MirrorFixture.error;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.testkit.RawHttpsServer;
@@ -54,11 +54,6 @@ final class OriginTroubleTest {
         origin.close();
     }
 
-    private static String error(HttpResponse<byte[]> response) throws IOException {
-        JsonNode errors = JSON.readTree(response.body()).get("errors");
-        assertThat(errors.isArray()).isTrue();
-        return errors.get(0).asText();
-    }
 
     private static String archivePath(String type) {
         return mirror.providerPath("acme", type) + "terraform-provider-" + type + "_1.0.0_linux_amd64.zip";

@@ -1,10 +1,10 @@
 package io.providermirror.server;
 
+import static io.providermirror.server.MirrorFixture.error;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.tomakehurst.wiremock.client.WireMock;
 import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.testkit.SettableClock;
@@ -34,14 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 final class ResourceExhaustionTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @TempDir
     Path tmp;
 
-    private static String error(HttpResponse<byte[]> response) throws IOException {
-        return JSON.readTree(response.body()).get("errors").get(0).asText();
-    }
 
     private static String archivePath(MirrorFixture mirror, FakeOrigin.Release release, String platform) {
         return mirror.providerPath(release.namespace(), release.type()) + release.fileName(platform);

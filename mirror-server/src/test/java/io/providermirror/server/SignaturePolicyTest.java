@@ -3,6 +3,7 @@ package io.providermirror.server;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static io.providermirror.server.MirrorFixture.error;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -46,9 +47,6 @@ final class SignaturePolicyTest {
         origin.close();
     }
 
-    private static String error(HttpResponse<byte[]> response) throws Exception {
-        return JSON.readTree(response.body()).get("errors").get(0).asText();
-    }
 
     @Test
     void byDefaultAnOriginWithoutKeysIsRefused() throws Exception {

@@ -3,9 +3,9 @@ package io.providermirror.server;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static io.providermirror.server.MirrorFixture.error;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.testkit.RawHttpsServer;
 import java.io.IOException;
@@ -29,8 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 final class TricklingOriginTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @TempDir
     static Path tmp;
 
@@ -46,30 +44,12 @@ final class TricklingOriginTest {
         origin.close();
     }
 
-    private static String error(HttpResponse<byte[]> response) throws IOException {
-        return JSON.readTree(response.body()).get("errors").get(0).asText();
-    }
 
     @Test
     void aRegistryTricklingItsDiscoveryDocumentGetsA504AndTheMirrorHangsUpOnItAtTheRequestDeadline()
             throws Exception {
         CountDownLatch hungUp = new CountDownLatch(1);
-        try (RawHttpsServer trickler = RawHttpsServer.start(origin.certificates(), out -> {
-            out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            try {
-                while (true) {
-                    out.write(' ');
-                    out.flush();
-                    Thread.sleep(100);
-                }
-            } catch (IOException closed) {
-                hungUp.countDown();
-            } catch (InterruptedException stopped) {
-                Thread.currentThread().interrupt();
-            }
-        });
+        try (RawHttpsServer trickler = RawHttpsServer.trickling(origin.certificates(), hungUp);
              MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("discovery-cache"), origin.caCertificate(),
                              trickler.url("/"))
                      .set("server.metadataTimeout", "2s")

@@ -50,6 +50,30 @@ public final class RawHttpsServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts an origin that sends the headers of a large document at once and then its body one byte every 100 ms
+     * (well within any read timeout), until the client hangs up, which counts down {@code hungUp}.
+     */
+    public static RawHttpsServer trickling(TestCertificates certificates, java.util.concurrent.CountDownLatch hungUp) {
+        return start(certificates, out -> {
+            out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            out.flush();
+            try {
+                while (true) {
+                    out.write(' ');
+                    out.flush();
+                    // Pacing the trickle, not synchronising with it.
+                    Thread.sleep(100);
+                }
+            } catch (IOException closed) {
+                hungUp.countDown();
+            } catch (InterruptedException stopped) {
+                Thread.currentThread().interrupt();
+            }
+        });
+    }
+
     private void acceptLoop(Responder responder) {
         while (!socket.isClosed()) {
             Socket connection;

@@ -27,32 +27,12 @@ final class DocumentDeadlineTest {
     @TempDir
     Path tmp;
 
-    /** Sends the headers of a large document, then one byte every 100 ms until the client hangs up. */
-    static RawHttpsServer trickling(TestCertificates certificates, CountDownLatch hungUp) {
-        return RawHttpsServer.start(certificates, out -> {
-            out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            try {
-                while (true) {
-                    out.write(' ');
-                    out.flush();
-                    Thread.sleep(100);
-                }
-            } catch (IOException closed) {
-                hungUp.countDown();
-            } catch (InterruptedException stopped) {
-                Thread.currentThread().interrupt();
-            }
-        });
-    }
-
     @Test
     void aDocumentTrickledByteByByteEndsWithATimeoutWithinTheRequestDeadlineAndTheConnectionIsClosed(
             ) throws Exception {
         TestCertificates certificates = TestCertificates.create(tmp.resolve("tls"), "trickle");
         CountDownLatch hungUp = new CountDownLatch(1);
-        try (RawHttpsServer origin = trickling(certificates, hungUp)) {
+        try (RawHttpsServer origin = RawHttpsServer.trickling(certificates, hungUp)) {
             OriginHttpClient client = OriginClients.http(certificates.caPem(), REQUEST_TIMEOUT);
             URI url = origin.url("/v1/providers/acme/slow/versions?token=secret");
 
