@@ -1,8 +1,7 @@
 package io.providermirror.server;
 
+import io.providermirror.upstream.PackageHashes;
 import java.io.ByteArrayInputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
@@ -23,9 +22,9 @@ record GeneratedCa(byte[] pem, String fingerprint) {
         try {
             X509Certificate certificate = (X509Certificate) CertificateFactory.getInstance("X.509")
                     .generateCertificate(new ByteArrayInputStream(pem));
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(certificate.getEncoded());
+            byte[] digest = PackageHashes.sha256().digest(certificate.getEncoded());
             return new GeneratedCa(pem.clone(), HexFormat.ofDelimiter(":").withUpperCase().formatHex(digest));
-        } catch (CertificateException | NoSuchAlgorithmException e) {
+        } catch (CertificateException e) {
             throw new IllegalArgumentException("the generated CA certificate cannot be read: " + e.getMessage(), e);
         }
     }

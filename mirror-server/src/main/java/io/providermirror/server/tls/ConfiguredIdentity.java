@@ -74,25 +74,27 @@ public final class ConfiguredIdentity {
         try {
             byte[] challenge = new byte[32];
             new SecureRandom().nextBytes(challenge);
-            Signature signer = Signature.getInstance(algorithm);
-            if (algorithm.equals("RSASSA-PSS")) {
-                signer.setParameter(new java.security.spec.PSSParameterSpec("SHA-256", "MGF1",
-                        java.security.spec.MGF1ParameterSpec.SHA256, 32, 1));
-            }
+            Signature signer = signature(algorithm);
             signer.initSign(key);
             signer.update(challenge);
             byte[] signature = signer.sign();
-            Signature verifier = Signature.getInstance(algorithm);
-            if (algorithm.equals("RSASSA-PSS")) {
-                verifier.setParameter(new java.security.spec.PSSParameterSpec("SHA-256", "MGF1",
-                        java.security.spec.MGF1ParameterSpec.SHA256, 32, 1));
-            }
+            Signature verifier = signature(algorithm);
             verifier.initVerify(publicKey);
             verifier.update(challenge);
             return verifier.verify(signature);
         } catch (GeneralSecurityException e) {
             return false;
         }
+    }
+
+    /** A signature of {@code algorithm}; RSASSA-PSS needs its parameters spelled out. */
+    private static Signature signature(String algorithm) throws GeneralSecurityException {
+        Signature signature = Signature.getInstance(algorithm);
+        if (algorithm.equals("RSASSA-PSS")) {
+            signature.setParameter(new java.security.spec.PSSParameterSpec("SHA-256", "MGF1",
+                    java.security.spec.MGF1ParameterSpec.SHA256, 32, 1));
+        }
+        return signature;
     }
 
     private static List<String> names(X509Certificate certificate) {
