@@ -1,6 +1,7 @@
 package io.providermirror.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,6 +12,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -58,6 +62,16 @@ final class OperationsTest {
         return PrometheusScrape.parse(response.body());
     }
 
+    /** The first scrape at which {@code ready} holds (the exact figures are then asserted one by one). */
+    private PrometheusScrape scrapeOnce(Predicate<PrometheusScrape> ready) {
+        AtomicReference<PrometheusScrape> last = new AtomicReference<>();
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            last.set(scrape());
+            return ready.test(last.get());
+        });
+        return last.get();
+    }
+
     @Test
     void metricsCountExactlyWhatHappened() throws Exception {
         FakeOrigin.Release release = origin.publish("acme", "metered", "1.0.0", FakeOrigin.Tamper.NONE, 50_000, "linux_amd64");
@@ -71,7 +85,9 @@ final class OperationsTest {
         }
         assertThat(mirror.get(mirror.providerPath("acme", "forged") + "1.0.0.json").statusCode()).isEqualTo(502);
 
-        PrometheusScrape metrics = scrape();
+        // An exchange is counted when its last write completes, which may be just after the client has the bytes.
+        PrometheusScrape metrics = scrapeOnce(scrape -> scrape.value("mirror_served_bytes_total", "source", "cache")
+                >= archiveBytes && scrape.value("mirror_http_requests_seconds_count", "route", "version", "status", "502") >= 1);
 
         String host = "127.0.0.1:" + origin.discoveryUrl().getPort();
         assertThat(metrics.value("mirror_cache_lookups_total", "kind", "index", "result", "miss")).isEqualTo(1);
@@ -110,7 +126,8 @@ final class OperationsTest {
         for (int i = 0; i < 3; i++) {
             assertThat(mirror.get(base + "terraform-provider-metered_1.0.0_linux_amd64.zip").body()).hasSize(archiveBytes);
         }
-        PrometheusScrape warm = scrape();
+        PrometheusScrape warm = scrapeOnce(scrape -> scrape.value("mirror_served_bytes_total", "source", "cache")
+                >= 4.0 * archiveBytes);
         assertThat(warm.value("mirror_cache_lookups_total", "kind", "archive", "result", "hit")).isEqualTo(1 + 3);
         assertThat(warm.value("mirror_cache_lookups_total", "kind", "archive", "result", "miss")).isEqualTo(1);
         assertThat(warm.value("mirror_served_bytes_total", "source", "cache")).isEqualTo(4.0 * archiveBytes);
