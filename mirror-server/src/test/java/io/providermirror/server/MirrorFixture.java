@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.providermirror.cache.BlobStore;
+import io.providermirror.server.app.MirrorApplication;
 import io.providermirror.server.config.ConfigException;
 import io.providermirror.server.config.ConfigLoader;
 import io.providermirror.server.config.MirrorConfig;

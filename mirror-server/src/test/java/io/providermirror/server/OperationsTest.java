@@ -1,5 +1,6 @@
 package io.providermirror.server;
 
+import io.providermirror.server.status.Operations;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

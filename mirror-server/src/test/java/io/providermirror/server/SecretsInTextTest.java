@@ -1,5 +1,6 @@
 package io.providermirror.server;
 
+import io.providermirror.server.logging.RedactingJsonEncoder;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;

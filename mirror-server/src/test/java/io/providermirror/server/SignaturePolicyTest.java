@@ -1,5 +1,6 @@
 package io.providermirror.server;
 
+import io.providermirror.server.app.MirrorCore;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;

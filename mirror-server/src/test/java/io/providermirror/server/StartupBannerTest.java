@@ -1,5 +1,7 @@
 package io.providermirror.server;
 
+import io.providermirror.server.app.MirrorApplication;
+import io.providermirror.server.app.StartupBanner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.providermirror.server.config.ConfigLoader;

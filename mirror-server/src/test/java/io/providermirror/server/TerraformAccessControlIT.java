@@ -1,5 +1,6 @@
 package io.providermirror.server;
 
+import io.providermirror.server.access.MirrorAuth;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.providermirror.testkit.FakeOrigin;

@@ -2,6 +2,7 @@ package io.providermirror.upstream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.providermirror.model.Platform;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;

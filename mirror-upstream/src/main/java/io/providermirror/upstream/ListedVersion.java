@@ -1,5 +1,7 @@
 package io.providermirror.upstream;
 
+import io.providermirror.model.Platform;
+import io.providermirror.model.ProviderVersion;
 import java.util.List;
 
 /**

@@ -1,5 +1,8 @@
 package io.providermirror.upstream;
 
+import io.providermirror.model.Platform;
+import io.providermirror.model.ProviderAddress;
+import io.providermirror.model.ProviderVersion;
 import java.net.URI;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package io.providermirror.upstream;
 
+import io.providermirror.model.Platform;
 import java.net.URI;
 import java.util.List;
 

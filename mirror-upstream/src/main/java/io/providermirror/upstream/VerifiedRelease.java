@@ -1,5 +1,8 @@
 package io.providermirror.upstream;
 
+import io.providermirror.model.Platform;
+import io.providermirror.model.ProviderAddress;
+import io.providermirror.model.ProviderVersion;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;

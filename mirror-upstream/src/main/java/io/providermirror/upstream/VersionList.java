@@ -2,6 +2,9 @@ package io.providermirror.upstream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.providermirror.model.Platform;
+import io.providermirror.model.ProviderAddress;
+import io.providermirror.model.ProviderVersion;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

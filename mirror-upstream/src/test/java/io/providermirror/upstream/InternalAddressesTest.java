@@ -29,4 +29,17 @@ final class InternalAddressesTest {
     void ipv6AddressesCarryingAPublicIpv4AddressArePublic(String address) throws Exception {
         assertThat(InternalAddresses.isInternal(InetAddress.getByName(address))).as(address).isFalse();
     }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"127.0.0.1", "10.0.0.1", "172.16.5.4", "192.168.1.1", "169.254.169.254", "100.64.0.1",
+            "0.0.0.0", "::1", "fe80::1", "fd00::1", "::ffff:10.0.0.1", "224.0.0.1", "255.255.255.255"})
+    void internalAddresses(String address) throws Exception {
+        assertThat(InternalAddresses.isInternal(java.net.InetAddress.getByName(address))).isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"8.8.8.8", "1.1.1.1", "140.82.112.3", "2606:4700:4700::1111", "100.128.0.1", "172.32.0.1"})
+    void publicAddresses(String address) throws Exception {
+        assertThat(InternalAddresses.isInternal(java.net.InetAddress.getByName(address))).isFalse();
+    }
 }

@@ -1,18 +1,19 @@
 package io.providermirror.server.bundle;
 
+import io.providermirror.server.BuildInfo;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.providermirror.cache.CacheKey;
 import io.providermirror.cache.OpenBlob;
 import io.providermirror.cache.StoredDocument;
-import io.providermirror.server.CacheLayout;
-import io.providermirror.server.MirrorApplication;
-import io.providermirror.server.MirrorCore;
+import io.providermirror.model.Platform;
+import io.providermirror.model.ProviderAddress;
+import io.providermirror.model.ProviderVersion;
+import io.providermirror.server.app.MirrorApplication;
+import io.providermirror.server.app.MirrorCore;
+import io.providermirror.server.core.CacheLayout;
 import io.providermirror.server.warm.Warmer;
-import io.providermirror.upstream.Platform;
-import io.providermirror.upstream.ProviderAddress;
-import io.providermirror.upstream.ProviderVersion;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -83,7 +84,7 @@ public final class BundleExporter {
             }
         }
         BundleManifest manifest = new BundleManifest(BundleManifest.FORMAT, Instant.now().toString(),
-                "provider-mirror " + MirrorApplication.VERSION,
+                "provider-mirror " + BuildInfo.VERSION,
                 items.stream().map(i -> new BundleManifest.Entry(i.path(), i.size(), i.sha256())).toList(), releases);
         Path partial = output.resolveSibling(output.getFileName() + ".partial");
         try (OutputStream file = BundleFiles.write(partial, output);

@@ -34,7 +34,7 @@ public record HostConfig(URI discoveryUrl, URI mirrorUrl, String token, Path tok
         new io.providermirror.upstream.SignaturePolicy(false, java.util.Set.copyOf(trustedKeys));
         downloadHosts = downloadHosts == null ? List.of() : List.copyOf(downloadHosts);
         for (String host : downloadHosts) {
-            if (!io.providermirror.upstream.ProviderAddress.isValidHostname(host)) {
+            if (!io.providermirror.model.ProviderAddress.isValidHostname(host)) {
                 throw new IllegalArgumentException("downloadHosts: '" + host
                         + "' (expected: a lowercase host name or IPv4 address, optionally with :port, e.g. artifacts.corp)");
             }

@@ -1,6 +1,6 @@
 package io.providermirror.server.config;
 
-import io.providermirror.upstream.Platform;
+import io.providermirror.model.Platform;
 import java.util.List;
 
 /**

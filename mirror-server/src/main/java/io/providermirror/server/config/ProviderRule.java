@@ -1,7 +1,7 @@
 package io.providermirror.server.config;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
-import io.providermirror.upstream.VersionConstraints;
+import io.providermirror.model.VersionConstraints;
 
 /**
  * One allow or deny rule: a glob over {@code hostname/namespace/type} ({@code *} any characters within a

@@ -35,7 +35,7 @@ public record UpstreamConfig(Path trustedCertificates, Map<String, HostConfig> h
     public UpstreamConfig {
         hosts = hosts == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(hosts));
         for (var entry : hosts.entrySet()) {
-            if (!io.providermirror.upstream.ProviderAddress.isValidHostname(entry.getKey())) {
+            if (!io.providermirror.model.ProviderAddress.isValidHostname(entry.getKey())) {
                 throw new IllegalArgumentException("hosts: '" + entry.getKey()
                         + "' (expected: a lowercase hostname as it appears in provider addresses, e.g. registry.terraform.io)");
             }
@@ -46,7 +46,7 @@ public record UpstreamConfig(Path trustedCertificates, Map<String, HostConfig> h
         // One spelling per host, as provider addresses have it: registry.terraform.io:443 is registry.terraform.io.
         Map<String, HostConfig> normalised = new TreeMap<>();
         for (var entry : hosts.entrySet()) {
-            String name = io.providermirror.upstream.ProviderAddress.normalizeHostname(entry.getKey());
+            String name = io.providermirror.model.ProviderAddress.normalizeHostname(entry.getKey());
             if (normalised.put(name, entry.getValue()) != null) {
                 throw new IllegalArgumentException("hosts: '" + entry.getKey() + "' (expected: each host once; "
                         + name + " is configured twice, with and without its default port)");

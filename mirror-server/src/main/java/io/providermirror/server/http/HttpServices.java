@@ -1,10 +1,10 @@
 package io.providermirror.server.http;
 
-import io.providermirror.server.MirrorAuth;
-import io.providermirror.server.Operations;
-import io.providermirror.server.ProviderMirror;
-import io.providermirror.server.StatusPage;
+import io.providermirror.server.access.MirrorAuth;
+import io.providermirror.server.core.ProviderMirror;
 import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.server.status.Operations;
+import io.providermirror.server.status.StatusPage;
 import java.util.concurrent.Executor;
 
 /**

@@ -1,8 +1,8 @@
 package io.providermirror.server.http;
 
-import io.providermirror.upstream.Platform;
-import io.providermirror.upstream.ProviderAddress;
-import io.providermirror.upstream.ProviderVersion;
+import io.providermirror.model.Platform;
+import io.providermirror.model.ProviderAddress;
+import io.providermirror.model.ProviderVersion;
 import java.util.Optional;
 
 /**
@@ -13,10 +13,10 @@ import java.util.Optional;
 final class RouteParser {
 
     /** The base path of the provider mirror; modules can live beside it later. */
-    static final String PROVIDERS = io.providermirror.server.CliConfigBlock.BASE_PATH;
+    static final String PROVIDERS = io.providermirror.server.status.CliConfigBlock.BASE_PATH;
     static final int MAX_PATH_LENGTH = 1024;
     /** Where the status page's view of one provider lives: {@code /status/providers/<hostname>/<namespace>/<type>}. */
-    static final String PROVIDER_STATUS = io.providermirror.server.StatusPage.PROVIDER_PATH;
+    static final String PROVIDER_STATUS = io.providermirror.server.status.StatusPage.PROVIDER_PATH;
 
     private static final String SHAPE = "expected /providers/<hostname>/<namespace>/<type>/index.json, "
             + "<version>.json or terraform-provider-<type>_<version>_<os>_<arch>.zip";

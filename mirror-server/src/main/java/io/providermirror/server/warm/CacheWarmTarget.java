@@ -1,11 +1,11 @@
 package io.providermirror.server.warm;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.providermirror.server.ArchiveSource;
-import io.providermirror.server.MirrorCore;
-import io.providermirror.upstream.Platform;
-import io.providermirror.upstream.ProviderAddress;
-import io.providermirror.upstream.ProviderVersion;
+import io.providermirror.model.Platform;
+import io.providermirror.model.ProviderAddress;
+import io.providermirror.model.ProviderVersion;
+import io.providermirror.server.app.MirrorCore;
+import io.providermirror.server.core.ArchiveSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

@@ -2,9 +2,9 @@ package io.providermirror.server.warm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.providermirror.upstream.Platform;
-import io.providermirror.upstream.ProviderAddress;
-import io.providermirror.upstream.ProviderVersion;
+import io.providermirror.model.Platform;
+import io.providermirror.model.ProviderAddress;
+import io.providermirror.model.ProviderVersion;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;

@@ -1,7 +1,7 @@
 package io.providermirror.server.warm;
 
-import io.providermirror.upstream.ProviderAddress;
-import io.providermirror.upstream.VersionConstraints;
+import io.providermirror.model.ProviderAddress;
+import io.providermirror.model.VersionConstraints;
 
 /** A provider to pre-seed, the versions wanted, and where the wish came from (for messages). */
 public record ProviderRequest(ProviderAddress address, VersionConstraints constraints, String source) {

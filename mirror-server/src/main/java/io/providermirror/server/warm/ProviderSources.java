@@ -1,8 +1,8 @@
 package io.providermirror.server.warm;
 
 import com.bertramlabs.plugins.hcl4j.HCLParser;
-import io.providermirror.upstream.ProviderAddress;
-import io.providermirror.upstream.VersionConstraints;
+import io.providermirror.model.ProviderAddress;
+import io.providermirror.model.VersionConstraints;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
 package io.providermirror.server.warm;
 
-import io.providermirror.upstream.Platform;
-import io.providermirror.upstream.ProviderAddress;
-import io.providermirror.upstream.ProviderVersion;
+import io.providermirror.model.Platform;
+import io.providermirror.model.ProviderAddress;
+import io.providermirror.model.ProviderVersion;
 import java.util.List;
 import java.util.Set;
 

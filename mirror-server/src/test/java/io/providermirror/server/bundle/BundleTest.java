@@ -1,5 +1,7 @@
 package io.providermirror.server.bundle;
 
+import io.providermirror.server.cli.ExportCommand;
+import io.providermirror.server.cli.ImportCommand;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -642,7 +644,7 @@ final class BundleTest {
         java.util.concurrent.atomic.AtomicLong written = new java.util.concurrent.atomic.AtomicLong();
         var config = new io.providermirror.server.config.ConfigLoader(Map.of()).loadText(
                 "cache: {directory: '" + tmp.resolve("inside") + "'}\nupstream: {offline: true}\n");
-        try (var core = io.providermirror.server.MirrorCore.open(config, java.time.Clock.systemUTC(), false,
+        try (var core = io.providermirror.server.app.MirrorCore.open(config, java.time.Clock.systemUTC(), false,
                 store -> countingWrites(store, written), new io.micrometer.core.instrument.simple.SimpleMeterRegistry())) {
             assertThatThrownBy(() -> new BundleImporter(core).importBundle(oversized))
                     .isInstanceOf(BundleImporter.RefusedException.class)
@@ -661,7 +663,7 @@ final class BundleTest {
                 .mapToLong(e -> e.getValue().length).sum();
         var config = new io.providermirror.server.config.ConfigLoader(Map.of()).loadText(
                 "cache: {directory: '" + tmp.resolve("inside") + "'}\nupstream: {offline: true}\n");
-        try (var core = io.providermirror.server.MirrorCore.open(config, java.time.Clock.systemUTC(), false,
+        try (var core = io.providermirror.server.app.MirrorCore.open(config, java.time.Clock.systemUTC(), false,
                 java.util.function.UnaryOperator.identity(), new io.micrometer.core.instrument.simple.SimpleMeterRegistry())) {
             assertThatThrownBy(() -> new BundleImporter(core, documents - 1).importBundle(bundle))
                     .isInstanceOf(BundleImporter.RefusedException.class)

@@ -2,9 +2,9 @@ package io.providermirror.server.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.providermirror.upstream.Platform;
-import io.providermirror.upstream.ProviderAddress;
-import io.providermirror.upstream.ProviderVersion;
+import io.providermirror.model.Platform;
+import io.providermirror.model.ProviderAddress;
+import io.providermirror.model.ProviderVersion;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

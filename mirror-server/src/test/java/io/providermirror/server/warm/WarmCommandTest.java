@@ -1,5 +1,6 @@
 package io.providermirror.server.warm;
 
+import io.providermirror.server.cli.WarmCommand;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.providermirror.server.MirrorFixtures;
@@ -178,11 +179,11 @@ final class WarmCommandTest {
         Path config = Files.writeString(tmp.resolve("mirror.yaml"), MirrorFixtures.yaml(tmp.resolve("cache"), origin));
         assertThat(warm("--config", config.toString(), "--platform", "linux_amd64", "example.test/acme/wb")).isZero();
         assertThat(root().getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN);
-        assertThat(org.slf4j.LoggerFactory.getLogger("io.providermirror.server.Archives").isInfoEnabled()).isFalse();
+        assertThat(org.slf4j.LoggerFactory.getLogger("io.providermirror.server.core.Archives").isInfoEnabled()).isFalse();
         root().setLevel(rootLevel);
         assertThat(warm("--verbose", "--config", config.toString(), "--platform", "linux_amd64", "example.test/acme/wa"))
                 .isZero();
-        assertThat(org.slf4j.LoggerFactory.getLogger("io.providermirror.server.Archives").isInfoEnabled()).isTrue();
+        assertThat(org.slf4j.LoggerFactory.getLogger("io.providermirror.server.core.Archives").isInfoEnabled()).isTrue();
     }
 
     @Test

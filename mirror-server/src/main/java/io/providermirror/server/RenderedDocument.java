@@ -1,5 +1,0 @@
-package io.providermirror.server;
-
-/** A JSON document rendered once and served as these bytes to every request until it changes. */
-public record RenderedDocument(byte[] json) {
-}

@@ -1,0 +1,205 @@
+package io.providermirror.server.access;
+
+import io.providermirror.model.Platform;
+import io.providermirror.model.ProviderAddress;
+import io.providermirror.model.ProviderVersion;
+import io.providermirror.server.config.AuthConfig;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Access control on the front. Version lists and version documents want a bearer token whose SHA-256 is
+ * configured (tokens are never kept, only their hashes), as the CLI sends it from a
+ * {@code credentials "<mirror-host>"} block. The CLI sends no credentials when it downloads an archive, so
+ * version documents hand out archive URLs signed with HMAC-SHA256 over the archive's identity (hostname,
+ * namespace, type, version, platform: not the path, so a reverse proxy's prefix does not matter) and an
+ * expiry; an altered, expired or foreign URL is refused.
+ */
+public final class MirrorAuth {
+
+    /** Access control off: everything is open. */
+    public static final MirrorAuth OPEN = new MirrorAuth(List.of(), null, Duration.ZERO, Clock.systemUTC());
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(MirrorAuth.class);
+    private static final int KEY_BYTES = 32;
+
+    /** What became of an archive request's signature. */
+    public record ArchiveVerdict(boolean allowed, String reason) {
+    }
+
+    private final List<byte[]> tokenHashes;
+    private final byte[] key;
+    private final Duration ttl;
+    private final Clock clock;
+
+    private MirrorAuth(List<byte[]> tokenHashes, byte[] key, Duration ttl, Clock clock) {
+        this.tokenHashes = List.copyOf(tokenHashes);
+        this.key = key;
+        this.ttl = ttl;
+        this.clock = clock;
+    }
+
+    /** Access control as configured; {@link #OPEN} when no tokens are. */
+    public static MirrorAuth load(AuthConfig config, Path cacheDirectory, Clock clock) throws IOException {
+        if (!config.enabled()) {
+            return OPEN;
+        }
+        List<byte[]> hashes = new ArrayList<>();
+        config.tokens().forEach(hash -> hashes.add(HexFormat.of().parseHex(hash.substring("sha256:".length()))));
+        if (config.tokensFile() != null) {
+            List<String> lines;
+            try {
+                lines = Files.readAllLines(config.tokensFile(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new IOException("auth.tokensFile: cannot read " + config.tokensFile() + ": " + e.getMessage(), e);
+            }
+            for (int i = 0; i < lines.size(); i++) {
+                String line = lines.get(i).strip();
+                if (line.isEmpty() || line.startsWith("#")) {
+                    continue;
+                }
+                if (!AuthConfig.TOKEN_HASH.matcher(line).matches()) {
+                    throw new IOException("auth.tokensFile " + config.tokensFile() + ", line " + (i + 1)
+                            + ": not sha256:<64 hex digits> (the file holds hashes of tokens, never tokens)");
+                }
+                hashes.add(HexFormat.of().parseHex(line.substring("sha256:".length())));
+            }
+        }
+        if (hashes.isEmpty()) {
+            LOG.warn("access control is on but no token is configured: every JSON request will be refused");
+        }
+        Path keyFile = config.urlSigningKeyFile() != null ? config.urlSigningKeyFile()
+                : cacheDirectory.resolve("auth").resolve("url-signing.key");
+        return new MirrorAuth(hashes, signingKey(keyFile, config.urlSigningKeyFile() == null), config.archiveUrlTtl(), clock);
+    }
+
+    /** The key in {@code file}; a generated one (kept, readable by its owner only) when the mirror owns the file. */
+    private static byte[] signingKey(Path file, boolean generate) throws IOException {
+        if (Files.exists(file)) {
+            byte[] bytes = Files.readAllBytes(file);
+            if (bytes.length < KEY_BYTES) {
+                throw new IOException("the archive URL signing key " + file + " is " + bytes.length
+                        + " bytes (expected: at least " + KEY_BYTES + ")");
+            }
+            return bytes;
+        }
+        if (!generate) {
+            throw new IOException("auth.urlSigningKeyFile " + file + " does not exist (expected: " + KEY_BYTES
+                    + " or more random bytes, e.g. from `head -c 32 /dev/urandom`)");
+        }
+        byte[] bytes = new byte[KEY_BYTES];
+        new SecureRandom().nextBytes(bytes);
+        Files.createDirectories(file.getParent());
+        Path temporary = Files.createTempFile(file.getParent(), "url-signing", ".tmp");
+        try {
+            try {
+                Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rw-------"));
+            } catch (UnsupportedOperationException notPosix) {
+                // Not a POSIX file system; the directory's own protection applies.
+            }
+            Files.write(temporary, bytes);
+            Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE);
+        } catch (FileAlreadyExistsException raced) {
+            return Files.readAllBytes(file);
+        } finally {
+            Files.deleteIfExists(temporary);
+        }
+        LOG.info("generated the archive URL signing key {}", file);
+        return bytes;
+    }
+
+    public boolean enabled() {
+        return key != null;
+    }
+
+    /** True when {@code authorization} ({@code Bearer <token>}) carries an accepted token. */
+    public boolean accepts(String authorization) {
+        if (!enabled()) {
+            return true;
+        }
+        if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return false;
+        }
+        byte[] presented = sha256(authorization.substring(7).strip().getBytes(StandardCharsets.UTF_8));
+        boolean accepted = false;
+        for (byte[] hash : tokenHashes) {
+            accepted |= MessageDigest.isEqual(hash, presented);
+        }
+        return accepted;
+    }
+
+    /** The query string that makes an archive's URL valid for the next {@code archiveUrlTtl}. */
+    public String archiveQuery(ProviderAddress address, ProviderVersion version, Platform platform) {
+        long expires = clock.instant().plus(ttl).getEpochSecond();
+        return "expires=" + expires + "&signature=" + signature(address, version, platform, expires);
+    }
+
+    /** Whether an archive request may proceed: a valid signed URL, or an accepted bearer token. */
+    public ArchiveVerdict checkArchive(ProviderAddress address, ProviderVersion version, Platform platform,
+                                       Optional<String> expires, Optional<String> signature, String authorization) {
+        if (!enabled() || authorization != null && accepts(authorization)) {
+            return new ArchiveVerdict(true, null);
+        }
+        if (expires.isEmpty() || signature.isEmpty()) {
+            return new ArchiveVerdict(false, "archive URLs of this mirror are signed: take them from a version document "
+                    + "(<version>.json), as the CLI does");
+        }
+        long expiry;
+        try {
+            expiry = Long.parseLong(expires.get());
+        } catch (NumberFormatException e) {
+            return new ArchiveVerdict(false, "this archive URL is not valid: its expiry is not a number");
+        }
+        byte[] expected = signature(address, version, platform, expiry).getBytes(StandardCharsets.US_ASCII);
+        if (!MessageDigest.isEqual(expected, signature.get().getBytes(StandardCharsets.US_ASCII))) {
+            return new ArchiveVerdict(false, "this archive URL is not valid: its signature does not match this archive");
+        }
+        if (clock.instant().getEpochSecond() > expiry) {
+            return new ArchiveVerdict(false, "this archive URL expired: signed archive URLs are valid for "
+                    + ttl.toMinutes() + " minutes; ask for the version document again (run init again)");
+        }
+        return new ArchiveVerdict(true, null);
+    }
+
+    private String signature(ProviderAddress address, ProviderVersion version, Platform platform, long expires) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(key, "HmacSHA256"));
+            byte[] digest = mac.doFinal((address + "/" + version + "/" + platform + "\n" + expires)
+                    .getBytes(StandardCharsets.UTF_8));
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("the JDK has no HmacSHA256", e);
+        }
+    }
+
+    /** {@code sha256:<hex>} of a token, as the configuration wants it. */
+    public static String hash(String token) {
+        return "sha256:" + HexFormat.of().formatHex(sha256(token.strip().getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static byte[] sha256(byte[] bytes) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(bytes);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("the JDK has no SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,205 @@
+package io.providermirror.server.app;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.providermirror.cache.BlobStore;
+import io.providermirror.server.config.ConfigException;
+import io.providermirror.server.config.ConfiguredFiles;
+import io.providermirror.server.config.MirrorConfig;
+import io.providermirror.server.http.ConnectionLimits;
+import io.providermirror.server.http.HttpServices;
+import io.providermirror.server.http.MirrorServer;
+import io.providermirror.server.metrics.StandardBinders;
+import io.providermirror.server.status.Operations;
+import io.providermirror.server.status.StatusPage;
+import io.providermirror.server.tls.ConfiguredIdentity;
+import io.providermirror.server.tls.GeneratedCertificates;
+import io.providermirror.server.tls.ServerIdentity;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.UnaryOperator;
+
+/**
+ * A running mirror: builds every part from a configuration, starts the listeners, and stops it all, at once
+ * on close or gracefully on shutdown. The command line and the whole-server tests both start the mirror
+ * through this class.
+ */
+public final class MirrorApplication implements AutoCloseable {
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(MirrorApplication.class);
+
+    /** The README, packaged into the jar at build time and served at {@code /docs}. */
+    private static final String DOCUMENTATION = "/provider-mirror/README.md";
+
+    private final MirrorServer server;
+    private final MirrorCore core;
+    private final ServerIdentity identity;
+    private final Operations operations;
+    private final PrometheusMeterRegistry registry;
+    private final AutoCloseable binders;
+    private final AtomicBoolean stopped = new AtomicBoolean();
+
+    private MirrorApplication(MirrorServer server, MirrorCore core, ServerIdentity identity, Operations operations,
+                              PrometheusMeterRegistry registry, AutoCloseable binders) {
+        this.server = server;
+        this.core = core;
+        this.identity = identity;
+        this.operations = operations;
+        this.registry = registry;
+        this.binders = binders;
+    }
+
+    /** Starts a mirror with {@code config}. */
+    public static MirrorApplication start(MirrorConfig config, Clock clock) throws IOException, InterruptedException {
+        return start(config, clock, false);
+    }
+
+    /**
+     * Starts a mirror with {@code config}; with {@code verifyCache}, every cached archive is hashed in full
+     * before the listener opens, and those that no longer match are removed.
+     */
+    public static MirrorApplication start(MirrorConfig config, Clock clock, boolean verifyCache)
+            throws IOException, InterruptedException {
+        return start(config, clock, verifyCache, UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #start(MirrorConfig, Clock, boolean)}, with the archive store seen through {@code storeView}:
+     * the seam where a test injects a failing disk (and where another store implementation will plug in).
+     */
+    public static MirrorApplication start(MirrorConfig config, Clock clock, boolean verifyCache,
+                                   UnaryOperator<BlobStore> storeView) throws IOException, InterruptedException {
+        // Everything the configuration names is checked before anything (a directory, a CA) is created.
+        try {
+            ConfiguredFiles.check(config);
+        } catch (ConfigException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+        ServerIdentity configuredIdentity = config.server().tls() == null ? null : ConfiguredIdentity.read(
+                config.server().tls(), publicHostName(), clock);
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        MirrorCore core;
+        try {
+            core = MirrorCore.open(config, clock, verifyCache, storeView, registry);
+        } catch (IOException | RuntimeException e) {
+            registry.close();
+            throw e;
+        }
+        AutoCloseable binders = StandardBinders.bind(registry, core.cacheDirectory());
+        try {
+            ServerIdentity identity = config.server().plainHttp() ? null : configuredIdentity != null ? configuredIdentity
+                    : new GeneratedCertificates(core.cacheDirectory().resolve("tls"), clock).loadOrCreate();
+            Operations operations = new Operations(registry, core.cacheDirectory().resolve("tmp"));
+            String fallbackAuthority = publicHostName() + ":" + config.server().port();
+            byte[] caPem = identity == null || identity.generatedCa().isEmpty() ? null
+                    : java.nio.file.Files.readAllBytes(identity.generatedCa().get());
+            StatusPage statusPage = new StatusPage(core.blobs(), core.metrics(), core.mirror(),
+                    StartupBanner.originsReachedAt(config), caPem, fallbackAuthority, clock);
+            HttpServices services = new HttpServices(core.mirror(), statusPage, operations, core.metrics(),
+                    core.auth(), documentation(), core.executor());
+            MirrorServer server = MirrorServer.bind(
+                    new MirrorServer.Listener(config.server().host(), config.server().port(), identity, "server"),
+                    config.management().enabled()
+                            ? new MirrorServer.Listener(config.management().host(), config.management().port(), null,
+                                    "management")
+                            : null,
+                    services, new ConnectionLimits(config.server().requestReadTimeout(), config.server().idleTimeout(),
+                            config.server().maxConnections()),
+                    registry, config.server().nativeTransport());
+            operations.listener(server::isListening);
+            return new MirrorApplication(server, core, identity, operations, registry, binders);
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            core.close();
+            registry.close();
+            throw e;
+        }
+    }
+
+    private static byte[] documentation() throws IOException {
+        try (InputStream in = MirrorApplication.class.getResourceAsStream(DOCUMENTATION)) {
+            return in == null
+                    ? "This build carries no documentation; see the README of provider-mirror.\n".getBytes(StandardCharsets.UTF_8)
+                    : in.readAllBytes();
+        }
+    }
+
+    /** The name other machines most likely reach this one by. */
+    public static String publicHostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName().toLowerCase(Locale.ROOT);
+        } catch (IOException e) {
+            return "localhost";
+        }
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    /** How the listener does its I/O and TLS, e.g. {@code epoll, TLS by BoringSSL}. */
+    public String transport() {
+        return server.transport();
+    }
+
+    /** The plain-HTTP management listener's port, when one is configured. */
+    public OptionalInt managementPort() {
+        return server.managementPort();
+    }
+
+    /** The CA certificate clients must trust, when the mirror generated its own certificate. */
+    public Optional<Path> generatedCaFile() {
+        return identity == null ? Optional.empty() : identity.generatedCa();
+    }
+
+    public Path cacheDirectory() {
+        return core.cacheDirectory();
+    }
+
+    /** Waits until the listener closes. */
+    public void awaitClose() throws InterruptedException {
+        server.awaitClose();
+    }
+
+    /**
+     * Stops gracefully: reports not ready, stops accepting connections, lets responses in progress (archive
+     * transfers among them) finish for at most {@code grace}, then closes everything.
+     */
+    public void shutdown(Duration grace) {
+        if (stopped.get()) {
+            return;
+        }
+        operations.draining();
+        LOG.info("shutting down: no new connections; waiting up to {} s for responses in progress", grace.toSeconds());
+        try {
+            boolean finished = server.drain(grace);
+            LOG.info(finished ? "every response in progress finished" : "the grace period ended; closing what was left");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        close();
+    }
+
+    @Override
+    public void close() {
+        if (!stopped.compareAndSet(false, true)) {
+            return;
+        }
+        server.close();
+        core.close();
+        try {
+            binders.close();
+        } catch (Exception e) {
+            LOG.debug("closing the JVM meters failed: {}", e.toString());
+        }
+        registry.close();
+    }
+}

@@ -1,0 +1,288 @@
+package io.providermirror.server.app;
+
+import io.providermirror.server.BuildInfo;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.providermirror.cache.BlobStore;
+import io.providermirror.cache.CacheDirectoryCheck;
+import io.providermirror.cache.DocumentStore;
+import io.providermirror.cache.FileBlobStore;
+import io.providermirror.cache.FileDocumentStore;
+import io.providermirror.server.access.MirrorAuth;
+import io.providermirror.server.config.HostConfig;
+import io.providermirror.server.config.MirrorConfig;
+import io.providermirror.server.core.FillBounds;
+import io.providermirror.server.core.OriginRules;
+import io.providermirror.server.core.ProviderMirror;
+import io.providermirror.server.core.ProviderPolicy;
+import io.providermirror.server.core.Upstream;
+import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.upstream.InternalAuthorities;
+import io.providermirror.upstream.OriginCredentials;
+import io.providermirror.upstream.OriginHttpClient;
+import io.providermirror.upstream.ParentMirrorClient;
+import io.providermirror.upstream.RegistryClient;
+import io.providermirror.upstream.RetryPolicy;
+import io.providermirror.upstream.ServiceDiscovery;
+import io.providermirror.upstream.TrustedCertificates;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The mirror without its listeners, over one cache directory it holds exclusively: the stores, the clients
+ * towards origins, access control and the pull-through logic. The server puts HTTP in front of it; the
+ * warm, export and import commands use it directly.
+ */
+public final class MirrorCore implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MirrorCore.class);
+
+    /** How long closing waits for the h1: hashes of archives just committed. */
+    private static final java.time.Duration BACKGROUND_WORK_GRACE = java.time.Duration.ofSeconds(30);
+
+    private final Path cacheDirectory;
+    private final CacheLock lock;
+    private final Pools pools;
+    private final BlobStore blobs;
+    private final DocumentStore documents;
+    private final ProviderMirror mirror;
+    private final MirrorAuth auth;
+    private final MirrorMetrics metrics;
+    private final OriginRules rules;
+
+    /**
+     * The mirror's thread pools, each bounded: blocking work of bounded length (disk, metadata requests),
+     * archive downloads (one thread for each download allowed at once), and the requests a release needs in
+     * parallel (their caller waits for them on an "io" thread, so they must not queue behind it).
+     */
+    private record Pools(ExecutorService io, ExecutorService fills, ExecutorService origin) {
+
+        static Pools create(int fills) {
+            int threads = Math.max(16, fills);
+            return new Pools(boundedPool("mirror-io", threads), boundedPool("mirror-fill", fills),
+                    boundedPool("mirror-origin", threads));
+        }
+
+        void shutdownNow() {
+            io.shutdownNow();
+            fills.shutdownNow();
+            origin.shutdownNow();
+        }
+
+        void awaitTermination(long seconds) throws InterruptedException {
+            io.awaitTermination(seconds, TimeUnit.SECONDS);
+            fills.awaitTermination(seconds, TimeUnit.SECONDS);
+            origin.awaitTermination(seconds, TimeUnit.SECONDS);
+        }
+    }
+
+    private MirrorCore(Path cacheDirectory, CacheLock lock, Pools pools, BlobStore blobs,
+                       DocumentStore documents, ProviderMirror mirror, MirrorAuth auth, MirrorMetrics metrics,
+                       OriginRules rules) {
+        this.cacheDirectory = cacheDirectory;
+        this.lock = lock;
+        this.pools = pools;
+        this.blobs = blobs;
+        this.documents = documents;
+        this.mirror = mirror;
+        this.auth = auth;
+        this.metrics = metrics;
+        this.rules = rules;
+    }
+
+    /**
+     * Opens the cache directory of {@code config} (taking its lock) and builds everything over it.
+     *
+     * @param verifyCache hash every cached archive first, removing those that no longer match
+     * @param storeView   how the archive store is seen (a test's failing disk; the identity otherwise)
+     * @param registry    where the mirror's meters go
+     */
+    public static MirrorCore open(MirrorConfig config, Clock clock, boolean verifyCache, UnaryOperator<BlobStore> storeView,
+                                  MeterRegistry registry) throws IOException {
+        Path cacheDirectory = config.cache().directory().toAbsolutePath().normalize();
+        try {
+            io.providermirror.server.config.ConfiguredFiles.createCacheDirectory(cacheDirectory);
+        } catch (io.providermirror.server.config.ConfigException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+        CacheDirectoryCheck.refuseLinks(cacheDirectory);
+        CacheLock lock = CacheLock.acquire(cacheDirectory);
+        // Every pool is bounded, so a flood of cold misses queues (and times out) instead of starting threads
+        // without end.
+        int fills = config.upstream().maxConcurrentFills();
+        Pools pools = Pools.create(fills);
+        try {
+            Map<String, URI> discoveryOverrides = new HashMap<>();
+            // Each origin may use exactly the authorities configured for it, whether they are internal or not.
+            Map<String, Set<String>> internalAuthorities = new HashMap<>();
+            for (Map.Entry<String, HostConfig> host : config.upstream().hosts().entrySet()) {
+                Set<String> authorities = internalAuthorities.computeIfAbsent(host.getKey(), key -> new HashSet<>());
+                authorities.add(host.getKey());
+                authorities.addAll(host.getValue().downloadHosts());
+                if (host.getValue().discoveryUrl() != null) {
+                    discoveryOverrides.put(host.getKey(), host.getValue().discoveryUrl());
+                    authorities.add(authority(host.getValue().discoveryUrl()));
+                }
+                if (host.getValue().mirrorUrl() != null) {
+                    // A parent mirror is usually inside the company, on an internal address.
+                    authorities.add(authority(host.getValue().mirrorUrl()));
+                }
+            }
+            OriginCredentials tokens = OriginTokens.load(config.upstream());
+            MirrorAuth auth = MirrorAuth.load(config.auth(), cacheDirectory, clock);
+            MirrorMetrics metrics = new MirrorMetrics(registry, clock);
+            Set<String> knownHosts = new java.util.TreeSet<>(config.upstream().hosts().keySet());
+            knownHosts.addAll(MirrorMetrics.PUBLIC_REGISTRIES);
+            metrics.expectHosts(knownHosts);
+            OriginHttpClient http = new OriginHttpClient(new OriginHttpClient.Settings(
+                    config.upstream().connectTimeout(), config.upstream().requestTimeout(),
+                    config.upstream().readTimeout(), TrustedCertificates.sslContext(config.upstream().trustedCertificates()),
+                    "provider-mirror/" + BuildInfo.VERSION, 3, 4 * 1024 * 1024,
+                    new RetryPolicy(config.upstream().maxAttempts(), RetryPolicy.DEFAULT.baseDelay(),
+                            RetryPolicy.DEFAULT.maxDelay()), config.upstream().offline(),
+                            InternalAuthorities.of(internalAuthorities),
+                    EgressProxy.from(config.upstream().proxy(), System.getenv()).orElse(null)), metrics);
+            FileBlobStore files = new FileBlobStore(cacheDirectory, clock,
+                    config.cache().maxSize() == null ? Long.MAX_VALUE : config.cache().maxSize().bytes(),
+                    minFreeBytes(config, cacheDirectory));
+            if (verifyCache) {
+                FileBlobStore.VerificationReport report = files.verifyAll();
+                LOG.info("--verify-cache: hashed {} cached archives; removed {} that no longer matched{}",
+                        report.checked(), report.removed().size(), report.removed().isEmpty() ? "" : ": " + report.removed());
+            }
+            BlobStore blobs = storeView.apply(files);
+            DocumentStore documents = new FileDocumentStore(cacheDirectory, clock);
+            OriginRules rules = new OriginRules(config.upstream().hosts());
+            for (String host : config.upstream().hosts().keySet()) {
+                for (String pin : rules.signaturePolicy(host).keyIdPins()) {
+                    LOG.warn("upstream.hosts.{}.trustedKeys pins {} by its 16-hex-digit key ID: pin the key's whole "
+                            + "fingerprint (40 hex digits, `gpg --fingerprint {}`) instead; a 64-bit key ID of another "
+                            + "key can be made with enough computing power", host, pin, pin);
+                }
+            }
+            ProviderMirror mirror = new ProviderMirror(
+                    new ProviderMirror.Settings(config.cache().indexTtl(), config.upstream().maxArchiveBytes(),
+                            config.upstream().offline(), config.server().metadataTimeout(),
+                            config.cache().metadataMemory() == null ? Runtime.getRuntime().maxMemory() / 4
+                                    : config.cache().metadataMemory().bytes(),
+                            new FillBounds(fills, config.upstream().maxConcurrentFillsPerHost(),
+                                    config.upstream().archiveTimeout(), config.upstream().minTransferRate().bytes(),
+                                    config.upstream().readTimeout()),
+                            config.cache().notFoundTtl()),
+                    new Upstream(new ServiceDiscovery(http, discoveryOverrides, tokens),
+                            new RegistryClient(http, pools.origin(), tokens), new ParentMirrorClient(http, tokens)),
+                    blobs, documents, pools.io(), pools.fills(), clock, metrics, new ProviderPolicy(config.policy()), rules, auth);
+            return new MirrorCore(cacheDirectory, lock, pools, blobs, documents, mirror, auth, metrics, rules);
+        } catch (IOException | RuntimeException e) {
+            pools.shutdownNow();
+            lock.close();
+            throw e;
+        }
+    }
+
+    /** {@code host:port} of a configured URL, the port spelled out. */
+    private static String authority(URI url) {
+        int port = url.getPort() != -1 ? url.getPort() : url.getScheme().equalsIgnoreCase("https") ? 443 : 80;
+        return url.getHost().toLowerCase(Locale.ROOT) + ":" + port;
+    }
+
+    /**
+     * The free space the archive store keeps: {@code cache.minFreeSpace}, else the smaller of 1 GiB and 5% of
+     * the file system (enough for logs and the metadata written beside the archives, without reserving a
+     * large part of a small volume).
+     */
+    private static long minFreeBytes(MirrorConfig config, Path cacheDirectory) throws IOException {
+        if (config.cache().minFreeSpace() != null) {
+            return config.cache().minFreeSpace().bytes();
+        }
+        return Math.min(1L << 30, Files.getFileStore(cacheDirectory).getTotalSpace() / 20);
+    }
+
+    /** Up to {@code threads} daemon threads, started when work comes and ended after a minute idle; more work queues. */
+    private static ExecutorService boundedPool(String prefix, int threads) {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), daemonThreads(prefix));
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
+
+    private static java.util.concurrent.ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger count = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+
+    public Path cacheDirectory() {
+        return cacheDirectory;
+    }
+
+    public ProviderMirror mirror() {
+        return mirror;
+    }
+
+    public BlobStore blobs() {
+        return blobs;
+    }
+
+    public DocumentStore documents() {
+        return documents;
+    }
+
+    public MirrorAuth auth() {
+        return auth;
+    }
+
+    public MirrorMetrics metrics() {
+        return metrics;
+    }
+
+    public OriginRules rules() {
+        return rules;
+    }
+
+    /** For blocking work: disk, rendering. */
+    public ExecutorService executor() {
+        return pools.io();
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (!mirror.awaitBackgroundWork(BACKGROUND_WORK_GRACE)) {
+                LOG.warn("closing while h1: hashes are still being stored; their version documents list zh: only "
+                        + "for those platforms");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        pools.shutdownNow();
+        try {
+            pools.awaitTermination(5);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            lock.close();
+        } catch (IOException e) {
+            LOG.warn("cannot release the lock of {}: {}", cacheDirectory, e.toString());
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package io.providermirror.server.cli;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.providermirror.model.Platform;
+import io.providermirror.server.app.CacheLock;
+import io.providermirror.server.app.MirrorCore;
+import io.providermirror.server.bundle.BundleExporter;
+import io.providermirror.server.bundle.BundleManifest;
+import io.providermirror.server.config.ConfigException;
+import io.providermirror.server.config.ConfigLoader;
+import io.providermirror.server.config.DataSize;
+import io.providermirror.server.logging.LoggingSetup;
+import io.providermirror.server.warm.CacheWarmTarget;
+import io.providermirror.server.warm.ProviderRequest;
+import io.providermirror.server.warm.ProviderSources;
+import io.providermirror.server.warm.Warmer;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code export}: a bundle of selected providers, with everything needed to verify them again elsewhere. */
+@Command(name = "export", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Writes a bundle (tar, or tar.zst when the file name ends in .zst) of selected providers for a "
+                + "network without internet: archives, and their origins' evidence (download documents with signing keys, "
+                + "SHA256SUMS, signatures), to be verified again by import.",
+            "Works on a cache directory (--config) with no mirror running on it, fetching and verifying what is not "
+                    + "cached yet.",
+            "Exits 0 when the bundle was written, 1 when anything failed (then no bundle is written), 2 on a usage "
+                    + "error, a configuration that does not load or a cache directory in use."},
+        footer = {"", "Example:",
+            "  export --config mirror.yaml --platform linux_amd64 --output providers.tar.zst hashicorp/aws@'~> 5.0' hashicorp/random"})
+public final class ExportCommand implements Callable<Integer> {
+
+    @Option(names = "--config", paramLabel = "FILE", description = "the mirror's configuration (its cache directory and origins)")
+    Path config;
+
+    @Option(names = "--output", paramLabel = "FILE", required = true, description = "the bundle to write (.tar or .tar.zst)")
+    Path output;
+
+    @Option(names = "--platform", paramLabel = "OS_ARCH", required = true, split = ",", description = "platforms to include (repeatable)")
+    List<String> platforms = new ArrayList<>();
+
+    @Option(names = "--lock-file", paramLabel = "FILE", description = "a .terraform.lock.hcl: its exact versions (repeatable)")
+    List<Path> lockFiles = new ArrayList<>();
+
+    @Option(names = "--dir", paramLabel = "DIR", description = "a Terraform configuration: its required_providers (repeatable)")
+    List<Path> directories = new ArrayList<>();
+
+    @Option(names = "--all-versions", description = "every version that matches a constraint, not only the newest")
+    boolean allVersions;
+
+    @Option(names = "--parallel", paramLabel = "N", defaultValue = "4", description = "archives fetched at a time (default: ${DEFAULT-VALUE})")
+    int parallel;
+
+    @Option(names = "--verbose", description = "also log what the mirror does (info lines, on stderr)")
+    boolean verbose;
+
+    @Parameters(paramLabel = "PROVIDER", arity = "0..*", description = "[hostname/]namespace/type[@constraint]")
+    List<String> providers = new ArrayList<>();
+
+    private final PrintStream out;
+    private final Map<String, String> environment;
+
+    public ExportCommand() {
+        this(System.out, System.getenv());
+    }
+
+    public ExportCommand(PrintStream out, Map<String, String> environment) {
+        this.out = out;
+        this.environment = Map.copyOf(environment);
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        LoggingSetup.forCommand(verbose);
+        List<ProviderRequest> requests;
+        Set<Platform> chosen = new LinkedHashSet<>();
+        try {
+            requests = ProviderSources.all(providers, lockFiles, directories);
+            platforms.forEach(p -> chosen.add(Platform.parse(p)));
+        } catch (IllegalArgumentException | IOException e) {
+            out.println("export: " + e.getMessage());
+            return 2;
+        }
+        if (requests.isEmpty()) {
+            out.println("export: nothing to export: give providers, --lock-file or --dir");
+            return 2;
+        }
+        try (MirrorCore core = MirrorCore.open(new ConfigLoader(environment).load(config), Clock.systemUTC(), false,
+                UnaryOperator.identity(), new SimpleMeterRegistry())) {
+            Warmer.Summary summary = new Warmer(new CacheWarmTarget(core), out, false)
+                    .run(requests, chosen, allVersions, parallel);
+            if (summary.failed()) {
+                out.println("export: no bundle written, since not everything could be fetched and verified");
+                return 1;
+            }
+            BundleManifest manifest = new BundleExporter(core).export(summary.warmed(), output);
+            out.println("export: wrote " + output + " (" + DataSize.format(Files.size(output)) + "): "
+                    + manifest.releases().size() + " release(s), " + summary.warmed().size() + " archive(s)");
+            return 0;
+        } catch (CacheLock.InUseException e) {
+            out.println("export: " + e.getMessage() + "; stop the mirror while exporting, or export from a copy of its "
+                    + "cache directory (a --config whose cache.directory is the copy)");
+            return 2;
+        } catch (ConfigException | IOException e) {
+            out.println("export: " + e.getMessage());
+            return 2;
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package io.providermirror.server.cli;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.providermirror.model.Platform;
+import io.providermirror.server.app.CacheLock;
+import io.providermirror.server.app.MirrorCore;
+import io.providermirror.server.config.ConfigException;
+import io.providermirror.server.config.ConfigLoader;
+import io.providermirror.server.config.MirrorConfig;
+import io.providermirror.server.logging.LoggingSetup;
+import io.providermirror.server.warm.CacheWarmTarget;
+import io.providermirror.server.warm.MirrorWarmTarget;
+import io.providermirror.server.warm.ProviderRequest;
+import io.providermirror.server.warm.ProviderSources;
+import io.providermirror.server.warm.WarmTarget;
+import io.providermirror.server.warm.Warmer;
+import io.providermirror.upstream.TrustedCertificates;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code warm}: pre-seeds a mirror's cache, through a running mirror or directly in a cache directory. */
+@Command(name = "warm", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Pre-seeds the cache: fetches and verifies provider archives before anyone asks for them.",
+            "Through a running mirror (--mirror URL) or directly in a cache directory (--config FILE, with no mirror "
+                    + "running on it). Archives already cached are skipped, so a run that was interrupted can be run again.",
+            "Exits 0 when everything was warmed, 1 when anything failed, 2 on a usage error."},
+        footer = {"", "Examples:",
+            "  warm --mirror https://mirror.corp:8443/providers/ --ca ca.pem --platform linux_amd64 hashicorp/aws@'~> 5.0'",
+            "  warm --config mirror.yaml --platform linux_amd64 --platform darwin_arm64 --lock-file .terraform.lock.hcl",
+            "  warm --config mirror.yaml --platform linux_amd64 --dir ./infrastructure"})
+public final class WarmCommand implements Callable<Integer> {
+
+    @Option(names = "--mirror", paramLabel = "URL", description = "a running mirror's base URL, e.g. https://mirror.corp/providers/")
+    URI mirror;
+
+    @Option(names = "--ca", paramLabel = "FILE", description = "PEM CA certificates to trust for --mirror (e.g. its tls/ca.pem)")
+    Path ca;
+
+    @Option(names = "--token-file", paramLabel = "FILE", description = "a file holding the token --mirror wants")
+    Path tokenFile;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "the mirror's configuration, to warm its cache directory directly")
+    Path config;
+
+    @Option(names = "--platform", paramLabel = "OS_ARCH", required = true, split = ",",
+            description = "platforms to fetch (repeatable), e.g. linux_amd64")
+    List<String> platforms = new ArrayList<>();
+
+    @Option(names = "--lock-file", paramLabel = "FILE", description = "a .terraform.lock.hcl: its exact versions (repeatable)")
+    List<Path> lockFiles = new ArrayList<>();
+
+    @Option(names = "--dir", paramLabel = "DIR", description = "a Terraform configuration: the required_providers of its *.tf files (repeatable)")
+    List<Path> directories = new ArrayList<>();
+
+    @Option(names = "--all-versions", description = "every version that matches a constraint, not only the newest")
+    boolean allVersions;
+
+    @Option(names = "--parallel", paramLabel = "N", defaultValue = "4", description = "archives fetched at a time (default: ${DEFAULT-VALUE})")
+    int parallel;
+
+    @Option(names = "--verbose", description = "also log what the mirror does (info lines, on stderr)")
+    boolean verbose;
+
+    @Parameters(paramLabel = "PROVIDER", arity = "0..*",
+            description = "[hostname/]namespace/type[@constraint], e.g. hashicorp/aws@~> 5.0 (hostname: registry.terraform.io)")
+    List<String> providers = new ArrayList<>();
+
+    private final PrintStream out;
+    private final Map<String, String> environment;
+    private final UnaryOperator<MirrorConfig> configView;
+
+    public WarmCommand() {
+        this(System.out, System.getenv(), UnaryOperator.identity());
+    }
+
+    /** For tests: where output goes, the environment, and a last say over the configuration. */
+    public WarmCommand(PrintStream out, Map<String, String> environment, UnaryOperator<MirrorConfig> configView) {
+        this.out = out;
+        this.environment = Map.copyOf(environment);
+        this.configView = configView;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        LoggingSetup.forCommand(verbose);
+        List<ProviderRequest> requests;
+        Set<Platform> chosen = new LinkedHashSet<>();
+        try {
+            requests = ProviderSources.all(providers, lockFiles, directories);
+            platforms.forEach(p -> chosen.add(Platform.parse(p)));
+        } catch (IllegalArgumentException | IOException e) {
+            out.println("warm: " + e.getMessage());
+            return 2;
+        }
+        if (requests.isEmpty()) {
+            out.println("warm: nothing to warm: give providers, --lock-file or --dir");
+            return 2;
+        }
+        if (mirror != null && config != null) {
+            out.println("warm: give --mirror (through a running mirror) or --config (its cache directory), not both");
+            return 2;
+        }
+        try (WarmTarget target = target()) {
+            Warmer.Summary summary = new Warmer(target, out, System.console() != null && out == System.out)
+                    .run(requests, chosen, allVersions, parallel);
+            return summary.failed() ? 1 : 0;
+        } catch (CacheLock.InUseException e) {
+            out.println("warm: " + e.getMessage() + "; warm a running mirror through its URL (warm --mirror https://...)");
+            return 2;
+        } catch (ConfigException | IOException e) {
+            out.println("warm: " + e.getMessage());
+            return 2;
+        }
+    }
+
+    private WarmTarget target() throws IOException, ConfigException {
+        if (mirror != null) {
+            String token = tokenFile == null ? null : Files.readString(tokenFile, StandardCharsets.UTF_8).strip();
+            return new MirrorWarmTarget(mirror, TrustedCertificates.sslContext(ca), token);
+        }
+        MirrorConfig mirrorConfig = configView.apply(new ConfigLoader(environment).load(config));
+        return new CacheWarmTarget(MirrorCore.open(mirrorConfig, Clock.systemUTC(), false, UnaryOperator.identity(),
+                new SimpleMeterRegistry()));
+    }
+}

@@ -1,0 +1,43 @@
+package io.providermirror.server.core;
+
+import io.providermirror.cache.ArchiveFill;
+import io.providermirror.cache.OpenBlob;
+import io.providermirror.cache.StoredBlob;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.util.OptionalLong;
+
+/** Where an archive's bytes come from for one response; the receiver closes it. */
+public sealed interface ArchiveSource extends AutoCloseable {
+
+    /** A committed, verified archive on disk, opened (and pinned against eviction) for this response. */
+    record Cached(OpenBlob open) implements ArchiveSource {
+        public StoredBlob blob() {
+            return open.blob();
+        }
+
+        public FileChannel channel() {
+            return open.channel();
+        }
+
+        @Override
+        public void close() throws IOException {
+            open.close();
+        }
+    }
+
+    /**
+     * An archive being fetched from its origin right now: the response follows the fill as it grows.
+     *
+     * @param length the length the origin announced, if it did
+     */
+    record Filling(ArchiveFill fill, OptionalLong length, FileChannel channel) implements ArchiveSource {
+        @Override
+        public void close() throws IOException {
+            channel.close();
+        }
+    }
+
+    @Override
+    void close() throws IOException;
+}

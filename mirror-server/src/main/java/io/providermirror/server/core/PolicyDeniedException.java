@@ -1,0 +1,11 @@
+package io.providermirror.server.core;
+
+/** The mirror's policy refuses what was asked for; the message names the rule. Answered 404. */
+public final class PolicyDeniedException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    public PolicyDeniedException(String message) {
+        super(message, null, false, false);
+    }
+}

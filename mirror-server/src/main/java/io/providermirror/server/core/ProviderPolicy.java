@@ -1,0 +1,116 @@
+package io.providermirror.server.core;
+
+import io.providermirror.model.Platform;
+import io.providermirror.model.ProviderAddress;
+import io.providermirror.model.ProviderVersion;
+import io.providermirror.model.VersionConstraints;
+import io.providermirror.server.config.PolicyConfig;
+import io.providermirror.server.config.ProviderRule;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * Decides what the mirror lets in: deny rules refuse what they match; when allow rules exist, only what one
+ * of them matches comes in; only the configured platforms are served. A refusal names the rule, so the
+ * person who meets it knows which line of the configuration to talk about.
+ */
+public final class ProviderPolicy {
+
+    /** Everything allowed: no rules, every platform. */
+    public static final ProviderPolicy OPEN = new ProviderPolicy(new PolicyConfig(null, null, null));
+
+    private record Rule(String name, Pattern[] parts, VersionConstraints versions, boolean anyVersion, String text) {
+        boolean matches(ProviderAddress address) {
+            return parts[0].matcher(address.hostname()).matches() && parts[1].matcher(address.namespace()).matches()
+                    && parts[2].matcher(address.type()).matches();
+        }
+
+        boolean matches(ProviderAddress address, ProviderVersion version) {
+            return matches(address) && (anyVersion || versions.matches(version));
+        }
+    }
+
+    private final List<Rule> allow;
+    private final List<Rule> deny;
+    private final Set<String> platforms;
+
+    public ProviderPolicy(PolicyConfig config) {
+        this.allow = rules("allow", config.allow());
+        this.deny = rules("deny", config.deny());
+        this.platforms = new TreeSet<>(config.platforms());
+    }
+
+    private static List<Rule> rules(String kind, List<ProviderRule> configured) {
+        List<Rule> rules = new ArrayList<>();
+        for (int i = 0; i < configured.size(); i++) {
+            ProviderRule rule = configured.get(i);
+            String[] globs = rule.provider().split("/");
+            Pattern[] parts = new Pattern[3];
+            for (int j = 0; j < 3; j++) {
+                parts[j] = glob(globs[j]);
+            }
+            boolean anyVersion = rule.versions() == null || rule.versions().isBlank();
+            String text = "policy." + kind + "[" + i + "] (provider \"" + rule.provider() + "\""
+                    + (anyVersion ? "" : ", versions \"" + rule.versions() + "\"") + ")";
+            rules.add(new Rule(kind + "[" + i + "]", parts, VersionConstraints.parse(rule.versions()), anyVersion, text));
+        }
+        return List.copyOf(rules);
+    }
+
+    private static Pattern glob(String glob) {
+        StringBuilder regex = new StringBuilder();
+        for (char c : glob.toCharArray()) {
+            regex.append(c == '*' ? ".*" : c == '?' ? "." : Pattern.quote(String.valueOf(c)));
+        }
+        return Pattern.compile(regex.toString());
+    }
+
+    /** Why {@code address} is refused whatever the version, if it is. */
+    public Optional<String> refusal(ProviderAddress address) {
+        for (Rule rule : deny) {
+            if (rule.anyVersion() && rule.matches(address)) {
+                return Optional.of(address + " is denied by " + rule.text());
+            }
+        }
+        if (!allow.isEmpty() && allow.stream().noneMatch(rule -> rule.matches(address))) {
+            return Optional.of(address + " matches none of the " + allow.size() + " policy.allow rules");
+        }
+        return Optional.empty();
+    }
+
+    /** Why {@code version} of {@code address} is refused, if it is. */
+    public Optional<String> refusal(ProviderAddress address, ProviderVersion version) {
+        Optional<String> provider = refusal(address);
+        if (provider.isPresent()) {
+            return provider;
+        }
+        for (Rule rule : deny) {
+            if (rule.matches(address, version)) {
+                return Optional.of(address + " " + version + " is denied by " + rule.text());
+            }
+        }
+        if (!allow.isEmpty() && allow.stream().noneMatch(rule -> rule.matches(address, version))) {
+            return Optional.of(address + " " + version + " matches none of the policy.allow rules for its provider ("
+                    + String.join(", ", allow.stream().filter(rule -> rule.matches(address)).map(Rule::text).toList()) + ")");
+        }
+        return Optional.empty();
+    }
+
+    public boolean allows(ProviderAddress address, ProviderVersion version) {
+        return refusal(address, version).isEmpty();
+    }
+
+    public boolean allows(Platform platform) {
+        return platforms.isEmpty() || platforms.contains(platform.toString());
+    }
+
+    /** Why {@code platform} is refused, if it is. */
+    public Optional<String> refusal(Platform platform) {
+        return allows(platform) ? Optional.empty()
+                : Optional.of("platform " + platform + " is not among policy.platforms " + platforms);
+    }
+}

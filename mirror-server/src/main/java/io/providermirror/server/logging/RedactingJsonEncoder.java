@@ -1,0 +1,23 @@
+package io.providermirror.server.logging;
+
+import ch.qos.logback.classic.encoder.JsonEncoder;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import io.providermirror.upstream.Urls;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * {@code logging.format: json}: logback's JSON lines (which escape control characters themselves), with URLs
+ * in them stripped of their query strings as {@link EscapedMessageConverter} does for text lines. Installed by
+ * the built-in {@code logback-json.xml}.
+ */
+public final class RedactingJsonEncoder extends JsonEncoder {
+
+    @Override
+    public byte[] encode(ILoggingEvent event) {
+        byte[] line = super.encode(event);
+        String text = new String(line, StandardCharsets.UTF_8);
+        // Logback writes "/" as "\/" (the same string to JSON) which hides URLs; "\\/" is a backslash and a slash.
+        String redacted = Urls.redactedIn(text.replaceAll("(?<!\\\\)((?:\\\\\\\\)*)\\\\/", "$1/"));
+        return redacted.equals(text) ? line : redacted.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,95 @@
+package io.providermirror.server.status;
+
+import io.providermirror.server.metrics.OriginHealth;
+import io.providermirror.upstream.Urls;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The status page's origins: each origin by its hostname (as provider addresses name it), where it is reached
+ * when the operator configured that, its health (verification failures count), the authorities contacted for
+ * it; then the recent problems of every origin. Configured origins are listed before they are first used.
+ */
+final class OriginsSection {
+
+    private final OriginHealth health;
+    /** Configured origins: hostname to where it is reached ({@code discovery at ...}, {@code network mirror ...}). */
+    private final Map<String, String> configured;
+    private final PageHtml page;
+
+    OriginsSection(OriginHealth health, Map<String, String> configured, PageHtml page) {
+        this.health = health;
+        this.configured = Map.copyOf(configured);
+        this.page = page;
+    }
+
+    void render(StringBuilder html) {
+        Map<String, OriginHealth.Snapshot> contacted = new TreeMap<>();
+        health.snapshot().forEach(origin -> contacted.put(origin.origin(), origin));
+        TreeMap<String, OriginHealth.Snapshot> all = new TreeMap<>(contacted);
+        configured.keySet().forEach(origin -> all.putIfAbsent(origin, null));
+        html.append("<section><h2>Origins</h2>");
+        if (all.isEmpty()) {
+            html.append("<p class=\"muted\">No origin contacted since start-up.</p>");
+        } else {
+            table(html, all);
+        }
+        problems(html, health.recentProblems());
+        html.append("</section>\n");
+    }
+
+    private void table(StringBuilder html, Map<String, OriginHealth.Snapshot> origins) {
+        html.append("<table id=\"origins\"><thead><tr><th>Origin</th><th>Health</th>")
+                .append("<th>Requests ok / failed</th><th>Refused by verification</th><th>Last success</th>")
+                .append("<th>Last failure</th></tr></thead><tbody>\n");
+        origins.forEach((name, origin) -> {
+            html.append("<tr><td><code>").append(PageHtml.escape(name)).append("</code>");
+            String where = configured.get(name);
+            if (where != null) {
+                html.append("<div class=\"muted small\">").append(PageHtml.escape(Urls.redactedIn(where))).append("</div>");
+            }
+            if (origin == null) {
+                html.append("</td><td class=\"muted\">not used yet</td><td>&ndash;</td><td>&ndash;</td>")
+                        .append("<td>&ndash;</td><td>&ndash;</td></tr>\n");
+                return;
+            }
+            if (!origin.contacted().equals(List.of(name))) {
+                html.append("<div class=\"muted small\">contacted: ")
+                        .append(PageHtml.escape(String.join(", ", origin.contacted()))).append("</div>");
+            }
+            html.append("</td><td>")
+                    .append(origin.healthy() ? "<span class=\"ok\">healthy</span>" : "<span class=\"bad\">failing</span>")
+                    .append("</td><td>").append(origin.succeeded()).append(" / ").append(origin.failed())
+                    .append("</td><td>").append(origin.refused() == 0 ? "0"
+                            : "<span class=\"bad\">" + origin.refused() + "</span>")
+                    .append("</td><td>").append(page.ago(origin.lastSuccess())).append("</td><td>")
+                    .append(page.ago(origin.lastFailure()));
+            if (origin.lastFailureMessage() != null) {
+                html.append("<div class=\"muted small\">").append(PageHtml.escape(origin.lastFailureMessage())).append("</div>");
+            }
+            html.append("</td></tr>\n");
+        });
+        html.append("</tbody></table>\n");
+    }
+
+    private void problems(StringBuilder html, List<OriginHealth.Problem> problems) {
+        html.append("<h3>Recent problems</h3>");
+        if (problems.isEmpty()) {
+            html.append("<p class=\"muted\" id=\"no-problems\">None since start-up.</p>");
+            return;
+        }
+        html.append("<p class=\"muted small\">The last ").append(OriginHealth.RECENT_PROBLEMS)
+                .append(" at most, newest first; the log has every one.</p>")
+                .append("<table id=\"problems\"><thead><tr><th>When</th><th>Origin</th><th>Provider</th>")
+                .append("<th>What failed</th></tr></thead><tbody>\n");
+        for (OriginHealth.Problem problem : problems) {
+            html.append("<tr><td>").append(page.ago(problem.time())).append("</td><td><code>")
+                    .append(PageHtml.escape(problem.origin())).append("</code></td><td>")
+                    .append(problem.provider() == null ? "&ndash;"
+                            : "<code>" + PageHtml.escape(problem.provider()) + "</code>")
+                    .append("</td><td class=\"small\">").append(PageHtml.escape(problem.what())).append("</td></tr>\n");
+        }
+        html.append("</tbody></table>\n");
+    }
+}
