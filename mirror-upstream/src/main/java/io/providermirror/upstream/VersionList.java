@@ -63,6 +63,25 @@ public record VersionList(ProviderAddress address, Map<ProviderVersion, ListedVe
     }
 
     /**
+     * This list in the registry's {@code versions} form, each version in its origin's spelling, as
+     * {@link #parse} reads it back.
+     */
+    public byte[] encode() {
+        com.fasterxml.jackson.databind.node.ObjectNode root = JSON.createObjectNode();
+        com.fasterxml.jackson.databind.node.ArrayNode list = root.putArray("versions");
+        for (ListedVersion listed : versions.values()) {
+            com.fasterxml.jackson.databind.node.ArrayNode platforms = list.addObject()
+                    .put("version", listed.originSpelling()).putArray("platforms");
+            listed.platforms().forEach(p -> platforms.addObject().put("os", p.os()).put("arch", p.arch()));
+        }
+        try {
+            return JSON.writeValueAsBytes(root);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
      * Reads a network mirror's {@code index.json} ({@code {"versions":{"1.2.3":{}}}}) and returns it in the
      * registry's {@code versions} form, without platforms (a mirror says them per version), so it is kept and
      * read back like an origin's list.

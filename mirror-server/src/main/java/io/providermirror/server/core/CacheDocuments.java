@@ -1,0 +1,132 @@
+package io.providermirror.server.core;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.providermirror.cache.DocumentStore;
+import io.providermirror.cache.StoredDocument;
+import io.providermirror.model.Platform;
+import io.providermirror.model.ProviderAddress;
+import io.providermirror.model.ProviderVersion;
+import io.providermirror.upstream.OriginException;
+import io.providermirror.upstream.ReleaseEvidence;
+import io.providermirror.upstream.VersionList;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The cache's metadata documents and their formats, in one place, on top of a {@link DocumentStore}: each
+ * provider's version list ({@code versions.json}, the registry's form), each version's release evidence
+ * ({@code release.json}), the {@code h1:} hashes of its archives ({@code hashes.json}), and each origin's
+ * discovered registry URL ({@code discovery.json}). Where each lives is {@link CacheLayout}'s business. A document
+ * that cannot be read as its format fails with an {@link IOException} that names it; callers decide whether to
+ * fetch it again, ignore it or refuse.
+ */
+public final class CacheDocuments {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final TypeReference<Map<String, String>> HASHES = new TypeReference<>() {
+    };
+
+    /** A document's content as read, with when it was stored. */
+    public record Dated<T>(T value, Instant storedAt) {
+    }
+
+    private final DocumentStore store;
+
+    public CacheDocuments(DocumentStore store) {
+        this.store = store;
+    }
+
+    /** The version list of {@code address}, if the cache holds one. */
+    public Optional<Dated<VersionList>> versionList(ProviderAddress address) throws IOException {
+        Optional<StoredDocument> stored = store.read(CacheLayout.versions(address));
+        if (stored.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new Dated<>(VersionList.parse(address, stored.get().content(), "the cache"),
+                    stored.get().storedAt()));
+        } catch (OriginException e) {
+            throw new IOException("the cached version list of " + address + " is unreadable: " + e.getMessage(), e);
+        }
+    }
+
+    /** Stores the version list of {@code address} as its origin sent it (the registry's form). */
+    public void writeVersionList(ProviderAddress address, byte[] registryForm) throws IOException {
+        store.write(CacheLayout.versions(address), registryForm);
+    }
+
+    /** Stores {@code list} as the version list of its provider. */
+    public void writeVersionList(VersionList list) throws IOException {
+        store.write(CacheLayout.versions(list.address()), list.encode());
+    }
+
+    /** The release evidence of {@code version}, if the cache holds it; it still has to be verified. */
+    public Optional<Dated<ReleaseEvidence>> releaseEvidence(ProviderAddress address, ProviderVersion version)
+            throws IOException {
+        Optional<StoredDocument> stored = store.read(CacheLayout.release(address, version));
+        if (stored.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new Dated<>(JSON.readValue(stored.get().content(), ReleaseEvidence.class),
+                    stored.get().storedAt()));
+        } catch (IOException | IllegalArgumentException e) {
+            throw new IOException("the cached release of " + address + " " + version + " is unreadable: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** Stores the evidence a release was verified with, so it is verified again when read back. */
+    public void writeReleaseEvidence(ProviderAddress address, ProviderVersion version, ReleaseEvidence evidence)
+            throws IOException {
+        store.write(CacheLayout.release(address, version), JSON.writeValueAsBytes(evidence));
+    }
+
+    /** The {@code h1:} hashes known for the archives of {@code version}, by platform; empty when none are. */
+    public Map<Platform, String> packageHashes(ProviderAddress address, ProviderVersion version) throws IOException {
+        Optional<StoredDocument> stored = store.read(CacheLayout.packageHashes(address, version));
+        if (stored.isEmpty()) {
+            return Map.of();
+        }
+        try {
+            Map<Platform, String> hashes = new TreeMap<>();
+            JSON.readValue(stored.get().content(), HASHES).forEach((platform, h1) -> hashes.put(Platform.parse(platform), h1));
+            return hashes;
+        } catch (IOException | IllegalArgumentException e) {
+            throw new IOException("the cached h1 hashes of " + address + " " + version + " are unreadable: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** Stores the {@code h1:} hashes known for the archives of {@code version}. */
+    public void writePackageHashes(ProviderAddress address, ProviderVersion version, Map<Platform, String> hashes)
+            throws IOException {
+        Map<String, String> byName = new TreeMap<>();
+        hashes.forEach((platform, h1) -> byName.put(platform.toString(), h1));
+        store.write(CacheLayout.packageHashes(address, version), JSON.writeValueAsBytes(byName));
+    }
+
+    /** The registry URL last discovered for {@code hostname}, if any. */
+    public Optional<URI> discovery(String hostname) throws IOException {
+        Optional<StoredDocument> stored = store.read(CacheLayout.discovery(hostname));
+        if (stored.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(URI.create(new String(stored.get().content(), StandardCharsets.UTF_8)));
+        } catch (IllegalArgumentException e) {
+            throw new IOException("the stored discovery result of " + hostname + " is unreadable: " + e.getMessage(), e);
+        }
+    }
+
+    /** Stores the registry URL discovered for {@code hostname}. */
+    public void writeDiscovery(String hostname, URI base) throws IOException {
+        store.write(CacheLayout.discovery(hostname), base.toString().getBytes(StandardCharsets.UTF_8));
+    }
+}
