@@ -1,0 +1,83 @@
+package io.providermirror.server;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The dependency rules ARCHITECTURE.md states, checked on the main classes of every module the server is built
+ * from (model, upstream, cache, server): a rule broken here is a design change to discuss, not to suppress.
+ */
+final class ArchitectureTest {
+
+    private static JavaClasses main;
+
+    @BeforeAll
+    static void importMainClasses() {
+        main = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.providermirror");
+    }
+
+    @Test
+    void theProviderModelDependsOnNothingButTheJdk() {
+        classes().that().resideInAPackage("io.providermirror.model..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.providermirror.model..")
+                .check(main);
+    }
+
+    @Test
+    void theCacheKnowsNothingOfOriginsProvidersOrTheServer() {
+        noClasses().that().resideInAPackage("io.providermirror.cache..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.providermirror.upstream..",
+                        "io.providermirror.server..", "io.providermirror.model..")
+                .check(main);
+    }
+
+    @Test
+    void talkingToOriginsKnowsNothingOfTheCacheOrTheServer() {
+        noClasses().that().resideInAPackage("io.providermirror.upstream..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.providermirror.cache..", "io.providermirror.server..")
+                .check(main);
+    }
+
+    @Test
+    void nettyIsUsedOnlyByTheHttpPackage() {
+        noClasses().that().resideOutsideOfPackage("io.providermirror.server.http..")
+                .should().dependOnClassesThat().resideInAPackage("io.netty..")
+                .check(main);
+    }
+
+    @Test
+    void thePullThroughCoreDoesNotDependOnTheFrontEndTheWiringOrTheCommands() {
+        noClasses().that().resideInAPackage("io.providermirror.server.core..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.providermirror.server.app..",
+                        "io.providermirror.server.cli..", "io.providermirror.server.http..",
+                        "io.providermirror.server.status..", "io.providermirror.server.warm..",
+                        "io.providermirror.server.bundle..", "io.providermirror.server.logging..")
+                .check(main);
+    }
+
+    @Test
+    void noMainCodeDependsOnTheTestKit() {
+        noClasses().that().resideOutsideOfPackage("io.providermirror.testkit..")
+                .should().dependOnClassesThat().resideInAPackage("io.providermirror.testkit..")
+                .check(main);
+    }
+
+    @Test
+    void modulesHaveNoDependencyCycles() {
+        slices().matching("io.providermirror.(*)..").should().beFreeOfCycles().check(main);
+    }
+
+    @Test
+    void theServersPackagesHaveNoDependencyCycles() {
+        slices().matching("io.providermirror.server.(*)..").should().beFreeOfCycles().check(main);
+    }
+}
