@@ -1,7 +1,6 @@
 package io.providermirror.server.cli;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.providermirror.model.Platform;
 import io.providermirror.server.app.CacheLock;
 import io.providermirror.server.app.MirrorCore;
 import io.providermirror.server.bundle.BundleExporter;
@@ -11,24 +10,19 @@ import io.providermirror.server.config.ConfigLoader;
 import io.providermirror.server.config.DataSize;
 import io.providermirror.server.logging.LoggingSetup;
 import io.providermirror.server.warm.CacheWarmTarget;
-import io.providermirror.server.warm.ProviderRequest;
-import io.providermirror.server.warm.ProviderSources;
 import io.providermirror.server.warm.Warmer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code export}: a bundle of selected providers, with everything needed to verify them again elsewhere. */
 @Command(name = "export", mixinStandardHelpOptions = true, sortOptions = false,
@@ -49,26 +43,12 @@ public final class ExportCommand implements Callable<Integer> {
     @Option(names = "--output", paramLabel = "FILE", required = true, description = "the bundle to write (.tar or .tar.zst)")
     Path output;
 
-    @Option(names = "--platform", paramLabel = "OS_ARCH", required = true, split = ",", description = "platforms to include (repeatable)")
-    List<String> platforms = new ArrayList<>();
-
-    @Option(names = "--lock-file", paramLabel = "FILE", description = "a .terraform.lock.hcl: its exact versions (repeatable)")
-    List<Path> lockFiles = new ArrayList<>();
-
-    @Option(names = "--dir", paramLabel = "DIR", description = "a Terraform configuration: its required_providers (repeatable)")
-    List<Path> directories = new ArrayList<>();
-
-    @Option(names = "--all-versions", description = "every version that matches a constraint, not only the newest")
-    boolean allVersions;
-
-    @Option(names = "--parallel", paramLabel = "N", defaultValue = "4", description = "archives fetched at a time (default: ${DEFAULT-VALUE})")
-    int parallel;
+    @Mixin
+    ProviderSelection selection = new ProviderSelection();
 
     @Option(names = "--verbose", description = "also log what the mirror does (info lines, on stderr)")
     boolean verbose;
 
-    @Parameters(paramLabel = "PROVIDER", arity = "0..*", description = "[hostname/]namespace/type[@constraint]")
-    List<String> providers = new ArrayList<>();
 
     private final PrintStream out;
     private final Map<String, String> environment;
@@ -85,23 +65,13 @@ public final class ExportCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         LoggingSetup.forCommand(verbose);
-        List<ProviderRequest> requests;
-        Set<Platform> chosen = new LinkedHashSet<>();
-        try {
-            requests = ProviderSources.all(providers, lockFiles, directories);
-            platforms.forEach(p -> chosen.add(Platform.parse(p)));
-        } catch (IllegalArgumentException | IOException e) {
-            out.println("export: " + e.getMessage());
-            return 2;
-        }
-        if (requests.isEmpty()) {
-            out.println("export: nothing to export: give providers, --lock-file or --dir");
+        Optional<ProviderSelection.Resolved> selected = selection.resolve("export", out);
+        if (selected.isEmpty()) {
             return 2;
         }
         try (MirrorCore core = MirrorCore.open(new ConfigLoader(environment).load(config), Clock.systemUTC(), false,
                 UnaryOperator.identity(), new SimpleMeterRegistry())) {
-            Warmer.Summary summary = new Warmer(new CacheWarmTarget(core), out, false)
-                    .run(requests, chosen, allVersions, parallel);
+            Warmer.Summary summary = selection.run(new Warmer(new CacheWarmTarget(core), out, false), selected.get());
             if (summary.failed()) {
                 out.println("export: no bundle written, since not everything could be fetched and verified");
                 return 1;

@@ -1,7 +1,6 @@
 package io.providermirror.server.cli;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.providermirror.model.Platform;
 import io.providermirror.server.app.CacheLock;
 import io.providermirror.server.app.MirrorCore;
 import io.providermirror.server.config.ConfigException;
@@ -10,8 +9,6 @@ import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.logging.LoggingSetup;
 import io.providermirror.server.warm.CacheWarmTarget;
 import io.providermirror.server.warm.MirrorWarmTarget;
-import io.providermirror.server.warm.ProviderRequest;
-import io.providermirror.server.warm.ProviderSources;
 import io.providermirror.server.warm.WarmTarget;
 import io.providermirror.server.warm.Warmer;
 import io.providermirror.upstream.TrustedCertificates;
@@ -22,16 +19,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code warm}: pre-seeds a mirror's cache, through a running mirror or directly in a cache directory. */
 @Command(name = "warm", mixinStandardHelpOptions = true, sortOptions = false,
@@ -57,28 +51,12 @@ public final class WarmCommand implements Callable<Integer> {
     @Option(names = "--config", paramLabel = "FILE", description = "the mirror's configuration, to warm its cache directory directly")
     Path config;
 
-    @Option(names = "--platform", paramLabel = "OS_ARCH", required = true, split = ",",
-            description = "platforms to fetch (repeatable), e.g. linux_amd64")
-    List<String> platforms = new ArrayList<>();
-
-    @Option(names = "--lock-file", paramLabel = "FILE", description = "a .terraform.lock.hcl: its exact versions (repeatable)")
-    List<Path> lockFiles = new ArrayList<>();
-
-    @Option(names = "--dir", paramLabel = "DIR", description = "a Terraform configuration: the required_providers of its *.tf files (repeatable)")
-    List<Path> directories = new ArrayList<>();
-
-    @Option(names = "--all-versions", description = "every version that matches a constraint, not only the newest")
-    boolean allVersions;
-
-    @Option(names = "--parallel", paramLabel = "N", defaultValue = "4", description = "archives fetched at a time (default: ${DEFAULT-VALUE})")
-    int parallel;
+    @Mixin
+    ProviderSelection selection = new ProviderSelection();
 
     @Option(names = "--verbose", description = "also log what the mirror does (info lines, on stderr)")
     boolean verbose;
 
-    @Parameters(paramLabel = "PROVIDER", arity = "0..*",
-            description = "[hostname/]namespace/type[@constraint], e.g. hashicorp/aws@~> 5.0 (hostname: registry.terraform.io)")
-    List<String> providers = new ArrayList<>();
 
     private final PrintStream out;
     private final Map<String, String> environment;
@@ -98,17 +76,8 @@ public final class WarmCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         LoggingSetup.forCommand(verbose);
-        List<ProviderRequest> requests;
-        Set<Platform> chosen = new LinkedHashSet<>();
-        try {
-            requests = ProviderSources.all(providers, lockFiles, directories);
-            platforms.forEach(p -> chosen.add(Platform.parse(p)));
-        } catch (IllegalArgumentException | IOException e) {
-            out.println("warm: " + e.getMessage());
-            return 2;
-        }
-        if (requests.isEmpty()) {
-            out.println("warm: nothing to warm: give providers, --lock-file or --dir");
+        Optional<ProviderSelection.Resolved> selected = selection.resolve("warm", out);
+        if (selected.isEmpty()) {
             return 2;
         }
         if (mirror != null && config != null) {
@@ -116,8 +85,8 @@ public final class WarmCommand implements Callable<Integer> {
             return 2;
         }
         try (WarmTarget target = target()) {
-            Warmer.Summary summary = new Warmer(target, out, System.console() != null && out == System.out)
-                    .run(requests, chosen, allVersions, parallel);
+            Warmer.Summary summary = selection.run(
+                    new Warmer(target, out, System.console() != null && out == System.out), selected.get());
             return summary.failed() ? 1 : 0;
         } catch (CacheLock.InUseException e) {
             out.println("warm: " + e.getMessage() + "; warm a running mirror through its URL (warm --mirror https://...)");
