@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -35,6 +36,25 @@ final class BlobLayout {
         static Optional<Sidecar> parse(String text) {
             Matcher m = SIDECAR.matcher(text);
             return m.matches() ? Optional.of(new Sidecar(m.group(1), Long.parseLong(m.group(2)))) : Optional.empty();
+        }
+    }
+
+    /** What the disk holds at a key: nothing, a committed blob, or something damaged that must be removed. */
+    sealed interface OnDisk {
+        /** No sidecar: nothing was committed (or a commit was cut short before its last move). */
+        record Absent() implements OnDisk {
+        }
+
+        /**
+         * A blob that must not be served.
+         *
+         * @param problem what is wrong, for the log: "cache entry KEY PROBLEM; removing it"
+         * @param severe whether it means something altered the cache, rather than a crash's leftovers
+         */
+        record Damaged(String problem, boolean severe) implements OnDisk {
+        }
+
+        record Committed(StoredBlob blob) implements OnDisk {
         }
     }
 
@@ -107,13 +127,32 @@ final class BlobLayout {
         }
     }
 
-    /** The text of the sidecar of {@code key}; empty when there is none. */
-    Optional<String> readSidecar(CacheKey key) throws IOException {
+    /** Reads the blob at {@code key} from its sidecar and checks its file against it (size only, no hashing). */
+    OnDisk read(CacheKey key) throws IOException {
+        Path file = file(key);
+        String meta;
         try {
-            return Optional.of(Files.readString(sidecar(file(key)), StandardCharsets.US_ASCII));
+            meta = Files.readString(sidecar(file), StandardCharsets.US_ASCII);
         } catch (NoSuchFileException e) {
-            return Optional.empty();
+            return new OnDisk.Absent();
         }
+        Optional<Sidecar> sidecar = Sidecar.parse(meta);
+        if (sidecar.isEmpty()) {
+            return new OnDisk.Damaged("has an unreadable sidecar", false);
+        }
+        long size = sidecar.get().size();
+        long actual;
+        FileTime modified;
+        try {
+            actual = Files.size(file);
+            modified = Files.getLastModifiedTime(file);
+        } catch (NoSuchFileException e) {
+            return new OnDisk.Damaged("lost its file", false);
+        }
+        if (actual != size) {
+            return new OnDisk.Damaged("is " + actual + " bytes on disk but was committed with " + size, true);
+        }
+        return new OnDisk.Committed(new StoredBlob(key, size, sidecar.get().sha256(), modified.toInstant()));
     }
 
     /** Writes {@code sidecar} to {@code temporary} through {@code channels}, durably; nothing is left on failure. */

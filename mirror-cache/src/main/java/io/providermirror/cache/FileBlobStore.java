@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -115,34 +114,19 @@ public final class FileBlobStore implements BlobStore {
 
     @Override
     public Optional<StoredBlob> find(CacheKey key) throws IOException {
-        Optional<String> meta = layout.readSidecar(key);
-        if (meta.isEmpty()) {
-            return Optional.empty();
+        BlobLayout.OnDisk found = layout.read(key);
+        if (found instanceof BlobLayout.OnDisk.Committed committed) {
+            return Optional.of(committed.blob());
         }
-        Optional<BlobLayout.Sidecar> sidecar = BlobLayout.Sidecar.parse(meta.get());
-        if (sidecar.isEmpty()) {
-            LOG.warn("cache entry {} has an unreadable sidecar; removing it", key);
+        if (found instanceof BlobLayout.OnDisk.Damaged damaged) {
+            if (damaged.severe()) {
+                LOG.error("cache entry {} {}; removing it", key, damaged.problem());
+            } else {
+                LOG.warn("cache entry {} {}; removing it", key, damaged.problem());
+            }
             remove(key);
-            return Optional.empty();
         }
-        long size = sidecar.get().size();
-        Path file = layout.file(key);
-        long actual;
-        FileTime modified;
-        try {
-            actual = Files.size(file);
-            modified = Files.getLastModifiedTime(file);
-        } catch (NoSuchFileException e) {
-            LOG.warn("cache entry {} lost its file; removing it", key);
-            remove(key);
-            return Optional.empty();
-        }
-        if (actual != size) {
-            LOG.error("cache entry {} is {} bytes on disk but was committed with {}; removing it", key, actual, size);
-            remove(key);
-            return Optional.empty();
-        }
-        return Optional.of(new StoredBlob(key, size, sidecar.get().sha256(), modified.toInstant()));
+        return Optional.empty();
     }
 
     /** Opens the blob at {@code key} as a {@link FileChannel}, the first time after hashing it in full. */
@@ -240,14 +224,14 @@ public final class FileBlobStore implements BlobStore {
     @Override
     public BlobWrite create(CacheKey key) throws IOException {
         layout.file(key); // refuses a key the layout cannot hold before anything is evicted for it
-        watermark.checkStart(keepFreeSpace(null));
+        watermark.checkStart(watermark.restore(index, null, this::deleteEvicted));
         return new FileBlobWrite(key, layout, clock, writeChannels, watermark, this::committed);
     }
 
     private void committed(StoredBlob blob) throws IOException {
         index.put(blob.key(), blob.size(), blob.committedAt(), true);
         evictIfNeeded();
-        keepFreeSpace(blob.key());
+        watermark.restore(index, blob.key(), this::deleteEvicted);
     }
 
     @Override
@@ -290,27 +274,5 @@ public final class FileBlobStore implements BlobStore {
                 LOG.warn("cannot evict {}: {}", victim, e.toString());
             }
         }
-    }
-
-    /**
-     * Evicts least recently used blobs nobody reads (never {@code keep}) until the file system has the
-     * watermark free, provided that evicting them is enough; otherwise evicts nothing.
-     *
-     * @return the usable bytes afterwards
-     */
-    private long keepFreeSpace(CacheKey keep) throws IOException {
-        if (!watermark.enabled()) {
-            return Long.MAX_VALUE;
-        }
-        long free = watermark.usableBytes();
-        if (free >= watermark.minFreeBytes()) {
-            return free;
-        }
-        List<CacheKey> victims = index.evictToFree(watermark.minFreeBytes() - free, keep);
-        if (victims.isEmpty()) {
-            return free;
-        }
-        deleteEvicted(victims, "to keep " + watermark.minFreeBytes() + " bytes free on the cache's file system");
-        return watermark.usableBytes();
     }
 }

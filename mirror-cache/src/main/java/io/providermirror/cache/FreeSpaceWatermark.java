@@ -1,12 +1,20 @@
 package io.providermirror.cache;
 
 import java.io.IOException;
+import java.util.List;
 
 /**
- * The free space a {@link FileBlobStore} keeps on its file system: no write starts below it, and writes
- * started above it may share its upper half between them, never more, however many run at once.
+ * The free space a {@link FileBlobStore} keeps on its file system: least recently used blobs are evicted to
+ * restore it, no write starts below it, and writes started above it may share its upper half between them,
+ * never more, however many run at once.
  */
 final class FreeSpaceWatermark {
+
+    /** Deletes blobs already taken out of the index. */
+    @FunctionalInterface
+    interface Deletion {
+        void delete(List<CacheKey> victims, String why);
+    }
 
     private final long minFreeBytes;
     private final FileBlobStore.FreeSpace freeSpace;
@@ -19,16 +27,26 @@ final class FreeSpaceWatermark {
         this.freeSpace = freeSpace;
     }
 
-    long minFreeBytes() {
-        return minFreeBytes;
-    }
-
-    /** Whether there is a watermark at all (0: none, and the file system is never asked). */
-    boolean enabled() {
-        return minFreeBytes > 0;
-    }
-
-    long usableBytes() throws IOException {
+    /**
+     * Evicts least recently used blobs nobody reads (never {@code keep}) until the file system has the watermark
+     * free, provided that evicting them is enough; otherwise evicts nothing. Without a watermark the file system
+     * is never asked.
+     *
+     * @return the usable bytes afterwards
+     */
+    long restore(BlobIndex index, CacheKey keep, Deletion deletion) throws IOException {
+        if (minFreeBytes == 0) {
+            return Long.MAX_VALUE;
+        }
+        long free = freeSpace.usableBytes();
+        if (free >= minFreeBytes) {
+            return free;
+        }
+        List<CacheKey> victims = index.evictToFree(minFreeBytes - free, keep);
+        if (victims.isEmpty()) {
+            return free;
+        }
+        deletion.delete(victims, "to keep " + minFreeBytes + " bytes free on the cache's file system");
         return freeSpace.usableBytes();
     }
 

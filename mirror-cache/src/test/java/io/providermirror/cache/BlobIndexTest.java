@@ -37,6 +37,7 @@ final class BlobIndexTest {
         index.put(key("a"), 4, T, false);
         index.put(key("b"), 4, T, false);
         index.opened(blob("a", 4));
+        assertThat(index.keys()).containsExactly(key("b"), key("a"));
         index.unpin(key("a"));
         index.put(key("c"), 4, T, false);
 
@@ -67,14 +68,14 @@ final class BlobIndexTest {
         index.put(key("a"), 4, T, false);
         index.put(key("b"), 4, T, false);
         index.put(key("c"), 4, T, false);
-        index.pin(key("b"));
+        index.pin(key("a"));
 
-        assertThat(index.evictToFree(9, key("c"))).as("only a may go, 4 of the 9 bytes").isEmpty();
+        assertThat(index.evictToFree(6, key("c"))).as("only b may go, 4 of the 6 bytes").isEmpty();
         assertThat(index.count()).isEqualTo(3);
         assertThat(index.evictions()).isZero();
 
-        assertThat(index.evictToFree(3, null)).containsExactly(key("a"));
-        assertThat(index.evictToFree(4, null)).as("b is read").containsExactly(key("c"));
+        assertThat(index.evictToFree(3, null)).containsExactly(key("b"));
+        assertThat(index.evictToFree(4, null)).as("a is read").containsExactly(key("c"));
         assertThat(index.totalBytes()).isEqualTo(4);
         assertThat(index.evictions()).isEqualTo(2);
     }
