@@ -197,8 +197,8 @@ public final class FileBlobStore implements BlobStore {
             return false;
         }
         if (!actual.equals(blob.sha256())) {
-            LOG.error("cache entry {} was altered on disk (sha256 {} instead of {}); removing it so it is fetched again",
-                    blob.key(), actual, blob.sha256());
+            LOG.error("cache entry {} was altered on disk (sha256 {} instead of {}); removing it so it is fetched"
+                    + " again", blob.key(), actual, blob.sha256());
             remove(blob.key());
             return false;
         }

@@ -54,7 +54,8 @@ final class FreeSpaceWatermark {
     void checkStart(long free) throws InsufficientStorageException {
         if (free < minFreeBytes) {
             throw new InsufficientStorageException("the cache's file system has " + free + " bytes free, below the "
-                    + minFreeBytes + " bytes it must keep, and evicting the archives nobody is reading cannot free enough");
+                    + minFreeBytes + " bytes it must keep, and evicting the archives nobody is reading cannot free"
+                    + " enough");
         }
     }
 

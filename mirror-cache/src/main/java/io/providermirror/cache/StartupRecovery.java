@@ -71,7 +71,8 @@ final class StartupRecovery {
                 Optional<StoredBlob> blob = key == null ? Optional.empty() : committed.find(key);
                 if (blob.isEmpty()) {
                     if (Files.exists(file)) {
-                        LOG.warn("removing {}: it has no valid sidecar, so it was never committed", blobs.relativize(file));
+                        LOG.warn("removing {}: it has no valid sidecar, so it was never committed",
+                                blobs.relativize(file));
                         Files.deleteIfExists(file);
                     }
                     continue;

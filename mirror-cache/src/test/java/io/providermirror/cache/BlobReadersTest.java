@@ -72,16 +72,18 @@ final class BlobReadersTest {
         }
     }
 
+    private static final String SHA256_OF_HELLO = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824";
+
     @Test
     void theStoreHashesWhatItsChannelsRead() throws Exception {
         FileBlobStore store = new FileBlobStore(root, Clock.systemUTC());
         BlobWrite write = store.create(KEY);
         write.write(ascii("hello"));
-        write.commit("2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824");
+        write.commit(SHA256_OF_HELLO);
 
         FileBlobStore restarted = new FileBlobStore(root, Clock.systemUTC());
         try (OpenBlob blob = restarted.open(KEY).orElseThrow()) {
-            assertThat(blob.blob().sha256()).isEqualTo("2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824");
+            assertThat(blob.blob().sha256()).isEqualTo(SHA256_OF_HELLO);
         }
     }
 }
