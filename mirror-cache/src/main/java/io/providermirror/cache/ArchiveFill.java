@@ -2,14 +2,14 @@ package io.providermirror.cache;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * One archive being fetched into the cache, which any number of readers follow while it is written: they
- * read the growing temporary file (never a copy in memory) up to {@link #readableBytes()}. The last byte is
+ * read the growing temporary object (never a copy in memory) up to {@link #readableBytes()}. The last byte is
  * held back until the archive is committed, so a reader's response can never complete with an archive that
  * then fails verification.
  */
@@ -61,13 +61,11 @@ public final class ArchiveFill {
         return written;
     }
 
-    /** The file the archive is being written to; complete once the writer has appended its last byte. */
-    public java.nio.file.Path temporaryFile() {
-        return write.temporaryFile();
-    }
-
-    /** Opens a channel to read the archive from; each reader reads with its own position. */
-    public FileChannel openReader() throws IOException {
+    /**
+     * Opens a channel to read the archive from; each reader reads with its own position. Its content is
+     * complete once the writer has appended its last byte (the writer may hash it there before committing).
+     */
+    public SeekableByteChannel openReader() throws IOException {
         return write.openReader();
     }
 

@@ -5,14 +5,14 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Where archives live. A blob is written to a temporary file and becomes visible only by an atomic commit;
- * a blob whose file does not match what was committed is never returned, and a size bound is kept by evicting
- * the least recently used blobs that nobody is reading. This is the seam where a shared
- * object store can stand in for the local disk.
+ * Where archives live. A blob is written to a temporary object and becomes visible only by an atomic commit;
+ * a blob whose content does not match what was committed is never returned, and a size bound is kept by
+ * evicting the least recently used blobs that nobody is reading. This is the seam where a shared object
+ * store can stand in for the local disk: reads are channels (ranges) or streams, and nothing here names a file.
  */
 public interface BlobStore {
 
-    /** The committed blob at {@code key}, if there is one whose file still has its committed size. */
+    /** The committed blob at {@code key}, if there is one whose content still has its committed size. */
     Optional<StoredBlob> find(CacheKey key) throws IOException;
 
     /**
@@ -24,7 +24,7 @@ public interface BlobStore {
 
     /**
      * As {@link #open}, for the hot path: only when the store already verified the blob since it was opened
-     * and needs nothing but to open its file (no metadata read), so a caller may do it where blocking must be
+     * and needs nothing but to open its content (no metadata read), so a caller may do it where blocking must be
      * brief. Empty means "ask {@link #open}", not "absent".
      */
     default Optional<OpenBlob> openVerified(CacheKey key) throws IOException {

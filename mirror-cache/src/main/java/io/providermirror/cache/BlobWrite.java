@@ -2,20 +2,22 @@ package io.providermirror.cache;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
+import java.nio.channels.SeekableByteChannel;
 
-/** A blob being written: bytes go to a temporary file that ends in exactly one of commit or abort. */
+/**
+ * A blob being written: bytes go to a temporary object that ends in exactly one of commit or abort. Readers
+ * may follow the write while it grows, through {@link #openReader()}.
+ */
 public interface BlobWrite extends AutoCloseable {
-
-    /** The temporary file, readable while it is written. */
-    Path temporaryFile();
 
     /** Appends bytes. */
     void write(ByteBuffer bytes) throws IOException;
 
-    /** Opens a read-only channel on the blob: the temporary file before commit, the committed file after. */
-    FileChannel openReader() throws IOException;
+    /**
+     * Opens a read-only channel on the blob, each with its own position: the temporary object before commit
+     * (it grows as bytes are written; its size is what was written so far), the committed blob after.
+     */
+    SeekableByteChannel openReader() throws IOException;
 
     /**
      * Makes the blob visible at its key with the given sha256; the caller has checked the bytes.

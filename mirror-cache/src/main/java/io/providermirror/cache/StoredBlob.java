@@ -1,8 +1,7 @@
 package io.providermirror.cache;
 
-import java.nio.file.Path;
 import java.time.Instant;
 
-/** A committed blob: its file, size, sha256 (lowercase hex) and commit time. */
-public record StoredBlob(CacheKey key, Path path, long size, String sha256, Instant committedAt) {
+/** A committed blob: its key, size, sha256 (lowercase hex) and commit time; where its bytes live is the store's. */
+public record StoredBlob(CacheKey key, long size, String sha256, Instant committedAt) {
 }

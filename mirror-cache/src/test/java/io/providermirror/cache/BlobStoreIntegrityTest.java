@@ -38,18 +38,19 @@ final class BlobStoreIntegrityTest {
 
     private static String read(OpenBlob open) throws IOException {
         ByteBuffer buffer = ByteBuffer.allocate((int) open.blob().size());
-        open.channel().read(buffer, 0);
+        open.channel().position(0).read(buffer);
         return new String(buffer.array(), StandardCharsets.UTF_8);
     }
 
     @Test
     void anArchiveAlteredOnDiskIsCaughtTheFirstTimeItIsServedAfterStartUp() throws Exception {
-        StoredBlob blob = commit(new FileBlobStore(root, Clock.systemUTC()), key("a"), "genuine");
-        Files.writeString(blob.path(), "GENUINE");
+        FileBlobStore store = new FileBlobStore(root, Clock.systemUTC());
+        StoredBlob blob = commit(store, key("a"), "genuine");
+        Files.writeString(store.file(blob.key()), "GENUINE");
 
         FileBlobStore restarted = new FileBlobStore(root, Clock.systemUTC());
         assertThat(restarted.open(key("a"))).isEmpty();
-        assertThat(blob.path()).doesNotExist();
+        assertThat(store.file(blob.key())).doesNotExist();
         assertThat(restarted.count()).isZero();
     }
 
@@ -58,7 +59,7 @@ final class BlobStoreIntegrityTest {
         FileBlobStore store = new FileBlobStore(root, Clock.systemUTC());
         commit(store, key("good"), "good");
         StoredBlob bad = commit(store, key("bad"), "bad!");
-        Files.writeString(bad.path(), "BAD!");
+        Files.writeString(store.file(bad.key()), "BAD!");
 
         FileBlobStore.VerificationReport report = new FileBlobStore(root, Clock.systemUTC()).verifyAll();
         assertThat(report.checked()).isEqualTo(2);

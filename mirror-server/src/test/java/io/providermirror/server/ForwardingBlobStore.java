@@ -8,8 +8,7 @@ import io.providermirror.cache.OpenBlob;
 import io.providermirror.cache.StoredBlob;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Path;
+import java.nio.channels.SeekableByteChannel;
 import java.util.List;
 import java.util.Optional;
 
@@ -75,17 +74,12 @@ class ForwardingBlobStore implements BlobStore {
         }
 
         @Override
-        public Path temporaryFile() {
-            return delegate.temporaryFile();
-        }
-
-        @Override
         public void write(ByteBuffer bytes) throws IOException {
             delegate.write(bytes);
         }
 
         @Override
-        public FileChannel openReader() throws IOException {
+        public SeekableByteChannel openReader() throws IOException {
             return delegate.openReader();
         }
 

@@ -18,7 +18,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpResponse;
-import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
@@ -244,7 +244,7 @@ final class InternalNetworkTest {
             CountDownLatch ended = new CountDownLatch(1);
             return new ForwardingWrite(super.create(key)) {
                 @Override
-                public FileChannel openReader() throws IOException {
+                public SeekableByteChannel openReader() throws IOException {
                     try {
                         if (!ended.await(20, TimeUnit.SECONDS)) {
                             throw new IOException("the fill did not end");

@@ -2,8 +2,11 @@ package io.providermirror.upstream;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -12,8 +15,8 @@ import java.util.Base64;
 import java.util.Enumeration;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
+import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
+import org.apache.commons.compress.archivers.zip.ZipFile;
 
 /**
  * The CLI's provider package hashes.
@@ -91,17 +94,33 @@ public final class PackageHashes {
 
     /** Computes {@code h1:} of a zip file, refusing archives beyond {@code limits}. */
     public static String h1(Path zip, Limits limits) throws IOException {
+        try (FileChannel channel = FileChannel.open(zip, StandardOpenOption.READ)) {
+            return h1(channel, limits);
+        }
+    }
+
+    /** Computes {@code h1:} of the zip a channel reads (wherever its bytes are) with the default limits; closes it. */
+    public static String h1(SeekableByteChannel zip) throws IOException {
+        return h1(zip, Limits.DEFAULT);
+    }
+
+    /**
+     * Computes {@code h1:} of the zip {@code channel} reads, refusing archives beyond {@code limits}; the channel
+     * is read at any position and closed when done.
+     */
+    public static String h1(SeekableByteChannel zip, Limits limits) throws IOException {
         List<byte[]> lines = new ArrayList<>();
-        long zipBytes = java.nio.file.Files.size(zip);
+        long zipBytes = zip.size();
         long budget = limits.budget(zipBytes);
         long compressedTotal = 0;
         long uncompressed = 0;
         byte[] buffer = new byte[64 * 1024];
         MessageDigest entryDigest = sha256();
-        try (ZipFile file = new ZipFile(zip.toFile(), StandardCharsets.UTF_8)) {
-            Enumeration<? extends ZipEntry> entries = file.entries();
+        try (ZipFile file = ZipFile.builder().setSeekableByteChannel(zip)
+                .setCharset(StandardCharsets.UTF_8).get()) {
+            Enumeration<ZipArchiveEntry> entries = file.getEntries();
             while (entries.hasMoreElements()) {
-                ZipEntry entry = entries.nextElement();
+                ZipArchiveEntry entry = entries.nextElement();
                 if (entry.isDirectory()) {
                     continue;
                 }

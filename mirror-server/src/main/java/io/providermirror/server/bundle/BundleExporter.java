@@ -101,7 +101,7 @@ public final class BundleExporter {
                         TarArchiveEntry entry = new TarArchiveEntry(item.path());
                         entry.setSize(blob.blob().size());
                         tar.putArchiveEntry(entry);
-                        Files.copy(blob.blob().path(), tar);
+                        blob.inputStream().transferTo(tar);
                         tar.closeArchiveEntry();
                     }
                 }

@@ -321,7 +321,7 @@ public final class BundleImporter {
                     throw new RefusedException(what + " " + platform + ": the bundle lacks its archive");
                 }
                 if (pkg.sha256() != null ? !pkg.sha256().equals(staged.sha256())
-                        : !pkg.h1().contains(PackageHashes.h1(staged.write().temporaryFile()))) {
+                        : !pkg.h1().contains(PackageHashes.h1(staged.write().openReader()))) {
                     throw new RefusedException(what + " " + platform + ": the archive does not match the verified hash ("
                             + (pkg.sha256() != null ? "sha256 " + pkg.sha256() : String.join(", ", pkg.h1())) + ")");
                 }
@@ -329,7 +329,7 @@ public final class BundleImporter {
                         new RefusedException(what + " " + platform + ": the cache already holds this version, verified, "
                                 + "and it has no package for this platform; a cached version never changes"));
                 if (known != null && (known.sha256() != null ? !known.sha256().equals(staged.sha256())
-                        : !known.h1().contains(PackageHashes.h1(staged.write().temporaryFile())))) {
+                        : !known.h1().contains(PackageHashes.h1(staged.write().openReader())))) {
                     throw new RefusedException(what + " " + platform + ": the cache already holds this version, verified "
                             + "with " + hashes(known) + " for this platform, and the bundle's archive has sha256 "
                             + staged.sha256() + "; a cached version never changes, so the cached one stays");
@@ -390,8 +390,8 @@ public final class BundleImporter {
             for (String platformName : release.platforms()) {
                 Platform platform = Platform.parse(platformName);
                 Staged staged = archives.get(BundleExporter.path(CacheLayout.archive(address, version, platform)));
-                var blob = staged.write().commit(staged.sha256());
-                h1.put(platform.toString(), PackageHashes.h1(blob.path()));
+                staged.write().commit(staged.sha256());
+                h1.put(platform.toString(), PackageHashes.h1(staged.write().openReader()));
             }
             if (!cachedEvidence.contains(CacheLayout.release(address, version))) {
                 core.documents().write(CacheLayout.release(address, version),

@@ -4,19 +4,20 @@ import io.providermirror.cache.ArchiveFill;
 import io.providermirror.cache.OpenBlob;
 import io.providermirror.cache.StoredBlob;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
 import java.util.OptionalLong;
 
 /** Where an archive's bytes come from for one response; the receiver closes it. */
 public sealed interface ArchiveSource extends AutoCloseable {
 
-    /** A committed, verified archive on disk, opened (and pinned against eviction) for this response. */
+    /** A committed, verified archive in the cache, opened (and pinned against eviction) for this response. */
     record Cached(OpenBlob open) implements ArchiveSource {
         public StoredBlob blob() {
             return open.blob();
         }
 
-        public FileChannel channel() {
+        /** The archive's content; a {@code FileChannel} when it is on the local disk, so it is sent zero-copy. */
+        public SeekableByteChannel channel() {
             return open.channel();
         }
 
@@ -31,7 +32,7 @@ public sealed interface ArchiveSource extends AutoCloseable {
      *
      * @param length the length the origin announced, if it did
      */
-    record Filling(ArchiveFill fill, OptionalLong length, FileChannel channel) implements ArchiveSource {
+    record Filling(ArchiveFill fill, OptionalLong length, SeekableByteChannel channel) implements ArchiveSource {
         @Override
         public void close() throws IOException {
             channel.close();

@@ -172,7 +172,7 @@ final class Archives {
 
     /** Opens a reader on the fill; a fill that already failed answers with its failure instead. */
     private static ArchiveSource follow(ArchiveFill fill, OptionalLong length) {
-        java.nio.channels.FileChannel reader = null;
+        java.nio.channels.SeekableByteChannel reader = null;
         try {
             reader = fill.openReader();
         } catch (IOException e) {
@@ -195,7 +195,7 @@ final class Archives {
         }
     }
 
-    private static void closeQuietly(java.nio.channels.FileChannel channel) {
+    private static void closeQuietly(java.nio.channels.SeekableByteChannel channel) {
         if (channel != null) {
             try {
                 channel.close();
@@ -234,7 +234,7 @@ final class Archives {
                 if (h1 != null) {
                     releases.recordH1(address, version, pkg.platform(), h1);
                 } else {
-                    recordH1(address, version, pkg.platform(), blob);
+                    recordH1(address, version, pkg.platform(), fill);
                 }
             } finally {
                 hashes.end();
@@ -419,7 +419,7 @@ final class Archives {
         }
         String h1;
         try {
-            h1 = PackageHashes.h1(fill.temporaryFile());
+            h1 = PackageHashes.h1(fill.openReader());
         } catch (IOException e) {
             throw new VerificationException(VerificationException.Check.ARCHIVE_HASH, "the archive of " + what + " from "
                     + origin + " cannot be hashed to check it against the network mirror's h1: hash: " + e.getMessage());
@@ -438,9 +438,10 @@ final class Archives {
                 + e.getMessage() + "); nothing was stored. An operator must check the cache directory's disk", e);
     }
 
-    private void recordH1(ProviderAddress address, ProviderVersion version, Platform platform, StoredBlob blob) {
+    private void recordH1(ProviderAddress address, ProviderVersion version, Platform platform, ArchiveFill fill) {
         try {
-            releases.recordH1(address, version, platform, PackageHashes.h1(blob.path()));
+            // After the commit the fill's reader opens the committed archive.
+            releases.recordH1(address, version, platform, PackageHashes.h1(fill.openReader()));
         } catch (IOException e) {
             // The archive matched the signed hash, so it is the origin's; the CLI will judge its contents.
             LOG.warn("cannot compute the h1 hash of {} {} {}: {}", address, version, platform, e.getMessage());

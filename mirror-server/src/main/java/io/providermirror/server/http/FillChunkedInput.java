@@ -6,11 +6,11 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.stream.ChunkedInput;
 import io.providermirror.cache.ArchiveFill;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
+import java.nio.channels.SeekableByteChannel;
 
 /**
  * A response body that follows an archive while it is fetched: each chunk is read from the growing temporary
- * file up to what the fill allows, {@code null} means "nothing yet" (the {@code ChunkedWriteHandler} waits
+ * object up to what the fill allows, {@code null} means "nothing yet" (the {@code ChunkedWriteHandler} waits
  * for the fill's next progress signal), and a failed fill fails the response so the client never receives a
  * complete body.
  */
@@ -19,11 +19,11 @@ final class FillChunkedInput implements ChunkedInput<ByteBuf> {
     private static final int CHUNK_SIZE = 64 * 1024;
 
     private final ArchiveFill fill;
-    private final FileChannel channel;
+    private final SeekableByteChannel channel;
     private final long length;
     private long position;
 
-    FillChunkedInput(ArchiveFill fill, FileChannel channel, long length) {
+    FillChunkedInput(ArchiveFill fill, SeekableByteChannel channel, long length) {
         this.fill = fill;
         this.channel = channel;
         this.length = length;
@@ -52,15 +52,8 @@ final class FillChunkedInput implements ChunkedInput<ByteBuf> {
         ByteBuf buffer = allocator.buffer(size);
         boolean release = true;
         try {
-            int read = 0;
-            while (read < size) {
-                int n = buffer.writeBytes(channel, position + read, size - read);
-                if (n < 0) {
-                    throw new IOException("the archive's temporary file ended early");
-                }
-                read += n;
-            }
-            position += read;
+            ChannelRangeInput.readFully(channel, position, buffer, size, "the archive's temporary file ended early");
+            position += size;
             release = false;
             return buffer;
         } finally {

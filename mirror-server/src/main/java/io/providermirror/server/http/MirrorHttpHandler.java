@@ -42,6 +42,7 @@ import io.providermirror.server.status.Operations;
 import io.providermirror.upstream.OriginException;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Date;
 import java.util.concurrent.CompletableFuture;
@@ -371,11 +372,15 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         ctx.write(response);
         ChannelFuture done;
         try {
-            if (ctx.pipeline().get(SslHandler.class) != null) {
+            if (!(cached.channel() instanceof FileChannel file)) {
+                // Not on the local disk: read into buffers as the connection drains.
                 done = ctx.writeAndFlush(new HttpChunkedInput(
-                        new ChunkedNioFile(cached.channel(), offset, length, FILE_CHUNK_SIZE)));
+                        new ChannelRangeInput(cached.channel(), offset, length, FILE_CHUNK_SIZE)));
+            } else if (ctx.pipeline().get(SslHandler.class) != null) {
+                done = ctx.writeAndFlush(new HttpChunkedInput(
+                        new ChunkedNioFile(file, offset, length, FILE_CHUNK_SIZE)));
             } else {
-                ctx.write(new DefaultFileRegion(cached.channel(), offset, length));
+                ctx.write(new DefaultFileRegion(file, offset, length));
                 done = ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
             }
         } catch (IOException | RuntimeException e) {

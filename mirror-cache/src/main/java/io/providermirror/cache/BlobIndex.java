@@ -1,0 +1,212 @@
+package io.providermirror.cache;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The store's index of committed blobs in least-recently-used order, with one state per key: its size and
+ * commit time, the readers that pin it against eviction, whether its content was verified since the store
+ * opened, and the blob as last opened (the hot path's memo). It decides what to evict and does no I/O: the
+ * caller deletes what it is told to, so the rules are tested without a file system. Thread-safe.
+ */
+final class BlobIndex {
+
+    /** Everything the store knows about one committed blob. */
+    private static final class Entry {
+        final long size;
+        final Instant committedAt;
+        int readers;
+        boolean verified;
+        /** The blob as {@link BlobIndex#opened} last recorded it, so opening it again reads no metadata. */
+        StoredBlob opened;
+
+        Entry(long size, Instant committedAt) {
+            this.size = size;
+            this.committedAt = committedAt;
+        }
+    }
+
+    private final long maxBytes;
+    /** Least recently used first; {@link #touch} moves an entry to the end, so a plain lookup reorders nothing. */
+    private final LinkedHashMap<CacheKey, Entry> entries = new LinkedHashMap<>();
+    private long totalBytes;
+    private long evictions;
+
+    BlobIndex(long maxBytes) {
+        if (maxBytes <= 0) {
+            throw new IllegalArgumentException("maxBytes: " + maxBytes + " (expected: > 0)");
+        }
+        this.maxBytes = maxBytes;
+    }
+
+    /**
+     * Records a committed blob as the most recently used, replacing (and unpinning) what was at its key.
+     *
+     * @param verified whether its content is known to match its sha256
+     */
+    synchronized void put(CacheKey key, long size, Instant committedAt, boolean verified) {
+        Entry entry = new Entry(size, committedAt);
+        entry.verified = verified;
+        Entry previous = entries.remove(key);
+        entries.put(key, entry);
+        totalBytes += size - (previous == null ? 0 : previous.size);
+    }
+
+    /** Forgets {@code key} and everything known about it. */
+    synchronized void remove(CacheKey key) {
+        Entry entry = entries.remove(key);
+        if (entry != null) {
+            totalBytes -= entry.size;
+        }
+    }
+
+    /** Whether the content at {@code key} was verified since the store opened. */
+    synchronized boolean verified(CacheKey key) {
+        Entry entry = entries.get(key);
+        return entry != null && entry.verified;
+    }
+
+    /** Marks an indexed blob's content as verified. */
+    synchronized void markVerified(CacheKey key) {
+        Entry entry = entries.get(key);
+        if (entry != null) {
+            entry.verified = true;
+        }
+    }
+
+    /**
+     * Records {@code blob} as verified and opened by one more reader (indexing it if it was not), so the next
+     * reader may take the hot path.
+     */
+    synchronized void opened(StoredBlob blob) {
+        Entry entry = entries.get(blob.key());
+        if (entry == null) {
+            entry = new Entry(blob.size(), blob.committedAt());
+            totalBytes += blob.size();
+        }
+        touch(blob.key(), entry);
+        entry.verified = true;
+        entry.opened = blob;
+        entry.readers++;
+    }
+
+    /** The blob as last opened, when it is still indexed and verified: what the hot path may open again. */
+    synchronized Optional<StoredBlob> lastOpened(CacheKey key) {
+        Entry entry = entries.get(key);
+        return entry == null ? Optional.empty() : Optional.ofNullable(entry.opened);
+    }
+
+    /** Drops the hot path's memo of {@code key}: its file no longer looks as it did. */
+    synchronized void forgetOpened(CacheKey key) {
+        Entry entry = entries.get(key);
+        if (entry != null) {
+            entry.opened = null;
+        }
+    }
+
+    /** Pins {@code key} for one more reader and marks it used; false when it is not indexed. */
+    synchronized boolean pin(CacheKey key) {
+        Entry entry = entries.get(key);
+        if (entry == null) {
+            return false;
+        }
+        entry.readers++;
+        touch(key, entry);
+        return true;
+    }
+
+    /** A reader of {@code key} is done. */
+    synchronized void unpin(CacheKey key) {
+        Entry entry = entries.get(key);
+        if (entry != null && entry.readers > 0) {
+            entry.readers--;
+        }
+        if (entry != null) {
+            touch(key, entry);
+        }
+    }
+
+    /**
+     * Takes the least recently used unpinned blobs out of the index until the total is within the bound.
+     *
+     * @return the blobs taken out, for the caller to delete
+     */
+    synchronized List<CacheKey> evictOverBound() {
+        List<CacheKey> victims = new ArrayList<>();
+        Iterator<Map.Entry<CacheKey, Entry>> eldest = entries.entrySet().iterator();
+        while (totalBytes > maxBytes && eldest.hasNext()) {
+            Map.Entry<CacheKey, Entry> entry = eldest.next();
+            if (entry.getValue().readers > 0) {
+                continue;
+            }
+            eldest.remove();
+            totalBytes -= entry.getValue().size;
+            evictions++;
+            victims.add(entry.getKey());
+        }
+        return victims;
+    }
+
+    /**
+     * Takes the least recently used unpinned blobs (never {@code keep}) out of the index until they add up to
+     * {@code needed} bytes, provided they can; otherwise takes nothing: emptying the cache in vain helps no one.
+     *
+     * @return the blobs taken out, for the caller to delete; empty when they could not free enough
+     */
+    synchronized List<CacheKey> evictToFree(long needed, CacheKey keep) {
+        List<CacheKey> victims = new ArrayList<>();
+        long freed = 0;
+        for (Map.Entry<CacheKey, Entry> entry : entries.entrySet()) {
+            if (freed >= needed) {
+                break;
+            }
+            if (entry.getValue().readers == 0 && !entry.getKey().equals(keep)) {
+                victims.add(entry.getKey());
+                freed += entry.getValue().size;
+            }
+        }
+        if (freed < needed) {
+            return List.of();
+        }
+        for (CacheKey victim : victims) {
+            totalBytes -= entries.remove(victim).size;
+            evictions++;
+        }
+        return victims;
+    }
+
+    /** The indexed keys, least recently used first. */
+    synchronized List<CacheKey> keys() {
+        return new ArrayList<>(entries.keySet());
+    }
+
+    /** Every indexed blob, least recently used first, without marking any as used. */
+    synchronized List<BlobSummary> summaries() {
+        List<BlobSummary> summaries = new ArrayList<>(entries.size());
+        entries.forEach((key, entry) -> summaries.add(new BlobSummary(key, entry.size, entry.committedAt)));
+        return summaries;
+    }
+
+    synchronized long totalBytes() {
+        return totalBytes;
+    }
+
+    synchronized int count() {
+        return entries.size();
+    }
+
+    synchronized long evictions() {
+        return evictions;
+    }
+
+    /** Marks {@code key} as the most recently used. */
+    private void touch(CacheKey key, Entry entry) {
+        entries.remove(key);
+        entries.put(key, entry);
+    }
+}

@@ -1,0 +1,146 @@
+package io.providermirror.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+final class BlobIndexTest {
+
+    private static final Instant T = Instant.parse("2026-01-02T03:04:05Z");
+
+    private static CacheKey key(String name) {
+        return CacheKey.of("example.test", "acme", "fake", "1.0.0", name);
+    }
+
+    private static StoredBlob blob(String name, long size) {
+        return new StoredBlob(key(name), size, "0".repeat(64), T);
+    }
+
+    @Test
+    void evictsTheLeastRecentlyUsedFirstUntilTheTotalIsWithinTheBound() {
+        BlobIndex index = new BlobIndex(10);
+        index.put(key("a"), 4, T, false);
+        index.put(key("b"), 4, T, false);
+        index.put(key("c"), 4, T, false);
+
+        assertThat(index.evictOverBound()).containsExactly(key("a"));
+        assertThat(index.totalBytes()).isEqualTo(8);
+        assertThat(index.count()).isEqualTo(2);
+        assertThat(index.evictions()).isEqualTo(1);
+    }
+
+    @Test
+    void openingABlobMakesItTheMostRecentlyUsed() {
+        BlobIndex index = new BlobIndex(10);
+        index.put(key("a"), 4, T, false);
+        index.put(key("b"), 4, T, false);
+        index.opened(blob("a", 4));
+        assertThat(index.keys()).containsExactly(key("b"), key("a"));
+        index.unpin(key("a"));
+        index.put(key("c"), 4, T, false);
+
+        assertThat(index.evictOverBound()).containsExactly(key("b"));
+        assertThat(index.keys()).containsExactly(key("a"), key("c"));
+    }
+
+    @Test
+    void aPinnedBlobIsNotEvictedUntilItsLastReaderIsDone() {
+        BlobIndex index = new BlobIndex(5);
+        index.put(key("a"), 4, T, false);
+        assertThat(index.pin(key("a"))).isTrue();
+        assertThat(index.pin(key("a"))).isTrue();
+        index.put(key("b"), 4, T, false);
+
+        assertThat(index.evictOverBound()).as("a is read, b is the newest but not read").containsExactly(key("b"));
+        index.put(key("c"), 4, T, false);
+        index.unpin(key("a"));
+        assertThat(index.evictOverBound()).as("one reader of a is left").containsExactly(key("c"));
+        index.unpin(key("a"));
+        index.put(key("d"), 4, T, false);
+        assertThat(index.evictOverBound()).containsExactly(key("a"));
+    }
+
+    @Test
+    void evictingForFreeSpaceTakesNothingWhenEverythingItMayTakeIsNotEnough() {
+        BlobIndex index = new BlobIndex(Long.MAX_VALUE);
+        index.put(key("a"), 4, T, false);
+        index.put(key("b"), 4, T, false);
+        index.put(key("c"), 4, T, false);
+        index.pin(key("a"));
+
+        assertThat(index.evictToFree(6, key("c"))).as("only b may go, 4 of the 6 bytes").isEmpty();
+        assertThat(index.count()).isEqualTo(3);
+        assertThat(index.evictions()).isZero();
+
+        assertThat(index.evictToFree(3, null)).containsExactly(key("b"));
+        assertThat(index.evictToFree(4, null)).as("a is read").containsExactly(key("c"));
+        assertThat(index.totalBytes()).isEqualTo(4);
+        assertThat(index.evictions()).isEqualTo(2);
+    }
+
+    @Test
+    void aBlobIsVerifiedOnceCommittedOrOpenedAndForgetsItWhenRemoved() {
+        BlobIndex index = new BlobIndex(100);
+        index.put(key("found"), 1, T, false);
+        index.put(key("committed"), 1, T, true);
+        assertThat(index.verified(key("found"))).isFalse();
+        assertThat(index.verified(key("committed"))).isTrue();
+
+        index.markVerified(key("found"));
+        assertThat(index.verified(key("found"))).isTrue();
+        index.remove(key("found"));
+        assertThat(index.verified(key("found"))).isFalse();
+        index.put(key("found"), 1, T, false);
+        assertThat(index.verified(key("found"))).as("found again at start-up or on disk").isFalse();
+    }
+
+    @Test
+    void theHotPathOpensOnlyWhatWasOpenedBeforeAndIsStillIndexed() {
+        BlobIndex index = new BlobIndex(100);
+        index.put(key("a"), 4, T, true);
+        assertThat(index.lastOpened(key("a"))).as("committed, never opened").isEmpty();
+
+        index.opened(blob("a", 4));
+        assertThat(index.lastOpened(key("a"))).contains(blob("a", 4));
+        index.forgetOpened(key("a"));
+        assertThat(index.lastOpened(key("a"))).isEmpty();
+
+        index.opened(blob("a", 4));
+        index.remove(key("a"));
+        assertThat(index.lastOpened(key("a"))).isEmpty();
+        assertThat(index.pin(key("a"))).as("nothing to pin").isFalse();
+    }
+
+    @Test
+    void recommittingAKeyReplacesItsSizeAndMakesItTheNewest() {
+        BlobIndex index = new BlobIndex(10);
+        index.put(key("a"), 4, T, false);
+        index.put(key("b"), 4, T, false);
+        index.put(key("a"), 6, T.plusSeconds(1), true);
+
+        assertThat(index.totalBytes()).isEqualTo(10);
+        assertThat(index.summaries()).containsExactly(new BlobSummary(key("b"), 4, T),
+                new BlobSummary(key("a"), 6, T.plusSeconds(1)));
+    }
+
+    @Test
+    void listingAndCheckingDoNotChangeTheOrder() {
+        BlobIndex index = new BlobIndex(8);
+        index.put(key("a"), 4, T, false);
+        index.put(key("b"), 4, T, false);
+        index.summaries();
+        index.verified(key("a"));
+        index.lastOpened(key("a"));
+        index.put(key("c"), 4, T, false);
+
+        assertThat(index.evictOverBound()).containsExactly(key("a"));
+    }
+
+    @Test
+    void refusesABoundThatHoldsNothing() {
+        assertThatThrownBy(() -> new BlobIndex(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxBytes: 0 (expected: > 0)");
+    }
+}
