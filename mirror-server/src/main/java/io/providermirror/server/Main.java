@@ -5,6 +5,7 @@ import io.providermirror.server.config.ConfigLoader;
 import io.providermirror.server.config.ConfiguredFiles;
 import io.providermirror.server.config.MirrorConfig;
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.Callable;
@@ -54,7 +55,7 @@ public final class Main implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter err = new PrintWriter(System.err, true);
+        PrintWriter err = new PrintWriter(System.err, true, Charset.defaultCharset());
         MirrorConfig mirrorConfig;
         try {
             mirrorConfig = new ConfigLoader(System.getenv()).load(config);

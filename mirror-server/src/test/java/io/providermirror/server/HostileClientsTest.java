@@ -10,7 +10,6 @@ import io.providermirror.upstream.TrustedCertificates;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.URI;
@@ -43,7 +42,6 @@ final class HostileClientsTest {
     private static FakeOrigin origin;
     private static MirrorFixture fixture;
     private static MirrorApplication strict;
-    private static HttpClient client;
 
     @BeforeAll
     static void start() throws Exception {
@@ -53,8 +51,6 @@ final class HostileClientsTest {
                 server: {host: 127.0.0.1, port: 0, requestReadTimeout: 1s, idleTimeout: 2s}
                 cache: {directory: '%s'}
                 """.formatted(tmp.resolve("strict-cache"))), Clock.systemUTC());
-        client = HttpClient.newBuilder().sslContext(TrustedCertificates.sslContext(
-                strict.generatedCaFile().orElseThrow())).build();
     }
 
     @AfterAll

@@ -25,6 +25,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.SortedSet;
 import java.util.TreeSet;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
@@ -111,7 +112,7 @@ public final class BundleExporter {
     }
 
     /** The registry's version list form, with just the bundled versions and platforms. */
-    private static byte[] versionList(Map<ProviderVersion, TreeSet<Platform>> versions) throws IOException {
+    private static byte[] versionList(Map<ProviderVersion, ? extends SortedSet<Platform>> versions) throws IOException {
         ObjectNode root = JSON.createObjectNode();
         ArrayNode list = root.putArray("versions");
         for (var version : versions.entrySet()) {

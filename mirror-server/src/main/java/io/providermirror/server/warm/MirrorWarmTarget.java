@@ -16,7 +16,6 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -115,8 +114,7 @@ public final class MirrorWarmTarget implements WarmTarget {
         }
         URI url = providerUrl(address, version + ".json");
         Map<Platform, Archive> archives = new ConcurrentHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = json(url).path("archives").fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> entry = it.next();
+        for (Map.Entry<String, JsonNode> entry : json(url).path("archives").properties()) {
             String sha256 = null;
             for (JsonNode hash : entry.getValue().path("hashes")) {
                 if (hash.asText().startsWith("zh:")) {
