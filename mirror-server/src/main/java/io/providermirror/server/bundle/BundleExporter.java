@@ -10,6 +10,7 @@ import io.providermirror.server.CacheLayout;
 import io.providermirror.server.MirrorApplication;
 import io.providermirror.server.MirrorCore;
 import io.providermirror.server.warm.Warmer;
+import io.providermirror.upstream.PackageHashes;
 import io.providermirror.upstream.Platform;
 import io.providermirror.upstream.ProviderAddress;
 import io.providermirror.upstream.ProviderVersion;
@@ -17,8 +18,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -139,10 +138,6 @@ public final class BundleExporter {
     }
 
     static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return HexFormat.of().formatHex(PackageHashes.sha256().digest(bytes));
     }
 }

@@ -2,6 +2,7 @@ package io.providermirror.server.warm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.providermirror.upstream.PackageHashes;
 import io.providermirror.upstream.Platform;
 import io.providermirror.upstream.ProviderAddress;
 import io.providermirror.upstream.ProviderVersion;
@@ -12,7 +13,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -145,7 +145,7 @@ public final class MirrorWarmTarget implements WarmTarget {
             }
             long announced = response.headers().firstValueAsLong("content-length").orElse(-1);
             progress.started(announced);
-            MessageDigest digest = sha256();
+            MessageDigest digest = PackageHashes.sha256();
             byte[] buffer = new byte[64 * 1024];
             long total = 0;
             int n;
@@ -180,14 +180,6 @@ public final class MirrorWarmTarget implements WarmTarget {
                 + " bytes: it refused the archive while fetching it, because it failed verification (its hash or size "
                 + "does not match the signed SHA256SUMS) or its origin failed; the mirror's log says which (\"the archive "
                 + "of " + address + " " + version + " " + platform + "\")", cause);
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     @Override
