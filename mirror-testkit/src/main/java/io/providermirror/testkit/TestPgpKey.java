@@ -110,8 +110,8 @@ public final class TestPgpKey {
     private static TestPgpKey v3Key(BigInteger p, BigInteger q, BigInteger e) {
         try {
             BigInteger d = e.modInverse(p.subtract(BigInteger.ONE).multiply(q.subtract(BigInteger.ONE)));
-            PublicKeyPacket packet = new PublicKeyPacket(3, PublicKeyAlgorithmTags.RSA_GENERAL, Date.from(Instant.now()),
-                    new RSAPublicBCPGKey(p.multiply(q), e));
+            PublicKeyPacket packet = new PublicKeyPacket(3, PublicKeyAlgorithmTags.RSA_GENERAL,
+                    Date.from(Instant.now()), new RSAPublicBCPGKey(p.multiply(q), e));
             PGPPublicKey publicKey = new PGPPublicKey(packet, new BcKeyFingerprintCalculator());
             ByteArrayOutputStream encoded = new ByteArrayOutputStream();
             try (BCPGOutputStream out = new BCPGOutputStream(encoded)) {
@@ -131,7 +131,8 @@ public final class TestPgpKey {
         RSAKeyPairGenerator generator = new RSAKeyPairGenerator();
         generator.init(new RSAKeyGenerationParameters(BigInteger.valueOf(0x10001), new SecureRandom(), 2048, 12));
         AsymmetricCipherKeyPair pair = generator.generateKeyPair();
-        return new BcPGPKeyPair(PublicKeyPacket.VERSION_4, PublicKeyAlgorithmTags.RSA_GENERAL, pair, Date.from(Instant.now()));
+        return new BcPGPKeyPair(PublicKeyPacket.VERSION_4, PublicKeyAlgorithmTags.RSA_GENERAL, pair,
+                Date.from(Instant.now()));
     }
 
     /** The public key ring, ASCII-armored, as origins list it in {@code signing_keys}. */
@@ -169,8 +170,8 @@ public final class TestPgpKey {
     public String armoredPublicKeyClaiming(TestPgpKey victim) {
         try {
             var packet = victim.primary.getPublicKey().getPublicKeyPacket();
-            PGPPublicKey copy = new PGPPublicKey(new PublicSubkeyPacket(PublicKeyPacket.VERSION_4, packet.getAlgorithm(), packet.getTime(),
-                    packet.getKey()), new BcKeyFingerprintCalculator());
+            PGPPublicKey copy = new PGPPublicKey(new PublicSubkeyPacket(PublicKeyPacket.VERSION_4,
+                    packet.getAlgorithm(), packet.getTime(), packet.getKey()), new BcKeyFingerprintCalculator());
             PGPSignatureGenerator generator = new PGPSignatureGenerator(
                     new BcPGPContentSignerBuilder(primary.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256),
                     primary.getPublicKey());
