@@ -81,6 +81,7 @@ public final class ArchiveFill {
     }
 
     /** The writer appends bytes in order. */
+    @SuppressWarnings("NonAtomicVolatileUpdate") // one writer thread appends; readers only read the count
     public void append(ByteBuffer bytes) throws IOException {
         int count = bytes.remaining();
         write.write(bytes);

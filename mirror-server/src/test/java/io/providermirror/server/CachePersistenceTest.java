@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.providermirror.testkit.FakeOrigin;
 import java.net.URI;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -38,7 +39,7 @@ final class CachePersistenceTest {
         try (MirrorFixture mirror = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15))) {
             assertThat(mirror.get(base + "index.json").statusCode()).isEqualTo(200);
             assertThat(mirror.get(archive).statusCode()).isEqualTo(200);
-            await().atMost(Duration.ofSeconds(10)).until(() -> new String(mirror.get(base + "1.0.0.json").body()).contains("h1:"));
+            await().atMost(Duration.ofSeconds(10)).until(() -> new String(mirror.get(base + "1.0.0.json").body(), StandardCharsets.UTF_8).contains("h1:"));
             versionDocument = mirror.get(base + "1.0.0.json").body();
         }
         URI deadOrigin = origin.discoveryUrl();

@@ -13,6 +13,7 @@ import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.upstream.PackageHashes;
 import java.io.IOException;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -121,7 +122,7 @@ final class ChainedMirrorTest {
                     .start()) {
                 String base = child.providerPath("acme", "strayed");
                 HttpResponse<byte[]> document = child.get(base + "1.0.0.json");
-                assertThat(document.statusCode()).as(new String(document.body())).isEqualTo(502);
+                assertThat(document.statusCode()).as(new String(document.body(), StandardCharsets.UTF_8)).isEqualTo(502);
                 assertThat(JSON.readTree(document.body()).get("errors").get(0).asText())
                         .contains("example.test/acme/strayed")
                         .contains("not beneath the network mirror");
@@ -143,7 +144,7 @@ final class ChainedMirrorTest {
                     .set("upstream.hosts", Map.of("example.test", Map.of("mirrorUrl", tree.discoveryUrl() + "mirror/")))
                     .start()) {
                 HttpResponse<byte[]> document = child.get(child.providerPath("acme", "hollow") + "1.0.0.json");
-                assertThat(document.statusCode()).as(new String(document.body())).isEqualTo(502);
+                assertThat(document.statusCode()).as(new String(document.body(), StandardCharsets.UTF_8)).isEqualTo(502);
                 assertThat(JSON.readTree(document.body()).get("errors").get(0).asText())
                         .contains("example.test/acme/hollow 1.0.0").contains("no platform package");
                 assertThat(child.cacheDirectory.resolve("metadata/example.test/acme/hollow/1.0.0/release.json"))

@@ -12,6 +12,7 @@ import io.providermirror.server.config.ConfigLoader;
 import io.providermirror.server.config.MirrorConfig;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -63,7 +64,7 @@ final class ClientMistakesTest {
 
     @Test
     void plainHttpOnTheHttpsPortIsAnswered400WithAHintToUseHttps() throws Exception {
-        try (Socket socket = new Socket("127.0.0.1", mirror.port())) {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), mirror.port())) {
             socket.setSoTimeout(10_000);
             OutputStream out = socket.getOutputStream();
             out.write("GET /providers/ HTTP/1.1\r\nHost: mirror\r\n\r\n".getBytes(StandardCharsets.US_ASCII));

@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpsServer;
 import io.providermirror.testkit.TestCertificates;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.Map;
@@ -33,7 +34,7 @@ final class ControlledArchiveServer implements AutoCloseable {
     }
 
     static ControlledArchiveServer start(TestCertificates certificates) throws IOException {
-        HttpsServer server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
+        HttpsServer server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
         server.setHttpsConfigurator(new HttpsConfigurator(certificates.serverSslContext()));
         ExecutorService threads = Executors.newCachedThreadPool(r -> {
             Thread thread = new Thread(r, "controlled-origin");

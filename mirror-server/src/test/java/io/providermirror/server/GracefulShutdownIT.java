@@ -9,6 +9,7 @@ import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.upstream.TrustedCertificates;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
@@ -57,7 +58,6 @@ final class GracefulShutdownIT {
         try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"))) {
             FakeOrigin.Release release = origin.publish("acme", "drain", "1.0.0", FakeOrigin.Tamper.NONE, 3_000_000,
                     "linux_amd64");
-            byte[] genuine = release.archives().get("linux_amd64");
             // About 4 s to transfer: long enough to stop the mirror in the middle of it.
             origin.serveSlowly(release, "linux_amd64", 40, 4_000);
             int managementPort = freePort();
@@ -115,7 +115,7 @@ final class GracefulShutdownIT {
             JsonNode access = lines.stream().filter(line -> line.path("loggerName").asText().equals("io.providermirror.access")
                     && line.path("formattedMessage").asText().contains("/drain/")).findFirst().orElseThrow();
             Map<String, String> fields = new java.util.HashMap<>();
-            access.path("kvpList").forEach(pair -> pair.fields().forEachRemaining(f -> fields.put(f.getKey(), f.getValue().asText())));
+            access.path("kvpList").forEach(pair -> pair.properties().forEach(f -> fields.put(f.getKey(), f.getValue().asText())));
             assertThat(fields).containsEntry("status", "200").containsEntry("aborted", "false")
                     .containsEntry("bytes", String.valueOf(release.archives().get("linux_amd64").length))
                     .containsEntry("userAgent", "Terraform/1.11.4");
@@ -123,8 +123,8 @@ final class GracefulShutdownIT {
     }
 
     private static boolean refusesConnections(int port) {
-        try (Socket socket = new Socket("127.0.0.1", port)) {
-            return false;
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            return !socket.isConnected();
         } catch (IOException refused) {
             return true;
         }

@@ -44,7 +44,6 @@ final class HostileClientsTest {
     private static FakeOrigin origin;
     private static MirrorFixture fixture;
     private static MirrorApplication strict;
-    private static HttpClient client;
 
     @BeforeAll
     static void start() throws Exception {
@@ -54,8 +53,6 @@ final class HostileClientsTest {
                 server: {host: 127.0.0.1, port: 0, requestReadTimeout: 1s, idleTimeout: 2s}
                 cache: {directory: '%s'}
                 """.formatted(tmp.resolve("strict-cache"))), Clock.systemUTC());
-        client = HttpClient.newBuilder().sslContext(TrustedCertificates.sslContext(
-                strict.generatedCaFile().orElseThrow())).build();
     }
 
     @AfterAll

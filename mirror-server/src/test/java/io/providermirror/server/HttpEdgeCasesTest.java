@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -105,7 +106,7 @@ final class HttpEdgeCasesTest {
                 "GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: identity\r\nContent-Length: 0\r\n\r\n"}) {
             String answer = exchange(request + "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
             assertThat(answer).as(request).startsWith("HTTP/1.1 501 ");
-            assertThat(answer.toLowerCase()).as(request).contains("connection: close");
+            assertThat(answer.toLowerCase(Locale.ROOT)).as(request).contains("connection: close");
             assertThat(JSON.readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4)).get("errors").get(0).asText())
                     .as(request).contains("Transfer-Encoding").contains("not supported");
             assertThat(answer.split("HTTP/1\\.1 ", -1)).as("the request smuggled after it is not answered").hasSize(2);

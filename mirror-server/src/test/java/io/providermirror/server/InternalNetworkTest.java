@@ -18,7 +18,9 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpResponse;
+import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
@@ -172,15 +174,15 @@ final class InternalNetworkTest {
 
             assertThat(open.statusCode()).isEqualTo(403);
             assertThat(shut.statusCode()).isEqualTo(403);
-            assertThat(new String(open.body()).replace(String.valueOf(listening), "PORT"))
-                    .isEqualTo(new String(shut.body()).replace(String.valueOf(closed), "PORT"));
+            assertThat(new String(open.body(), StandardCharsets.UTF_8).replace(String.valueOf(listening), "PORT"))
+                    .isEqualTo(new String(shut.body(), StandardCharsets.UTF_8).replace(String.valueOf(closed), "PORT"));
             assertThat(error(open)).contains("127.0.0.1:" + listening + "/acme/ssrf").contains("IP address");
             assertThat(mirror.get("/providers/10.0.0.1/acme/ssrf/index.json").statusCode()).isEqualTo(403);
             HttpResponse<byte[]> openByName = mirror.get("/providers/localhost:" + listening + "/acme/ssrf/index.json");
             HttpResponse<byte[]> shutByName = mirror.get("/providers/localhost:" + closed + "/acme/ssrf/index.json");
             assertThat(openByName.statusCode()).isEqualTo(403);
-            assertThat(new String(openByName.body()).replace(String.valueOf(listening), "PORT"))
-                    .isEqualTo(new String(shutByName.body()).replace(String.valueOf(closed), "PORT"));
+            assertThat(new String(openByName.body(), StandardCharsets.UTF_8).replace(String.valueOf(listening), "PORT"))
+                    .isEqualTo(new String(shutByName.body(), StandardCharsets.UTF_8).replace(String.valueOf(closed), "PORT"));
             assertThat(internalRequests()).isZero();
         }
     }

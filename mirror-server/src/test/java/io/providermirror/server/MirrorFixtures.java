@@ -2,6 +2,7 @@ package io.providermirror.server;
 
 import io.providermirror.testkit.FakeOrigin;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -29,7 +30,7 @@ public final class MirrorFixtures {
         public byte[] get(String path) throws IOException, InterruptedException {
             var response = fixture.get(path);
             if (response.statusCode() != 200) {
-                throw new AssertionError(path + " answered " + response.statusCode() + ": " + new String(response.body()));
+                throw new AssertionError(path + " answered " + response.statusCode() + ": " + new String(response.body(), StandardCharsets.UTF_8));
             }
             return response.body();
         }

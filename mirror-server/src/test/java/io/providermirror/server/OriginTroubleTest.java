@@ -64,8 +64,10 @@ final class OriginTroubleTest {
     }
 
     private static Stream<Path> cachedFilesOf(MirrorFixture mirror, String type) throws IOException {
-        return Files.walk(mirror.cacheDirectory.resolve("archives"))
-                .filter(p -> p.toString().contains("terraform-provider-" + type + "_") && Files.isRegularFile(p));
+        try (Stream<Path> walk = Files.walk(mirror.cacheDirectory.resolve("archives"))) {
+            return walk.filter(p -> p.toString().contains("terraform-provider-" + type + "_") && Files.isRegularFile(p))
+                    .toList().stream();
+        }
     }
 
     @Test

@@ -93,8 +93,13 @@ final class PackagedMirror implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         process.destroyForcibly();
-        process.waitFor(30, TimeUnit.SECONDS);
+        try {
+            process.waitFor(30, TimeUnit.SECONDS);
+        } catch (InterruptedException interrupted) {
+            // close() must not throw InterruptedException (try-with-resources); the flag carries it on.
+            Thread.currentThread().interrupt();
+        }
     }
 }

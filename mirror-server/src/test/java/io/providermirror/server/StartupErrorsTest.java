@@ -86,7 +86,7 @@ final class StartupErrorsTest {
 
     @Test
     void aPortInUseIsNamedWithItsAddressItsKeysAndTheReason() throws Exception {
-        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             int port = taken.getLocalPort();
             assertThatThrownBy(() -> MirrorApplication.start(config("""
                     server: {host: 127.0.0.1, port: %d}

@@ -3,6 +3,7 @@ package io.providermirror.server;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
@@ -46,8 +47,8 @@ final class Tinyproxy implements AutoCloseable {
                 .redirectErrorStream(true).redirectOutput(directory.resolve("tinyproxy.out").toFile()).start();
         int listening = port;
         await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> {
-            try (Socket socket = new Socket("127.0.0.1", listening)) {
-                return true;
+            try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), listening)) {
+                return socket.isConnected();
             }
         });
         return new Tinyproxy(process, port, log);
@@ -63,8 +64,13 @@ final class Tinyproxy implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         process.destroy();
-        process.waitFor(10, TimeUnit.SECONDS);
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException interrupted) {
+            // close() must not throw InterruptedException (try-with-resources); the flag carries it on.
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -8,6 +8,7 @@ import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -70,7 +71,7 @@ public final class BenchOrigin {
         BenchOrigin origin = new BenchOrigin(Files.createDirectories(directory.resolve("files")),
                 Long.parseLong(args[1]), Long.parseLong(args[2]), Integer.parseInt(args[3]));
         TestCertificates certificates = TestCertificates.create(directory.resolve("tls"), "bench-origin");
-        HttpsServer server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 1024);
+        HttpsServer server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
         server.setHttpsConfigurator(new HttpsConfigurator(certificates.serverSslContext()));
         server.setExecutor(Executors.newFixedThreadPool(512));
         server.createContext("/", exchange -> {

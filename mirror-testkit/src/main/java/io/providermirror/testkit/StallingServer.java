@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.concurrent.CountDownLatch;
@@ -38,7 +39,7 @@ public final class StallingServer implements AutoCloseable {
     private static StallingServer start(TestCertificates certificates, byte[] body, int sentBytes, boolean truncate) {
         try {
             SSLContext tls = certificates.serverSslContext();
-            HttpsServer server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
+            HttpsServer server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
             server.setHttpsConfigurator(new HttpsConfigurator(tls));
             server.setExecutor(Executors.newCachedThreadPool(r -> {
                 Thread thread = new Thread(r, "stalling-server");

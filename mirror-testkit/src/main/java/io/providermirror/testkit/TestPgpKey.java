@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.time.Instant;
 import java.util.Date;
 import org.bouncycastle.bcpg.ArmoredOutputStream;
 import org.bouncycastle.bcpg.BCPGOutputStream;
@@ -109,8 +110,8 @@ public final class TestPgpKey {
     private static TestPgpKey v3Key(BigInteger p, BigInteger q, BigInteger e) {
         try {
             BigInteger d = e.modInverse(p.subtract(BigInteger.ONE).multiply(q.subtract(BigInteger.ONE)));
-            PublicKeyPacket packet = new PublicKeyPacket(3, PublicKeyAlgorithmTags.RSA_GENERAL, new Date(),
-                    new RSAPublicBCPGKey(p.multiply(q), e));
+            PublicKeyPacket packet = new PublicKeyPacket(3, PublicKeyAlgorithmTags.RSA_GENERAL,
+                    Date.from(Instant.now()), new RSAPublicBCPGKey(p.multiply(q), e));
             PGPPublicKey publicKey = new PGPPublicKey(packet, new BcKeyFingerprintCalculator());
             ByteArrayOutputStream encoded = new ByteArrayOutputStream();
             try (BCPGOutputStream out = new BCPGOutputStream(encoded)) {
@@ -130,7 +131,8 @@ public final class TestPgpKey {
         RSAKeyPairGenerator generator = new RSAKeyPairGenerator();
         generator.init(new RSAKeyGenerationParameters(BigInteger.valueOf(0x10001), new SecureRandom(), 2048, 12));
         AsymmetricCipherKeyPair pair = generator.generateKeyPair();
-        return new BcPGPKeyPair(PublicKeyAlgorithmTags.RSA_GENERAL, pair, new Date());
+        return new BcPGPKeyPair(PublicKeyPacket.VERSION_4, PublicKeyAlgorithmTags.RSA_GENERAL, pair,
+                Date.from(Instant.now()));
     }
 
     /** The public key ring, ASCII-armored, as origins list it in {@code signing_keys}. */
@@ -168,10 +170,11 @@ public final class TestPgpKey {
     public String armoredPublicKeyClaiming(TestPgpKey victim) {
         try {
             var packet = victim.primary.getPublicKey().getPublicKeyPacket();
-            PGPPublicKey copy = new PGPPublicKey(new PublicSubkeyPacket(packet.getAlgorithm(), packet.getTime(),
-                    packet.getKey()), new BcKeyFingerprintCalculator());
+            PGPPublicKey copy = new PGPPublicKey(new PublicSubkeyPacket(PublicKeyPacket.VERSION_4,
+                    packet.getAlgorithm(), packet.getTime(), packet.getKey()), new BcKeyFingerprintCalculator());
             PGPSignatureGenerator generator = new PGPSignatureGenerator(
-                    new BcPGPContentSignerBuilder(primary.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256));
+                    new BcPGPContentSignerBuilder(primary.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256),
+                    primary.getPublicKey());
             generator.init(PGPSignature.SUBKEY_BINDING, primary.getPrivateKey());
             PGPSignatureSubpacketGenerator flags = new PGPSignatureSubpacketGenerator();
             flags.setKeyFlags(false, KeyFlags.SIGN_DATA);

@@ -11,7 +11,6 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -125,8 +124,7 @@ public final class ParentMirrorClient {
             throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + " has no 'archives' object");
         }
         Map<Platform, VerifiedPackage> packages = new HashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = archives.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> archive = it.next();
+        for (Map.Entry<String, JsonNode> archive : archives.properties()) {
             Platform platform;
             URI url;
             try {

@@ -82,7 +82,7 @@ final class OriginDestinationTest {
         AtomicInteger lookups = new AtomicInteger();
         OriginHttpClient.Resolver rebinding = host -> lookups.getAndIncrement() == 0
                 ? new InetAddress[] {InetAddress.getByName("93.184.216.34")}
-                : new InetAddress[] {InetAddress.getByName("127.0.0.1")};
+                : new InetAddress[] {InetAddress.getLoopbackAddress()};
         OriginHttpClient client = client(InternalAuthorities.NONE, null, rebinding);
 
         assertThatThrownBy(() -> client.getDocument("a.test", URI.create("http://localhost:" + wm.getHttpPort() + "/x"),

@@ -4,6 +4,7 @@ import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.config.AuthConfig;
+import io.providermirror.upstream.PackageHashes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -137,7 +138,8 @@ public final class MirrorAuth {
         if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return false;
         }
-        byte[] presented = sha256(authorization.substring(7).strip().getBytes(StandardCharsets.UTF_8));
+        byte[] presented = PackageHashes.sha256()
+                .digest(authorization.substring(7).strip().getBytes(StandardCharsets.UTF_8));
         boolean accepted = false;
         for (byte[] hash : tokenHashes) {
             accepted |= MessageDigest.isEqual(hash, presented);
@@ -192,14 +194,7 @@ public final class MirrorAuth {
 
     /** {@code sha256:<hex>} of a token, as the configuration wants it. */
     public static String hash(String token) {
-        return "sha256:" + HexFormat.of().formatHex(sha256(token.strip().getBytes(StandardCharsets.UTF_8)));
-    }
-
-    private static byte[] sha256(byte[] bytes) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(bytes);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("the JDK has no SHA-256", e);
-        }
+        byte[] hash = PackageHashes.sha256().digest(token.strip().getBytes(StandardCharsets.UTF_8));
+        return "sha256:" + HexFormat.of().formatHex(hash);
     }
 }

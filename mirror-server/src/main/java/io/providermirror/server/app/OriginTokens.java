@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.Map;
 
 /**
@@ -57,8 +56,7 @@ final class OriginTokens {
             throw new IOException("upstream.terraformCredentials " + file
                     + " has no \"credentials\" object (expected the CLI's credentials.tfrc.json)");
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = credentials.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> host = it.next();
+        for (Map.Entry<String, JsonNode> host : credentials.properties()) {
             JsonNode token = host.getValue().get("token");
             if (token != null && token.isTextual() && !token.asText().isBlank()) {
                 tokens.put(host.getKey().toLowerCase(java.util.Locale.ROOT), token.asText());

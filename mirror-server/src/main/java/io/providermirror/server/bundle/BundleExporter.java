@@ -1,6 +1,5 @@
 package io.providermirror.server.bundle;
 
-import io.providermirror.server.BuildInfo;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -10,21 +9,22 @@ import io.providermirror.cache.StoredDocument;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
+import io.providermirror.server.BuildInfo;
 import io.providermirror.server.app.MirrorApplication;
 import io.providermirror.server.app.MirrorCore;
 import io.providermirror.server.core.CacheLayout;
 import io.providermirror.server.warm.Warmer;
+import io.providermirror.upstream.PackageHashes;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
@@ -112,7 +112,7 @@ public final class BundleExporter {
     }
 
     /** The registry's version list form, with just the bundled versions and platforms. */
-    private static byte[] versionList(Map<ProviderVersion, TreeSet<Platform>> versions) throws IOException {
+    private static byte[] versionList(Map<ProviderVersion, ? extends SortedSet<Platform>> versions) throws IOException {
         ObjectNode root = JSON.createObjectNode();
         ArrayNode list = root.putArray("versions");
         for (var version : versions.entrySet()) {
@@ -139,10 +139,6 @@ public final class BundleExporter {
     }
 
     static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return HexFormat.of().formatHex(PackageHashes.sha256().digest(bytes));
     }
 }

@@ -24,7 +24,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -137,7 +136,7 @@ public final class BundleImporter {
                                 + "hold; split it into several bundles");
                     }
                     byte[] bytes = bounded(tar, entry, declared.size());
-                    check(declared, bytes.length, sha256(bytes));
+                    check(declared, bytes.length, BundleExporter.sha256(bytes));
                     documents.put(name, bytes);
                 }
             }
@@ -215,7 +214,7 @@ public final class BundleImporter {
 
     private Staged stage(TarArchiveInputStream tar, CacheKey key, BundleManifest.Entry declared) throws IOException {
         BlobWrite write = core.blobs().create(key);
-        MessageDigest digest = sha256();
+        MessageDigest digest = PackageHashes.sha256();
         byte[] buffer = new byte[64 * 1024];
         long size = 0;
         int n;
@@ -480,15 +479,4 @@ public final class BundleImporter {
         return tar.readNBytes((int) Math.max(0, declared) + 1);
     }
 
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static String sha256(byte[] bytes) {
-        return HexFormat.of().formatHex(sha256().digest(bytes));
-    }
 }

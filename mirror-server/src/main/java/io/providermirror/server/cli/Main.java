@@ -11,6 +11,7 @@ import io.providermirror.server.config.ConfiguredFiles;
 import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.logging.LoggingSetup;
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.Callable;
@@ -60,7 +61,7 @@ public final class Main implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter err = new PrintWriter(System.err, true);
+        PrintWriter err = new PrintWriter(System.err, true, Charset.defaultCharset());
         MirrorConfig mirrorConfig;
         try {
             mirrorConfig = new ConfigLoader(System.getenv()).load(config);

@@ -74,6 +74,8 @@ public final class WarmCommand implements Callable<Integer> {
     }
 
     @Override
+    // The mirror runs on Java 17, where console() is null exactly when the output is not a terminal.
+    @SuppressWarnings("SystemConsoleNull")
     public Integer call() throws Exception {
         LoggingSetup.forCommand(verbose);
         Optional<ProviderSelection.Resolved> selected = selection.resolve("warm", out);

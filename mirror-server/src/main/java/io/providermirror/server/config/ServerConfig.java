@@ -34,7 +34,7 @@ public record ServerConfig(String host, Integer port, TlsConfig tls, java.time.D
             throw new IllegalArgumentException("port: " + port + " (expected: 0 to 65535; 0 picks a free port)");
         }
         requestReadTimeout = requestReadTimeout == null ? java.time.Duration.ofSeconds(30) : requestReadTimeout;
-        idleTimeout = idleTimeout == null ? java.time.Duration.ofSeconds(120) : idleTimeout;
+        idleTimeout = idleTimeout == null ? java.time.Duration.ofMinutes(2) : idleTimeout;
         if (requestReadTimeout.isZero() || requestReadTimeout.isNegative()) {
             throw new IllegalArgumentException("requestReadTimeout: " + requestReadTimeout + " (expected: > 0)");
         }

@@ -57,6 +57,6 @@ record ConditionalHeaders(String ifNoneMatch, String ifRange) {
         }
         Date date = DateFormatter.parseHttpDate(validator);
         Date modified = DateFormatter.parseHttpDate(lastModified);
-        return date != null && modified != null && date.getTime() == modified.getTime();
+        return date != null && modified != null && date.toInstant().equals(modified.toInstant());
     }
 }

@@ -41,6 +41,7 @@ public final class LoggingSetup {
      * For the commands (warm, export, import), whose output is for people: the log shows warnings and errors
      * only, on stderr, unless {@code verbose}.
      */
+    @SuppressWarnings("LockOnNonEnclosingClassLiteral") // SLF4J's own initialisation lock, on purpose (below)
     public static void forCommand(boolean verbose) {
         if (verbose) {
             return;

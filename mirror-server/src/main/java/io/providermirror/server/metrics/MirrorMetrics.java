@@ -120,7 +120,7 @@ public final class MirrorMetrics implements OriginObserver {
 
     public void served(Source source, long bytes) {
         if (bytes > 0) {
-            served.get(source).increment(bytes);
+            served.get(source).increment((double) bytes);
             traffic.served(bytes);
         }
     }

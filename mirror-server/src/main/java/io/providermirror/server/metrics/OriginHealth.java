@@ -44,7 +44,7 @@ public final class OriginHealth implements OriginObserver {
     public record Problem(Instant time, String origin, String provider, String what) {
     }
 
-    private static final class Record {
+    private static final class Tally {
         final AtomicLong succeeded = new AtomicLong();
         final AtomicLong failed = new AtomicLong();
         final AtomicLong refused = new AtomicLong();
@@ -56,7 +56,7 @@ public final class OriginHealth implements OriginObserver {
 
     private final Clock clock;
     private final BoundedTagValues origins = new BoundedTagValues(MirrorMeters.MAX_HOSTS);
-    private final ConcurrentHashMap<String, Record> records = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Tally> records = new ConcurrentHashMap<>();
     private final ArrayDeque<Problem> problems = new ArrayDeque<>(RECENT_PROBLEMS);
 
     public OriginHealth(Clock clock) {
@@ -66,7 +66,7 @@ public final class OriginHealth implements OriginObserver {
     @Override
     public void requestCompleted(String origin, String host, Operation operation, Outcome outcome, Duration latency,
                                  String failure) {
-        Record record = record(origin == null ? host : origin);
+        Tally record = record(origin == null ? host : origin);
         if (record.contacted.size() < MAX_AUTHORITIES) {
             record.contacted.add(host);
         }
@@ -87,7 +87,7 @@ public final class OriginHealth implements OriginObserver {
      * ({@code detail} says how): counted as a failure of the origin, though its requests succeeded.
      */
     public void verificationFailed(String origin, String provider, String check, String detail) {
-        Record record = record(origin);
+        Tally record = record(origin);
         Instant now = clock.instant();
         String what = "refused: the " + check + " check failed" + (detail == null ? "" : ": " + Urls.redactedIn(detail));
         record.refused.incrementAndGet();
@@ -95,11 +95,11 @@ public final class OriginHealth implements OriginObserver {
         problem(new Problem(now, origin, provider, what));
     }
 
-    private Record record(String origin) {
-        return records.computeIfAbsent(origins.value(origin), h -> new Record());
+    private Tally record(String origin) {
+        return records.computeIfAbsent(origins.value(origin), h -> new Tally());
     }
 
-    private static void failed(Record record, Instant now, String what) {
+    private static void failed(Tally record, Instant now, String what) {
         record.lastFailure = now;
         record.lastFailureMessage = what;
     }

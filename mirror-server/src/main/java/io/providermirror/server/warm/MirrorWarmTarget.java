@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
+import io.providermirror.upstream.PackageHashes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -12,11 +13,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -115,8 +114,7 @@ public final class MirrorWarmTarget implements WarmTarget {
         }
         URI url = providerUrl(address, version + ".json");
         Map<Platform, Archive> archives = new ConcurrentHashMap<>();
-        for (Iterator<Map.Entry<String, JsonNode>> it = json(url).path("archives").fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> entry = it.next();
+        for (Map.Entry<String, JsonNode> entry : json(url).path("archives").properties()) {
             String sha256 = null;
             for (JsonNode hash : entry.getValue().path("hashes")) {
                 if (hash.asText().startsWith("zh:")) {
@@ -147,7 +145,7 @@ public final class MirrorWarmTarget implements WarmTarget {
             }
             long announced = response.headers().firstValueAsLong("content-length").orElse(-1);
             progress.started(announced);
-            MessageDigest digest = sha256();
+            MessageDigest digest = PackageHashes.sha256();
             byte[] buffer = new byte[64 * 1024];
             long total = 0;
             int n;
@@ -182,14 +180,6 @@ public final class MirrorWarmTarget implements WarmTarget {
                 + " bytes: it refused the archive while fetching it, because it failed verification (its hash or size "
                 + "does not match the signed SHA256SUMS) or its origin failed; the mirror's log says which (\"the archive "
                 + "of " + address + " " + version + " " + platform + "\")", cause);
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     @Override

@@ -285,6 +285,7 @@ final class BundleTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the mirrors are held open only for their lock on the cache directory
     void aCacheDirectoryInUseIsExplainedForTheCommandThatHitIt() throws Exception {
         Path bundle = export("genuine.tar");
         try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), origin)) {
