@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  */
 final class FailureResponse {
 
-    private static final Logger LOG = LoggerFactory.getLogger(FailureResponse.class);
+    /** Logged under the handler's name, as before this had a class of its own: operators filter on it. */
+    private static final Logger LOG = LoggerFactory.getLogger(MirrorHttpHandler.class);
 
     private FailureResponse() {
     }
