@@ -110,6 +110,19 @@ final class MirrorHttpHandlerTest {
     }
 
     @Test
+    void headOfACachedArchiveAnnouncesItsLengthAndEntityTagWithoutSendingIt() throws Exception {
+        channel = mirror.connection();
+
+        EmbeddedMirror.Answer answer = exchange(channel, EmbeddedMirror.request(HttpMethod.HEAD, ARCHIVE));
+
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.body()).isEmpty();
+        assertThat(answer.header(HttpHeaderNames.CONTENT_LENGTH)).isEqualTo(Integer.toString(archive.length));
+        assertThat(answer.header(HttpHeaderNames.ETAG)).isEqualTo("\"" + FakeOrigin.hex(archive) + "\"");
+        assertThat(channel.isOpen()).isTrue();
+    }
+
+    @Test
     void aRangeRequestGets206WithExactlyTheBytesAskedFor() throws Exception {
         channel = mirror.connection();
         FullHttpRequest request = get(ARCHIVE);
