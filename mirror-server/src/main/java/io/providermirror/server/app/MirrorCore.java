@@ -143,7 +143,7 @@ public final class MirrorCore implements AutoCloseable {
                     authorities.add(authority(host.getValue().mirrorUrl()));
                 }
             }
-            OriginCredentials tokens = OriginTokens.load(config.upstream());
+            OriginCredentials tokens = ConfiguredCredentials.load(config.upstream());
             MirrorAuth auth = MirrorAuth.load(config.auth(), cacheDirectory, clock);
             MirrorMetrics metrics = new MirrorMetrics(registry, clock);
             Set<String> knownHosts = new java.util.TreeSet<>(config.upstream().hosts().keySet());
@@ -156,7 +156,7 @@ public final class MirrorCore implements AutoCloseable {
                     new RetryPolicy(config.upstream().maxAttempts(), RetryPolicy.DEFAULT.baseDelay(),
                             RetryPolicy.DEFAULT.maxDelay()), config.upstream().offline(),
                             InternalAuthorities.of(internalAuthorities),
-                    EgressProxy.from(config.upstream().proxy(), System.getenv()).orElse(null)), metrics);
+                    ConfiguredProxy.from(config.upstream().proxy(), System.getenv()).orElse(null)), metrics);
             FileBlobStore files = new FileBlobStore(cacheDirectory, clock,
                     config.cache().maxSize() == null ? Long.MAX_VALUE : config.cache().maxSize().bytes(),
                     minFreeBytes(config, cacheDirectory));

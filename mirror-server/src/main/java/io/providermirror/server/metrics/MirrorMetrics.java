@@ -26,7 +26,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The mirror's own measurements, recorded through one object: cache lookups, origin requests (also kept
  * per host in {@link OriginHealth}), archive bytes served, verification failures, answered requests, and
- * gauges over the archive store and the fills in progress. Names and tags are those of {@link MirrorMeters}.
+ * gauges over the archive store and the fills in progress. Names and tags are those of {@link MeterNames}.
  */
 public final class MirrorMetrics implements OriginObserver {
 
@@ -54,8 +54,8 @@ public final class MirrorMetrics implements OriginObserver {
     private final MeterRegistry registry;
     private final OriginHealth originHealth;
     private final TrafficHistory traffic;
-    private final BoundedTagValues upstreamHosts = new BoundedTagValues(MirrorMeters.MAX_HOSTS);
-    private final BoundedTagValues verificationHosts = new BoundedTagValues(MirrorMeters.MAX_HOSTS);
+    private final BoundedTagValues upstreamHosts = new BoundedTagValues(MeterNames.MAX_HOSTS);
+    private final BoundedTagValues verificationHosts = new BoundedTagValues(MeterNames.MAX_HOSTS);
     private final Map<LookupKind, Map<LookupResult, Counter>> lookups = new EnumMap<>(LookupKind.class);
     private final Map<Source, Counter> served = new EnumMap<>(Source.class);
     private final ConcurrentHashMap<UpstreamKey, Timer> upstream = new ConcurrentHashMap<>();
@@ -68,19 +68,19 @@ public final class MirrorMetrics implements OriginObserver {
         for (LookupKind kind : LookupKind.values()) {
             Map<LookupResult, Counter> byResult = new EnumMap<>(LookupResult.class);
             for (LookupResult result : LookupResult.values()) {
-                byResult.put(result, Counter.builder(MirrorMeters.CACHE_LOOKUPS)
+                byResult.put(result, Counter.builder(MeterNames.CACHE_LOOKUPS)
                         .description("Requests for version lists, version documents and archives, by how the cache answered")
-                        .tag(MirrorMeters.KIND, tagValue(kind))
-                        .tag(MirrorMeters.RESULT, tagValue(result))
+                        .tag(MeterNames.KIND, tagValue(kind))
+                        .tag(MeterNames.RESULT, tagValue(result))
                         .register(registry));
             }
             lookups.put(kind, byResult);
         }
         for (Source source : Source.values()) {
-            served.put(source, Counter.builder(MirrorMeters.SERVED)
+            served.put(source, Counter.builder(MeterNames.SERVED)
                     .description("Archive bytes sent to clients, by where they came from")
                     .baseUnit(BaseUnits.BYTES)
-                    .tag(MirrorMeters.SOURCE, tagValue(source))
+                    .tag(MeterNames.SOURCE, tagValue(source))
                     .register(registry));
         }
     }
@@ -149,10 +149,10 @@ public final class MirrorMetrics implements OriginObserver {
     }
 
     private Counter verificationFailures(String host, String check) {
-        return Counter.builder(MirrorMeters.VERIFICATION_FAILURES)
+        return Counter.builder(MeterNames.VERIFICATION_FAILURES)
                 .description("Releases and archives refused because a verification check failed")
-                .tag(MirrorMeters.HOST, verificationHosts.value(host))
-                .tag(MirrorMeters.REASON, check.toLowerCase(Locale.ROOT))
+                .tag(MeterNames.HOST, verificationHosts.value(host))
+                .tag(MeterNames.REASON, check.toLowerCase(Locale.ROOT))
                 .register(registry);
     }
 
@@ -161,20 +161,20 @@ public final class MirrorMetrics implements OriginObserver {
      * fills_per_host, disk, connections); {@code host} is the provider's origin host, or null.
      */
     public void refused(String reason, String host) {
-        Counter.builder(MirrorMeters.REFUSALS)
+        Counter.builder(MeterNames.REFUSALS)
                 .description("Requests and connections refused to protect the mirror's threads, disk and sockets")
-                .tag(MirrorMeters.HOST, host == null ? "none" : upstreamHosts.value(host))
-                .tag(MirrorMeters.REASON, reason)
+                .tag(MeterNames.HOST, host == null ? "none" : upstreamHosts.value(host))
+                .tag(MeterNames.REASON, reason)
                 .register(registry)
                 .increment();
     }
 
     /** An archive download from {@code host} was abandoned: too slow, or past its deadline. */
     public void fillAbandoned(String host, String reason) {
-        Counter.builder(MirrorMeters.FILLS_ABANDONED)
+        Counter.builder(MeterNames.FILLS_ABANDONED)
                 .description("Archive downloads abandoned because the origin sent too slowly or for too long")
-                .tag(MirrorMeters.HOST, upstreamHosts.value(host))
-                .tag(MirrorMeters.REASON, reason)
+                .tag(MeterNames.HOST, upstreamHosts.value(host))
+                .tag(MeterNames.REASON, reason)
                 .register(registry)
                 .increment();
     }
@@ -185,18 +185,18 @@ public final class MirrorMetrics implements OriginObserver {
     }
 
     private Counter unsignedReleases(String host) {
-        return Counter.builder(MirrorMeters.UNSIGNED_RELEASES)
+        return Counter.builder(MeterNames.UNSIGNED_RELEASES)
                 .description("Releases accepted without a signature: their origin lists no key and the host's policy allows it")
-                .tag(MirrorMeters.HOST, verificationHosts.value(host))
+                .tag(MeterNames.HOST, verificationHosts.value(host))
                 .register(registry);
     }
 
     /** One answered request. */
     public void httpRequest(String route, int status, long durationNanos) {
-        requests.computeIfAbsent(new RequestKey(route, status), key -> Timer.builder(MirrorMeters.HTTP_REQUESTS)
+        requests.computeIfAbsent(new RequestKey(route, status), key -> Timer.builder(MeterNames.HTTP_REQUESTS)
                 .description("Requests answered by the mirror, by route and status")
-                .tag(MirrorMeters.ROUTE, key.route())
-                .tag(MirrorMeters.STATUS, Integer.toString(key.status()))
+                .tag(MeterNames.ROUTE, key.route())
+                .tag(MeterNames.STATUS, Integer.toString(key.status()))
                 .serviceLevelObjectives(REQUEST_BUCKETS)
                 .register(registry)).record(durationNanos, TimeUnit.NANOSECONDS);
     }
@@ -207,24 +207,24 @@ public final class MirrorMetrics implements OriginObserver {
         // The status page knows origins by their hostname; the meter's host tag stays the authority contacted.
         originHealth.requestCompleted(origin, host, operation, outcome, latency, failure);
         upstream.computeIfAbsent(new UpstreamKey(upstreamHosts.value(host), operation, outcome),
-                key -> Timer.builder(MirrorMeters.UPSTREAM_REQUESTS)
+                key -> Timer.builder(MeterNames.UPSTREAM_REQUESTS)
                         .description("Requests to origins (retries included), by host, operation and outcome")
-                        .tag(MirrorMeters.HOST, key.host())
-                        .tag(MirrorMeters.OPERATION, tagValue(key.operation()))
-                        .tag(MirrorMeters.OUTCOME, tagValue(key.outcome()))
+                        .tag(MeterNames.HOST, key.host())
+                        .tag(MeterNames.OPERATION, tagValue(key.operation()))
+                        .tag(MeterNames.OUTCOME, tagValue(key.outcome()))
                         .serviceLevelObjectives(UPSTREAM_BUCKETS)
                         .register(registry)).record(latency);
     }
 
     /** Gauges over the archive store and the fills in progress. */
     public void bindStore(BlobStore store, FillRegistry fills) {
-        Gauge.builder(MirrorMeters.CACHE_SIZE, store, BlobStore::totalBytes)
+        Gauge.builder(MeterNames.CACHE_SIZE, store, BlobStore::totalBytes)
                 .description("Bytes of archives in the cache").baseUnit(BaseUnits.BYTES).register(registry);
-        Gauge.builder(MirrorMeters.CACHE_ARCHIVES, store, BlobStore::count)
+        Gauge.builder(MeterNames.CACHE_ARCHIVES, store, BlobStore::count)
                 .description("Archives in the cache").register(registry);
-        FunctionCounter.builder(MirrorMeters.CACHE_EVICTIONS, store, BlobStore::evictions)
+        FunctionCounter.builder(MeterNames.CACHE_EVICTIONS, store, BlobStore::evictions)
                 .description("Archives evicted to keep cache.maxSize").register(registry);
-        Gauge.builder(MirrorMeters.FILLS_ACTIVE, fills, FillRegistry::size)
+        Gauge.builder(MeterNames.FILLS_ACTIVE, fills, FillRegistry::size)
                 .description("Archive downloads from origins in progress").register(registry);
     }
 

@@ -55,7 +55,7 @@ public final class OriginHealth implements OriginObserver {
     }
 
     private final Clock clock;
-    private final BoundedTagValues origins = new BoundedTagValues(MirrorMeters.MAX_HOSTS);
+    private final BoundedTagValues origins = new BoundedTagValues(MeterNames.MAX_HOSTS);
     private final ConcurrentHashMap<String, Tally> records = new ConcurrentHashMap<>();
     private final ArrayDeque<Problem> problems = new ArrayDeque<>(RECENT_PROBLEMS);
 

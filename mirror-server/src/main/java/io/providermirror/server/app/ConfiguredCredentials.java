@@ -17,9 +17,9 @@ import java.util.Map;
  * {@code tokenFile}, and, when {@code upstream.terraformCredentials} names it, the Terraform CLI's own
  * {@code credentials.tfrc.json} (what {@code terraform login} writes). The configuration wins over that file.
  */
-final class OriginTokens {
+final class ConfiguredCredentials {
 
-    private OriginTokens() {
+    private ConfiguredCredentials() {
     }
 
     static OriginCredentials load(UpstreamConfig upstream) throws IOException {

@@ -14,11 +14,11 @@ import java.util.Optional;
  * {@code HTTPS_PROXY} / {@code NO_PROXY} environment variables; {@code upstream.proxy.noProxy} wins over
  * {@code NO_PROXY} either way.
  */
-final class EgressProxy {
+final class ConfiguredProxy {
 
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(EgressProxy.class);
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ConfiguredProxy.class);
 
-    private EgressProxy() {
+    private ConfiguredProxy() {
     }
 
     static Optional<OriginProxy> from(ProxyConfig config, Map<String, String> environment) throws IOException {

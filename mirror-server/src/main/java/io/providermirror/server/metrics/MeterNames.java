@@ -4,9 +4,9 @@ package io.providermirror.server.metrics;
  * Every meter the mirror defines, with its tags, in one place; the README's metrics table and the shipped
  * dashboard and alert rules use the Prometheus names given here.
  */
-public final class MirrorMeters {
+public final class MeterNames {
 
-    private MirrorMeters() {
+    private MeterNames() {
     }
 
     /** Timer of answered requests; tags {@link #ROUTE}, {@link #STATUS}. Prometheus: {@code mirror_http_requests_seconds}. */

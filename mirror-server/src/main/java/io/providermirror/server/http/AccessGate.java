@@ -1,0 +1,78 @@
+package io.providermirror.server.http;
+
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.providermirror.server.access.MirrorAuth;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Access control for one listener: which routes want a bearer token, and which archive requests carry a valid
+ * signed URL (or a token). Answers with the refusal a client can act on, or null when the request may proceed.
+ */
+final class AccessGate {
+
+    private final MirrorAuth auth;
+    private final boolean managementOnly;
+
+    /** @param managementOnly whether this is the management listener, which scrapers use without a token */
+    AccessGate(MirrorAuth auth, boolean managementOnly) {
+        this.auth = auth;
+        this.managementOnly = managementOnly;
+    }
+
+    /** The 401 or 403 answer for {@code request} to {@code route}, or null when it may be answered. */
+    FullHttpResponse refusal(Route route, FullHttpRequest request, boolean head) {
+        if (wantsToken(route) && !auth.accepts(request.headers().get(HttpHeaderNames.AUTHORIZATION))) {
+            return unauthorized(head, request.headers().get(HttpHeaderNames.HOST), route);
+        }
+        if (route instanceof Route.Archive archive && auth.enabled()) {
+            return archiveRefusal(archive, request, head);
+        }
+        return null;
+    }
+
+    /**
+     * What a token opens when access control is on: the JSON documents, and on the main listener the status page
+     * (it lists the cached providers, private ones too) and the metrics (they name hosts and providers). The
+     * management listener is for scrapers inside the cluster and stays open, as do the health checks.
+     */
+    private boolean wantsToken(Route route) {
+        return route instanceof Route.VersionIndex || route instanceof Route.VersionDocument
+                || !managementOnly && (route instanceof Route.Home || route instanceof Route.ProviderStatus
+                || route instanceof Route.Metrics);
+    }
+
+    private static FullHttpResponse unauthorized(boolean head, String host, Route route) {
+        String mirrorHost = host == null ? "<mirror host>" : ExchangeLog.printable(host, 255);
+        boolean page = route instanceof Route.Home || route instanceof Route.ProviderStatus;
+        String message = page || route instanceof Route.Metrics
+                ? "this mirror wants a token for " + (page ? "its status page" : "/metrics")
+                + ": send the header \"Authorization: Bearer <token>\" (the mirror's operators give out tokens; "
+                + "the management listener serves /metrics without one)"
+                : "this mirror wants a token: add credentials \"" + mirrorHost + "\" { token = \"...\" } to the CLI "
+                + "configuration (the mirror's operators give out tokens)";
+        FullHttpResponse response = JsonErrors.response(HttpResponseStatus.UNAUTHORIZED, message, head);
+        response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"provider-mirror\"");
+        return response;
+    }
+
+    /** Checks a signed archive URL (or a bearer token): a 403 when neither is valid, else null. */
+    private FullHttpResponse archiveRefusal(Route.Archive archive, FullHttpRequest request, boolean head) {
+        Map<String, List<String>> query = new QueryStringDecoder(request.uri()).parameters();
+        MirrorAuth.ArchiveVerdict verdict = auth.checkArchive(archive.address(), archive.version(),
+                archive.platform(), first(query, "expires"), first(query, "signature"),
+                request.headers().get(HttpHeaderNames.AUTHORIZATION));
+        return verdict.allowed() ? null
+                : JsonErrors.response(HttpResponseStatus.FORBIDDEN, verdict.reason(), head);
+    }
+
+    private static Optional<String> first(Map<String, List<String>> query, String name) {
+        List<String> values = query.get(name);
+        return values == null || values.isEmpty() ? Optional.empty() : Optional.of(values.get(0));
+    }
+}
