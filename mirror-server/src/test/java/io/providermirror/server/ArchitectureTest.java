@@ -65,6 +65,21 @@ final class ArchitectureTest {
     }
 
     @Test
+    void onlyTheCommandLineDependsOnTheCommandLine() {
+        noClasses().that().resideOutsideOfPackage("io.providermirror.server.cli..")
+                .should().dependOnClassesThat().resideInAPackage("io.providermirror.server.cli..")
+                .check(main);
+    }
+
+    @Test
+    void theFrontEndDoesNotReachIntoTheWiringItIsWiredBy() {
+        noClasses().that().resideInAnyPackage("io.providermirror.server.http..", "io.providermirror.server.status..",
+                        "io.providermirror.server.access..", "io.providermirror.server.metrics..")
+                .should().dependOnClassesThat().resideInAPackage("io.providermirror.server.app..")
+                .check(main);
+    }
+
+    @Test
     void noMainCodeDependsOnTheTestKit() {
         noClasses().that().resideOutsideOfPackage("io.providermirror.testkit..")
                 .should().dependOnClassesThat().resideInAPackage("io.providermirror.testkit..")
