@@ -190,14 +190,14 @@ final class Archives {
         }
     }
 
-    private void runFill(ArchiveFill fill, Origin source, ProviderAddress address, ProviderVersion version,
+    private void runFill(ArchiveFill fill, Origin fetchFrom, ProviderAddress address, ProviderVersion version,
                          VerifiedPackage pkg) {
         String what = address + " " + version + " " + pkg.platform();
         String origin = pkg.downloadUrl().getAuthority();
         // upstream.archiveTimeout counts from here: renewing an expired download URL is part of the download.
         long deadline = copy.deadlineFromNow();
         // Waiting for the response is bounded by upstream.requestTimeout; each read of the body by readTimeout.
-        try (OriginHttpClient.ArchiveStream stream = source.openArchive(address, version,
+        try (OriginHttpClient.ArchiveStream stream = fetchFrom.openArchive(address, version,
                 lists.cachedSpelling(address, version), pkg, copy.renewalDeadline(deadline, what, address.hostname()))) {
             OptionalLong announced = stream.contentLength();
             copy.checkAnnounced(announced, what, origin);
