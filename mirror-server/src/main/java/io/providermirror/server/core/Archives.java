@@ -217,7 +217,7 @@ final class Archives {
                 if (h1 != null) {
                     knownHashes.record(address, version, pkg.platform(), h1);
                 } else {
-                    recordH1(address, version, pkg.platform(), blob);
+                    hashAndRecord(address, version, pkg.platform(), blob);
                 }
             } finally {
                 hashes.end();
@@ -289,7 +289,7 @@ final class Archives {
                 + e.getMessage() + "); nothing was stored. An operator must check the cache directory's disk", e);
     }
 
-    private void recordH1(ProviderAddress address, ProviderVersion version, Platform platform, StoredBlob blob) {
+    private void hashAndRecord(ProviderAddress address, ProviderVersion version, Platform platform, StoredBlob blob) {
         try {
             knownHashes.record(address, version, platform, PackageHashes.h1(blob.path()));
         } catch (IOException e) {
