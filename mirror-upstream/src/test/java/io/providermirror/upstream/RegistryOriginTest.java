@@ -52,7 +52,8 @@ final class RegistryOriginTest {
         ListedVersion listed = registry.versions(address).list().find(version()).orElseThrow();
         VerifiedPackage pkg = ReleaseVerifier.verify(address, version(), registry.release(address, listed),
                 SignaturePolicy.defaultFor("example.test")).find(Platform.parse(PLATFORM)).orElseThrow();
-        origin.wireMock().stubFor(get(urlEqualTo(release.archivePath(PLATFORM))).willReturn(aResponse().withStatus(410)));
+        origin.wireMock().stubFor(get(urlEqualTo(release.archivePath(PLATFORM)))
+                .willReturn(aResponse().withStatus(410)));
         URI renewed = origin.discoveryUrl().resolve("/renewed/" + type + ".zip");
         origin.wireMock().stubFor(get(urlEqualTo(renewed.getPath()))
                 .willReturn(aResponse().withBody(release.archives().get(PLATFORM))));

@@ -34,7 +34,7 @@ final class ArchiveCopy {
         this.metrics = metrics;
     }
 
-    /** The deadline of a fill that started now: {@code upstream.archiveTimeout} from here, in {@link System#nanoTime()}. */
+    /** The deadline of a fill that starts now: {@code upstream.archiveTimeout} later, as {@link System#nanoTime()}. */
     long deadlineFromNow() {
         return System.nanoTime() + bounds.deadline().toNanos();
     }

@@ -55,7 +55,8 @@ final class Archives {
 
     /** @param lists where the origin's spelling of a version is looked up, should its download URL need renewing */
     Archives(ProviderMirror.Settings settings, Releases releases, VersionLists lists, Origins origins,
-             KnownHashes knownHashes, BlobStore blobs, Executor executor, Executor fillExecutor, MirrorMetrics metrics) {
+             KnownHashes knownHashes, BlobStore blobs, Executor executor, Executor fillExecutor,
+             MirrorMetrics metrics) {
         this.releases = releases;
         this.lists = lists;
         this.origins = origins;
@@ -197,12 +198,14 @@ final class Archives {
         // upstream.archiveTimeout counts from here: renewing an expired download URL is part of the download.
         long deadline = copy.deadlineFromNow();
         // Waiting for the response is bounded by upstream.requestTimeout; each read of the body by readTimeout.
+        Origin.Deadline renewal = copy.renewalDeadline(deadline, what, address.hostname());
         try (OriginHttpClient.ArchiveStream stream = fetchFrom.openArchive(address, version,
-                lists.cachedSpelling(address, version), pkg, copy.renewalDeadline(deadline, what, address.hostname()))) {
+                lists.cachedSpelling(address, version), pkg, renewal)) {
             OptionalLong announced = stream.contentLength();
             copy.checkAnnounced(announced, what, origin);
             fill.begin(announced);
-            String sha256 = copy.copy(stream.body(), fill, announced, what, origin, pkg.downloadUrl().getHost(), deadline);
+            String sha256 = copy.copy(stream.body(), fill, announced, what, origin, pkg.downloadUrl().getHost(),
+                    deadline);
             String h1 = verify(pkg, sha256, fill, what, origin);
             StoredBlob blob;
             // Clients are answered at the commit; the h1: that follows is awaited by a closing mirror.

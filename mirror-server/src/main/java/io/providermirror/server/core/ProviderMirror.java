@@ -12,11 +12,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 
 /**
  * The pull-through mirror as plain Java: the three questions of the network mirror protocol, answered from
@@ -151,7 +153,7 @@ public final class ProviderMirror {
     public CompletableFuture<ServedRelease> release(ProviderAddress address, ProviderVersion version) {
         return allowedRelease(address, version).thenApply(entry -> new ServedRelease(entry.release(),
                 entry.release().packages().keySet().stream().filter(policy::allows)
-                        .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new)), entry.h1()));
+                        .collect(Collectors.toCollection(TreeSet::new)), entry.h1()));
     }
 
     private CompletableFuture<Releases.Entry> allowedRelease(ProviderAddress address, ProviderVersion version) {

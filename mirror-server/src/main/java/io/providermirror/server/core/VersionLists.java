@@ -26,10 +26,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Providers' version lists ({@code versions.json} in the cache, {@code index.json} to clients): loaded from disk or the origin once, answered from memory as pre-rendered
- * {@code index.json} bytes, and refreshed from the origin in the background once older than the TTL. While
- * a refresh runs, or when it fails, the last good list is served. A provider its origin does not have is
- * remembered as such for a short while, so a flood of made-up names does not become a flood of origin requests.
+ * Providers' version lists ({@code versions.json} in the cache, {@code index.json} to clients): loaded from disk
+ * or the origin once, answered from memory as pre-rendered {@code index.json} bytes, and refreshed from the origin
+ * in the background once older than the TTL. While a refresh runs, or when it fails, the last good list is served.
+ * A provider its origin does not have is remembered as such for a short while, so a flood of made-up names does
+ * not become a flood of origin requests.
  */
 final class VersionLists {
 
@@ -120,8 +121,8 @@ final class VersionLists {
             refreshIfStale(address, entry);
             return present;
         }
-        return cachedOrLoaded(address).whenComplete((entry, failure) -> metrics.cacheLookup(MirrorMetrics.LookupKind.INDEX,
-                failure != null || entry.fromOrigin() ? MirrorMetrics.LookupResult.MISS
+        return cachedOrLoaded(address).whenComplete((entry, failure) -> metrics.cacheLookup(
+                MirrorMetrics.LookupKind.INDEX, failure != null || entry.fromOrigin() ? MirrorMetrics.LookupResult.MISS
                         : isStale(entry) ? MirrorMetrics.LookupResult.STALE : MirrorMetrics.LookupResult.HIT));
     }
 
