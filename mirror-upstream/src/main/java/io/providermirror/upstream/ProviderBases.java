@@ -17,7 +17,10 @@ import org.slf4j.LoggerFactory;
 public final class ProviderBases {
 
     private static final Logger LOG = LoggerFactory.getLogger(ProviderBases.class);
-    /** Bounds the memory that hostnames clients make up can take; past it the map starts over. */
+    /**
+     * A bound, as on every map keyed by what clients send; only hosts whose discovery answered enter it, so it is
+     * not reached in practice, and past it the map simply starts over.
+     */
     private static final int MAX_HOSTS = 10_000;
 
     private record Discovered(URI base, long expiresAtNanos) {
