@@ -10,11 +10,12 @@ import io.providermirror.cache.FileDocumentStore;
 import io.providermirror.server.access.MirrorAuth;
 import io.providermirror.server.config.HostConfig;
 import io.providermirror.server.config.MirrorConfig;
+import io.providermirror.server.core.CacheDocuments;
+import io.providermirror.server.core.ConfiguredOrigins;
 import io.providermirror.server.core.FillBounds;
 import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.core.ProviderMirror;
 import io.providermirror.server.core.ProviderPolicy;
-import io.providermirror.server.core.Upstream;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.InternalAuthorities;
 import io.providermirror.upstream.OriginCredentials;
@@ -184,8 +185,9 @@ public final class MirrorCore implements AutoCloseable {
                                     config.upstream().archiveTimeout(), config.upstream().minTransferRate().bytes(),
                                     config.upstream().readTimeout()),
                             config.cache().notFoundTtl()),
-                    new Upstream(new ServiceDiscovery(http, discoveryOverrides, tokens),
-                            new RegistryClient(http, pools.origin(), tokens), new ParentMirrorClient(http, tokens)),
+                    new ConfiguredOrigins(rules, new ServiceDiscovery(http, discoveryOverrides, tokens),
+                            new RegistryClient(http, pools.origin(), tokens), new ParentMirrorClient(http, tokens),
+                            new CacheDocuments(documents), config.cache().indexTtl()),
                     blobs, documents, pools.io(), pools.fills(), clock, metrics, new ProviderPolicy(config.policy()), rules, auth);
             return new MirrorCore(cacheDirectory, lock, pools, blobs, documents, mirror, auth, metrics, rules);
         } catch (IOException | RuntimeException e) {

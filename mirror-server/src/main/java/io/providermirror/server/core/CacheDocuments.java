@@ -36,6 +36,18 @@ public final class CacheDocuments {
     public record Dated<T>(T value, Instant storedAt) {
     }
 
+    /**
+     * A document that was read but does not parse as its format; unlike other {@link IOException}s (the store
+     * failing), one the caller may replace by fetching it again. The cause is the parser's complaint.
+     */
+    public static final class Unreadable extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        Unreadable(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     private final DocumentStore store;
 
     public CacheDocuments(DocumentStore store) {
@@ -52,7 +64,7 @@ public final class CacheDocuments {
             return Optional.of(new Dated<>(VersionList.parse(address, stored.get().content(), "the cache"),
                     stored.get().storedAt()));
         } catch (OriginException e) {
-            throw new IOException("the cached version list of " + address + " is unreadable: " + e.getMessage(), e);
+            throw new Unreadable("the cached version list of " + address + " is unreadable: " + e.getMessage(), e);
         }
     }
 
@@ -77,7 +89,7 @@ public final class CacheDocuments {
             return Optional.of(new Dated<>(JSON.readValue(stored.get().content(), ReleaseEvidence.class),
                     stored.get().storedAt()));
         } catch (IOException | IllegalArgumentException e) {
-            throw new IOException("the cached release of " + address + " " + version + " is unreadable: "
+            throw new Unreadable("the cached release of " + address + " " + version + " is unreadable: "
                     + e.getMessage(), e);
         }
     }
@@ -99,7 +111,7 @@ public final class CacheDocuments {
             JSON.readValue(stored.get().content(), HASHES).forEach((platform, h1) -> hashes.put(Platform.parse(platform), h1));
             return hashes;
         } catch (IOException | IllegalArgumentException e) {
-            throw new IOException("the cached h1 hashes of " + address + " " + version + " are unreadable: "
+            throw new Unreadable("the cached h1 hashes of " + address + " " + version + " are unreadable: "
                     + e.getMessage(), e);
         }
     }
@@ -121,7 +133,7 @@ public final class CacheDocuments {
         try {
             return Optional.of(URI.create(new String(stored.get().content(), StandardCharsets.UTF_8)));
         } catch (IllegalArgumentException e) {
-            throw new IOException("the stored discovery result of " + hostname + " is unreadable: " + e.getMessage(), e);
+            throw new Unreadable("the stored discovery result of " + hostname + " is unreadable: " + e.getMessage(), e);
         }
     }
 

@@ -2,7 +2,6 @@ package io.providermirror.server.core;
 
 import io.providermirror.cache.BlobStore;
 import io.providermirror.cache.DocumentStore;
-import io.providermirror.cache.FillRegistry;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
@@ -11,12 +10,15 @@ import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.OriginException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 
 /**
  * The pull-through mirror as plain Java: the three questions of the network mirror protocol, answered from
@@ -52,38 +54,34 @@ public final class ProviderMirror {
     private final ProviderPolicy policy;
     private final OriginRules rules;
     private final MirrorAuth auth;
-    private final OriginRegistries origins;
-    private final VersionIndexes indexes;
+    private final Origins origins;
+    private final VersionLists lists;
     private final Releases releases;
     private final Archives archives;
+    private final KnownHashes knownHashes;
 
     /**
+     * @param origins      the origin of each host
      * @param executor     for blocking work of bounded length: disk, metadata requests to origins
      * @param fillExecutor runs archive downloads; it needs a thread for each of {@code fillBounds.maxConcurrent()}
      */
-    public ProviderMirror(Settings settings, Upstream upstream, BlobStore blobs, DocumentStore documents,
+    public ProviderMirror(Settings settings, Origins origins, BlobStore blobs, DocumentStore documents,
                           Executor executor, Executor fillExecutor, Clock clock, MirrorMetrics metrics, ProviderPolicy policy, OriginRules rules,
                           MirrorAuth auth) {
         this.policy = policy;
         this.rules = rules;
         this.auth = auth;
         this.metadataTimeout = settings.metadataTimeout();
-        this.origins = new OriginRegistries(upstream.discovery(), documents, settings.indexTtl().isZero()
-                ? Duration.ofSeconds(1) : settings.indexTtl(), rules);
-        this.indexes = new VersionIndexes(origins, upstream, rules, documents, executor, clock, settings.indexTtl(),
-                !settings.offline(), settings.metadataMemoryBytes() / 2, metrics, policy, settings.notFoundTtl());
-        this.releases = new Releases(indexes, origins, upstream, documents, executor, settings.metadataMemoryBytes() / 2,
-                metrics, policy, rules);
-        FillRegistry fills = new FillRegistry(blobs);
-        metrics.bindStore(blobs, fills);
-        this.archives = new Archives(releases, indexes, origins, upstream, rules, blobs, fills, executor, fillExecutor,
-                settings.fillBounds(), settings.maxArchiveBytes(), metrics);
+        this.origins = origins;
+        CacheDocuments cacheDocuments = new CacheDocuments(documents);
+        this.knownHashes = new KnownHashes(cacheDocuments);
+        this.lists = new VersionLists(settings, origins, cacheDocuments, executor, clock, metrics, policy);
+        this.releases = new Releases(settings, lists, origins, cacheDocuments, knownHashes, executor, metrics, policy,
+                rules);
+        this.archives = new Archives(settings, releases, lists, origins, knownHashes, blobs, executor, fillExecutor,
+                metrics);
     }
 
-    /**
-     * {@code index.json}: every semver version the origin lists that the policy lets in. A provider the policy
-     * refuses, or of which it refuses every version, fails with a {@link PolicyDeniedException}.
-     */
     /**
      * Why the mirror would never serve {@code version} of {@code address} (a refused host, an IP literal, another
      * port of a configured host, or the policy), if it would not; what {@code import} uses to take in nothing unreachable.
@@ -101,8 +99,25 @@ public final class ProviderMirror {
         return archives.awaitBackgroundHashes(timeout);
     }
 
+    /**
+     * {@code index.json}: every semver version the origin lists that the policy lets in. A provider the policy
+     * refuses, or of which it refuses every version, fails with a {@link PolicyDeniedException}.
+     */
     public CompletableFuture<RenderedDocument> versionIndex(ProviderAddress address) {
-        Optional<CompletableFuture<RenderedDocument>> host = refusedHost(address);
+        return allowedList(address).thenApply(VersionLists.Entry::index);
+    }
+
+    /**
+     * The versions of {@code address} that {@code index.json} lists, in its order, as a client's request would
+     * have them (refused and counted alike): what {@code warm} and {@code export} use instead of parsing JSON.
+     */
+    public CompletableFuture<List<ProviderVersion>> allowedVersions(ProviderAddress address) {
+        return allowedList(address).thenApply(entry -> entry.list().versions().keySet().stream()
+                .filter(version -> policy.allows(address, version)).toList());
+    }
+
+    private CompletableFuture<VersionLists.Entry> allowedList(ProviderAddress address) {
+        Optional<CompletableFuture<VersionLists.Entry>> host = refusedHost(address);
         if (host.isPresent()) {
             return host.get();
         }
@@ -110,12 +125,12 @@ public final class ProviderMirror {
         if (refused.isPresent()) {
             return CompletableFuture.failedFuture(new PolicyDeniedException(refused.get()));
         }
-        return withinDeadline(indexes.lookup(address), address, "the version list").thenApply(entry -> {
+        return withinDeadline(lists.get(address, Requester.CLIENT), address, "the version list").thenApply(entry -> {
             if (entry.allowedVersions() == 0 && !entry.list().versions().isEmpty()) {
                 throw new PolicyDeniedException("the policy refuses every version of " + address + " its origin lists ("
                         + policy.refusal(address, entry.list().versions().keySet().iterator().next()).orElse("") + ")");
             }
-            return entry.index();
+            return entry;
         });
     }
 
@@ -124,7 +139,25 @@ public final class ProviderMirror {
      * and known {@code h1:}.
      */
     public CompletableFuture<RenderedDocument> versionDocument(ProviderAddress address, ProviderVersion version) {
-        Optional<CompletableFuture<RenderedDocument>> host = refusedHost(address);
+        return allowedRelease(address, version).thenApply(entry -> auth.enabled()
+                // Signed archive URLs expire, so each response gets its own.
+                ? releases.render(entry, platform -> auth.archiveQuery(address, version, platform))
+                : entry.document());
+    }
+
+    /**
+     * The verified release whose version document a client would get, with the platforms that document lists
+     * and the {@code h1:} hashes known (refused and counted alike): what {@code warm} and {@code export} use
+     * instead of parsing JSON.
+     */
+    public CompletableFuture<ServedRelease> release(ProviderAddress address, ProviderVersion version) {
+        return allowedRelease(address, version).thenApply(entry -> new ServedRelease(entry.release(),
+                entry.release().packages().keySet().stream().filter(policy::allows)
+                        .collect(Collectors.toCollection(TreeSet::new)), entry.h1()));
+    }
+
+    private CompletableFuture<Releases.Entry> allowedRelease(ProviderAddress address, ProviderVersion version) {
+        Optional<CompletableFuture<Releases.Entry>> host = refusedHost(address);
         if (host.isPresent()) {
             return host.get();
         }
@@ -132,11 +165,15 @@ public final class ProviderMirror {
         if (refused.isPresent()) {
             return CompletableFuture.failedFuture(new PolicyDeniedException(refused.get()));
         }
-        return withinDeadline(releases.lookup(address, version), address, "version " + version)
-                .thenApply(entry -> auth.enabled()
-                        // Signed archive URLs expire, so each response gets its own.
-                        ? releases.render(entry, platform -> auth.archiveQuery(address, version, platform))
-                        : entry.document());
+        return withinDeadline(releases.get(address, version, Requester.CLIENT), address, "version " + version);
+    }
+
+    /**
+     * The {@code h1:} hashes of verified archives: what {@code import} records the hashes of the archives it
+     * takes in with, so that the version documents in memory list them too.
+     */
+    public KnownHashes knownHashes() {
+        return knownHashes;
     }
 
     /**
@@ -166,7 +203,7 @@ public final class ProviderMirror {
             Throwable cause = Futures.cause(failure);
             if (cause instanceof TimeoutException) {
                 throw new OriginException(OriginException.Reason.TIMEOUT, what + " of " + address + ": its origin "
-                        + address.hostname() + " (" + origins.describe(address.hostname())
+                        + address.hostname() + " (" + origins.of(address.hostname()).describe()
                         + ") did not answer within " + metadataTimeout.toMillis() + " ms; the mirror goes on "
                         + "fetching it, so trying again shortly may succeed");
             }

@@ -1,20 +1,14 @@
 package io.providermirror.server.core;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import io.providermirror.cache.DocumentStore;
-import io.providermirror.cache.StoredDocument;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.ListedVersion;
+import io.providermirror.upstream.Origin;
 import io.providermirror.upstream.OriginException;
-import io.providermirror.upstream.PackageHashes;
-import io.providermirror.upstream.ParentMirrorClient;
-import io.providermirror.upstream.RegistryClient;
 import io.providermirror.upstream.ReleaseEvidence;
 import io.providermirror.upstream.ReleaseVerifier;
 import io.providermirror.upstream.VerificationException;
@@ -24,7 +18,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
@@ -34,12 +27,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Verified provider versions and their rendered version documents. A version is fetched and verified once
  * (every platform's download document, SHA256SUMS and its signature), its evidence persisted, and from then
- * on it is immutable; only the {@code h1:} hashes grow as archives are verified.
+ * on it is immutable; only the {@code h1:} hashes ({@link KnownHashes}) grow as archives are verified. Each is
+ * kept as {@code release.json}, its evidence, and served as its rendered version document.
  */
 public final class Releases {
 
     private static final Logger LOG = LoggerFactory.getLogger(Releases.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
      * A verified release with the {@code h1:} hashes known so far and its rendered version document;
@@ -55,30 +48,29 @@ public final class Releases {
     private record Key(ProviderAddress address, ProviderVersion version) {
     }
 
-    private final VersionIndexes indexes;
-    private final OriginRegistries origins;
-    private final RegistryClient registry;
-    private final ParentMirrorClient parents;
-    private final DocumentStore documents;
+    private final VersionLists lists;
+    private final Origins origins;
+    private final CacheDocuments documents;
+    private final KnownHashes hashes;
     private final Executor executor;
     private final AsyncCache<Key, Entry> entries;
     private final MirrorMetrics metrics;
     private final ProviderPolicy policy;
     private final OriginRules rules;
 
-    Releases(VersionIndexes indexes, OriginRegistries origins, Upstream upstream, DocumentStore documents,
-             Executor executor, long memoryBytes, MirrorMetrics metrics, ProviderPolicy policy, OriginRules rules) {
+    /** Takes half of {@code settings.metadataMemoryBytes()}; {@link VersionLists} has the other half. */
+    Releases(ProviderMirror.Settings settings, VersionLists lists, Origins origins, CacheDocuments documents,
+             KnownHashes hashes, Executor executor, MirrorMetrics metrics, ProviderPolicy policy, OriginRules rules) {
         this.metrics = metrics;
         this.policy = policy;
         this.rules = rules;
-        this.indexes = indexes;
+        this.lists = lists;
         this.origins = origins;
-        this.registry = upstream.registry();
-        this.parents = upstream.parents();
         this.documents = documents;
+        this.hashes = hashes;
         this.executor = executor;
         this.entries = Caffeine.newBuilder()
-                .maximumWeight(memoryBytes)
+                .maximumWeight(settings.metadataMemoryBytes() / 2)
                 .weigher((Key key, Entry entry) -> entry.estimatedBytes())
                 // Maintenance (weighing, evicting) is cheap and runs where a value completes, so an entry over
                 // the memory budget is gone before the next request can find it.
@@ -86,28 +78,34 @@ public final class Releases {
                 .recordStats()
                 .buildAsync();
         metrics.monitor(entries, "releases");
+        hashes.addListener(this::hashesChanged);
     }
 
-    /** As {@link #get}, for a client's request: counted as a cache hit or miss. */
-    CompletableFuture<Entry> lookup(ProviderAddress address, ProviderVersion version) {
+    /**
+     * The verified release; fetched and verified only when it is in neither memory nor the cache directory. A
+     * client's request is counted as a cache hit or miss.
+     */
+    CompletableFuture<Entry> get(ProviderAddress address, ProviderVersion version, Requester requester) {
+        if (requester == Requester.MIRROR) {
+            return cachedOrLoaded(address, version);
+        }
         CompletableFuture<Entry> present = entries.getIfPresent(new Key(address, version));
         if (present != null && present.isDone() && !present.isCompletedExceptionally()) {
             metrics.cacheLookup(MirrorMetrics.LookupKind.VERSION, MirrorMetrics.LookupResult.HIT);
             return present;
         }
-        return get(address, version).whenComplete((entry, failure) -> metrics.cacheLookup(
+        return cachedOrLoaded(address, version).whenComplete((entry, failure) -> metrics.cacheLookup(
                 MirrorMetrics.LookupKind.VERSION, failure != null || entry.fromOrigin()
                         ? MirrorMetrics.LookupResult.MISS : MirrorMetrics.LookupResult.HIT));
     }
 
-    /** The verified release; fetched and verified only when it is in neither memory nor the cache directory. */
-    CompletableFuture<Entry> get(ProviderAddress address, ProviderVersion version) {
+    private CompletableFuture<Entry> cachedOrLoaded(ProviderAddress address, ProviderVersion version) {
         // Everything, the disk read included, runs on the executor: callers may be event-loop threads.
         return entries.get(new Key(address, version), (key, ignored) -> CompletableFuture
                 .supplyAsync(() -> loadFromDisk(key), executor)
                 .thenCompose(stored -> stored
                         .map(CompletableFuture::completedFuture)
-                        .orElseGet(() -> indexes.get(address).thenApplyAsync(index -> {
+                        .orElseGet(() -> lists.get(address, Requester.MIRROR).thenApplyAsync(index -> {
                             ListedVersion listed = index.list().find(version).orElseThrow(() -> new OriginException(
                                     OriginException.Reason.NOT_FOUND, "version " + version + " of " + address
                                     + " is not listed by its origin (as of " + index.fetchedAt() + ")"));
@@ -116,23 +114,12 @@ public final class Releases {
                 .whenComplete((entry, failure) -> OriginFailures.log(LOG, address + " " + version, failure)));
     }
 
-    /** Records the {@code h1:} hash of a verified archive, so version documents list it from now on. */
-    synchronized void recordH1(ProviderAddress address, ProviderVersion version, Platform platform, String h1) {
-        Map<Platform, String> hashes = new TreeMap<>(readHashes(address, version));
-        if (h1.equals(hashes.put(platform, h1))) {
-            return;
-        }
-        Map<String, String> stored = new TreeMap<>();
-        hashes.forEach((p, h) -> stored.put(p.toString(), h));
-        try {
-            documents.write(CacheLayout.packageHashes(address, version), JSON.writeValueAsBytes(stored));
-        } catch (IOException e) {
-            LOG.warn("cannot store the h1 hash of {} {} {}: {}", address, version, platform, e.toString());
-        }
+    /** Shows the {@code h1:} hashes just recorded in the release's version document, if it is in memory. */
+    private void hashesChanged(ProviderAddress address, ProviderVersion version, Map<Platform, String> known) {
         Key key = new Key(address, version);
         CompletableFuture<Entry> current = entries.getIfPresent(key);
         if (current != null && current.isDone() && !current.isCompletedExceptionally()) {
-            entries.put(key, CompletableFuture.completedFuture(entry(current.join().release(), hashes, false)));
+            entries.put(key, CompletableFuture.completedFuture(entry(current.join().release(), known, false)));
         }
     }
 
@@ -146,37 +133,40 @@ public final class Releases {
      */
     Optional<Stored> stored(ProviderAddress address, ProviderVersion version) {
         Key key = new Key(address, version);
-        Optional<StoredDocument> document;
-        try {
-            document = documents.read(CacheLayout.release(address, version));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the cached release of " + address + " " + version, e);
-        }
-        if (document.isEmpty()) {
+        Optional<CacheDocuments.Dated<ReleaseEvidence>> evidence = readEvidence(key);
+        if (evidence.isEmpty()) {
             return Optional.empty();
         }
         CompletableFuture<Entry> current = entries.getIfPresent(key);
         Optional<Entry> entry = current != null && current.isDone() && !current.isCompletedExceptionally()
-                ? Optional.of(current.join()) : loadFromDisk(key);
-        return entry.map(e -> new Stored(e.release(), e.h1(), document.get().storedAt()));
+                ? Optional.of(current.join()) : verifyStored(key, evidence.get().value());
+        return entry.map(e -> new Stored(e.release(), e.h1(), evidence.get().storedAt()));
     }
 
     private Optional<Entry> loadFromDisk(Key key) {
-        Optional<StoredDocument> stored;
+        return readEvidence(key).flatMap(evidence -> verifyStored(key, evidence.value()));
+    }
+
+    /** The evidence the cache directory holds for {@code key}; none when there is none or it is unreadable. */
+    private Optional<CacheDocuments.Dated<ReleaseEvidence>> readEvidence(Key key) {
         try {
-            stored = documents.read(CacheLayout.release(key.address(), key.version()));
+            return documents.releaseEvidence(key.address(), key.version());
+        } catch (CacheDocuments.Unreadable e) {
+            LOG.warn("the cached release of {} {} does not verify ({}); fetching it again",
+                    key.address(), key.version(), e.getCause().getMessage());
+            return Optional.empty();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the cached release of " + key.address() + " " + key.version(), e);
         }
-        if (stored.isEmpty()) {
-            return Optional.empty();
-        }
+    }
+
+    /** Evidence read back from disk, verified again: nothing is trusted because it was on disk. */
+    private Optional<Entry> verifyStored(Key key, ReleaseEvidence evidence) {
         try {
-            ReleaseEvidence evidence = JSON.readValue(stored.get().content(), ReleaseEvidence.class);
             VerifiedRelease release = ReleaseVerifier.verify(key.address(), key.version(), evidence,
                     rules.signaturePolicy(key.address().hostname()));
-            return Optional.of(entry(release, readHashes(key.address(), key.version()), false));
-        } catch (IOException | OriginException | IllegalArgumentException e) {
+            return Optional.of(entry(release, hashes.read(key.address(), key.version()), false));
+        } catch (OriginException | IllegalArgumentException e) {
             LOG.warn("the cached release of {} {} does not verify ({}); fetching it again",
                     key.address(), key.version(), e.getMessage());
             return Optional.empty();
@@ -185,15 +175,14 @@ public final class Releases {
 
     private Entry fetch(Key key, ListedVersion listed) {
         ProviderAddress address = key.address();
-        Optional<java.net.URI> parent = rules.parentMirror(address.hostname());
-        ReleaseEvidence evidence = parent.isPresent() ? parents.fetchRelease(parent.get(), address, key.version())
-                : registry.fetchRelease(origins.providersBase(address.hostname()), address, listed);
+        Origin origin = origins.of(address.hostname());
+        ReleaseEvidence evidence = origin.release(address, listed);
         VerifiedRelease release;
         try {
             release = ReleaseVerifier.verify(address, key.version(), evidence, rules.signaturePolicy(address.hostname()));
         } catch (VerificationException e) {
             LOG.error("refusing {} {} from {}: {} check failed: {}", address, key.version(),
-                    origins.describe(address.hostname()), e.check(), e.getMessage());
+                    origin.describe(), e.check(), e.getMessage());
             metrics.verificationFailure(address.hostname(), e.check().name(), address + " " + key.version(),
                     e.getMessage());
             throw e;
@@ -201,32 +190,15 @@ public final class Releases {
         if (release.packages().values().stream().anyMatch(VerifiedPackage::unsigned)) {
             LOG.warn("accepting {} {} from {} without a signature: its origin lists no signing keys, and the policy of "
                     + "{} allows that (SHA256SUMS was checked)", address, key.version(),
-                    origins.describe(address.hostname()), address.hostname());
+                    origin.describe(), address.hostname());
             metrics.unsignedRelease(address.hostname());
         }
         try {
-            documents.write(CacheLayout.release(address, key.version()), JSON.writeValueAsBytes(evidence));
+            documents.writeReleaseEvidence(address, key.version(), evidence);
         } catch (IOException e) {
             LOG.warn("cannot store the release of {} {}: {}", address, key.version(), e.toString());
         }
-        return entry(release, readHashes(address, key.version()), true);
-    }
-
-    private Map<Platform, String> readHashes(ProviderAddress address, ProviderVersion version) {
-        try {
-            Optional<StoredDocument> stored = documents.read(CacheLayout.packageHashes(address, version));
-            if (stored.isEmpty()) {
-                return Map.of();
-            }
-            Map<String, String> raw = JSON.readValue(stored.get().content(), new TypeReference<Map<String, String>>() {
-            });
-            Map<Platform, String> hashes = new TreeMap<>();
-            raw.forEach((platform, h1) -> hashes.put(Platform.parse(platform), h1));
-            return hashes;
-        } catch (IOException | IllegalArgumentException e) {
-            LOG.warn("ignoring unreadable h1 hashes of {} {}: {}", address, version, e.toString());
-            return Map.of();
-        }
+        return entry(release, hashes.read(address, key.version()), true);
     }
 
     /** An entry whose version document is rendered once, with bare archive URLs. */

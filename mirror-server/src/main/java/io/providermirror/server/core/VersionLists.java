@@ -5,13 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import io.providermirror.cache.DocumentStore;
-import io.providermirror.cache.StoredDocument;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.upstream.ListedVersion;
 import io.providermirror.upstream.OriginException;
-import io.providermirror.upstream.ParentMirrorClient;
 import io.providermirror.upstream.RegistryClient;
 import io.providermirror.upstream.VersionList;
 import java.io.IOException;
@@ -28,14 +26,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Providers' version lists: loaded from disk or the origin once, answered from memory as pre-rendered
- * {@code index.json} bytes, and refreshed from the origin in the background once older than the TTL. While
- * a refresh runs, or when it fails, the last good list is served. A provider its origin does not have is
- * remembered as such for a short while, so a flood of made-up names does not become a flood of origin requests.
+ * Providers' version lists ({@code versions.json} in the cache, {@code index.json} to clients): loaded from disk
+ * or the origin once, answered from memory as pre-rendered {@code index.json} bytes, and refreshed from the origin
+ * in the background once older than the TTL. While a refresh runs, or when it fails, the last good list is served.
+ * A provider its origin does not have is remembered as such for a short while, so a flood of made-up names does
+ * not become a flood of origin requests.
  */
-final class VersionIndexes {
+final class VersionLists {
 
-    private static final Logger LOG = LoggerFactory.getLogger(VersionIndexes.class);
+    private static final Logger LOG = LoggerFactory.getLogger(VersionLists.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
@@ -53,11 +52,8 @@ final class VersionIndexes {
         }
     }
 
-    private final OriginRegistries origins;
-    private final RegistryClient registry;
-    private final ParentMirrorClient parents;
-    private final OriginRules rules;
-    private final DocumentStore documents;
+    private final Origins origins;
+    private final CacheDocuments documents;
     private final Executor executor;
     private final Clock clock;
     private final Duration ttl;
@@ -71,20 +67,19 @@ final class VersionIndexes {
     private final Map<ProviderAddress, Instant> refreshing = new ConcurrentHashMap<>();
     private final Map<ProviderAddress, Instant> lastFailedRefresh = new ConcurrentHashMap<>();
 
-    VersionIndexes(OriginRegistries origins, Upstream upstream, OriginRules rules, DocumentStore documents, Executor executor,
-                   Clock clock, Duration ttl, boolean refreshes, long memoryBytes, MirrorMetrics metrics,
-                   ProviderPolicy policy, Duration notFoundTtl) {
+    /** Takes half of {@code settings.metadataMemoryBytes()}; {@link Releases} has the other half. */
+    VersionLists(ProviderMirror.Settings settings, Origins origins, CacheDocuments documents, Executor executor,
+                 Clock clock, MirrorMetrics metrics, ProviderPolicy policy) {
         this.metrics = metrics;
         this.policy = policy;
         this.origins = origins;
-        this.registry = upstream.registry();
-        this.parents = upstream.parents();
-        this.rules = rules;
         this.documents = documents;
         this.executor = executor;
         this.clock = clock;
-        this.ttl = ttl;
-        this.refreshes = refreshes;
+        this.ttl = settings.indexTtl();
+        this.refreshes = !settings.offline();
+        long memoryBytes = settings.metadataMemoryBytes() / 2;
+        Duration notFoundTtl = settings.notFoundTtl();
         this.retryInterval = ttl.compareTo(Duration.ofSeconds(30)) < 0 ? ttl : Duration.ofSeconds(30);
         this.entries = Caffeine.newBuilder()
                 .maximumWeight(memoryBytes)
@@ -110,8 +105,14 @@ final class VersionIndexes {
         return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
-    /** As {@link #get}, for a client's request: counted as a cache hit, stale hit or miss. */
-    CompletableFuture<Entry> lookup(ProviderAddress address) {
+    /**
+     * The provider's version list; fetched from its origin only when nothing is cached. A client's request is
+     * counted as a cache hit, stale hit or miss.
+     */
+    CompletableFuture<Entry> get(ProviderAddress address, Requester requester) {
+        if (requester == Requester.MIRROR) {
+            return cachedOrLoaded(address);
+        }
         CompletableFuture<Entry> present = entries.getIfPresent(address);
         if (present != null && present.isDone() && !present.isCompletedExceptionally()) {
             Entry entry = present.join();
@@ -120,13 +121,12 @@ final class VersionIndexes {
             refreshIfStale(address, entry);
             return present;
         }
-        return get(address).whenComplete((entry, failure) -> metrics.cacheLookup(MirrorMetrics.LookupKind.INDEX,
-                failure != null || entry.fromOrigin() ? MirrorMetrics.LookupResult.MISS
+        return cachedOrLoaded(address).whenComplete((entry, failure) -> metrics.cacheLookup(
+                MirrorMetrics.LookupKind.INDEX, failure != null || entry.fromOrigin() ? MirrorMetrics.LookupResult.MISS
                         : isStale(entry) ? MirrorMetrics.LookupResult.STALE : MirrorMetrics.LookupResult.HIT));
     }
 
-    /** The provider's version list; fetched from its origin only when nothing is cached. */
-    CompletableFuture<Entry> get(ProviderAddress address) {
+    private CompletableFuture<Entry> cachedOrLoaded(ProviderAddress address) {
         OriginException missing = notFound.getIfPresent(address);
         if (missing != null) {
             return CompletableFuture.failedFuture(new OriginException(missing.reason(), missing.getMessage()
@@ -153,28 +153,43 @@ final class VersionIndexes {
     }
 
     private Entry load(ProviderAddress address) {
-        Optional<StoredDocument> stored;
         try {
-            stored = documents.read(CacheLayout.versions(address));
+            Optional<CacheDocuments.Dated<VersionList>> stored = documents.versionList(address);
+            if (stored.isPresent()) {
+                return entry(stored.get().value(), stored.get().storedAt(), false);
+            }
+        } catch (CacheDocuments.Unreadable e) {
+            LOG.warn("the cached version list of {} is unreadable ({}); fetching it again", address,
+                    e.getCause().getMessage());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the cached version list of " + address, e);
-        }
-        if (stored.isPresent()) {
-            try {
-                return entry(VersionList.parse(address, stored.get().content(), "the cache"), stored.get().storedAt(), false);
-            } catch (OriginException e) {
-                LOG.warn("the cached version list of {} is unreadable ({}); fetching it again", address, e.getMessage());
-            }
         }
         return fetch(address);
     }
 
+    /**
+     * The origin's spelling of {@code version}, as the version list in memory or in the cache directory gives it;
+     * never asks the origin. Blocking: may read the cache directory.
+     */
+    Optional<String> cachedSpelling(ProviderAddress address, ProviderVersion version) {
+        CompletableFuture<Entry> present = entries.getIfPresent(address);
+        Optional<VersionList> list;
+        if (present != null && present.isDone() && !present.isCompletedExceptionally()) {
+            list = Optional.of(present.join().list());
+        } else {
+            try {
+                list = documents.versionList(address).map(CacheDocuments.Dated::value);
+            } catch (IOException e) {
+                list = Optional.empty();
+            }
+        }
+        return list.flatMap(l -> l.find(version)).map(ListedVersion::originSpelling);
+    }
+
     private Entry fetch(ProviderAddress address) {
-        java.util.Optional<java.net.URI> parent = rules.parentMirror(address.hostname());
-        RegistryClient.FetchedVersions fetched = parent.isPresent() ? parents.versions(parent.get(), address)
-                : registry.versions(origins.providersBase(address.hostname()), address);
+        RegistryClient.FetchedVersions fetched = origins.of(address.hostname()).versions(address);
         try {
-            documents.write(CacheLayout.versions(address), fetched.body());
+            documents.writeVersionList(address, fetched.body());
         } catch (IOException e) {
             LOG.warn("cannot store the version list of {}: {}", address, e.toString());
         }

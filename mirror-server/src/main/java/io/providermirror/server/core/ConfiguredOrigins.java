@@ -1,0 +1,41 @@
+package io.providermirror.server.core;
+
+import io.providermirror.upstream.Origin;
+import io.providermirror.upstream.ParentMirrorClient;
+import io.providermirror.upstream.ParentMirrorOrigin;
+import io.providermirror.upstream.ProviderBases;
+import io.providermirror.upstream.RegistryClient;
+import io.providermirror.upstream.RegistryOrigin;
+import io.providermirror.upstream.ServiceDiscovery;
+import java.time.Duration;
+
+/**
+ * The origins as the operator configured them: the parent network mirror of a host with {@code mirrorUrl},
+ * else the host's own registry, found by service discovery (remembered in the cache as {@code discovery.json}).
+ */
+public final class ConfiguredOrigins implements Origins {
+
+    private final OriginRules rules;
+    private final RegistryClient registry;
+    private final ParentMirrorClient parents;
+    private final ProviderBases bases;
+
+    /**
+     * @param indexTtl how long a discovered registry URL is used before discovery is asked again, as long as a
+     *                 version list is fresh (at least a second, so a zero TTL does not discover on every request)
+     */
+    public ConfiguredOrigins(OriginRules rules, ServiceDiscovery discovery, RegistryClient registry,
+                             ParentMirrorClient parents, CacheDocuments documents, Duration indexTtl) {
+        this.rules = rules;
+        this.registry = registry;
+        this.parents = parents;
+        this.bases = new ProviderBases(discovery, new DiscoveryDocuments(documents),
+                indexTtl.isZero() ? Duration.ofSeconds(1) : indexTtl);
+    }
+
+    @Override
+    public Origin of(String hostname) {
+        return rules.parentMirror(hostname).<Origin>map(mirror -> new ParentMirrorOrigin(mirror, parents))
+                .orElseGet(() -> new RegistryOrigin(hostname, registry, bases));
+    }
+}

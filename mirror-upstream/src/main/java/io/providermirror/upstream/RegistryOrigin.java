@@ -1,0 +1,65 @@
+package io.providermirror.upstream;
+
+import io.providermirror.model.ProviderAddress;
+import io.providermirror.model.ProviderVersion;
+import java.net.URI;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A host's own provider registry: its {@code providers.v1} base URL from {@link ProviderBases}, and the provider
+ * registry protocol through {@link RegistryClient}.
+ */
+public final class RegistryOrigin implements Origin {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RegistryOrigin.class);
+
+    private final String hostname;
+    private final RegistryClient registry;
+    private final ProviderBases bases;
+
+    public RegistryOrigin(String hostname, RegistryClient registry, ProviderBases bases) {
+        this.hostname = hostname;
+        this.registry = registry;
+        this.bases = bases;
+    }
+
+    @Override
+    public RegistryClient.FetchedVersions versions(ProviderAddress address) {
+        return registry.versions(bases.providersBase(hostname), address);
+    }
+
+    @Override
+    public ReleaseEvidence release(ProviderAddress address, ListedVersion listed) {
+        return registry.fetchRelease(bases.providersBase(hostname), address, listed);
+    }
+
+    @Override
+    public OriginHttpClient.ArchiveStream openArchive(ProviderAddress address, ProviderVersion version,
+                                                      Optional<String> originSpelling, VerifiedPackage pkg,
+                                                      Deadline deadline) {
+        URI base = bases.providersBase(hostname);
+        try {
+            return registry.openArchive(base, address, version, pkg, pkg.downloadUrl());
+        } catch (OriginException e) {
+            if (!STALE_URL_STATUSES.contains(e.status())) {
+                throw e;
+            }
+            LOG.info("the download URL of {} {} {} answered HTTP {}; asking its origin for a fresh one", address,
+                    version, pkg.platform(), e.status());
+            // The download document is asked for under the version's name as the origin lists it.
+            String spelling = originSpelling.orElseGet(() -> registry.versions(base, address).list().find(version)
+                    .map(ListedVersion::originSpelling).orElse(version.canonical()));
+            deadline.check();
+            URI fresh = registry.refreshDownloadUrl(base, address, version, spelling, pkg);
+            deadline.check();
+            return registry.openArchive(base, address, version, pkg, fresh);
+        }
+    }
+
+    @Override
+    public String describe() {
+        return bases.discoveryUrl(hostname).getAuthority();
+    }
+}
