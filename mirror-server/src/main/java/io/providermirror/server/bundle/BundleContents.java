@@ -16,16 +16,16 @@ final class BundleContents implements AutoCloseable {
     record StagedArchive(BlobWrite write, String sha256, long size) {
     }
 
-    private BundleManifest manifest;
+    private final BundleManifest manifest;
     private final BundleDocuments documents = new BundleDocuments();
     private final Map<CacheKey, StagedArchive> archives = new LinkedHashMap<>();
 
-    BundleManifest manifest() {
-        return manifest;
+    BundleContents(BundleManifest manifest) {
+        this.manifest = manifest;
     }
 
-    void manifest(BundleManifest read) {
-        this.manifest = read;
+    BundleManifest manifest() {
+        return manifest;
     }
 
     BundleDocuments documents() {
@@ -34,10 +34,6 @@ final class BundleContents implements AutoCloseable {
 
     Map<CacheKey, StagedArchive> archives() {
         return archives;
-    }
-
-    boolean holds(CacheKey key) {
-        return documents.contains(key) || archives.containsKey(key);
     }
 
     @Override

@@ -35,8 +35,4 @@ final class BundleDocuments implements DocumentStore {
     byte[] bytes(CacheKey key) {
         return documents.get(key);
     }
-
-    boolean contains(CacheKey key) {
-        return documents.containsKey(key);
-    }
 }

@@ -38,61 +38,67 @@ final class BundleReader {
 
     /** The bundle's contents, each entry checked against the manifest; its archives staged, not committed. */
     BundleContents read(Path bundle) throws IOException {
-        BundleContents contents = new BundleContents();
-        try {
-            read(bundle, contents);
-            return contents;
-        } catch (IOException | RuntimeException e) {
-            contents.close();
-            throw e;
+        try (BundleFiles.StreamEnd file = BundleFiles.open(bundle); BundleTar tar = new BundleTar(BundleFiles.read(file))) {
+            BundleContents contents = new BundleContents(manifest(bundle, tar));
+            try {
+                readEntries(bundle, tar, contents);
+                return contents;
+            } catch (IOException | RuntimeException e) {
+                contents.close();
+                throw e;
+            }
         }
     }
 
-    private void read(Path bundle, BundleContents contents) throws IOException {
-        Map<String, BundleManifest.Entry> expected = new LinkedHashMap<>();
-        Set<String> read = new LinkedHashSet<>();
-        try (BundleFiles.StreamEnd file = BundleFiles.open(bundle); BundleTar tar = new BundleTar(BundleFiles.read(file))) {
-            TarArchiveEntry first = tar.getNextEntry();
-            if (first == null || !first.getName().equals(BundleManifest.PATH)) {
-                throw new RefusedException(bundle + " is not a provider-mirror bundle: it does not begin with "
-                        + BundleManifest.PATH);
-            }
-            BundleManifest manifest = JSON.readValue(bounded(tar, first, MAX_DOCUMENT_BYTES), BundleManifest.class);
-            if (manifest.format() != BundleManifest.FORMAT) {
-                throw new RefusedException(bundle + " has bundle format " + manifest.format() + "; this mirror reads "
-                        + BundleManifest.FORMAT);
-            }
-            contents.manifest(manifest);
-            manifest.entries().forEach(entry -> expected.put(entry.path(), entry));
-            long documentBytes = 0;
-            TarArchiveEntry entry;
-            while ((entry = tar.getNextEntry()) != null) {
-                String name = entry.getName();
-                BundleManifest.Entry declared = expected.get(name);
-                if (declared == null || !read.add(name)) {
-                    throw new RefusedException(bundle + ": the entry " + name + " is not in the manifest, or is there twice");
-                }
-                CacheKey key = key(name);
-                if (entry.getSize() != declared.size()) {
-                    throw new RefusedException(bundle + ": the entry " + name + " is " + entry.getSize()
-                            + " bytes in the tar, but the manifest says " + declared.size());
-                }
-                if (name.endsWith(".zip")) {
-                    contents.archives().put(key, stage(tar, key, declared));
-                } else {
-                    documentBytes += declared.size();
-                    if (documentBytes > maxDocumentsTotalBytes) {
-                        throw new RefusedException(bundle + ": its documents (version lists and release evidence) "
-                                + "add up to more than " + maxDocumentsTotalBytes + " bytes, more than a bundle may "
-                                + "hold; split it into several bundles");
-                    }
-                    byte[] bytes = bounded(tar, entry, declared.size());
-                    check(declared, bytes.length, BundleFiles.sha256(bytes));
-                    contents.documents().write(key, bytes);
-                }
-            }
+    private static BundleManifest manifest(Path bundle, BundleTar tar) throws IOException {
+        TarArchiveEntry first = tar.getNextEntry();
+        if (first == null || !first.getName().equals(BundleManifest.PATH)) {
+            throw new RefusedException(bundle + " is not a provider-mirror bundle: it does not begin with "
+                    + BundleManifest.PATH);
+        }
+        BundleManifest manifest;
+        try {
+            manifest = JSON.readValue(bounded(tar, first, MAX_DOCUMENT_BYTES), BundleManifest.class);
         } catch (com.fasterxml.jackson.core.JacksonException e) {
             throw new RefusedException(bundle + ": the manifest is not valid: " + e.getOriginalMessage());
+        }
+        if (manifest.format() != BundleManifest.FORMAT) {
+            throw new RefusedException(bundle + " has bundle format " + manifest.format() + "; this mirror reads "
+                    + BundleManifest.FORMAT);
+        }
+        return manifest;
+    }
+
+    private void readEntries(Path bundle, BundleTar tar, BundleContents contents) throws IOException {
+        Map<String, BundleManifest.Entry> expected = new LinkedHashMap<>();
+        contents.manifest().entries().forEach(entry -> expected.put(entry.path(), entry));
+        Set<String> read = new LinkedHashSet<>();
+        long documentBytes = 0;
+        TarArchiveEntry entry;
+        while ((entry = tar.getNextEntry()) != null) {
+            String name = entry.getName();
+            BundleManifest.Entry declared = expected.get(name);
+            if (declared == null || !read.add(name)) {
+                throw new RefusedException(bundle + ": the entry " + name + " is not in the manifest, or is there twice");
+            }
+            CacheKey key = key(name);
+            if (entry.getSize() != declared.size()) {
+                throw new RefusedException(bundle + ": the entry " + name + " is " + entry.getSize()
+                        + " bytes in the tar, but the manifest says " + declared.size());
+            }
+            if (name.endsWith(".zip")) {
+                contents.archives().put(key, stage(tar, key, declared));
+            } else {
+                documentBytes += declared.size();
+                if (documentBytes > maxDocumentsTotalBytes) {
+                    throw new RefusedException(bundle + ": its documents (version lists and release evidence) "
+                            + "add up to more than " + maxDocumentsTotalBytes + " bytes, more than a bundle may "
+                            + "hold; split it into several bundles");
+                }
+                byte[] bytes = bounded(tar, entry, declared.size());
+                check(declared, bytes.length, BundleFiles.sha256(bytes));
+                contents.documents().write(key, bytes);
+            }
         }
         refuseMissing(bundle, List.copyOf(expected.keySet()), read);
     }
