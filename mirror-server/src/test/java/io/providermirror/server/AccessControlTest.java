@@ -14,14 +14,12 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Bearer tokens for the JSON endpoints (hashed in the configuration), and signed, expiring archive URLs for
@@ -32,65 +30,55 @@ final class AccessControlTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TOKEN = "team-a-token";
 
-    @TempDir
-    static Path tmp;
-
-    private static FakeOrigin origin;
-    private static MirrorFixture mirror;
     private static final SettableClock CLOCK = new SettableClock();
+
+    @RegisterExtension
+    static final MirrorExtension fixture = MirrorExtension.with((builder, directory) -> builder
+            .set("auth.tokens", List.of(MirrorAuth.hash(TOKEN)))
+            .set("auth.tokensFile", Files.writeString(directory.resolve("tokens"),
+                    "# team b\n" + MirrorAuth.hash("team-b-token") + "\n").toString())
+            .set("management.host", "127.0.0.1")
+            .set("management.port", 0)
+            .clock(CLOCK));
+
     private static FakeOrigin.Release release;
 
     @BeforeAll
-    static void start() throws Exception {
-        origin = FakeOrigin.start(tmp.resolve("origin"));
-        release = origin.publish("acme", "guarded", "1.0.0", FakeOrigin.Tamper.NONE, 5_000, "linux_amd64", "darwin_arm64");
-        Path tokens = Files.writeString(tmp.resolve("tokens"), "# team b\n" + MirrorAuth.hash("team-b-token") + "\n");
-        mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
-                .set("auth.tokens", List.of(MirrorAuth.hash(TOKEN)))
-                .set("auth.tokensFile", tokens.toString())
-                .set("management.host", "127.0.0.1")
-                .set("management.port", 0)
-                .clock(CLOCK)
-                .start();
-    }
-
-    @AfterAll
-    static void stop() {
-        mirror.close();
-        origin.close();
+    static void start() {
+        release = fixture.origin().publish("acme", "guarded", "1.0.0", FakeOrigin.Tamper.NONE, 5_000, "linux_amd64", "darwin_arm64");
     }
 
     private static HttpResponse<byte[]> get(String path, String token) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(mirror.url(path));
+        HttpRequest.Builder request = HttpRequest.newBuilder(fixture.mirror().url(path));
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
         }
-        return mirror.send(request.build());
+        return fixture.mirror().send(request.build());
     }
 
 
     /** The archive URL the version document gives for {@code platform}, as the CLI would resolve it. */
     private static String archiveUrl(String platform) throws Exception {
-        HttpResponse<byte[]> document = get(mirror.providerPath("acme", "guarded") + "1.0.0.json", TOKEN);
+        HttpResponse<byte[]> document = get(fixture.mirror().providerPath("acme", "guarded") + "1.0.0.json", TOKEN);
         assertThat(document.statusCode()).isEqualTo(200);
         JsonNode archives = JSON.readTree(document.body()).get("archives");
-        return URI.create(mirror.providerPath("acme", "guarded") + "1.0.0.json")
+        return URI.create(fixture.mirror().providerPath("acme", "guarded") + "1.0.0.json")
                 .resolve(archives.get(platform).get("url").asText()).toString();
     }
 
     @Test
     void theJsonEndpointsWantAConfiguredToken() throws Exception {
         for (String path : List.of("index.json", "1.0.0.json")) {
-            HttpResponse<byte[]> none = get(mirror.providerPath("acme", "guarded") + path, null);
+            HttpResponse<byte[]> none = get(fixture.mirror().providerPath("acme", "guarded") + path, null);
             assertThat(none.statusCode()).isEqualTo(401);
             assertThat(none.headers().firstValue("www-authenticate")).contains("Bearer realm=\"provider-mirror\"");
-            assertThat(error(none)).contains("credentials \"localhost:" + mirror.mirror.port() + "\" { token = \"...\" }");
-            assertThat(get(mirror.providerPath("acme", "guarded") + path, "guessed").statusCode()).isEqualTo(401);
-            assertThat(get(mirror.providerPath("acme", "guarded") + path, TOKEN).statusCode()).isEqualTo(200);
-            assertThat(get(mirror.providerPath("acme", "guarded") + path, "team-b-token").statusCode())
+            assertThat(error(none)).contains("credentials \"localhost:" + fixture.mirror().mirror.port() + "\" { token = \"...\" }");
+            assertThat(get(fixture.mirror().providerPath("acme", "guarded") + path, "guessed").statusCode()).isEqualTo(401);
+            assertThat(get(fixture.mirror().providerPath("acme", "guarded") + path, TOKEN).statusCode()).isEqualTo(200);
+            assertThat(get(fixture.mirror().providerPath("acme", "guarded") + path, "team-b-token").statusCode())
                     .as("a token from the tokens file").isEqualTo(200);
         }
-        assertThat(origin.requestsMatching("/v1/providers/acme/guarded/versions")).as("nothing before a token").isEqualTo(1);
+        assertThat(fixture.origin().requestsMatching("/v1/providers/acme/guarded/versions")).as("nothing before a token").isEqualTo(1);
     }
 
     @Test
@@ -100,7 +88,7 @@ final class AccessControlTest {
         HttpResponse<byte[]> archive = get(url, null);
         assertThat(archive.statusCode()).isEqualTo(200);
         assertThat(archive.body()).isEqualTo(release.archives().get("linux_amd64"));
-        assertThat(mirror.send(HttpRequest.newBuilder(mirror.url(url)).method("HEAD", HttpRequest.BodyPublishers.noBody())
+        assertThat(fixture.mirror().send(HttpRequest.newBuilder(fixture.mirror().url(url)).method("HEAD", HttpRequest.BodyPublishers.noBody())
                 .build()).statusCode()).as("the CLI's HEAD too").isEqualTo(200);
     }
 
@@ -153,7 +141,7 @@ final class AccessControlTest {
             assertThat(get(path, null).statusCode()).as(path).isEqualTo(200);
         }
         HttpResponse<String> metrics = java.net.http.HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + mirror.mirror.managementPort().orElseThrow() + "/metrics")).build(),
+                URI.create("http://127.0.0.1:" + fixture.mirror().mirror.managementPort().orElseThrow() + "/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(metrics.statusCode()).as("scrapers inside the cluster use the management listener").isEqualTo(200);
     }

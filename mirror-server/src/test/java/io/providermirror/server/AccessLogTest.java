@@ -16,7 +16,6 @@ import java.io.InputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -26,17 +25,15 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** One access-log line per request, with the fields operators search by; aborted and abandoned requests too. */
 final class AccessLogTest {
 
-    @TempDir
-    static Path tmp;
+    @RegisterExtension
+    static final MirrorExtension fixture = MirrorExtension.withDefaults();
 
-    private static FakeOrigin origin;
-    private static MirrorFixture mirror;
     private static final ListAppender<ILoggingEvent> LINES = new ListAppender<>();
 
     @BeforeAll
@@ -44,15 +41,11 @@ final class AccessLogTest {
         Logger access = (Logger) LoggerFactory.getLogger("io.providermirror.access");
         LINES.start();
         access.addAppender(LINES);
-        origin = FakeOrigin.start(tmp.resolve("origin"));
-        mirror = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15));
     }
 
     @AfterAll
     static void stop() {
         ((Logger) LoggerFactory.getLogger("io.providermirror.access")).detachAppender(LINES);
-        mirror.close();
-        origin.close();
     }
 
     @BeforeEach
@@ -70,9 +63,9 @@ final class AccessLogTest {
 
     @Test
     void eachRequestGetsOneLineWithClientMethodPathStatusBytesDurationAndUserAgent() throws Exception {
-        FakeOrigin.Release release = origin.publish("acme", "logged", "1.0.0", "linux_amd64");
-        String path = mirror.providerPath("acme", "logged") + "terraform-provider-logged_1.0.0_linux_amd64.zip";
-        HttpResponse<byte[]> response = mirror.send(HttpRequest.newBuilder(mirror.url(path))
+        FakeOrigin.Release release = fixture.origin().publish("acme", "logged", "1.0.0", "linux_amd64");
+        String path = fixture.mirror().providerPath("acme", "logged") + "terraform-provider-logged_1.0.0_linux_amd64.zip";
+        HttpResponse<byte[]> response = fixture.mirror().send(HttpRequest.newBuilder(fixture.mirror().url(path))
                 .header("User-Agent", "Terraform/1.11.4").build());
         assertThat(response.statusCode()).isEqualTo(200);
 
@@ -91,7 +84,7 @@ final class AccessLogTest {
     @Test
     void errorsAreLoggedWithTheirStatus() throws Exception {
         String path = "/providers/EXAMPLE/acme/x/index.json";
-        assertThat(mirror.get(path).statusCode()).isEqualTo(400);
+        assertThat(fixture.mirror().get(path).statusCode()).isEqualTo(400);
 
         await().atMost(Duration.ofSeconds(5)).until(() -> linesFor(path).size() == 1);
         assertThat(fields(linesFor(path).get(0))).containsEntry("status", 400).containsEntry("route", "invalid");
@@ -99,11 +92,11 @@ final class AccessLogTest {
 
     @Test
     void anAbortedTransferIsLoggedAsAborted() throws Exception {
-        FakeOrigin.Release release = origin.publish("acme", "cutshort", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES,
+        FakeOrigin.Release release = fixture.origin().publish("acme", "cutshort", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES,
                 300_000, "linux_amd64");
-        byte[] tampered = origin.serveTamperedSlowly(release, "linux_amd64", 10, 500);
-        String path = mirror.providerPath("acme", "cutshort") + "terraform-provider-cutshort_1.0.0_linux_amd64.zip";
-        HttpResponse<InputStream> response = mirror.client.send(HttpRequest.newBuilder(mirror.url(path)).build(),
+        byte[] tampered = fixture.origin().serveTamperedSlowly(release, "linux_amd64", 10, 500);
+        String path = fixture.mirror().providerPath("acme", "cutshort") + "terraform-provider-cutshort_1.0.0_linux_amd64.zip";
+        HttpResponse<InputStream> response = fixture.mirror().client.send(HttpRequest.newBuilder(fixture.mirror().url(path)).build(),
                 HttpResponse.BodyHandlers.ofInputStream());
         try (InputStream body = response.body()) {
             body.readAllBytes();
@@ -120,11 +113,11 @@ final class AccessLogTest {
 
     @Test
     void aClientThatGivesUpBeforeTheAnswerIsLoggedAsAborted() throws Exception {
-        origin.wireMock().stubFor(get(urlEqualTo("/v1/providers/acme/patience/versions")).willReturn(aResponse()
+        fixture.origin().wireMock().stubFor(get(urlEqualTo("/v1/providers/acme/patience/versions")).willReturn(aResponse()
                 .withFixedDelay(2_000).withHeader("Content-Type", "application/json").withBody("{\"versions\":[]}")));
-        String path = mirror.providerPath("acme", "patience") + "index.json";
-        try (SSLSocket socket = (SSLSocket) TrustedCertificates.sslContext(mirror.mirror.generatedCaFile().orElseThrow())
-                .getSocketFactory().createSocket("127.0.0.1", mirror.mirror.port())) {
+        String path = fixture.mirror().providerPath("acme", "patience") + "index.json";
+        try (SSLSocket socket = (SSLSocket) TrustedCertificates.sslContext(fixture.mirror().mirror.generatedCaFile().orElseThrow())
+                .getSocketFactory().createSocket("127.0.0.1", fixture.mirror().mirror.port())) {
             socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             socket.getOutputStream().flush();
         }
@@ -137,8 +130,8 @@ final class AccessLogTest {
 
     @Test
     void untrustedTextIsEscapedInTheLine() throws Exception {
-        try (SSLSocket socket = (SSLSocket) TrustedCertificates.sslContext(mirror.mirror.generatedCaFile().orElseThrow())
-                .getSocketFactory().createSocket("127.0.0.1", mirror.mirror.port())) {
+        try (SSLSocket socket = (SSLSocket) TrustedCertificates.sslContext(fixture.mirror().mirror.generatedCaFile().orElseThrow())
+                .getSocketFactory().createSocket("127.0.0.1", fixture.mirror().mirror.port())) {
             socket.getOutputStream().write(("GET /nothing HTTP/1.1\r\nHost: x\r\nUser-Agent: evil\" \\ \u00e9\r\n"
                     + "Connection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
             socket.getOutputStream().flush();

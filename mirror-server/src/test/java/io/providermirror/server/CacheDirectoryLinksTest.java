@@ -3,13 +3,12 @@ package io.providermirror.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.providermirror.testkit.FakeOrigin;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import io.providermirror.testkit.FakeOriginExtension;
 
 /**
  * Whoever can plant a symbolic link in the cache directory must not make the mirror delete or write files
@@ -20,17 +19,8 @@ final class CacheDirectoryLinksTest {
     @TempDir
     Path tmp;
 
-    private FakeOrigin origin;
-
-    @BeforeEach
-    void start() {
-        origin = FakeOrigin.start(tmp.resolve("origin"));
-    }
-
-    @AfterEach
-    void stop() {
-        origin.close();
-    }
+    @RegisterExtension
+    final FakeOriginExtension fixture = new FakeOriginExtension();
 
     @Test
     void aSymlinkedTmpDirectoryIsRefusedAtStartUpAndNotFollowed() throws Exception {
@@ -39,7 +29,7 @@ final class CacheDirectoryLinksTest {
         Path cache = Files.createDirectories(tmp.resolve("cache"));
         Path link = Files.createSymbolicLink(cache.resolve("tmp"), elsewhere);
 
-        assertThatThrownBy(() -> MirrorFixture.builder(cache, origin).start())
+        assertThatThrownBy(() -> MirrorFixture.builder(cache, fixture.origin()).start())
                 .hasMessageContaining("holds a symbolic link: " + link.toRealPath(java.nio.file.LinkOption.NOFOLLOW_LINKS))
                 .hasMessageContaining("-> " + elsewhere);
         assertThat(precious).as("the link was not followed").exists().hasContent("not the mirror's");
@@ -52,7 +42,7 @@ final class CacheDirectoryLinksTest {
         Path hostDirectory = Files.createDirectories(cache.resolve("archives/example.test/acme"));
         Files.createSymbolicLink(hostDirectory.resolve("x"), elsewhere);
 
-        assertThatThrownBy(() -> MirrorFixture.builder(cache, origin).start())
+        assertThatThrownBy(() -> MirrorFixture.builder(cache, fixture.origin()).start())
                 .hasMessageContaining("archives/example.test/acme/x -> " + elsewhere);
     }
 
@@ -60,7 +50,7 @@ final class CacheDirectoryLinksTest {
     void theCacheDirectoryItselfMayBeALink() throws Exception {
         Path real = Files.createDirectories(tmp.resolve("disk/cache"));
         Path link = Files.createSymbolicLink(tmp.resolve("cache"), real);
-        try (MirrorFixture mirror = MirrorFixture.builder(link, origin).start()) {
+        try (MirrorFixture mirror = MirrorFixture.builder(link, fixture.origin()).start()) {
             assertThat(mirror.get("/healthz").statusCode()).isEqualTo(200);
         }
         assertThat(real.resolve("tmp")).isDirectory();

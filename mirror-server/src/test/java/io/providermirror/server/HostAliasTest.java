@@ -13,10 +13,11 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import io.providermirror.testkit.FakeOriginExtension;
 
 /**
  * {@code host:443} is {@code host}: every per-host rule (policy, discovery URL, parent mirror, pinned keys,
@@ -30,25 +31,19 @@ final class HostAliasTest {
     @TempDir
     static Path tmp;
 
-    private static FakeOrigin origin;
+    @RegisterExtension
+    static final FakeOriginExtension fixture = new FakeOriginExtension();
 
     @BeforeAll
     static void start() {
-        origin = FakeOrigin.start(tmp.resolve("origin"));
-        origin.publish("acme", "signed", "1.0.0", "linux_amd64");
-        origin.publish("acme", "unsigned", "1.0.0", FakeOrigin.Tamper.UNSIGNED, 0, "linux_amd64");
-        origin.publish("acme", "denied", "1.0.0", "linux_amd64");
+        fixture.origin().publish("acme", "signed", "1.0.0", "linux_amd64");
+        fixture.origin().publish("acme", "unsigned", "1.0.0", FakeOrigin.Tamper.UNSIGNED, 0, "linux_amd64");
+        fixture.origin().publish("acme", "denied", "1.0.0", "linux_amd64");
     }
-
-    @AfterAll
-    static void stop() {
-        origin.close();
-    }
-
 
     @Test
     void theDefaultPortOfAHostUsesItsDiscoveryUrl() throws Exception {
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("discovery"), origin).start()) {
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("discovery"), fixture.origin()).start()) {
             assertThat(mirror.get(ALIAS + "signed/index.json").statusCode()).isEqualTo(200);
             assertThat(mirror.get(ALIAS + "signed/terraform-provider-signed_1.0.0_linux_amd64.zip").statusCode())
                     .isEqualTo(200);
@@ -57,8 +52,8 @@ final class HostAliasTest {
 
     @Test
     void aHostConfiguredWithItsDefaultPortIsTheHostItself() throws Exception {
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("configured"), origin)
-                .set("upstream.hosts", Map.of("example.test:443", Map.of("discoveryUrl", origin.discoveryUrl().toString())))
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("configured"), fixture.origin())
+                .set("upstream.hosts", Map.of("example.test:443", Map.of("discoveryUrl", fixture.origin().discoveryUrl().toString())))
                 .start()) {
             assertThat(mirror.get(mirror.providerPath("acme", "signed") + "index.json").statusCode()).isEqualTo(200);
         }
@@ -66,7 +61,7 @@ final class HostAliasTest {
 
     @Test
     void policyDenyAppliesThroughTheAlias() throws Exception {
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("deny"), origin)
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("deny"), fixture.origin())
                 .set("policy.deny", List.of(Map.of("provider", "example.test/acme/denied"))).start()) {
             HttpResponse<byte[]> response = mirror.get(ALIAS + "denied/index.json");
             assertThat(response.statusCode()).isEqualTo(404);
@@ -79,7 +74,7 @@ final class HostAliasTest {
     @Test
     void pinnedKeysApplyThroughTheAlias() throws Exception {
         TestPgpKey stranger = TestPgpKey.generate("Stranger <x@example.test>");
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("pinned"), origin)
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("pinned"), fixture.origin())
                 .set("upstream.hosts.example\\.test.trustedKeys", List.of(stranger.primaryFingerprint())).start()) {
             HttpResponse<byte[]> response = mirror.get(ALIAS + "signed/1.0.0.json");
             assertThat(response.statusCode()).isEqualTo(502);
@@ -89,7 +84,7 @@ final class HostAliasTest {
 
     @Test
     void allowUnsignedAppliesThroughTheAlias() throws Exception {
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("unsigned"), origin)
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("unsigned"), fixture.origin())
                 .set("upstream.hosts.example\\.test.allowUnsigned", true).start()) {
             assertThat(mirror.get(ALIAS + "unsigned/1.0.0.json").statusCode()).isEqualTo(200);
         }
@@ -97,10 +92,10 @@ final class HostAliasTest {
 
     @Test
     void aParentMirrorAppliesThroughTheAlias() throws Exception {
-        origin.wireMock().stubFor(get(urlEqualTo("/parent/example.test/acme/chained/index.json")).willReturn(aResponse()
+        fixture.origin().wireMock().stubFor(get(urlEqualTo("/parent/example.test/acme/chained/index.json")).willReturn(aResponse()
                 .withHeader("Content-Type", "application/json").withBody("{\"versions\":{\"2.0.0\":{}}}")));
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("parent"), origin)
-                .set("upstream.hosts", Map.of("example.test", Map.of("mirrorUrl", origin.discoveryUrl() + "parent/")))
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("parent"), fixture.origin())
+                .set("upstream.hosts", Map.of("example.test", Map.of("mirrorUrl", fixture.origin().discoveryUrl() + "parent/")))
                 .start()) {
             HttpResponse<byte[]> response = mirror.get(ALIAS + "chained/index.json");
             assertThat(response.statusCode()).isEqualTo(200);
@@ -110,22 +105,22 @@ final class HostAliasTest {
 
     @Test
     void anotherPortOfAConfiguredHostIsRefusedUnlessConfiguredItself() throws Exception {
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("port"), origin).start()) {
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("port"), fixture.origin()).start()) {
             HttpResponse<byte[]> response = mirror.get("/providers/example.test:8443/acme/signed/index.json");
             assertThat(response.statusCode()).isEqualTo(403);
             assertThat(error(response)).contains("example.test:8443/acme/signed")
                     .contains("another port of the configured host example.test");
         }
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("port2"), origin)
-                .set("upstream.hosts.example\\.test:8443.discoveryUrl", origin.discoveryUrl().toString()).start()) {
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("port2"), fixture.origin())
+                .set("upstream.hosts.example\\.test:8443.discoveryUrl", fixture.origin().discoveryUrl().toString()).start()) {
             assertThat(mirror.get("/providers/example.test:8443/acme/signed/index.json").statusCode()).isEqualTo(200);
         }
     }
 
     @Test
     void theDefaultPortOfAHostConfiguredOnlyWithAnotherPortIsRefusedToo() throws Exception {
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("reverse"), origin)
-                .set("upstream.hosts.corp\\.test:8443.discoveryUrl", origin.discoveryUrl().toString()).start()) {
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("reverse"), fixture.origin())
+                .set("upstream.hosts.corp\\.test:8443.discoveryUrl", fixture.origin().discoveryUrl().toString()).start()) {
             assertThat(mirror.get("/providers/corp.test:8443/acme/signed/index.json").statusCode()).isEqualTo(200);
             HttpResponse<byte[]> response = mirror.get("/providers/corp.test/acme/signed/index.json");
             assertThat(response.statusCode()).isEqualTo(403);

@@ -32,6 +32,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Clients that are slow, silent or malicious: cut off in bounded time, answered with 4xx, never 5xx. */
 final class HostileClientsTest {
@@ -41,14 +42,13 @@ final class HostileClientsTest {
     @TempDir
     static Path tmp;
 
-    private static FakeOrigin origin;
-    private static MirrorFixture fixture;
+    @RegisterExtension
+    static final MirrorExtension fixture = MirrorExtension.withDefaults();
+
     private static MirrorApplication strict;
 
     @BeforeAll
     static void start() throws Exception {
-        origin = FakeOrigin.start(tmp.resolve("origin"));
-        fixture = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15));
         strict = MirrorApplication.start(new ConfigLoader(Map.of()).loadText("""
                 server: {host: 127.0.0.1, port: 0, requestReadTimeout: 1s, idleTimeout: 2s}
                 cache: {directory: '%s'}
@@ -58,8 +58,6 @@ final class HostileClientsTest {
     @AfterAll
     static void stop() {
         strict.close();
-        fixture.close();
-        origin.close();
     }
 
     private static SSLSocket connect(MirrorApplication mirror) throws Exception {
@@ -160,11 +158,11 @@ final class HostileClientsTest {
 
     @Test
     void pipelinedRequestsAreAnsweredInOrder() throws Exception {
-        FakeOrigin.Release release = origin.publish("acme", "pipelined", "1.0.0", FakeOrigin.Tamper.NONE, 100_000,
+        FakeOrigin.Release release = fixture.origin().publish("acme", "pipelined", "1.0.0", FakeOrigin.Tamper.NONE, 100_000,
                 "linux_amd64");
-        origin.serveSlowly(release, "linux_amd64", 5, 500);
-        String archive = fixture.providerPath("acme", "pipelined") + "terraform-provider-pipelined_1.0.0_linux_amd64.zip";
-        try (SSLSocket socket = connect(fixture.mirror)) {
+        fixture.origin().serveSlowly(release, "linux_amd64", 5, 500);
+        String archive = fixture.mirror().providerPath("acme", "pipelined") + "terraform-provider-pipelined_1.0.0_linux_amd64.zip";
+        try (SSLSocket socket = connect(fixture.mirror().mirror)) {
             // Both requests in one write: the slow cold archive first, then the home page.
             socket.getOutputStream().write(("GET " + archive + " HTTP/1.1\r\nHost: x\r\n\r\n"
                     + "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
@@ -199,11 +197,11 @@ final class HostileClientsTest {
             }
             URI uri;
             try {
-                uri = URI.create("https://localhost:" + fixture.mirror.port() + path);
+                uri = URI.create("https://localhost:" + fixture.mirror().mirror.port() + path);
             } catch (IllegalArgumentException notAUri) {
                 continue;
             }
-            HttpResponse<byte[]> response = fixture.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(20)).build());
+            HttpResponse<byte[]> response = fixture.mirror().send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(20)).build());
             assertThat(response.statusCode()).as(path.toString()).isLessThan(500);
             if (response.statusCode() >= 400) {
                 assertThat(JSON.readTree(response.body()).get("errors").isArray()).as(path.toString()).isTrue();

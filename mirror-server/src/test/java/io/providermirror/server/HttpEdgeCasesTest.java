@@ -11,17 +11,14 @@ import java.net.SocketException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import javax.net.ssl.SSLSocket;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Conditional and range requests as RFC 9110 has them (a stale {@code If-Range} gets the whole archive, a
@@ -32,32 +29,22 @@ final class HttpEdgeCasesTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @TempDir
-    static Path tmp;
+    @RegisterExtension
+    static final MirrorExtension fixture = MirrorExtension.withDefaults();
 
-    private static FakeOrigin origin;
-    private static MirrorFixture mirror;
     private static FakeOrigin.Release release;
     private static String archive;
 
     @BeforeAll
     static void start() throws Exception {
-        origin = FakeOrigin.start(tmp.resolve("origin"));
-        mirror = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15));
-        release = origin.publish("acme", "ranged", "1.0.0", FakeOrigin.Tamper.NONE, 20_000, "linux_amd64");
-        archive = mirror.providerPath("acme", "ranged") + "terraform-provider-ranged_1.0.0_linux_amd64.zip";
-        assertThat(mirror.get(archive).statusCode()).isEqualTo(200);
-    }
-
-    @AfterAll
-    static void stop() {
-        mirror.close();
-        origin.close();
+        release = fixture.origin().publish("acme", "ranged", "1.0.0", FakeOrigin.Tamper.NONE, 20_000, "linux_amd64");
+        archive = fixture.mirror().providerPath("acme", "ranged") + "terraform-provider-ranged_1.0.0_linux_amd64.zip";
+        assertThat(fixture.mirror().get(archive).statusCode()).isEqualTo(200);
     }
 
     private static HttpResponse<byte[]> get(String... headers) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(mirror.url(archive));
-        return mirror.send((headers.length == 0 ? request : request.headers(headers)).build());
+        HttpRequest.Builder request = HttpRequest.newBuilder(fixture.mirror().url(archive));
+        return fixture.mirror().send((headers.length == 0 ? request : request.headers(headers)).build());
     }
 
     private static byte[] genuine() {
@@ -117,8 +104,8 @@ final class HttpEdgeCasesTest {
 
     /** Writes {@code request} on a new connection and reads everything until the server closes it. */
     private static String exchange(String request) throws Exception {
-        try (SSLSocket socket = (SSLSocket) TrustedCertificates.sslContext(mirror.mirror.generatedCaFile().orElseThrow())
-                .getSocketFactory().createSocket("127.0.0.1", mirror.mirror.port())) {
+        try (SSLSocket socket = (SSLSocket) TrustedCertificates.sslContext(fixture.mirror().mirror.generatedCaFile().orElseThrow())
+                .getSocketFactory().createSocket("127.0.0.1", fixture.mirror().mirror.port())) {
             socket.setSoTimeout(10_000);
             OutputStream out = socket.getOutputStream();
             out.write(request.getBytes(StandardCharsets.US_ASCII));

@@ -32,6 +32,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import io.providermirror.testkit.FakeOriginExtension;
 
 /**
  * An attacker controls a configured origin (its registry, download documents and redirects) and tries to make
@@ -46,25 +48,24 @@ final class InternalNetworkTest {
     @TempDir
     Path tmp;
 
-    private FakeOrigin origin;
+    @RegisterExtension
+    final FakeOriginExtension fixture = new FakeOriginExtension();
+
     private FakeOrigin internal;
     private FakeOrigin.Release release;
 
     @BeforeEach
     void start() {
-        origin = FakeOrigin.start(tmp.resolve("origin"));
         // The internal service presents a certificate the mirror trusts: only the destination check stops it.
-        internal = FakeOrigin.start(origin.certificates());
+        internal = FakeOrigin.start(fixture.origin().certificates());
         internal.wireMock().stubFor(get(urlEqualTo("/secret")).willReturn(aResponse().withBody("internal secret")));
-        release = origin.publish("acme", "ssrf", "1.0.0", PLATFORM);
+        release = fixture.origin().publish("acme", "ssrf", "1.0.0", PLATFORM);
     }
 
     @AfterEach
     void stop() {
-        origin.close();
         internal.close();
     }
-
 
     private URI secret() {
         return internal.discoveryUrl().resolve("/secret");
@@ -80,8 +81,8 @@ final class InternalNetworkTest {
 
     @Test
     void aDownloadUrlAtAnInternalServiceIsRefusedAndTheServiceIsNeverAsked() throws Exception {
-        origin.pointArchiveAt(release, PLATFORM, secret());
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin).start()) {
+        fixture.origin().pointArchiveAt(release, PLATFORM, secret());
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), fixture.origin()).start()) {
             HttpResponse<byte[]> response = archive(mirror);
 
             assertThat(response.statusCode()).isEqualTo(403);
@@ -93,9 +94,9 @@ final class InternalNetworkTest {
 
     @Test
     void aRedirectToAnInternalServiceIsRefused() throws Exception {
-        origin.wireMock().stubFor(get(urlEqualTo("/dl/elsewhere.zip")).willReturn(temporaryRedirect(secret().toString())));
-        origin.pointArchiveAt(release, PLATFORM, origin.discoveryUrl().resolve("/dl/elsewhere.zip"));
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin).start()) {
+        fixture.origin().wireMock().stubFor(get(urlEqualTo("/dl/elsewhere.zip")).willReturn(temporaryRedirect(secret().toString())));
+        fixture.origin().pointArchiveAt(release, PLATFORM, fixture.origin().discoveryUrl().resolve("/dl/elsewhere.zip"));
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), fixture.origin()).start()) {
             HttpResponse<byte[]> response = archive(mirror);
 
             assertThat(response.statusCode()).isEqualTo(403);
@@ -105,8 +106,8 @@ final class InternalNetworkTest {
 
     @Test
     void anInternalAddressConfiguredForAnotherOriginIsNoAllowanceForThisOne() throws Exception {
-        origin.pointArchiveAt(release, PLATFORM, secret());
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+        fixture.origin().pointArchiveAt(release, PLATFORM, secret());
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), fixture.origin())
                 .set("upstream.hosts.other\\.test.discoveryUrl", internal.discoveryUrl().toString()).start()) {
             HttpResponse<byte[]> response = archive(mirror);
 
@@ -119,12 +120,12 @@ final class InternalNetworkTest {
     void aDownloadHostConfiguredForTheOriginIsReachedOnItsPortOnly() throws Exception {
         internal.wireMock().stubFor(get(urlEqualTo("/dl/ssrf.zip"))
                 .willReturn(aResponse().withBody(release.archives().get(PLATFORM))));
-        origin.pointArchiveAt(release, PLATFORM, internal.discoveryUrl().resolve("/dl/ssrf.zip"));
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+        fixture.origin().pointArchiveAt(release, PLATFORM, internal.discoveryUrl().resolve("/dl/ssrf.zip"));
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), fixture.origin())
                 .set("upstream.hosts.example\\.test.downloadHosts", List.of("127.0.0.1:" + freePort())).start()) {
             assertThat(archive(mirror).statusCode()).as("another port of the download host").isEqualTo(403);
         }
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache2"), origin)
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache2"), fixture.origin())
                 .set("upstream.hosts.example\\.test.downloadHosts",
                         List.of("127.0.0.1:" + internal.discoveryUrl().getPort())).start()) {
             HttpResponse<byte[]> response = archive(mirror);
@@ -148,10 +149,10 @@ final class InternalNetworkTest {
         plain.start();
         try {
             plain.stubFor(get(urlEqualTo("/dl/ssrf.zip")).willReturn(aResponse().withBody(release.archives().get(PLATFORM))));
-            origin.wireMock().stubFor(get(urlEqualTo("/dl/downgrade.zip"))
+            fixture.origin().wireMock().stubFor(get(urlEqualTo("/dl/downgrade.zip"))
                     .willReturn(temporaryRedirect("http://127.0.0.1:" + plain.port() + "/dl/ssrf.zip")));
-            origin.pointArchiveAt(release, PLATFORM, origin.discoveryUrl().resolve("/dl/downgrade.zip"));
-            try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+            fixture.origin().pointArchiveAt(release, PLATFORM, fixture.origin().discoveryUrl().resolve("/dl/downgrade.zip"));
+            try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), fixture.origin())
                     .set("upstream.hosts.example\\.test.downloadHosts", List.of("127.0.0.1:" + plain.port())).start()) {
                 HttpResponse<byte[]> response = archive(mirror);
 
@@ -168,7 +169,7 @@ final class InternalNetworkTest {
     void anUnconfiguredAddressAnswersTheSameWhateverListensThere() throws Exception {
         int listening = internal.discoveryUrl().getPort();
         int closed = freePort();
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin).start()) {
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), fixture.origin()).start()) {
             HttpResponse<byte[]> open = mirror.get("/providers/127.0.0.1:" + listening + "/acme/ssrf/index.json");
             HttpResponse<byte[]> shut = mirror.get("/providers/127.0.0.1:" + closed + "/acme/ssrf/index.json");
 
@@ -189,7 +190,7 @@ final class InternalNetworkTest {
 
     @Test
     void numericSpellingsOfAnAddressAreMalformedHostnames() throws Exception {
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin).start()) {
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), fixture.origin()).start()) {
             for (String host : new String[] {"127.1", "0x7f.1", "0177.0.0.1", "2130706433"}) {
                 HttpResponse<byte[]> response = mirror.get("/providers/" + host + "/acme/ssrf/index.json");
                 assertThat(response.statusCode()).as(host).isEqualTo(400);
@@ -200,8 +201,8 @@ final class InternalNetworkTest {
 
     @Test
     void aFileDownloadUrlGivesA502NamingTheProviderAndTheOrigin() throws Exception {
-        origin.pointArchiveAt(release, PLATFORM, URI.create("file:///etc/passwd"));
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin).start()) {
+        fixture.origin().pointArchiveAt(release, PLATFORM, URI.create("file:///etc/passwd"));
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), fixture.origin()).start()) {
             HttpResponse<byte[]> response = archive(mirror);
 
             assertThat(response.statusCode()).isEqualTo(502);
@@ -213,12 +214,12 @@ final class InternalNetworkTest {
 
     @Test
     void anArchiveThatFailsItsHashGivesAnErrorWithoutTheDigestOfWhatArrived() throws Exception {
-        FakeOrigin.Release tampered = origin.publish("acme", "tampered", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES, 0,
+        FakeOrigin.Release tampered = fixture.origin().publish("acme", "tampered", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES, 0,
                 PLATFORM);
         String received = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
                 .digest(FakeOrigin.tampered(tampered.archives().get(PLATFORM))));
         // Readers of a fill wait for it to end, so the failure is answered as a 502 rather than an aborted body.
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin).start(FillsEndBeforeRead::new)) {
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), fixture.origin()).start(FillsEndBeforeRead::new)) {
             HttpResponse<byte[]> response = mirror.get(mirror.providerPath("acme", "tampered")
                     + tampered.fileName(PLATFORM));
 

@@ -16,10 +16,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What operators get: Prometheus metrics that count exactly what happened, liveness and readiness, on the
@@ -29,31 +27,17 @@ final class OperationsTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @TempDir
-    Path tmp;
 
-    private FakeOrigin origin;
-    private MirrorFixture mirror;
+    @RegisterExtension
+    final MirrorExtension fixture = MirrorExtension.with((builder, directory) -> builder
+            .set("management.host", "127.0.0.1")
+            .set("management.port", 0));
+
     private final HttpClient plain = HttpClient.newHttpClient();
-
-    @BeforeEach
-    void start() {
-        origin = FakeOrigin.start(tmp.resolve("origin"));
-        mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
-                .set("management.host", "127.0.0.1")
-                .set("management.port", 0)
-                .start();
-    }
-
-    @AfterEach
-    void stop() {
-        mirror.close();
-        origin.close();
-    }
 
     private HttpResponse<String> management(String path) throws Exception {
         return plain.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                + mirror.mirror.managementPort().orElseThrow() + path)).build(), HttpResponse.BodyHandlers.ofString());
+                + fixture.mirror().mirror.managementPort().orElseThrow() + path)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private PrometheusScrape scrape() throws Exception {
@@ -75,22 +59,22 @@ final class OperationsTest {
 
     @Test
     void metricsCountExactlyWhatHappened() throws Exception {
-        FakeOrigin.Release release = origin.publish("acme", "metered", "1.0.0", FakeOrigin.Tamper.NONE, 50_000, "linux_amd64");
-        origin.publish("acme", "forged", "1.0.0", FakeOrigin.Tamper.WRONG_SIGNING_KEY, 0, "linux_amd64");
-        String base = mirror.providerPath("acme", "metered");
+        FakeOrigin.Release release = fixture.origin().publish("acme", "metered", "1.0.0", FakeOrigin.Tamper.NONE, 50_000, "linux_amd64");
+        fixture.origin().publish("acme", "forged", "1.0.0", FakeOrigin.Tamper.WRONG_SIGNING_KEY, 0, "linux_amd64");
+        String base = fixture.mirror().providerPath("acme", "metered");
         int archiveBytes = release.archives().get("linux_amd64").length;
         for (int i = 0; i < 2; i++) {
-            assertThat(mirror.get(base + "index.json").statusCode()).isEqualTo(200);
-            assertThat(mirror.get(base + "1.0.0.json").statusCode()).isEqualTo(200);
-            assertThat(mirror.get(base + "terraform-provider-metered_1.0.0_linux_amd64.zip").body()).hasSize(archiveBytes);
+            assertThat(fixture.mirror().get(base + "index.json").statusCode()).isEqualTo(200);
+            assertThat(fixture.mirror().get(base + "1.0.0.json").statusCode()).isEqualTo(200);
+            assertThat(fixture.mirror().get(base + "terraform-provider-metered_1.0.0_linux_amd64.zip").body()).hasSize(archiveBytes);
         }
-        assertThat(mirror.get(mirror.providerPath("acme", "forged") + "1.0.0.json").statusCode()).isEqualTo(502);
+        assertThat(fixture.mirror().get(fixture.mirror().providerPath("acme", "forged") + "1.0.0.json").statusCode()).isEqualTo(502);
 
         // An exchange is counted when its last write completes, which may be just after the client has the bytes.
         PrometheusScrape metrics = scrapeOnce(scrape -> scrape.value("mirror_served_bytes_total", "source", "cache")
                 >= archiveBytes && scrape.value("mirror_http_requests_seconds_count", "route", "version", "status", "502") >= 1);
 
-        String host = "127.0.0.1:" + origin.discoveryUrl().getPort();
+        String host = "127.0.0.1:" + fixture.origin().discoveryUrl().getPort();
         assertThat(metrics.value("mirror_cache_lookups_total", "kind", "index", "result", "miss")).isEqualTo(1);
         assertThat(metrics.value("mirror_cache_lookups_total", "kind", "index", "result", "hit")).isEqualTo(1);
         assertThat(metrics.value("mirror_cache_lookups_total", "kind", "version", "result", "miss")).isEqualTo(2);
@@ -125,7 +109,7 @@ final class OperationsTest {
 
         // Warm archives are answered on the event loop's hot path; each is still counted as a hit.
         for (int i = 0; i < 3; i++) {
-            assertThat(mirror.get(base + "terraform-provider-metered_1.0.0_linux_amd64.zip").body()).hasSize(archiveBytes);
+            assertThat(fixture.mirror().get(base + "terraform-provider-metered_1.0.0_linux_amd64.zip").body()).hasSize(archiveBytes);
         }
         PrometheusScrape warm = scrapeOnce(scrape -> scrape.value("mirror_served_bytes_total", "source", "cache")
                 >= 4.0 * archiveBytes);
@@ -136,7 +120,7 @@ final class OperationsTest {
 
     @Test
     void theHttpsListenerServesTheSameMetrics() throws Exception {
-        HttpResponse<byte[]> response = mirror.get("/metrics");
+        HttpResponse<byte[]> response = fixture.mirror().get("/metrics");
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(PrometheusScrape.parse(new String(response.body(), java.nio.charset.StandardCharsets.UTF_8)).names())
                 .contains("mirror_cache_lookups_total", "mirror_cache_size_bytes");
@@ -145,19 +129,19 @@ final class OperationsTest {
     @Test
     void healthAndReadinessOnBothListeners() throws Exception {
         assertThat(management("/healthz").body()).isEqualTo("{\"status\":\"ok\"}");
-        assertThat(mirror.get("/healthz").statusCode()).isEqualTo(200);
+        assertThat(fixture.mirror().get("/healthz").statusCode()).isEqualTo(200);
         HttpResponse<String> ready = management("/readyz");
         assertThat(ready.statusCode()).isEqualTo(200);
         JsonNode body = JSON.readTree(ready.body());
         assertThat(body.get("status").asText()).isEqualTo("ready");
         assertThat(body.get("checks").get("cacheDirectory").asText()).isEqualTo("writable");
         assertThat(body.get("checks").get("listener").asText()).isEqualTo("up");
-        assertThat(mirror.get("/readyz").statusCode()).isEqualTo(200);
+        assertThat(fixture.mirror().get("/readyz").statusCode()).isEqualTo(200);
     }
 
     @Test
     void aCacheDirectoryThatCannotBeWrittenMakesTheMirrorNotReady() throws Exception {
-        Path tmpDirectory = mirror.cacheDirectory.resolve("tmp");
+        Path tmpDirectory = fixture.mirror().cacheDirectory.resolve("tmp");
         Files.delete(tmpDirectory);
         Files.writeString(tmpDirectory, "a file where the mirror's temporary directory should be");
         try {

@@ -20,10 +20,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Origins that are slow, lie about sizes, send garbage, loop or fail TLS: each gives the client a clear error
@@ -36,31 +35,17 @@ final class OriginTroubleTest {
     @TempDir
     static Path tmp;
 
-    private static FakeOrigin origin;
-    private static MirrorFixture mirror;
-
-    @BeforeAll
-    static void start() {
-        origin = FakeOrigin.start(tmp.resolve("origin"));
-        mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
-                .set("server.metadataTimeout", "2s")
-                .set("upstream.maxArchiveBytes", 150_000)
-                .start();
-    }
-
-    @AfterAll
-    static void stop() {
-        mirror.close();
-        origin.close();
-    }
-
+    @RegisterExtension
+    static final MirrorExtension fixture = MirrorExtension.with((builder, directory) -> builder
+            .set("server.metadataTimeout", "2s")
+            .set("upstream.maxArchiveBytes", 150_000));
 
     private static String archivePath(String type) {
-        return mirror.providerPath("acme", type) + "terraform-provider-" + type + "_1.0.0_linux_amd64.zip";
+        return fixture.mirror().providerPath("acme", type) + "terraform-provider-" + type + "_1.0.0_linux_amd64.zip";
     }
 
     private static Stream<Path> cachedFilesOf(String type) throws IOException {
-        return cachedFilesOf(mirror, type);
+        return cachedFilesOf(fixture.mirror(), type);
     }
 
     private static Stream<Path> cachedFilesOf(MirrorFixture mirror, String type) throws IOException {
@@ -72,36 +57,36 @@ final class OriginTroubleTest {
 
     @Test
     void aColdVersionDocumentNeedingManySlowOriginCallsGetsA504InTimeAndTheRetryFindsItDone() throws Exception {
-        FakeOrigin.Release release = origin.publish("acme", "chain", "1.0.0", "linux_amd64");
+        FakeOrigin.Release release = fixture.origin().publish("acme", "chain", "1.0.0", "linux_amd64");
         // Each origin call is well within upstream.requestTimeout (3 s); together they exceed metadataTimeout (2 s).
-        origin.wireMock().stubFor(get(urlEqualTo("/v1/providers/acme/chain/versions")).willReturn(aResponse()
+        fixture.origin().wireMock().stubFor(get(urlEqualTo("/v1/providers/acme/chain/versions")).willReturn(aResponse()
                 .withFixedDelay(1_500).withHeader("Content-Type", "application/json")
                 .withBody("{\"versions\":[{\"version\":\"1.0.0\",\"platforms\":[{\"os\":\"linux\",\"arch\":\"amd64\"}]}]}")));
-        origin.wireMock().stubFor(get(urlEqualTo(release.archivePath("linux_amd64").replace(
+        fixture.origin().wireMock().stubFor(get(urlEqualTo(release.archivePath("linux_amd64").replace(
                 release.fileName("linux_amd64"), "terraform-provider-chain_1.0.0_SHA256SUMS"))).willReturn(aResponse()
                 .withFixedDelay(1_500).withBody(release.sha256Sums())));
 
-        HttpResponse<byte[]> first = mirror.send(HttpRequest.newBuilder(
-                mirror.url(mirror.providerPath("acme", "chain") + "1.0.0.json")).timeout(Duration.ofSeconds(8)).build());
+        HttpResponse<byte[]> first = fixture.mirror().send(HttpRequest.newBuilder(
+                fixture.mirror().url(fixture.mirror().providerPath("acme", "chain") + "1.0.0.json")).timeout(Duration.ofSeconds(8)).build());
 
         assertThat(first.statusCode()).isEqualTo(504);
         assertThat(error(first)).contains("version 1.0.0 of example.test/acme/chain")
-                .contains("127.0.0.1:" + origin.discoveryUrl().getPort()).contains("did not answer within 2000 ms");
+                .contains("127.0.0.1:" + fixture.origin().discoveryUrl().getPort()).contains("did not answer within 2000 ms");
         // The work went on in the background: the CLI's retry gets the answer without asking the origin again.
         await().atMost(Duration.ofSeconds(15)).until(() ->
-                mirror.get(mirror.providerPath("acme", "chain") + "1.0.0.json").statusCode() == 200);
-        assertThat(origin.requestsMatching("/v1/providers/acme/chain/versions")).isEqualTo(1);
-        assertThat(origin.requestsMatching("/v1/providers/acme/chain/1.0.0/download/linux/amd64")).isEqualTo(1);
+                fixture.mirror().get(fixture.mirror().providerPath("acme", "chain") + "1.0.0.json").statusCode() == 200);
+        assertThat(fixture.origin().requestsMatching("/v1/providers/acme/chain/versions")).isEqualTo(1);
+        assertThat(fixture.origin().requestsMatching("/v1/providers/acme/chain/1.0.0/download/linux/amd64")).isEqualTo(1);
     }
 
     @Test
     void aSlowOriginDoesNotDelayAStaleVersionList() throws Exception {
-        try (MirrorFixture stale = MirrorFixture.builder(tmp.resolve("stale-cache"), origin)
+        try (MirrorFixture stale = MirrorFixture.builder(tmp.resolve("stale-cache"), fixture.origin())
                 .set("cache.indexTtl", "0s").start()) {
-            origin.publish("acme", "stale", "1.0.0", "linux_amd64");
+            fixture.origin().publish("acme", "stale", "1.0.0", "linux_amd64");
             String index = stale.providerPath("acme", "stale") + "index.json";
             assertThat(stale.get(index).statusCode()).isEqualTo(200);
-            origin.wireMock().stubFor(get(urlEqualTo("/v1/providers/acme/stale/versions")).willReturn(aResponse()
+            fixture.origin().wireMock().stubFor(get(urlEqualTo("/v1/providers/acme/stale/versions")).willReturn(aResponse()
                     .withFixedDelay(10_000).withHeader("Content-Type", "application/json").withBody("{\"versions\":[]}")));
 
             // The list is stale (TTL 0), the origin takes 10 s: the cached list is the answer, long before the
@@ -116,9 +101,9 @@ final class OriginTroubleTest {
 
     @Test
     void anArchiveAnnouncedLargerThanTheLimitIsRefusedBeforeAnyByteIsStored() throws Exception {
-        origin.publish("acme", "toolarge", "1.0.0", FakeOrigin.Tamper.NONE, 300_000, "linux_amd64");
+        fixture.origin().publish("acme", "toolarge", "1.0.0", FakeOrigin.Tamper.NONE, 300_000, "linux_amd64");
 
-        HttpResponse<byte[]> response = mirror.get(archivePath("toolarge"));
+        HttpResponse<byte[]> response = fixture.mirror().get(archivePath("toolarge"));
 
         assertThat(response.statusCode()).isEqualTo(502);
         assertThat(error(response)).contains("example.test/acme/toolarge 1.0.0 linux_amd64")
@@ -130,9 +115,9 @@ final class OriginTroubleTest {
 
     @Test
     void anArchiveStreamedWithoutALengthIsCutOffAtTheLimit() throws Exception {
-        FakeOrigin.Release release = origin.publish("acme", "sneaky", "1.0.0", FakeOrigin.Tamper.NONE, 300_000,
+        FakeOrigin.Release release = fixture.origin().publish("acme", "sneaky", "1.0.0", FakeOrigin.Tamper.NONE, 300_000,
                 "linux_amd64");
-        origin.serveSlowly(release, "linux_amd64", 20, 200);
+        fixture.origin().serveSlowly(release, "linux_amd64", 20, 200);
 
         assertThat(fetchCompletes(archivePath("sneaky"), release.archives().get("linux_amd64").length)).as("the client never gets it whole").isFalse();
         try (Stream<Path> files = cachedFilesOf("sneaky")) {
@@ -142,20 +127,20 @@ final class OriginTroubleTest {
 
     @Test
     void anOriginSendingMoreThanItAnnouncedIsNeverCachedAndTheMirrorRecovers() throws Exception {
-        FakeOrigin.Release release = origin.publish("acme", "overlong", "1.0.0", FakeOrigin.Tamper.NONE, 20_000,
+        FakeOrigin.Release release = fixture.origin().publish("acme", "overlong", "1.0.0", FakeOrigin.Tamper.NONE, 20_000,
                 "linux_amd64");
         byte[] genuine = release.archives().get("linux_amd64");
         int announced = genuine.length - 5_000;
         java.util.concurrent.atomic.AtomicBoolean honest = new java.util.concurrent.atomic.AtomicBoolean();
-        try (RawHttpsServer liar = RawHttpsServer.start(origin.certificates(), out -> {
+        try (RawHttpsServer liar = RawHttpsServer.start(fixture.origin().certificates(), out -> {
             int length = honest.get() ? genuine.length : announced;
             out.write(("HTTP/1.1 200 OK\r\nContent-Type: application/zip\r\nContent-Length: " + length
                     + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             out.write(genuine);
         })) {
-            origin.pointArchiveAt(release, "linux_amd64", liar.url("/overlong.zip"));
+            fixture.origin().pointArchiveAt(release, "linux_amd64", liar.url("/overlong.zip"));
             // The liar is the origin's download host, on an internal address: configured for it.
-            try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("overlong-cache"), origin)
+            try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("overlong-cache"), fixture.origin())
                     .set("upstream.hosts.example\\.test.downloadHosts", List.of(liar.url("/").getAuthority())).start()) {
                 assertThat(fetchCompletes(mirror, archivePath("overlong"), announced)).isFalse();
                 try (Stream<Path> files = cachedFilesOf(mirror, "overlong")) {
@@ -172,7 +157,7 @@ final class OriginTroubleTest {
 
     /** True when a GET of {@code path} ended with a complete 200 body of {@code length} bytes. */
     private static boolean fetchCompletes(String path, int length) throws InterruptedException {
-        return fetchCompletes(mirror, path, length);
+        return fetchCompletes(fixture.mirror(), path, length);
     }
 
     private static boolean fetchCompletes(MirrorFixture mirror, String path, int length) throws InterruptedException {
@@ -190,28 +175,28 @@ final class OriginTroubleTest {
 
     @Test
     void garbageFromTheOriginIsA502NamingItAndIsNotCached() throws Exception {
-        origin.publish("acme", "garbage", "1.0.0", "linux_amd64");
-        origin.wireMock().stubFor(get(urlEqualTo("/v1/providers/acme/garbage/versions")).willReturn(aResponse()
+        fixture.origin().publish("acme", "garbage", "1.0.0", "linux_amd64");
+        fixture.origin().wireMock().stubFor(get(urlEqualTo("/v1/providers/acme/garbage/versions")).willReturn(aResponse()
                 .withHeader("Content-Type", "application/json").withBody("<html>maintenance</html>")));
-        String index = mirror.providerPath("acme", "garbage") + "index.json";
+        String index = fixture.mirror().providerPath("acme", "garbage") + "index.json";
 
-        HttpResponse<byte[]> response = mirror.get(index);
+        HttpResponse<byte[]> response = fixture.mirror().get(index);
 
         assertThat(response.statusCode()).isEqualTo(502);
         assertThat(error(response)).contains("example.test/acme/garbage").contains("not valid JSON");
-        origin.publish("acme", "garbage", "1.0.1", "linux_amd64");
-        HttpResponse<byte[]> healed = mirror.get(index);
+        fixture.origin().publish("acme", "garbage", "1.0.1", "linux_amd64");
+        HttpResponse<byte[]> healed = fixture.mirror().get(index);
         assertThat(healed.statusCode()).isEqualTo(200);
         assertThat(JSON.readTree(healed.body()).get("versions").has("1.0.1")).isTrue();
     }
 
     @Test
     void aRedirectLoopIsA502() throws Exception {
-        FakeOrigin.Release release = origin.publish("acme", "loop", "1.0.0", "linux_amd64");
-        origin.wireMock().stubFor(get(urlEqualTo(release.archivePath("linux_amd64"))).willReturn(aResponse()
+        FakeOrigin.Release release = fixture.origin().publish("acme", "loop", "1.0.0", "linux_amd64");
+        fixture.origin().wireMock().stubFor(get(urlEqualTo(release.archivePath("linux_amd64"))).willReturn(aResponse()
                 .withStatus(302).withHeader("Location", release.archivePath("linux_amd64"))));
 
-        HttpResponse<byte[]> response = mirror.get(archivePath("loop"));
+        HttpResponse<byte[]> response = fixture.mirror().get(archivePath("loop"));
 
         assertThat(response.statusCode()).isEqualTo(502);
         assertThat(error(response)).contains("example.test/acme/loop").contains("redirected more than 3 times");
@@ -220,14 +205,14 @@ final class OriginTroubleTest {
     @Test
     void anOriginWhoseCertificateIsNotTrustedIsA502SayingTlsFailed() throws Exception {
         TestCertificates stranger = TestCertificates.create(tmp.resolve("stranger"), "stranger");
-        try (MirrorFixture distrustful = MirrorFixture.builder(tmp.resolve("tls-cache"), origin)
+        try (MirrorFixture distrustful = MirrorFixture.builder(tmp.resolve("tls-cache"), fixture.origin())
                 .set("upstream.trustedCertificates", stranger.caPem().toString()).start()) {
-            origin.publish("acme", "tls", "1.0.0", "linux_amd64");
+            fixture.origin().publish("acme", "tls", "1.0.0", "linux_amd64");
 
             HttpResponse<byte[]> response = distrustful.get(distrustful.providerPath("acme", "tls") + "index.json");
 
             assertThat(response.statusCode()).isEqualTo(502);
-            assertThat(error(response)).contains("TLS with 127.0.0.1:" + origin.discoveryUrl().getPort() + " failed")
+            assertThat(error(response)).contains("TLS with 127.0.0.1:" + fixture.origin().discoveryUrl().getPort() + " failed")
                     .contains("upstream.trustedCertificates");
         }
     }

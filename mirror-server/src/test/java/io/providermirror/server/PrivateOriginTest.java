@@ -23,6 +23,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import io.providermirror.testkit.FakeOriginExtension;
 
 /**
  * A private origin that wants a bearer token: the token goes to its discovery and registry API, never to a
@@ -37,36 +39,36 @@ final class PrivateOriginTest {
     @TempDir
     Path tmp;
 
-    private FakeOrigin origin;
+    @RegisterExtension
+    final FakeOriginExtension fixture = new FakeOriginExtension();
+
     private FakeOrigin downloads;
     private FakeOrigin.Release release;
 
     @BeforeEach
     void start() {
-        origin = FakeOrigin.start(tmp.resolve("origin"));
-        downloads = FakeOrigin.start(origin.certificates());
-        release = origin.publish("acme", "private", "1.0.0", FakeOrigin.Tamper.NONE, 10_000, "linux_amd64");
+        downloads = FakeOrigin.start(fixture.origin().certificates());
+        release = fixture.origin().publish("acme", "private", "1.0.0", FakeOrigin.Tamper.NONE, 10_000, "linux_amd64");
         // The registry API and discovery want the token; anything without it gets 401.
         for (var header : new com.github.tomakehurst.wiremock.matching.StringValuePattern[] {absent(),
             notMatching("Bearer " + java.util.regex.Pattern.quote(TOKEN))}) {
-            origin.wireMock().stubFor(any(urlPathMatching("/(v1/.*|\\.well-known/.*)")).atPriority(1)
+            fixture.origin().wireMock().stubFor(any(urlPathMatching("/(v1/.*|\\.well-known/.*)")).atPriority(1)
                     .withHeader("Authorization", header).willReturn(aResponse().withStatus(401)));
         }
         // The archive lives on a download host of another authority.
         downloads.wireMock().stubFor(get(urlEqualTo("/dl/private.zip"))
                 .willReturn(aResponse().withBody(release.archives().get("linux_amd64"))));
-        origin.pointArchiveAt(release, "linux_amd64", downloads.discoveryUrl().resolve("/dl/private.zip"));
+        fixture.origin().pointArchiveAt(release, "linux_amd64", downloads.discoveryUrl().resolve("/dl/private.zip"));
     }
 
     @AfterEach
     void stop() {
-        origin.close();
         downloads.close();
     }
 
     /** The private origin, with its download host (another authority on an internal address) listed for it. */
     private MirrorFixture.Builder privateMirror() {
-        return MirrorFixture.builder(tmp.resolve("cache"), origin).set("upstream.hosts.example\\.test.downloadHosts",
+        return MirrorFixture.builder(tmp.resolve("cache"), fixture.origin()).set("upstream.hosts.example\\.test.downloadHosts",
                 java.util.List.of("127.0.0.1:" + downloads.discoveryUrl().getPort()));
     }
 
@@ -78,7 +80,7 @@ final class PrivateOriginTest {
         assertThat(archive.statusCode()).isEqualTo(200);
         assertThat(archive.body()).isEqualTo(release.archives().get("linux_amd64"));
 
-        assertThat(origin.wireMock().countRequestsMatching(anyRequestedFor(urlPathMatching("/(v1/.*|\\.well-known/.*)"))
+        assertThat(fixture.origin().wireMock().countRequestsMatching(anyRequestedFor(urlPathMatching("/(v1/.*|\\.well-known/.*)"))
                 .withHeader("Authorization", absent()).build()).getCount())
                 .as("every registry request carried the token").isZero();
         assertThat(downloads.wireMock().countRequestsMatching(getRequestedFor(urlEqualTo("/dl/private.zip")).build()).getCount())
@@ -135,7 +137,7 @@ final class PrivateOriginTest {
             downloads.wireMock().stubFor(get(urlEqualTo("/dl/private.zip")).willReturn(aResponse().withStatus(403)));
             downloads.wireMock().stubFor(get(urlEqualTo("/dl/renewed.zip"))
                     .willReturn(aResponse().withBody(release.archives().get("linux_amd64"))));
-            origin.pointArchiveAt(release, "linux_amd64", downloads.discoveryUrl().resolve("/dl/renewed.zip"));
+            fixture.origin().pointArchiveAt(release, "linux_amd64", downloads.discoveryUrl().resolve("/dl/renewed.zip"));
 
             HttpResponse<byte[]> archive = mirror.get(base + "terraform-provider-private_1.0.0_linux_amd64.zip");
 
@@ -155,11 +157,11 @@ final class PrivateOriginTest {
             downloads.wireMock().stubFor(get(urlEqualTo("/dl/private.zip")).willReturn(aResponse().withStatus(404)));
             String documentPath = "/v1/providers/acme/private/1.0.0/download/linux/amd64";
             ObjectNode document = (ObjectNode) JSON.readTree(java.net.http.HttpClient.newBuilder()
-                    .sslContext(io.providermirror.upstream.TrustedCertificates.sslContext(origin.caCertificate())).build()
-                    .send(java.net.http.HttpRequest.newBuilder(origin.discoveryUrl().resolve(documentPath))
+                    .sslContext(io.providermirror.upstream.TrustedCertificates.sslContext(fixture.origin().caCertificate())).build()
+                    .send(java.net.http.HttpRequest.newBuilder(fixture.origin().discoveryUrl().resolve(documentPath))
                             .header("Authorization", "Bearer " + TOKEN).build(), HttpResponse.BodyHandlers.ofString()).body());
             document.put("shasum", "0".repeat(64)).put("download_url", "/dl/swapped.zip");
-            origin.wireMock().stubFor(get(urlEqualTo(documentPath)).willReturn(aResponse()
+            fixture.origin().wireMock().stubFor(get(urlEqualTo(documentPath)).willReturn(aResponse()
                     .withHeader("Content-Type", "application/json").withBody(document.toString())));
 
             HttpResponse<byte[]> archive = mirror.get(base + "terraform-provider-private_1.0.0_linux_amd64.zip");

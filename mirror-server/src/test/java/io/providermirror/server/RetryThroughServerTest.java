@@ -6,12 +6,12 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
-import io.providermirror.testkit.FakeOrigin;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import io.providermirror.testkit.FakeOriginExtension;
 
 /** {@code upstream.maxAttempts} reaches the origin client through the server's wiring. */
 final class RetryThroughServerTest {
@@ -21,38 +21,33 @@ final class RetryThroughServerTest {
     @TempDir
     Path tmp;
 
-    private FakeOrigin origin;
+    @RegisterExtension
+    final FakeOriginExtension fixture = new FakeOriginExtension();
 
     @BeforeEach
     void start() {
-        origin = FakeOrigin.start(tmp.resolve("origin"));
-        origin.publish("acme", "flaky", "1.0.0", "linux_amd64");
+        fixture.origin().publish("acme", "flaky", "1.0.0", "linux_amd64");
         // The origin fails the first request for the version list with a 503, then answers as published.
-        origin.wireMock().stubFor(get(urlEqualTo(VERSIONS)).inScenario("flaky")
+        fixture.origin().wireMock().stubFor(get(urlEqualTo(VERSIONS)).inScenario("flaky")
                 .whenScenarioStateIs(Scenario.STARTED).willSetStateTo("recovered")
                 .willReturn(aResponse().withStatus(503)));
     }
 
-    @AfterEach
-    void stop() {
-        origin.close();
-    }
-
     @Test
     void withOneAttemptAFailedOriginRequestIsNotRetried() throws Exception {
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), fixture.origin())
                 .set("upstream.maxAttempts", 1).start()) {
             assertThat(mirror.get(mirror.providerPath("acme", "flaky") + "index.json").statusCode()).isEqualTo(502);
-            assertThat(origin.requestsMatching(VERSIONS)).isEqualTo(1);
+            assertThat(fixture.origin().requestsMatching(VERSIONS)).isEqualTo(1);
         }
     }
 
     @Test
     void withTwoAttemptsTheSecondAnswersTheClient() throws Exception {
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), fixture.origin())
                 .set("upstream.maxAttempts", 2).start()) {
             assertThat(mirror.get(mirror.providerPath("acme", "flaky") + "index.json").statusCode()).isEqualTo(200);
-            assertThat(origin.requestsMatching(VERSIONS)).isEqualTo(2);
+            assertThat(fixture.origin().requestsMatching(VERSIONS)).isEqualTo(2);
         }
     }
 }

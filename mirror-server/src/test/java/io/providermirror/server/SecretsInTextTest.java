@@ -16,15 +16,14 @@ import io.providermirror.testkit.FakeOrigin;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What an origin puts in a URL or a message reaches logs, error bodies and the status page only made safe:
@@ -35,26 +34,20 @@ final class SecretsInTextTest {
 
     private static final String SECRET = "SECRETSIGNATURE0123";
 
-    @TempDir
-    static Path tmp;
+    @RegisterExtension
+    static final MirrorExtension fixture = MirrorExtension.with((builder, directory) -> builder);
 
-    private static FakeOrigin origin;
-    private static MirrorFixture mirror;
     private static final ListAppender<ILoggingEvent> EVENTS = new ListAppender<>();
 
     @BeforeAll
     static void start() {
         EVENTS.start();
         root().addAppender(EVENTS);
-        origin = FakeOrigin.start(tmp.resolve("origin"));
-        mirror = MirrorFixture.builder(tmp.resolve("cache"), origin).start();
     }
 
     @AfterAll
     static void stop() {
         root().detachAppender(EVENTS);
-        mirror.close();
-        origin.close();
     }
 
     @BeforeEach
@@ -100,13 +93,13 @@ final class SecretsInTextTest {
 
     @Test
     void aPresignedDownloadUrlsQueryReachesNoLogLineErrorBodyOrStatusPage() throws Exception {
-        FakeOrigin.Release release = origin.publish("acme", "presigned", "1.0.0", "linux_amd64");
-        origin.pointArchiveAt(release, "linux_amd64", URI.create(origin.discoveryUrl() + "bucket/presigned.zip"
+        FakeOrigin.Release release = fixture.origin().publish("acme", "presigned", "1.0.0", "linux_amd64");
+        fixture.origin().pointArchiveAt(release, "linux_amd64", URI.create(fixture.origin().discoveryUrl() + "bucket/presigned.zip"
                 + "?X-Amz-Credential=AKIA%2F" + SECRET + "&X-Amz-Signature=" + SECRET));
-        origin.wireMock().stubFor(get(urlPathEqualTo("/bucket/presigned.zip")).willReturn(aResponse()
+        fixture.origin().wireMock().stubFor(get(urlPathEqualTo("/bucket/presigned.zip")).willReturn(aResponse()
                 .withStatus(403).withBody("<Error>SignatureDoesNotMatch</Error>")));
 
-        HttpResponse<byte[]> response = mirror.get(mirror.providerPath("acme", "presigned")
+        HttpResponse<byte[]> response = fixture.mirror().get(fixture.mirror().providerPath("acme", "presigned")
                 + "terraform-provider-presigned_1.0.0_linux_amd64.zip");
 
         assertThat(response.statusCode()).isBetween(400, 599);
@@ -114,25 +107,25 @@ final class SecretsInTextTest {
                 .contains("/bucket/presigned.zip?[redacted]").doesNotContain(SECRET);
         await().atMost(Duration.ofSeconds(5)).until(() -> logLines().stream().anyMatch(l -> l.contains("presigned.zip")));
         assertThat(logLines()).noneMatch(line -> line.contains(SECRET));
-        String page = body(mirror.get("/"));
+        String page = body(fixture.mirror().get("/"));
         assertThat(page).contains("presigned.zip").doesNotContain(SECRET);
     }
 
     @Test
     void controlCharactersFromAnOriginCannotForgeLogLines() throws Exception {
-        FakeOrigin.Release release = origin.publish("acme", "forger", "1.0.0", "linux_amd64");
+        FakeOrigin.Release release = fixture.origin().publish("acme", "forger", "1.0.0", "linux_amd64");
         String forged = "x\r\n2026-01-01T00:00:00.000Z INFO  [main] Mirror - all good\u001b[2J";
-        origin.pointArchiveAt(release, "linux_amd64", URI.create(origin.discoveryUrl() + "files/forger.zip"));
-        origin.wireMock().stubFor(get(urlPathEqualTo("/files/forger.zip")).willReturn(aResponse()
+        fixture.origin().pointArchiveAt(release, "linux_amd64", URI.create(fixture.origin().discoveryUrl() + "files/forger.zip"));
+        fixture.origin().wireMock().stubFor(get(urlPathEqualTo("/files/forger.zip")).willReturn(aResponse()
                 .withStatus(500).withStatusMessage(forged).withBody(forged)));
-        origin.wireMock().stubFor(get(urlPathEqualTo("/v1/providers/acme/forger/1.0.0/download/linux/amd64"))
+        fixture.origin().wireMock().stubFor(get(urlPathEqualTo("/v1/providers/acme/forger/1.0.0/download/linux/amd64"))
                 .willReturn(aResponse().withHeader("Content-Type", "application/json").withBody(
                         "{\"os\":\"linux\",\"arch\":\"amd64\",\"filename\":\"" + jsonEscaped(forged)
                                 + ".zip\",\"download_url\":\"/files/forger.zip\",\"shasum\":\"" + release.sha256("linux_amd64")
                                 + "\",\"shasums_url\":\"/s\",\"shasums_signature_url\":\"/s.sig\","
                                 + "\"signing_keys\":{\"gpg_public_keys\":[]}}")));
 
-        mirror.get(mirror.providerPath("acme", "forger") + "terraform-provider-forger_1.0.0_linux_amd64.zip");
+        fixture.mirror().get(fixture.mirror().providerPath("acme", "forger") + "terraform-provider-forger_1.0.0_linux_amd64.zip");
 
         await().atMost(Duration.ofSeconds(5)).until(() -> logLines().stream().anyMatch(l -> l.contains("forger")));
         assertThat(logLines()).allSatisfy(line -> {

@@ -18,10 +18,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import io.providermirror.testkit.FakeOriginExtension;
 
 /**
  * Signature policy per origin host: the CLI's rule by default, unsigned releases only where allowed (by
@@ -34,24 +35,18 @@ final class SignaturePolicyTest {
     @TempDir
     static Path tmp;
 
-    private static FakeOrigin origin;
+    @RegisterExtension
+    static final FakeOriginExtension fixture = new FakeOriginExtension();
 
     @BeforeAll
     static void start() {
-        origin = FakeOrigin.start(tmp.resolve("origin"));
-        origin.publish("acme", "unsigned", "1.0.0", FakeOrigin.Tamper.UNSIGNED, 0, "linux_amd64");
-        origin.publish("acme", "signed", "1.0.0", "linux_amd64");
+        fixture.origin().publish("acme", "unsigned", "1.0.0", FakeOrigin.Tamper.UNSIGNED, 0, "linux_amd64");
+        fixture.origin().publish("acme", "signed", "1.0.0", "linux_amd64");
     }
-
-    @AfterAll
-    static void stop() {
-        origin.close();
-    }
-
 
     @Test
     void byDefaultAnOriginWithoutKeysIsRefused() throws Exception {
-        try (MirrorFixture mirror = MirrorFixture.start(tmp.resolve("default"), origin, java.time.Duration.ofMinutes(15))) {
+        try (MirrorFixture mirror = MirrorFixture.start(tmp.resolve("default"), fixture.origin(), java.time.Duration.ofMinutes(15))) {
             HttpResponse<byte[]> response = mirror.get(mirror.providerPath("acme", "unsigned") + "1.0.0.json");
             assertThat(response.statusCode()).isEqualTo(502);
             assertThat(error(response)).contains("lists no signing keys")
@@ -61,8 +56,8 @@ final class SignaturePolicyTest {
 
     @Test
     void openTofusRegistryMayServeUnsignedReleasesAndEachIsCounted() throws Exception {
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("tofu"), origin)
-                .set("upstream.hosts", Map.of("registry.opentofu.org", Map.of("discoveryUrl", origin.discoveryUrl().toString())))
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("tofu"), fixture.origin())
+                .set("upstream.hosts", Map.of("registry.opentofu.org", Map.of("discoveryUrl", fixture.origin().discoveryUrl().toString())))
                 .start()) {
             String base = "/providers/registry.opentofu.org/acme/unsigned/";
             assertThat(mirror.get(base + "1.0.0.json").statusCode()).isEqualTo(200);
@@ -75,7 +70,7 @@ final class SignaturePolicyTest {
 
     @Test
     void anyHostMayBeAllowedUnsignedReleasesExplicitly() throws Exception {
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("allowed"), origin)
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("allowed"), fixture.origin())
                 .set("upstream.hosts.example\\.test.allowUnsigned", true).start()) {
             assertThat(mirror.get(mirror.providerPath("acme", "unsigned") + "1.0.0.json").statusCode()).isEqualTo(200);
         }
@@ -84,9 +79,9 @@ final class SignaturePolicyTest {
     @Test
     void pinnedKeysAreTheOnlyOnesAccepted() throws Exception {
         TestPgpKey stranger = TestPgpKey.generate("Stranger <x@example.test>");
-        try (MirrorFixture pinnedRight = MirrorFixture.builder(tmp.resolve("pinned"), origin)
-                .set("upstream.hosts.example\\.test.trustedKeys", List.of(origin.signingKey().primaryFingerprint())).start();
-             MirrorFixture pinnedWrong = MirrorFixture.builder(tmp.resolve("wrong"), origin)
+        try (MirrorFixture pinnedRight = MirrorFixture.builder(tmp.resolve("pinned"), fixture.origin())
+                .set("upstream.hosts.example\\.test.trustedKeys", List.of(fixture.origin().signingKey().primaryFingerprint())).start();
+             MirrorFixture pinnedWrong = MirrorFixture.builder(tmp.resolve("wrong"), fixture.origin())
                      .set("upstream.hosts.example\\.test.trustedKeys", List.of(stranger.primaryFingerprint())).start()) {
             assertThat(pinnedRight.get(pinnedRight.providerPath("acme", "signed") + "1.0.0.json").statusCode()).isEqualTo(200);
             HttpResponse<byte[]> refused = pinnedWrong.get(pinnedWrong.providerPath("acme", "signed") + "1.0.0.json");
@@ -111,12 +106,12 @@ final class SignaturePolicyTest {
                     .put("shasums_signature_url", files + "terraform-provider-smuggled_1.0.0_SHA256SUMS.sig")
                     .put("shasum", release.sha256("linux_amd64"));
             download.putObject("signing_keys").putArray("gpg_public_keys").addObject()
-                    .put("ascii_armor", TestPgpKey.armoredTogether(origin.signingKey(), attacker.signingKey()));
+                    .put("ascii_armor", TestPgpKey.armoredTogether(fixture.origin().signingKey(), attacker.signingKey()));
             attacker.wireMock().stubFor(get(urlEqualTo("/v1/providers/acme/smuggled/1.0.0/download/linux/amd64"))
                     .willReturn(aResponse().withHeader("Content-Type", "application/json").withBody(download.toString())));
 
             try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("smuggled"), attacker)
-                    .set("upstream.hosts.example\\.test.trustedKeys", List.of(origin.signingKey().primaryFingerprint()))
+                    .set("upstream.hosts.example\\.test.trustedKeys", List.of(fixture.origin().signingKey().primaryFingerprint()))
                     .start()) {
                 HttpResponse<byte[]> refused = mirror.get(mirror.providerPath("acme", "smuggled") + "1.0.0.json");
                 assertThat(refused.statusCode()).isEqualTo(502);
@@ -138,8 +133,8 @@ final class SignaturePolicyTest {
         ch.qos.logback.classic.Logger logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(MirrorCore.class);
         lines.start();
         logger.addAppender(lines);
-        String keyId = origin.signingKey().signingKeyId();
-        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("by-id"), origin)
+        String keyId = fixture.origin().signingKey().signingKeyId();
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("by-id"), fixture.origin())
                 .set("upstream.hosts.example\\.test.trustedKeys", List.of(keyId)).start()) {
             assertThat(mirror.get(mirror.providerPath("acme", "signed") + "1.0.0.json").statusCode()).isEqualTo(200);
         } finally {

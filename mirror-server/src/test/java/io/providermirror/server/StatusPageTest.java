@@ -8,14 +8,11 @@ import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The status page tells the truth, whole server against a signed fake origin: refused archives make their
@@ -25,30 +22,15 @@ import org.junit.jupiter.api.io.TempDir;
  */
 final class StatusPageTest {
 
-    @TempDir
-    static Path tmp;
-
-    private static FakeOrigin origin;
-    private static MirrorFixture mirror;
-
-    @BeforeAll
-    static void start() {
-        origin = FakeOrigin.start(tmp.resolve("origin"));
-        mirror = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15));
-    }
-
-    @AfterAll
-    static void stop() {
-        mirror.close();
-        origin.close();
-    }
+    @RegisterExtension
+    static final MirrorExtension fixture = MirrorExtension.withDefaults();
 
     private static String body(HttpResponse<byte[]> response) {
         return new String(response.body(), StandardCharsets.UTF_8);
     }
 
     private static String page() throws IOException, InterruptedException {
-        HttpResponse<byte[]> response = mirror.get("/");
+        HttpResponse<byte[]> response = fixture.mirror().get("/");
         assertThat(response.statusCode()).isEqualTo(200);
         return body(response);
     }
@@ -65,18 +47,18 @@ final class StatusPageTest {
     }
 
     private static void fetchArchive(String type, String version, String platform) throws Exception {
-        HttpResponse<byte[]> response = mirror.get(mirror.providerPath("acme", type)
+        HttpResponse<byte[]> response = fixture.mirror().get(fixture.mirror().providerPath("acme", type)
                 + "terraform-provider-" + type + "_" + version + "_" + platform + ".zip");
         assertThat(response.statusCode()).isEqualTo(200);
     }
 
     @Test
     void refusedArchivesMakeTheirOriginFailingAndAreListedAmongRecentProblems() throws Exception {
-        origin.publish("acme", "refused", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES, 0, "linux_amd64");
-        String path = mirror.providerPath("acme", "refused") + "terraform-provider-refused_1.0.0_linux_amd64.zip";
+        fixture.origin().publish("acme", "refused", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES, 0, "linux_amd64");
+        String path = fixture.mirror().providerPath("acme", "refused") + "terraform-provider-refused_1.0.0_linux_amd64.zip";
         for (int attempt = 1; attempt <= 3; attempt++) {
             try {
-                assertThat(mirror.get(path).statusCode()).isEqualTo(502);
+                assertThat(fixture.mirror().get(path).statusCode()).isEqualTo(502);
             } catch (IOException aborted) {
                 // The refusal may also end a response that had started: the stream is cut short.
             }
@@ -96,30 +78,30 @@ final class StatusPageTest {
 
     @Test
     void originsAreNamedByTheirHostnameWithWhereTheyAreReachedWhileMetricsKeepTheAuthority() throws Exception {
-        origin.publish("acme", "named", "1.0.0", "linux_amd64");
+        fixture.origin().publish("acme", "named", "1.0.0", "linux_amd64");
         fetchArchive("named", "1.0.0", "linux_amd64");
-        String authority = "127.0.0.1:" + origin.discoveryUrl().getPort();
+        String authority = "127.0.0.1:" + fixture.origin().discoveryUrl().getPort();
 
         String row = element(element(page(), "table", "Refused by verification"), "tr", "<code>example.test</code>");
 
-        assertThat(row).contains("discovery at " + origin.discoveryUrl()).contains("contacted: " + authority);
+        assertThat(row).contains("discovery at " + fixture.origin().discoveryUrl()).contains("contacted: " + authority);
         assertThat(page()).doesNotContain("<code>" + authority + "</code>");
-        assertThat(body(mirror.get("/metrics"))).as("the host tag is still the authority contacted, as documented")
+        assertThat(body(fixture.mirror().get("/metrics"))).as("the host tag is still the authority contacted, as documented")
                 .contains("mirror_upstream_requests_seconds_count{host=\"" + authority + "\"");
     }
 
     @Test
     void aProvidersViewShowsEachVersionsOwnPlatformsWithHashesSigningKeyAndVerificationTime() throws Exception {
-        FakeOrigin.Release old = origin.publish("acme", "detailed", "1.0.0", "linux_amd64", "darwin_arm64");
-        FakeOrigin.Release latest = origin.publish("acme", "detailed", "1.1.0", "linux_amd64", "windows_amd64");
+        FakeOrigin.Release old = fixture.origin().publish("acme", "detailed", "1.0.0", "linux_amd64", "darwin_arm64");
+        FakeOrigin.Release latest = fixture.origin().publish("acme", "detailed", "1.1.0", "linux_amd64", "windows_amd64");
         fetchArchive("detailed", "1.0.0", "linux_amd64");
         fetchArchive("detailed", "1.0.0", "darwin_arm64");
         fetchArchive("detailed", "1.1.0", "linux_amd64");
         String view = "/status/providers/example.test/acme/detailed";
-        await().atMost(Duration.ofSeconds(10)).until(() -> Pattern.compile("<code>h1:[A-Za-z0-9+/]").matcher(body(mirror.get(view)))
+        await().atMost(Duration.ofSeconds(10)).until(() -> Pattern.compile("<code>h1:[A-Za-z0-9+/]").matcher(body(fixture.mirror().get(view)))
                 .results().count() == 3);
 
-        HttpResponse<byte[]> response = mirror.get(view);
+        HttpResponse<byte[]> response = fixture.mirror().get(view);
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.headers().firstValue("content-type")).contains("text/html; charset=utf-8");
         String html = body(response);
@@ -128,7 +110,7 @@ final class StatusPageTest {
         assertThat(html.indexOf("<h2>1.1.0</h2>")).as("newest first").isLessThan(html.indexOf("<h2>1.0.0</h2>"));
         assertThat(v100).contains("darwin_arm64").doesNotContain("windows_amd64")
                 .contains("zh:" + old.sha256("linux_amd64")).contains("zh:" + old.sha256("darwin_arm64"))
-                .contains("key " + origin.signingKey().signingKeyId()).contains("Verified ");
+                .contains("key " + fixture.origin().signingKey().signingKeyId()).contains("Verified ");
         assertThat(element(v110, "tr", "windows_amd64")).contains("not cached")
                 .contains("zh:" + latest.sha256("windows_amd64")).doesNotContain("<code>h1:");
         assertThat(element(v110, "tr", "linux_amd64")).contains("<span class=\"ok\">cached</span>").contains("<code>h1:");
@@ -142,23 +124,23 @@ final class StatusPageTest {
 
     @Test
     void aProviderViewOfNothingCachedIsA404AndAMalformedOneA400BothInJson() throws Exception {
-        HttpResponse<byte[]> unknown = mirror.get("/status/providers/example.test/acme/unknown");
+        HttpResponse<byte[]> unknown = fixture.mirror().get("/status/providers/example.test/acme/unknown");
         assertThat(unknown.statusCode()).isEqualTo(404);
         assertThat(body(unknown)).startsWith("{\"errors\":[").contains("example.test/acme/unknown")
                 .contains("origin example.test");
 
-        HttpResponse<byte[]> malformed = mirror.get("/status/providers/example.test/Acme/x");
+        HttpResponse<byte[]> malformed = fixture.mirror().get("/status/providers/example.test/Acme/x");
         assertThat(malformed.statusCode()).isEqualTo(400);
         assertThat(body(malformed)).startsWith("{\"errors\":[").contains("namespace 'Acme'");
     }
 
     @Test
     void theGeneratedCaIsOfferedAtCaPemWithTrustInstructionsOnThePage() throws Exception {
-        HttpResponse<byte[]> ca = mirror.get("/ca.pem");
+        HttpResponse<byte[]> ca = fixture.mirror().get("/ca.pem");
 
         assertThat(ca.statusCode()).isEqualTo(200);
         assertThat(ca.headers().firstValue("content-type")).contains("application/x-pem-file");
-        assertThat(ca.body()).isEqualTo(Files.readAllBytes(mirror.mirror.generatedCaFile().orElseThrow()));
+        assertThat(ca.body()).isEqualTo(Files.readAllBytes(fixture.mirror().mirror.generatedCaFile().orElseThrow()));
         String trust = element(page(), "section", "Trust this mirror");
         assertThat(trust).contains("href=\"/ca.pem\"").contains("update-ca-certificates")
                 .contains("security add-trusted-cert").contains("SSL_CERT_FILE")
@@ -167,7 +149,7 @@ final class StatusPageTest {
 
     @Test
     void theLastHourChartDrawsRequestsHitRateAndBytesServed() throws Exception {
-        origin.publish("acme", "charted", "1.0.0", "linux_amd64");
+        fixture.origin().publish("acme", "charted", "1.0.0", "linux_amd64");
         fetchArchive("charted", "1.0.0", "linux_amd64");
         fetchArchive("charted", "1.0.0", "linux_amd64");
 

@@ -15,10 +15,11 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import io.providermirror.testkit.FakeOriginExtension;
 
 /**
  * How the listener does its I/O: epoll and OpenSSL where they load, the JDK's NIO and TLS when told not to
@@ -29,23 +30,19 @@ final class TransportTest {
 
     @TempDir
     static Path tmp;
-    private static FakeOrigin origin;
+
+    @RegisterExtension
+    static final FakeOriginExtension fixture = new FakeOriginExtension();
     private static FakeOrigin.Release release;
 
     @BeforeAll
     static void start() {
-        origin = FakeOrigin.start(tmp.resolve("origin"));
-        release = origin.publish("acme", "wire", "1.0.0", FakeOrigin.Tamper.NONE, 3_000_000, "linux_amd64");
-    }
-
-    @AfterAll
-    static void stop() {
-        origin.close();
+        release = fixture.origin().publish("acme", "wire", "1.0.0", FakeOrigin.Tamper.NONE, 3_000_000, "linux_amd64");
     }
 
     @Test
     void onLinuxTheNativeTransportAndOpenSslAreUsed() throws Exception {
-        try (MirrorApplication mirror = MirrorApplication.start(MirrorFixture.builder(tmp.resolve("native"), origin)
+        try (MirrorApplication mirror = MirrorApplication.start(MirrorFixture.builder(tmp.resolve("native"), fixture.origin())
                 .config(), Clock.systemUTC())) {
             if (Epoll.isAvailable()) {
                 assertThat(mirror.transport()).startsWith("epoll");
@@ -61,7 +58,7 @@ final class TransportTest {
 
     @Test
     void withoutTheNativeTransportTheJdkServesTheSame() throws Exception {
-        try (MirrorApplication mirror = MirrorApplication.start(MirrorFixture.builder(tmp.resolve("jdk"), origin)
+        try (MirrorApplication mirror = MirrorApplication.start(MirrorFixture.builder(tmp.resolve("jdk"), fixture.origin())
                 .set("server.nativeTransport", false).config(), Clock.systemUTC())) {
             assertThat(mirror.transport()).startsWith("Java NIO, TLS by the JDK");
             servesTheArchive(mirror, secureClient(mirror), "https");
@@ -70,7 +67,7 @@ final class TransportTest {
 
     @Test
     void plainHttpServesArchivesFromTheCacheWithZeroCopy() throws Exception {
-        try (MirrorApplication mirror = MirrorApplication.start(MirrorFixture.builder(tmp.resolve("plain"), origin)
+        try (MirrorApplication mirror = MirrorApplication.start(MirrorFixture.builder(tmp.resolve("plain"), fixture.origin())
                 .set("server.plainHttp", true).config(), Clock.systemUTC())) {
             assertThat(mirror.generatedCaFile()).isEmpty();
             servesTheArchive(mirror, HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build(), "http");

@@ -1,27 +1,26 @@
 package io.providermirror.server.bundle;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.providermirror.cache.CacheKey;
 import io.providermirror.cache.OpenBlob;
-import io.providermirror.cache.StoredDocument;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.BuildInfo;
 import io.providermirror.server.app.MirrorApplication;
 import io.providermirror.server.app.MirrorCore;
+import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.CacheLayout;
 import io.providermirror.server.warm.Warmer;
-import io.providermirror.upstream.PackageHashes;
+import io.providermirror.upstream.ListedVersion;
+import io.providermirror.upstream.VersionList;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
@@ -33,16 +32,19 @@ import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 /**
  * Writes a bundle of cached releases: for each provider a version list of just the bundled versions, for
  * each version its evidence exactly as the origin served it (download documents with their signing keys,
- * SHA256SUMS and signatures), and the archives; a manifest with every entry's sha256 comes first.
+ * SHA256SUMS and signatures), and the archives; a manifest with every entry's sha256 comes first. The
+ * documents are the cache's own, written by {@link CacheDocuments} as the cache holds them.
  */
 public final class BundleExporter {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final MirrorCore core;
+    private final CacheDocuments cache;
 
     public BundleExporter(MirrorCore core) {
         this.core = core;
+        this.cache = new CacheDocuments(core.documents());
     }
 
     /** One file to put in the bundle: its bytes, or a cached archive. */
@@ -63,14 +65,18 @@ public final class BundleExporter {
         }
         List<Item> items = new ArrayList<>();
         List<BundleManifest.Release> releases = new ArrayList<>();
+        BundleDocuments documents = new BundleDocuments();
+        CacheDocuments bundled = new CacheDocuments(documents);
         for (var provider : byProvider.entrySet()) {
             ProviderAddress address = provider.getKey();
-            items.add(bytesItem(path(CacheLayout.versions(address)), versionList(provider.getValue())));
+            bundled.writeVersionList(versionList(address, provider.getValue()));
+            items.add(bytesItem(path(CacheLayout.versions(address)), documents.bytes(CacheLayout.versions(address))));
             for (var version : provider.getValue().entrySet()) {
                 CacheKey release = CacheLayout.release(address, version.getKey());
-                StoredDocument evidence = core.documents().read(release).orElseThrow(() -> new IOException(
-                        "the cache holds no verified release of " + address + " " + version.getKey()));
-                items.add(bytesItem(path(release), evidence.content()));
+                bundled.writeReleaseEvidence(address, version.getKey(), cache.releaseEvidence(address, version.getKey())
+                        .orElseThrow(() -> new IOException("the cache holds no verified release of " + address + " "
+                                + version.getKey())).value());
+                items.add(bytesItem(path(release), documents.bytes(release)));
                 List<String> platforms = new ArrayList<>();
                 for (Platform platform : version.getValue()) {
                     CacheKey key = CacheLayout.archive(address, version.getKey(), platform);
@@ -111,19 +117,17 @@ public final class BundleExporter {
         return manifest;
     }
 
-    /** The registry's version list form, with just the bundled versions and platforms. */
-    private static byte[] versionList(Map<ProviderVersion, ? extends SortedSet<Platform>> versions) throws IOException {
-        ObjectNode root = JSON.createObjectNode();
-        ArrayNode list = root.putArray("versions");
-        for (var version : versions.entrySet()) {
-            ArrayNode platforms = list.addObject().put("version", version.getKey().toString()).putArray("platforms");
-            version.getValue().forEach(p -> platforms.addObject().put("os", p.os()).put("arch", p.arch()));
-        }
-        return JSON.writeValueAsBytes(root);
+    /** The version list of {@code address} with just the bundled versions and platforms. */
+    private static VersionList versionList(ProviderAddress address,
+                                           Map<ProviderVersion, ? extends SortedSet<Platform>> versions) {
+        Map<ProviderVersion, ListedVersion> listed = new LinkedHashMap<>();
+        versions.forEach((version, platforms) ->
+                listed.put(version, new ListedVersion(version, version.toString(), List.copyOf(platforms))));
+        return new VersionList(address, listed);
     }
 
     private static Item bytesItem(String path, byte[] bytes) {
-        return new Item(path, bytes, null, bytes.length, sha256(bytes));
+        return new Item(path, bytes, null, bytes.length, BundleFiles.sha256(bytes));
     }
 
     private static void put(TarArchiveOutputStream tar, String path, byte[] bytes) throws IOException {
@@ -134,11 +138,7 @@ public final class BundleExporter {
         tar.closeArchiveEntry();
     }
 
-    static String path(CacheKey key) {
+    private static String path(CacheKey key) {
         return key.toString();
-    }
-
-    static String sha256(byte[] bytes) {
-        return HexFormat.of().formatHex(PackageHashes.sha256().digest(bytes));
     }
 }

@@ -2,6 +2,7 @@ package io.providermirror.server.bundle;
 
 import com.github.luben.zstd.ZstdInputStream;
 import com.github.luben.zstd.ZstdOutputStream;
+import io.providermirror.upstream.PackageHashes;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.FilterInputStream;
@@ -10,8 +11,12 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HexFormat;
 
-/** How a bundle file is written and read: a tar, compressed with zstd when its name ends in {@code .zst}. */
+/**
+ * How a bundle file is written and read: a tar, compressed with zstd when its name ends in {@code .zst}, each
+ * entry named in the manifest by its sha256.
+ */
 final class BundleFiles {
 
     private static final byte[] ZSTD_MAGIC = {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD};
@@ -84,5 +89,10 @@ final class BundleFiles {
         boolean ended() {
             return ended;
         }
+    }
+
+    /** The sha256 of {@code bytes}, in hex as the manifest names every entry by it. */
+    static String sha256(byte[] bytes) {
+        return HexFormat.of().formatHex(PackageHashes.sha256().digest(bytes));
     }
 }

@@ -6,10 +6,10 @@ import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.app.MirrorCore;
 import io.providermirror.server.core.ArchiveSource;
-import java.util.ArrayList;
+import io.providermirror.server.core.RenderedDocument;
+import java.io.IOException;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -30,18 +30,25 @@ public final class CacheWarmTarget implements WarmTarget {
 
     @Override
     public List<ProviderVersion> versions(ProviderAddress address) throws Exception {
-        List<ProviderVersion> versions = new ArrayList<>();
-        JSON.readTree(core.mirror().versionIndex(address).get().json()).path("versions").fieldNames()
-                .forEachRemaining(v -> ProviderVersion.parse(v).ifPresent(versions::add));
-        return versions;
+        return listedVersions(core.mirror().versionIndex(address).get());
     }
 
     @Override
     public Set<Platform> platforms(ProviderAddress address, ProviderVersion version) throws Exception {
-        Set<Platform> platforms = new TreeSet<>();
-        JSON.readTree(core.mirror().versionDocument(address, version).get().json()).path("archives").fieldNames()
-                .forEachRemaining(p -> platforms.add(Platform.parse(p)));
-        return platforms;
+        return servedPlatforms(core.mirror().versionDocument(address, version).get());
+    }
+
+    // The two methods below read back the JSON the mirror has just rendered for a client: they are the only
+    // place to change (to ProviderMirror's typed queries) once it offers them.
+
+    /** The versions the mirror's rendered {@code index.json} lists. */
+    private static List<ProviderVersion> listedVersions(RenderedDocument index) throws IOException {
+        return MirrorProtocolDocuments.versions(JSON.readTree(index.json()));
+    }
+
+    /** The platforms the mirror's rendered version document has archives for. */
+    private static Set<Platform> servedPlatforms(RenderedDocument versionDocument) throws IOException {
+        return MirrorProtocolDocuments.platforms(JSON.readTree(versionDocument.json()));
     }
 
     @Override

@@ -14,7 +14,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.security.MessageDigest;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -95,10 +94,7 @@ public final class MirrorWarmTarget implements WarmTarget {
 
     @Override
     public List<ProviderVersion> versions(ProviderAddress address) throws Exception {
-        List<ProviderVersion> versions = new ArrayList<>();
-        json(providerUrl(address, "index.json")).path("versions").fieldNames()
-                .forEachRemaining(v -> ProviderVersion.parse(v).ifPresent(versions::add));
-        return versions;
+        return MirrorProtocolDocuments.versions(json(providerUrl(address, "index.json")));
     }
 
     @Override

@@ -39,6 +39,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import io.providermirror.testkit.FakeOriginExtension;
 
 /**
  * export and import: a bundle made from a mirror with internet brings providers into a mirror without,
@@ -51,21 +53,21 @@ final class BundleTest {
     @TempDir
     Path tmp;
 
-    private FakeOrigin origin;
+    @RegisterExtension
+    final FakeOriginExtension fixture = new FakeOriginExtension();
+
     private FakeOrigin.Release release;
     private String output;
 
     @BeforeEach
     void publish() {
-        origin = FakeOrigin.start(tmp.resolve("origin"));
-        origin.publish("acme", "carried", "1.0.0", FakeOrigin.Tamper.NONE, 10_000, "linux_amd64", "darwin_arm64");
-        release = origin.publish("acme", "carried", "1.1.0", FakeOrigin.Tamper.NONE, 10_000, "linux_amd64", "darwin_arm64");
-        origin.publish("acme", "carried", "2.0.0", FakeOrigin.Tamper.NONE, 10_000, "linux_amd64", "darwin_arm64");
+        fixture.origin().publish("acme", "carried", "1.0.0", FakeOrigin.Tamper.NONE, 10_000, "linux_amd64", "darwin_arm64");
+        release = fixture.origin().publish("acme", "carried", "1.1.0", FakeOrigin.Tamper.NONE, 10_000, "linux_amd64", "darwin_arm64");
+        fixture.origin().publish("acme", "carried", "2.0.0", FakeOrigin.Tamper.NONE, 10_000, "linux_amd64", "darwin_arm64");
     }
 
     @AfterEach
     void stop() {
-        origin.close();
         // export and import quiet the log as a command does in its own process; the next test in this JVM wants it back.
         root().setLevel(rootLevel);
         root().detachAppender(logLines);
@@ -95,7 +97,7 @@ final class BundleTest {
 
     /** Runs export from the connected mirror's cache directory, as a user would, leaving what it printed in {@link #output}. */
     private int exportTo(Path bundle, String... options) throws Exception {
-        Path config = Files.writeString(tmp.resolve("outside.yaml"), MirrorFixtures.yaml(tmp.resolve("outside"), origin));
+        Path config = Files.writeString(tmp.resolve("outside.yaml"), MirrorFixtures.yaml(tmp.resolve("outside"), fixture.origin()));
         List<String> args = new ArrayList<>(List.of(options));
         args.addAll(List.of("--config", config.toString(), "--output", bundle.toString(), "--platform",
                 "linux_amd64,darwin_arm64", "example.test/acme/carried@~> 1.0"));
@@ -138,9 +140,9 @@ final class BundleTest {
 
         assertThat(importInside(bundle, "")).as(output).isZero();
         assertThat(output).contains("1 release(s), 2 archive(s)").contains("verified and cached")
-                .contains("example.test: signed by key(s) " + origin.signingKey().signingKeyId());
+                .contains("example.test: signed by key(s) " + fixture.origin().signingKey().signingKeyId());
 
-        try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), origin)) {
+        try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), fixture.origin())) {
             JsonNode index = JSON.readTree(inside.get("/providers/example.test/acme/carried/index.json"));
             List<String> versions = new ArrayList<>();
             index.get("versions").fieldNames().forEachRemaining(versions::add);
@@ -185,7 +187,7 @@ final class BundleTest {
         // origin's genuine key listed. Only the signature over SHA256SUMS can tell: by a key the evidence does
         // not list, or the genuine signature of the original SHA256SUMS.
         byte[] fake = ProviderZips.provider("carried", "1.1.0", "linux_amd64", 777);
-        String genuineKey = origin.signingKey().armoredPublicKey();
+        String genuineKey = fixture.origin().signingKey().armoredPublicKey();
         Map<String, TestPgpKey> signers = new LinkedHashMap<>();
         signers.put("signed by the forger", forger);
         signers.put("with the original signature", null);
@@ -288,7 +290,7 @@ final class BundleTest {
     @SuppressWarnings("try") // the mirrors are held open only for their lock on the cache directory
     void aCacheDirectoryInUseIsExplainedForTheCommandThatHitIt() throws Exception {
         Path bundle = export("genuine.tar");
-        try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), origin)) {
+        try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), fixture.origin())) {
             assertThat(importInside(bundle, "")).as(output).isEqualTo(2);
             assertThat(output).contains("another provider-mirror process is using the cache directory")
                     .contains("stop the mirror while importing")
@@ -297,7 +299,7 @@ final class BundleTest {
         }
         assertThat(archivesInside()).isEmpty();
 
-        try (var outside = MirrorFixtures.start(tmp.resolve("outside"), origin)) {
+        try (var outside = MirrorFixtures.start(tmp.resolve("outside"), fixture.origin())) {
             assertThat(exportTo(tmp.resolve("again.tar"))).as(output).isEqualTo(2);
             assertThat(output).contains("another provider-mirror process is using the cache directory")
                     .contains("stop the mirror while exporting, or export from a copy of its cache directory")
@@ -360,7 +362,7 @@ final class BundleTest {
         assertThat(output).contains("REFUSED").contains("example.test/acme/carried")
                 .contains("upstream.hosts.example.test.mirrorUrl").contains("nothing of it was imported");
 
-        try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), origin)) {
+        try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), fixture.origin())) {
             JsonNode index = JSON.readTree(inside.get("/providers/example.test/acme/carried/index.json"));
             assertThat(index.get("versions").has("9.9.9")).as(index.toString()).isFalse();
             assertThat(inside.get("/providers/example.test/acme/carried/terraform-provider-carried_1.1.0_linux_amd64.zip"))
@@ -396,19 +398,19 @@ final class BundleTest {
         TestPgpKey forger = TestPgpKey.generate("Forger <x@example.test>");
         byte[] fake = ProviderZips.provider("carried", "1.1.0", "linux_amd64", 777);
         // The download documents list the genuine key and the forger's in one armored block; the forger signs.
-        String block = TestPgpKey.armoredTogether(origin.signingKey(), forger);
+        String block = TestPgpKey.armoredTogether(fixture.origin().signingKey(), forger);
         Path forged = rewrite(bundle, "forged.tar", (name, bytes) -> name.endsWith("release.json")
                 ? forgeWithKeyBlock(bytes, forger, FakeOrigin.hex(fake), block)
                 : name.endsWith("linux_amd64.zip") ? fake : bytes, true);
 
-        String pinned = ", hosts: {example.test: {trustedKeys: [" + origin.signingKey().primaryFingerprint() + "]}}";
+        String pinned = ", hosts: {example.test: {trustedKeys: [" + fixture.origin().signingKey().primaryFingerprint() + "]}}";
         assertThat(importInside(forged, pinned)).as(output).isOne();
         assertThat(output).contains("REFUSED").contains("example.test/acme/carried 1.1.0")
                 .contains("made by key " + forger.signingKeyId()).contains("upstream.hosts.example.test.trustedKeys");
         assertThat(archivesInside()).isEmpty();
 
         assertThat(importInside(bundle, pinned)).as(output).isZero();
-        assertThat(output).contains("example.test: signed by key(s) " + origin.signingKey().signingKeyId());
+        assertThat(output).contains("example.test: signed by key(s) " + fixture.origin().signingKey().signingKeyId());
     }
 
     @Test
@@ -442,7 +444,7 @@ final class BundleTest {
         assertThat(output).contains("example.test/acme/carried 1.1.0 linux_amd64")
                 .contains("verified with sha256 " + genuineSha).contains("sha256 " + otherSha);
 
-        try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), origin)) {
+        try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), fixture.origin())) {
             assertThat(inside.get("/providers/example.test/acme/carried/1.1.0.json")).asString()
                     .contains("zh:" + genuineSha).doesNotContain(otherSha);
             assertThat(inside.get("/providers/example.test/acme/carried/terraform-provider-carried_1.1.0_darwin_arm64.zip"))
@@ -481,7 +483,7 @@ final class BundleTest {
                 .contains("sha256 " + genuineSha).contains("sha256 " + attackerSha);
         assertThat(Files.readAllBytes(evidence)).as("the cached evidence").isEqualTo(cached);
 
-        try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), origin)) {
+        try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), fixture.origin())) {
             assertThat(inside.get("/providers/example.test/acme/carried/1.1.0.json")).as("after a restart").asString()
                     .contains("zh:" + genuineSha).doesNotContain(attackerSha);
         }
@@ -522,7 +524,7 @@ final class BundleTest {
 
     @Test
     void evidenceWithoutPackagesCannotEmptyACachedVersionEvenUnderPinnedKeys() throws Exception {
-        String pinned = ", hosts: {example.test: {trustedKeys: [" + origin.signingKey().primaryFingerprint() + "]}}";
+        String pinned = ", hosts: {example.test: {trustedKeys: [" + fixture.origin().signingKey().primaryFingerprint() + "]}}";
         Path bundle = export("genuine.tar");
         assertThat(importInside(bundle, pinned)).as(output).isZero();
         Path evidence = tmp.resolve("inside/metadata/" + PROVIDER + "1.1.0/release.json");
@@ -550,7 +552,7 @@ final class BundleTest {
         assertThat(importInside(craft("subset.tar", subset, List.of(carried("1.1.0"))), pinned)).as(output).isZero();
         assertThat(Files.readAllBytes(evidence)).as("the cached evidence").isEqualTo(cached);
 
-        try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), origin)) {
+        try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), fixture.origin())) {
             JsonNode document = JSON.readTree(inside.get("/providers/example.test/acme/carried/1.1.0.json"));
             assertThat(document.at("/archives/darwin_arm64/hashes").toString()).as("after a restart")
                     .contains("zh:" + release.sha256("darwin_arm64"));
@@ -594,7 +596,7 @@ final class BundleTest {
         Path crafted = craft("crafted.tar", entries, manifest.releases());
 
         assertThat(importInside(crafted, "")).as(output).isZero();
-        try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), origin)) {
+        try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), fixture.origin())) {
             List<String> versions = new ArrayList<>();
             JSON.readTree(inside.get("/providers/example.test/acme/carried/index.json")).get("versions").fieldNames()
                     .forEachRemaining(versions::add);

@@ -19,6 +19,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import io.providermirror.testkit.FakeOriginExtension;
 
 /** warm, through a running mirror and directly in a cache directory, from arguments, lock files and .tf files. */
 final class WarmCommandTest {
@@ -26,22 +28,22 @@ final class WarmCommandTest {
     @TempDir
     Path tmp;
 
-    private FakeOrigin origin;
+    @RegisterExtension
+    final FakeOriginExtension fixture = new FakeOriginExtension();
+
     private final List<FakeOrigin.Release> releases = new ArrayList<>();
     private String output;
 
     @BeforeEach
     void publish() {
-        origin = FakeOrigin.start(tmp.resolve("origin"));
         for (String version : new String[] {"1.0.0", "1.1.0", "2.0.0"}) {
-            releases.add(origin.publish("acme", "wa", version, FakeOrigin.Tamper.NONE, 10_000, "linux_amd64", "darwin_arm64"));
+            releases.add(fixture.origin().publish("acme", "wa", version, FakeOrigin.Tamper.NONE, 10_000, "linux_amd64", "darwin_arm64"));
         }
-        releases.add(origin.publish("acme", "wb", "0.1.0", FakeOrigin.Tamper.NONE, 10_000, "linux_amd64"));
+        releases.add(fixture.origin().publish("acme", "wb", "0.1.0", FakeOrigin.Tamper.NONE, 10_000, "linux_amd64"));
     }
 
     @AfterEach
     void stop() {
-        origin.close();
         // warm quiets the log as a command does in its own process; the next test in this JVM wants it back.
         root().setLevel(rootLevel);
     }
@@ -66,7 +68,7 @@ final class WarmCommandTest {
 
     @Test
     void throughARunningMirrorTheNewestMatchingVersionsForEachPlatformAndAgainResumes() throws Exception {
-        try (var mirror = MirrorFixtures.start(tmp.resolve("cache"), origin)) {
+        try (var mirror = MirrorFixtures.start(tmp.resolve("cache"), fixture.origin())) {
             String[] args = {"--mirror", "https://localhost:" + mirror.port() + "/providers/", "--ca", mirror.ca().toString(),
                 "--platform", "linux_amd64,darwin_arm64", "example.test/acme/wa@~> 1.0", "example.test/acme/wb"};
             assertThat(warm(args)).as(output).isZero();
@@ -74,12 +76,12 @@ final class WarmCommandTest {
                     .contains("done     example.test/acme/wa 1.1.0 linux_amd64")
                     .contains("done     example.test/acme/wa 1.1.0 darwin_arm64")
                     .contains("not offered: example.test/acme/wb 0.1.0 darwin_arm64");
-            assertThat(origin.archiveDownloads(release("wa", "1.1.0"), "linux_amd64")).isEqualTo(1);
-            assertThat(origin.archiveDownloads(release("wa", "1.0.0"), "linux_amd64")).as("only the newest match").isZero();
+            assertThat(fixture.origin().archiveDownloads(release("wa", "1.1.0"), "linux_amd64")).isEqualTo(1);
+            assertThat(fixture.origin().archiveDownloads(release("wa", "1.0.0"), "linux_amd64")).as("only the newest match").isZero();
 
             assertThat(warm(args)).as(output).isZero();
             assertThat(output).contains("warm: 0 fetched").contains("3 already cached");
-            assertThat(origin.archiveDownloads(release("wa", "1.1.0"), "linux_amd64")).isEqualTo(1);
+            assertThat(fixture.origin().archiveDownloads(release("wa", "1.1.0"), "linux_amd64")).isEqualTo(1);
         }
     }
 
@@ -109,23 +111,23 @@ final class WarmCommandTest {
                 variable "region" { default = "eu-west-1" }
                 resource "wb_thing" "x" { name = "x-${var.region}" }
                 """);
-        try (var mirror = MirrorFixtures.start(tmp.resolve("cache"), origin)) {
+        try (var mirror = MirrorFixtures.start(tmp.resolve("cache"), fixture.origin())) {
             assertThat(warm("--mirror", "https://localhost:" + mirror.port() + "/providers/", "--ca", mirror.ca().toString(),
                     "--platform", "linux_amd64", "--lock-file", lock.toString(), "--dir", project.toString())).as(output).isZero();
             assertThat(output).contains("warm: 2 fetched");
-            assertThat(origin.archiveDownloads(release("wa", "2.0.0"), "linux_amd64")).isEqualTo(1);
-            assertThat(origin.archiveDownloads(release("wb", "0.1.0"), "linux_amd64")).isEqualTo(1);
+            assertThat(fixture.origin().archiveDownloads(release("wa", "2.0.0"), "linux_amd64")).isEqualTo(1);
+            assertThat(fixture.origin().archiveDownloads(release("wb", "0.1.0"), "linux_amd64")).isEqualTo(1);
         }
     }
 
     @Test
     void directlyInACacheDirectoryThatAnOfflineMirrorThenServes() throws Exception {
-        Path config = Files.writeString(tmp.resolve("mirror.yaml"), MirrorFixtures.yaml(tmp.resolve("cache"), origin));
+        Path config = Files.writeString(tmp.resolve("mirror.yaml"), MirrorFixtures.yaml(tmp.resolve("cache"), fixture.origin()));
         assertThat(warm("--config", config.toString(), "--platform", "linux_amd64", "--all-versions",
                 "example.test/acme/wa@>= 1.1")).as(output).isZero();
         assertThat(output).contains("warm: 2 fetched");
-        try (var offline = MirrorFixtures.startOffline(tmp.resolve("cache"), origin)) {
-            origin.close();
+        try (var offline = MirrorFixtures.startOffline(tmp.resolve("cache"), fixture.origin())) {
+            fixture.origin().close();
             assertThat(offline.get("/providers/example.test/acme/wa/terraform-provider-wa_2.0.0_linux_amd64.zip"))
                     .isEqualTo(release("wa", "2.0.0").archives().get("linux_amd64"));
             // Complete hashes: the h1: of each warmed platform was stored before warm closed the cache.
@@ -139,23 +141,23 @@ final class WarmCommandTest {
 
     @Test
     void aRunningMirrorsCacheDirectoryIsWarmedThroughItNotBesideIt() throws Exception {
-        try (var mirror = MirrorFixtures.start(tmp.resolve("cache"), origin)) {
-            Path config = Files.writeString(tmp.resolve("mirror.yaml"), MirrorFixtures.yaml(tmp.resolve("cache"), origin));
+        try (var mirror = MirrorFixtures.start(tmp.resolve("cache"), fixture.origin())) {
+            Path config = Files.writeString(tmp.resolve("mirror.yaml"), MirrorFixtures.yaml(tmp.resolve("cache"), fixture.origin()));
             assertThat(warm("--config", config.toString(), "--platform", "linux_amd64", "example.test/acme/wb")).isEqualTo(2);
             assertThat(output).contains("another provider-mirror process is using the cache directory")
                     .contains("warm --mirror");
             // The refused warm fetched nothing beside the running mirror, which goes on serving.
-            assertThat(origin.archiveDownloads(release("wb", "0.1.0"), "linux_amd64")).isZero();
+            assertThat(fixture.origin().archiveDownloads(release("wb", "0.1.0"), "linux_amd64")).isZero();
             assertThat(mirror.get("/providers/example.test/acme/wb/index.json")).isNotEmpty();
         }
     }
 
     @Test
     void aMirrorWhoseCertificateIsNotTrustedIsExplainedWithTheCaOption() throws Exception {
-        try (var mirror = MirrorFixtures.start(tmp.resolve("cache"), origin)) {
+        try (var mirror = MirrorFixtures.start(tmp.resolve("cache"), fixture.origin())) {
             // The origin's CA is not the mirror's: the handshake fails.
             assertThat(warm("--mirror", "https://localhost:" + mirror.port() + "/providers/", "--ca",
-                    origin.caCertificate().toString(), "--platform", "linux_amd64", "example.test/acme/wb")).isEqualTo(1);
+                    fixture.origin().caCertificate().toString(), "--platform", "linux_amd64", "example.test/acme/wb")).isEqualTo(1);
             assertThat(output).contains("cannot verify the certificate of https://localhost:" + mirror.port())
                     .contains("give the CA that signed it with --ca FILE");
         }
@@ -163,8 +165,8 @@ final class WarmCommandTest {
 
     @Test
     void aTamperedArchiveSaysWhyTheMirrorRefusedIt() throws Exception {
-        origin.publish("acme", "wt", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES, 3_000_000, "linux_amd64");
-        try (var mirror = MirrorFixtures.start(tmp.resolve("cache"), origin)) {
+        fixture.origin().publish("acme", "wt", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES, 3_000_000, "linux_amd64");
+        try (var mirror = MirrorFixtures.start(tmp.resolve("cache"), fixture.origin())) {
             assertThat(warm("--mirror", "https://localhost:" + mirror.port() + "/providers/", "--ca", mirror.ca().toString(),
                     "--platform", "linux_amd64", "example.test/acme/wt")).isEqualTo(1);
             // Refused before the answer started (502 with the mirror's words) or while streaming (cut off).
@@ -176,7 +178,7 @@ final class WarmCommandTest {
 
     @Test
     void commandOutputIsForPeopleTheLogShowsOnlyWarningsUnlessVerbose() throws Exception {
-        Path config = Files.writeString(tmp.resolve("mirror.yaml"), MirrorFixtures.yaml(tmp.resolve("cache"), origin));
+        Path config = Files.writeString(tmp.resolve("mirror.yaml"), MirrorFixtures.yaml(tmp.resolve("cache"), fixture.origin()));
         assertThat(warm("--config", config.toString(), "--platform", "linux_amd64", "example.test/acme/wb")).isZero();
         assertThat(root().getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN);
         assertThat(org.slf4j.LoggerFactory.getLogger("io.providermirror.server.core.Archives").isInfoEnabled()).isFalse();
@@ -188,7 +190,7 @@ final class WarmCommandTest {
 
     @Test
     void failuresAreListedAndTheExitCodeSaysSo() throws Exception {
-        try (var mirror = MirrorFixtures.start(tmp.resolve("cache"), origin)) {
+        try (var mirror = MirrorFixtures.start(tmp.resolve("cache"), fixture.origin())) {
             assertThat(warm("--mirror", "https://localhost:" + mirror.port() + "/providers/", "--ca", mirror.ca().toString(),
                     "--platform", "linux_amd64", "example.test/acme/missing", "example.test/acme/wa@> 9")).isEqualTo(1);
             assertThat(output).contains("FAILED: example.test/acme/missing (argument 'example.test/acme/missing'): "
