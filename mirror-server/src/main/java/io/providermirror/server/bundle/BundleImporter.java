@@ -77,7 +77,7 @@ public final class BundleImporter {
         for (ReleaseChecks.CheckedRelease release : checked) {
             ProviderAddress address = release.address();
             ProviderVersion version = release.version();
-            Map<Platform, String> h1 = new TreeMap<>(cache.packageHashes(address, version));
+            Map<Platform, String> h1 = new TreeMap<>();
             for (Platform platform : release.platforms()) {
                 BundleContents.StagedArchive staged = contents.archives().get(CacheLayout.archive(address, version, platform));
                 staged.write().commit(staged.sha256());
@@ -86,7 +86,8 @@ public final class BundleImporter {
             if (!release.cachedEvidenceStands()) {
                 cache.writeReleaseEvidence(address, version, release.evidence());
             }
-            cache.writePackageHashes(address, version, h1);
+            // Beside the hashes known already; whoever shows this release hears of them.
+            core.mirror().knownHashes().record(address, version, h1);
             carried.computeIfAbsent(address, a -> new HashSet<>()).add(version);
         }
         CacheDocuments bundled = new CacheDocuments(contents.documents());

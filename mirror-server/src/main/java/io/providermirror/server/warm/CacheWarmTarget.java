@@ -1,13 +1,10 @@
 package io.providermirror.server.warm;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.app.MirrorCore;
 import io.providermirror.server.core.ArchiveSource;
-import io.providermirror.server.core.RenderedDocument;
-import java.io.IOException;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -20,8 +17,6 @@ import java.util.concurrent.TimeoutException;
  */
 public final class CacheWarmTarget implements WarmTarget {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private final MirrorCore core;
 
     public CacheWarmTarget(MirrorCore core) {
@@ -30,25 +25,12 @@ public final class CacheWarmTarget implements WarmTarget {
 
     @Override
     public List<ProviderVersion> versions(ProviderAddress address) throws Exception {
-        return listedVersions(core.mirror().versionIndex(address).get());
+        return core.mirror().allowedVersions(address).get();
     }
 
     @Override
     public Set<Platform> platforms(ProviderAddress address, ProviderVersion version) throws Exception {
-        return servedPlatforms(core.mirror().versionDocument(address, version).get());
-    }
-
-    // The two methods below read back the JSON the mirror has just rendered for a client: they are the only
-    // place to change (to ProviderMirror's typed queries) once it offers them.
-
-    /** The versions the mirror's rendered {@code index.json} lists. */
-    private static List<ProviderVersion> listedVersions(RenderedDocument index) throws IOException {
-        return MirrorProtocolDocuments.versions(JSON.readTree(index.json()));
-    }
-
-    /** The platforms the mirror's rendered version document has archives for. */
-    private static Set<Platform> servedPlatforms(RenderedDocument versionDocument) throws IOException {
-        return MirrorProtocolDocuments.platforms(JSON.readTree(versionDocument.json()));
+        return core.mirror().release(address, version).get().platforms();
     }
 
     @Override
