@@ -34,6 +34,7 @@ final class BlobIndex {
     private final long maxBytes;
     /** Least recently used first; {@link #touch} moves an entry to the end, so a plain lookup reorders nothing. */
     private final LinkedHashMap<CacheKey, Entry> entries = new LinkedHashMap<>();
+
     private long totalBytes;
     private long evictions;
 

@@ -42,8 +42,7 @@ final class BlobLayout {
     /** What the disk holds at a key: nothing, a committed blob, or something damaged that must be removed. */
     sealed interface OnDisk {
         /** No sidecar: nothing was committed (or a commit was cut short before its last move). */
-        record Absent() implements OnDisk {
-        }
+        record Absent() implements OnDisk {}
 
         /**
          * A blob that must not be served.
@@ -51,11 +50,9 @@ final class BlobLayout {
          * @param problem what is wrong, for the log: "cache entry KEY PROBLEM; removing it"
          * @param severe whether it means something altered the cache, rather than a crash's leftovers
          */
-        record Damaged(String problem, boolean severe) implements OnDisk {
-        }
+        record Damaged(String problem, boolean severe) implements OnDisk {}
 
-        record Committed(StoredBlob blob) implements OnDisk {
-        }
+        record Committed(StoredBlob blob) implements OnDisk {}
     }
 
     static final String SIDECAR_SUFFIX = ".meta";
@@ -156,8 +153,7 @@ final class BlobLayout {
     }
 
     /** Writes {@code sidecar} to {@code temporary} through {@code channels}, durably; nothing is left on failure. */
-    static void writeSidecar(Sidecar sidecar, Path temporary, FileBlobStore.WriteChannels channels)
-            throws IOException {
+    static void writeSidecar(Sidecar sidecar, Path temporary, FileBlobStore.WriteChannels channels) throws IOException {
         try (SeekableByteChannel meta = channels.open(temporary)) {
             ByteBuffer line = ByteBuffer.wrap(sidecar.bytes());
             while (line.hasRemaining()) {

@@ -17,8 +17,7 @@ import java.util.EnumSet;
  */
 public final class CacheDirectoryCheck {
 
-    private CacheDirectoryCheck() {
-    }
+    private CacheDirectoryCheck() {}
 
     /**
      * Walks {@code cacheDirectory} without following links.
@@ -27,8 +26,8 @@ public final class CacheDirectoryCheck {
      */
     public static void refuseLinks(Path cacheDirectory) throws IOException {
         Path root = cacheDirectory.toRealPath();
-        Files.walkFileTree(root, EnumSet.noneOf(java.nio.file.FileVisitOption.class), Integer.MAX_VALUE,
-                new FileVisitor<>() {
+        Files.walkFileTree(
+                root, EnumSet.noneOf(java.nio.file.FileVisitOption.class), Integer.MAX_VALUE, new FileVisitor<>() {
                     @Override
                     public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attributes) {
                         return FileVisitResult.CONTINUE;

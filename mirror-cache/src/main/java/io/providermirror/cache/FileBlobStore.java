@@ -45,8 +45,7 @@ public final class FileBlobStore implements BlobStore {
     }
 
     /** What a full verification of the store found. */
-    public record VerificationReport(int checked, List<CacheKey> removed) {
-    }
+    public record VerificationReport(int checked, List<CacheKey> removed) {}
 
     private static final Logger LOG = LoggerFactory.getLogger(FileBlobStore.class);
     private static final WriteChannels DEFAULT_WRITE_CHANNELS =
@@ -90,8 +89,9 @@ public final class FileBlobStore implements BlobStore {
         return fileStore::getUsableSpace;
     }
 
-    FileBlobStore(Path root, Clock clock, long maxBytes, long minFreeBytes, FreeSpace freeSpace,
-                  WriteChannels writeChannels) throws IOException {
+    FileBlobStore(
+            Path root, Clock clock, long maxBytes, long minFreeBytes, FreeSpace freeSpace, WriteChannels writeChannels)
+            throws IOException {
         this.index = new BlobIndex(maxBytes);
         this.watermark = new FreeSpaceWatermark(minFreeBytes, freeSpace);
         this.layout = new BlobLayout(root);
@@ -197,8 +197,12 @@ public final class FileBlobStore implements BlobStore {
             return false;
         }
         if (!actual.equals(blob.sha256())) {
-            LOG.error("cache entry {} was altered on disk (sha256 {} instead of {}); removing it so it is fetched"
-                    + " again", blob.key(), actual, blob.sha256());
+            LOG.error(
+                    "cache entry {} was altered on disk (sha256 {} instead of {}); removing it so it is fetched"
+                            + " again",
+                    blob.key(),
+                    actual,
+                    blob.sha256());
             remove(blob.key());
             return false;
         }

@@ -40,10 +40,17 @@ final class FileBlobWrite implements BlobWrite {
     private long size;
     /** The file a new reader opens: the temporary file until the commit moved it. */
     private Path current;
+
     private boolean finished;
 
-    FileBlobWrite(CacheKey key, BlobLayout layout, Clock clock, FileBlobStore.WriteChannels writeChannels,
-                  FreeSpaceWatermark watermark, Committed committed) throws IOException {
+    FileBlobWrite(
+            CacheKey key,
+            BlobLayout layout,
+            Clock clock,
+            FileBlobStore.WriteChannels writeChannels,
+            FreeSpaceWatermark watermark,
+            Committed committed)
+            throws IOException {
         this.key = key;
         this.target = layout.file(key);
         this.temporary = layout.newTemporary();

@@ -48,7 +48,8 @@ public final class FileDocumentStore implements DocumentStore {
         Path temporary = tmp.resolve(UUID.randomUUID() + ".part");
         Instant now = clock.instant();
         try {
-            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            try (FileChannel channel =
+                    FileChannel.open(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 ByteBuffer buffer = ByteBuffer.wrap(content);
                 while (buffer.hasRemaining()) {
                     channel.write(buffer);

@@ -13,8 +13,7 @@ import java.util.function.Consumer;
 public final class FillRegistry {
 
     /** A fill and whether this caller started it. */
-    public record Joined(ArchiveFill fill, boolean started) {
-    }
+    public record Joined(ArchiveFill fill, boolean started) {}
 
     private final BlobStore store;
     private final ConcurrentHashMap<CacheKey, ArchiveFill> inFlight = new ConcurrentHashMap<>();

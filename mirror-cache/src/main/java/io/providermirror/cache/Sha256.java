@@ -12,8 +12,7 @@ final class Sha256 {
 
     private static final int BUFFER_BYTES = 64 * 1024;
 
-    private Sha256() {
-    }
+    private Sha256() {}
 
     /** A fresh sha256 digest. */
     static MessageDigest digest() {

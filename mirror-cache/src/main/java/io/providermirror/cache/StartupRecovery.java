@@ -27,8 +27,7 @@ final class StartupRecovery {
     }
 
     /** A committed blob found on disk, and when it was last written (its place in the LRU order). */
-    record Found(CacheKey key, long size, FileTime modified) {
-    }
+    record Found(CacheKey key, long size, FileTime modified) {}
 
     private static final Logger LOG = LoggerFactory.getLogger(StartupRecovery.class);
 
@@ -71,7 +70,8 @@ final class StartupRecovery {
                 Optional<StoredBlob> blob = key == null ? Optional.empty() : committed.find(key);
                 if (blob.isEmpty()) {
                     if (Files.exists(file)) {
-                        LOG.warn("removing {}: it has no valid sidecar, so it was never committed",
+                        LOG.warn(
+                                "removing {}: it has no valid sidecar, so it was never committed",
                                 blobs.relativize(file));
                         Files.deleteIfExists(file);
                     }

@@ -24,7 +24,7 @@ final class ArchiveFillTest {
     @Test
     void readersNeverSeeTheLastByteBeforeCommit() throws IOException {
         FillRegistry fills = new FillRegistry(new FileBlobStore(root, Clock.systemUTC()));
-        ArchiveFill fill = fills.joinOrStart(KEY, f -> { }).orElseThrow().fill();
+        ArchiveFill fill = fills.joinOrStart(KEY, f -> {}).orElseThrow().fill();
         fill.begin(OptionalLong.of(4));
         fill.append(ByteBuffer.wrap(new byte[] {1, 2, 3, 4}));
         assertThat(fill.writtenBytes()).isEqualTo(4);
@@ -37,7 +37,7 @@ final class ArchiveFillTest {
     void aFailedFillCachesNothingAndTellsItsReaders() throws IOException {
         FileBlobStore store = new FileBlobStore(root, Clock.systemUTC());
         FillRegistry fills = new FillRegistry(store);
-        ArchiveFill fill = fills.joinOrStart(KEY, f -> { }).orElseThrow().fill();
+        ArchiveFill fill = fills.joinOrStart(KEY, f -> {}).orElseThrow().fill();
         AtomicInteger signals = new AtomicInteger();
         fill.onProgress(signals::incrementAndGet);
         fill.append(ByteBuffer.wrap(new byte[] {1, 2}));
@@ -61,7 +61,9 @@ final class ArchiveFillTest {
             threads[i] = new Thread(() -> {
                 try {
                     ready.await();
-                    seen[index] = fills.joinOrStart(KEY, f -> starts.incrementAndGet()).orElseThrow().fill();
+                    seen[index] = fills.joinOrStart(KEY, f -> starts.incrementAndGet())
+                            .orElseThrow()
+                            .fill();
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
@@ -76,7 +78,9 @@ final class ArchiveFillTest {
         assertThat(seen).allMatch(f -> f == seen[0]);
         seen[0].commit("0".repeat(64));
         await().atMost(5, TimeUnit.SECONDS).until(() -> fills.size() == 0);
-        assertThat(fills.joinOrStart(KEY, f -> starts.incrementAndGet())).as("committed: nothing to fetch").isEmpty();
+        assertThat(fills.joinOrStart(KEY, f -> starts.incrementAndGet()))
+                .as("committed: nothing to fetch")
+                .isEmpty();
         assertThat(starts.get()).isEqualTo(1);
     }
 
@@ -84,22 +88,25 @@ final class ArchiveFillTest {
     void aRequestArrivingAfterAFillEndedNeverStartsASecondDownload() throws Exception {
         FileBlobStore store = new FileBlobStore(root, Clock.systemUTC());
         FillRegistry fills = new FillRegistry(store);
-        ArchiveFill first = fills.joinOrStart(KEY, f -> { }).orElseThrow().fill();
+        ArchiveFill first = fills.joinOrStart(KEY, f -> {}).orElseThrow().fill();
         // A request looked in the store before the commit and asks the registry after the fill left it.
         assertThat(store.find(KEY)).isEmpty();
         first.append(java.nio.ByteBuffer.wrap(new byte[] {1, 2, 3}));
         first.commit("0".repeat(64));
         await().atMost(5, TimeUnit.SECONDS).until(() -> fills.size() == 0);
 
-        assertThat(fills.joinOrStart(KEY, f -> { throw new AssertionError("a second download started"); })).isEmpty();
+        assertThat(fills.joinOrStart(KEY, f -> {
+                    throw new AssertionError("a second download started");
+                }))
+                .isEmpty();
     }
 
     @Test
     void aFailedFillLeavesRoomForANewOne() throws Exception {
         FillRegistry fills = new FillRegistry(new FileBlobStore(root, Clock.systemUTC()));
-        fills.joinOrStart(KEY, f -> { }).orElseThrow().fill().fail(new java.io.IOException("origin went away"));
+        fills.joinOrStart(KEY, f -> {}).orElseThrow().fill().fail(new java.io.IOException("origin went away"));
         await().atMost(5, TimeUnit.SECONDS).until(() -> fills.size() == 0);
 
-        assertThat(fills.joinOrStart(KEY, f -> { }).orElseThrow().started()).isTrue();
+        assertThat(fills.joinOrStart(KEY, f -> {}).orElseThrow().started()).isTrue();
     }
 }

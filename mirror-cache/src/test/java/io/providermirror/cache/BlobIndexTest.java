@@ -53,7 +53,9 @@ final class BlobIndexTest {
         assertThat(index.pin(key("a"))).isTrue();
         index.put(key("b"), 4, T, false);
 
-        assertThat(index.evictOverBound()).as("a is read, b is the newest but not read").containsExactly(key("b"));
+        assertThat(index.evictOverBound())
+                .as("a is read, b is the newest but not read")
+                .containsExactly(key("b"));
         index.put(key("c"), 4, T, false);
         index.unpin(key("a"));
         assertThat(index.evictOverBound()).as("one reader of a is left").containsExactly(key("c"));
@@ -70,7 +72,9 @@ final class BlobIndexTest {
         index.put(key("c"), 4, T, false);
         index.pin(key("a"));
 
-        assertThat(index.evictToFree(6, key("c"))).as("only b may go, 4 of the 6 bytes").isEmpty();
+        assertThat(index.evictToFree(6, key("c")))
+                .as("only b may go, 4 of the 6 bytes")
+                .isEmpty();
         assertThat(index.count()).isEqualTo(3);
         assertThat(index.evictions()).isZero();
 
@@ -93,7 +97,9 @@ final class BlobIndexTest {
         index.remove(key("found"));
         assertThat(index.verified(key("found"))).isFalse();
         index.put(key("found"), 1, T, false);
-        assertThat(index.verified(key("found"))).as("found again at start-up or on disk").isFalse();
+        assertThat(index.verified(key("found")))
+                .as("found again at start-up or on disk")
+                .isFalse();
     }
 
     @Test
@@ -121,8 +127,8 @@ final class BlobIndexTest {
         index.put(key("a"), 6, T.plusSeconds(1), true);
 
         assertThat(index.totalBytes()).isEqualTo(10);
-        assertThat(index.summaries()).containsExactly(new BlobSummary(key("b"), 4, T),
-                new BlobSummary(key("a"), 6, T.plusSeconds(1)));
+        assertThat(index.summaries())
+                .containsExactly(new BlobSummary(key("b"), 4, T), new BlobSummary(key("a"), 6, T.plusSeconds(1)));
     }
 
     @Test
@@ -140,7 +146,8 @@ final class BlobIndexTest {
 
     @Test
     void refusesABoundThatHoldsNothing() {
-        assertThatThrownBy(() -> new BlobIndex(0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new BlobIndex(0))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("maxBytes: 0 (expected: > 0)");
     }
 }

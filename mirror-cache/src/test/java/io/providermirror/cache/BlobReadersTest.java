@@ -36,7 +36,7 @@ final class BlobReadersTest {
     @Test
     void aReaderFollowsAFillInProgressThroughItsChannelAndReadsOnAcrossTheCommit() throws Exception {
         FillRegistry fills = new FillRegistry(new FileBlobStore(root, Clock.systemUTC()));
-        ArchiveFill fill = fills.joinOrStart(KEY, f -> { }).orElseThrow().fill();
+        ArchiveFill fill = fills.joinOrStart(KEY, f -> {}).orElseThrow().fill();
         fill.append(ascii("abc"));
         try (SeekableByteChannel reader = fill.openReader()) {
             assertThat(reader.size()).isEqualTo(3);
@@ -44,7 +44,9 @@ final class BlobReadersTest {
             assertThat(read(reader, 10)).as("nothing more yet").isEmpty();
 
             fill.append(ascii("def"));
-            assertThat(reader.size()).as("the channel sees the temporary object grow").isEqualTo(6);
+            assertThat(reader.size())
+                    .as("the channel sees the temporary object grow")
+                    .isEqualTo(6);
             assertThat(read(reader, 10)).isEqualTo("def");
 
             fill.append(ascii("g"));
@@ -62,12 +64,14 @@ final class BlobReadersTest {
         write.commit(Sha256.hex(write.openReader()));
 
         try (OpenBlob blob = store.open(KEY).orElseThrow()) {
-            assertThat(blob.channel()).as("the disk store's channel is a file, so it can be sent zero-copy")
+            assertThat(blob.channel())
+                    .as("the disk store's channel is a file, so it can be sent zero-copy")
                     .isInstanceOf(FileChannel.class);
             assertThat(read(blob.channel().position(3), 4)).isEqualTo("3456");
             blob.channel().position(0);
             try (InputStream in = blob.inputStream()) {
-                assertThat(new String(in.readAllBytes(), StandardCharsets.US_ASCII)).isEqualTo("0123456789");
+                assertThat(new String(in.readAllBytes(), StandardCharsets.US_ASCII))
+                        .isEqualTo("0123456789");
             }
         }
     }

@@ -33,7 +33,8 @@ final class BlobStoreIntegrityTest {
         BlobWrite write = store.create(key);
         byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
         write.write(ByteBuffer.wrap(bytes));
-        return write.commit(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes)));
+        return write.commit(
+                HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes)));
     }
 
     private static String read(OpenBlob open) throws IOException {
@@ -64,7 +65,8 @@ final class BlobStoreIntegrityTest {
         FileBlobStore.VerificationReport report = new FileBlobStore(root, Clock.systemUTC()).verifyAll();
         assertThat(report.checked()).isEqualTo(2);
         assertThat(report.removed()).containsExactly(key("bad"));
-        try (OpenBlob good = new FileBlobStore(root, Clock.systemUTC()).open(key("good")).orElseThrow()) {
+        try (OpenBlob good =
+                new FileBlobStore(root, Clock.systemUTC()).open(key("good")).orElseThrow()) {
             assertThat(read(good)).isEqualTo("good");
         }
     }
@@ -119,13 +121,15 @@ final class BlobStoreIntegrityTest {
         full.set(true);
         BlobWrite write = store.create(key("new"));
         assertThatThrownBy(() -> write.write(ByteBuffer.wrap(new byte[100])))
-                .isInstanceOf(IOException.class).hasMessageContaining("No space left on device");
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("No space left on device");
         write.abort();
         BlobWrite almost = store.create(key("sidecar"));
         full.set(false);
         almost.write(ByteBuffer.wrap(new byte[] {1, 2, 3}));
         full.set(true);
-        assertThatThrownBy(() -> almost.commit("0".repeat(64))).as("the sidecar cannot be written")
+        assertThatThrownBy(() -> almost.commit("0".repeat(64)))
+                .as("the sidecar cannot be written")
                 .isInstanceOf(IOException.class);
         try (Stream<Path> leftovers = Files.list(root.resolve("tmp"))) {
             assertThat(leftovers).as("no half-written files stay behind").isEmpty();

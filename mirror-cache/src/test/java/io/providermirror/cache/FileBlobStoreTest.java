@@ -67,7 +67,9 @@ final class FileBlobStoreTest {
             assertThat(new String(buffer.array(), StandardCharsets.UTF_8)).isEqualTo("abcdef");
         }
         try (var reader = write.openReader()) {
-            assertThat(reader.size()).as("after commit a reader opens the committed file").isEqualTo(6);
+            assertThat(reader.size())
+                    .as("after commit a reader opens the committed file")
+                    .isEqualTo(6);
         }
     }
 
@@ -107,6 +109,9 @@ final class FileBlobStoreTest {
         assertThatThrownBy(() -> CacheKey.of(".hidden")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> CacheKey.of("a\u0000b")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> CacheKey.of("a..b")).isInstanceOf(IllegalArgumentException.class);
-        assertThat(CacheKey.of("example.test:8443", "x", "1.0.0+b.1").resolveUnder(root).startsWith(root)).isTrue();
+        assertThat(CacheKey.of("example.test:8443", "x", "1.0.0+b.1")
+                        .resolveUnder(root)
+                        .startsWith(root))
+                .isTrue();
     }
 }

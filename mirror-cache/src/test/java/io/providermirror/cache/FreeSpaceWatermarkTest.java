@@ -32,7 +32,11 @@ final class FreeSpaceWatermarkTest {
 
     private FileBlobStore store(long capacity, long minFree) throws IOException {
         FileBlobStore[] store = new FileBlobStore[1];
-        store[0] = new FileBlobStore(root, Clock.systemUTC(), Long.MAX_VALUE, minFree,
+        store[0] = new FileBlobStore(
+                root,
+                Clock.systemUTC(),
+                Long.MAX_VALUE,
+                minFree,
                 () -> capacity - others.get() - (store[0] == null ? 0 : store[0].totalBytes()),
                 file -> FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
         return store[0];
@@ -55,7 +59,9 @@ final class FreeSpaceWatermarkTest {
         commit(store, "a", 100);
         commit(store, "b", 100);
 
-        assertThat(store.find(key("a"))).as("evicted: 100 bytes were free, 150 must be").isEmpty();
+        assertThat(store.find(key("a")))
+                .as("evicted: 100 bytes were free, 150 must be")
+                .isEmpty();
         assertThat(store.find(key("b"))).isPresent();
         assertThat(store.evictions()).isEqualTo(1);
 
@@ -72,8 +78,10 @@ final class FreeSpaceWatermarkTest {
 
         // 80 bytes free; evicting "a" would give 180, but someone is reading it.
         try (OpenBlob reading = store.open(key("a")).orElseThrow()) {
-            assertThatThrownBy(() -> store.create(key("b"))).isInstanceOf(InsufficientStorageException.class)
-                    .hasMessageContaining("80 bytes free").hasMessageContaining("150 bytes");
+            assertThatThrownBy(() -> store.create(key("b")))
+                    .isInstanceOf(InsufficientStorageException.class)
+                    .hasMessageContaining("80 bytes free")
+                    .hasMessageContaining("150 bytes");
             assertThat(reading.blob().size()).isEqualTo(100);
         }
         // Something else took the disk: evicting every archive would not be enough, so none is evicted.
@@ -81,7 +89,9 @@ final class FreeSpaceWatermarkTest {
         assertThatThrownBy(() -> store.create(key("b"))).isInstanceOf(InsufficientStorageException.class);
         assertThat(store.find(key("a"))).as("not evicted in vain").isPresent();
         try (Stream<Path> leftovers = Files.list(root.resolve("tmp"))) {
-            assertThat(leftovers).as("a refused archive leaves no temporary file").isEmpty();
+            assertThat(leftovers)
+                    .as("a refused archive leaves no temporary file")
+                    .isEmpty();
         }
 
         others.set(0);
@@ -97,7 +107,8 @@ final class FreeSpaceWatermarkTest {
             // Other writes took the disk down to 80 bytes free: 70 more would leave 10, under half of 150.
             others.set(220);
             assertThatThrownBy(() -> write.write(ByteBuffer.wrap(new byte[70])))
-                    .isInstanceOf(InsufficientStorageException.class).hasMessageContaining("less than half");
+                    .isInstanceOf(InsufficientStorageException.class)
+                    .hasMessageContaining("less than half");
         }
         assertThat(store.find(key("a"))).isEmpty();
         try (Stream<Path> leftovers = Files.list(root.resolve("tmp"))) {

@@ -16,13 +16,14 @@ public record ProviderAddress(String hostname, String namespace, String type) {
     private static final int MAX_HOSTNAME_LENGTH = 253;
     /** A label that makes a host name an IPv4 address to inet_aton and URL parsers: decimal, octal or hex. */
     private static final Pattern NUMERIC_LABEL = Pattern.compile("[0-9]+|0x[0-9a-f]*");
-    private static final Pattern DOTTED_QUAD =
-            Pattern.compile("((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])");
+
+    private static final Pattern DOTTED_QUAD = Pattern.compile(
+            "((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])");
 
     public ProviderAddress {
         if (!isValidHostname(hostname)) {
-            throw new IllegalArgumentException("hostname: '" + hostname
-                    + "' (expected: a lowercase DNS name in punycode, optionally with :port)");
+            throw new IllegalArgumentException(
+                    "hostname: '" + hostname + "' (expected: a lowercase DNS name in punycode, optionally with :port)");
         }
         hostname = normalizeHostname(hostname);
         if (!isValidName(namespace)) {
@@ -30,8 +31,8 @@ public record ProviderAddress(String hostname, String namespace, String type) {
                     + "' (expected: lowercase letters, digits, '-' or '_', at most 64 characters)");
         }
         if (!isValidName(type)) {
-            throw new IllegalArgumentException("type: '" + type
-                    + "' (expected: lowercase letters, digits, '-' or '_', at most 64 characters)");
+            throw new IllegalArgumentException(
+                    "type: '" + type + "' (expected: lowercase letters, digits, '-' or '_', at most 64 characters)");
         }
     }
 
@@ -39,8 +40,8 @@ public record ProviderAddress(String hostname, String namespace, String type) {
     public static ProviderAddress parse(String address) {
         String[] parts = address.toLowerCase(Locale.ROOT).split("/", -1);
         if (parts.length != 3) {
-            throw new IllegalArgumentException("provider address: '" + address
-                    + "' (expected: hostname/namespace/type)");
+            throw new IllegalArgumentException(
+                    "provider address: '" + address + "' (expected: hostname/namespace/type)");
         }
         return new ProviderAddress(parts[0], parts[1], parts[2]);
     }
@@ -87,11 +88,14 @@ public record ProviderAddress(String hostname, String namespace, String type) {
                 return false;
             }
         }
-        return !NUMERIC_LABEL.matcher(labels[labels.length - 1]).matches() || DOTTED_QUAD.matcher(host).matches();
+        return !NUMERIC_LABEL.matcher(labels[labels.length - 1]).matches()
+                || DOTTED_QUAD.matcher(host).matches();
     }
 
     private static boolean isValidPort(String port) {
-        if (port.isEmpty() || port.length() > 5 || !port.chars().allMatch(c -> c >= '0' && c <= '9')
+        if (port.isEmpty()
+                || port.length() > 5
+                || !port.chars().allMatch(c -> c >= '0' && c <= '9')
                 || port.charAt(0) == '0') {
             return false;
         }

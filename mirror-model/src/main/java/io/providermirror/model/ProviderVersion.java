@@ -13,15 +13,17 @@ public record ProviderVersion(String canonical) implements Comparable<ProviderVe
 
     private static final String NUMBER = "(0|[1-9][0-9]{0,8})";
     private static final String TAIL = "(-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?";
-    private static final Pattern LENIENT = Pattern.compile(
-            NUMBER + "(?:\\." + NUMBER + ")?(?:\\." + NUMBER + ")?" + TAIL);
+    private static final Pattern LENIENT =
+            Pattern.compile(NUMBER + "(?:\\." + NUMBER + ")?(?:\\." + NUMBER + ")?" + TAIL);
     private static final Pattern CANONICAL = Pattern.compile(NUMBER + "\\." + NUMBER + "\\." + NUMBER + TAIL);
     private static final int MAX_LENGTH = 128;
 
     public ProviderVersion {
-        if (canonical == null || canonical.length() > MAX_LENGTH || !CANONICAL.matcher(canonical).matches()) {
-            throw new IllegalArgumentException("version: '" + canonical
-                    + "' (expected: a semantic version such as 1.2.3)");
+        if (canonical == null
+                || canonical.length() > MAX_LENGTH
+                || !CANONICAL.matcher(canonical).matches()) {
+            throw new IllegalArgumentException(
+                    "version: '" + canonical + "' (expected: a semantic version such as 1.2.3)");
         }
     }
 
@@ -78,7 +80,8 @@ public record ProviderVersion(String canonical) implements Comparable<ProviderVe
         for (int i = 0; i < Math.min(xs.length, ys.length); i++) {
             boolean xNumeric = xs[i].chars().allMatch(Character::isDigit);
             boolean yNumeric = ys[i].chars().allMatch(Character::isDigit);
-            int c = xNumeric && yNumeric ? new java.math.BigInteger(xs[i]).compareTo(new java.math.BigInteger(ys[i]))
+            int c = xNumeric && yNumeric
+                    ? new java.math.BigInteger(xs[i]).compareTo(new java.math.BigInteger(ys[i]))
                     : xNumeric ? -1 : yNumeric ? 1 : xs[i].compareTo(ys[i]);
             if (c != 0) {
                 return c;

@@ -48,7 +48,8 @@ public record VersionConstraints(String text, List<Condition> conditions) {
     /** Any version that is not a pre-release. */
     public static final VersionConstraints ANY = new VersionConstraints("", List.of());
 
-    private static final Pattern CONDITION = Pattern.compile("\\s*(=|!=|>=|<=|>|<|~>)?\\s*(v?[0-9][0-9A-Za-z.+-]*)\\s*");
+    private static final Pattern CONDITION =
+            Pattern.compile("\\s*(=|!=|>=|<=|>|<|~>)?\\s*(v?[0-9][0-9A-Za-z.+-]*)\\s*");
 
     public VersionConstraints {
         conditions = List.copyOf(conditions);
@@ -72,14 +73,16 @@ public record VersionConstraints(String text, List<Condition> conditions) {
                         + "' (expected: an operator =, !=, >, >=, <, <=, ~> and a version such as 1.2.3)");
             }
             String core = m.group(2).split("[-+]", 2)[0];
-            conditions.add(new Condition(m.group(1) == null ? "=" : m.group(1), version.get(), core.split("\\.").length));
+            conditions.add(
+                    new Condition(m.group(1) == null ? "=" : m.group(1), version.get(), core.split("\\.").length));
         }
         return new VersionConstraints(text.trim(), conditions);
     }
 
     public boolean matches(ProviderVersion candidate) {
-        if (candidate.isPrerelease() && conditions.stream().noneMatch(
-                c -> c.operator().equals("=") && c.version().equals(candidate))) {
+        if (candidate.isPrerelease()
+                && conditions.stream()
+                        .noneMatch(c -> c.operator().equals("=") && c.version().equals(candidate))) {
             return false;
         }
         return conditions.stream().allMatch(c -> c.matches(candidate));

@@ -20,10 +20,29 @@ final class VersionConstraintsTest {
 
     @Test
     void versionsOrderBySemanticVersionPrecedence() {
-        List<String> sorted = Stream.of("1.10.0", "1.2.0", "1.2.0-beta.2", "1.2.0-beta.10", "1.2.0-alpha", "0.9.9",
-                "2.0.0", "1.2.0-beta").map(VersionConstraintsTest::v).sorted().map(ProviderVersion::canonical).toList();
-        assertThat(sorted).containsExactly("0.9.9", "1.2.0-alpha", "1.2.0-beta", "1.2.0-beta.2", "1.2.0-beta.10",
-                "1.2.0", "1.10.0", "2.0.0");
+        List<String> sorted = Stream.of(
+                        "1.10.0",
+                        "1.2.0",
+                        "1.2.0-beta.2",
+                        "1.2.0-beta.10",
+                        "1.2.0-alpha",
+                        "0.9.9",
+                        "2.0.0",
+                        "1.2.0-beta")
+                .map(VersionConstraintsTest::v)
+                .sorted()
+                .map(ProviderVersion::canonical)
+                .toList();
+        assertThat(sorted)
+                .containsExactly(
+                        "0.9.9",
+                        "1.2.0-alpha",
+                        "1.2.0-beta",
+                        "1.2.0-beta.2",
+                        "1.2.0-beta.10",
+                        "1.2.0",
+                        "1.10.0",
+                        "2.0.0");
     }
 
     @Test

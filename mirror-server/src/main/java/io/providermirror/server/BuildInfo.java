@@ -6,9 +6,9 @@ import java.util.Optional;
 public final class BuildInfo {
 
     /** The version of this build, shown in the banner, the status page, {@code --version} and the User-Agent. */
-    public static final String VERSION = Optional.ofNullable(BuildInfo.class.getPackage().getImplementationVersion())
+    public static final String VERSION = Optional.ofNullable(
+                    BuildInfo.class.getPackage().getImplementationVersion())
             .orElse("dev");
 
-    private BuildInfo() {
-    }
+    private BuildInfo() {}
 }

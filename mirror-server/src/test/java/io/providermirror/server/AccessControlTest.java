@@ -1,12 +1,12 @@
 package io.providermirror.server;
 
-import io.providermirror.server.access.MirrorAuth;
 import static io.providermirror.server.MirrorFixture.error;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.providermirror.server.access.MirrorAuth;
 import io.providermirror.server.config.ConfigLoader;
 import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.testkit.SettableClock;
@@ -33,10 +33,13 @@ final class AccessControlTest {
     private static final SettableClock CLOCK = new SettableClock();
 
     @RegisterExtension
-    static final MirrorExtension fixture = MirrorExtension.with((builder, directory) -> builder
-            .set("auth.tokens", List.of(MirrorAuth.hash(TOKEN)))
-            .set("auth.tokensFile", Files.writeString(directory.resolve("tokens"),
-                    "# team b\n" + MirrorAuth.hash("team-b-token") + "\n").toString())
+    static final MirrorExtension fixture = MirrorExtension.with((builder, directory) -> builder.set(
+                    "auth.tokens", List.of(MirrorAuth.hash(TOKEN)))
+            .set(
+                    "auth.tokensFile",
+                    Files.writeString(
+                                    directory.resolve("tokens"), "# team b\n" + MirrorAuth.hash("team-b-token") + "\n")
+                            .toString())
             .set("management.host", "127.0.0.1")
             .set("management.port", 0)
             .clock(CLOCK));
@@ -45,7 +48,8 @@ final class AccessControlTest {
 
     @BeforeAll
     static void start() {
-        release = fixture.origin().publish("acme", "guarded", "1.0.0", FakeOrigin.Tamper.NONE, 5_000, "linux_amd64", "darwin_arm64");
+        release = fixture.origin()
+                .publish("acme", "guarded", "1.0.0", FakeOrigin.Tamper.NONE, 5_000, "linux_amd64", "darwin_arm64");
     }
 
     private static HttpResponse<byte[]> get(String path, String token) throws Exception {
@@ -56,14 +60,14 @@ final class AccessControlTest {
         return fixture.mirror().send(request.build());
     }
 
-
     /** The archive URL the version document gives for {@code platform}, as the CLI would resolve it. */
     private static String archiveUrl(String platform) throws Exception {
         HttpResponse<byte[]> document = get(fixture.mirror().providerPath("acme", "guarded") + "1.0.0.json", TOKEN);
         assertThat(document.statusCode()).isEqualTo(200);
         JsonNode archives = JSON.readTree(document.body()).get("archives");
         return URI.create(fixture.mirror().providerPath("acme", "guarded") + "1.0.0.json")
-                .resolve(archives.get(platform).get("url").asText()).toString();
+                .resolve(archives.get(platform).get("url").asText())
+                .toString();
     }
 
     @Test
@@ -72,24 +76,41 @@ final class AccessControlTest {
             HttpResponse<byte[]> none = get(fixture.mirror().providerPath("acme", "guarded") + path, null);
             assertThat(none.statusCode()).isEqualTo(401);
             assertThat(none.headers().firstValue("www-authenticate")).contains("Bearer realm=\"provider-mirror\"");
-            assertThat(error(none)).contains("credentials \"localhost:" + fixture.mirror().mirror.port() + "\" { token = \"...\" }");
-            assertThat(get(fixture.mirror().providerPath("acme", "guarded") + path, "guessed").statusCode()).isEqualTo(401);
-            assertThat(get(fixture.mirror().providerPath("acme", "guarded") + path, TOKEN).statusCode()).isEqualTo(200);
-            assertThat(get(fixture.mirror().providerPath("acme", "guarded") + path, "team-b-token").statusCode())
-                    .as("a token from the tokens file").isEqualTo(200);
+            assertThat(error(none))
+                    .contains(
+                            "credentials \"localhost:" + fixture.mirror().mirror.port() + "\" { token = \"...\" }");
+            assertThat(get(fixture.mirror().providerPath("acme", "guarded") + path, "guessed")
+                            .statusCode())
+                    .isEqualTo(401);
+            assertThat(get(fixture.mirror().providerPath("acme", "guarded") + path, TOKEN)
+                            .statusCode())
+                    .isEqualTo(200);
+            assertThat(get(fixture.mirror().providerPath("acme", "guarded") + path, "team-b-token")
+                            .statusCode())
+                    .as("a token from the tokens file")
+                    .isEqualTo(200);
         }
-        assertThat(fixture.origin().requestsMatching("/v1/providers/acme/guarded/versions")).as("nothing before a token").isEqualTo(1);
+        assertThat(fixture.origin().requestsMatching("/v1/providers/acme/guarded/versions"))
+                .as("nothing before a token")
+                .isEqualTo(1);
     }
 
     @Test
     void versionDocumentsHandOutSignedArchiveUrlsThatWorkWithoutCredentials() throws Exception {
         String url = archiveUrl("linux_amd64");
-        assertThat(url).matches(".*terraform-provider-guarded_1\\.0\\.0_linux_amd64\\.zip\\?expires=[0-9]+&signature=[A-Za-z0-9_-]+");
+        assertThat(url)
+                .matches(
+                        ".*terraform-provider-guarded_1\\.0\\.0_linux_amd64\\.zip\\?expires=[0-9]+&signature=[A-Za-z0-9_-]+");
         HttpResponse<byte[]> archive = get(url, null);
         assertThat(archive.statusCode()).isEqualTo(200);
         assertThat(archive.body()).isEqualTo(release.archives().get("linux_amd64"));
-        assertThat(fixture.mirror().send(HttpRequest.newBuilder(fixture.mirror().url(url)).method("HEAD", HttpRequest.BodyPublishers.noBody())
-                .build()).statusCode()).as("the CLI's HEAD too").isEqualTo(200);
+        assertThat(fixture.mirror()
+                        .send(HttpRequest.newBuilder(fixture.mirror().url(url))
+                                .method("HEAD", HttpRequest.BodyPublishers.noBody())
+                                .build())
+                        .statusCode())
+                .as("the CLI's HEAD too")
+                .isEqualTo(200);
     }
 
     @Test
@@ -106,7 +127,9 @@ final class AccessControlTest {
 
         String darwin = archiveUrl("darwin_arm64");
         String foreign = plain + darwin.substring(darwin.indexOf('?'));
-        assertThat(error(get(foreign, null))).as("a URL signed for another archive").contains("does not match");
+        assertThat(error(get(foreign, null)))
+                .as("a URL signed for another archive")
+                .contains("does not match");
 
         String fresh = archiveUrl("linux_amd64");
         CLOCK.advance(Duration.ofMinutes(11));
@@ -114,7 +137,9 @@ final class AccessControlTest {
         assertThat(expired.statusCode()).isEqualTo(403);
         assertThat(error(expired)).contains("expired").contains("valid for 10 minutes");
 
-        assertThat(get(plain, TOKEN).statusCode()).as("a bearer token opens an archive too").isEqualTo(200);
+        assertThat(get(plain, TOKEN).statusCode())
+                .as("a bearer token opens an archive too")
+                .isEqualTo(200);
     }
 
     @Test
@@ -125,14 +150,17 @@ final class AccessControlTest {
             assertThat(none.statusCode()).as(path).isEqualTo(401);
             assertThat(none.headers().firstValue("content-type")).as(path).contains("application/json");
             assertThat(error(none)).as(path).contains("wants a token").contains("Authorization: Bearer");
-            assertThat(new String(none.body(), java.nio.charset.StandardCharsets.UTF_8)).as(path)
-                    .doesNotContain("guarded").doesNotContain("acme");
+            assertThat(new String(none.body(), java.nio.charset.StandardCharsets.UTF_8))
+                    .as(path)
+                    .doesNotContain("guarded")
+                    .doesNotContain("acme");
             assertThat(get(path, "guessed").statusCode()).as(path).isEqualTo(401);
             HttpResponse<byte[]> with = get(path, TOKEN);
             assertThat(with.statusCode()).as(path).isEqualTo(200);
         }
         assertThat(new String(get("/", TOKEN).body(), java.nio.charset.StandardCharsets.UTF_8))
-                .as("the status page lists the cache").contains("acme/guarded");
+                .as("the status page lists the cache")
+                .contains("acme/guarded");
     }
 
     @Test
@@ -140,10 +168,18 @@ final class AccessControlTest {
         for (String path : List.of("/healthz", "/readyz", "/ca.pem")) {
             assertThat(get(path, null).statusCode()).as(path).isEqualTo(200);
         }
-        HttpResponse<String> metrics = java.net.http.HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + fixture.mirror().mirror.managementPort().orElseThrow() + "/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(metrics.statusCode()).as("scrapers inside the cluster use the management listener").isEqualTo(200);
+        HttpResponse<String> metrics = java.net.http.HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                                        + fixture.mirror()
+                                                .mirror
+                                                .managementPort()
+                                                .orElseThrow() + "/metrics"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertThat(metrics.statusCode())
+                .as("scrapers inside the cluster use the management listener")
+                .isEqualTo(200);
     }
 
     @Test
@@ -157,8 +193,10 @@ final class AccessControlTest {
                 "?expires=1&%73ignature=abc=def", "?expires=1&%73ignature=redacted",
                 "?expires=1&signatures=abc", "?expires=1&signatures=abc",
                 "?expires=1&bad%zzname=abc", "?expires=1&bad%zzname=abc");
-        spellings.forEach((query, logged) -> assertThat(io.providermirror.server.http.ExchangeLogs.redacted(
-                "/providers/a/b/c/x.zip" + query)).as(query).isEqualTo("/providers/a/b/c/x.zip" + logged));
+        spellings.forEach((query, logged) -> assertThat(
+                        io.providermirror.server.http.ExchangeLogs.redacted("/providers/a/b/c/x.zip" + query))
+                .as(query)
+                .isEqualTo("/providers/a/b/c/x.zip" + logged));
     }
 
     @Test
@@ -166,7 +204,9 @@ final class AccessControlTest {
         String url = archiveUrl("linux_amd64");
         String signature = url.substring(url.indexOf("signature=") + "signature=".length());
         String encoded = url.replace("&signature=", ";sig%6Eature=");
-        assertThat(get(encoded, null).statusCode()).as("the check reads the name decoded").isEqualTo(200);
+        assertThat(get(encoded, null).statusCode())
+                .as("the check reads the name decoded")
+                .isEqualTo(200);
         assertThat(io.providermirror.server.http.ExchangeLogs.redacted(encoded)).doesNotContain(signature);
     }
 

@@ -25,8 +25,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.LoggerFactory;
 
 /** One access-log line per request, with the fields operators search by; aborted and abandoned requests too. */
 final class AccessLogTest {
@@ -58,26 +58,36 @@ final class AccessLogTest {
     }
 
     private static List<ILoggingEvent> linesFor(String path) {
-        return LINES.list.stream().filter(e -> path.equals(fields(e).get("path"))).toList();
+        return LINES.list.stream()
+                .filter(e -> path.equals(fields(e).get("path")))
+                .toList();
     }
 
     @Test
     void eachRequestGetsOneLineWithClientMethodPathStatusBytesDurationAndUserAgent() throws Exception {
         FakeOrigin.Release release = fixture.origin().publish("acme", "logged", "1.0.0", "linux_amd64");
-        String path = fixture.mirror().providerPath("acme", "logged") + "terraform-provider-logged_1.0.0_linux_amd64.zip";
-        HttpResponse<byte[]> response = fixture.mirror().send(HttpRequest.newBuilder(fixture.mirror().url(path))
-                .header("User-Agent", "Terraform/1.11.4").build());
+        String path =
+                fixture.mirror().providerPath("acme", "logged") + "terraform-provider-logged_1.0.0_linux_amd64.zip";
+        HttpResponse<byte[]> response = fixture.mirror()
+                .send(HttpRequest.newBuilder(fixture.mirror().url(path))
+                        .header("User-Agent", "Terraform/1.11.4")
+                        .build());
         assertThat(response.statusCode()).isEqualTo(200);
 
         await().atMost(Duration.ofSeconds(5)).until(() -> linesFor(path).size() == 1);
         ILoggingEvent line = linesFor(path).get(0);
         Map<String, Object> fields = fields(line);
-        assertThat(fields).containsEntry("client", "127.0.0.1").containsEntry("method", "GET")
-                .containsEntry("status", 200).containsEntry("bytes", (long) release.archives().get("linux_amd64").length)
-                .containsEntry("userAgent", "Terraform/1.11.4").containsEntry("route", "archive")
+        assertThat(fields)
+                .containsEntry("client", "127.0.0.1")
+                .containsEntry("method", "GET")
+                .containsEntry("status", 200)
+                .containsEntry("bytes", (long) release.archives().get("linux_amd64").length)
+                .containsEntry("userAgent", "Terraform/1.11.4")
+                .containsEntry("route", "archive")
                 .containsEntry("aborted", false);
         assertThat((Long) fields.get("durationMs")).isNotNegative();
-        assertThat(line.getFormattedMessage()).startsWith("127.0.0.1 \"GET " + path + "\" 200 ")
+        assertThat(line.getFormattedMessage())
+                .startsWith("127.0.0.1 \"GET " + path + "\" 200 ")
                 .endsWith("\"Terraform/1.11.4\"");
     }
 
@@ -92,12 +102,16 @@ final class AccessLogTest {
 
     @Test
     void anAbortedTransferIsLoggedAsAborted() throws Exception {
-        FakeOrigin.Release release = fixture.origin().publish("acme", "cutshort", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES,
-                300_000, "linux_amd64");
+        FakeOrigin.Release release = fixture.origin()
+                .publish("acme", "cutshort", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES, 300_000, "linux_amd64");
         byte[] tampered = fixture.origin().serveTamperedSlowly(release, "linux_amd64", 10, 500);
-        String path = fixture.mirror().providerPath("acme", "cutshort") + "terraform-provider-cutshort_1.0.0_linux_amd64.zip";
-        HttpResponse<InputStream> response = fixture.mirror().client.send(HttpRequest.newBuilder(fixture.mirror().url(path)).build(),
-                HttpResponse.BodyHandlers.ofInputStream());
+        String path =
+                fixture.mirror().providerPath("acme", "cutshort") + "terraform-provider-cutshort_1.0.0_linux_amd64.zip";
+        HttpResponse<InputStream> response = fixture.mirror()
+                .client
+                .send(
+                        HttpRequest.newBuilder(fixture.mirror().url(path)).build(),
+                        HttpResponse.BodyHandlers.ofInputStream());
         try (InputStream body = response.body()) {
             body.readAllBytes();
         } catch (IOException expected) {
@@ -113,27 +127,41 @@ final class AccessLogTest {
 
     @Test
     void aClientThatGivesUpBeforeTheAnswerIsLoggedAsAborted() throws Exception {
-        fixture.origin().wireMock().stubFor(get(urlEqualTo("/v1/providers/acme/patience/versions")).willReturn(aResponse()
-                .withFixedDelay(2_000).withHeader("Content-Type", "application/json").withBody("{\"versions\":[]}")));
+        fixture.origin()
+                .wireMock()
+                .stubFor(get(urlEqualTo("/v1/providers/acme/patience/versions"))
+                        .willReturn(aResponse()
+                                .withFixedDelay(2_000)
+                                .withHeader("Content-Type", "application/json")
+                                .withBody("{\"versions\":[]}")));
         String path = fixture.mirror().providerPath("acme", "patience") + "index.json";
-        try (SSLSocket socket = (SSLSocket) TrustedCertificates.sslContext(fixture.mirror().mirror.generatedCaFile().orElseThrow())
-                .getSocketFactory().createSocket("127.0.0.1", fixture.mirror().mirror.port())) {
-            socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        try (SSLSocket socket = (SSLSocket) TrustedCertificates.sslContext(
+                        fixture.mirror().mirror.generatedCaFile().orElseThrow())
+                .getSocketFactory()
+                .createSocket("127.0.0.1", fixture.mirror().mirror.port())) {
+            socket.getOutputStream()
+                    .write(("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             socket.getOutputStream().flush();
         }
 
         // The mirror reads nothing while it answers (that is its backpressure), so it learns that the client
         // left when the answer cannot be written: the line says what was attempted, and that it was aborted.
         await().atMost(Duration.ofSeconds(10)).until(() -> linesFor(path).size() == 1);
-        assertThat(fields(linesFor(path).get(0))).containsEntry("route", "index").containsEntry("aborted", true);
+        assertThat(fields(linesFor(path).get(0)))
+                .containsEntry("route", "index")
+                .containsEntry("aborted", true);
     }
 
     @Test
     void untrustedTextIsEscapedInTheLine() throws Exception {
-        try (SSLSocket socket = (SSLSocket) TrustedCertificates.sslContext(fixture.mirror().mirror.generatedCaFile().orElseThrow())
-                .getSocketFactory().createSocket("127.0.0.1", fixture.mirror().mirror.port())) {
-            socket.getOutputStream().write(("GET /nothing HTTP/1.1\r\nHost: x\r\nUser-Agent: evil\" \\ \u00e9\r\n"
-                    + "Connection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        try (SSLSocket socket = (SSLSocket) TrustedCertificates.sslContext(
+                        fixture.mirror().mirror.generatedCaFile().orElseThrow())
+                .getSocketFactory()
+                .createSocket("127.0.0.1", fixture.mirror().mirror.port())) {
+            socket.getOutputStream()
+                    .write(("GET /nothing HTTP/1.1\r\nHost: x\r\nUser-Agent: evil\" \\ \u00e9\r\n"
+                                    + "Connection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.ISO_8859_1));
             socket.getOutputStream().flush();
             socket.getInputStream().readAllBytes();
         }

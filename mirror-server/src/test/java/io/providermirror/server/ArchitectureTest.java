@@ -27,62 +27,101 @@ final class ArchitectureTest {
 
     @Test
     void theProviderModelDependsOnNothingButTheJdk() {
-        classes().that().resideInAPackage("io.providermirror.model..")
-                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.providermirror.model..")
+        classes()
+                .that()
+                .resideInAPackage("io.providermirror.model..")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage("java..", "io.providermirror.model..")
                 .check(main);
     }
 
     @Test
     void theCacheKnowsNothingOfOriginsProvidersOrTheServer() {
-        noClasses().that().resideInAPackage("io.providermirror.cache..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.providermirror.upstream..",
-                        "io.providermirror.server..", "io.providermirror.model..")
+        noClasses()
+                .that()
+                .resideInAPackage("io.providermirror.cache..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.providermirror.upstream..", "io.providermirror.server..", "io.providermirror.model..")
                 .check(main);
     }
 
     @Test
     void talkingToOriginsKnowsNothingOfTheCacheOrTheServer() {
-        noClasses().that().resideInAPackage("io.providermirror.upstream..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.providermirror.cache..", "io.providermirror.server..")
+        noClasses()
+                .that()
+                .resideInAPackage("io.providermirror.upstream..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.providermirror.cache..", "io.providermirror.server..")
                 .check(main);
     }
 
     @Test
     void nettyIsUsedOnlyByTheHttpPackage() {
-        noClasses().that().resideOutsideOfPackage("io.providermirror.server.http..")
-                .should().dependOnClassesThat().resideInAPackage("io.netty..")
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("io.providermirror.server.http..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.netty..")
                 .check(main);
     }
 
     @Test
     void thePullThroughCoreDoesNotDependOnTheFrontEndTheWiringOrTheCommands() {
-        noClasses().that().resideInAPackage("io.providermirror.server.core..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.providermirror.server.app..",
-                        "io.providermirror.server.cli..", "io.providermirror.server.http..",
-                        "io.providermirror.server.status..", "io.providermirror.server.warm..",
-                        "io.providermirror.server.bundle..", "io.providermirror.server.logging..")
+        noClasses()
+                .that()
+                .resideInAPackage("io.providermirror.server.core..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.providermirror.server.app..",
+                        "io.providermirror.server.cli..",
+                        "io.providermirror.server.http..",
+                        "io.providermirror.server.status..",
+                        "io.providermirror.server.warm..",
+                        "io.providermirror.server.bundle..",
+                        "io.providermirror.server.logging..")
                 .check(main);
     }
 
     @Test
     void onlyTheCommandLineDependsOnTheCommandLine() {
-        noClasses().that().resideOutsideOfPackage("io.providermirror.server.cli..")
-                .should().dependOnClassesThat().resideInAPackage("io.providermirror.server.cli..")
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("io.providermirror.server.cli..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.providermirror.server.cli..")
                 .check(main);
     }
 
     @Test
     void theFrontEndDoesNotReachIntoTheWiringItIsWiredBy() {
-        noClasses().that().resideInAnyPackage("io.providermirror.server.http..", "io.providermirror.server.status..",
-                        "io.providermirror.server.access..", "io.providermirror.server.metrics..")
-                .should().dependOnClassesThat().resideInAPackage("io.providermirror.server.app..")
+        noClasses()
+                .that()
+                .resideInAnyPackage(
+                        "io.providermirror.server.http..",
+                        "io.providermirror.server.status..",
+                        "io.providermirror.server.access..",
+                        "io.providermirror.server.metrics..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.providermirror.server.app..")
                 .check(main);
     }
 
     @Test
     void noMainCodeDependsOnTheTestKit() {
-        noClasses().that().resideOutsideOfPackage("io.providermirror.testkit..")
-                .should().dependOnClassesThat().resideInAPackage("io.providermirror.testkit..")
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("io.providermirror.testkit..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.providermirror.testkit..")
                 .check(main);
     }
 
@@ -93,6 +132,9 @@ final class ArchitectureTest {
 
     @Test
     void theServersPackagesHaveNoDependencyCycles() {
-        slices().matching("io.providermirror.server.(*)..").should().beFreeOfCycles().check(main);
+        slices().matching("io.providermirror.server.(*)..")
+                .should()
+                .beFreeOfCycles()
+                .check(main);
     }
 }

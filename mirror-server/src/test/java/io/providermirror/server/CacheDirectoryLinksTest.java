@@ -3,12 +3,12 @@ package io.providermirror.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.providermirror.testkit.FakeOriginExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import io.providermirror.testkit.FakeOriginExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Whoever can plant a symbolic link in the cache directory must not make the mirror delete or write files
@@ -30,7 +30,8 @@ final class CacheDirectoryLinksTest {
         Path link = Files.createSymbolicLink(cache.resolve("tmp"), elsewhere);
 
         assertThatThrownBy(() -> MirrorFixture.builder(cache, fixture.origin()).start())
-                .hasMessageContaining("holds a symbolic link: " + link.toRealPath(java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                .hasMessageContaining(
+                        "holds a symbolic link: " + link.toRealPath(java.nio.file.LinkOption.NOFOLLOW_LINKS))
                 .hasMessageContaining("-> " + elsewhere);
         assertThat(precious).as("the link was not followed").exists().hasContent("not the mirror's");
     }
@@ -50,7 +51,8 @@ final class CacheDirectoryLinksTest {
     void theCacheDirectoryItselfMayBeALink() throws Exception {
         Path real = Files.createDirectories(tmp.resolve("disk/cache"));
         Path link = Files.createSymbolicLink(tmp.resolve("cache"), real);
-        try (MirrorFixture mirror = MirrorFixture.builder(link, fixture.origin()).start()) {
+        try (MirrorFixture mirror =
+                MirrorFixture.builder(link, fixture.origin()).start()) {
             assertThat(mirror.get("/healthz").statusCode()).isEqualTo(200);
         }
         assertThat(real.resolve("tmp")).isDirectory();

@@ -37,12 +37,14 @@ final class ChainedMirrorTest {
     @Test
     void aMirrorServesWhatItsParentMirrorServesCheckedAgainstTheParentsHashes() throws Exception {
         try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
-             MirrorFixture parent = MirrorFixture.start(tmp.resolve("parent"), origin, Duration.ofMinutes(15))) {
-            FakeOrigin.Release release = origin.publish("acme", "chained", "1.2.0", FakeOrigin.Tamper.NONE, 30_000,
-                    "linux_amd64", "darwin_arm64");
+                MirrorFixture parent = MirrorFixture.start(tmp.resolve("parent"), origin, Duration.ofMinutes(15))) {
+            FakeOrigin.Release release = origin.publish(
+                    "acme", "chained", "1.2.0", FakeOrigin.Tamper.NONE, 30_000, "linux_amd64", "darwin_arm64");
             String parentBase = "https://localhost:" + parent.mirror.port() + "/providers/";
             try (MirrorFixture child = MirrorFixture.builder(tmp.resolve("child"), origin)
-                    .set("upstream.trustedCertificates", parent.mirror.generatedCaFile().orElseThrow().toString())
+                    .set(
+                            "upstream.trustedCertificates",
+                            parent.mirror.generatedCaFile().orElseThrow().toString())
                     .set("upstream.hosts", Map.of("example.test", Map.of("mirrorUrl", parentBase)))
                     .start()) {
                 String base = child.providerPath("acme", "chained");
@@ -54,16 +56,24 @@ final class ChainedMirrorTest {
                 HttpResponse<byte[]> archive = child.get(base + "terraform-provider-chained_1.2.0_linux_amd64.zip");
                 assertThat(archive.statusCode()).isEqualTo(200);
                 assertThat(archive.body()).isEqualTo(release.archives().get("linux_amd64"));
-                assertThat(child.get(base + "terraform-provider-chained_1.2.0_linux_amd64.zip").body())
-                        .as("then from the child's own cache").isEqualTo(release.archives().get("linux_amd64"));
+                assertThat(child.get(base + "terraform-provider-chained_1.2.0_linux_amd64.zip")
+                                .body())
+                        .as("then from the child's own cache")
+                        .isEqualTo(release.archives().get("linux_amd64"));
                 // h1: is computed on the committed file once the transfer is over, beside the clients.
-                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                        assertThat(JSON.readTree(child.get(base + "1.2.0.json").body())
-                                .at("/archives/linux_amd64/hashes").toString()).contains("h1:"));
+                org.awaitility.Awaitility.await()
+                        .atMost(Duration.ofSeconds(10))
+                        .untilAsserted(() -> assertThat(JSON.readTree(
+                                                child.get(base + "1.2.0.json").body())
+                                        .at("/archives/linux_amd64/hashes")
+                                        .toString())
+                                .contains("h1:"));
             }
-            assertThat(origin.archiveDownloads(release, "linux_amd64")).as("the origin served it once, to the parent")
+            assertThat(origin.archiveDownloads(release, "linux_amd64"))
+                    .as("the origin served it once, to the parent")
                     .isEqualTo(1);
-            assertThat(origin.requestsMatching("/.well-known/terraform.json")).as("only the parent discovered the origin")
+            assertThat(origin.requestsMatching("/.well-known/terraform.json"))
+                    .as("only the parent discovered the origin")
                     .isEqualTo(1);
         }
     }
@@ -80,23 +90,30 @@ final class ChainedMirrorTest {
                     .set("upstream.hosts", Map.of("example.test", Map.of("mirrorUrl", tree.discoveryUrl() + "mirror/")))
                     .start()) {
                 String base = child.providerPath("acme", "static");
-                assertThat(JSON.readTree(child.get(base + "1.0.0.json").body()).at("/archives/linux_amd64/hashes")
-                        .toString()).isEqualTo("[\"" + h1 + "\"]");
+                assertThat(JSON.readTree(child.get(base + "1.0.0.json").body())
+                                .at("/archives/linux_amd64/hashes")
+                                .toString())
+                        .isEqualTo("[\"" + h1 + "\"]");
                 HttpResponse<byte[]> archive = child.get(base + "terraform-provider-static_1.0.0_linux_amd64.zip");
                 assertThat(archive.statusCode()).isEqualTo(200);
                 assertThat(archive.body()).isEqualTo(genuine);
 
-                String forged = child.providerPath("acme", "forged") + "terraform-provider-forged_1.0.0_linux_amd64.zip";
+                String forged =
+                        child.providerPath("acme", "forged") + "terraform-provider-forged_1.0.0_linux_amd64.zip";
                 try {
                     HttpResponse<byte[]> refused = child.get(forged);
                     assertThat(refused.statusCode()).isEqualTo(502);
-                    assertThat(JSON.readTree(refused.body()).get("errors").get(0).asText())
+                    assertThat(JSON.readTree(refused.body())
+                                    .get("errors")
+                                    .get(0)
+                                    .asText())
                             .contains("does not match the h1: hashes the network mirror lists");
                 } catch (IOException aborted) {
                     assertThat(aborted).isNotNull();
                 }
                 try (Stream<Path> files = Files.walk(child.cacheDirectory.resolve("archives"))) {
-                    assertThat(files.filter(p -> p.toString().contains("forged") && Files.isRegularFile(p))).isEmpty();
+                    assertThat(files.filter(p -> p.toString().contains("forged") && Files.isRegularFile(p)))
+                            .isEmpty();
                 }
             }
         }
@@ -108,26 +125,37 @@ final class ChainedMirrorTest {
             byte[] zip = io.providermirror.testkit.ProviderZips.provider("strayed", "1.0.0", "linux_amd64", 5_000);
             String file = "terraform-provider-strayed_1.0.0_linux_amd64.zip";
             String dir = "/mirror/example.test/acme/strayed/";
-            tree.wireMock().stubFor(get(urlEqualTo(dir + "index.json")).willReturn(aResponse()
-                    .withHeader("Content-Type", "application/json").withBody("{\"versions\":{\"1.0.0\":{}}}")));
+            tree.wireMock()
+                    .stubFor(get(urlEqualTo(dir + "index.json"))
+                            .willReturn(aResponse()
+                                    .withHeader("Content-Type", "application/json")
+                                    .withBody("{\"versions\":{\"1.0.0\":{}}}")));
             // The parent's path answers with a redirect out of the mirror's URL, to hashes somebody else wrote.
-            tree.wireMock().stubFor(get(urlEqualTo(dir + "1.0.0.json")).willReturn(aResponse().withStatus(302)
-                    .withHeader("Location", "/uploads/1.0.0.json")));
-            tree.wireMock().stubFor(get(urlEqualTo("/uploads/1.0.0.json")).willReturn(aResponse()
-                    .withHeader("Content-Type", "application/json").withBody("{\"archives\":{\"linux_amd64\":{\"url\":\""
-                            + dir + file + "\",\"hashes\":[\"zh:" + FakeOrigin.hex(zip) + "\"]}}}")));
-            tree.wireMock().stubFor(get(urlEqualTo(dir + file)).willReturn(aResponse().withBody(zip)));
+            tree.wireMock()
+                    .stubFor(get(urlEqualTo(dir + "1.0.0.json"))
+                            .willReturn(aResponse().withStatus(302).withHeader("Location", "/uploads/1.0.0.json")));
+            tree.wireMock()
+                    .stubFor(get(urlEqualTo("/uploads/1.0.0.json"))
+                            .willReturn(aResponse()
+                                    .withHeader("Content-Type", "application/json")
+                                    .withBody("{\"archives\":{\"linux_amd64\":{\"url\":\"" + dir + file
+                                            + "\",\"hashes\":[\"zh:" + FakeOrigin.hex(zip) + "\"]}}}")));
+            tree.wireMock()
+                    .stubFor(get(urlEqualTo(dir + file)).willReturn(aResponse().withBody(zip)));
             try (MirrorFixture child = MirrorFixture.builder(tmp.resolve("child"), tree)
                     .set("upstream.hosts", Map.of("example.test", Map.of("mirrorUrl", tree.discoveryUrl() + "mirror/")))
                     .start()) {
                 String base = child.providerPath("acme", "strayed");
                 HttpResponse<byte[]> document = child.get(base + "1.0.0.json");
-                assertThat(document.statusCode()).as(new String(document.body(), StandardCharsets.UTF_8)).isEqualTo(502);
+                assertThat(document.statusCode())
+                        .as(new String(document.body(), StandardCharsets.UTF_8))
+                        .isEqualTo(502);
                 assertThat(JSON.readTree(document.body()).get("errors").get(0).asText())
                         .contains("example.test/acme/strayed")
                         .contains("not beneath the network mirror");
                 assertThat(child.get(base + file).statusCode()).isEqualTo(502);
-                assertThat(Files.exists(child.cacheDirectory.resolve("archives/example.test/acme/strayed"))).isFalse();
+                assertThat(Files.exists(child.cacheDirectory.resolve("archives/example.test/acme/strayed")))
+                        .isFalse();
             }
         }
     }
@@ -136,17 +164,26 @@ final class ChainedMirrorTest {
     void aParentVersionDocumentWithoutArchivesIsA502AndIsNotStoredEmptyForGood() throws Exception {
         try (FakeOrigin tree = FakeOrigin.start(tmp.resolve("hollow-tree"))) {
             String dir = "/mirror/example.test/acme/hollow/";
-            tree.wireMock().stubFor(get(urlEqualTo(dir + "index.json")).willReturn(aResponse()
-                    .withHeader("Content-Type", "application/json").withBody("{\"versions\":{\"1.0.0\":{}}}")));
-            tree.wireMock().stubFor(get(urlEqualTo(dir + "1.0.0.json")).willReturn(aResponse()
-                    .withHeader("Content-Type", "application/json").withBody("{\"archives\":{}}")));
+            tree.wireMock()
+                    .stubFor(get(urlEqualTo(dir + "index.json"))
+                            .willReturn(aResponse()
+                                    .withHeader("Content-Type", "application/json")
+                                    .withBody("{\"versions\":{\"1.0.0\":{}}}")));
+            tree.wireMock()
+                    .stubFor(get(urlEqualTo(dir + "1.0.0.json"))
+                            .willReturn(aResponse()
+                                    .withHeader("Content-Type", "application/json")
+                                    .withBody("{\"archives\":{}}")));
             try (MirrorFixture child = MirrorFixture.builder(tmp.resolve("hollow-child"), tree)
                     .set("upstream.hosts", Map.of("example.test", Map.of("mirrorUrl", tree.discoveryUrl() + "mirror/")))
                     .start()) {
                 HttpResponse<byte[]> document = child.get(child.providerPath("acme", "hollow") + "1.0.0.json");
-                assertThat(document.statusCode()).as(new String(document.body(), StandardCharsets.UTF_8)).isEqualTo(502);
+                assertThat(document.statusCode())
+                        .as(new String(document.body(), StandardCharsets.UTF_8))
+                        .isEqualTo(502);
                 assertThat(JSON.readTree(document.body()).get("errors").get(0).asText())
-                        .contains("example.test/acme/hollow 1.0.0").contains("no platform package");
+                        .contains("example.test/acme/hollow 1.0.0")
+                        .contains("no platform package");
                 assertThat(child.cacheDirectory.resolve("metadata/example.test/acme/hollow/1.0.0/release.json"))
                         .doesNotExist();
             }
@@ -161,19 +198,27 @@ final class ChainedMirrorTest {
                     registry.terraform.io:
                       mirrorUrl: https://dmz.corp/providers/
                       trustedKeys: [34365D9472D7468F]
-                """)).hasMessageContaining("upstream.hosts.registry.terraform.io.trustedKeys': set with mirrorUrl");
+                """))
+                .hasMessageContaining("upstream.hosts.registry.terraform.io.trustedKeys': set with mirrorUrl");
     }
 
     /** Serves what {@code terraform providers mirror} writes for one provider: index, version document, zip. */
     private static void publishStatic(FakeOrigin tree, String type, byte[] zip, String h1) {
         String dir = "/mirror/example.test/acme/" + type + "/";
         String file = "terraform-provider-" + type + "_1.0.0_linux_amd64.zip";
-        tree.wireMock().stubFor(get(urlEqualTo(dir + "index.json")).willReturn(aResponse()
-                .withHeader("Content-Type", "application/json").withBody("{\"versions\":{\"1.0.0\":{}}}")));
-        tree.wireMock().stubFor(get(urlEqualTo(dir + "1.0.0.json")).willReturn(aResponse()
-                .withHeader("Content-Type", "application/json").withBody("{\"archives\":{\"linux_amd64\":{\"url\":\""
-                        + file + "\",\"hashes\":[\"" + h1 + "\"]}}}")));
-        tree.wireMock().stubFor(get(urlEqualTo(dir + file)).willReturn(aResponse().withBody(zip)));
+        tree.wireMock()
+                .stubFor(get(urlEqualTo(dir + "index.json"))
+                        .willReturn(aResponse()
+                                .withHeader("Content-Type", "application/json")
+                                .withBody("{\"versions\":{\"1.0.0\":{}}}")));
+        tree.wireMock()
+                .stubFor(get(urlEqualTo(dir + "1.0.0.json"))
+                        .willReturn(aResponse()
+                                .withHeader("Content-Type", "application/json")
+                                .withBody("{\"archives\":{\"linux_amd64\":{\"url\":\"" + file + "\",\"hashes\":[\"" + h1
+                                        + "\"]}}}")));
+        tree.wireMock()
+                .stubFor(get(urlEqualTo(dir + file)).willReturn(aResponse().withBody(zip)));
     }
 
     private String h1(byte[] zip) throws IOException {

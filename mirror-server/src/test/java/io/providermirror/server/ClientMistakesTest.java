@@ -1,6 +1,5 @@
 package io.providermirror.server;
 
-import io.providermirror.server.app.MirrorApplication;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,6 +7,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.providermirror.server.app.MirrorApplication;
 import io.providermirror.server.config.ConfigLoader;
 import io.providermirror.server.config.MirrorConfig;
 import java.io.InputStream;
@@ -71,7 +71,9 @@ final class ClientMistakesTest {
             out.flush();
             InputStream in = socket.getInputStream();
             String response = new String(in.readAllBytes(), StandardCharsets.US_ASCII);
-            assertThat(response).startsWith("HTTP/1.1 400 Bad Request\r\n").contains("Connection: close")
+            assertThat(response)
+                    .startsWith("HTTP/1.1 400 Bad Request\r\n")
+                    .contains("Connection: close")
                     .endsWith("use an https:// URL.\n");
         }
         assertThat(logged()).noneMatch(event -> event.getThrowableProxy() != null);
@@ -79,27 +81,34 @@ final class ClientMistakesTest {
 
     @Test
     void aClientThatDoesNotTrustTheCertificateCostsOneLineNamingTheCaAndNoStackTrace() throws Exception {
-        HttpClient untrusting = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        HttpClient untrusting =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         HttpRequest request = HttpRequest.newBuilder(URI.create("https://localhost:" + mirror.port() + "/providers/"))
-                .timeout(Duration.ofSeconds(10)).build();
+                .timeout(Duration.ofSeconds(10))
+                .build();
         for (int i = 0; i < 5; i++) {
             assertThatThrownBy(() -> untrusting.send(request, HttpResponse.BodyHandlers.discarding()))
                     .isInstanceOf(javax.net.ssl.SSLHandshakeException.class);
         }
         String ca = mirror.generatedCaFile().orElseThrow().toAbsolutePath().toString();
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !handshakeLines().isEmpty());
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> !handshakeLines().isEmpty());
         List<ILoggingEvent> handshakes = handshakeLines();
         assertThat(handshakes).hasSize(1);
         assertThat(handshakes.get(0).getLevel()).isEqualTo(Level.WARN);
         // The JDK's client closes without an alert; Go's (terraform) sends "bad certificate": both name the CA.
-        assertThat(handshakes.get(0).getFormattedMessage()).startsWith("TLS handshake from 127.0.0.1 failed: the client ")
+        assertThat(handshakes.get(0).getFormattedMessage())
+                .startsWith("TLS handshake from 127.0.0.1 failed: the client ")
                 .contains("does not trust this certificate")
                 .endsWith("; clients must trust " + ca + " (this mirror's own CA)");
         assertThat(logged()).noneMatch(event -> event.getThrowableProxy() != null);
     }
 
     private List<ILoggingEvent> handshakeLines() {
-        return logged().stream().filter(event -> event.getFormattedMessage().startsWith("TLS handshake from")).toList();
+        return logged().stream()
+                .filter(event -> event.getFormattedMessage().startsWith("TLS handshake from"))
+                .toList();
     }
 
     /** What was logged so far (the appender adds under its own lock, from the event loops). */

@@ -23,13 +23,22 @@ final class CommandLoggingIT {
 
     @Test
     void warmExportAndImportLogNoInfoLinesUnlessVerbose() throws Exception {
-        Path config = Files.writeString(tmp.resolve("mirror.yaml"), "cache: {directory: '" + tmp.resolve("cache")
-                + "'}\nupstream: {offline: true}\n");
+        Path config = Files.writeString(
+                tmp.resolve("mirror.yaml"),
+                "cache: {directory: '" + tmp.resolve("cache") + "'}\nupstream: {offline: true}\n");
         Path notABundle = Files.write(tmp.resolve("not-a-bundle.tar"), new byte[4096]);
         Map<String, List<String>> commands = Map.of(
                 "warm", List.of("warm", "--config", config.toString(), "--platform", "linux_amd64", "acme/absent"),
-                "export", List.of("export", "--config", config.toString(), "--platform", "linux_amd64", "--output",
-                        tmp.resolve("out.tar").toString(), "acme/absent"),
+                "export",
+                        List.of(
+                                "export",
+                                "--config",
+                                config.toString(),
+                                "--platform",
+                                "linux_amd64",
+                                "--output",
+                                tmp.resolve("out.tar").toString(),
+                                "acme/absent"),
                 "import", List.of("import", "--config", config.toString(), notABundle.toString()));
         for (Map.Entry<String, List<String>> command : commands.entrySet()) {
             String quiet = stderr(command.getValue());
@@ -44,8 +53,11 @@ final class CommandLoggingIT {
     private String stderr(List<String> args) throws Exception {
         Path log = Files.createTempFile(tmp, "stderr", ".log");
         Process process = PackagedMirror.command(log, Map.of(), args)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        assertThat(process.waitFor(60, TimeUnit.SECONDS)).as(String.join(" ", args) + " ended").isTrue();
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        assertThat(process.waitFor(60, TimeUnit.SECONDS))
+                .as(String.join(" ", args) + " ended")
+                .isTrue();
         return Files.readString(log, StandardCharsets.UTF_8);
     }
 }

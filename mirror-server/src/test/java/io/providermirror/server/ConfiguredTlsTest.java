@@ -1,8 +1,8 @@
 package io.providermirror.server;
 
-import io.providermirror.server.app.MirrorApplication;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.providermirror.server.app.MirrorApplication;
 import io.providermirror.server.config.ConfigLoader;
 import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.testkit.TestCertificates;
@@ -29,16 +29,22 @@ final class ConfiguredTlsTest {
         MirrorConfig config = new ConfigLoader(Map.of()).loadText("""
                 server: {host: 127.0.0.1, port: 0, tls: {certificate: '%s', privateKey: '%s'}}
                 cache: {directory: '%s'}
-                """.formatted(certificates.serverCertificatePem(), certificates.serverKeyPem(), tmp.resolve("cache")));
+                """.formatted(
+                        certificates.serverCertificatePem(), certificates.serverKeyPem(), tmp.resolve("cache")));
         try (MirrorApplication mirror = MirrorApplication.start(config, Clock.systemUTC())) {
             HttpClient client = HttpClient.newBuilder()
-                    .sslContext(TrustedCertificates.sslContext(certificates.caPem())).build();
-            HttpResponse<String> home = client.send(HttpRequest.newBuilder(
-                    URI.create("https://localhost:" + mirror.port() + "/")).build(), HttpResponse.BodyHandlers.ofString());
+                    .sslContext(TrustedCertificates.sslContext(certificates.caPem()))
+                    .build();
+            HttpResponse<String> home = client.send(
+                    HttpRequest.newBuilder(URI.create("https://localhost:" + mirror.port() + "/"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertThat(home.statusCode()).isEqualTo(200);
             assertThat(home.body()).as("no CA of its own to trust").doesNotContain("/ca.pem");
-            HttpResponse<String> ca = client.send(HttpRequest.newBuilder(
-                    URI.create("https://localhost:" + mirror.port() + "/ca.pem")).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> ca = client.send(
+                    HttpRequest.newBuilder(URI.create("https://localhost:" + mirror.port() + "/ca.pem"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertThat(ca.statusCode()).isEqualTo(404);
             assertThat(ca.body()).startsWith("{\"errors\":[").contains("server.tls");
             assertThat(mirror.generatedCaFile()).isEmpty();

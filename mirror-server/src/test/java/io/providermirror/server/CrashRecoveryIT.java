@@ -41,7 +41,8 @@ final class CrashRecoveryIT {
     void aKillDuringAColdDownloadLeavesNothingPartialAndLosesNothingCommitted() throws Exception {
         FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
         FakeOrigin.Release kept = origin.publish("acme", "kept", "1.0.0", "linux_amd64");
-        FakeOrigin.Release crash = origin.publish("acme", "crash", "1.0.0", FakeOrigin.Tamper.NONE, 3_000_000, "linux_amd64");
+        FakeOrigin.Release crash =
+                origin.publish("acme", "crash", "1.0.0", FakeOrigin.Tamper.NONE, 3_000_000, "linux_amd64");
         byte[] genuine = crash.archives().get("linux_amd64");
         Path cache = tmp.resolve("cache");
         String keptPath = "/providers/example.test/acme/kept/terraform-provider-kept_1.0.0_linux_amd64.zip";
@@ -63,24 +64,33 @@ final class CrashRecoveryIT {
                         example.test:
                           discoveryUrl: %s
                           downloadHosts: ["127.0.0.1:%d"]
-                    """.formatted(cache, origin.caCertificate(), origin.discoveryUrl(), slow.url("/").getPort()));
+                    """.formatted(
+                            cache,
+                            origin.caCertificate(),
+                            origin.discoveryUrl(),
+                            slow.url("/").getPort()));
 
             PackagedMirror first = start(config);
             HttpClient client = HttpClient.newBuilder()
-                    .sslContext(TrustedCertificates.sslContext(cache.resolve("tls/ca.pem"))).build();
+                    .sslContext(TrustedCertificates.sslContext(cache.resolve("tls/ca.pem")))
+                    .build();
             try {
-                assertThat(get(client, first.port(), keptPath).body()).isEqualTo(kept.archives().get("linux_amd64"));
-                CompletableFuture<HttpResponse<byte[]>> inFlight = client.sendAsync(request(first.port(), crashPath),
-                        HttpResponse.BodyHandlers.ofByteArray());
-                await().atMost(Duration.ofSeconds(30)).until(() -> temporaryFiles(cache).stream()
-                        .anyMatch(p -> p.toFile().length() >= 500_000));
+                assertThat(get(client, first.port(), keptPath).body())
+                        .isEqualTo(kept.archives().get("linux_amd64"));
+                CompletableFuture<HttpResponse<byte[]>> inFlight =
+                        client.sendAsync(request(first.port(), crashPath), HttpResponse.BodyHandlers.ofByteArray());
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> temporaryFiles(cache).stream()
+                                .anyMatch(p -> p.toFile().length() >= 500_000));
                 first.process().destroyForcibly();
                 assertThat(first.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
                 assertThat(inFlight).failsWithin(Duration.ofSeconds(30));
             } finally {
                 first.process().destroyForcibly();
             }
-            assertThat(temporaryFiles(cache)).as("the kill left a half-written download").isNotEmpty();
+            assertThat(temporaryFiles(cache))
+                    .as("the kill left a half-written download")
+                    .isNotEmpty();
 
             slow.heal();
             PackagedMirror second = start(config);
@@ -88,7 +98,9 @@ final class CrashRecoveryIT {
                 assertThat(temporaryFiles(cache)).as("start-up removed it").isEmpty();
                 HttpResponse<byte[]> keptAgain = get(client, second.port(), keptPath);
                 assertThat(keptAgain.body()).isEqualTo(kept.archives().get("linux_amd64"));
-                assertThat(origin.archiveDownloads(kept, "linux_amd64")).as("committed before the kill").isEqualTo(1);
+                assertThat(origin.archiveDownloads(kept, "linux_amd64"))
+                        .as("committed before the kill")
+                        .isEqualTo(1);
                 HttpResponse<byte[]> crashAgain = get(client, second.port(), crashPath);
                 assertThat(crashAgain.statusCode()).isEqualTo(200);
                 assertThat(crashAgain.body()).isEqualTo(genuine);
@@ -102,7 +114,9 @@ final class CrashRecoveryIT {
     }
 
     private static HttpRequest request(int port, String path) {
-        return HttpRequest.newBuilder(URI.create("https://localhost:" + port + path)).timeout(Duration.ofSeconds(60)).build();
+        return HttpRequest.newBuilder(URI.create("https://localhost:" + port + path))
+                .timeout(Duration.ofSeconds(60))
+                .build();
     }
 
     private static HttpResponse<byte[]> get(HttpClient client, int port, String path) throws Exception {

@@ -34,8 +34,20 @@ final class DeployAssetsTest {
 
     private static final Path DEPLOY = Path.of("..", "deploy");
     private static final YAMLMapper YAML = new YAMLMapper();
-    private static final Set<String> PROMQL_WORDS = Set.of("by", "without", "on", "ignoring", "group_left",
-            "group_right", "bool", "and", "or", "unless", "offset", "inf", "nan");
+    private static final Set<String> PROMQL_WORDS = Set.of(
+            "by",
+            "without",
+            "on",
+            "ignoring",
+            "group_left",
+            "group_right",
+            "bool",
+            "and",
+            "or",
+            "unless",
+            "offset",
+            "inf",
+            "nan");
     private static final Pattern IDENTIFIER = Pattern.compile("[a-zA-Z_:][a-zA-Z0-9_:]*");
 
     @TempDir
@@ -43,8 +55,7 @@ final class DeployAssetsTest {
 
     /** The metric names a PromQL expression reads (functions, keywords, labels and durations left out). */
     static Set<String> metricNames(String promql) {
-        String stripped = promql
-                .replaceAll("\"(?:[^\"\\\\]|\\\\.)*\"", "\"\"")
+        String stripped = promql.replaceAll("\"(?:[^\"\\\\]|\\\\.)*\"", "\"\"")
                 .replaceAll("\\{[^}]*}", " ")
                 .replaceAll("\\[[^]]*]", " ")
                 .replaceAll("\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)", " ");
@@ -63,17 +74,25 @@ final class DeployAssetsTest {
     @Test
     void extractsMetricNamesFromPromql() {
         assertThat(metricNames("sum by (le, host) (rate(mirror_upstream_requests_seconds_bucket{job=\"x\", "
-                + "outcome=~\"error|timeout\"}[5m])) / on (instance) disk_total_bytes > 0.1"))
+                        + "outcome=~\"error|timeout\"}[5m])) / on (instance) disk_total_bytes > 0.1"))
                 .containsExactly("disk_total_bytes", "mirror_upstream_requests_seconds_bucket");
     }
 
     /** Every metric name the shipped dashboard and alert rules read. */
     static Set<String> metricsTheAssetsRead() throws java.io.IOException {
         Set<String> used = new TreeSet<>();
-        JsonNode dashboard = new ObjectMapper().readTree(DEPLOY.resolve("grafana/dashboards/provider-mirror.json").toFile());
-        dashboard.get("panels").forEach(panel -> panel.get("targets").forEach(t -> used.addAll(metricNames(t.get("expr").asText()))));
+        JsonNode dashboard = new ObjectMapper()
+                .readTree(DEPLOY.resolve("grafana/dashboards/provider-mirror.json")
+                        .toFile());
+        dashboard
+                .get("panels")
+                .forEach(panel -> panel.get("targets")
+                        .forEach(t -> used.addAll(metricNames(t.get("expr").asText()))));
         JsonNode rules = YAML.readTree(DEPLOY.resolve("prometheus/alerts.yml").toFile());
-        rules.get("groups").forEach(group -> group.get("rules").forEach(rule -> used.addAll(metricNames(rule.get("expr").asText()))));
+        rules.get("groups")
+                .forEach(group -> group.get("rules")
+                        .forEach(
+                                rule -> used.addAll(metricNames(rule.get("expr").asText()))));
         // "up" is Prometheus's own series about the scrape.
         used.remove("up");
         return used;
@@ -86,19 +105,27 @@ final class DeployAssetsTest {
 
         Set<String> scraped;
         try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
-             MirrorFixture mirror = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15))) {
+                MirrorFixture mirror = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15))) {
             // A freshly started mirror after what one ordinary `terraform init` asks, nothing provoked: the
             // series the assets read exist from the start (failure counters at zero), not after a failure.
             origin.publish("acme", "seen", "1.0.0", "linux_amd64");
-            assertThat(mirror.get(mirror.providerPath("acme", "seen") + "index.json").statusCode()).isEqualTo(200);
-            assertThat(mirror.get(mirror.providerPath("acme", "seen") + "1.0.0.json").statusCode()).isEqualTo(200);
+            assertThat(mirror.get(mirror.providerPath("acme", "seen") + "index.json")
+                            .statusCode())
+                    .isEqualTo(200);
+            assertThat(mirror.get(mirror.providerPath("acme", "seen") + "1.0.0.json")
+                            .statusCode())
+                    .isEqualTo(200);
             assertThat(mirror.get(mirror.providerPath("acme", "seen") + "terraform-provider-seen_1.0.0_linux_amd64.zip")
-                    .statusCode()).isEqualTo(200);
-            scraped = PrometheusScrape.parse(new String(mirror.get("/metrics").body(), StandardCharsets.UTF_8)).names();
+                            .statusCode())
+                    .isEqualTo(200);
+            scraped = PrometheusScrape.parse(new String(mirror.get("/metrics").body(), StandardCharsets.UTF_8))
+                    .names();
         }
         Set<String> missing = new TreeSet<>(used);
         missing.removeAll(scraped);
-        assertThat(missing).as("metrics the dashboard or alert rules read that the mirror does not export").isEmpty();
+        assertThat(missing)
+                .as("metrics the dashboard or alert rules read that the mirror does not export")
+                .isEmpty();
     }
 
     @Test
@@ -118,16 +145,25 @@ final class DeployAssetsTest {
         }
         assertThat(count).isPositive();
         MirrorConfig config = new ConfigLoader(environment).load(null);
-        assertThat(dockerfile).contains("EXPOSE " + config.server().port() + " " + config.management().port())
+        assertThat(dockerfile)
+                .contains("EXPOSE " + config.server().port() + " "
+                        + config.management().port())
                 .contains("COPY --from=build /src/mirror-server/target/mirror-server.jar")
-                .contains("\"healthcheck\", \"--url\", \"http://127.0.0.1:" + config.management().port() + "/readyz\"")
+                .contains("\"healthcheck\", \"--url\", \"http://127.0.0.1:"
+                        + config.management().port() + "/readyz\"")
                 .contains("VOLUME [\"" + config.cache().directory() + "\"]")
                 .contains("USER 10001:10001");
         // The jar the image copies is the one the build names (DockerBuildContextIT builds it for real).
-        assertThat(Files.readString(Path.of("pom.xml"))).as("mirror-server/pom.xml names the shaded jar")
+        assertThat(Files.readString(Path.of("pom.xml")))
+                .as("mirror-server/pom.xml names the shaded jar")
                 .contains("<finalName>mirror-server</finalName>");
-        for (String copied : List.of("pom.xml", "mirror-testkit/pom.xml", "mirror-upstream/pom.xml", "mirror-cache/pom.xml",
-                "mirror-server/pom.xml", "README.md")) {
+        for (String copied : List.of(
+                "pom.xml",
+                "mirror-testkit/pom.xml",
+                "mirror-upstream/pom.xml",
+                "mirror-cache/pom.xml",
+                "mirror-server/pom.xml",
+                "README.md")) {
             assertThat(Path.of("..", copied)).as("COPY " + copied).exists();
         }
     }
@@ -136,9 +172,13 @@ final class DeployAssetsTest {
     void theComposeFileReferencesFilesThatExistAndKeysThatExist() throws Exception {
         JsonNode compose = YAML.readTree(DEPLOY.resolve("compose.yaml").toFile());
         assertThat(DEPLOY.resolve(compose.at("/services/mirror/build/context").asText())
-                .resolve(compose.at("/services/mirror/build/dockerfile").asText())).exists();
-        compose.at("/services/mirror/environment").fieldNames().forEachRemaining(name ->
-                assertThat(ConfigLoader.environmentNames()).as("compose environment").containsKey(name));
+                        .resolve(compose.at("/services/mirror/build/dockerfile").asText()))
+                .exists();
+        compose.at("/services/mirror/environment")
+                .fieldNames()
+                .forEachRemaining(name -> assertThat(ConfigLoader.environmentNames())
+                        .as("compose environment")
+                        .containsKey(name));
         for (String service : List.of("prometheus", "grafana")) {
             compose.at("/services/" + service + "/volumes").forEach(volume -> {
                 String source = volume.asText().split(":")[0];
@@ -160,40 +200,56 @@ final class DeployAssetsTest {
                 byKind.put(document.get("kind").asText(), document);
             }
         }
-        assertThat(byKind).containsKeys("ConfigMap", "PersistentVolumeClaim", "Deployment", "Service", "ServiceMonitor");
-        MirrorConfig config = new ConfigLoader(Map.of()).loadText(byKind.get("ConfigMap").at("/data/mirror.yaml").asText());
+        assertThat(byKind)
+                .containsKeys("ConfigMap", "PersistentVolumeClaim", "Deployment", "Service", "ServiceMonitor");
+        MirrorConfig config = new ConfigLoader(Map.of())
+                .loadText(byKind.get("ConfigMap").at("/data/mirror.yaml").asText());
 
         JsonNode pod = byKind.get("Deployment").at("/spec/template/spec");
         JsonNode container = pod.get("containers").get(0);
         Map<String, Integer> ports = new HashMap<>();
-        container.get("ports").forEach(p -> ports.put(p.get("name").asText(), p.get("containerPort").asInt()));
-        assertThat(ports).containsEntry("https", config.server().port()).containsEntry("management", config.management().port());
+        container
+                .get("ports")
+                .forEach(p ->
+                        ports.put(p.get("name").asText(), p.get("containerPort").asInt()));
+        assertThat(ports)
+                .containsEntry("https", config.server().port())
+                .containsEntry("management", config.management().port());
         assertThat(container.at("/readinessProbe/httpGet/path").asText()).isEqualTo("/readyz");
         assertThat(container.at("/livenessProbe/httpGet/path").asText()).isEqualTo("/healthz");
         assertThat(container.at("/readinessProbe/httpGet/port").asText()).isEqualTo("management");
         assertThat(pod.get("terminationGracePeriodSeconds").asLong())
-                .as("longer than the mirror's own grace period").isGreaterThan(config.server().shutdownGracePeriod().toSeconds());
+                .as("longer than the mirror's own grace period")
+                .isGreaterThan(config.server().shutdownGracePeriod().toSeconds());
         List<String> mounts = new ArrayList<>();
         container.get("volumeMounts").forEach(m -> mounts.add(m.get("mountPath").asText()));
-        assertThat(mounts).contains(config.cache().directory().toString(), "/etc/provider-mirror/mirror.yaml",
-                config.server().tls().certificate().getParent().toString());
+        assertThat(mounts)
+                .contains(
+                        config.cache().directory().toString(),
+                        "/etc/provider-mirror/mirror.yaml",
+                        config.server().tls().certificate().getParent().toString());
         assertThat(container.get("args").toString()).contains("/etc/provider-mirror/mirror.yaml");
-        assertThat(byKind.get("ServiceMonitor").at("/spec/endpoints/0/path").asText()).isEqualTo("/metrics");
-        assertThat(byKind.get("ServiceMonitor").at("/spec/endpoints/0/port").asText()).isEqualTo("management");
+        assertThat(byKind.get("ServiceMonitor").at("/spec/endpoints/0/path").asText())
+                .isEqualTo("/metrics");
+        assertThat(byKind.get("ServiceMonitor").at("/spec/endpoints/0/port").asText())
+                .isEqualTo("management");
     }
 
     @Test
     void theSystemdUnitVerifiesAndUsesRealKeys() throws Exception {
         Path unit = DEPLOY.resolve("systemd/provider-mirror.service");
         String text = Files.readString(unit);
-        Matcher variables = Pattern.compile("Environment=(PROVIDER_MIRROR_[A-Z_]+)=").matcher(text);
+        Matcher variables =
+                Pattern.compile("Environment=(PROVIDER_MIRROR_[A-Z_]+)=").matcher(text);
         while (variables.find()) {
             assertThat(ConfigLoader.environmentNames()).as("unit Environment").containsKey(variables.group(1));
         }
-        assertThat(text).contains("-jar /opt/provider-mirror/mirror-server.jar --config /etc/provider-mirror/mirror.yaml")
+        assertThat(text)
+                .contains("-jar /opt/provider-mirror/mirror-server.jar --config /etc/provider-mirror/mirror.yaml")
                 .contains("KillSignal=SIGTERM");
         Path analyze = ExternalTools.locateOrSkip("systemd", "systemd-analyze");
-        ExternalTools.Result verify = ExternalTools.run(60, analyze, "verify", unit.toAbsolutePath().toString());
+        ExternalTools.Result verify =
+                ExternalTools.run(60, analyze, "verify", unit.toAbsolutePath().toString());
         assertThat(verify.exitCode()).as(verify.output()).isZero();
     }
 }

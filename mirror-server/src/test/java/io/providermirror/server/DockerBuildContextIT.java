@@ -34,8 +34,11 @@ final class DockerBuildContextIT {
     void theBuildStageBuildsTheJarTheRuntimeStageCopiesFromOnlyWhatItCopies() throws Exception {
         Path mvn = ExternalTools.locateOrSkip("maven", "mvn");
         List<String> stage = buildStage(Files.readAllLines(DOCKERFILE, StandardCharsets.UTF_8));
-        String workdir = stage.stream().filter(l -> l.startsWith("WORKDIR ")).map(l -> l.substring(8).trim())
-                .findFirst().orElseThrow(() -> new AssertionError("the build stage has no WORKDIR"));
+        String workdir = stage.stream()
+                .filter(l -> l.startsWith("WORKDIR "))
+                .map(l -> l.substring(8).trim())
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("the build stage has no WORKDIR"));
         List<String> run = null;
         for (String line : stage) {
             if (line.startsWith("COPY ")) {
@@ -49,7 +52,8 @@ final class DockerBuildContextIT {
         List<String> arguments = new ArrayList<>(run.subList(1, run.size()));
         ExternalTools.Result result = ExternalTools.run(540, mvn, withDirectory(arguments));
 
-        assertThat(result.exitCode()).as("mvn %s in a copy of the build context:%n%s", arguments, tail(result.output()))
+        assertThat(result.exitCode())
+                .as("mvn %s in a copy of the build context:%n%s", arguments, tail(result.output()))
                 .isZero();
         String jarInImage = runtimeCopySource(Files.readAllLines(DOCKERFILE, StandardCharsets.UTF_8));
         assertThat(jarInImage).startsWith(workdir + "/");
@@ -57,7 +61,8 @@ final class DockerBuildContextIT {
     }
 
     private String[] withDirectory(List<String> arguments) {
-        List<String> all = new ArrayList<>(List.of("-f", context.resolve("pom.xml").toString()));
+        List<String> all =
+                new ArrayList<>(List.of("-f", context.resolve("pom.xml").toString()));
         all.addAll(arguments);
         return all.toArray(String[]::new);
     }
@@ -95,8 +100,11 @@ final class DockerBuildContextIT {
 
     /** The path the runtime stage copies from the build stage ({@code COPY --from=build <path> <dest>}). */
     private static String runtimeCopySource(List<String> lines) {
-        return lines.stream().map(String::strip).filter(l -> l.startsWith("COPY --from="))
-                .map(l -> l.split("\\s+")[2]).findFirst()
+        return lines.stream()
+                .map(String::strip)
+                .filter(l -> l.startsWith("COPY --from="))
+                .map(l -> l.split("\\s+")[2])
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("the runtime stage copies nothing from the build stage"));
     }
 
@@ -108,7 +116,9 @@ final class DockerBuildContextIT {
         String destination = words[words.length - 1];
         for (String source : Arrays.copyOf(words, words.length - 1)) {
             Path from = ROOT.resolve(source).normalize();
-            assertThat(from).as("COPY %s: no such file in the repository", source).exists();
+            assertThat(from)
+                    .as("COPY %s: no such file in the repository", source)
+                    .exists();
             Path to = context.resolve(destination).normalize();
             if (Files.isRegularFile(from) && destination.endsWith("/")) {
                 to = to.resolve(from.getFileName().toString());

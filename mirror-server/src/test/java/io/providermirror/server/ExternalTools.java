@@ -17,11 +17,9 @@ import org.junit.jupiter.api.Assumptions;
 final class ExternalTools {
 
     /** What a command printed and how it ended. */
-    record Result(int exitCode, String output) {
-    }
+    record Result(int exitCode, String output) {}
 
-    private ExternalTools() {
-    }
+    private ExternalTools() {}
 
     /** The first of {@code names} on PATH, or a skipped test that says how to get it. */
     static Path locateOrSkip(String debianPackage, String... names) {
@@ -58,10 +56,14 @@ final class ExternalTools {
         command.addAll(List.of(arguments));
         Path output = Files.createTempFile("external-tool", ".out");
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+            Process process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(output.toFile())
+                    .start();
             if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
-                throw new IllegalStateException(String.join(" ", command) + " did not finish in " + timeoutSeconds + " s");
+                throw new IllegalStateException(
+                        String.join(" ", command) + " did not finish in " + timeoutSeconds + " s");
             }
             return new Result(process.exitValue(), Files.readString(output, StandardCharsets.UTF_8));
         } finally {

@@ -32,10 +32,12 @@ final class FullDiskTest {
     void aFullDiskFailsThatDownloadLosesNothingAndTheMirrorRecovers() throws Exception {
         AtomicBoolean full = new AtomicBoolean();
         try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
-             MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
-                     .start(store -> new DiskThatFills(store, full))) {
-            FakeOrigin.Release kept = origin.publish("acme", "kept", "1.0.0", FakeOrigin.Tamper.NONE, 100_000, "linux_amd64");
-            FakeOrigin.Release later = origin.publish("acme", "later", "1.0.0", FakeOrigin.Tamper.NONE, 100_000, "linux_amd64");
+                MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+                        .start(store -> new DiskThatFills(store, full))) {
+            FakeOrigin.Release kept =
+                    origin.publish("acme", "kept", "1.0.0", FakeOrigin.Tamper.NONE, 100_000, "linux_amd64");
+            FakeOrigin.Release later =
+                    origin.publish("acme", "later", "1.0.0", FakeOrigin.Tamper.NONE, 100_000, "linux_amd64");
             String keptPath = mirror.providerPath("acme", "kept") + "terraform-provider-kept_1.0.0_linux_amd64.zip";
             String laterPath = mirror.providerPath("acme", "later") + "terraform-provider-later_1.0.0_linux_amd64.zip";
             assertThat(mirror.get(keptPath).body()).isEqualTo(kept.archives().get("linux_amd64"));
@@ -56,9 +58,11 @@ final class FullDiskTest {
                 assertThat(leftovers).as("no half-written file stays behind").isEmpty();
             }
             try (Stream<Path> files = Files.walk(mirror.cacheDirectory.resolve("archives"))) {
-                assertThat(files.filter(p -> p.getFileName().toString().startsWith("terraform-provider-later"))).isEmpty();
+                assertThat(files.filter(p -> p.getFileName().toString().startsWith("terraform-provider-later")))
+                        .isEmpty();
             }
-            assertThat(mirror.get(keptPath).body()).as("what was committed is still served")
+            assertThat(mirror.get(keptPath).body())
+                    .as("what was committed is still served")
                     .isEqualTo(kept.archives().get("linux_amd64"));
 
             full.set(false);

@@ -47,8 +47,10 @@ final class GracefulShutdownIT {
     }
 
     private int healthcheck(String url) throws Exception {
-        Process check = PackagedMirror.command(tmp.resolve("healthcheck.log"), Map.of(),
-                List.of("healthcheck", "--url", url)).redirectOutput(tmp.resolve("healthcheck.out").toFile()).start();
+        Process check = PackagedMirror.command(
+                        tmp.resolve("healthcheck.log"), Map.of(), List.of("healthcheck", "--url", url))
+                .redirectOutput(tmp.resolve("healthcheck.out").toFile())
+                .start();
         assertThat(check.waitFor(60, TimeUnit.SECONDS)).isTrue();
         return check.exitValue();
     }
@@ -56,8 +58,8 @@ final class GracefulShutdownIT {
     @Test
     void sigtermLetsTransfersFinishRefusesNewConnectionsAndExitsZero() throws Exception {
         try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"))) {
-            FakeOrigin.Release release = origin.publish("acme", "drain", "1.0.0", FakeOrigin.Tamper.NONE, 3_000_000,
-                    "linux_amd64");
+            FakeOrigin.Release release =
+                    origin.publish("acme", "drain", "1.0.0", FakeOrigin.Tamper.NONE, 3_000_000, "linux_amd64");
             // About 4 s to transfer: long enough to stop the mirror in the middle of it.
             origin.serveSlowly(release, "linux_amd64", 40, 4_000);
             int managementPort = freePort();
@@ -69,19 +71,29 @@ final class GracefulShutdownIT {
                     upstream:
                       trustedCertificates: '%s'
                       hosts: {example.test: {discoveryUrl: '%s'}}
-                    """.formatted(cache, managementPort, origin.caCertificate(), origin.discoveryUrl()));
+                    """.formatted(
+                            cache, managementPort, origin.caCertificate(), origin.discoveryUrl()));
 
-            PackagedMirror mirror = PackagedMirror.start(config, tmp.resolve("mirror.log"),
-                    Map.of("PROVIDER_MIRROR_LOGGING_FORMAT", "json"));
+            PackagedMirror mirror = PackagedMirror.start(
+                    config, tmp.resolve("mirror.log"), Map.of("PROVIDER_MIRROR_LOGGING_FORMAT", "json"));
             try (mirror) {
-                assertThat(healthcheck("http://127.0.0.1:" + managementPort + "/readyz")).isZero();
-                assertThat(healthcheck("http://127.0.0.1:" + freePort() + "/readyz")).as("nothing listens there").isOne();
+                assertThat(healthcheck("http://127.0.0.1:" + managementPort + "/readyz"))
+                        .isZero();
+                assertThat(healthcheck("http://127.0.0.1:" + freePort() + "/readyz"))
+                        .as("nothing listens there")
+                        .isOne();
 
                 HttpClient client = HttpClient.newBuilder()
-                        .sslContext(TrustedCertificates.sslContext(cache.resolve("tls/ca.pem"))).build();
-                HttpResponse<InputStream> transfer = client.send(HttpRequest.newBuilder(URI.create("https://localhost:"
-                        + mirror.port() + "/providers/example.test/acme/drain/terraform-provider-drain_1.0.0_linux_amd64.zip"))
-                        .header("User-Agent", "Terraform/1.11.4").build(), HttpResponse.BodyHandlers.ofInputStream());
+                        .sslContext(TrustedCertificates.sslContext(cache.resolve("tls/ca.pem")))
+                        .build();
+                HttpResponse<InputStream> transfer = client.send(
+                        HttpRequest.newBuilder(
+                                        URI.create(
+                                                "https://localhost:" + mirror.port()
+                                                        + "/providers/example.test/acme/drain/terraform-provider-drain_1.0.0_linux_amd64.zip"))
+                                .header("User-Agent", "Terraform/1.11.4")
+                                .build(),
+                        HttpResponse.BodyHandlers.ofInputStream());
                 assertThat(transfer.statusCode()).isEqualTo(200);
                 MessageDigest digest = MessageDigest.getInstance("SHA-256");
                 try (InputStream body = transfer.body()) {
@@ -91,14 +103,17 @@ final class GracefulShutdownIT {
                     mirror.process().destroy(); // SIGTERM
 
                     await().atMost(Duration.ofSeconds(10)).until(() -> refusesConnections(mirror.port()));
-                    HttpResponse<String> ready = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                            URI.create("http://127.0.0.1:" + managementPort + "/readyz")).build(),
-                            HttpResponse.BodyHandlers.ofString());
+                    HttpResponse<String> ready = HttpClient.newHttpClient()
+                            .send(
+                                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + "/readyz"))
+                                            .build(),
+                                    HttpResponse.BodyHandlers.ofString());
                     assertThat(ready.statusCode()).as("draining is not ready").isEqualTo(503);
                     assertThat(ready.body()).contains("draining");
                     digest.update(body.readAllBytes());
                 }
-                assertThat(HexFormat.of().formatHex(digest.digest())).as("the whole archive arrived")
+                assertThat(HexFormat.of().formatHex(digest.digest()))
+                        .as("the whole archive arrived")
                         .isEqualTo(release.sha256("linux_amd64"));
                 assertThat(mirror.process().waitFor(30, TimeUnit.SECONDS)).isTrue();
                 assertThat(mirror.process().exitValue()).isZero();
@@ -111,12 +126,20 @@ final class GracefulShutdownIT {
                 }
             }
             assertThat(lines).as("every log line is a JSON object").allMatch(JsonNode::isObject);
-            assertThat(lines).anyMatch(line -> line.path("formattedMessage").asText().startsWith("shutting down"));
-            JsonNode access = lines.stream().filter(line -> line.path("loggerName").asText().equals("io.providermirror.access")
-                    && line.path("formattedMessage").asText().contains("/drain/")).findFirst().orElseThrow();
+            assertThat(lines)
+                    .anyMatch(line -> line.path("formattedMessage").asText().startsWith("shutting down"));
+            JsonNode access = lines.stream()
+                    .filter(line -> line.path("loggerName").asText().equals("io.providermirror.access")
+                            && line.path("formattedMessage").asText().contains("/drain/"))
+                    .findFirst()
+                    .orElseThrow();
             Map<String, String> fields = new java.util.HashMap<>();
-            access.path("kvpList").forEach(pair -> pair.properties().forEach(f -> fields.put(f.getKey(), f.getValue().asText())));
-            assertThat(fields).containsEntry("status", "200").containsEntry("aborted", "false")
+            access.path("kvpList")
+                    .forEach(pair -> pair.properties()
+                            .forEach(f -> fields.put(f.getKey(), f.getValue().asText())));
+            assertThat(fields)
+                    .containsEntry("status", "200")
+                    .containsEntry("aborted", "false")
                     .containsEntry("bytes", String.valueOf(release.archives().get("linux_amd64").length))
                     .containsEntry("userAgent", "Terraform/1.11.4");
         }

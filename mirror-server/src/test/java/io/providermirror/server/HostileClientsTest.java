@@ -1,10 +1,10 @@
 package io.providermirror.server;
 
-import io.providermirror.server.app.MirrorApplication;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.providermirror.server.app.MirrorApplication;
 import io.providermirror.server.config.ConfigLoader;
 import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.upstream.TrustedCertificates;
@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -31,8 +30,8 @@ import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Clients that are slow, silent or malicious: cut off in bounded time, answered with 4xx, never 5xx. */
 final class HostileClientsTest {
@@ -49,7 +48,8 @@ final class HostileClientsTest {
 
     @BeforeAll
     static void start() throws Exception {
-        strict = MirrorApplication.start(new ConfigLoader(Map.of()).loadText("""
+        strict = MirrorApplication.start(
+                new ConfigLoader(Map.of()).loadText("""
                 server: {host: 127.0.0.1, port: 0, requestReadTimeout: 1s, idleTimeout: 2s}
                 cache: {directory: '%s'}
                 """.formatted(tmp.resolve("strict-cache"))), Clock.systemUTC());
@@ -61,8 +61,10 @@ final class HostileClientsTest {
     }
 
     private static SSLSocket connect(MirrorApplication mirror) throws Exception {
-        SSLSocket socket = (SSLSocket) TrustedCertificates.sslContext(mirror.generatedCaFile().orElseThrow())
-                .getSocketFactory().createSocket("127.0.0.1", mirror.port());
+        SSLSocket socket = (SSLSocket)
+                TrustedCertificates.sslContext(mirror.generatedCaFile().orElseThrow())
+                        .getSocketFactory()
+                        .createSocket("127.0.0.1", mirror.port());
         socket.setSoTimeout(15_000);
         socket.startHandshake();
         return socket;
@@ -81,25 +83,30 @@ final class HostileClientsTest {
 
     @Test
     void aClientThatTricklesItsRequestFasterThanTheIdleTimeoutIsCutOffByTheRequestReadTimeout() throws Exception {
-        java.util.concurrent.ScheduledExecutorService pacer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        java.util.concurrent.ScheduledExecutorService pacer =
+                java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
         try (SSLSocket socket = connect(strict)) {
             OutputStream out = socket.getOutputStream();
             byte[] request = "GET /providers/ HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
             java.util.concurrent.atomic.AtomicInteger sent = new java.util.concurrent.atomic.AtomicInteger();
             AtomicBoolean refused = new AtomicBoolean();
             // One byte every 400 ms: never idle for idleTimeout (2 s), but the request takes 14 s to arrive.
-            pacer.scheduleAtFixedRate(() -> {
-                if (refused.get() || sent.get() >= request.length) {
-                    return;
-                }
-                try {
-                    out.write(request[sent.get()]);
-                    out.flush();
-                    sent.incrementAndGet();
-                } catch (IOException closedByServer) {
-                    refused.set(true);
-                }
-            }, 0, 400, java.util.concurrent.TimeUnit.MILLISECONDS);
+            pacer.scheduleAtFixedRate(
+                    () -> {
+                        if (refused.get() || sent.get() >= request.length) {
+                            return;
+                        }
+                        try {
+                            out.write(request[sent.get()]);
+                            out.flush();
+                            sent.incrementAndGet();
+                        } catch (IOException closedByServer) {
+                            refused.set(true);
+                        }
+                    },
+                    0,
+                    400,
+                    java.util.concurrent.TimeUnit.MILLISECONDS);
             socket.setSoTimeout(20_000);
             // Cut off after requestReadTimeout (1 s): the connection ends instead of an answer arriving.
             assertThat(socket.getInputStream().read()).isEqualTo(-1);
@@ -158,14 +165,17 @@ final class HostileClientsTest {
 
     @Test
     void pipelinedRequestsAreAnsweredInOrder() throws Exception {
-        FakeOrigin.Release release = fixture.origin().publish("acme", "pipelined", "1.0.0", FakeOrigin.Tamper.NONE, 100_000,
-                "linux_amd64");
+        FakeOrigin.Release release =
+                fixture.origin().publish("acme", "pipelined", "1.0.0", FakeOrigin.Tamper.NONE, 100_000, "linux_amd64");
         fixture.origin().serveSlowly(release, "linux_amd64", 5, 500);
-        String archive = fixture.mirror().providerPath("acme", "pipelined") + "terraform-provider-pipelined_1.0.0_linux_amd64.zip";
+        String archive = fixture.mirror().providerPath("acme", "pipelined")
+                + "terraform-provider-pipelined_1.0.0_linux_amd64.zip";
         try (SSLSocket socket = connect(fixture.mirror().mirror)) {
             // Both requests in one write: the slow cold archive first, then the home page.
-            socket.getOutputStream().write(("GET " + archive + " HTTP/1.1\r\nHost: x\r\n\r\n"
-                    + "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream()
+                    .write(("GET " + archive + " HTTP/1.1\r\nHost: x\r\n\r\n"
+                                    + "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
             socket.getOutputStream().flush();
             java.io.ByteArrayOutputStream received = new java.io.ByteArrayOutputStream();
             socket.getInputStream().transferTo(received);
@@ -182,9 +192,35 @@ final class HostileClientsTest {
     void generatedPathsNeverCauseA5xxNorAFileOutsideTheCache() throws Exception {
         Set<Path> before = filesUnder(tmp);
         Random random = new Random(7);
-        String[] pieces = {"..", "%2e%2e", "%2f", "/", "example.test", "acme", "fake", "index.json", "1.0.0.json",
-            "terraform-provider-fake_1.0.0_linux_amd64.zip", "%00", "~", "..;", "\\", "a", "-", "_", ":", "::1",
-            "%", "%ff", "1.0", "v1", "..%2f", "./", "localhost", "169.254.169.254"};
+        String[] pieces = {
+            "..",
+            "%2e%2e",
+            "%2f",
+            "/",
+            "example.test",
+            "acme",
+            "fake",
+            "index.json",
+            "1.0.0.json",
+            "terraform-provider-fake_1.0.0_linux_amd64.zip",
+            "%00",
+            "~",
+            "..;",
+            "\\",
+            "a",
+            "-",
+            "_",
+            ":",
+            "::1",
+            "%",
+            "%ff",
+            "1.0",
+            "v1",
+            "..%2f",
+            "./",
+            "localhost",
+            "169.254.169.254"
+        };
         int requests = 400;
         for (int i = 0; i < requests; i++) {
             StringBuilder path = new StringBuilder(random.nextBoolean() ? "/providers/" : "/");
@@ -201,10 +237,15 @@ final class HostileClientsTest {
             } catch (IllegalArgumentException notAUri) {
                 continue;
             }
-            HttpResponse<byte[]> response = fixture.mirror().send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(20)).build());
+            HttpResponse<byte[]> response = fixture.mirror()
+                    .send(HttpRequest.newBuilder(uri)
+                            .timeout(Duration.ofSeconds(20))
+                            .build());
             assertThat(response.statusCode()).as(path.toString()).isLessThan(500);
             if (response.statusCode() >= 400) {
-                assertThat(JSON.readTree(response.body()).get("errors").isArray()).as(path.toString()).isTrue();
+                assertThat(JSON.readTree(response.body()).get("errors").isArray())
+                        .as(path.toString())
+                        .isTrue();
             }
         }
         Set<Path> after = filesUnder(tmp);

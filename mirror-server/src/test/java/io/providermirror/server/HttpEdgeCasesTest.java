@@ -59,10 +59,18 @@ final class HttpEdgeCasesTest {
         String lastModified = plain.headers().firstValue("last-modified").orElseThrow();
         assertThat(etag).isEqualTo("\"" + release.sha256("linux_amd64") + "\"");
 
-        assertThat(get("Range", "bytes=0-9", "If-Range", etag).statusCode()).as("the current entity tag").isEqualTo(206);
-        assertThat(get("Range", "bytes=0-9", "If-Range", lastModified).statusCode()).as("the current date").isEqualTo(206);
-        for (String stale : new String[] {"\"0123abcd\"", "W/" + etag, DateTimeFormatter.RFC_1123_DATE_TIME.format(
-                ZonedDateTime.of(2020, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC)), "not a validator"}) {
+        assertThat(get("Range", "bytes=0-9", "If-Range", etag).statusCode())
+                .as("the current entity tag")
+                .isEqualTo(206);
+        assertThat(get("Range", "bytes=0-9", "If-Range", lastModified).statusCode())
+                .as("the current date")
+                .isEqualTo(206);
+        for (String stale : new String[] {
+            "\"0123abcd\"",
+            "W/" + etag,
+            DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.of(2020, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC)),
+            "not a validator"
+        }) {
             HttpResponse<byte[]> whole = get("Range", "bytes=0-9", "If-Range", stale);
             assertThat(whole.statusCode()).as(stale).isEqualTo(200);
             assertThat(whole.headers().firstValue("content-range")).as(stale).isEmpty();
@@ -82,30 +90,45 @@ final class HttpEdgeCasesTest {
         HttpResponse<byte[]> changed = get("If-None-Match", "\"0123abcd\"");
         assertThat(changed.statusCode()).isEqualTo(200);
         assertThat(changed.body()).isEqualTo(genuine());
-        assertThat(get("If-None-Match", etag, "Range", "bytes=0-9").statusCode()).as("before the range").isEqualTo(304);
+        assertThat(get("If-None-Match", etag, "Range", "bytes=0-9").statusCode())
+                .as("before the range")
+                .isEqualTo(304);
     }
 
     @Test
     void anUnknownTransferEncodingGets501AndNothingAfterItIsAnswered() throws Exception {
         for (String request : new String[] {
-                "GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n",
-                "GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n",
-                "GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: identity\r\nContent-Length: 0\r\n\r\n"}) {
+            "GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n",
+            "GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n",
+            "GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: identity\r\nContent-Length: 0\r\n\r\n"
+        }) {
             String answer = exchange(request + "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
             assertThat(answer).as(request).startsWith("HTTP/1.1 501 ");
             assertThat(answer.toLowerCase(Locale.ROOT)).as(request).contains("connection: close");
-            assertThat(JSON.readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4)).get("errors").get(0).asText())
-                    .as(request).contains("Transfer-Encoding").contains("not supported");
-            assertThat(answer.split("HTTP/1\\.1 ", -1)).as("the request smuggled after it is not answered").hasSize(2);
+            assertThat(JSON.readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4))
+                            .get("errors")
+                            .get(0)
+                            .asText())
+                    .as(request)
+                    .contains("Transfer-Encoding")
+                    .contains("not supported");
+            assertThat(answer.split("HTTP/1\\.1 ", -1))
+                    .as("the request smuggled after it is not answered")
+                    .hasSize(2);
         }
-        assertThat(exchange("GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
-                + "0\r\n\r\n")).as("chunked (and empty) is fine").startsWith("HTTP/1.1 200 ");
+        assertThat(exchange(
+                        "GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                                + "0\r\n\r\n"))
+                .as("chunked (and empty) is fine")
+                .startsWith("HTTP/1.1 200 ");
     }
 
     /** Writes {@code request} on a new connection and reads everything until the server closes it. */
     private static String exchange(String request) throws Exception {
-        try (SSLSocket socket = (SSLSocket) TrustedCertificates.sslContext(fixture.mirror().mirror.generatedCaFile().orElseThrow())
-                .getSocketFactory().createSocket("127.0.0.1", fixture.mirror().mirror.port())) {
+        try (SSLSocket socket = (SSLSocket) TrustedCertificates.sslContext(
+                        fixture.mirror().mirror.generatedCaFile().orElseThrow())
+                .getSocketFactory()
+                .createSocket("127.0.0.1", fixture.mirror().mirror.port())) {
             socket.setSoTimeout(10_000);
             OutputStream out = socket.getOutputStream();
             out.write(request.getBytes(StandardCharsets.US_ASCII));

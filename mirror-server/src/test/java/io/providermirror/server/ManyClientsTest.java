@@ -62,14 +62,21 @@ final class ManyClientsTest {
 
     @Test
     void thirtyTwoClientsOfOneCold50MbArchiveCauseOneOriginDownloadAndGetIdenticalBytes() throws Exception {
-        FakeOrigin.Release release = fixture.origin().publish("acme", "big", "1.0.0", FakeOrigin.Tamper.NONE, 50_000_000, "linux_amd64");
+        FakeOrigin.Release release =
+                fixture.origin().publish("acme", "big", "1.0.0", FakeOrigin.Tamper.NONE, 50_000_000, "linux_amd64");
         fixture.origin().serveSlowly(release, "linux_amd64", 25, 2_500);
         String path = fixture.mirror().providerPath("acme", "big") + "terraform-provider-big_1.0.0_linux_amd64.zip";
-        assertThat(fixture.mirror().get(fixture.mirror().providerPath("acme", "big") + "1.0.0.json").statusCode()).isEqualTo(200);
+        assertThat(fixture.mirror()
+                        .get(fixture.mirror().providerPath("acme", "big") + "1.0.0.json")
+                        .statusCode())
+                .isEqualTo(200);
 
         List<String> digests = together(32, () -> {
-            HttpResponse<InputStream> response = fixture.mirror().client.send(HttpRequest.newBuilder(fixture.mirror().url(path)).build(),
-                    HttpResponse.BodyHandlers.ofInputStream());
+            HttpResponse<InputStream> response = fixture.mirror()
+                    .client
+                    .send(
+                            HttpRequest.newBuilder(fixture.mirror().url(path)).build(),
+                            HttpResponse.BodyHandlers.ofInputStream());
             assertThat(response.statusCode()).isEqualTo(200);
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
             byte[] buffer = new byte[64 * 1024];
@@ -89,28 +96,49 @@ final class ManyClientsTest {
     @Test
     void concurrentMissesOfOneVersionListOrVersionDocumentCauseOneUpstreamCall() throws Exception {
         fixture.origin().publish("acme", "popular", "1.0.0", "linux_amd64", "darwin_arm64");
-        fixture.origin().wireMock().stubFor(get(urlEqualTo("/v1/providers/acme/popular/versions")).willReturn(aResponse()
-                .withFixedDelay(500).withHeader("Content-Type", "application/json")
-                .withBody("{\"versions\":[{\"version\":\"1.0.0\",\"platforms\":[{\"os\":\"linux\",\"arch\":\"amd64\"},"
-                        + "{\"os\":\"darwin\",\"arch\":\"arm64\"}]}]}")));
-        List<Integer> index = together(24, () -> fixture.mirror().get(fixture.mirror().providerPath("acme", "popular") + "index.json").statusCode());
+        fixture.origin()
+                .wireMock()
+                .stubFor(get(urlEqualTo("/v1/providers/acme/popular/versions"))
+                        .willReturn(aResponse()
+                                .withFixedDelay(500)
+                                .withHeader("Content-Type", "application/json")
+                                .withBody(
+                                        "{\"versions\":[{\"version\":\"1.0.0\",\"platforms\":[{\"os\":\"linux\",\"arch\":\"amd64\"},"
+                                                + "{\"os\":\"darwin\",\"arch\":\"arm64\"}]}]}")));
+        List<Integer> index = together(
+                24,
+                () -> fixture.mirror()
+                        .get(fixture.mirror().providerPath("acme", "popular") + "index.json")
+                        .statusCode());
         assertThat(index).containsOnly(200);
-        assertThat(fixture.origin().requestsMatching("/v1/providers/acme/popular/versions")).isEqualTo(1);
+        assertThat(fixture.origin().requestsMatching("/v1/providers/acme/popular/versions"))
+                .isEqualTo(1);
 
-        List<Integer> documents = together(24, () -> fixture.mirror().get(fixture.mirror().providerPath("acme", "popular") + "1.0.0.json").statusCode());
+        List<Integer> documents = together(
+                24,
+                () -> fixture.mirror()
+                        .get(fixture.mirror().providerPath("acme", "popular") + "1.0.0.json")
+                        .statusCode());
         assertThat(documents).containsOnly(200);
-        assertThat(fixture.origin().requestsMatching("/v1/providers/acme/popular/1.0.0/download/linux/amd64")).isEqualTo(1);
-        assertThat(fixture.origin().requestsMatching("/v1/providers/acme/popular/1.0.0/download/darwin/arm64")).isEqualTo(1);
-        assertThat(fixture.origin().requestsMatching("/files/acme/popular/1.0.0/.*SHA256SUMS")).isEqualTo(1);
+        assertThat(fixture.origin().requestsMatching("/v1/providers/acme/popular/1.0.0/download/linux/amd64"))
+                .isEqualTo(1);
+        assertThat(fixture.origin().requestsMatching("/v1/providers/acme/popular/1.0.0/download/darwin/arm64"))
+                .isEqualTo(1);
+        assertThat(fixture.origin().requestsMatching("/files/acme/popular/1.0.0/.*SHA256SUMS"))
+                .isEqualTo(1);
     }
 
     @Test
     void aFillThatFailsVerificationAbortsEveryClient() throws Exception {
-        FakeOrigin.Release release = fixture.origin().publish("acme", "badcrowd", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES,
-                2_000_000, "linux_amd64");
+        FakeOrigin.Release release = fixture.origin()
+                .publish("acme", "badcrowd", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES, 2_000_000, "linux_amd64");
         byte[] tampered = fixture.origin().serveTamperedSlowly(release, "linux_amd64", 10, 1_000);
-        String path = fixture.mirror().providerPath("acme", "badcrowd") + "terraform-provider-badcrowd_1.0.0_linux_amd64.zip";
-        assertThat(fixture.mirror().get(fixture.mirror().providerPath("acme", "badcrowd") + "1.0.0.json").statusCode()).isEqualTo(200);
+        String path =
+                fixture.mirror().providerPath("acme", "badcrowd") + "terraform-provider-badcrowd_1.0.0_linux_amd64.zip";
+        assertThat(fixture.mirror()
+                        .get(fixture.mirror().providerPath("acme", "badcrowd") + "1.0.0.json")
+                        .statusCode())
+                .isEqualTo(200);
         List<Boolean> completed = together(8, () -> {
             try {
                 HttpResponse<byte[]> response = fixture.mirror().get(path);

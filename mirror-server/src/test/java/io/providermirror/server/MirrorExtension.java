@@ -28,8 +28,9 @@ final class MirrorExtension extends FakeOriginExtension {
 
     /** A mirror with the fixture's defaults (an index kept for 15 minutes). */
     static MirrorExtension withDefaults() {
-        return new MirrorExtension((builder, directory) -> builder.set("cache.indexTtl",
-                Duration.ofMinutes(15).toMillis() + "ms").set("upstream.offline", false));
+        return new MirrorExtension((builder, directory) -> builder.set(
+                        "cache.indexTtl", Duration.ofMinutes(15).toMillis() + "ms")
+                .set("upstream.offline", false));
     }
 
     /** A mirror with the fixture's defaults as {@code settings} adjust them. */
@@ -47,7 +48,8 @@ final class MirrorExtension extends FakeOriginExtension {
 
     @Override
     protected void started() throws Exception {
-        mirror = settings.apply(MirrorFixture.builder(directory().resolve("cache"), origin()), directory()).start();
+        mirror = settings.apply(MirrorFixture.builder(directory().resolve("cache"), origin()), directory())
+                .start();
     }
 
     @Override

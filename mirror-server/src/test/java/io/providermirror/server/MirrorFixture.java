@@ -50,7 +50,8 @@ final class MirrorFixture implements AutoCloseable {
         return start(cacheDirectory, originCa, discoveryUrl, indexTtl, false);
     }
 
-    static MirrorFixture start(Path cacheDirectory, Path originCa, URI discoveryUrl, Duration indexTtl, boolean offline) {
+    static MirrorFixture start(
+            Path cacheDirectory, Path originCa, URI discoveryUrl, Duration indexTtl, boolean offline) {
         return builder(cacheDirectory, originCa, discoveryUrl)
                 .set("cache.indexTtl", indexTtl.toMillis() + "ms")
                 .set("upstream.offline", offline)
@@ -61,7 +62,9 @@ final class MirrorFixture implements AutoCloseable {
     /** The first message of a JSON error answer ({@code {"errors":[...]}}), checked to be one. */
     static String error(HttpResponse<byte[]> response) throws IOException {
         JsonNode errors = JSON.readTree(response.body()).get("errors");
-        org.assertj.core.api.Assertions.assertThat(errors).as("a JSON error answer").isNotNull();
+        org.assertj.core.api.Assertions.assertThat(errors)
+                .as("a JSON error answer")
+                .isNotNull();
         org.assertj.core.api.Assertions.assertThat(errors.isArray()).isTrue();
         return errors.get(0).asText();
     }
@@ -136,7 +139,8 @@ final class MirrorFixture implements AutoCloseable {
                 MirrorApplication mirror = MirrorApplication.start(config(), clock, false, storeView);
                 HttpClient client = HttpClient.newBuilder()
                         .version(HttpClient.Version.HTTP_1_1)
-                        .sslContext(TrustedCertificates.sslContext(mirror.generatedCaFile().orElseThrow()))
+                        .sslContext(TrustedCertificates.sslContext(
+                                mirror.generatedCaFile().orElseThrow()))
                         .connectTimeout(Duration.ofSeconds(5))
                         .build();
                 return new MirrorFixture(cacheDirectory, mirror, client);
@@ -159,12 +163,17 @@ final class MirrorFixture implements AutoCloseable {
     }
 
     HttpResponse<byte[]> get(String path) throws IOException, InterruptedException {
-        return send(HttpRequest.newBuilder(url(path)).timeout(Duration.ofSeconds(20)).GET().build());
+        return send(HttpRequest.newBuilder(url(path))
+                .timeout(Duration.ofSeconds(20))
+                .GET()
+                .build());
     }
 
     HttpResponse<byte[]> head(String path) throws IOException, InterruptedException {
-        return send(HttpRequest.newBuilder(url(path)).timeout(Duration.ofSeconds(20))
-                .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+        return send(HttpRequest.newBuilder(url(path))
+                .timeout(Duration.ofSeconds(20))
+                .method("HEAD", HttpRequest.BodyPublishers.noBody())
+                .build());
     }
 
     HttpResponse<byte[]> send(HttpRequest request) throws IOException, InterruptedException {

@@ -30,7 +30,8 @@ public final class MirrorFixtures {
         public byte[] get(String path) throws IOException, InterruptedException {
             var response = fixture.get(path);
             if (response.statusCode() != 200) {
-                throw new AssertionError(path + " answered " + response.statusCode() + ": " + new String(response.body(), StandardCharsets.UTF_8));
+                throw new AssertionError(path + " answered " + response.statusCode() + ": "
+                        + new String(response.body(), StandardCharsets.UTF_8));
             }
             return response.body();
         }
@@ -41,15 +42,16 @@ public final class MirrorFixtures {
         }
     }
 
-    private MirrorFixtures() {
-    }
+    private MirrorFixtures() {}
 
     public static Running start(Path cache, FakeOrigin origin) {
         return new Running(MirrorFixture.start(cache, origin, Duration.ofMinutes(15)));
     }
 
     public static Running startOffline(Path cache, FakeOrigin origin) {
-        return new Running(MirrorFixture.builder(cache, origin).set("upstream.offline", true).start());
+        return new Running(MirrorFixture.builder(cache, origin)
+                .set("upstream.offline", true)
+                .start());
     }
 
     /** The configuration of a mirror of {@code origin} caching in {@code cache}, as YAML. */

@@ -36,14 +36,19 @@ final class PackagedMirror implements AutoCloseable {
     /** The jar that {@code mvn package} built, which the integration tests run. */
     static Path jar() {
         Path jar = Path.of("target", "mirror-server.jar");
-        assertThat(jar).as("mvn package builds the jar before integration tests run").exists();
+        assertThat(jar)
+                .as("mvn package builds the jar before integration tests run")
+                .exists();
         return jar;
     }
 
     /** {@code java <jvmArgs> -jar mirror-server.jar <args>} with {@code environment} added; stderr goes to {@code log}. */
     static ProcessBuilder command(Path log, Map<String, String> environment, List<String> args) {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-jar", jar().toString()));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-jar",
+                jar().toString()));
         command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(log.toFile());
         builder.environment().putAll(environment);
@@ -52,24 +57,29 @@ final class PackagedMirror implements AutoCloseable {
 
     /** Starts the mirror with {@code config} and waits until it announces its port. */
     static PackagedMirror start(Path config, Path log, Map<String, String> environment) throws Exception {
-        Process process = command(log, environment, List.of("--config", config.toString())).start();
+        Process process = command(log, environment, List.of("--config", config.toString()))
+                .start();
         CompletableFuture<Integer> port = new CompletableFuture<>();
         // A thread of its own reads the banner and then drains stdout until the process ends: on a shared
         // pool, a blocked read could starve the next process's reader.
-        Thread reader = new Thread(() -> {
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = out.readLine()) != null) {
-                    Matcher m = SERVING.matcher(line);
-                    if (!port.isDone() && m.find()) {
-                        port.complete(Integer.parseInt(m.group(1)));
+        Thread reader = new Thread(
+                () -> {
+                    try (BufferedReader out = new BufferedReader(
+                            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                        String line;
+                        while ((line = out.readLine()) != null) {
+                            Matcher m = SERVING.matcher(line);
+                            if (!port.isDone() && m.find()) {
+                                port.complete(Integer.parseInt(m.group(1)));
+                            }
+                        }
+                        port.completeExceptionally(
+                                new IllegalStateException("the mirror exited before serving; see " + log));
+                    } catch (IOException e) {
+                        port.completeExceptionally(e);
                     }
-                }
-                port.completeExceptionally(new IllegalStateException("the mirror exited before serving; see " + log));
-            } catch (IOException e) {
-                port.completeExceptionally(e);
-            }
-        }, "packaged-mirror-stdout");
+                },
+                "packaged-mirror-stdout");
         reader.setDaemon(true);
         reader.start();
         try {

@@ -22,10 +22,13 @@ final class PolicyTest {
     private static final String[] PLATFORMS = {"linux_amd64", "darwin_arm64", "windows_amd64"};
 
     @RegisterExtension
-    static final MirrorExtension fixture = MirrorExtension.with((builder, directory) -> builder
-            .set("policy.allow", List.of(Map.of("provider", "example.test/acme/*", "versions", ">= 2.0")))
-            .set("policy.deny", List.of(Map.of("provider", "example.test/acme/banned"),
-                    Map.of("provider", "*/acme/t??l", "versions", "= 2.1.0")))
+    static final MirrorExtension fixture = MirrorExtension.with((builder, directory) -> builder.set(
+                    "policy.allow", List.of(Map.of("provider", "example.test/acme/*", "versions", ">= 2.0")))
+            .set(
+                    "policy.deny",
+                    List.of(
+                            Map.of("provider", "example.test/acme/banned"),
+                            Map.of("provider", "*/acme/t??l", "versions", "= 2.1.0")))
             .set("policy.platforms", List.of("linux_amd64", "darwin_arm64")));
 
     @BeforeAll
@@ -45,7 +48,9 @@ final class PolicyTest {
 
     @Test
     void versionListsShowOnlyWhatThePolicyLetsIn() throws Exception {
-        JsonNode index = JSON.readTree(fixture.mirror().get(fixture.mirror().providerPath("acme", "tool") + "index.json").body());
+        JsonNode index = JSON.readTree(fixture.mirror()
+                .get(fixture.mirror().providerPath("acme", "tool") + "index.json")
+                .body());
         List<String> versions = new ArrayList<>();
         index.get("versions").fieldNames().forEachRemaining(versions::add);
         assertThat(versions).containsExactlyInAnyOrder("2.0.0", "3.0.0");
@@ -54,45 +59,65 @@ final class PolicyTest {
     @Test
     void refusedVersionsNameTheRule() throws Exception {
         assertThat(refusal(fixture.mirror().providerPath("acme", "tool") + "1.0.0.json"))
-                .startsWith("refused by this mirror's policy: example.test/acme/tool 1.0.0 matches none of the policy.allow rules")
+                .startsWith(
+                        "refused by this mirror's policy: example.test/acme/tool 1.0.0 matches none of the policy.allow rules")
                 .contains("policy.allow[0] (provider \"example.test/acme/*\", versions \">= 2.0\")");
         assertThat(refusal(fixture.mirror().providerPath("acme", "tool") + "2.1.0.json"))
-                .contains("example.test/acme/tool 2.1.0 is denied by policy.deny[1] (provider \"*/acme/t??l\", versions \"= 2.1.0\")");
-        assertThat(refusal(fixture.mirror().providerPath("acme", "tool") + "terraform-provider-tool_2.1.0_linux_amd64.zip"))
+                .contains(
+                        "example.test/acme/tool 2.1.0 is denied by policy.deny[1] (provider \"*/acme/t??l\", versions \"= 2.1.0\")");
+        assertThat(refusal(fixture.mirror().providerPath("acme", "tool")
+                        + "terraform-provider-tool_2.1.0_linux_amd64.zip"))
                 .contains("policy.deny[1]");
     }
 
     @Test
     void refusedProvidersNameTheRuleAndTheOriginIsNeverAsked() throws Exception {
         assertThat(refusal(fixture.mirror().providerPath("acme", "banned") + "index.json"))
-                .contains("example.test/acme/banned is denied by policy.deny[0] (provider \"example.test/acme/banned\")");
+                .contains(
+                        "example.test/acme/banned is denied by policy.deny[0] (provider \"example.test/acme/banned\")");
         assertThat(refusal(fixture.mirror().providerPath("other", "thing") + "index.json"))
                 .contains("example.test/other/thing matches none of the 1 policy.allow rules");
-        assertThat(fixture.origin().requestsMatching("/v1/providers/acme/banned/.*")).isZero();
-        assertThat(fixture.origin().requestsMatching("/v1/providers/other/thing/.*")).isZero();
+        assertThat(fixture.origin().requestsMatching("/v1/providers/acme/banned/.*"))
+                .isZero();
+        assertThat(fixture.origin().requestsMatching("/v1/providers/other/thing/.*"))
+                .isZero();
     }
 
     @Test
     void onlyTheConfiguredPlatformsAreServed() throws Exception {
-        JsonNode document = JSON.readTree(fixture.mirror().get(fixture.mirror().providerPath("acme", "tool") + "3.0.0.json").body());
+        JsonNode document = JSON.readTree(fixture.mirror()
+                .get(fixture.mirror().providerPath("acme", "tool") + "3.0.0.json")
+                .body());
         List<String> platforms = new ArrayList<>();
         document.get("archives").fieldNames().forEachRemaining(platforms::add);
         assertThat(platforms).containsExactlyInAnyOrder("linux_amd64", "darwin_arm64");
-        assertThat(refusal(fixture.mirror().providerPath("acme", "tool") + "terraform-provider-tool_3.0.0_windows_amd64.zip"))
+        assertThat(refusal(fixture.mirror().providerPath("acme", "tool")
+                        + "terraform-provider-tool_3.0.0_windows_amd64.zip"))
                 .contains("platform windows_amd64 is not among policy.platforms [darwin_arm64, linux_amd64]");
-        assertThat(fixture.mirror().get(fixture.mirror().providerPath("acme", "tool") + "terraform-provider-tool_3.0.0_linux_amd64.zip")
-                .statusCode()).isEqualTo(200);
-        assertThat(fixture.origin().requestsMatching("/files/acme/tool/3.0.0/.*windows_amd64.zip")).isZero();
+        assertThat(fixture.mirror()
+                        .get(fixture.mirror().providerPath("acme", "tool")
+                                + "terraform-provider-tool_3.0.0_linux_amd64.zip")
+                        .statusCode())
+                .isEqualTo(200);
+        assertThat(fixture.origin().requestsMatching("/files/acme/tool/3.0.0/.*windows_amd64.zip"))
+                .isZero();
     }
 
     @Test
     void malformedRulesStopStartUpNamingTheKey() throws ConfigException {
-        Assertions.assertThatThrownBy(() -> new ConfigLoader(Map.of()).loadText("policy: {deny: [{provider: \"acme\"}]}"))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("policy.deny")
+        Assertions.assertThatThrownBy(
+                        () -> new ConfigLoader(Map.of()).loadText("policy: {deny: [{provider: \"acme\"}]}"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("policy.deny")
                 .hasMessageContaining("expected: hostname/namespace/type");
         // The CLI's short form namespace/type is registry.terraform.io's, as in provider addresses.
-        Assertions.assertThat(new ConfigLoader(Map.of()).loadText("policy: {deny: [{provider: \"acme/*\"}]}")
-                .policy().deny().get(0).provider()).isEqualTo("registry.terraform.io/acme/*");
+        Assertions.assertThat(new ConfigLoader(Map.of())
+                        .loadText("policy: {deny: [{provider: \"acme/*\"}]}")
+                        .policy()
+                        .deny()
+                        .get(0)
+                        .provider())
+                .isEqualTo("registry.terraform.io/acme/*");
         Assertions.assertThatThrownBy(() -> new ConfigLoader(Map.of())
                         .loadText("policy: {allow: [{provider: \"*/*/*\", versions: \"newest\"}]}"))
                 .hasMessageContaining("'newest' in version constraint");

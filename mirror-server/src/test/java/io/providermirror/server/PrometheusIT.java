@@ -46,7 +46,11 @@ final class PrometheusIT {
     @Test
     void promtoolAcceptsTheShippedAlertRules() throws Exception {
         Path promtool = ExternalTools.locateOrSkip("prometheus", "promtool");
-        ExternalTools.Result check = ExternalTools.run(60, promtool, "check", "rules",
+        ExternalTools.Result check = ExternalTools.run(
+                60,
+                promtool,
+                "check",
+                "rules",
                 DEPLOY.resolve("prometheus/alerts.yml").toString());
         assertThat(check.exitCode()).as(check.output()).isZero();
         assertThat(check.output()).contains("SUCCESS: 5 rules found");
@@ -57,8 +61,10 @@ final class PrometheusIT {
         Path prometheus = ExternalTools.locateOrSkip("prometheus", "prometheus");
         Path promtool = ExternalTools.locateOrSkip("prometheus", "promtool");
         try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
-             MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
-                     .set("management.host", "127.0.0.1").set("management.port", 0).start()) {
+                MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+                        .set("management.host", "127.0.0.1")
+                        .set("management.port", 0)
+                        .start()) {
             Path config = shippedConfigScraping(mirror.mirror.managementPort().orElseThrow());
             ExternalTools.Result check = ExternalTools.run(60, promtool, "check", "config", config.toString());
             assertThat(check.exitCode()).as(check.output()).isZero();
@@ -67,12 +73,18 @@ final class PrometheusIT {
             try (ServerSocket socket = new ServerSocket(0)) {
                 port = socket.getLocalPort();
             }
-            Process server = new ProcessBuilder(prometheus.toString(), "--config.file=" + config,
-                    "--storage.tsdb.path=" + tmp.resolve("tsdb"), "--web.listen-address=127.0.0.1:" + port)
-                    .redirectErrorStream(true).redirectOutput(tmp.resolve("prometheus.log").toFile()).start();
+            Process server = new ProcessBuilder(
+                            prometheus.toString(),
+                            "--config.file=" + config,
+                            "--storage.tsdb.path=" + tmp.resolve("tsdb"),
+                            "--web.listen-address=127.0.0.1:" + port)
+                    .redirectErrorStream(true)
+                    .redirectOutput(tmp.resolve("prometheus.log").toFile())
+                    .start();
             try {
                 String api = "http://127.0.0.1:" + port + "/api/v1/";
-                await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
+                await().atMost(Duration.ofSeconds(60))
+                        .ignoreExceptions()
                         .until(() -> scalar(query(api, "up{job=\"provider-mirror\"}")) == 1.0);
 
                 origin.publish("acme", "scraped", "1.0.0", "linux_amd64");
@@ -81,21 +93,30 @@ final class PrometheusIT {
                     assertThat(mirror.get(base + "index.json").statusCode()).isEqualTo(200);
                 }
                 // 1 miss and 2 hits; once Prometheus has scraped them, the README's query says two thirds.
-                await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() ->
-                        scalar(query(api, "sum(mirror_cache_lookups_total{kind=\"index\"})")) == 3.0);
+                await().atMost(Duration.ofSeconds(60))
+                        .ignoreExceptions()
+                        .until(() -> scalar(query(api, "sum(mirror_cache_lookups_total{kind=\"index\"})")) == 3.0);
                 await().atMost(Duration.ofSeconds(30)).ignoreExceptions().until(() -> {
                     double hitRate = scalar(query(api, HIT_RATE));
                     return Math.abs(hitRate - 2.0 / 3) < 1e-6;
                 });
 
-                JsonNode series = get(api + "series?match[]=" + encode("{__name__=~\"mirror_.+\",job=\"provider-mirror\"}"));
+                JsonNode series =
+                        get(api + "series?match[]=" + encode("{__name__=~\"mirror_.+\",job=\"provider-mirror\"}"));
                 List<String> names = new ArrayList<>();
                 series.get("data").forEach(s -> names.add(s.get("__name__").asText()));
-                assertThat(names).contains("mirror_cache_lookups_total", "mirror_cache_size_bytes",
-                        "mirror_http_requests_seconds_count", "mirror_upstream_requests_seconds_bucket");
+                assertThat(names)
+                        .contains(
+                                "mirror_cache_lookups_total",
+                                "mirror_cache_size_bytes",
+                                "mirror_http_requests_seconds_count",
+                                "mirror_upstream_requests_seconds_bucket");
 
-                JsonNode rules = get(api + "rules").get("data").get("groups").get(0).get("rules");
-                assertThat(rules).hasSize(5).allMatch(rule -> rule.get("health").asText().equals("ok"));
+                JsonNode rules =
+                        get(api + "rules").get("data").get("groups").get(0).get("rules");
+                assertThat(rules)
+                        .hasSize(5)
+                        .allMatch(rule -> rule.get("health").asText().equals("ok"));
             } finally {
                 server.destroy();
                 server.waitFor(30, TimeUnit.SECONDS);
@@ -106,7 +127,8 @@ final class PrometheusIT {
     /** The shipped prometheus.yml (and its rule file beside it), scraping this mirror every second. */
     private Path shippedConfigScraping(int managementPort) throws Exception {
         YAMLMapper yaml = new YAMLMapper();
-        ObjectNode config = (ObjectNode) yaml.readTree(DEPLOY.resolve("prometheus/prometheus.yml").toFile());
+        ObjectNode config = (ObjectNode)
+                yaml.readTree(DEPLOY.resolve("prometheus/prometheus.yml").toFile());
         ((ObjectNode) config.get("global")).put("scrape_interval", "1s").put("evaluation_interval", "1s");
         JsonNode job = config.get("scrape_configs").get(0);
         assertThat(job.get("job_name").asText()).isEqualTo("provider-mirror");
@@ -129,8 +151,8 @@ final class PrometheusIT {
     }
 
     private JsonNode get(String url) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response =
+                http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
         return JSON.readTree(response.body());
     }

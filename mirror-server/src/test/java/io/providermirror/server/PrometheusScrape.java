@@ -11,8 +11,7 @@ import java.util.TreeSet;
 record PrometheusScrape(List<Series> series) {
 
     /** One sample line: metric name, labels, value. */
-    record Series(String name, Map<String, String> labels, double value) {
-    }
+    record Series(String name, Map<String, String> labels, double value) {}
 
     static PrometheusScrape parse(String text) {
         List<Series> series = new ArrayList<>();
@@ -34,8 +33,12 @@ record PrometheusScrape(List<Series> series) {
                 rest = line.substring(space + 1).trim();
             }
             String value = rest.split(" ")[0];
-            series.add(new Series(name, labels, value.equals("+Inf") ? Double.POSITIVE_INFINITY
-                    : value.equals("-Inf") ? Double.NEGATIVE_INFINITY : Double.parseDouble(value)));
+            series.add(new Series(
+                    name,
+                    labels,
+                    value.equals("+Inf")
+                            ? Double.POSITIVE_INFINITY
+                            : value.equals("-Inf") ? Double.NEGATIVE_INFINITY : Double.parseDouble(value)));
         }
         return new PrometheusScrape(series);
     }
@@ -92,7 +95,8 @@ record PrometheusScrape(List<Series> series) {
             }
         }
         if (!found) {
-            throw new AssertionError("no series " + name + " with " + String.join(",", labels) + " in the scrape; names: " + names());
+            throw new AssertionError(
+                    "no series " + name + " with " + String.join(",", labels) + " in the scrape; names: " + names());
         }
         return sum;
     }

@@ -34,20 +34,26 @@ final class ProxyIT {
                   trustedCertificates: '%s'
                   hosts: {example.test: {discoveryUrl: '%s'}}
                 %s
-                """.formatted(cache, origin.caCertificate(), origin.discoveryUrl(), proxySection));
+                """.formatted(
+                        cache, origin.caCertificate(), origin.discoveryUrl(), proxySection));
     }
 
     private static HttpResponse<byte[]> get(PackagedMirror mirror, Path cache, String path) throws Exception {
-        return HttpClient.newBuilder().sslContext(TrustedCertificates.sslContext(cache.resolve("tls/ca.pem"))).build()
-                .send(HttpRequest.newBuilder(URI.create("https://localhost:" + mirror.port() + path)).build(),
+        return HttpClient.newBuilder()
+                .sslContext(TrustedCertificates.sslContext(cache.resolve("tls/ca.pem")))
+                .build()
+                .send(
+                        HttpRequest.newBuilder(URI.create("https://localhost:" + mirror.port() + path))
+                                .build(),
                         HttpResponse.BodyHandlers.ofByteArray());
     }
 
     @Test
     void originTrafficGoesThroughTheConfiguredProxyWithCredentials() throws Exception {
         try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
-             Tinyproxy proxy = Tinyproxy.start(tmp.resolve("proxy"), "mirror", "s3cret")) {
-            FakeOrigin.Release release = origin.publish("acme", "proxied", "1.0.0", FakeOrigin.Tamper.NONE, 20_000, "linux_amd64");
+                Tinyproxy proxy = Tinyproxy.start(tmp.resolve("proxy"), "mirror", "s3cret")) {
+            FakeOrigin.Release release =
+                    origin.publish("acme", "proxied", "1.0.0", FakeOrigin.Tamper.NONE, 20_000, "linux_amd64");
             Path password = Files.writeString(tmp.resolve("proxy-password"), "s3cret\n");
             Path cache = tmp.resolve("cache");
             String proxySection = """
@@ -56,15 +62,18 @@ final class ProxyIT {
                     username: mirror
                     passwordFile: '%s'
                 """.formatted(proxy.port(), password);
-            try (PackagedMirror mirror = PackagedMirror.start(config(origin, cache, proxySection), tmp.resolve("mirror.log"), Map.of())) {
+            try (PackagedMirror mirror =
+                    PackagedMirror.start(config(origin, cache, proxySection), tmp.resolve("mirror.log"), Map.of())) {
                 String base = "/providers/example.test/acme/proxied/";
                 assertThat(get(mirror, cache, base + "index.json").statusCode()).isEqualTo(200);
                 assertThat(get(mirror, cache, base + "1.0.0.json").statusCode()).isEqualTo(200);
-                HttpResponse<byte[]> archive = get(mirror, cache, base + "terraform-provider-proxied_1.0.0_linux_amd64.zip");
+                HttpResponse<byte[]> archive =
+                        get(mirror, cache, base + "terraform-provider-proxied_1.0.0_linux_amd64.zip");
                 assertThat(archive.body()).isEqualTo(release.archives().get("linux_amd64"));
             }
             assertThat(proxy.tunnelsTo("127.0.0.1:" + origin.discoveryUrl().getPort()))
-                    .as("the origin was reached through the proxy").isPositive();
+                    .as("the origin was reached through the proxy")
+                    .isPositive();
             assertThat(Files.readString(tmp.resolve("mirror.log")))
                     .contains("origin traffic goes through the proxy http://127.0.0.1:" + proxy.port() + " as mirror")
                     .doesNotContain("s3cret");
@@ -74,10 +83,12 @@ final class ProxyIT {
     @Test
     void wrongCredentialsFromTheEnvironmentGiveAClearError() throws Exception {
         try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
-             Tinyproxy proxy = Tinyproxy.start(tmp.resolve("proxy"), "mirror", "s3cret")) {
+                Tinyproxy proxy = Tinyproxy.start(tmp.resolve("proxy"), "mirror", "s3cret")) {
             origin.publish("acme", "refused", "1.0.0", "linux_amd64");
             Path cache = tmp.resolve("cache");
-            try (PackagedMirror mirror = PackagedMirror.start(config(origin, cache, ""), tmp.resolve("mirror.log"),
+            try (PackagedMirror mirror = PackagedMirror.start(
+                    config(origin, cache, ""),
+                    tmp.resolve("mirror.log"),
                     Map.of("HTTPS_PROXY", "http://mirror:wrong@127.0.0.1:" + proxy.port()))) {
                 HttpResponse<byte[]> response = get(mirror, cache, "/providers/example.test/acme/refused/index.json");
                 assertThat(response.statusCode()).isEqualTo(502);
@@ -91,14 +102,23 @@ final class ProxyIT {
     @Test
     void noProxyHostsGoDirectly() throws Exception {
         try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
-             Tinyproxy proxy = Tinyproxy.start(tmp.resolve("proxy"), "mirror", "s3cret")) {
+                Tinyproxy proxy = Tinyproxy.start(tmp.resolve("proxy"), "mirror", "s3cret")) {
             origin.publish("acme", "direct", "1.0.0", "linux_amd64");
             Path cache = tmp.resolve("cache");
-            try (PackagedMirror mirror = PackagedMirror.start(config(origin, cache, ""), tmp.resolve("mirror.log"),
-                    Map.of("HTTPS_PROXY", "http://mirror:s3cret@127.0.0.1:" + proxy.port(), "NO_PROXY", "localhost,127.0.0.1"))) {
-                assertThat(get(mirror, cache, "/providers/example.test/acme/direct/1.0.0.json").statusCode()).isEqualTo(200);
+            try (PackagedMirror mirror = PackagedMirror.start(
+                    config(origin, cache, ""),
+                    tmp.resolve("mirror.log"),
+                    Map.of(
+                            "HTTPS_PROXY",
+                            "http://mirror:s3cret@127.0.0.1:" + proxy.port(),
+                            "NO_PROXY",
+                            "localhost,127.0.0.1"))) {
+                assertThat(get(mirror, cache, "/providers/example.test/acme/direct/1.0.0.json")
+                                .statusCode())
+                        .isEqualTo(200);
             }
-            assertThat(proxy.tunnelsTo("127.0.0.1:" + origin.discoveryUrl().getPort())).isZero();
+            assertThat(proxy.tunnelsTo("127.0.0.1:" + origin.discoveryUrl().getPort()))
+                    .isZero();
         }
     }
 }

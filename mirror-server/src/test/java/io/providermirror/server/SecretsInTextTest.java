@@ -1,6 +1,5 @@
 package io.providermirror.server;
 
-import io.providermirror.server.logging.RedactingJsonEncoder;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
@@ -12,6 +11,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.OutputStreamAppender;
 import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.read.ListAppender;
+import io.providermirror.server.logging.RedactingJsonEncoder;
 import io.providermirror.testkit.FakeOrigin;
 import java.net.URI;
 import java.net.http.HttpResponse;
@@ -22,8 +22,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.LoggerFactory;
 
 /**
  * What an origin puts in a URL or a message reaches logs, error bodies and the status page only made safe:
@@ -66,15 +66,17 @@ final class SecretsInTextTest {
     @SuppressWarnings("unchecked")
     private static Encoder<ILoggingEvent> shippedEncoder() {
         ch.qos.logback.classic.LoggerContext shipped = new ch.qos.logback.classic.LoggerContext();
-        ch.qos.logback.classic.joran.JoranConfigurator configurator = new ch.qos.logback.classic.joran.JoranConfigurator();
+        ch.qos.logback.classic.joran.JoranConfigurator configurator =
+                new ch.qos.logback.classic.joran.JoranConfigurator();
         configurator.setContext(shipped);
         try {
             configurator.doConfigure(SecretsInTextTest.class.getResource("/logback.xml"));
         } catch (ch.qos.logback.core.joran.spi.JoranException e) {
             throw new AssertionError("the shipped logback.xml does not load", e);
         }
-        return ((OutputStreamAppender<ILoggingEvent>) shipped.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)
-                .getAppender("STDERR")).getEncoder();
+        return ((OutputStreamAppender<ILoggingEvent>)
+                        shipped.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getAppender("STDERR"))
+                .getEncoder();
     }
 
     private static final Encoder<ILoggingEvent> ENCODER = shippedEncoder();
@@ -83,7 +85,8 @@ final class SecretsInTextTest {
     private static List<String> logLines() {
         synchronized (EVENTS) {
             return List.copyOf(EVENTS.list).stream()
-                    .map(event -> new String(ENCODER.encode(event), StandardCharsets.UTF_8)).toList();
+                    .map(event -> new String(ENCODER.encode(event), StandardCharsets.UTF_8))
+                    .toList();
         }
     }
 
@@ -94,18 +97,28 @@ final class SecretsInTextTest {
     @Test
     void aPresignedDownloadUrlsQueryReachesNoLogLineErrorBodyOrStatusPage() throws Exception {
         FakeOrigin.Release release = fixture.origin().publish("acme", "presigned", "1.0.0", "linux_amd64");
-        fixture.origin().pointArchiveAt(release, "linux_amd64", URI.create(fixture.origin().discoveryUrl() + "bucket/presigned.zip"
-                + "?X-Amz-Credential=AKIA%2F" + SECRET + "&X-Amz-Signature=" + SECRET));
-        fixture.origin().wireMock().stubFor(get(urlPathEqualTo("/bucket/presigned.zip")).willReturn(aResponse()
-                .withStatus(403).withBody("<Error>SignatureDoesNotMatch</Error>")));
+        fixture.origin()
+                .pointArchiveAt(
+                        release,
+                        "linux_amd64",
+                        URI.create(fixture.origin().discoveryUrl() + "bucket/presigned.zip"
+                                + "?X-Amz-Credential=AKIA%2F" + SECRET + "&X-Amz-Signature=" + SECRET));
+        fixture.origin()
+                .wireMock()
+                .stubFor(get(urlPathEqualTo("/bucket/presigned.zip"))
+                        .willReturn(aResponse().withStatus(403).withBody("<Error>SignatureDoesNotMatch</Error>")));
 
-        HttpResponse<byte[]> response = fixture.mirror().get(fixture.mirror().providerPath("acme", "presigned")
-                + "terraform-provider-presigned_1.0.0_linux_amd64.zip");
+        HttpResponse<byte[]> response = fixture.mirror()
+                .get(fixture.mirror().providerPath("acme", "presigned")
+                        + "terraform-provider-presigned_1.0.0_linux_amd64.zip");
 
         assertThat(response.statusCode()).isBetween(400, 599);
-        assertThat(body(response)).as("the error names the URL without its query")
-                .contains("/bucket/presigned.zip?[redacted]").doesNotContain(SECRET);
-        await().atMost(Duration.ofSeconds(5)).until(() -> logLines().stream().anyMatch(l -> l.contains("presigned.zip")));
+        assertThat(body(response))
+                .as("the error names the URL without its query")
+                .contains("/bucket/presigned.zip?[redacted]")
+                .doesNotContain(SECRET);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> logLines().stream().anyMatch(l -> l.contains("presigned.zip")));
         assertThat(logLines()).noneMatch(line -> line.contains(SECRET));
         String page = body(fixture.mirror().get("/"));
         assertThat(page).contains("presigned.zip").doesNotContain(SECRET);
@@ -115,21 +128,37 @@ final class SecretsInTextTest {
     void controlCharactersFromAnOriginCannotForgeLogLines() throws Exception {
         FakeOrigin.Release release = fixture.origin().publish("acme", "forger", "1.0.0", "linux_amd64");
         String forged = "x\r\n2026-01-01T00:00:00.000Z INFO  [main] Mirror - all good\u001b[2J";
-        fixture.origin().pointArchiveAt(release, "linux_amd64", URI.create(fixture.origin().discoveryUrl() + "files/forger.zip"));
-        fixture.origin().wireMock().stubFor(get(urlPathEqualTo("/files/forger.zip")).willReturn(aResponse()
-                .withStatus(500).withStatusMessage(forged).withBody(forged)));
-        fixture.origin().wireMock().stubFor(get(urlPathEqualTo("/v1/providers/acme/forger/1.0.0/download/linux/amd64"))
-                .willReturn(aResponse().withHeader("Content-Type", "application/json").withBody(
-                        "{\"os\":\"linux\",\"arch\":\"amd64\",\"filename\":\"" + jsonEscaped(forged)
-                                + ".zip\",\"download_url\":\"/files/forger.zip\",\"shasum\":\"" + release.sha256("linux_amd64")
-                                + "\",\"shasums_url\":\"/s\",\"shasums_signature_url\":\"/s.sig\","
-                                + "\"signing_keys\":{\"gpg_public_keys\":[]}}")));
+        fixture.origin()
+                .pointArchiveAt(
+                        release, "linux_amd64", URI.create(fixture.origin().discoveryUrl() + "files/forger.zip"));
+        fixture.origin()
+                .wireMock()
+                .stubFor(get(urlPathEqualTo("/files/forger.zip"))
+                        .willReturn(aResponse()
+                                .withStatus(500)
+                                .withStatusMessage(forged)
+                                .withBody(forged)));
+        fixture.origin()
+                .wireMock()
+                .stubFor(get(urlPathEqualTo("/v1/providers/acme/forger/1.0.0/download/linux/amd64"))
+                        .willReturn(aResponse()
+                                .withHeader("Content-Type", "application/json")
+                                .withBody("{\"os\":\"linux\",\"arch\":\"amd64\",\"filename\":\"" + jsonEscaped(forged)
+                                        + ".zip\",\"download_url\":\"/files/forger.zip\",\"shasum\":\""
+                                        + release.sha256("linux_amd64")
+                                        + "\",\"shasums_url\":\"/s\",\"shasums_signature_url\":\"/s.sig\","
+                                        + "\"signing_keys\":{\"gpg_public_keys\":[]}}")));
 
-        fixture.mirror().get(fixture.mirror().providerPath("acme", "forger") + "terraform-provider-forger_1.0.0_linux_amd64.zip");
+        fixture.mirror()
+                .get(fixture.mirror().providerPath("acme", "forger")
+                        + "terraform-provider-forger_1.0.0_linux_amd64.zip");
 
         await().atMost(Duration.ofSeconds(5)).until(() -> logLines().stream().anyMatch(l -> l.contains("forger")));
         assertThat(logLines()).allSatisfy(line -> {
-            assertThat(line.substring(0, line.length() - 1)).as("one line").doesNotContain("\n").doesNotContain("\r");
+            assertThat(line.substring(0, line.length() - 1))
+                    .as("one line")
+                    .doesNotContain("\n")
+                    .doesNotContain("\r");
             assertThat(line).doesNotContain("\u001b");
         });
         assertThat(String.join("", logLines())).contains("\\x0d\\x0a2026-01-01");
@@ -138,13 +167,21 @@ final class SecretsInTextTest {
     @Test
     void stackTracesKeepTheirLinesButMessagesInThemCannotStartOne() {
         Logger logger = (Logger) LoggerFactory.getLogger(SecretsInTextTest.class);
-        logger.warn("trouble", new IllegalStateException("bad\n2026-01-01 INFO forged https://h/p?token=" + SECRET,
-                new RuntimeException("inner\u001b[31m")));
+        logger.warn(
+                "trouble",
+                new IllegalStateException(
+                        "bad\n2026-01-01 INFO forged https://h/p?token=" + SECRET,
+                        new RuntimeException("inner\u001b[31m")));
 
         String line = logLines().get(0);
-        assertThat(line).doesNotContain(SECRET).doesNotContain("\u001b").contains("bad\\x0a2026-01-01 INFO forged https://h/p?[redacted]")
-                .contains("\n\tat io.providermirror.server.SecretsInTextTest").contains("\nCaused by: java.lang.RuntimeException: inner\\x1b[31m");
-        assertThat(line.lines().skip(2)).as("what follows the message and the exception's first line")
+        assertThat(line)
+                .doesNotContain(SECRET)
+                .doesNotContain("\u001b")
+                .contains("bad\\x0a2026-01-01 INFO forged https://h/p?[redacted]")
+                .contains("\n\tat io.providermirror.server.SecretsInTextTest")
+                .contains("\nCaused by: java.lang.RuntimeException: inner\\x1b[31m");
+        assertThat(line.lines().skip(2))
+                .as("what follows the message and the exception's first line")
                 .allMatch(l -> l.startsWith("\t") || l.startsWith("Caused by: "));
     }
 
@@ -155,13 +192,22 @@ final class SecretsInTextTest {
         encoder.setWithFormattedMessage(true);
         encoder.start();
         Logger logger = (Logger) LoggerFactory.getLogger(SecretsInTextTest.class);
-        String line = new String(encoder.encode(new ch.qos.logback.classic.spi.LoggingEvent(Logger.FQCN, logger,
-                ch.qos.logback.classic.Level.WARN, "cannot get {}", null, new Object[] {"https://127.0.0.1:1/x.zip"
-                + "?X-Amz-Signature=" + SECRET + "\"\r\nforged\u001b[2J"})), StandardCharsets.UTF_8);
+        String line = new String(
+                encoder.encode(new ch.qos.logback.classic.spi.LoggingEvent(
+                        Logger.FQCN, logger, ch.qos.logback.classic.Level.WARN, "cannot get {}", null, new Object[] {
+                            "https://127.0.0.1:1/x.zip" + "?X-Amz-Signature=" + SECRET + "\"\r\nforged\u001b[2J"
+                        })),
+                StandardCharsets.UTF_8);
 
-        assertThat(line).doesNotContain(SECRET).doesNotContain("\u001b").contains("https://127.0.0.1:1/x.zip?[redacted]");
+        assertThat(line)
+                .doesNotContain(SECRET)
+                .doesNotContain("\u001b")
+                .contains("https://127.0.0.1:1/x.zip?[redacted]");
         assertThat(line.strip()).doesNotContain("\n").doesNotContain("\r");
-        assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(line).get("formattedMessage").asText())
+        assertThat(new com.fasterxml.jackson.databind.ObjectMapper()
+                        .readTree(line)
+                        .get("formattedMessage")
+                        .asText())
                 .startsWith("cannot get https://127.0.0.1:1/x.zip?[redacted]\"\r\nforged");
     }
 

@@ -1,9 +1,9 @@
 package io.providermirror.server;
 
-import io.providermirror.server.app.MirrorApplication;
-import io.providermirror.server.app.StartupBanner;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.providermirror.server.app.MirrorApplication;
+import io.providermirror.server.app.StartupBanner;
 import io.providermirror.server.config.ConfigLoader;
 import io.providermirror.server.config.MirrorConfig;
 import java.nio.file.Path;
@@ -33,12 +33,15 @@ final class StartupBannerTest {
                 """.formatted(tmp));
         try (MirrorApplication mirror = MirrorApplication.start(config, Clock.systemUTC())) {
             String banner = StartupBanner.render(mirror, config);
-            assertThat(banner).contains("management: http://127.0.0.1:" + mirror.managementPort().getAsInt()
-                    + " (/metrics, /healthz, /readyz)");
+            assertThat(banner)
+                    .contains("management: http://127.0.0.1:"
+                            + mirror.managementPort().getAsInt() + " (/metrics, /healthz, /readyz)");
             assertThat(banner).contains("OFFLINE:   upstream.offline is on");
-            assertThat(banner).contains("origin:    example.test -> discovery at https://127.0.0.1:1/.well-known/terraform.json")
+            assertThat(banner)
+                    .contains("origin:    example.test -> discovery at https://127.0.0.1:1/.well-known/terraform.json")
                     .contains("origin:    corp.example -> network mirror https://parent.corp.example/providers/")
-                    .contains("origin:    private.example -> discovered at https://private.example/.well-known/terraform.json")
+                    .contains(
+                            "origin:    private.example -> discovered at https://private.example/.well-known/terraform.json")
                     .doesNotContain("abc");
         }
     }

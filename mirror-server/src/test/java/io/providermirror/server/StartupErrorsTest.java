@@ -1,9 +1,9 @@
 package io.providermirror.server;
 
-import io.providermirror.server.app.MirrorApplication;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.providermirror.server.app.MirrorApplication;
 import io.providermirror.server.config.ConfigLoader;
 import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.testkit.TestCertificates;
@@ -61,7 +61,8 @@ final class StartupErrorsTest {
                 cache: {directory: '%s'}
                 """.formatted(file)), Clock.systemUTC()))
                 .hasMessage("cache.directory: " + file + " is a file, not a directory");
-        assertThatThrownBy(() -> MirrorApplication.start(config("""
+        assertThatThrownBy(
+                        () -> MirrorApplication.start(config("""
                 server: {host: 127.0.0.1, port: 0}
                 cache: {directory: '%s'}
                 """.formatted(file.resolve("below"))), Clock.systemUTC()))
@@ -79,7 +80,8 @@ final class StartupErrorsTest {
                 cache: {directory: '%s'}
                 """.formatted(corp.serverCertificatePem(), other.serverKeyPem(), cache));
         assertThatThrownBy(() -> MirrorApplication.start(config, Clock.systemUTC()))
-                .hasMessageStartingWith("server.tls.privateKey does not match the certificate in server.tls.certificate")
+                .hasMessageStartingWith(
+                        "server.tls.privateKey does not match the certificate in server.tls.certificate")
                 .hasMessageContaining(other.serverKeyPem().toString());
         assertThat(cache).doesNotExist();
     }
@@ -88,12 +90,15 @@ final class StartupErrorsTest {
     void aPortInUseIsNamedWithItsAddressItsKeysAndTheReason() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             int port = taken.getLocalPort();
-            assertThatThrownBy(() -> MirrorApplication.start(config("""
+            assertThatThrownBy(() ->
+                            MirrorApplication.start(config("""
                     server: {host: 127.0.0.1, port: %d}
                     cache: {directory: '%s'}
                     """.formatted(port, tmp.resolve("a"))), Clock.systemUTC()))
-                    .hasMessage("cannot listen on 127.0.0.1:" + port + " (server.host, server.port): address already in use");
-            assertThatThrownBy(() -> MirrorApplication.start(config("""
+                    .hasMessage("cannot listen on 127.0.0.1:" + port
+                            + " (server.host, server.port): address already in use");
+            assertThatThrownBy(() ->
+                            MirrorApplication.start(config("""
                     server: {host: 127.0.0.1, port: 0}
                     management: {host: 127.0.0.1, port: %d}
                     cache: {directory: '%s'}

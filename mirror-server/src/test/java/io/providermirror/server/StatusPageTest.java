@@ -37,7 +37,8 @@ final class StatusPageTest {
 
     /** The HTML of the first element {@code tag} whose text contains {@code marker}, e.g. a table row. */
     private static String element(String html, String tag, String marker) {
-        Matcher m = Pattern.compile("<" + tag + "[ >].*?</" + tag + ">", Pattern.DOTALL).matcher(html);
+        Matcher m = Pattern.compile("<" + tag + "[ >].*?</" + tag + ">", Pattern.DOTALL)
+                .matcher(html);
         while (m.find()) {
             if (m.group().contains(marker)) {
                 return m.group();
@@ -47,15 +48,17 @@ final class StatusPageTest {
     }
 
     private static void fetchArchive(String type, String version, String platform) throws Exception {
-        HttpResponse<byte[]> response = fixture.mirror().get(fixture.mirror().providerPath("acme", type)
-                + "terraform-provider-" + type + "_" + version + "_" + platform + ".zip");
+        HttpResponse<byte[]> response = fixture.mirror()
+                .get(fixture.mirror().providerPath("acme", type) + "terraform-provider-" + type + "_" + version + "_"
+                        + platform + ".zip");
         assertThat(response.statusCode()).isEqualTo(200);
     }
 
     @Test
     void refusedArchivesMakeTheirOriginFailingAndAreListedAmongRecentProblems() throws Exception {
         fixture.origin().publish("acme", "refused", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES, 0, "linux_amd64");
-        String path = fixture.mirror().providerPath("acme", "refused") + "terraform-provider-refused_1.0.0_linux_amd64.zip";
+        String path =
+                fixture.mirror().providerPath("acme", "refused") + "terraform-provider-refused_1.0.0_linux_amd64.zip";
         for (int attempt = 1; attempt <= 3; attempt++) {
             try {
                 assertThat(fixture.mirror().get(path).statusCode()).isEqualTo(502);
@@ -63,16 +66,20 @@ final class StatusPageTest {
                 // The refusal may also end a response that had started: the stream is cut short.
             }
             int refused = attempt;
-            await().atMost(Duration.ofSeconds(10)).until(() -> Pattern.compile(
-                    "<code>example\\.test/acme/refused 1\\.0\\.0 linux_amd64</code>").matcher(page()).results()
-                    .count() == refused);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> Pattern.compile("<code>example\\.test/acme/refused 1\\.0\\.0 linux_amd64</code>")
+                                    .matcher(page())
+                                    .results()
+                                    .count()
+                            == refused);
         }
 
         String html = page();
         String row = element(element(html, "table", "Refused by verification"), "tr", "<code>example.test</code>");
         assertThat(row).contains("failing").contains("<span class=\"bad\">3</span>");
         String problems = element(html, "table", "What failed");
-        assertThat(problems).contains("<code>example.test/acme/refused 1.0.0 linux_amd64</code>")
+        assertThat(problems)
+                .contains("<code>example.test/acme/refused 1.0.0 linux_amd64</code>")
                 .contains("refused: the archive_hash check failed");
     }
 
@@ -84,22 +91,30 @@ final class StatusPageTest {
 
         String row = element(element(page(), "table", "Refused by verification"), "tr", "<code>example.test</code>");
 
-        assertThat(row).contains("discovery at " + fixture.origin().discoveryUrl()).contains("contacted: " + authority);
+        assertThat(row)
+                .contains("discovery at " + fixture.origin().discoveryUrl())
+                .contains("contacted: " + authority);
         assertThat(page()).doesNotContain("<code>" + authority + "</code>");
-        assertThat(body(fixture.mirror().get("/metrics"))).as("the host tag is still the authority contacted, as documented")
+        assertThat(body(fixture.mirror().get("/metrics")))
+                .as("the host tag is still the authority contacted, as documented")
                 .contains("mirror_upstream_requests_seconds_count{host=\"" + authority + "\"");
     }
 
     @Test
     void aProvidersViewShowsEachVersionsOwnPlatformsWithHashesSigningKeyAndVerificationTime() throws Exception {
         FakeOrigin.Release old = fixture.origin().publish("acme", "detailed", "1.0.0", "linux_amd64", "darwin_arm64");
-        FakeOrigin.Release latest = fixture.origin().publish("acme", "detailed", "1.1.0", "linux_amd64", "windows_amd64");
+        FakeOrigin.Release latest =
+                fixture.origin().publish("acme", "detailed", "1.1.0", "linux_amd64", "windows_amd64");
         fetchArchive("detailed", "1.0.0", "linux_amd64");
         fetchArchive("detailed", "1.0.0", "darwin_arm64");
         fetchArchive("detailed", "1.1.0", "linux_amd64");
         String view = "/status/providers/example.test/acme/detailed";
-        await().atMost(Duration.ofSeconds(10)).until(() -> Pattern.compile("<code>h1:[A-Za-z0-9+/]").matcher(body(fixture.mirror().get(view)))
-                .results().count() == 3);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> Pattern.compile("<code>h1:[A-Za-z0-9+/]")
+                                .matcher(body(fixture.mirror().get(view)))
+                                .results()
+                                .count()
+                        == 3);
 
         HttpResponse<byte[]> response = fixture.mirror().get(view);
         assertThat(response.statusCode()).isEqualTo(200);
@@ -108,16 +123,25 @@ final class StatusPageTest {
         String v100 = element(html, "section", "<h2>1.0.0</h2>");
         String v110 = element(html, "section", "<h2>1.1.0</h2>");
         assertThat(html.indexOf("<h2>1.1.0</h2>")).as("newest first").isLessThan(html.indexOf("<h2>1.0.0</h2>"));
-        assertThat(v100).contains("darwin_arm64").doesNotContain("windows_amd64")
-                .contains("zh:" + old.sha256("linux_amd64")).contains("zh:" + old.sha256("darwin_arm64"))
-                .contains("key " + fixture.origin().signingKey().signingKeyId()).contains("Verified ");
-        assertThat(element(v110, "tr", "windows_amd64")).contains("not cached")
-                .contains("zh:" + latest.sha256("windows_amd64")).doesNotContain("<code>h1:");
-        assertThat(element(v110, "tr", "linux_amd64")).contains("<span class=\"ok\">cached</span>").contains("<code>h1:");
+        assertThat(v100)
+                .contains("darwin_arm64")
+                .doesNotContain("windows_amd64")
+                .contains("zh:" + old.sha256("linux_amd64"))
+                .contains("zh:" + old.sha256("darwin_arm64"))
+                .contains("key " + fixture.origin().signingKey().signingKeyId())
+                .contains("Verified ");
+        assertThat(element(v110, "tr", "windows_amd64"))
+                .contains("not cached")
+                .contains("zh:" + latest.sha256("windows_amd64"))
+                .doesNotContain("<code>h1:");
+        assertThat(element(v110, "tr", "linux_amd64"))
+                .contains("<span class=\"ok\">cached</span>")
+                .contains("<code>h1:");
         assertThat(v110).doesNotContain("darwin_arm64");
 
         String front = element(page(), "tr", "example.test/acme/detailed");
-        assertThat(front).contains("href=\"" + view + "\"")
+        assertThat(front)
+                .contains("href=\"" + view + "\"")
                 .containsPattern("<b>1\\.1\\.0</b> <span class=\"muted small\">linux_amd64</span>")
                 .containsPattern("<b>1\\.0\\.0</b> <span class=\"muted small\">darwin_arm64, linux_amd64</span>");
     }
@@ -126,7 +150,9 @@ final class StatusPageTest {
     void aProviderViewOfNothingCachedIsA404AndAMalformedOneA400BothInJson() throws Exception {
         HttpResponse<byte[]> unknown = fixture.mirror().get("/status/providers/example.test/acme/unknown");
         assertThat(unknown.statusCode()).isEqualTo(404);
-        assertThat(body(unknown)).startsWith("{\"errors\":[").contains("example.test/acme/unknown")
+        assertThat(body(unknown))
+                .startsWith("{\"errors\":[")
+                .contains("example.test/acme/unknown")
                 .contains("origin example.test");
 
         HttpResponse<byte[]> malformed = fixture.mirror().get("/status/providers/example.test/Acme/x");
@@ -140,10 +166,15 @@ final class StatusPageTest {
 
         assertThat(ca.statusCode()).isEqualTo(200);
         assertThat(ca.headers().firstValue("content-type")).contains("application/x-pem-file");
-        assertThat(ca.body()).isEqualTo(Files.readAllBytes(fixture.mirror().mirror.generatedCaFile().orElseThrow()));
+        assertThat(ca.body())
+                .isEqualTo(Files.readAllBytes(
+                        fixture.mirror().mirror.generatedCaFile().orElseThrow()));
         String trust = element(page(), "section", "Trust this mirror");
-        assertThat(trust).contains("href=\"/ca.pem\"").contains("update-ca-certificates")
-                .contains("security add-trusted-cert").contains("SSL_CERT_FILE")
+        assertThat(trust)
+                .contains("href=\"/ca.pem\"")
+                .contains("update-ca-certificates")
+                .contains("security add-trusted-cert")
+                .contains("SSL_CERT_FILE")
                 .containsPattern("id=\"ca-fingerprint\"[^>]*>([0-9A-F]{2}:){31}[0-9A-F]{2}<");
     }
 
@@ -155,8 +186,12 @@ final class StatusPageTest {
 
         String charts = element(page(), "section", "<h2>Last hour</h2>");
 
-        assertThat(element(charts, "svg", "chart-requests")).contains("<rect").containsPattern("<title>\\d\\d:\\d\\d UTC: \\d+ requests</title>");
-        assertThat(element(charts, "svg", "chart-hit-rate")).contains("<rect").containsPattern("UTC: \\d+% hits</title>");
+        assertThat(element(charts, "svg", "chart-requests"))
+                .contains("<rect")
+                .containsPattern("<title>\\d\\d:\\d\\d UTC: \\d+ requests</title>");
+        assertThat(element(charts, "svg", "chart-hit-rate"))
+                .contains("<rect")
+                .containsPattern("UTC: \\d+% hits</title>");
         assertThat(element(charts, "svg", "chart-bytes")).contains("<rect");
         assertThat(charts).doesNotContain("<script");
     }

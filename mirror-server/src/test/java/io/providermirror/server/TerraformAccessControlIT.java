@@ -1,8 +1,8 @@
 package io.providermirror.server;
 
-import io.providermirror.server.access.MirrorAuth;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.providermirror.server.access.MirrorAuth;
 import io.providermirror.testkit.FakeOrigin;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,9 +25,11 @@ final class TerraformAccessControlIT {
     private TerraformCli.Result init(Path terraform, MirrorFixture mirror, String name, boolean withCredentials)
             throws Exception {
         String host = "localhost:" + mirror.mirror.port();
-        Path cliConfig = Files.writeString(tmp.resolve(name + ".rc"), (withCredentials
-                ? "credentials \"" + host + "\" {\n  token = \"" + TOKEN + "\"\n}\n" : "")
-                + "provider_installation {\n  network_mirror {\n    url = \"https://" + host + "/providers/\"\n  }\n}\n");
+        Path cliConfig = Files.writeString(
+                tmp.resolve(name + ".rc"),
+                (withCredentials ? "credentials \"" + host + "\" {\n  token = \"" + TOKEN + "\"\n}\n" : "")
+                        + "provider_installation {\n  network_mirror {\n    url = \"https://" + host
+                        + "/providers/\"\n  }\n}\n");
         Path project = Files.createDirectories(tmp.resolve(name));
         Files.writeString(project.resolve("main.tf"), """
                 terraform {
@@ -37,7 +39,11 @@ final class TerraformAccessControlIT {
                 }
                 """);
         Path home = Files.createDirectories(tmp.resolve(name + "-home"));
-        return TerraformCli.using(terraform, home, cliConfig, mirror.mirror.generatedCaFile().orElseThrow())
+        return TerraformCli.using(
+                        terraform,
+                        home,
+                        cliConfig,
+                        mirror.mirror.generatedCaFile().orElseThrow())
                 .run(project, "init", "-input=false", "-no-color");
     }
 
@@ -45,8 +51,9 @@ final class TerraformAccessControlIT {
     void initWorksWithTheCredentialsBlockAndFailsWithoutIt() throws Exception {
         Path terraform = TerraformCli.locateOrSkip();
         try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
-             MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
-                     .set("auth.tokens", List.of(MirrorAuth.hash(TOKEN))).start()) {
+                MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+                        .set("auth.tokens", List.of(MirrorAuth.hash(TOKEN)))
+                        .start()) {
             origin.publish("acme", "guarded", "1.0.0", "linux_amd64");
 
             TerraformCli.Result allowed = init(terraform, mirror, "with-token", true);
@@ -56,8 +63,10 @@ final class TerraformAccessControlIT {
             TerraformCli.Result refused = init(terraform, mirror, "without-token", false);
             assertThat(refused.exitCode()).as(refused.output()).isNotZero();
             // Terraform's words for the mirror's 401, whether or not it sent credentials.
-            assertThat(refused.output().replaceAll("\\s+", " ")).contains("example.test/acme/guarded")
-                    .contains("host localhost:" + mirror.mirror.port() + " rejected the given authentication credentials");
+            assertThat(refused.output().replaceAll("\\s+", " "))
+                    .contains("example.test/acme/guarded")
+                    .contains("host localhost:" + mirror.mirror.port()
+                            + " rejected the given authentication credentials");
         }
     }
 }

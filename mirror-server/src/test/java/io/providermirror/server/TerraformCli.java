@@ -19,8 +19,7 @@ import org.junit.jupiter.api.Assumptions;
 final class TerraformCli {
 
     /** The outcome of one command. */
-    record Result(int exitCode, String output) {
-    }
+    record Result(int exitCode, String output) {}
 
     private final Path binary;
     private final Map<String, String> environment;
@@ -62,19 +61,22 @@ final class TerraformCli {
 
     /** A CLI that uses {@code cliConfig} and trusts {@code caFile}, with a clean home directory. */
     static TerraformCli using(Path binary, Path home, Path cliConfig, Path caFile) {
-        return new TerraformCli(binary, Map.of(
-                "HOME", home.toString(),
-                "TF_CLI_CONFIG_FILE", cliConfig.toString(),
-                "SSL_CERT_FILE", caFile.toString(),
-                "CHECKPOINT_DISABLE", "1",
-                "TF_IN_AUTOMATION", "1"));
+        return new TerraformCli(
+                binary,
+                Map.of(
+                        "HOME", home.toString(),
+                        "TF_CLI_CONFIG_FILE", cliConfig.toString(),
+                        "SSL_CERT_FILE", caFile.toString(),
+                        "CHECKPOINT_DISABLE", "1",
+                        "TF_IN_AUTOMATION", "1"));
     }
 
     Result run(Path workingDirectory, String... arguments) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(binary.toString());
         command.addAll(List.of(arguments));
-        ProcessBuilder builder = new ProcessBuilder(command).directory(workingDirectory.toFile()).redirectErrorStream(true);
+        ProcessBuilder builder =
+                new ProcessBuilder(command).directory(workingDirectory.toFile()).redirectErrorStream(true);
         builder.environment().keySet().removeIf(k -> k.startsWith("TF_") || k.equals("SSL_CERT_DIR"));
         builder.environment().putAll(environment);
         Process process = builder.start();

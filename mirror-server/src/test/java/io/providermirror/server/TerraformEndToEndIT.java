@@ -50,7 +50,11 @@ final class TerraformEndToEndIT {
                 }
                 """.formatted(mirrorUrl));
         Files.createDirectories(tmp.resolve("home"));
-        cli = TerraformCli.using(terraform, tmp.resolve("home"), cliConfig, mirror.mirror.generatedCaFile().orElseThrow());
+        cli = TerraformCli.using(
+                terraform,
+                tmp.resolve("home"),
+                cliConfig,
+                mirror.mirror.generatedCaFile().orElseThrow());
     }
 
     @BeforeEach
@@ -85,12 +89,14 @@ final class TerraformEndToEndIT {
     }
 
     private static String h1(FakeOrigin.Release release, String platform) throws Exception {
-        Path zip = Files.write(Files.createTempFile(tmp, platform, ".zip"), release.archives().get(platform));
+        Path zip = Files.write(
+                Files.createTempFile(tmp, platform, ".zip"), release.archives().get(platform));
         return PackageHashes.h1(zip);
     }
 
     private static List<String> lockedHashes(Path directory) throws Exception {
-        Matcher m = Pattern.compile("\"((?:h1|zh):[^\"]+)\"").matcher(Files.readString(directory.resolve(".terraform.lock.hcl")));
+        Matcher m = Pattern.compile("\"((?:h1|zh):[^\"]+)\"")
+                .matcher(Files.readString(directory.resolve(".terraform.lock.hcl")));
         List<String> hashes = new java.util.ArrayList<>();
         while (m.find()) {
             hashes.add(m.group(1));
@@ -107,13 +113,24 @@ final class TerraformEndToEndIT {
         TerraformCli.Result init = cli.run(first, "init", "-input=false", "-no-color");
         assertThat(init.exitCode()).as(init.output()).isZero();
         assertThat(init.output()).contains("Installing example.test/acme/fake v1.2.0");
-        assertThat(first.resolve(".terraform/providers/example.test/acme/fake/1.2.0/linux_amd64/terraform-provider-fake_v1.2.0_x5"))
+        assertThat(
+                        first.resolve(
+                                ".terraform/providers/example.test/acme/fake/1.2.0/linux_amd64/terraform-provider-fake_v1.2.0_x5"))
                 .exists();
-        assertThat(lockedHashes(first)).as("the lock file's h1: is the origin package's").contains(h1(release, "linux_amd64"));
+        assertThat(lockedHashes(first))
+                .as("the lock file's h1: is the origin package's")
+                .contains(h1(release, "linux_amd64"));
         assertThat(origin.archiveDownloads(release, "linux_amd64")).isEqualTo(1);
 
-        TerraformCli.Result lock = cli.run(first, "providers", "lock", "-no-color", "-net-mirror=" + mirrorUrl,
-                "-platform=linux_amd64", "-platform=darwin_arm64", "-platform=windows_amd64");
+        TerraformCli.Result lock = cli.run(
+                first,
+                "providers",
+                "lock",
+                "-no-color",
+                "-net-mirror=" + mirrorUrl,
+                "-platform=linux_amd64",
+                "-platform=darwin_arm64",
+                "-platform=windows_amd64");
         assertThat(lock.exitCode()).as(lock.output()).isZero();
         List<String> locked = lockedHashes(first);
         for (String platform : PLATFORMS) {
@@ -123,22 +140,26 @@ final class TerraformEndToEndIT {
         Path second = configuration("second", "fake", "1.2.0");
         TerraformCli.Result again = cli.run(second, "init", "-input=false", "-no-color");
         assertThat(again.exitCode()).as(again.output()).isZero();
-        assertThat(origin.archiveDownloads(release, "linux_amd64")).as("the second init came from the cache").isEqualTo(1);
+        assertThat(origin.archiveDownloads(release, "linux_amd64"))
+                .as("the second init came from the cache")
+                .isEqualTo(1);
     }
 
     @Test
     void initRefusesAPackageThatDoesNotMatchTheSignedChecksums() throws Exception {
-        FakeOrigin.Release release = origin.publish("acme", "tampered", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES, 0,
-                "linux_amd64");
+        FakeOrigin.Release release =
+                origin.publish("acme", "tampered", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES, 0, "linux_amd64");
         Path directory = configuration("tampered", "tampered", "1.0.0");
         TerraformCli.Result init = cli.run(directory, "init", "-input=false", "-no-color");
         assertThat(init.exitCode()).as(init.output()).isNotZero();
-        assertThat(directory.resolve(".terraform/providers/example.test/acme/tampered/1.0.0/linux_amd64")).doesNotExist();
+        assertThat(directory.resolve(".terraform/providers/example.test/acme/tampered/1.0.0/linux_amd64"))
+                .doesNotExist();
         assertThat(origin.archiveDownloads(release, "linux_amd64")).isPositive();
         // The mirror refused it itself (terraform would too): counted, and nothing of it cached.
-        PrometheusScrape metrics = PrometheusScrape.parse(new String(mirror.get("/metrics").body(),
-                java.nio.charset.StandardCharsets.UTF_8));
-        assertThat(metrics.value("mirror_verification_failures_total", "host", "example.test", "reason", "archive_hash"))
+        PrometheusScrape metrics = PrometheusScrape.parse(
+                new String(mirror.get("/metrics").body(), java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(metrics.value(
+                        "mirror_verification_failures_total", "host", "example.test", "reason", "archive_hash"))
                 .isPositive();
         try (var files = Files.walk(mirror.cacheDirectory)) {
             assertThat(files.map(Path::toString)).noneMatch(name -> name.contains("tampered") && name.endsWith(".zip"));
@@ -152,7 +173,9 @@ final class TerraformEndToEndIT {
         TerraformCli.Result init = cli.run(directory, "init", "-input=false", "-no-color");
         assertThat(init.exitCode()).as(init.output()).isNotZero();
         assertThat(init.output()).contains("example.test/acme/forged");
-        assertThat(origin.requestsMatching("/files/acme/forged/.*\\.zip")).as("no archive is fetched").isZero();
+        assertThat(origin.requestsMatching("/files/acme/forged/.*\\.zip"))
+                .as("no archive is fetched")
+                .isZero();
     }
 
     @Test
@@ -167,7 +190,10 @@ final class TerraformEndToEndIT {
                       }
                     }
                     """.formatted(fresh.mirror.port()));
-            TerraformCli freshCli = TerraformCli.using(terraform, Files.createDirectories(root.resolve("home")), cliConfig,
+            TerraformCli freshCli = TerraformCli.using(
+                    terraform,
+                    Files.createDirectories(root.resolve("home")),
+                    cliConfig,
                     fresh.mirror.generatedCaFile().orElseThrow());
             Path directory = configuration("ordinary", "ordinary", "1.0.0");
             TerraformCli.Result init = freshCli.run(directory, "init", "-input=false", "-no-color");
@@ -175,9 +201,12 @@ final class TerraformEndToEndIT {
 
             // Nothing provoked: the series the dashboard and the alert rules read exist from the start.
             java.util.Set<String> missing = new java.util.TreeSet<>(DeployAssetsTest.metricsTheAssetsRead());
-            missing.removeAll(PrometheusScrape.parse(new String(fresh.get("/metrics").body(),
-                    java.nio.charset.StandardCharsets.UTF_8)).names());
-            assertThat(missing).as("metrics the dashboard or alert rules read that the mirror does not export").isEmpty();
+            missing.removeAll(PrometheusScrape.parse(
+                            new String(fresh.get("/metrics").body(), java.nio.charset.StandardCharsets.UTF_8))
+                    .names());
+            assertThat(missing)
+                    .as("metrics the dashboard or alert rules read that the mirror does not export")
+                    .isEmpty();
         }
     }
 }

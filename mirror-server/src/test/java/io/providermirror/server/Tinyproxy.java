@@ -44,7 +44,9 @@ final class Tinyproxy implements AutoCloseable {
                 DisableViaHeader Yes
                 """.formatted(port, log, user, password));
         Process process = new ProcessBuilder(binary.toString(), "-d", "-c", config.toString())
-                .redirectErrorStream(true).redirectOutput(directory.resolve("tinyproxy.out").toFile()).start();
+                .redirectErrorStream(true)
+                .redirectOutput(directory.resolve("tinyproxy.out").toFile())
+                .start();
         int listening = port;
         await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> {
             try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), listening)) {
@@ -60,7 +62,9 @@ final class Tinyproxy implements AutoCloseable {
 
     /** How many tunnels the proxy opened to {@code authority} ({@code host:port}). */
     long tunnelsTo(String authority) throws IOException {
-        return Files.readAllLines(log).stream().filter(line -> line.contains("CONNECT " + authority + " ")).count();
+        return Files.readAllLines(log).stream()
+                .filter(line -> line.contains("CONNECT " + authority + " "))
+                .count();
     }
 
     @Override

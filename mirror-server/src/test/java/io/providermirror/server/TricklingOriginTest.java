@@ -8,10 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.testkit.RawHttpsServer;
-import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -44,23 +42,27 @@ final class TricklingOriginTest {
         origin.close();
     }
 
-
     @Test
-    void aRegistryTricklingItsDiscoveryDocumentGetsA504AndTheMirrorHangsUpOnItAtTheRequestDeadline()
-            throws Exception {
+    void aRegistryTricklingItsDiscoveryDocumentGetsA504AndTheMirrorHangsUpOnItAtTheRequestDeadline() throws Exception {
         CountDownLatch hungUp = new CountDownLatch(1);
         try (RawHttpsServer trickler = RawHttpsServer.trickling(origin.certificates(), hungUp);
-             MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("discovery-cache"), origin.caCertificate(),
-                             trickler.url("/"))
-                     .set("server.metadataTimeout", "2s")
-                     .start()) {
-            HttpResponse<byte[]> response = mirror.send(HttpRequest.newBuilder(
-                    mirror.url(mirror.providerPath("acme", "slow") + "index.json")).timeout(Duration.ofSeconds(8)).build());
+                MirrorFixture mirror = MirrorFixture.builder(
+                                tmp.resolve("discovery-cache"), origin.caCertificate(), trickler.url("/"))
+                        .set("server.metadataTimeout", "2s")
+                        .start()) {
+            HttpResponse<byte[]> response =
+                    mirror.send(HttpRequest.newBuilder(mirror.url(mirror.providerPath("acme", "slow") + "index.json"))
+                            .timeout(Duration.ofSeconds(8))
+                            .build());
 
             assertThat(response.statusCode()).isEqualTo(504);
-            assertThat(error(response)).contains("example.test/acme/slow").contains(trickler.url("/").getAuthority());
+            assertThat(error(response))
+                    .contains("example.test/acme/slow")
+                    .contains(trickler.url("/").getAuthority());
             // upstream.requestTimeout is 3 s: past it no mirror thread is left reading from the origin.
-            assertThat(hungUp.await(10, TimeUnit.SECONDS)).as("the origin saw the mirror hang up").isTrue();
+            assertThat(hungUp.await(10, TimeUnit.SECONDS))
+                    .as("the origin saw the mirror hang up")
+                    .isTrue();
         }
     }
 
@@ -75,23 +77,34 @@ final class TricklingOriginTest {
                 .set("upstream.maxConcurrentFills", 1)
                 .set("upstream.maxConcurrentFillsPerHost", 1)
                 .start()) {
-            assertThat(mirror.get(mirror.providerPath("acme", "renewed") + "1.0.0.json").statusCode()).isEqualTo(200);
-            origin.wireMock().stubFor(get(urlEqualTo("/v1/providers/acme/renewed/1.0.0/download/linux/amd64"))
-                    .willReturn(aResponse().withHeader("Content-Type", "application/json")
-                            .withBody(" ".repeat(60_000)).withChunkedDribbleDelay(6_000, 600_000)));
+            assertThat(mirror.get(mirror.providerPath("acme", "renewed") + "1.0.0.json")
+                            .statusCode())
+                    .isEqualTo(200);
+            origin.wireMock()
+                    .stubFor(get(urlEqualTo("/v1/providers/acme/renewed/1.0.0/download/linux/amd64"))
+                            .willReturn(aResponse()
+                                    .withHeader("Content-Type", "application/json")
+                                    .withBody(" ".repeat(60_000))
+                                    .withChunkedDribbleDelay(6_000, 600_000)));
 
-            CompletableFuture<HttpResponse<byte[]>> stuck = mirror.client.sendAsync(HttpRequest.newBuilder(mirror.url(
-                    mirror.providerPath("acme", "renewed") + renewed.fileName("linux_amd64")))
-                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofByteArray());
+            CompletableFuture<HttpResponse<byte[]>> stuck = mirror.client.sendAsync(
+                    HttpRequest.newBuilder(mirror.url(
+                                    mirror.providerPath("acme", "renewed") + renewed.fileName("linux_amd64")))
+                            .timeout(Duration.ofSeconds(30))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
 
             // upstream.requestTimeout is 3 s for the archive's URL, and as much for the renewed document.
             assertThat(stuck).succeedsWithin(Duration.ofSeconds(10)).satisfies(response -> {
                 assertThat(response.statusCode()).isEqualTo(504);
-                assertThat(error(response)).contains("example.test/acme/renewed").contains("upstream.requestTimeout");
+                assertThat(error(response))
+                        .contains("example.test/acme/renewed")
+                        .contains("upstream.requestTimeout");
             });
             assertThat(origin.requestsMatching("/expired/renewed.zip")).isEqualTo(1);
             // The fill's place is free again: the next cold archive from the host is fetched, not refused with 503.
-            HttpResponse<byte[]> next = mirror.get(mirror.providerPath("acme", "other") + other.fileName("linux_amd64"));
+            HttpResponse<byte[]> next =
+                    mirror.get(mirror.providerPath("acme", "other") + other.fileName("linux_amd64"));
             assertThat(next.statusCode()).isEqualTo(200);
             assertThat(next.body()).isEqualTo(other.archives().get("linux_amd64"));
         }
@@ -104,18 +117,22 @@ final class TricklingOriginTest {
         try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("late-cache"), origin)
                 .set("upstream.archiveTimeout", "1s")
                 .start()) {
-            assertThat(mirror.get(mirror.providerPath("acme", "late") + "1.0.0.json").statusCode()).isEqualTo(200);
+            assertThat(mirror.get(mirror.providerPath("acme", "late") + "1.0.0.json")
+                            .statusCode())
+                    .isEqualTo(200);
             // The renewed document names the working URL, but every answer now takes 1.5 s: well within
             // upstream.requestTimeout (3 s), and past the archive's 1 s once the expired URL and the renewal are asked.
             origin.pointArchiveAt(late, "linux_amd64", origin.discoveryUrl().resolve(late.archivePath("linux_amd64")));
             origin.wireMock().setGlobalFixedDelay(1_500);
             try {
-                HttpResponse<byte[]> response = mirror.get(mirror.providerPath("acme", "late")
-                        + late.fileName("linux_amd64"));
+                HttpResponse<byte[]> response =
+                        mirror.get(mirror.providerPath("acme", "late") + late.fileName("linux_amd64"));
 
                 assertThat(response.statusCode()).isEqualTo(504);
                 assertThat(error(response)).contains("example.test/acme/late").contains("upstream.archiveTimeout");
-                assertThat(origin.archiveDownloads(late, "linux_amd64")).as("the renewed URL is not opened").isZero();
+                assertThat(origin.archiveDownloads(late, "linux_amd64"))
+                        .as("the renewed URL is not opened")
+                        .isZero();
             } finally {
                 origin.wireMock().setGlobalFixedDelay(0);
             }

@@ -48,12 +48,19 @@ final class ZipBombTest {
         try (FakeOrigin tree = FakeOrigin.start(tmp.resolve("tree"))) {
             String dir = "/mirror/example.test/acme/bomb/";
             String file = "terraform-provider-bomb_1.0.0_linux_amd64.zip";
-            tree.wireMock().stubFor(get(urlEqualTo(dir + "index.json")).willReturn(aResponse()
-                    .withHeader("Content-Type", "application/json").withBody("{\"versions\":{\"1.0.0\":{}}}")));
-            tree.wireMock().stubFor(get(urlEqualTo(dir + "1.0.0.json")).willReturn(aResponse()
-                    .withHeader("Content-Type", "application/json").withBody("{\"archives\":{\"linux_amd64\":{\"url\":\""
-                            + file + "\",\"hashes\":[\"h1:" + "A".repeat(43) + "=\"]}}}")));
-            tree.wireMock().stubFor(get(urlEqualTo(dir + file)).willReturn(aResponse().withBody(bomb)));
+            tree.wireMock()
+                    .stubFor(get(urlEqualTo(dir + "index.json"))
+                            .willReturn(aResponse()
+                                    .withHeader("Content-Type", "application/json")
+                                    .withBody("{\"versions\":{\"1.0.0\":{}}}")));
+            tree.wireMock()
+                    .stubFor(get(urlEqualTo(dir + "1.0.0.json"))
+                            .willReturn(aResponse()
+                                    .withHeader("Content-Type", "application/json")
+                                    .withBody("{\"archives\":{\"linux_amd64\":{\"url\":\"" + file
+                                            + "\",\"hashes\":[\"h1:" + "A".repeat(43) + "=\"]}}}")));
+            tree.wireMock()
+                    .stubFor(get(urlEqualTo(dir + file)).willReturn(aResponse().withBody(bomb)));
             try (MirrorFixture child = MirrorFixture.builder(tmp.resolve("child"), tree)
                     .set("upstream.hosts", Map.of("example.test", Map.of("mirrorUrl", tree.discoveryUrl() + "mirror/")))
                     .start()) {
@@ -62,19 +69,30 @@ final class ZipBombTest {
                     try {
                         HttpResponse<byte[]> refused = child.get(path);
                         assertThat(refused.statusCode()).isEqualTo(502);
-                        assertThat(JSON.readTree(refused.body()).get("errors").get(0).asText())
-                                .contains("acme/bomb").contains("cannot be hashed").contains("zip bomb");
+                        assertThat(JSON.readTree(refused.body())
+                                        .get("errors")
+                                        .get(0)
+                                        .asText())
+                                .contains("acme/bomb")
+                                .contains("cannot be hashed")
+                                .contains("zip bomb");
                     } catch (IOException aborted) {
                         // The transfer to the client had begun: it is cut short, which tells the client too.
                         assertThat(aborted).isNotNull();
                     }
                 }
-                await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(events.list.stream()
-                        .map(ILoggingEvent::getFormattedMessage)).anySatisfy(line -> assertThat(line)
-                        .contains("acme/bomb").contains("cannot be hashed").contains("zip bomb")));
-                assertThat(tree.requestsMatching(dir + file)).as("fetched again: nothing was cached").isEqualTo(2);
+                await().atMost(Duration.ofSeconds(5))
+                        .untilAsserted(() -> assertThat(events.list.stream().map(ILoggingEvent::getFormattedMessage))
+                                .anySatisfy(line -> assertThat(line)
+                                        .contains("acme/bomb")
+                                        .contains("cannot be hashed")
+                                        .contains("zip bomb")));
+                assertThat(tree.requestsMatching(dir + file))
+                        .as("fetched again: nothing was cached")
+                        .isEqualTo(2);
                 try (Stream<Path> files = Files.walk(child.cacheDirectory.resolve("archives"))) {
-                    assertThat(files.filter(p -> p.toString().contains("bomb") && Files.isRegularFile(p))).isEmpty();
+                    assertThat(files.filter(p -> p.toString().contains("bomb") && Files.isRegularFile(p)))
+                            .isEmpty();
                 }
             }
         } finally {

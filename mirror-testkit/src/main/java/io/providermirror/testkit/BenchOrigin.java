@@ -40,13 +40,12 @@ public final class BenchOrigin {
     private static final String NAMESPACE = "acme";
     private static final String VERSION = "1.0.0";
     private static final String PLATFORM = "linux_amd64";
-    private static final Pattern PROVIDER = Pattern.compile("/v1/providers/" + NAMESPACE + "/([a-z][a-z0-9-]{0,63})/(versions|"
-            + Pattern.quote(VERSION) + "/download/linux/amd64)");
+    private static final Pattern PROVIDER = Pattern.compile("/v1/providers/" + NAMESPACE
+            + "/([a-z][a-z0-9-]{0,63})/(versions|" + Pattern.quote(VERSION) + "/download/linux/amd64)");
     private static final Pattern FILE = Pattern.compile("/files/([a-z][a-z0-9-]{0,63})/(.+)");
 
     /** One provider's published release: its archive file and signed checksums. */
-    private record Published(Path archive, String fileName, String sha256, byte[] sums, byte[] signature) {
-    }
+    private record Published(Path archive, String fileName, String sha256, byte[] sums, byte[] signature) {}
 
     private final Path files;
     private final long smallBytes;
@@ -68,8 +67,11 @@ public final class BenchOrigin {
             System.exit(2);
         }
         Path directory = Files.createDirectories(Path.of(args[0]));
-        BenchOrigin origin = new BenchOrigin(Files.createDirectories(directory.resolve("files")),
-                Long.parseLong(args[1]), Long.parseLong(args[2]), Integer.parseInt(args[3]));
+        BenchOrigin origin = new BenchOrigin(
+                Files.createDirectories(directory.resolve("files")),
+                Long.parseLong(args[1]),
+                Long.parseLong(args[2]),
+                Integer.parseInt(args[3]));
         TestCertificates certificates = TestCertificates.create(directory.resolve("tls"), "bench-origin");
         HttpsServer server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
         server.setHttpsConfigurator(new HttpsConfigurator(certificates.serverSslContext()));
@@ -83,8 +85,10 @@ public final class BenchOrigin {
         });
         server.start();
         int port = server.getAddress().getPort();
-        Files.writeString(directory.resolve("origin.env"), "DISCOVERY_URL=https://127.0.0.1:" + port + "/\n"
-                + "ORIGIN_CA=" + certificates.caPem().toAbsolutePath() + "\n" + "ORIGIN_PORT=" + port + "\n",
+        Files.writeString(
+                directory.resolve("origin.env"),
+                "DISCOVERY_URL=https://127.0.0.1:" + port + "/\n" + "ORIGIN_CA="
+                        + certificates.caPem().toAbsolutePath() + "\n" + "ORIGIN_PORT=" + port + "\n",
                 StandardCharsets.UTF_8);
         System.out.println("bench origin ready on 127.0.0.1:" + port);
         new CountDownLatch(1).await();
@@ -101,14 +105,20 @@ public final class BenchOrigin {
         }
         String path = exchange.getRequestURI().getPath();
         if (path.equals("/.well-known/terraform.json")) {
-            send(exchange, "application/json", "{\"providers.v1\":\"/v1/providers/\"}".getBytes(StandardCharsets.UTF_8));
+            send(
+                    exchange,
+                    "application/json",
+                    "{\"providers.v1\":\"/v1/providers/\"}".getBytes(StandardCharsets.UTF_8));
             return;
         }
         Matcher provider = PROVIDER.matcher(path);
         if (provider.matches()) {
             String type = provider.group(1);
-            send(exchange, "application/json", (provider.group(2).equals("versions") ? versions() : download(type))
-                    .getBytes(StandardCharsets.UTF_8));
+            send(
+                    exchange,
+                    "application/json",
+                    (provider.group(2).equals("versions") ? versions() : download(type))
+                            .getBytes(StandardCharsets.UTF_8));
             return;
         }
         Matcher file = FILE.matcher(path);
@@ -155,8 +165,11 @@ public final class BenchOrigin {
                 .put("shasums_signature_url", base + "SHA256SUMS.sig")
                 .put("shasum", release.sha256());
         download.putArray("protocols").add("5.0");
-        download.putObject("signing_keys").putArray("gpg_public_keys").addObject()
-                .put("key_id", key.signingKeyId()).put("ascii_armor", key.armoredPublicKey());
+        download.putObject("signing_keys")
+                .putArray("gpg_public_keys")
+                .addObject()
+                .put("key_id", key.signingKeyId())
+                .put("ascii_armor", key.armoredPublicKey());
         return download.toString();
     }
 
@@ -167,7 +180,8 @@ public final class BenchOrigin {
             String sha256;
             try {
                 Path partial = files.resolve(fileName + ".partial");
-                ProviderZips.writeProvider(partial, t, VERSION, PLATFORM, t.startsWith("large") ? largeBytes : smallBytes);
+                ProviderZips.writeProvider(
+                        partial, t, VERSION, PLATFORM, t.startsWith("large") ? largeBytes : smallBytes);
                 Files.move(partial, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 sha256 = sha256(archive);
             } catch (IOException e) {

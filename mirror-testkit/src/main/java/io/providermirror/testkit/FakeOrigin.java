@@ -45,8 +45,8 @@ public final class FakeOrigin implements AutoCloseable {
     }
 
     /** A published release: its archives, by platform, and the paths they are served at. */
-    public record Release(String namespace, String type, String version, Map<String, byte[]> archives,
-                          byte[] sha256Sums) {
+    public record Release(
+            String namespace, String type, String version, Map<String, byte[]> archives, byte[] sha256Sums) {
         /** The path the origin serves a platform's archive at. */
         public String archivePath(String platform) {
             return "/files/" + namespace + "/" + type + "/" + version + "/" + fileName(platform);
@@ -97,7 +97,9 @@ public final class FakeOrigin implements AutoCloseable {
                 .containerThreads(40)
                 .jettyAcceptors(2));
         server.start();
-        FakeOrigin origin = new FakeOrigin(server, certificates,
+        FakeOrigin origin = new FakeOrigin(
+                server,
+                certificates,
                 TestPgpKey.generateWithSigningSubkey("Fake Origin <security@example.test>"),
                 TestPgpKey.generate("Somebody Else <else@example.test>"));
         origin.stubDiscovery();
@@ -105,9 +107,10 @@ public final class FakeOrigin implements AutoCloseable {
     }
 
     private void stubDiscovery() {
-        server.stubFor(get(urlEqualTo("/.well-known/terraform.json")).willReturn(aResponse()
-                .withHeader("Content-Type", "application/json")
-                .withBody("{\"providers.v1\":\"/v1/providers/\",\"modules.v1\":\"/v1/modules/\"}")));
+        server.stubFor(get(urlEqualTo("/.well-known/terraform.json"))
+                .willReturn(aResponse()
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"providers.v1\":\"/v1/providers/\",\"modules.v1\":\"/v1/modules/\"}")));
     }
 
     /** Where the origin's discovery document is served (its base URL). */
@@ -138,11 +141,16 @@ public final class FakeOrigin implements AutoCloseable {
                 .put("shasums_url", sums)
                 .put("shasums_signature_url", sums + ".sig")
                 .put("shasum", release.sha256(platform));
-        download.putObject("signing_keys").putArray("gpg_public_keys").addObject()
-                .put("key_id", key.signingKeyId()).put("ascii_armor", key.armoredPublicKey());
+        download.putObject("signing_keys")
+                .putArray("gpg_public_keys")
+                .addObject()
+                .put("key_id", key.signingKeyId())
+                .put("ascii_armor", key.armoredPublicKey());
         server.stubFor(get(urlEqualTo("/v1/providers/" + release.namespace() + "/" + release.type() + "/"
-                + release.version() + "/download/" + parts[0] + "/" + parts[1])).willReturn(aResponse()
-                .withHeader("Content-Type", "application/json").withBody(json(download))));
+                        + release.version() + "/download/" + parts[0] + "/" + parts[1]))
+                .willReturn(aResponse()
+                        .withHeader("Content-Type", "application/json")
+                        .withBody(json(download))));
     }
 
     /** The key the origin signs with. */
@@ -161,8 +169,8 @@ public final class FakeOrigin implements AutoCloseable {
     }
 
     /** Publishes a release, optionally broken, with archives of about {@code payloadBytes} each. */
-    public Release publish(String namespace, String type, String version, Tamper tamper, int payloadBytes,
-                           String... platforms) {
+    public Release publish(
+            String namespace, String type, String version, Tamper tamper, int payloadBytes, String... platforms) {
         Map<String, byte[]> archives = new LinkedHashMap<>();
         StringBuilder sums = new StringBuilder();
         for (String platform : platforms) {
@@ -171,24 +179,30 @@ public final class FakeOrigin implements AutoCloseable {
         }
         Release release = new Release(namespace, type, version, archives, null);
         for (String platform : platforms) {
-            sums.append(release.sha256(platform)).append("  ").append(release.fileName(platform)).append('\n');
+            sums.append(release.sha256(platform))
+                    .append("  ")
+                    .append(release.fileName(platform))
+                    .append('\n');
         }
         byte[] sumsBytes = sums.toString().getBytes(StandardCharsets.UTF_8);
         release = new Release(namespace, type, version, archives, sumsBytes);
         String base = "/files/" + namespace + "/" + type + "/" + version + "/";
         String sumsName = "terraform-provider-" + type + "_" + version + "_SHA256SUMS";
-        server.stubFor(get(urlEqualTo(base + sumsName)).willReturn(aResponse()
-                .withHeader("Content-Type", "text/plain").withBody(sumsBytes)));
+        server.stubFor(get(urlEqualTo(base + sumsName))
+                .willReturn(aResponse().withHeader("Content-Type", "text/plain").withBody(sumsBytes)));
         byte[] signature = (tamper == Tamper.WRONG_SIGNING_KEY ? otherKey : key).signDetached(sumsBytes);
-        server.stubFor(get(urlEqualTo(base + sumsName + ".sig")).willReturn(aResponse()
-                .withHeader("Content-Type", "application/octet-stream").withBody(signature)));
+        server.stubFor(get(urlEqualTo(base + sumsName + ".sig"))
+                .willReturn(aResponse()
+                        .withHeader("Content-Type", "application/octet-stream")
+                        .withBody(signature)));
         for (String platform : platforms) {
             String[] parts = platform.split("_");
             byte[] served = tamper == Tamper.ARCHIVE_BYTES ? tampered(archives.get(platform)) : archives.get(platform);
-            server.stubFor(get(urlEqualTo(release.archivePath(platform))).willReturn(aResponse()
-                    .withHeader("Content-Type", "application/zip")
-                    .withHeader("Content-Length", String.valueOf(served.length))
-                    .withBody(served)));
+            server.stubFor(get(urlEqualTo(release.archivePath(platform)))
+                    .willReturn(aResponse()
+                            .withHeader("Content-Type", "application/zip")
+                            .withHeader("Content-Length", String.valueOf(served.length))
+                            .withBody(served)));
             ObjectNode download = JSON.createObjectNode()
                     .put("os", parts[0])
                     .put("arch", parts[1])
@@ -204,8 +218,10 @@ public final class FakeOrigin implements AutoCloseable {
                 keys.addObject().put("key_id", key.signingKeyId()).put("ascii_armor", key.armoredPublicKey());
             }
             server.stubFor(get(urlEqualTo("/v1/providers/" + namespace + "/" + type + "/" + version + "/download/"
-                    + parts[0] + "/" + parts[1])).willReturn(aResponse()
-                    .withHeader("Content-Type", "application/json").withBody(json(download))));
+                            + parts[0] + "/" + parts[1]))
+                    .willReturn(aResponse()
+                            .withHeader("Content-Type", "application/json")
+                            .withBody(json(download))));
         }
         String provider = namespace + "/" + type;
         releasesByProvider.computeIfAbsent(provider, p -> new ArrayList<>()).add(release);
@@ -226,7 +242,9 @@ public final class FakeOrigin implements AutoCloseable {
             }
         }
         server.stubFor(get(urlEqualTo("/v1/providers/" + namespace + "/" + type + "/versions"))
-                .willReturn(aResponse().withHeader("Content-Type", "application/json").withBody(json(root))));
+                .willReturn(aResponse()
+                        .withHeader("Content-Type", "application/json")
+                        .withBody(json(root))));
     }
 
     /** The bytes a {@link Tamper#ARCHIVE_BYTES} release serves instead of {@code genuine}: one byte flipped. */
@@ -258,12 +276,16 @@ public final class FakeOrigin implements AutoCloseable {
 
     /** How many times a platform's archive was downloaded from this origin. */
     public int archiveDownloads(Release release, String platform) {
-        return server.countRequestsMatching(getRequestedFor(urlEqualTo(release.archivePath(platform))).build()).getCount();
+        return server.countRequestsMatching(getRequestedFor(urlEqualTo(release.archivePath(platform)))
+                        .build())
+                .getCount();
     }
 
     /** How many requests reached any path matching {@code regex}. */
     public int requestsMatching(String regex) {
-        return server.countRequestsMatching(getRequestedFor(urlPathMatching(regex)).build()).getCount();
+        return server.countRequestsMatching(
+                        getRequestedFor(urlPathMatching(regex)).build())
+                .getCount();
     }
 
     /** Lowercase hex sha256. */

@@ -69,12 +69,10 @@ public class FakeOriginExtension implements BeforeAllCallback, AfterAllCallback,
     }
 
     /** What a subclass starts beside the origin, once it runs. */
-    protected void started() throws Exception {
-    }
+    protected void started() throws Exception {}
 
     /** What a subclass stops before the origin stops. */
-    protected void stopping() {
-    }
+    protected void stopping() {}
 
     private void stop() throws IOException {
         if (origin == null) {

@@ -15,8 +15,7 @@ import java.util.zip.ZipOutputStream;
  */
 public final class ProviderZips {
 
-    private ProviderZips() {
-    }
+    private ProviderZips() {}
 
     /** A small package for {@code type} {@code version} on {@code platform}. */
     public static byte[] provider(String type, String version, String platform) {
@@ -64,14 +63,15 @@ public final class ProviderZips {
      * large (a 1 GB archive for memory checks): the incompressible payload is generated twice in chunks, once
      * for the stored entry's CRC and once to write it, and never held whole.
      */
-    public static void writeProvider(java.nio.file.Path file, String type, String version, String platform,
-                                     long payloadBytes) throws IOException {
+    public static void writeProvider(
+            java.nio.file.Path file, String type, String version, String platform, long payloadBytes)
+            throws IOException {
         String executable = executableName(type, version, platform);
         CRC32 crc = new CRC32();
         long seed = seed(version, platform);
         forEachPayloadChunk(seed, payloadBytes, (chunk, length) -> crc.update(chunk, 0, length));
-        try (ZipOutputStream zip = new ZipOutputStream(new java.io.BufferedOutputStream(
-                java.nio.file.Files.newOutputStream(file), 1 << 20))) {
+        try (ZipOutputStream zip = new ZipOutputStream(
+                new java.io.BufferedOutputStream(java.nio.file.Files.newOutputStream(file), 1 << 20))) {
             writeDocs(zip, type, version);
             ZipEntry entry = new ZipEntry(executable);
             entry.setMethod(ZipEntry.STORED);

@@ -35,7 +35,9 @@ public final class RawHttpsServer implements AutoCloseable {
     /** Starts answering every request with {@code responder}. */
     public static RawHttpsServer start(TestCertificates certificates, Responder responder) {
         try {
-            SSLServerSocket socket = (SSLServerSocket) certificates.serverSslContext().getServerSocketFactory()
+            SSLServerSocket socket = (SSLServerSocket) certificates
+                    .serverSslContext()
+                    .getServerSocketFactory()
                     .createServerSocket(0, 16, InetAddress.getLoopbackAddress());
             ExecutorService threads = Executors.newCachedThreadPool(r -> {
                 Thread thread = new Thread(r, "raw-https-server");

@@ -32,7 +32,8 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * A test CA and a server certificate it signed for {@code localhost} and {@code 127.0.0.1}, written as a CA
  * PEM file (for whoever must trust the server) and a PKCS#12 key store (for the server).
  */
-public record TestCertificates(Path caPem, Path keyStore, String password, Path serverCertificatePem, Path serverKeyPem) {
+public record TestCertificates(
+        Path caPem, Path keyStore, String password, Path serverCertificatePem, Path serverKeyPem) {
 
     /** Makes the files in {@code directory}. */
     public static TestCertificates create(Path directory, String name) {
@@ -45,19 +46,30 @@ public record TestCertificates(Path caPem, Path keyStore, String password, Path 
             KeyPair serverKeys = generator.generateKeyPair();
             Instant now = Instant.now();
             X500Name caName = new X500Name("CN=" + name + " test CA");
-            X509Certificate ca = new JcaX509CertificateConverter().getCertificate(new JcaX509v3CertificateBuilder(
-                    caName, BigInteger.valueOf(random.nextInt(1 << 30) + 1L), Date.from(now.minus(Duration.ofHours(1))),
-                    Date.from(now.plus(Duration.ofDays(30))), caName, caKeys.getPublic())
-                    .addExtension(Extension.basicConstraints, true, new BasicConstraints(true))
-                    .build(new JcaContentSignerBuilder("SHA256withRSA").build(caKeys.getPrivate())));
-            X509Certificate server = new JcaX509CertificateConverter().getCertificate(new JcaX509v3CertificateBuilder(
-                    caName, BigInteger.valueOf(random.nextInt(1 << 30) + 1L), Date.from(now.minus(Duration.ofHours(1))),
-                    Date.from(now.plus(Duration.ofDays(30))), new X500Name("CN=" + name), serverKeys.getPublic())
-                    .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
-                    .addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
-                            new GeneralName(GeneralName.dNSName, "localhost"),
-                            new GeneralName(GeneralName.iPAddress, "127.0.0.1")}))
-                    .build(new JcaContentSignerBuilder("SHA256withRSA").build(caKeys.getPrivate())));
+            X509Certificate ca = new JcaX509CertificateConverter()
+                    .getCertificate(new JcaX509v3CertificateBuilder(
+                                    caName,
+                                    BigInteger.valueOf(random.nextInt(1 << 30) + 1L),
+                                    Date.from(now.minus(Duration.ofHours(1))),
+                                    Date.from(now.plus(Duration.ofDays(30))),
+                                    caName,
+                                    caKeys.getPublic())
+                            .addExtension(Extension.basicConstraints, true, new BasicConstraints(true))
+                            .build(new JcaContentSignerBuilder("SHA256withRSA").build(caKeys.getPrivate())));
+            X509Certificate server = new JcaX509CertificateConverter()
+                    .getCertificate(new JcaX509v3CertificateBuilder(
+                                    caName,
+                                    BigInteger.valueOf(random.nextInt(1 << 30) + 1L),
+                                    Date.from(now.minus(Duration.ofHours(1))),
+                                    Date.from(now.plus(Duration.ofDays(30))),
+                                    new X500Name("CN=" + name),
+                                    serverKeys.getPublic())
+                            .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
+                            .addExtension(Extension.subjectAlternativeName, false, new GeneralNames(new GeneralName[] {
+                                new GeneralName(GeneralName.dNSName, "localhost"),
+                                new GeneralName(GeneralName.iPAddress, "127.0.0.1")
+                            }))
+                            .build(new JcaContentSignerBuilder("SHA256withRSA").build(caKeys.getPrivate())));
             Path caPem = directory.resolve(name + "-ca.pem");
             Files.writeString(caPem, pem(ca), StandardCharsets.US_ASCII);
             Path serverPem = directory.resolve(name + "-server.pem");
@@ -67,7 +79,8 @@ public record TestCertificates(Path caPem, Path keyStore, String password, Path 
             String password = "test-password";
             KeyStore store = KeyStore.getInstance("PKCS12");
             store.load(null, null);
-            store.setKeyEntry("server", serverKeys.getPrivate(), password.toCharArray(), new Certificate[] {server, ca});
+            store.setKeyEntry(
+                    "server", serverKeys.getPrivate(), password.toCharArray(), new Certificate[] {server, ca});
             Path keyStore = directory.resolve(name + ".p12");
             try (OutputStream out = Files.newOutputStream(keyStore)) {
                 store.store(out, password.toCharArray());
@@ -95,8 +108,8 @@ public record TestCertificates(Path caPem, Path keyStore, String password, Path 
             try (java.io.InputStream in = Files.newInputStream(keyStore)) {
                 store.load(in, password.toCharArray());
             }
-            javax.net.ssl.KeyManagerFactory keys = javax.net.ssl.KeyManagerFactory.getInstance(
-                    javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
+            javax.net.ssl.KeyManagerFactory keys =
+                    javax.net.ssl.KeyManagerFactory.getInstance(javax.net.ssl.KeyManagerFactory.getDefaultAlgorithm());
             keys.init(store, password.toCharArray());
             javax.net.ssl.SSLContext tls = javax.net.ssl.SSLContext.getInstance("TLS");
             tls.init(keys.getKeyManagers(), null, null);

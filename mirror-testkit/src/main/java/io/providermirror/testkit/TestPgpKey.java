@@ -67,9 +67,15 @@ public final class TestPgpKey {
         try {
             PGPKeyPair primary = rsaKeyPair();
             PGPDigestCalculator sha1 = new BcPGPDigestCalculatorProvider().get(HashAlgorithmTags.SHA1);
-            PGPKeyRingGenerator rings = new PGPKeyRingGenerator(PGPSignature.POSITIVE_CERTIFICATION, primary, userId,
-                    sha1, null, null,
-                    new BcPGPContentSignerBuilder(primary.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256), null);
+            PGPKeyRingGenerator rings = new PGPKeyRingGenerator(
+                    PGPSignature.POSITIVE_CERTIFICATION,
+                    primary,
+                    userId,
+                    sha1,
+                    null,
+                    null,
+                    new BcPGPContentSignerBuilder(primary.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256),
+                    null);
             PGPKeyPair subkey = null;
             if (withSubkey) {
                 subkey = rsaKeyPair();
@@ -97,7 +103,10 @@ public final class TestPgpKey {
                 continue;
             }
             // q = target / p (mod 2^64), so that p * q ends in the target's 64 bits.
-            BigInteger q = new BigInteger(1024, random).setBit(1023).shiftRight(64).shiftLeft(64)
+            BigInteger q = new BigInteger(1024, random)
+                    .setBit(1023)
+                    .shiftRight(64)
+                    .shiftLeft(64)
                     .add(target.multiply(p.modInverse(modulo)).mod(modulo));
             for (int tries = 0; tries < 20_000; tries++, q = q.add(modulo)) {
                 if (q.isProbablePrime(40) && q.subtract(BigInteger.ONE).gcd(e).equals(BigInteger.ONE)) {
@@ -110,8 +119,11 @@ public final class TestPgpKey {
     private static TestPgpKey v3Key(BigInteger p, BigInteger q, BigInteger e) {
         try {
             BigInteger d = e.modInverse(p.subtract(BigInteger.ONE).multiply(q.subtract(BigInteger.ONE)));
-            PublicKeyPacket packet = new PublicKeyPacket(3, PublicKeyAlgorithmTags.RSA_GENERAL,
-                    Date.from(Instant.now()), new RSAPublicBCPGKey(p.multiply(q), e));
+            PublicKeyPacket packet = new PublicKeyPacket(
+                    3,
+                    PublicKeyAlgorithmTags.RSA_GENERAL,
+                    Date.from(Instant.now()),
+                    new RSAPublicBCPGKey(p.multiply(q), e));
             PGPPublicKey publicKey = new PGPPublicKey(packet, new BcKeyFingerprintCalculator());
             ByteArrayOutputStream encoded = new ByteArrayOutputStream();
             try (BCPGOutputStream out = new BCPGOutputStream(encoded)) {
@@ -119,8 +131,8 @@ public final class TestPgpKey {
                 new UserIDPacket("Forger <v3@example.test>").encode(out);
             }
             PGPPublicKeyRing ring = new PGPPublicKeyRing(encoded.toByteArray(), new BcKeyFingerprintCalculator());
-            PGPKeyPair pair = new PGPKeyPair(publicKey, new PGPPrivateKey(publicKey.getKeyID(), packet,
-                    new RSASecretBCPGKey(d, p, q)));
+            PGPKeyPair pair = new PGPKeyPair(
+                    publicKey, new PGPPrivateKey(publicKey.getKeyID(), packet, new RSASecretBCPGKey(d, p, q)));
             return new TestPgpKey(pair, null, ring);
         } catch (IOException | PGPException failure) {
             throw new IllegalStateException("cannot make the v3 test key", failure);
@@ -131,8 +143,8 @@ public final class TestPgpKey {
         RSAKeyPairGenerator generator = new RSAKeyPairGenerator();
         generator.init(new RSAKeyGenerationParameters(BigInteger.valueOf(0x10001), new SecureRandom(), 2048, 12));
         AsymmetricCipherKeyPair pair = generator.generateKeyPair();
-        return new BcPGPKeyPair(PublicKeyPacket.VERSION_4, PublicKeyAlgorithmTags.RSA_GENERAL, pair,
-                Date.from(Instant.now()));
+        return new BcPGPKeyPair(
+                PublicKeyPacket.VERSION_4, PublicKeyAlgorithmTags.RSA_GENERAL, pair, Date.from(Instant.now()));
     }
 
     /** The public key ring, ASCII-armored, as origins list it in {@code signing_keys}. */
@@ -170,8 +182,10 @@ public final class TestPgpKey {
     public String armoredPublicKeyClaiming(TestPgpKey victim) {
         try {
             var packet = victim.primary.getPublicKey().getPublicKeyPacket();
-            PGPPublicKey copy = new PGPPublicKey(new PublicSubkeyPacket(PublicKeyPacket.VERSION_4,
-                    packet.getAlgorithm(), packet.getTime(), packet.getKey()), new BcKeyFingerprintCalculator());
+            PGPPublicKey copy = new PGPPublicKey(
+                    new PublicSubkeyPacket(
+                            PublicKeyPacket.VERSION_4, packet.getAlgorithm(), packet.getTime(), packet.getKey()),
+                    new BcKeyFingerprintCalculator());
             PGPSignatureGenerator generator = new PGPSignatureGenerator(
                     new BcPGPContentSignerBuilder(primary.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256),
                     primary.getPublicKey());
@@ -179,8 +193,8 @@ public final class TestPgpKey {
             PGPSignatureSubpacketGenerator flags = new PGPSignatureSubpacketGenerator();
             flags.setKeyFlags(false, KeyFlags.SIGN_DATA);
             generator.setHashedSubpackets(flags.generate());
-            PGPPublicKey bound = PGPPublicKey.addCertification(copy,
-                    generator.generateCertification(primary.getPublicKey(), copy));
+            PGPPublicKey bound =
+                    PGPPublicKey.addCertification(copy, generator.generateCertification(primary.getPublicKey(), copy));
             PGPPublicKeyRing ring = PGPPublicKeyRing.insertPublicKey(publicRing, bound);
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             try (ArmoredOutputStream armored = new ArmoredOutputStream(bytes)) {
@@ -199,7 +213,9 @@ public final class TestPgpKey {
 
     /** The primary key's fingerprint, 40 upper-case hex digits, as operators pin it. */
     public String primaryFingerprint() {
-        return java.util.HexFormat.of().withUpperCase().formatHex(primary.getPublicKey().getFingerprint());
+        return java.util.HexFormat.of()
+                .withUpperCase()
+                .formatHex(primary.getPublicKey().getFingerprint());
     }
 
     /** A detached binary signature over {@code document}. */

@@ -14,8 +14,14 @@ import java.util.regex.Pattern;
  * An origin's answer to {@code :namespace/:type/:version/download/:os/:arch}: where the package and its
  * signed checksums are, with URLs already resolved against the document's own URL, and the signing keys.
  */
-public record DownloadDocument(Platform platform, String filename, URI downloadUrl, URI shasumsUrl,
-                               URI shasumsSignatureUrl, String shasum, List<String> signingKeys) {
+public record DownloadDocument(
+        Platform platform,
+        String filename,
+        URI downloadUrl,
+        URI shasumsUrl,
+        URI shasumsSignatureUrl,
+        String shasum,
+        List<String> signingKeys) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern SHA256_HEX = Pattern.compile("[0-9a-fA-F]{64}");
@@ -42,7 +48,8 @@ public record DownloadDocument(Platform platform, String filename, URI downloadU
         }
         String filename = text(root, "filename", what);
         if (filename.contains("/") || filename.contains("\\") || filename.contains("\n")) {
-            throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + ": filename '" + filename + "' is not a file name");
+            throw new OriginException(
+                    OriginException.Reason.BAD_RESPONSE, what + ": filename '" + filename + "' is not a file name");
         }
         String shasum = text(root, "shasum", what);
         if (!SHA256_HEX.matcher(shasum).matches()) {
@@ -55,11 +62,14 @@ public record DownloadDocument(Platform platform, String filename, URI downloadU
                 keys.add(armor.asText());
             }
         }
-        return new DownloadDocument(platform, filename,
+        return new DownloadDocument(
+                platform,
+                filename,
                 url(documentUrl, root, "download_url", what),
                 url(documentUrl, root, "shasums_url", what),
                 url(documentUrl, root, "shasums_signature_url", what),
-                shasum.toLowerCase(Locale.ROOT), keys);
+                shasum.toLowerCase(Locale.ROOT),
+                keys);
     }
 
     private static String text(JsonNode root, String field, String what) {
@@ -75,8 +85,10 @@ public record DownloadDocument(Platform platform, String filename, URI downloadU
         try {
             return base.resolve(value);
         } catch (IllegalArgumentException e) {
-            throw new OriginException(OriginException.Reason.BAD_RESPONSE,
-                    what + ": " + field + " '" + value + "' is not a valid URL", e);
+            throw new OriginException(
+                    OriginException.Reason.BAD_RESPONSE,
+                    what + ": " + field + " '" + value + "' is not a valid URL",
+                    e);
         }
     }
 }

@@ -14,13 +14,15 @@ import java.net.InetAddress;
  */
 public final class InternalAddresses {
 
-    private InternalAddresses() {
-    }
+    private InternalAddresses() {}
 
     /** True when {@code address} is not a public internet address. */
     public static boolean isInternal(InetAddress address) {
-        if (address.isLoopbackAddress() || address.isLinkLocalAddress() || address.isSiteLocalAddress()
-                || address.isAnyLocalAddress() || address.isMulticastAddress()) {
+        if (address.isLoopbackAddress()
+                || address.isLinkLocalAddress()
+                || address.isSiteLocalAddress()
+                || address.isAnyLocalAddress()
+                || address.isMulticastAddress()) {
             return true;
         }
         byte[] bytes = address.getAddress();

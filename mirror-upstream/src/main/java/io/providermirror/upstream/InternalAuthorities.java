@@ -30,7 +30,8 @@ public interface InternalAuthorities {
      */
     static InternalAuthorities of(Map<String, ? extends Collection<String>> authoritiesByOrigin) {
         Map<String, Set<String>> copy = new HashMap<>();
-        authoritiesByOrigin.forEach((origin, authorities) -> copy.put(origin.toLowerCase(Locale.ROOT),
+        authoritiesByOrigin.forEach((origin, authorities) -> copy.put(
+                origin.toLowerCase(Locale.ROOT),
                 authorities.stream().map(InternalAuthorities::normalise).collect(Collectors.toUnmodifiableSet())));
         Map<String, Set<String>> byOrigin = Map.copyOf(copy);
         return (origin, host, port) -> byOrigin.getOrDefault(origin, Set.of()).contains(authority(host, port));

@@ -30,8 +30,7 @@ import org.bouncycastle.openpgp.operator.bc.BcPGPContentVerifierBuilderProvider;
  */
 public final class OpenPgpSignatures {
 
-    private OpenPgpSignatures() {
-    }
+    private OpenPgpSignatures() {}
 
     /**
      * Returns the hex key ID of the key that made a valid signature over {@code document}.
@@ -50,17 +49,21 @@ public final class OpenPgpSignatures {
      *
      * @param pinSetting how to name the pin in an error, e.g. the configuration key
      */
-    public static String verify(byte[] document, byte[] signature, List<String> armoredKeys, Set<String> pinned,
-                                String pinSetting) {
+    public static String verify(
+            byte[] document, byte[] signature, List<String> armoredKeys, Set<String> pinned, String pinSetting) {
         if (armoredKeys.isEmpty()) {
-            throw new VerificationException(VerificationException.Check.SIGNATURE,
+            throw new VerificationException(
+                    VerificationException.Check.SIGNATURE,
                     "the origin lists no signing keys, so the signature over SHA256SUMS cannot be checked");
         }
         List<PGPSignature> signatures = readSignatures(signature).stream()
-                .filter(candidate -> candidate.getVersion() >= 4).toList();
+                .filter(candidate -> candidate.getVersion() >= 4)
+                .toList();
         if (signatures.isEmpty()) {
-            throw new VerificationException(VerificationException.Check.SIGNATURE, "the SHA256SUMS signature is of "
-                    + "OpenPGP version 3, which the mirror does not accept (a signature of version 4 or later is needed)");
+            throw new VerificationException(
+                    VerificationException.Check.SIGNATURE,
+                    "the SHA256SUMS signature is of "
+                            + "OpenPGP version 3, which the mirror does not accept (a signature of version 4 or later is needed)");
         }
         // Each certificate (key ring) on its own: a signing subkey is judged by its binding to its own primary key.
         List<PGPPublicKeyRing> keyRings = new ArrayList<>();
@@ -78,21 +81,30 @@ public final class OpenPgpSignatures {
             }
         }
         if (keyRings.isEmpty() && refused.isEmpty()) {
-            throw new VerificationException(VerificationException.Check.SIGNATURE, "the origin's signing key(s) ("
-                    + String.join(", ", outdated) + ") are of OpenPGP version 3, which neither the CLI nor the mirror "
-                    + "accepts: a version 3 key ID is chosen by whoever makes the key");
+            throw new VerificationException(
+                    VerificationException.Check.SIGNATURE,
+                    "the origin's signing key(s) ("
+                            + String.join(", ", outdated)
+                            + ") are of OpenPGP version 3, which neither the CLI nor the mirror "
+                            + "accepts: a version 3 key ID is chosen by whoever makes the key");
         }
         if (keyRings.isEmpty()) {
-            throw new VerificationException(VerificationException.Check.SIGNATURE, "none of the origin's signing keys ("
-                    + String.join(", ", refused) + ") is among the keys pinned in " + pinSetting + " " + pinned
-                    + (outdated.isEmpty() ? "" : "; keys of OpenPGP version 3 (" + String.join(", ", outdated)
-                    + ") sign nothing"));
+            throw new VerificationException(
+                    VerificationException.Check.SIGNATURE,
+                    "none of the origin's signing keys ("
+                            + String.join(", ", refused) + ") is among the keys pinned in " + pinSetting + " " + pinned
+                            + (outdated.isEmpty()
+                                    ? ""
+                                    : "; keys of OpenPGP version 3 (" + String.join(", ", outdated)
+                                            + ") sign nothing"));
         }
         for (PGPSignature candidate : signatures) {
             for (PGPPublicKeyRing ring : keyRings) {
                 try {
                     PGPPublicKey key = ring.getPublicKey(candidate.getKeyID());
-                    if (key != null && isUsable(ring, key) && mayUse(ring, key, pinned)
+                    if (key != null
+                            && isUsable(ring, key)
+                            && mayUse(ring, key, pinned)
                             && verifies(candidate, key, document)) {
                         return keyId(candidate.getKeyID());
                     }
@@ -105,10 +117,11 @@ public final class OpenPgpSignatures {
         for (PGPSignature candidate : signatures) {
             ids.append(ids.length() == 0 ? "" : ", ").append(keyId(candidate.getKeyID()));
         }
-        throw new VerificationException(VerificationException.Check.SIGNATURE,
+        throw new VerificationException(
+                VerificationException.Check.SIGNATURE,
                 "the signature over SHA256SUMS (made by key " + ids + ") does not verify with any of the origin's "
-                        + armoredKeys.size() + " signing key(s)" + (pinned.isEmpty() ? ""
-                        : " that " + pinSetting + " " + pinned + " lets sign"));
+                        + armoredKeys.size() + " signing key(s)"
+                        + (pinned.isEmpty() ? "" : " that " + pinSetting + " " + pinned + " lets sign"));
     }
 
     /** True when any key of {@code ring} is pinned, so the ring is worth looking at. */
@@ -190,22 +203,24 @@ public final class OpenPgpSignatures {
                 }
             }
         } catch (IOException | PGPException | RuntimeException e) {
-            throw new VerificationException(VerificationException.Check.SIGNATURE,
+            throw new VerificationException(
+                    VerificationException.Check.SIGNATURE,
                     "the SHA256SUMS signature is not a valid OpenPGP signature: " + e.getMessage());
         }
         if (result.isEmpty()) {
-            throw new VerificationException(VerificationException.Check.SIGNATURE,
-                    "the SHA256SUMS signature file holds no OpenPGP signature");
+            throw new VerificationException(
+                    VerificationException.Check.SIGNATURE, "the SHA256SUMS signature file holds no OpenPGP signature");
         }
         return result;
     }
 
     private static PGPPublicKeyRingCollection readKeys(String armored) {
-        try (InputStream in = PGPUtil.getDecoderStream(
-                new ByteArrayInputStream(armored.getBytes(StandardCharsets.US_ASCII)))) {
+        try (InputStream in =
+                PGPUtil.getDecoderStream(new ByteArrayInputStream(armored.getBytes(StandardCharsets.US_ASCII)))) {
             return new PGPPublicKeyRingCollection(in, new BcKeyFingerprintCalculator());
         } catch (IOException | PGPException | RuntimeException e) {
-            throw new VerificationException(VerificationException.Check.SIGNATURE,
+            throw new VerificationException(
+                    VerificationException.Check.SIGNATURE,
                     "the origin's signing key is not a valid ASCII-armored OpenPGP public key: " + e.getMessage());
         }
     }

@@ -29,8 +29,12 @@ public interface Origin {
      *                       origin when a renewal needs it and it is empty
      * @param deadline       checked before each request of a renewal
      */
-    OriginHttpClient.ArchiveStream openArchive(ProviderAddress address, ProviderVersion version,
-                                               Optional<String> originSpelling, VerifiedPackage pkg, Deadline deadline);
+    OriginHttpClient.ArchiveStream openArchive(
+            ProviderAddress address,
+            ProviderVersion version,
+            Optional<String> originSpelling,
+            VerifiedPackage pkg,
+            Deadline deadline);
 
     /** The authority that answers for the host (its discovery document's, or its parent mirror's), for messages. */
     String describe();

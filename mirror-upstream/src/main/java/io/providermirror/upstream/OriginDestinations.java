@@ -35,12 +35,16 @@ final class OriginDestinations {
     void check(String origin, URI from, URI uri, String what) {
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("https") && !scheme.equals("http") || uri.getHost() == null) {
-            throw new Refused(OriginException.Reason.BAD_RESPONSE, what + ": the origin " + origin
-                    + (from == null ? " named '" : " redirected to '") + uri + "', which is not an http(s) URL");
+            throw new Refused(
+                    OriginException.Reason.BAD_RESPONSE,
+                    what + ": the origin " + origin + (from == null ? " named '" : " redirected to '") + uri
+                            + "', which is not an http(s) URL");
         }
         if (from != null && from.getScheme().equalsIgnoreCase("https") && scheme.equals("http")) {
-            throw new Refused(OriginException.Reason.BAD_RESPONSE, what + ": the origin " + origin
-                    + " redirected from https to plain http (" + uri.getAuthority() + "); the mirror does not follow that");
+            throw new Refused(
+                    OriginException.Reason.BAD_RESPONSE,
+                    what + ": the origin " + origin + " redirected from https to plain http (" + uri.getAuthority()
+                            + "); the mirror does not follow that");
         }
         String host = uri.getHost().toLowerCase(Locale.ROOT);
         if (host.startsWith("[") && host.endsWith("]")) {
@@ -57,18 +61,27 @@ final class OriginDestinations {
         } catch (java.net.UnknownHostException e) {
             String proxied = proxy != null && !proxy.bypasses(host)
                     ? "; behind the proxy " + proxy.describe() + " only hosts configured for " + origin
-                    + " under upstream.hosts are left to it to resolve" : "";
-            throw new OriginException(OriginException.Reason.UNAVAILABLE, what + ": cannot resolve " + host + proxied, e);
+                            + " under upstream.hosts are left to it to resolve"
+                    : "";
+            throw new OriginException(
+                    OriginException.Reason.UNAVAILABLE, what + ": cannot resolve " + host + proxied, e);
         }
         for (InetAddress address : addresses) {
             if (InternalAddresses.isInternal(address)) {
                 // The address stays in the log: clients are not told what internal names resolve to.
-                LOG.warn("{}: {} resolves to the internal address {}, which is not configured for the origin {}",
-                        what, host, address.getHostAddress(), origin);
-                throw new Refused(OriginException.Reason.FORBIDDEN, what + ": " + host + " resolves to an "
-                        + "internal address; an internal address is contacted only "
-                        + "when its host and port (" + uri.getAuthority() + ") are configured for the origin " + origin
-                        + " under upstream.hosts (its own name, discoveryUrl, mirrorUrl or downloadHosts)");
+                LOG.warn(
+                        "{}: {} resolves to the internal address {}, which is not configured for the origin {}",
+                        what,
+                        host,
+                        address.getHostAddress(),
+                        origin);
+                throw new Refused(
+                        OriginException.Reason.FORBIDDEN,
+                        what + ": " + host + " resolves to an "
+                                + "internal address; an internal address is contacted only "
+                                + "when its host and port (" + uri.getAuthority() + ") are configured for the origin "
+                                + origin
+                                + " under upstream.hosts (its own name, discoveryUrl, mirrorUrl or downloadHosts)");
             }
         }
     }

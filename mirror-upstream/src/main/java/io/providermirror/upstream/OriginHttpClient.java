@@ -34,16 +34,43 @@ public final class OriginHttpClient {
      * {@code internalAuthorities} says which internal destinations (host and port) each origin may use: every
      * other destination must be on the public internet.
      */
-    public record Settings(Duration connectTimeout, Duration requestTimeout, Duration readTimeout, SSLContext sslContext,
-                           String userAgent, int maxRedirects, int maxDocumentBytes, RetryPolicy retry,
-                           boolean offline, InternalAuthorities internalAuthorities, OriginProxy proxy) {
+    public record Settings(
+            Duration connectTimeout,
+            Duration requestTimeout,
+            Duration readTimeout,
+            SSLContext sslContext,
+            String userAgent,
+            int maxRedirects,
+            int maxDocumentBytes,
+            RetryPolicy retry,
+            boolean offline,
+            InternalAuthorities internalAuthorities,
+            OriginProxy proxy) {
 
         /** Settings that reach origins directly. */
-        public Settings(Duration connectTimeout, Duration requestTimeout, Duration readTimeout, SSLContext sslContext,
-                        String userAgent, int maxRedirects, int maxDocumentBytes, RetryPolicy retry,
-                        boolean offline, InternalAuthorities internalAuthorities) {
-            this(connectTimeout, requestTimeout, readTimeout, sslContext, userAgent, maxRedirects, maxDocumentBytes,
-                    retry, offline, internalAuthorities, null);
+        public Settings(
+                Duration connectTimeout,
+                Duration requestTimeout,
+                Duration readTimeout,
+                SSLContext sslContext,
+                String userAgent,
+                int maxRedirects,
+                int maxDocumentBytes,
+                RetryPolicy retry,
+                boolean offline,
+                InternalAuthorities internalAuthorities) {
+            this(
+                    connectTimeout,
+                    requestTimeout,
+                    readTimeout,
+                    sslContext,
+                    userAgent,
+                    maxRedirects,
+                    maxDocumentBytes,
+                    retry,
+                    offline,
+                    internalAuthorities,
+                    null);
         }
 
         public Settings {
@@ -83,7 +110,11 @@ public final class OriginHttpClient {
         /** True when the media type is {@code application/json}, parameters aside. */
         public boolean isJson() {
             return contentType != null
-                    && contentType.toLowerCase(Locale.ROOT).split(";", 2)[0].trim().equals("application/json");
+                    && contentType
+                            .toLowerCase(Locale.ROOT)
+                            .split(";", 2)[0]
+                            .trim()
+                            .equals("application/json");
         }
     }
 
@@ -134,10 +165,10 @@ public final class OriginHttpClient {
             builder.proxy(settings.proxy());
             settings.proxy().authenticator().ifPresent(builder::authenticator);
         }
-        OriginDestinations destinations = new OriginDestinations(settings.internalAuthorities(), settings.proxy(),
-                resolver);
-        this.sender = new RetryingSender(new RedirectFollower(builder.build(), settings, destinations), settings,
-                sleeper);
+        OriginDestinations destinations =
+                new OriginDestinations(settings.internalAuthorities(), settings.proxy(), resolver);
+        this.sender =
+                new RetryingSender(new RedirectFollower(builder.build(), settings, destinations), settings, sleeper);
     }
 
     /**
@@ -155,34 +186,52 @@ public final class OriginHttpClient {
      * As {@link #getDocument(String, URI, String, OriginObserver.Operation)}, with {@code Authorization: Bearer}
      * when {@code bearerToken} is given: sent to {@code uri}'s authority only, never after a redirect to another one.
      */
-    public Document getDocument(String origin, URI uri, String what, OriginObserver.Operation operation,
-                                String bearerToken) {
+    public Document getDocument(
+            String origin, URI uri, String what, OriginObserver.Operation operation, String bearerToken) {
         long start = System.nanoTime();
         try {
-            HttpResponse<Flow.Publisher<List<ByteBuffer>>> response = sender.send(origin, uri, what,
-                    settings.requestTimeout(), HttpResponse.BodyHandlers.ofPublisher(), OriginHttpClient::discard,
+            HttpResponse<Flow.Publisher<List<ByteBuffer>>> response = sender.send(
+                    origin,
+                    uri,
+                    what,
+                    settings.requestTimeout(),
+                    HttpResponse.BodyHandlers.ofPublisher(),
+                    OriginHttpClient::discard,
                     bearerToken);
             // The request's deadline covers the body too: the JDK's timeout ends with the headers, and an origin
             // trickling its body a byte at a time would otherwise hold this thread for as long as it likes.
             Document document;
-            try (TimedBodyStream body = new TimedBodyStream(settings.readTimeout(),
-                    start + settings.requestTimeout().toNanos())) {
+            try (TimedBodyStream body = new TimedBodyStream(
+                    settings.readTimeout(), start + settings.requestTimeout().toNanos())) {
                 response.body().subscribe(body);
                 byte[] bytes = body.readNBytes(settings.maxDocumentBytes() + 1);
                 if (bytes.length > settings.maxDocumentBytes()) {
-                    throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + " from " + response.uri()
-                            + " is larger than " + settings.maxDocumentBytes() + " bytes");
+                    throw new OriginException(
+                            OriginException.Reason.BAD_RESPONSE,
+                            what + " from " + response.uri() + " is larger than " + settings.maxDocumentBytes()
+                                    + " bytes");
                 }
-                document = new Document(response.uri(), response.statusCode(),
-                        response.headers().firstValue("content-type").orElse(null), bytes);
+                document = new Document(
+                        response.uri(),
+                        response.statusCode(),
+                        response.headers().firstValue("content-type").orElse(null),
+                        bytes);
             } catch (TimedBodyStream.DeadlineExceeded e) {
-                throw new OriginException(OriginException.Reason.TIMEOUT, what + ": " + response.uri() + " (origin "
-                        + origin + ") did not send its whole answer within " + settings.requestTimeout().toMillis()
-                        + " ms (upstream.requestTimeout); the mirror hung up", e);
+                throw new OriginException(
+                        OriginException.Reason.TIMEOUT,
+                        what + ": " + response.uri() + " (origin "
+                                + origin + ") did not send its whole answer within "
+                                + settings.requestTimeout().toMillis()
+                                + " ms (upstream.requestTimeout); the mirror hung up",
+                        e);
             } catch (java.net.SocketTimeoutException e) {
-                throw new OriginException(OriginException.Reason.TIMEOUT, what + ": " + response.uri() + " (origin "
-                        + origin + ") sent nothing for " + settings.readTimeout().toMillis()
-                        + " ms (upstream.readTimeout); the mirror hung up", e);
+                throw new OriginException(
+                        OriginException.Reason.TIMEOUT,
+                        what + ": " + response.uri() + " (origin "
+                                + origin + ") sent nothing for "
+                                + settings.readTimeout().toMillis()
+                                + " ms (upstream.readTimeout); the mirror hung up",
+                        e);
             } catch (IOException e) {
                 throw AttemptFailures.describe(uri, what, e, settings.proxy());
             }
@@ -206,8 +255,13 @@ public final class OriginHttpClient {
     public ArchiveStream openArchive(String origin, URI uri, String what, String bearerToken) {
         long start = System.nanoTime();
         try {
-            HttpResponse<Flow.Publisher<List<ByteBuffer>>> response = sender.send(origin, uri, what,
-                    settings.requestTimeout(), HttpResponse.BodyHandlers.ofPublisher(), OriginHttpClient::discard,
+            HttpResponse<Flow.Publisher<List<ByteBuffer>>> response = sender.send(
+                    origin,
+                    uri,
+                    what,
+                    settings.requestTimeout(),
+                    HttpResponse.BodyHandlers.ofPublisher(),
+                    OriginHttpClient::discard,
                     bearerToken);
             if (response.statusCode() != 200) {
                 discard(response.body());
@@ -225,26 +279,41 @@ public final class OriginHttpClient {
     }
 
     /** Reports one logical request: by its status when it got one, else by the exception that ended it. */
-    private void observe(String origin, URI uri, OriginObserver.Operation operation, long startNanos, int status,
-                         OriginException failure) {
-        if (failure != null && (failure.reason() == OriginException.Reason.FORBIDDEN || settings.offline()
-                || failure instanceof OriginDestinations.Refused)) {
+    private void observe(
+            String origin,
+            URI uri,
+            OriginObserver.Operation operation,
+            long startNanos,
+            int status,
+            OriginException failure) {
+        if (failure != null
+                && (failure.reason() == OriginException.Reason.FORBIDDEN
+                        || settings.offline()
+                        || failure instanceof OriginDestinations.Refused)) {
             return;
         }
         OriginObserver.Outcome outcome;
         if (failure != null) {
-            outcome = failure.reason() == OriginException.Reason.TIMEOUT ? OriginObserver.Outcome.TIMEOUT
-                    : failure.reason() == OriginException.Reason.NOT_FOUND ? OriginObserver.Outcome.NOT_FOUND
-                    : OriginObserver.Outcome.ERROR;
+            outcome = failure.reason() == OriginException.Reason.TIMEOUT
+                    ? OriginObserver.Outcome.TIMEOUT
+                    : failure.reason() == OriginException.Reason.NOT_FOUND
+                            ? OriginObserver.Outcome.NOT_FOUND
+                            : OriginObserver.Outcome.ERROR;
         } else if (status / 100 == 2) {
             outcome = OriginObserver.Outcome.SUCCESS;
         } else {
             outcome = status == 404 || status == 410 ? OriginObserver.Outcome.NOT_FOUND : OriginObserver.Outcome.ERROR;
         }
-        String detail = failure != null ? failure.getMessage()
+        String detail = failure != null
+                ? failure.getMessage()
                 : outcome == OriginObserver.Outcome.SUCCESS ? null : uri + " answered HTTP " + status;
-        observer.requestCompleted(origin, uri.getAuthority(), operation, outcome,
-                Duration.ofNanos(System.nanoTime() - startNanos), detail);
+        observer.requestCompleted(
+                origin,
+                uri.getAuthority(),
+                operation,
+                outcome,
+                Duration.ofNanos(System.nanoTime() - startNanos),
+                detail);
     }
 
     private static void discard(Flow.Publisher<List<ByteBuffer>> body) {
@@ -255,32 +324,30 @@ public final class OriginHttpClient {
             }
 
             @Override
-            public void onNext(List<ByteBuffer> item) {
-            }
+            public void onNext(List<ByteBuffer> item) {}
 
             @Override
-            public void onError(Throwable throwable) {
-            }
+            public void onError(Throwable throwable) {}
 
             @Override
-            public void onComplete() {
-            }
+            public void onComplete() {}
         });
     }
 
     /** The error for an unexpected status, naming the URL; it carries the status. */
     public static OriginException statusError(URI uri, int status, String what) {
-        OriginException.Reason reason = status == 404 || status == 410
-                ? OriginException.Reason.NOT_FOUND
-                : OriginException.Reason.UNAVAILABLE;
+        OriginException.Reason reason =
+                status == 404 || status == 410 ? OriginException.Reason.NOT_FOUND : OriginException.Reason.UNAVAILABLE;
         String hint = status == 401 || status == 403
-                ? " (it wants credentials, or refuses the mirror's: see upstream.hosts.<hostname>.token)" : "";
+                ? " (it wants credentials, or refuses the mirror's: see upstream.hosts.<hostname>.token)"
+                : "";
         return new OriginException(reason, what + ": " + uri + " answered HTTP " + status + hint, status);
     }
 
     /** True when both URLs name the same scheme, host and port (default ports spelled out or not). */
     public static boolean sameAuthority(URI a, URI b) {
-        return a.getScheme().equalsIgnoreCase(b.getScheme()) && a.getHost().equalsIgnoreCase(b.getHost())
+        return a.getScheme().equalsIgnoreCase(b.getScheme())
+                && a.getHost().equalsIgnoreCase(b.getHost())
                 && OriginDestinations.port(a) == OriginDestinations.port(b);
     }
 }

@@ -12,7 +12,12 @@ public interface OriginObserver {
 
     /** What the request was for. */
     enum Operation {
-        DISCOVERY, VERSIONS, DOWNLOAD, CHECKSUMS, SIGNATURE, ARCHIVE
+        DISCOVERY,
+        VERSIONS,
+        DOWNLOAD,
+        CHECKSUMS,
+        SIGNATURE,
+        ARCHIVE
     }
 
     /** How it ended. */
@@ -33,9 +38,9 @@ public interface OriginObserver {
      * @param host    the authority contacted ({@code host} or {@code host:port})
      * @param failure what went wrong, for outcomes other than {@code SUCCESS}; else null
      */
-    void requestCompleted(String origin, String host, Operation operation, Outcome outcome, Duration latency,
-                          String failure);
+    void requestCompleted(
+            String origin, String host, Operation operation, Outcome outcome, Duration latency, String failure);
 
     /** An observer that ignores everything. */
-    OriginObserver NONE = (origin, host, operation, outcome, latency, failure) -> { };
+    OriginObserver NONE = (origin, host, operation, outcome, latency, failure) -> {};
 }

@@ -36,10 +36,14 @@ public final class OriginProxy extends ProxySelector {
 
     private OriginProxy(URI url, List<String> noProxy, PasswordAuthentication credentials) {
         this.url = url;
-        this.proxy = new Proxy(Proxy.Type.HTTP, InetSocketAddress.createUnresolved(url.getHost(),
-                url.getPort() == -1 ? 80 : url.getPort()));
-        this.noProxy = noProxy.stream().map(String::trim).filter(s -> !s.isEmpty())
-                .map(s -> s.toLowerCase(Locale.ROOT)).toList();
+        this.proxy = new Proxy(
+                Proxy.Type.HTTP,
+                InetSocketAddress.createUnresolved(url.getHost(), url.getPort() == -1 ? 80 : url.getPort()));
+        this.noProxy = noProxy.stream()
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .map(s -> s.toLowerCase(Locale.ROOT))
+                .toList();
         this.credentials = credentials;
     }
 
@@ -56,8 +60,12 @@ public final class OriginProxy extends ProxySelector {
             credentials = new PasswordAuthentication(username, password == null ? new char[0] : password);
         } else if (url.getRawUserInfo() != null) {
             String[] parts = url.getRawUserInfo().split(":", 2);
-            credentials = new PasswordAuthentication(URLDecoder.decode(parts[0], StandardCharsets.UTF_8),
-                    parts.length > 1 ? URLDecoder.decode(parts[1], StandardCharsets.UTF_8).toCharArray() : new char[0]);
+            credentials = new PasswordAuthentication(
+                    URLDecoder.decode(parts[0], StandardCharsets.UTF_8),
+                    parts.length > 1
+                            ? URLDecoder.decode(parts[1], StandardCharsets.UTF_8)
+                                    .toCharArray()
+                            : new char[0]);
         }
         return new OriginProxy(url, noProxy, credentials);
     }
@@ -136,7 +144,8 @@ public final class OriginProxy extends ProxySelector {
         String name = host.toLowerCase(Locale.ROOT);
         String bare = name.startsWith("[") && name.endsWith("]") ? name.substring(1, name.length() - 1) : name;
         for (String entry : noProxy) {
-            String rule = entry.startsWith("[") ? entry.substring(1, entry.indexOf(']')) : entry.replaceFirst(":[0-9]+$", "");
+            String rule =
+                    entry.startsWith("[") ? entry.substring(1, entry.indexOf(']')) : entry.replaceFirst(":[0-9]+$", "");
             if (rule.equals("*")) {
                 return true;
             }
@@ -166,8 +175,11 @@ public final class OriginProxy extends ProxySelector {
             if (network.length != address.length || bits < 0 || bits > network.length * 8) {
                 return false;
             }
-            BigInteger mask = BigInteger.ONE.shiftLeft(network.length * 8).subtract(BigInteger.ONE)
-                    .shiftRight(bits).not();
+            BigInteger mask = BigInteger.ONE
+                    .shiftLeft(network.length * 8)
+                    .subtract(BigInteger.ONE)
+                    .shiftRight(bits)
+                    .not();
             return new BigInteger(1, network).and(mask).equals(new BigInteger(1, address).and(mask));
         } catch (UnknownHostException | NumberFormatException e) {
             return false;

@@ -43,6 +43,7 @@ public final class PackageHashes {
     public record Limits(int maxEntries, long maxUncompressedBytes, int maxRatio) {
         /** What any file may unpack to before its compression ratio is judged (small text files compress well). */
         public static final long RATIO_ALLOWANCE = 1024 * 1024;
+
         public static final Limits DEFAULT = new Limits(10_000, 2L * 1024 * 1024 * 1024, 100);
 
         /** Limits with the default ratio. */
@@ -74,8 +75,7 @@ public final class PackageHashes {
 
     private static final HexFormat HEX = HexFormat.of();
 
-    private PackageHashes() {
-    }
+    private PackageHashes() {}
 
     /** {@code zh:} from a sha256 digest. */
     public static String zh(byte[] sha256) {
@@ -116,8 +116,10 @@ public final class PackageHashes {
         long uncompressed = 0;
         byte[] buffer = new byte[64 * 1024];
         MessageDigest entryDigest = sha256();
-        try (ZipFile file = ZipFile.builder().setSeekableByteChannel(zip)
-                .setCharset(StandardCharsets.UTF_8).get()) {
+        try (ZipFile file = ZipFile.builder()
+                .setSeekableByteChannel(zip)
+                .setCharset(StandardCharsets.UTF_8)
+                .get()) {
             Enumeration<ZipArchiveEntry> entries = file.getEntries();
             while (entries.hasMoreElements()) {
                 ZipArchiveEntry entry = entries.nextElement();
@@ -156,7 +158,8 @@ public final class PackageHashes {
                         uncompressed += n;
                         inflated += n;
                         if (uncompressed > limits.maxUncompressedBytes()) {
-                            throw new IOException("zip expands to more than " + limits.maxUncompressedBytes() + " bytes");
+                            throw new IOException(
+                                    "zip expands to more than " + limits.maxUncompressedBytes() + " bytes");
                         }
                         if (compressed >= 0 && limits.beyondRatio(inflated, compressed)) {
                             throw new IOException(ratioMessage(name, inflated, compressed, limits));

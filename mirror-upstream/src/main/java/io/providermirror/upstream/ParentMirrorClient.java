@@ -42,17 +42,20 @@ public final class ParentMirrorClient {
     public RegistryClient.FetchedVersions versions(URI mirrorBase, ProviderAddress address) {
         URI url = providerBase(mirrorBase, address).resolve("index.json");
         String what = "the version list of " + address;
-        OriginHttpClient.Document document = http.getDocument(address.hostname(), url, what, OriginObserver.Operation.VERSIONS,
-                token(address));
+        OriginHttpClient.Document document =
+                http.getDocument(address.hostname(), url, what, OriginObserver.Operation.VERSIONS, token(address));
         if (document.status() == 404) {
-            throw new OriginException(OriginException.Reason.NOT_FOUND, "provider " + address
-                    + " is not in the network mirror " + mirrorBase + " (" + url + " answered 404)");
+            throw new OriginException(
+                    OriginException.Reason.NOT_FOUND,
+                    "provider " + address + " is not in the network mirror " + mirrorBase + " (" + url
+                            + " answered 404)");
         }
         if (document.status() != 200) {
             throw OriginHttpClient.statusError(document.finalUri(), document.status(), what);
         }
         byte[] registryForm = VersionList.fromMirrorIndex(address, document.body(), url.getAuthority());
-        return new RegistryClient.FetchedVersions(registryForm, VersionList.parse(address, registryForm, url.getAuthority()));
+        return new RegistryClient.FetchedVersions(
+                registryForm, VersionList.parse(address, registryForm, url.getAuthority()));
     }
 
     /** {@code GET <mirror>/<host>/<ns>/<type>/<version>.json}, as evidence. */
@@ -63,31 +66,39 @@ public final class ParentMirrorClient {
         return evidence;
     }
 
-    private OriginHttpClient.Document versionDocument(URI mirrorBase, ProviderAddress address, ProviderVersion version) {
+    private OriginHttpClient.Document versionDocument(
+            URI mirrorBase, ProviderAddress address, ProviderVersion version) {
         URI url = providerBase(mirrorBase, address).resolve(version.canonical() + ".json");
         String what = "version " + version + " of " + address;
-        OriginHttpClient.Document document = http.getDocument(address.hostname(), url, what, OriginObserver.Operation.DOWNLOAD,
-                token(address));
+        OriginHttpClient.Document document =
+                http.getDocument(address.hostname(), url, what, OriginObserver.Operation.DOWNLOAD, token(address));
         if (document.status() == 404) {
-            throw new OriginException(OriginException.Reason.NOT_FOUND, "version " + version + " of " + address
-                    + " is not in the network mirror " + mirrorBase + " (" + url + " answered 404)");
+            throw new OriginException(
+                    OriginException.Reason.NOT_FOUND,
+                    "version " + version + " of " + address + " is not in the network mirror " + mirrorBase + " (" + url
+                            + " answered 404)");
         }
         if (document.status() != 200) {
             throw OriginHttpClient.statusError(document.finalUri(), document.status(), what);
         }
         if (!ReleaseVerifier.isBeneath(document.finalUri(), mirrorBase)) {
             // What the parent vouches for is what it serves beneath its own URL, not where it redirects to.
-            throw new VerificationException(VerificationException.Check.SIGNATURE, address + " " + version
-                    + ": the network mirror " + mirrorBase + " redirected its version document to "
-                    + document.finalUri() + ", which is not beneath the network mirror " + mirrorBase);
+            throw new VerificationException(
+                    VerificationException.Check.SIGNATURE,
+                    address + " " + version
+                            + ": the network mirror " + mirrorBase + " redirected its version document to "
+                            + document.finalUri() + ", which is not beneath the network mirror " + mirrorBase);
         }
         return document;
     }
 
     /** Opens an archive the parent lists; the host's token goes along only to the parent's own authority. */
-    public OriginHttpClient.ArchiveStream openArchive(URI mirrorBase, ProviderAddress address, ProviderVersion version,
-                                                      VerifiedPackage pkg, URI url) {
-        return http.openArchive(address.hostname(), url, "the archive of " + address + " " + version + " " + pkg.platform(),
+    public OriginHttpClient.ArchiveStream openArchive(
+            URI mirrorBase, ProviderAddress address, ProviderVersion version, VerifiedPackage pkg, URI url) {
+        return http.openArchive(
+                address.hostname(),
+                url,
+                "the archive of " + address + " " + version + " " + pkg.platform(),
                 OriginHttpClient.sameAuthority(url, mirrorBase) ? token(address) : null);
     }
 
@@ -95,24 +106,32 @@ public final class ParentMirrorClient {
      * Reads the parent's version document again for a platform's current URL (a parent that signs its archive
      * URLs lets them expire); the platform must still have one of the hashes that were verified.
      */
-    public URI refreshDownloadUrl(URI mirrorBase, ProviderAddress address, ProviderVersion version, VerifiedPackage pkg) {
+    public URI refreshDownloadUrl(
+            URI mirrorBase, ProviderAddress address, ProviderVersion version, VerifiedPackage pkg) {
         OriginHttpClient.Document document = versionDocument(mirrorBase, address, version);
-        VerifiedPackage fresh = release(address, version,
-                new ReleaseEvidence.ParentDocument(document.finalUri(), document.body())).find(pkg.platform())
-                .orElseThrow(() -> new OriginException(OriginException.Reason.NOT_FOUND, "the network mirror "
-                        + mirrorBase + " no longer lists " + address + " " + version + " " + pkg.platform()));
+        VerifiedPackage fresh = release(
+                        address, version, new ReleaseEvidence.ParentDocument(document.finalUri(), document.body()))
+                .find(pkg.platform())
+                .orElseThrow(() -> new OriginException(
+                        OriginException.Reason.NOT_FOUND,
+                        "the network mirror " + mirrorBase + " no longer lists " + address + " " + version + " "
+                                + pkg.platform()));
         boolean sameSha = fresh.sha256() != null && fresh.sha256().equals(pkg.sha256());
         boolean sameH1 = fresh.h1().stream().anyMatch(pkg.h1()::contains);
         if (!sameSha && !sameH1) {
-            throw new VerificationException(VerificationException.Check.CHECKSUM_LISTING, "the network mirror "
-                    + mirrorBase + " now lists other hashes for " + address + " " + version + " " + pkg.platform());
+            throw new VerificationException(
+                    VerificationException.Check.CHECKSUM_LISTING,
+                    "the network mirror " + mirrorBase + " now lists other hashes for " + address + " " + version + " "
+                            + pkg.platform());
         }
         return fresh.downloadUrl();
     }
 
     /** The packages a parent's version document lists, each with the hashes it publishes. */
-    static VerifiedRelease release(ProviderAddress address, ProviderVersion version, ReleaseEvidence.ParentDocument parent) {
-        String what = "version " + version + " of " + address + " from the network mirror " + parent.url().getAuthority();
+    static VerifiedRelease release(
+            ProviderAddress address, ProviderVersion version, ReleaseEvidence.ParentDocument parent) {
+        String what = "version " + version + " of " + address + " from the network mirror "
+                + parent.url().getAuthority();
         JsonNode root;
         try {
             root = JSON.readTree(parent.document());
@@ -138,23 +157,31 @@ public final class ParentMirrorClient {
             List<String> h1 = new ArrayList<>();
             for (JsonNode hash : archive.getValue().path("hashes")) {
                 String text = hash.asText("");
-                if (text.startsWith("zh:") && SHA256.matcher(text.substring(3).toLowerCase(Locale.ROOT)).matches()) {
+                if (text.startsWith("zh:")
+                        && SHA256.matcher(text.substring(3).toLowerCase(Locale.ROOT))
+                                .matches()) {
                     sha256 = text.substring(3).toLowerCase(Locale.ROOT);
                 } else if (text.startsWith("h1:")) {
                     h1.add(text);
                 }
             }
-            if (sha256 == null && h1.isEmpty() || url.getPath() == null || url.getPath().isEmpty()) {
-                LOG.warn("{}: leaving out {}: the mirror publishes no hash (or no URL) to check its archive against",
-                        what, platform);
+            if (sha256 == null && h1.isEmpty()
+                    || url.getPath() == null
+                    || url.getPath().isEmpty()) {
+                LOG.warn(
+                        "{}: leaving out {}: the mirror publishes no hash (or no URL) to check its archive against",
+                        what,
+                        platform);
                 continue;
             }
             String path = url.getRawPath();
             String filename = URLDecoder.decode(path.substring(path.lastIndexOf('/') + 1), StandardCharsets.UTF_8);
-            packages.put(platform, new VerifiedPackage(platform, filename, url, sha256, VerifiedPackage.PARENT_MIRROR, h1));
+            packages.put(
+                    platform, new VerifiedPackage(platform, filename, url, sha256, VerifiedPackage.PARENT_MIRROR, h1));
         }
         if (packages.isEmpty() && archives.size() > 0) {
-            throw new VerificationException(VerificationException.Check.CHECKSUM_LISTING,
+            throw new VerificationException(
+                    VerificationException.Check.CHECKSUM_LISTING,
                     what + " lists no archive with a hash to check it against");
         }
         return new VerifiedRelease(address, version, packages);

@@ -35,17 +35,25 @@ public final class ParentMirrorOrigin implements Origin {
 
     /** A parent mirror's version documents name versions canonically, so no origin spelling is needed. */
     @Override
-    public OriginHttpClient.ArchiveStream openArchive(ProviderAddress address, ProviderVersion version,
-                                                      Optional<String> originSpelling, VerifiedPackage pkg,
-                                                      Deadline deadline) {
+    public OriginHttpClient.ArchiveStream openArchive(
+            ProviderAddress address,
+            ProviderVersion version,
+            Optional<String> originSpelling,
+            VerifiedPackage pkg,
+            Deadline deadline) {
         try {
             return parents.openArchive(mirrorBase, address, version, pkg, pkg.downloadUrl());
         } catch (OriginException e) {
             if (!STALE_URL_STATUSES.contains(e.status())) {
                 throw e;
             }
-            LOG.info("the download URL of {} {} {} answered HTTP {}; asking the network mirror {} for a fresh one",
-                    address, version, pkg.platform(), e.status(), mirrorBase);
+            LOG.info(
+                    "the download URL of {} {} {} answered HTTP {}; asking the network mirror {} for a fresh one",
+                    address,
+                    version,
+                    pkg.platform(),
+                    e.status(),
+                    mirrorBase);
             URI fresh = parents.refreshDownloadUrl(mirrorBase, address, version, pkg);
             deadline.check();
             return parents.openArchive(mirrorBase, address, version, pkg, fresh);

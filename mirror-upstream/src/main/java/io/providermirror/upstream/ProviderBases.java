@@ -23,8 +23,7 @@ public final class ProviderBases {
      */
     private static final int MAX_HOSTS = 10_000;
 
-    private record Discovered(URI base, long expiresAtNanos) {
-    }
+    private record Discovered(URI base, long expiresAtNanos) {}
 
     private final ServiceDiscovery discovery;
     private final DiscoveryMemory memory;
@@ -46,8 +45,12 @@ public final class ProviderBases {
             bases.clear();
         }
         // compute() runs the discovery once per host while other callers for the host wait for its result.
-        return bases.compute(hostname, (host, known) -> known != null && known.expiresAtNanos() - System.nanoTime() > 0
-                ? known : new Discovered(discover(host), System.nanoTime() + freshness.toNanos())).base();
+        return bases.compute(
+                        hostname,
+                        (host, known) -> known != null && known.expiresAtNanos() - System.nanoTime() > 0
+                                ? known
+                                : new Discovered(discover(host), System.nanoTime() + freshness.toNanos()))
+                .base();
     }
 
     /** Where discovery for {@code hostname} is looked up, for error messages. */
@@ -65,8 +68,11 @@ public final class ProviderBases {
             if (e.reason() == OriginException.Reason.NOT_FOUND || known.isEmpty()) {
                 throw e;
             }
-            LOG.warn("service discovery for {} failed ({}); using the last known registry URL {}",
-                    hostname, e.getMessage(), known.get());
+            LOG.warn(
+                    "service discovery for {} failed ({}); using the last known registry URL {}",
+                    hostname,
+                    e.getMessage(),
+                    known.get());
             return known.get();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot store the discovery result of " + hostname, e);

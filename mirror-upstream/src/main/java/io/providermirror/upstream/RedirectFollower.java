@@ -36,8 +36,14 @@ final class RedirectFollower {
      *
      * @throws AttemptFailed when no response came, saying whether another attempt may help
      */
-    <T> HttpResponse<T> send(String origin, URI start, String what, Duration timeout,
-                             HttpResponse.BodyHandler<T> handler, Consumer<T> discard, String bearerToken)
+    <T> HttpResponse<T> send(
+            String origin,
+            URI start,
+            String what,
+            Duration timeout,
+            HttpResponse.BodyHandler<T> handler,
+            Consumer<T> discard,
+            String bearerToken)
             throws AttemptFailed {
         URI uri = start;
         URI previous = null;
@@ -75,15 +81,16 @@ final class RedirectFollower {
             }
             discard.accept(response.body());
             if (redirects >= maxRedirects) {
-                throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + ": " + start
-                        + " redirected more than " + maxRedirects + " times");
+                throw new OriginException(
+                        OriginException.Reason.BAD_RESPONSE,
+                        what + ": " + start + " redirected more than " + maxRedirects + " times");
             }
             try {
                 previous = uri;
                 uri = uri.resolve(location.get());
             } catch (IllegalArgumentException e) {
-                throw new OriginException(OriginException.Reason.BAD_RESPONSE,
-                        what + ": " + uri + " redirected to an invalid URL", e);
+                throw new OriginException(
+                        OriginException.Reason.BAD_RESPONSE, what + ": " + uri + " redirected to an invalid URL", e);
             }
         }
     }

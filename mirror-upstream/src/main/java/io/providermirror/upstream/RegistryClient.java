@@ -24,8 +24,7 @@ public final class RegistryClient {
     private static final Logger LOG = LoggerFactory.getLogger(RegistryClient.class);
 
     /** A version list with the exact bytes the origin sent, for persisting. */
-    public record FetchedVersions(byte[] body, VersionList list) {
-    }
+    public record FetchedVersions(byte[] body, VersionList list) {}
 
     private final OriginHttpClient http;
     private final Executor executor;
@@ -57,10 +56,11 @@ public final class RegistryClient {
     public FetchedVersions versions(URI providersBase, ProviderAddress address) {
         URI url = providersBase.resolve(address.namespace() + "/" + address.type() + "/versions");
         String what = "the version list of " + address;
-        OriginHttpClient.Document document = http.getDocument(address.hostname(), url, what, OriginObserver.Operation.VERSIONS,
-                token(address));
+        OriginHttpClient.Document document =
+                http.getDocument(address.hostname(), url, what, OriginObserver.Operation.VERSIONS, token(address));
         if (document.status() == 404) {
-            throw new OriginException(OriginException.Reason.NOT_FOUND,
+            throw new OriginException(
+                    OriginException.Reason.NOT_FOUND,
                     "provider " + address + " does not exist at its origin (" + url + " answered 404)");
         }
         if (document.status() != 200) {
@@ -77,15 +77,17 @@ public final class RegistryClient {
     public ReleaseEvidence fetchRelease(URI providersBase, ProviderAddress address, ListedVersion version) {
         List<CompletableFuture<Optional<Fetched>>> futures = new ArrayList<>();
         for (Platform platform : version.platforms()) {
-            futures.add(CompletableFuture.supplyAsync(() -> fetchDownload(providersBase, address, version, platform), executor));
+            futures.add(CompletableFuture.supplyAsync(
+                    () -> fetchDownload(providersBase, address, version, platform), executor));
         }
         List<Fetched> fetched = new ArrayList<>();
         for (CompletableFuture<Optional<Fetched>> future : futures) {
             join(future).ifPresent(fetched::add);
         }
         if (fetched.isEmpty()) {
-            throw new OriginException(OriginException.Reason.NOT_FOUND, "the origin of " + address
-                    + " has no download for any platform of version " + version.version());
+            throw new OriginException(
+                    OriginException.Reason.NOT_FOUND,
+                    "the origin of " + address + " has no download for any platform of version " + version.version());
         }
         Map<URI, DownloadDocument> bySums = new LinkedHashMap<>();
         for (Fetched f : fetched) {
@@ -93,11 +95,13 @@ public final class RegistryClient {
         }
         List<CompletableFuture<ReleaseEvidence.Checksums>> sums = new ArrayList<>();
         for (DownloadDocument document : bySums.values()) {
-            sums.add(CompletableFuture.supplyAsync(() -> fetchChecksums(providersBase, address, version, document),
-                    executor));
+            sums.add(CompletableFuture.supplyAsync(
+                    () -> fetchChecksums(providersBase, address, version, document), executor));
         }
-        List<ReleaseEvidence.Download> downloads = fetched.stream().map(Fetched::evidence).toList();
-        List<ReleaseEvidence.Checksums> checksums = sums.stream().map(RegistryClient::join).toList();
+        List<ReleaseEvidence.Download> downloads =
+                fetched.stream().map(Fetched::evidence).toList();
+        List<ReleaseEvidence.Checksums> checksums =
+                sums.stream().map(RegistryClient::join).toList();
         return new ReleaseEvidence(downloads, checksums);
     }
 
@@ -106,9 +110,12 @@ public final class RegistryClient {
      * a fresher one from {@link #refreshDownloadUrl}); the host's token goes along only to its registry API's
      * authority.
      */
-    public OriginHttpClient.ArchiveStream openArchive(URI providersBase, ProviderAddress address, ProviderVersion version,
-                                                      VerifiedPackage pkg, URI downloadUrl) {
-        return http.openArchive(address.hostname(), downloadUrl, "the archive of " + address + " " + version + " " + pkg.platform(),
+    public OriginHttpClient.ArchiveStream openArchive(
+            URI providersBase, ProviderAddress address, ProviderVersion version, VerifiedPackage pkg, URI downloadUrl) {
+        return http.openArchive(
+                address.hostname(),
+                downloadUrl,
+                "the archive of " + address + " " + version + " " + pkg.platform(),
                 tokenFor(downloadUrl, providersBase, address));
     }
 
@@ -119,30 +126,42 @@ public final class RegistryClient {
      *
      * @throws VerificationException when the origin now announces a different package
      */
-    public URI refreshDownloadUrl(URI providersBase, ProviderAddress address, ProviderVersion version,
-                                  String originSpelling, VerifiedPackage pkg) {
-        Fetched fresh = fetchDownload(providersBase, address, new ListedVersion(version, originSpelling,
-                List.of(pkg.platform())), pkg.platform())
-                .orElseThrow(() -> new OriginException(OriginException.Reason.NOT_FOUND, "the download document of "
-                        + address + " " + version + " " + pkg.platform() + " is gone from its origin"));
+    public URI refreshDownloadUrl(
+            URI providersBase,
+            ProviderAddress address,
+            ProviderVersion version,
+            String originSpelling,
+            VerifiedPackage pkg) {
+        Fetched fresh = fetchDownload(
+                        providersBase,
+                        address,
+                        new ListedVersion(version, originSpelling, List.of(pkg.platform())),
+                        pkg.platform())
+                .orElseThrow(() -> new OriginException(
+                        OriginException.Reason.NOT_FOUND,
+                        "the download document of " + address + " " + version + " " + pkg.platform()
+                                + " is gone from its origin"));
         DownloadDocument document = fresh.document();
         if (!document.filename().equals(pkg.filename()) || !document.shasum().equals(pkg.sha256())) {
-            throw new VerificationException(VerificationException.Check.CHECKSUM_LISTING, "the origin now announces "
-                    + document.filename() + " with hash " + document.shasum() + " for " + address + " " + version + " "
-                    + pkg.platform() + ", but verified " + pkg.filename() + " with hash " + pkg.sha256());
+            throw new VerificationException(
+                    VerificationException.Check.CHECKSUM_LISTING,
+                    "the origin now announces "
+                            + document.filename() + " with hash " + document.shasum() + " for " + address + " "
+                            + version + " "
+                            + pkg.platform() + ", but verified " + pkg.filename() + " with hash " + pkg.sha256());
         }
         return document.downloadUrl();
     }
 
-    private record Fetched(ReleaseEvidence.Download evidence, DownloadDocument document) {
-    }
+    private record Fetched(ReleaseEvidence.Download evidence, DownloadDocument document) {}
 
-    private Optional<Fetched> fetchDownload(URI base, ProviderAddress address, ListedVersion version, Platform platform) {
+    private Optional<Fetched> fetchDownload(
+            URI base, ProviderAddress address, ListedVersion version, Platform platform) {
         URI url = base.resolve(address.namespace() + "/" + address.type() + "/" + version.originSpelling()
                 + "/download/" + platform.os() + "/" + platform.arch());
         String what = "the download document of " + address + " " + version.version() + " " + platform;
-        OriginHttpClient.Document document = http.getDocument(address.hostname(), url, what, OriginObserver.Operation.DOWNLOAD,
-                token(address));
+        OriginHttpClient.Document document =
+                http.getDocument(address.hostname(), url, what, OriginObserver.Operation.DOWNLOAD, token(address));
         if (document.status() == 404) {
             LOG.warn("{}: the origin lists the platform but {} answered 404; leaving the platform out", what, url);
             return Optional.empty();
@@ -155,17 +174,26 @@ public final class RegistryClient {
                 new ReleaseEvidence.Download(platform.toString(), document.finalUri(), document.body()), parsed));
     }
 
-    private ReleaseEvidence.Checksums fetchChecksums(URI base, ProviderAddress address, ListedVersion version,
-                                                     DownloadDocument d) {
+    private ReleaseEvidence.Checksums fetchChecksums(
+            URI base, ProviderAddress address, ListedVersion version, DownloadDocument d) {
         String what = "SHA256SUMS of " + address + " " + version.version();
-        byte[] sums = fetchFile(address, d.shasumsUrl(), what, OriginObserver.Operation.CHECKSUMS,
+        byte[] sums = fetchFile(
+                address,
+                d.shasumsUrl(),
+                what,
+                OriginObserver.Operation.CHECKSUMS,
                 tokenFor(d.shasumsUrl(), base, address));
-        byte[] signature = fetchFile(address, d.shasumsSignatureUrl(), "the signature of " + what, OriginObserver.Operation.SIGNATURE,
+        byte[] signature = fetchFile(
+                address,
+                d.shasumsSignatureUrl(),
+                "the signature of " + what,
+                OriginObserver.Operation.SIGNATURE,
                 tokenFor(d.shasumsSignatureUrl(), base, address));
         return new ReleaseEvidence.Checksums(d.shasumsUrl(), sums, d.shasumsSignatureUrl(), signature);
     }
 
-    private byte[] fetchFile(ProviderAddress address, URI url, String what, OriginObserver.Operation operation, String token) {
+    private byte[] fetchFile(
+            ProviderAddress address, URI url, String what, OriginObserver.Operation operation, String token) {
         OriginHttpClient.Document document = http.getDocument(address.hostname(), url, what, operation, token);
         if (document.status() != 200) {
             throw OriginHttpClient.statusError(document.finalUri(), document.status(), what);

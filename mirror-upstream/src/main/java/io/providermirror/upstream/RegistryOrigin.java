@@ -36,9 +36,12 @@ public final class RegistryOrigin implements Origin {
     }
 
     @Override
-    public OriginHttpClient.ArchiveStream openArchive(ProviderAddress address, ProviderVersion version,
-                                                      Optional<String> originSpelling, VerifiedPackage pkg,
-                                                      Deadline deadline) {
+    public OriginHttpClient.ArchiveStream openArchive(
+            ProviderAddress address,
+            ProviderVersion version,
+            Optional<String> originSpelling,
+            VerifiedPackage pkg,
+            Deadline deadline) {
         URI base = bases.providersBase(hostname);
         try {
             return registry.openArchive(base, address, version, pkg, pkg.downloadUrl());
@@ -46,11 +49,18 @@ public final class RegistryOrigin implements Origin {
             if (!STALE_URL_STATUSES.contains(e.status())) {
                 throw e;
             }
-            LOG.info("the download URL of {} {} {} answered HTTP {}; asking its origin for a fresh one", address,
-                    version, pkg.platform(), e.status());
+            LOG.info(
+                    "the download URL of {} {} {} answered HTTP {}; asking its origin for a fresh one",
+                    address,
+                    version,
+                    pkg.platform(),
+                    e.status());
             // The download document is asked for under the version's name as the origin lists it.
-            String spelling = originSpelling.orElseGet(() -> registry.versions(base, address).list().find(version)
-                    .map(ListedVersion::originSpelling).orElse(version.canonical()));
+            String spelling = originSpelling.orElseGet(() -> registry.versions(base, address)
+                    .list()
+                    .find(version)
+                    .map(ListedVersion::originSpelling)
+                    .orElse(version.canonical()));
             deadline.check();
             URI fresh = registry.refreshDownloadUrl(base, address, version, spelling, pkg);
             deadline.check();

@@ -27,14 +27,11 @@ public record ReleaseEvidence(List<Download> downloads, List<Checksums> checksum
     }
 
     /** A parent network mirror's {@code <version>.json} as it served it, with the URL it was read from. */
-    public record ParentDocument(URI url, byte[] document) {
-    }
+    public record ParentDocument(URI url, byte[] document) {}
 
     /** A platform's download document as the origin served it, with the final URL it was read from. */
-    public record Download(String platform, URI url, byte[] document) {
-    }
+    public record Download(String platform, URI url, byte[] document) {}
 
     /** A SHA256SUMS document and its detached signature, with the URLs they came from. */
-    public record Checksums(URI url, byte[] sums, URI signatureUrl, byte[] signature) {
-    }
+    public record Checksums(URI url, byte[] sums, URI signatureUrl, byte[] signature) {}
 }

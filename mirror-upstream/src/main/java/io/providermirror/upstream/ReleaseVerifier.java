@@ -18,8 +18,7 @@ import java.util.Objects;
  */
 public final class ReleaseVerifier {
 
-    private ReleaseVerifier() {
-    }
+    private ReleaseVerifier() {}
 
     /**
      * @throws VerificationException when any package fails a check; a release is trusted whole or not at all
@@ -35,27 +34,34 @@ public final class ReleaseVerifier {
      * @throws VerificationException when any package fails a check; a release is trusted whole or not at all
      * @throws OriginException       when the evidence is malformed or holds no package
      */
-    public static VerifiedRelease verify(ProviderAddress address, ProviderVersion version, ReleaseEvidence evidence,
-                                         SignaturePolicy policy) {
+    public static VerifiedRelease verify(
+            ProviderAddress address, ProviderVersion version, ReleaseEvidence evidence, SignaturePolicy policy) {
         String setting = "upstream.hosts." + address.hostname() + ".mirrorUrl";
         if (evidence.parentMirror() != null) {
             URI claimed = evidence.parentMirror().url();
             if (policy.parentMirror() == null) {
-                throw new VerificationException(VerificationException.Check.SIGNATURE, address + " " + version
-                        + ": its evidence claims to come from the network mirror " + claimed + ", but " + setting
-                        + " is not set, so no network mirror vouches for this host: its releases need a signature");
+                throw new VerificationException(
+                        VerificationException.Check.SIGNATURE,
+                        address + " " + version
+                                + ": its evidence claims to come from the network mirror " + claimed + ", but "
+                                + setting
+                                + " is not set, so no network mirror vouches for this host: its releases need a signature");
             }
             if (!isBeneath(claimed, policy.parentMirror())) {
-                throw new VerificationException(VerificationException.Check.SIGNATURE, address + " " + version
-                        + ": its evidence comes from " + claimed + ", which is not beneath the network mirror "
-                        + policy.parentMirror() + " configured in " + setting);
+                throw new VerificationException(
+                        VerificationException.Check.SIGNATURE,
+                        address + " " + version
+                                + ": its evidence comes from " + claimed + ", which is not beneath the network mirror "
+                                + policy.parentMirror() + " configured in " + setting);
             }
             return withPackages(ParentMirrorClient.release(address, version, evidence.parentMirror()));
         }
         if (policy.parentMirror() != null) {
-            throw new VerificationException(VerificationException.Check.SIGNATURE, address + " " + version
-                    + ": its evidence comes from an origin registry, but this host's only source is the network mirror "
-                    + policy.parentMirror() + " (" + setting + ")");
+            throw new VerificationException(
+                    VerificationException.Check.SIGNATURE,
+                    address + " " + version
+                            + ": its evidence comes from an origin registry, but this host's only source is the network mirror "
+                            + policy.parentMirror() + " (" + setting + ")");
         }
         Map<Platform, VerifiedPackage> packages = new HashMap<>();
         for (ReleaseEvidence.Download download : evidence.downloads()) {
@@ -66,42 +72,54 @@ public final class ReleaseVerifier {
             }
             DownloadDocument document = DownloadDocument.parse(platform, download.url(), download.document(), what);
             if (!isFileNameOf(document.filename(), address, version, platform)) {
-                throw new VerificationException(VerificationException.Check.CHECKSUM_LISTING, address + " " + version
-                        + " " + platform + ": the signed file is " + document.filename() + ", not "
-                        + "terraform-provider-" + address.type() + "_" + version + "_" + platform + ".zip: a package "
-                        + "signed for another provider, version or platform cannot stand in for this one");
+                throw new VerificationException(
+                        VerificationException.Check.CHECKSUM_LISTING,
+                        address + " " + version
+                                + " " + platform + ": the signed file is " + document.filename() + ", not "
+                                + "terraform-provider-" + address.type() + "_" + version + "_" + platform
+                                + ".zip: a package "
+                                + "signed for another provider, version or platform cannot stand in for this one");
             }
             ReleaseEvidence.Checksums checksums = evidence.checksums().stream()
                     .filter(c -> c.url().equals(document.shasumsUrl())
                             && c.signatureUrl().equals(document.shasumsSignatureUrl()))
                     .findFirst()
-                    .orElseThrow(() -> new OriginException(OriginException.Reason.BAD_RESPONSE,
+                    .orElseThrow(() -> new OriginException(
+                            OriginException.Reason.BAD_RESPONSE,
                             what + ": its SHA256SUMS " + document.shasumsUrl() + " was not fetched"));
             Sha256Sums sums;
             try {
                 sums = Sha256Sums.parse(checksums.sums());
             } catch (IllegalArgumentException e) {
-                throw new VerificationException(VerificationException.Check.CHECKSUM_LISTING, address + " " + version
-                        + " " + platform + ": SHA256SUMS " + document.shasumsUrl() + " is malformed: " + e.getMessage());
+                throw new VerificationException(
+                        VerificationException.Check.CHECKSUM_LISTING,
+                        address + " " + version + " " + platform + ": SHA256SUMS " + document.shasumsUrl()
+                                + " is malformed: " + e.getMessage());
             }
             String listed = sums.hashOf(document.filename()).orElse(null);
             if (!Objects.equals(listed, document.shasum())) {
-                throw new VerificationException(VerificationException.Check.CHECKSUM_LISTING, address + " " + version
-                        + " " + platform + ": SHA256SUMS " + document.shasumsUrl()
-                        + (listed == null ? " does not list " + document.filename()
-                        : " lists " + document.filename() + " with hash " + listed + ", but the download document says "
-                        + document.shasum()));
+                throw new VerificationException(
+                        VerificationException.Check.CHECKSUM_LISTING,
+                        address + " " + version
+                                + " " + platform + ": SHA256SUMS " + document.shasumsUrl()
+                                + (listed == null
+                                        ? " does not list " + document.filename()
+                                        : " lists " + document.filename() + " with hash " + listed
+                                                + ", but the download document says " + document.shasum()));
             }
             String keyId;
             try {
                 keyId = signature(address, checksums, document, policy);
             } catch (VerificationException e) {
-                throw new VerificationException(VerificationException.Check.SIGNATURE,
-                        address + " " + version + " " + platform + ": " + e.getMessage()
-                                + " (SHA256SUMS " + document.shasumsUrl() + ")");
+                throw new VerificationException(
+                        VerificationException.Check.SIGNATURE,
+                        address + " " + version + " " + platform + ": " + e.getMessage() + " (SHA256SUMS "
+                                + document.shasumsUrl() + ")");
             }
-            packages.put(platform, new VerifiedPackage(platform, document.filename(), document.downloadUrl(),
-                    document.shasum(), keyId));
+            packages.put(
+                    platform,
+                    new VerifiedPackage(
+                            platform, document.filename(), document.downloadUrl(), document.shasum(), keyId));
         }
         return withPackages(new VerifiedRelease(address, version, packages));
     }
@@ -112,8 +130,10 @@ public final class ReleaseVerifier {
      */
     private static VerifiedRelease withPackages(VerifiedRelease release) {
         if (release.packages().isEmpty()) {
-            throw new OriginException(OriginException.Reason.BAD_RESPONSE, release.address() + " " + release.version()
-                    + ": its evidence holds no platform package; a release without packages is refused");
+            throw new OriginException(
+                    OriginException.Reason.BAD_RESPONSE,
+                    release.address() + " " + release.version()
+                            + ": its evidence holds no platform package; a release without packages is refused");
         }
         return release;
     }
@@ -129,18 +149,24 @@ public final class ReleaseVerifier {
             return false;
         }
         return ProviderVersion.parse(name.substring(prefix.length(), name.length() - suffix.length()))
-                .filter(version::equals).isPresent();
+                .filter(version::equals)
+                .isPresent();
     }
 
     /** True when {@code url} is {@code base} or beneath it: same scheme, host and port, and a path below base's. */
     static boolean isBeneath(URI url, URI base) {
-        if (url == null || !url.isAbsolute() || url.isOpaque() || url.getRawUserInfo() != null || url.getHost() == null
+        if (url == null
+                || !url.isAbsolute()
+                || url.isOpaque()
+                || url.getRawUserInfo() != null
+                || url.getHost() == null
                 || base.getHost() == null) {
             return false;
         }
         URI u = url.normalize();
         URI b = base.normalize();
-        if (!u.getScheme().equalsIgnoreCase(b.getScheme()) || !u.getHost().equalsIgnoreCase(b.getHost())
+        if (!u.getScheme().equalsIgnoreCase(b.getScheme())
+                || !u.getHost().equalsIgnoreCase(b.getHost())
                 || port(u) != port(b)) {
             return false;
         }
@@ -157,17 +183,28 @@ public final class ReleaseVerifier {
         return "http".equalsIgnoreCase(url.getScheme()) ? 80 : 443;
     }
 
-    private static String signature(ProviderAddress address, ReleaseEvidence.Checksums checksums, DownloadDocument document,
-                                    SignaturePolicy policy) {
-        if (document.signingKeys().isEmpty() && policy.allowUnsigned() && policy.trustedKeys().isEmpty()) {
+    private static String signature(
+            ProviderAddress address,
+            ReleaseEvidence.Checksums checksums,
+            DownloadDocument document,
+            SignaturePolicy policy) {
+        if (document.signingKeys().isEmpty()
+                && policy.allowUnsigned()
+                && policy.trustedKeys().isEmpty()) {
             return VerifiedPackage.UNSIGNED;
         }
         if (document.signingKeys().isEmpty()) {
-            throw new VerificationException(VerificationException.Check.SIGNATURE, "the origin lists no signing keys, "
-                    + "so the signature over SHA256SUMS cannot be checked (upstream.hosts." + address.hostname()
-                    + ".allowUnsigned accepts such releases from this host)");
+            throw new VerificationException(
+                    VerificationException.Check.SIGNATURE,
+                    "the origin lists no signing keys, "
+                            + "so the signature over SHA256SUMS cannot be checked (upstream.hosts." + address.hostname()
+                            + ".allowUnsigned accepts such releases from this host)");
         }
-        return OpenPgpSignatures.verify(checksums.sums(), checksums.signature(), document.signingKeys(),
-                policy.trustedKeys(), "upstream.hosts." + address.hostname() + ".trustedKeys");
+        return OpenPgpSignatures.verify(
+                checksums.sums(),
+                checksums.signature(),
+                document.signingKeys(),
+                policy.trustedKeys(),
+                "upstream.hosts." + address.hostname() + ".trustedKeys");
     }
 }

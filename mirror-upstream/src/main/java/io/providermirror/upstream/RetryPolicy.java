@@ -23,8 +23,8 @@ public record RetryPolicy(int maxAttempts, Duration baseDelay, Duration maxDelay
             throw new IllegalArgumentException("maxAttempts: " + maxAttempts + " (expected: >= 1)");
         }
         if (baseDelay.isNegative() || maxDelay.compareTo(baseDelay) < 0) {
-            throw new IllegalArgumentException("baseDelay/maxDelay: " + baseDelay + "/" + maxDelay
-                    + " (expected: 0 <= baseDelay <= maxDelay)");
+            throw new IllegalArgumentException(
+                    "baseDelay/maxDelay: " + baseDelay + "/" + maxDelay + " (expected: 0 <= baseDelay <= maxDelay)");
         }
     }
 
@@ -55,7 +55,8 @@ public record RetryPolicy(int maxAttempts, Duration baseDelay, Duration maxDelay
             return Optional.of(Duration.ofSeconds(Long.parseLong(value)));
         }
         try {
-            Instant at = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+            Instant at = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME)
+                    .toInstant();
             Duration delay = Duration.between(now, at);
             return Optional.of(delay.isNegative() ? Duration.ZERO : delay);
         } catch (DateTimeParseException e) {

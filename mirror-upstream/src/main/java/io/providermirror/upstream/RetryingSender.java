@@ -30,11 +30,19 @@ final class RetryingSender {
     }
 
     /** Sends a GET, retrying as {@link RetryPolicy} says, all within {@code timeout}. */
-    <T> HttpResponse<T> send(String origin, URI start, String what, Duration timeout,
-                             HttpResponse.BodyHandler<T> handler, Consumer<T> discard, String bearerToken) {
+    <T> HttpResponse<T> send(
+            String origin,
+            URI start,
+            String what,
+            Duration timeout,
+            HttpResponse.BodyHandler<T> handler,
+            Consumer<T> discard,
+            String bearerToken) {
         if (offline) {
-            throw new OriginException(OriginException.Reason.NOT_FOUND, what + " is not in this mirror's cache, and "
-                    + "upstream.offline is set, so " + start.getAuthority() + " is not asked");
+            throw new OriginException(
+                    OriginException.Reason.NOT_FOUND,
+                    what + " is not in this mirror's cache, and " + "upstream.offline is set, so "
+                            + start.getAuthority() + " is not asked");
         }
         long deadline = System.nanoTime() + timeout.toNanos();
         OriginException last = null;
@@ -45,28 +53,33 @@ final class RetryingSender {
             }
             Optional<Duration> retryAfter = Optional.empty();
             try {
-                HttpResponse<T> response = redirects.send(origin, start, what, Duration.ofNanos(remaining), handler,
-                        discard, bearerToken);
+                HttpResponse<T> response =
+                        redirects.send(origin, start, what, Duration.ofNanos(remaining), handler, discard, bearerToken);
                 if (!RetryPolicy.isRetryableStatus(response.statusCode()) || attempt >= retry.maxAttempts()) {
                     return response;
                 }
                 discard.accept(response.body());
                 last = OriginHttpClient.statusError(response.uri(), response.statusCode(), what);
-                retryAfter = RetryPolicy.parseRetryAfter(response.headers().firstValue("retry-after").orElse(null),
-                        java.time.Instant.now());
+                retryAfter = RetryPolicy.parseRetryAfter(
+                        response.headers().firstValue("retry-after").orElse(null), java.time.Instant.now());
             } catch (RedirectFollower.AttemptFailed failed) {
                 if (!failed.retryable() || attempt >= retry.maxAttempts()) {
                     throw attempt > 1 ? withAttempts(failed.exception(), attempt) : failed.exception();
                 }
                 last = failed.exception();
             }
-            Duration pause = retry.delayBefore(attempt + 1, retryAfter,
-                    java.util.concurrent.ThreadLocalRandom.current()::nextDouble);
+            Duration pause = retry.delayBefore(
+                    attempt + 1, retryAfter, java.util.concurrent.ThreadLocalRandom.current()::nextDouble);
             if (System.nanoTime() + pause.toNanos() >= deadline) {
                 throw withAttempts(last, attempt);
             }
-            LOG.info("{}: {}; trying again in {} ms (attempt {} of {})", what, last.getMessage(), pause.toMillis(),
-                    attempt + 1, retry.maxAttempts());
+            LOG.info(
+                    "{}: {}; trying again in {} ms (attempt {} of {})",
+                    what,
+                    last.getMessage(),
+                    pause.toMillis(),
+                    attempt + 1,
+                    retry.maxAttempts());
             try {
                 sleeper.sleep(pause);
             } catch (InterruptedException e) {
@@ -78,14 +91,17 @@ final class RetryingSender {
 
     private static OriginException gaveUp(OriginException last, int attempts, Duration timeout, String what, URI uri) {
         if (last == null) {
-            return new OriginException(OriginException.Reason.TIMEOUT,
+            return new OriginException(
+                    OriginException.Reason.TIMEOUT,
                     what + ": " + uri.getAuthority() + " did not answer within " + timeout.toMillis() + " ms");
         }
         return withAttempts(last, attempts);
     }
 
     private static OriginException withAttempts(OriginException last, int attempts) {
-        return new OriginException(last.reason(), last.getMessage() + " (gave up after " + attempts
-                + (attempts == 1 ? " attempt)" : " attempts)"), last);
+        return new OriginException(
+                last.reason(),
+                last.getMessage() + " (gave up after " + attempts + (attempts == 1 ? " attempt)" : " attempts)"),
+                last);
     }
 }

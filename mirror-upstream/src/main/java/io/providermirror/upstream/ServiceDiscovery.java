@@ -53,7 +53,11 @@ public final class ServiceDiscovery {
     public URI providersBase(String hostname) {
         URI url = discoveryUrl(hostname);
         String what = "service discovery for " + hostname;
-        OriginHttpClient.Document document = http.getDocument(hostname, url, what, OriginObserver.Operation.DISCOVERY,
+        OriginHttpClient.Document document = http.getDocument(
+                hostname,
+                url,
+                what,
+                OriginObserver.Operation.DISCOVERY,
                 credentials.tokenFor(hostname).orElse(null));
         return parseProvidersBase(hostname, document);
     }
@@ -62,10 +66,12 @@ public final class ServiceDiscovery {
     public static URI parseProvidersBase(String hostname, OriginHttpClient.Document document) {
         String what = "service discovery for " + hostname + " (" + document.finalUri() + ")";
         if (document.status() != 200) {
-            throw OriginHttpClient.statusError(document.finalUri(), document.status(), "service discovery for " + hostname);
+            throw OriginHttpClient.statusError(
+                    document.finalUri(), document.status(), "service discovery for " + hostname);
         }
         if (!document.isJson()) {
-            throw new OriginException(OriginException.Reason.BAD_RESPONSE,
+            throw new OriginException(
+                    OriginException.Reason.BAD_RESPONSE,
                     what + " answered with media type '" + document.contentType() + "', not application/json");
         }
         JsonNode root;
@@ -79,7 +85,8 @@ public final class ServiceDiscovery {
         }
         JsonNode providers = root.get("providers.v1");
         if (providers == null) {
-            throw new OriginException(OriginException.Reason.NOT_FOUND,
+            throw new OriginException(
+                    OriginException.Reason.NOT_FOUND,
                     hostname + " offers no provider registry (its discovery document has no providers.v1)");
         }
         if (!providers.isTextual()) {
@@ -93,8 +100,10 @@ public final class ServiceDiscovery {
             }
             return base;
         } catch (IllegalArgumentException e) {
-            throw new OriginException(OriginException.Reason.BAD_RESPONSE,
-                    what + ": providers.v1 '" + providers.asText() + "' is not a valid URL", e);
+            throw new OriginException(
+                    OriginException.Reason.BAD_RESPONSE,
+                    what + ": providers.v1 '" + providers.asText() + "' is not a valid URL",
+                    e);
         }
     }
 }

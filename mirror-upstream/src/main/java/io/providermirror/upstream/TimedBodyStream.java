@@ -32,6 +32,7 @@ final class TimedBodyStream extends InputStream implements Flow.Subscriber<List<
     private final Duration timeout;
     /** The {@link System#nanoTime()} past which no read waits, when {@link #bounded}. */
     private final long deadlineNanos;
+
     private final boolean bounded;
     private volatile Flow.Subscription subscription;
     private Iterator<ByteBuffer> pending;

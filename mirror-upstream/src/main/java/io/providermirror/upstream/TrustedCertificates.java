@@ -21,8 +21,7 @@ import javax.net.ssl.X509TrustManager;
  */
 public final class TrustedCertificates {
 
-    private TrustedCertificates() {
-    }
+    private TrustedCertificates() {}
 
     /** An SSL context trusting the JDK's authorities and every certificate in {@code extraPemBundle}. */
     public static SSLContext sslContext(Path extraPemBundle) throws IOException {

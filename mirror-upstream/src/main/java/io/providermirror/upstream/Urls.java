@@ -22,8 +22,7 @@ public final class Urls {
      */
     private static final Pattern URL_IN_TEXT = Pattern.compile("(?i)\\b[a-z][a-z0-9+.-]*://[^\\s\"'<>`\\\\]+");
 
-    private Urls() {
-    }
+    private Urls() {}
 
     /** {@code uri} without its query, fragment and user information. */
     public static String redacted(URI uri) {

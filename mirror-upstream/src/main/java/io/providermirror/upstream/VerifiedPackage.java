@@ -11,8 +11,8 @@ import java.util.List;
  * {@link #PARENT_MIRROR}). The archive must hash to {@code sha256}, or, when only {@code h1:} hashes are known
  * ({@code sha256} null), to one of {@code h1}.
  */
-public record VerifiedPackage(Platform platform, String filename, URI downloadUrl, String sha256, String signingKeyId,
-                              List<String> h1) {
+public record VerifiedPackage(
+        Platform platform, String filename, URI downloadUrl, String sha256, String signingKeyId, List<String> h1) {
 
     /** The signing key of a package accepted without a signature, by policy. */
     public static final String UNSIGNED = "unsigned";

@@ -13,8 +13,8 @@ import java.util.TreeMap;
  * here (it is large: every platform's download document with the origin's keys); whoever needs it again
  * persists it.
  */
-public record VerifiedRelease(ProviderAddress address, ProviderVersion version,
-                              Map<Platform, VerifiedPackage> packages) {
+public record VerifiedRelease(
+        ProviderAddress address, ProviderVersion version, Map<Platform, VerifiedPackage> packages) {
 
     public VerifiedRelease {
         packages = Collections.unmodifiableMap(new TreeMap<>(packages));

@@ -50,9 +50,8 @@ public record VersionList(ProviderAddress address, Map<ProviderVersion, ListedVe
         Map<ProviderVersion, ListedVersion> versions = new LinkedHashMap<>();
         for (JsonNode entry : list) {
             JsonNode text = entry.get("version");
-            Optional<ProviderVersion> version = text != null && text.isTextual()
-                    ? ProviderVersion.parse(text.asText())
-                    : Optional.empty();
+            Optional<ProviderVersion> version =
+                    text != null && text.isTextual() ? ProviderVersion.parse(text.asText()) : Optional.empty();
             if (version.isEmpty()) {
                 LOG.debug("{}: skipping entry with version {} (not a semantic version)", what, text);
                 continue;
@@ -70,9 +69,10 @@ public record VersionList(ProviderAddress address, Map<ProviderVersion, ListedVe
         com.fasterxml.jackson.databind.node.ObjectNode root = JSON.createObjectNode();
         com.fasterxml.jackson.databind.node.ArrayNode list = root.putArray("versions");
         for (ListedVersion listed : versions.values()) {
-            com.fasterxml.jackson.databind.node.ArrayNode platforms = list.addObject()
-                    .put("version", listed.originSpelling()).putArray("platforms");
-            listed.platforms().forEach(p -> platforms.addObject().put("os", p.os()).put("arch", p.arch()));
+            com.fasterxml.jackson.databind.node.ArrayNode platforms =
+                    list.addObject().put("version", listed.originSpelling()).putArray("platforms");
+            listed.platforms()
+                    .forEach(p -> platforms.addObject().put("os", p.os()).put("arch", p.arch()));
         }
         try {
             return JSON.writeValueAsBytes(root);
@@ -100,7 +100,9 @@ public record VersionList(ProviderAddress address, Map<ProviderVersion, ListedVe
         }
         com.fasterxml.jackson.databind.node.ObjectNode registry = JSON.createObjectNode();
         com.fasterxml.jackson.databind.node.ArrayNode list = registry.putArray("versions");
-        versions.fieldNames().forEachRemaining(version -> list.addObject().put("version", version).putArray("platforms"));
+        versions.fieldNames()
+                .forEachRemaining(
+                        version -> list.addObject().put("version", version).putArray("platforms"));
         try {
             return JSON.writeValueAsBytes(registry);
         } catch (IOException e) {
@@ -114,7 +116,9 @@ public record VersionList(ProviderAddress address, Map<ProviderVersion, ListedVe
         if (list != null && list.isArray()) {
             for (JsonNode platform : list) {
                 try {
-                    platforms.add(new Platform(platform.path("os").asText(null), platform.path("arch").asText(null)));
+                    platforms.add(new Platform(
+                            platform.path("os").asText(null),
+                            platform.path("arch").asText(null)));
                 } catch (IllegalArgumentException e) {
                     LOG.debug("skipping platform {}: {}", platform, e.getMessage());
                 }

@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.providermirror.testkit.RawHttpsServer;
 import io.providermirror.testkit.TestCertificates;
-import java.io.IOException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -28,29 +26,39 @@ final class DocumentDeadlineTest {
     Path tmp;
 
     @Test
-    void aDocumentTrickledByteByByteEndsWithATimeoutWithinTheRequestDeadlineAndTheConnectionIsClosed(
-            ) throws Exception {
+    void aDocumentTrickledByteByByteEndsWithATimeoutWithinTheRequestDeadlineAndTheConnectionIsClosed()
+            throws Exception {
         TestCertificates certificates = TestCertificates.create(tmp.resolve("tls"), "trickle");
         CountDownLatch hungUp = new CountDownLatch(1);
         try (RawHttpsServer origin = RawHttpsServer.trickling(certificates, hungUp)) {
             OriginHttpClient client = OriginClients.http(certificates.caPem(), REQUEST_TIMEOUT);
             URI url = origin.url("/v1/providers/acme/slow/versions?token=secret");
 
-            CompletableFuture<OriginHttpClient.Document> read = CompletableFuture.supplyAsync(() -> client.getDocument(
-                    "slow.example", url, "the version list of slow.example/acme/slow", OriginObserver.Operation.VERSIONS),
+            CompletableFuture<OriginHttpClient.Document> read = CompletableFuture.supplyAsync(
+                    () -> client.getDocument(
+                            "slow.example",
+                            url,
+                            "the version list of slow.example/acme/slow",
+                            OriginObserver.Operation.VERSIONS),
                     OriginClients.EXECUTOR);
 
-            assertThat(read).as("ended within upstream.requestTimeout and a margin")
+            assertThat(read)
+                    .as("ended within upstream.requestTimeout and a margin")
                     .failsWithin(REQUEST_TIMEOUT.plusSeconds(2))
                     .withThrowableOfType(ExecutionException.class)
                     .havingCause()
                     .isInstanceOfSatisfying(OriginException.class, e -> {
                         assertThat(e.reason()).isEqualTo(OriginException.Reason.TIMEOUT);
-                        assertThat(e.getMessage()).contains("the version list of slow.example/acme/slow")
-                                .contains(url.getAuthority()).contains("slow.example")
-                                .contains("upstream.requestTimeout").doesNotContain("secret");
+                        assertThat(e.getMessage())
+                                .contains("the version list of slow.example/acme/slow")
+                                .contains(url.getAuthority())
+                                .contains("slow.example")
+                                .contains("upstream.requestTimeout")
+                                .doesNotContain("secret");
                     });
-            assertThat(hungUp.await(5, TimeUnit.SECONDS)).as("the origin saw the connection closed").isTrue();
+            assertThat(hungUp.await(5, TimeUnit.SECONDS))
+                    .as("the origin saw the connection closed")
+                    .isTrue();
         }
     }
 }

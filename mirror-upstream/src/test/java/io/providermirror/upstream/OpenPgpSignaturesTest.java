@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 final class OpenPgpSignaturesTest {
 
-    private static final byte[] SUMS = ("a".repeat(64) + "  terraform-provider-x_1.0.0_linux_amd64.zip\n")
-            .getBytes(StandardCharsets.UTF_8);
+    private static final byte[] SUMS =
+            ("a".repeat(64) + "  terraform-provider-x_1.0.0_linux_amd64.zip\n").getBytes(StandardCharsets.UTF_8);
 
     private static TestPgpKey primaryOnly;
     private static TestPgpKey withSubkey;
@@ -28,27 +28,33 @@ final class OpenPgpSignaturesTest {
 
     @Test
     void acceptsABinaryDetachedSignature() {
-        String keyId = OpenPgpSignatures.verify(SUMS, primaryOnly.signDetached(SUMS), List.of(primaryOnly.armoredPublicKey()));
+        String keyId =
+                OpenPgpSignatures.verify(SUMS, primaryOnly.signDetached(SUMS), List.of(primaryOnly.armoredPublicKey()));
         assertThat(keyId).isEqualTo(primaryOnly.signingKeyId());
     }
 
     @Test
     void acceptsAnArmoredDetachedSignature() {
-        assertThat(OpenPgpSignatures.verify(SUMS, primaryOnly.signDetachedArmored(SUMS),
-                List.of(primaryOnly.armoredPublicKey()))).isEqualTo(primaryOnly.signingKeyId());
+        assertThat(OpenPgpSignatures.verify(
+                        SUMS, primaryOnly.signDetachedArmored(SUMS), List.of(primaryOnly.armoredPublicKey())))
+                .isEqualTo(primaryOnly.signingKeyId());
     }
 
     @Test
     void acceptsASignatureBySigningSubkeyBoundToTheListedKey() {
-        assertThat(OpenPgpSignatures.verify(SUMS, withSubkey.signDetached(SUMS),
-                List.of(stranger.armoredPublicKey(), withSubkey.armoredPublicKey()))).isEqualTo(withSubkey.signingKeyId());
+        assertThat(OpenPgpSignatures.verify(
+                        SUMS,
+                        withSubkey.signDetached(SUMS),
+                        List.of(stranger.armoredPublicKey(), withSubkey.armoredPublicKey())))
+                .isEqualTo(withSubkey.signingKeyId());
     }
 
     @Test
     void refusesASignatureByAKeyTheOriginDoesNotList() {
-        assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, stranger.signDetached(SUMS),
-                List.of(primaryOnly.armoredPublicKey())))
-                .isInstanceOfSatisfying(VerificationException.class,
+        assertThatThrownBy(() -> OpenPgpSignatures.verify(
+                        SUMS, stranger.signDetached(SUMS), List.of(primaryOnly.armoredPublicKey())))
+                .isInstanceOfSatisfying(
+                        VerificationException.class,
                         e -> assertThat(e.check()).isEqualTo(VerificationException.Check.SIGNATURE))
                 .hasMessageContaining(stranger.signingKeyId());
     }
@@ -59,19 +65,24 @@ final class OpenPgpSignaturesTest {
         byte[] tampered = SUMS.clone();
         tampered[0] = 'b';
         assertThatThrownBy(() -> OpenPgpSignatures.verify(tampered, signature, List.of(primaryOnly.armoredPublicKey())))
-                .isInstanceOf(VerificationException.class).hasMessageContaining("does not verify");
+                .isInstanceOf(VerificationException.class)
+                .hasMessageContaining("does not verify");
     }
 
     @Test
     void refusesWhenTheOriginListsNoKeys() {
         assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, primaryOnly.signDetached(SUMS), List.of()))
-                .isInstanceOf(VerificationException.class).hasMessageContaining("no signing keys");
+                .isInstanceOf(VerificationException.class)
+                .hasMessageContaining("no signing keys");
     }
 
     @Test
     void refusesGarbageSignaturesAndKeys() {
-        assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, "not a signature".getBytes(StandardCharsets.UTF_8),
-                List.of(primaryOnly.armoredPublicKey()))).isInstanceOf(VerificationException.class);
+        assertThatThrownBy(() -> OpenPgpSignatures.verify(
+                        SUMS,
+                        "not a signature".getBytes(StandardCharsets.UTF_8),
+                        List.of(primaryOnly.armoredPublicKey())))
+                .isInstanceOf(VerificationException.class);
         assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, primaryOnly.signDetached(SUMS), List.of("garbage")))
                 .isInstanceOf(VerificationException.class);
     }
@@ -86,12 +97,20 @@ final class OpenPgpSignaturesTest {
         assertThat(OpenPgpSignatures.verify(SUMS, signature, listed, Set.of(withSubkey.signingKeyId()), "pins"))
                 .isEqualTo(withSubkey.signingKeyId());
         // A key the origin lists but the operator did not pin is refused, even when it made a valid signature.
-        assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, signature, listed,
-                Set.of(stranger.primaryFingerprint()), "upstream.hosts.example.test.trustedKeys"))
+        assertThatThrownBy(() -> OpenPgpSignatures.verify(
+                        SUMS,
+                        signature,
+                        listed,
+                        Set.of(stranger.primaryFingerprint()),
+                        "upstream.hosts.example.test.trustedKeys"))
                 .isInstanceOf(VerificationException.class)
                 .hasMessageContaining("does not verify with any of the origin's 2 signing key(s)");
-        assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, signature, List.of(withSubkey.armoredPublicKey()),
-                Set.of(stranger.primaryFingerprint()), "upstream.hosts.example.test.trustedKeys"))
+        assertThatThrownBy(() -> OpenPgpSignatures.verify(
+                        SUMS,
+                        signature,
+                        List.of(withSubkey.armoredPublicKey()),
+                        Set.of(stranger.primaryFingerprint()),
+                        "upstream.hosts.example.test.trustedKeys"))
                 .isInstanceOf(VerificationException.class)
                 .hasMessageContaining("none of the origin's signing keys (" + withSubkey.primaryFingerprint()
                         + ") is among the keys pinned in upstream.hosts.example.test.trustedKeys");
@@ -102,16 +121,19 @@ final class OpenPgpSignaturesTest {
         // One ascii_armor with the pinned key and a key of the origin's own choosing.
         List<String> listed = List.of(TestPgpKey.armoredTogether(withSubkey, stranger));
         byte[] byStranger = stranger.signDetached(SUMS);
-        assertThat(OpenPgpSignatures.verify(SUMS, byStranger, listed)).as("without a pin, as the CLI: any listed key")
+        assertThat(OpenPgpSignatures.verify(SUMS, byStranger, listed))
+                .as("without a pin, as the CLI: any listed key")
                 .isEqualTo(stranger.signingKeyId());
         for (String pin : List.of(withSubkey.primaryFingerprint(), withSubkey.signingKeyId())) {
-            assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, byStranger, listed, Set.of(pin),
-                    "upstream.hosts.example.test.trustedKeys"))
-                    .as(pin).isInstanceOf(VerificationException.class)
+            assertThatThrownBy(() -> OpenPgpSignatures.verify(
+                            SUMS, byStranger, listed, Set.of(pin), "upstream.hosts.example.test.trustedKeys"))
+                    .as(pin)
+                    .isInstanceOf(VerificationException.class)
                     .hasMessageContaining("made by key " + stranger.signingKeyId())
                     .hasMessageContaining("that upstream.hosts.example.test.trustedKeys [" + pin + "] lets sign");
             assertThat(OpenPgpSignatures.verify(SUMS, withSubkey.signDetached(SUMS), listed, Set.of(pin), "pins"))
-                    .as(pin).isEqualTo(withSubkey.signingKeyId());
+                    .as(pin)
+                    .isEqualTo(withSubkey.signingKeyId());
         }
     }
 
@@ -119,10 +141,13 @@ final class OpenPgpSignaturesTest {
     void aKeyRingThatBindsACopyOfThePinnedKeyAsItsSubkeyGivesItsOwnKeysNoRightToSign() {
         String claiming = stranger.armoredPublicKeyClaiming(primaryOnly);
         Set<String> pin = Set.of(primaryOnly.primaryFingerprint());
-        assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, stranger.signDetached(SUMS), List.of(claiming), pin, "pins"))
-                .isInstanceOf(VerificationException.class).hasMessageContaining("does not verify");
+        assertThatThrownBy(() ->
+                        OpenPgpSignatures.verify(SUMS, stranger.signDetached(SUMS), List.of(claiming), pin, "pins"))
+                .isInstanceOf(VerificationException.class)
+                .hasMessageContaining("does not verify");
         assertThat(OpenPgpSignatures.verify(SUMS, primaryOnly.signDetached(SUMS), List.of(claiming), pin, "pins"))
-                .as("the copy is still the pinned key: only its owner signs with it").isEqualTo(primaryOnly.signingKeyId());
+                .as("the copy is still the pinned key: only its owner signs with it")
+                .isEqualTo(primaryOnly.signingKeyId());
     }
 
     @Test
@@ -133,24 +158,31 @@ final class OpenPgpSignaturesTest {
         assertThat(forged.signingKeyId()).isEqualTo(hashicorp);
         List<String> listed = List.of(forged.armoredPublicKey());
         byte[] signature = forged.signDetachedV3(SUMS);
-        assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, signature, listed, Set.of(hashicorp),
-                "upstream.hosts.registry.terraform.io.trustedKeys"))
-                .isInstanceOf(VerificationException.class).hasMessageContaining("version 3");
+        assertThatThrownBy(() -> OpenPgpSignatures.verify(
+                        SUMS, signature, listed, Set.of(hashicorp), "upstream.hosts.registry.terraform.io.trustedKeys"))
+                .isInstanceOf(VerificationException.class)
+                .hasMessageContaining("version 3");
         assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, signature, listed))
-                .as("nor without a pin, as the CLI, which reads no v3 key").isInstanceOf(VerificationException.class)
+                .as("nor without a pin, as the CLI, which reads no v3 key")
+                .isInstanceOf(VerificationException.class)
                 .hasMessageContaining("version 3");
         // A v3 signature by a genuine v4 key is refused too.
-        assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, primaryOnly.signDetachedV3(SUMS),
-                List.of(primaryOnly.armoredPublicKey()))).isInstanceOf(VerificationException.class)
+        assertThatThrownBy(() -> OpenPgpSignatures.verify(
+                        SUMS, primaryOnly.signDetachedV3(SUMS), List.of(primaryOnly.armoredPublicKey())))
+                .isInstanceOf(VerificationException.class)
                 .hasMessageContaining("version 3");
     }
 
     @Test
     void policiesNormalisePinsAndRefuseWhatIsNotAKey() {
-        assertThat(new SignaturePolicy(false, Set.of("c874 011f 0ab4 0511 0d02 1055 3436 5d94 72d7 468f")).trustedKeys())
+        assertThat(new SignaturePolicy(false, Set.of("c874 011f 0ab4 0511 0d02 1055 3436 5d94 72d7 468f"))
+                        .trustedKeys())
                 .containsExactly("C874011F0AB405110D02105534365D9472D7468F");
-        assertThatThrownBy(() -> new SignaturePolicy(false, Set.of("HashiCorp"))).hasMessageContaining("'HashiCorp'");
-        assertThat(SignaturePolicy.defaultFor("registry.opentofu.org").allowUnsigned()).isTrue();
-        assertThat(SignaturePolicy.defaultFor("registry.terraform.io").allowUnsigned()).isFalse();
+        assertThatThrownBy(() -> new SignaturePolicy(false, Set.of("HashiCorp")))
+                .hasMessageContaining("'HashiCorp'");
+        assertThat(SignaturePolicy.defaultFor("registry.opentofu.org").allowUnsigned())
+                .isTrue();
+        assertThat(SignaturePolicy.defaultFor("registry.terraform.io").allowUnsigned())
+                .isFalse();
     }
 }

@@ -16,13 +16,21 @@ final class OriginClients {
         return thread;
     });
 
-    private OriginClients() {
-    }
+    private OriginClients() {}
 
     static OriginHttpClient http(Path extraCa, Duration requestTimeout) {
         try {
-            return new OriginHttpClient(new OriginHttpClient.Settings(Duration.ofSeconds(2), requestTimeout, Duration.ofSeconds(2),
-                    TrustedCertificates.sslContext(extraCa), "provider-mirror-test", 3, 64 * 1024, new RetryPolicy(3, Duration.ofMillis(10), Duration.ofMillis(50)), false, (origin, host, port) -> host.equals("127.0.0.1") || host.equals("localhost")));
+            return new OriginHttpClient(new OriginHttpClient.Settings(
+                    Duration.ofSeconds(2),
+                    requestTimeout,
+                    Duration.ofSeconds(2),
+                    TrustedCertificates.sslContext(extraCa),
+                    "provider-mirror-test",
+                    3,
+                    64 * 1024,
+                    new RetryPolicy(3, Duration.ofMillis(10), Duration.ofMillis(50)),
+                    false,
+                    (origin, host, port) -> host.equals("127.0.0.1") || host.equals("localhost")));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -34,10 +34,21 @@ final class OriginDestinationTest {
 
     private OriginHttpClient client(InternalAuthorities internal, OriginProxy proxy, OriginHttpClient.Resolver resolver)
             throws IOException {
-        return new OriginHttpClient(new OriginHttpClient.Settings(Duration.ofSeconds(1), Duration.ofSeconds(2),
-                Duration.ofSeconds(1), TrustedCertificates.sslContext(null), "test", 3, 1024,
-                new RetryPolicy(1, Duration.ofMillis(1), Duration.ofMillis(5)), false, internal, proxy),
-                duration -> { }, (origin, host, operation, outcome, latency, failure) -> reports.add(host + " " + outcome),
+        return new OriginHttpClient(
+                new OriginHttpClient.Settings(
+                        Duration.ofSeconds(1),
+                        Duration.ofSeconds(2),
+                        Duration.ofSeconds(1),
+                        TrustedCertificates.sslContext(null),
+                        "test",
+                        3,
+                        1024,
+                        new RetryPolicy(1, Duration.ofMillis(1), Duration.ofMillis(5)),
+                        false,
+                        internal,
+                        proxy),
+                duration -> {},
+                (origin, host, operation, outcome, latency, failure) -> reports.add(host + " " + outcome),
                 resolver);
     }
 
@@ -45,20 +56,23 @@ final class OriginDestinationTest {
     void anInternalAuthorityIsAllowedOnlyForTheOriginItIsConfiguredForAndOnlyOnItsPort(WireMockRuntimeInfo wm)
             throws IOException {
         stubFor(get(urlEqualTo("/x")).willReturn(aResponse().withBody("internal")));
-        InternalAuthorities internal = InternalAuthorities.of(Map.of("a.test", Set.of("localhost:" + wm.getHttpPort())));
+        InternalAuthorities internal =
+                InternalAuthorities.of(Map.of("a.test", Set.of("localhost:" + wm.getHttpPort())));
         OriginHttpClient client = client(internal, null, InetAddress::getAllByName);
         URI service = URI.create("http://localhost:" + wm.getHttpPort() + "/x");
 
-        assertThat(client.getDocument("a.test", service, "test", OriginObserver.Operation.VERSIONS).body())
-                .asString(StandardCharsets.UTF_8).isEqualTo("internal");
+        assertThat(client.getDocument("a.test", service, "test", OriginObserver.Operation.VERSIONS)
+                        .body())
+                .asString(StandardCharsets.UTF_8)
+                .isEqualTo("internal");
         assertThatThrownBy(() -> client.getDocument("b.test", service, "test", OriginObserver.Operation.VERSIONS))
-                .isInstanceOfSatisfying(OriginException.class,
-                        e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.FORBIDDEN))
+                .isInstanceOfSatisfying(
+                        OriginException.class, e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.FORBIDDEN))
                 .hasMessageContaining("configured for the origin b.test");
         URI otherPort = URI.create("http://localhost:" + (wm.getHttpPort() == 65535 ? 1 : wm.getHttpPort() + 1) + "/x");
         assertThatThrownBy(() -> client.getDocument("a.test", otherPort, "test", OriginObserver.Operation.VERSIONS))
-                .isInstanceOfSatisfying(OriginException.class,
-                        e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.FORBIDDEN));
+                .isInstanceOfSatisfying(
+                        OriginException.class, e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.FORBIDDEN));
         assertThat(wm.getWireMock().getServeEvents()).hasSize(1);
     }
 
@@ -66,12 +80,17 @@ final class OriginDestinationTest {
     void aNonHttpUrlIsRefusedCleanlyAndNeverReportedAsARequest() throws IOException {
         OriginHttpClient client = client(InternalAuthorities.NONE, null, InetAddress::getAllByName);
 
-        assertThatThrownBy(() -> client.openArchive("a.test", URI.create("file:///etc/passwd"), "the archive of a.test/x/y"))
-                .isInstanceOfSatisfying(OriginException.class,
+        assertThatThrownBy(() ->
+                        client.openArchive("a.test", URI.create("file:///etc/passwd"), "the archive of a.test/x/y"))
+                .isInstanceOfSatisfying(
+                        OriginException.class,
                         e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.BAD_RESPONSE))
-                .hasMessageContaining("the archive of a.test/x/y").hasMessageContaining("the origin a.test")
+                .hasMessageContaining("the archive of a.test/x/y")
+                .hasMessageContaining("the origin a.test")
                 .hasMessageContaining("not an http(s) URL");
-        assertThat(reports).as("nothing was sent, and no host is reported as null").isEmpty();
+        assertThat(reports)
+                .as("nothing was sent, and no host is reported as null")
+                .isEmpty();
     }
 
     @Test
@@ -85,28 +104,45 @@ final class OriginDestinationTest {
                 : new InetAddress[] {InetAddress.getLoopbackAddress()};
         OriginHttpClient client = client(InternalAuthorities.NONE, null, rebinding);
 
-        assertThatThrownBy(() -> client.getDocument("a.test", URI.create("http://localhost:" + wm.getHttpPort() + "/x"),
-                "test", OriginObserver.Operation.VERSIONS))
-                .isInstanceOfSatisfying(OriginException.class,
-                        e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.FORBIDDEN))
-                .hasMessageContaining("resolves to an internal address").hasMessageNotContaining("127.0.0.1");
+        assertThatThrownBy(() -> client.getDocument(
+                        "a.test",
+                        URI.create("http://localhost:" + wm.getHttpPort() + "/x"),
+                        "test",
+                        OriginObserver.Operation.VERSIONS))
+                .isInstanceOfSatisfying(
+                        OriginException.class, e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.FORBIDDEN))
+                .hasMessageContaining("resolves to an internal address")
+                .hasMessageNotContaining("127.0.0.1");
     }
 
     @Test
     void behindAProxyOnlyConfiguredNamesThatDoNotResolveAreLeftToTheProxy() throws Exception {
         try (RecordingProxy proxy = new RecordingProxy()) {
             InternalAuthorities internal = InternalAuthorities.of(Map.of("corp.test", Set.of("registry.corp.test")));
-            OriginHttpClient client = client(internal, OriginProxy.of(URI.create("http://127.0.0.1:" + proxy.port()),
-                    List.of(), null, null), InetAddress::getAllByName);
+            OriginHttpClient client = client(
+                    internal,
+                    OriginProxy.of(URI.create("http://127.0.0.1:" + proxy.port()), List.of(), null, null),
+                    InetAddress::getAllByName);
 
-            for (String name : new String[] {"metadata.google.internal", "kubernetes.default.svc", "registry.corp.test"}) {
-                assertThatThrownBy(() -> client.getDocument("attacker.test", URI.create("https://" + name + "/x"), "test",
-                        OriginObserver.Operation.DOWNLOAD)).isInstanceOf(OriginException.class);
+            for (String name :
+                    new String[] {"metadata.google.internal", "kubernetes.default.svc", "registry.corp.test"}) {
+                assertThatThrownBy(() -> client.getDocument(
+                                "attacker.test",
+                                URI.create("https://" + name + "/x"),
+                                "test",
+                                OriginObserver.Operation.DOWNLOAD))
+                        .isInstanceOf(OriginException.class);
             }
-            assertThat(proxy.requests).as("no unresolvable name of another origin reached the proxy").isEmpty();
+            assertThat(proxy.requests)
+                    .as("no unresolvable name of another origin reached the proxy")
+                    .isEmpty();
 
-            assertThatThrownBy(() -> client.getDocument("corp.test", URI.create("https://registry.corp.test/x"), "test",
-                    OriginObserver.Operation.DOWNLOAD)).isInstanceOf(OriginException.class);
+            assertThatThrownBy(() -> client.getDocument(
+                            "corp.test",
+                            URI.create("https://registry.corp.test/x"),
+                            "test",
+                            OriginObserver.Operation.DOWNLOAD))
+                    .isInstanceOf(OriginException.class);
             assertThat(proxy.requests).containsExactly("CONNECT registry.corp.test:443 HTTP/1.1");
         }
     }
@@ -129,8 +165,8 @@ final class OriginDestinationTest {
         private void serve() {
             while (!server.isClosed()) {
                 try (Socket socket = server.accept()) {
-                    BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(),
-                            StandardCharsets.ISO_8859_1));
+                    BufferedReader in = new BufferedReader(
+                            new InputStreamReader(socket.getInputStream(), StandardCharsets.ISO_8859_1));
                     String line = in.readLine();
                     // Recorded before answering, so the client's failure comes after the record.
                     requests.add(line);

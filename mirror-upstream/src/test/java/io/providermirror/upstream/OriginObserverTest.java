@@ -23,18 +23,27 @@ import org.junit.jupiter.api.Test;
 @WireMockTest
 final class OriginObserverTest {
 
-    private record Report(String host, OriginObserver.Operation operation, OriginObserver.Outcome outcome,
-                          String failure) {
-    }
+    private record Report(
+            String host, OriginObserver.Operation operation, OriginObserver.Outcome outcome, String failure) {}
 
     private final List<Report> reports = new CopyOnWriteArrayList<>();
     private final List<String> origins = new CopyOnWriteArrayList<>();
 
     private OriginHttpClient client(boolean offline, Set<String> internalAllowed) throws IOException {
-        return new OriginHttpClient(new OriginHttpClient.Settings(Duration.ofSeconds(1), Duration.ofMillis(800),
-                Duration.ofSeconds(1), TrustedCertificates.sslContext(null), "test", 3, 1024,
-                new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(5)), offline, (origin, host, port) -> internalAllowed.contains(host)),
-                duration -> { }, (origin, host, operation, outcome, latency, failure) -> {
+        return new OriginHttpClient(
+                new OriginHttpClient.Settings(
+                        Duration.ofSeconds(1),
+                        Duration.ofMillis(800),
+                        Duration.ofSeconds(1),
+                        TrustedCertificates.sslContext(null),
+                        "test",
+                        3,
+                        1024,
+                        new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(5)),
+                        offline,
+                        (origin, host, port) -> internalAllowed.contains(host)),
+                duration -> {},
+                (origin, host, operation, outcome, latency, failure) -> {
                     origins.add(origin);
                     assertThat(latency.isNegative()).isFalse();
                     reports.add(new Report(host, operation, outcome, failure));
@@ -50,8 +59,9 @@ final class OriginObserverTest {
             throws IOException {
         stubFor(get(urlEqualTo("/archive.zip")).willReturn(aResponse().withBody("zip")));
 
-        client().openArchive("registry.example", URI.create("http://localhost:" + wm.getHttpPort() + "/archive.zip"),
-                "test").close();
+        client().openArchive(
+                        "registry.example", URI.create("http://localhost:" + wm.getHttpPort() + "/archive.zip"), "test")
+                .close();
 
         assertThat(origins).containsExactly("registry.example");
         assertThat(reports).extracting(Report::host).containsExactly("localhost:" + wm.getHttpPort());
@@ -59,16 +69,28 @@ final class OriginObserverTest {
 
     @Test
     void aRequestThatNeededRetriesIsReportedOnceAsItEnded(WireMockRuntimeInfo wm) throws IOException {
-        stubFor(get(urlEqualTo("/flaky")).inScenario("flaky").whenScenarioStateIs(STARTED)
-                .willReturn(aResponse().withStatus(503)).willSetStateTo("recovered"));
-        stubFor(get(urlEqualTo("/flaky")).inScenario("flaky").whenScenarioStateIs("recovered")
+        stubFor(get(urlEqualTo("/flaky"))
+                .inScenario("flaky")
+                .whenScenarioStateIs(STARTED)
+                .willReturn(aResponse().withStatus(503))
+                .willSetStateTo("recovered"));
+        stubFor(get(urlEqualTo("/flaky"))
+                .inScenario("flaky")
+                .whenScenarioStateIs("recovered")
                 .willReturn(aResponse().withBody("{}")));
 
-        client().getDocument("origin.test", URI.create("http://localhost:" + wm.getHttpPort() + "/flaky"), "test",
-                OriginObserver.Operation.VERSIONS);
+        client().getDocument(
+                        "origin.test",
+                        URI.create("http://localhost:" + wm.getHttpPort() + "/flaky"),
+                        "test",
+                        OriginObserver.Operation.VERSIONS);
 
-        assertThat(reports).containsExactly(new Report("localhost:" + wm.getHttpPort(),
-                OriginObserver.Operation.VERSIONS, OriginObserver.Outcome.SUCCESS, null));
+        assertThat(reports)
+                .containsExactly(new Report(
+                        "localhost:" + wm.getHttpPort(),
+                        OriginObserver.Operation.VERSIONS,
+                        OriginObserver.Outcome.SUCCESS,
+                        null));
     }
 
     @Test
@@ -81,16 +103,23 @@ final class OriginObserverTest {
 
         client.getDocument("origin.test", URI.create(base + "/gone"), "test", OriginObserver.Operation.DOWNLOAD);
         client.getDocument("origin.test", URI.create(base + "/broken"), "test", OriginObserver.Operation.CHECKSUMS);
-        assertThatThrownBy(() -> client.getDocument("origin.test", URI.create(base + "/slow"), "test",
-                OriginObserver.Operation.SIGNATURE)).isInstanceOf(OriginException.class);
+        assertThatThrownBy(() -> client.getDocument(
+                        "origin.test", URI.create(base + "/slow"), "test", OriginObserver.Operation.SIGNATURE))
+                .isInstanceOf(OriginException.class);
         assertThatThrownBy(() -> client.openArchive("origin.test", URI.create(base + "/broken"), "test"))
                 .isInstanceOf(OriginException.class);
 
-        assertThat(reports).extracting(Report::operation, Report::outcome).containsExactly(
-                org.assertj.core.groups.Tuple.tuple(OriginObserver.Operation.DOWNLOAD, OriginObserver.Outcome.NOT_FOUND),
-                org.assertj.core.groups.Tuple.tuple(OriginObserver.Operation.CHECKSUMS, OriginObserver.Outcome.ERROR),
-                org.assertj.core.groups.Tuple.tuple(OriginObserver.Operation.SIGNATURE, OriginObserver.Outcome.TIMEOUT),
-                org.assertj.core.groups.Tuple.tuple(OriginObserver.Operation.ARCHIVE, OriginObserver.Outcome.ERROR));
+        assertThat(reports)
+                .extracting(Report::operation, Report::outcome)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(
+                                OriginObserver.Operation.DOWNLOAD, OriginObserver.Outcome.NOT_FOUND),
+                        org.assertj.core.groups.Tuple.tuple(
+                                OriginObserver.Operation.CHECKSUMS, OriginObserver.Outcome.ERROR),
+                        org.assertj.core.groups.Tuple.tuple(
+                                OriginObserver.Operation.SIGNATURE, OriginObserver.Outcome.TIMEOUT),
+                        org.assertj.core.groups.Tuple.tuple(
+                                OriginObserver.Operation.ARCHIVE, OriginObserver.Outcome.ERROR));
         assertThat(reports.get(1).failure()).contains("answered HTTP 500");
     }
 
@@ -101,8 +130,12 @@ final class OriginObserverTest {
             port = socket.getLocalPort();
         }
         int closedPort = port;
-        assertThatThrownBy(() -> client().getDocument("origin.test", URI.create("http://localhost:" + closedPort + "/"), "test",
-                OriginObserver.Operation.DISCOVERY)).isInstanceOf(OriginException.class);
+        assertThatThrownBy(() -> client().getDocument(
+                                "origin.test",
+                                URI.create("http://localhost:" + closedPort + "/"),
+                                "test",
+                                OriginObserver.Operation.DISCOVERY))
+                .isInstanceOf(OriginException.class);
 
         assertThat(reports).singleElement().satisfies(report -> {
             assertThat(report.outcome()).isEqualTo(OriginObserver.Outcome.ERROR);
@@ -113,10 +146,12 @@ final class OriginObserverTest {
     @Test
     void requestsThatAreNeverSentAreNotReported(WireMockRuntimeInfo wm) throws IOException {
         URI internal = URI.create("http://127.0.0.1:" + wm.getHttpPort() + "/x");
-        assertThatThrownBy(() -> client(false, Set.of()).getDocument("origin.test", internal, "test",
-                OriginObserver.Operation.VERSIONS)).hasMessageContaining("internal address");
-        assertThatThrownBy(() -> client(true, Set.of("127.0.0.1")).getDocument("origin.test", internal, "test",
-                OriginObserver.Operation.VERSIONS)).hasMessageContaining("upstream.offline");
+        assertThatThrownBy(() -> client(false, Set.of())
+                        .getDocument("origin.test", internal, "test", OriginObserver.Operation.VERSIONS))
+                .hasMessageContaining("internal address");
+        assertThatThrownBy(() -> client(true, Set.of("127.0.0.1"))
+                        .getDocument("origin.test", internal, "test", OriginObserver.Operation.VERSIONS))
+                .hasMessageContaining("upstream.offline");
 
         assertThat(reports).isEmpty();
     }

@@ -22,13 +22,14 @@ final class PackageHashesTest {
     @TempDir
     Path tmp;
 
-    record Vector(String file, String h1, String zh) {
-    }
+    record Vector(String file, String h1, String zh) {}
 
     static Stream<Vector> terraformVectors() throws IOException {
         try (InputStream in = PackageHashesTest.class.getResourceAsStream("/hash-vectors/expected.txt")) {
-            List<String> lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
-                    .filter(l -> !l.isBlank() && !l.startsWith("#")).toList();
+            List<String> lines = new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                    .lines()
+                    .filter(l -> !l.isBlank() && !l.startsWith("#"))
+                    .toList();
             assertThat(lines).hasSize(4);
             return lines.stream().map(l -> l.split(" ")).map(p -> new Vector(p[0], p[1], p[2]));
         }
@@ -69,7 +70,8 @@ final class PackageHashesTest {
     void refusesZipsWithMoreEntriesThanTheLimit() throws IOException {
         Path zip = zip("many.zip", "a", "b", "c");
         assertThatThrownBy(() -> PackageHashes.h1(zip, new PackageHashes.Limits(2, 1_000)))
-                .isInstanceOf(IOException.class).hasMessageContaining("more than 2 entries");
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("more than 2 entries");
     }
 
     @Test
@@ -82,35 +84,43 @@ final class PackageHashesTest {
         }
         assertThat(Files.size(zip)).isLessThan(1_000);
         assertThatThrownBy(() -> PackageHashes.h1(zip, new PackageHashes.Limits(10, 50_000)))
-                .isInstanceOf(IOException.class).hasMessageContaining("expands to more than 50000 bytes");
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("expands to more than 50000 bytes");
     }
 
     @Test
     void refusesEntryNamesWithNewlines() throws IOException {
         Path zip = zip("newline.zip", "bad\nname");
-        assertThatThrownBy(() -> PackageHashes.h1(zip)).isInstanceOf(IOException.class).hasMessageContaining("newline");
+        assertThatThrownBy(() -> PackageHashes.h1(zip))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("newline");
     }
 
     @Test
     void refusesAZipBombByItsDeclaredSizesBeforeInflatingIt() throws IOException {
         Path zip = zeros("bomb.zip", 64 * 1024 * 1024);
         assertThat(Files.size(zip)).as("64 MiB of zeros in a small zip").isLessThan(100_000);
-        assertThatThrownBy(() -> PackageHashes.h1(zip)).isInstanceOf(IOException.class)
-                .hasMessageContaining("zip entry 'zeros' unpacks to more than 100 times its").hasMessageContaining("zip bomb")
-                .as("refused by what it declares, before inflating").hasMessageContaining("(67108864 bytes");
+        assertThatThrownBy(() -> PackageHashes.h1(zip))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("zip entry 'zeros' unpacks to more than 100 times its")
+                .hasMessageContaining("zip bomb")
+                .as("refused by what it declares, before inflating")
+                .hasMessageContaining("(67108864 bytes");
     }
 
     @Test
     void refusesAZipBombWhoseDeclaredSizesLieByCountingWhatIsInflated() throws IOException {
         Path zip = zeros("liar.zip", 8 * 1024 * 1024);
         declareUncompressedSize(zip, 100);
-        assertThatThrownBy(() -> PackageHashes.h1(zip)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> PackageHashes.h1(zip))
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("unpacks to more than 100 times");
 
         Path total = zeros("total.zip", 100_000);
         declareUncompressedSize(total, 10);
         assertThatThrownBy(() -> PackageHashes.h1(total, new PackageHashes.Limits(10, 50_000, 1_000_000)))
-                .isInstanceOf(IOException.class).hasMessageContaining("expands to more than 50000 bytes");
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("expands to more than 50000 bytes");
     }
 
     /**
@@ -130,22 +140,50 @@ final class PackageHashesTest {
         java.util.zip.CRC32 crc = new java.util.zip.CRC32();
         crc.update(new byte[size]);
         byte[] data = java.util.Arrays.copyOf(kernel.toByteArray(), paddedTo);
-        java.nio.ByteBuffer zip = java.nio.ByteBuffer.allocate(paddedTo + 1024 + count * 64)
-                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        zip.putInt(0x04034b50).putShort((short) 20).putShort((short) 0).putShort((short) 8).putInt(0)
-                .putInt((int) crc.getValue()).putInt(paddedTo).putInt(size).putShort((short) 1).putShort((short) 0)
-                .put((byte) 'a').put(data);
+        java.nio.ByteBuffer zip =
+                java.nio.ByteBuffer.allocate(paddedTo + 1024 + count * 64).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        zip.putInt(0x04034b50)
+                .putShort((short) 20)
+                .putShort((short) 0)
+                .putShort((short) 8)
+                .putInt(0)
+                .putInt((int) crc.getValue())
+                .putInt(paddedTo)
+                .putInt(size)
+                .putShort((short) 1)
+                .putShort((short) 0)
+                .put((byte) 'a')
+                .put(data);
         int centralStart = zip.position();
         for (int i = 0; i < count; i++) {
             byte[] entry = String.format(java.util.Locale.ROOT, "f%02d", i).getBytes(StandardCharsets.US_ASCII);
-            zip.putInt(0x02014b50).putShort((short) 20).putShort((short) 20).putShort((short) 0).putShort((short) 8)
-                    .putInt(0).putInt((int) crc.getValue()).putInt(paddedTo).putInt(size).putShort((short) entry.length)
-                    .putShort((short) 0).putShort((short) 0).putShort((short) 0).putShort((short) 0).putInt(0).putInt(0)
+            zip.putInt(0x02014b50)
+                    .putShort((short) 20)
+                    .putShort((short) 20)
+                    .putShort((short) 0)
+                    .putShort((short) 8)
+                    .putInt(0)
+                    .putInt((int) crc.getValue())
+                    .putInt(paddedTo)
+                    .putInt(size)
+                    .putShort((short) entry.length)
+                    .putShort((short) 0)
+                    .putShort((short) 0)
+                    .putShort((short) 0)
+                    .putShort((short) 0)
+                    .putInt(0)
+                    .putInt(0)
                     .put(entry);
         }
         int centralSize = zip.position() - centralStart;
-        zip.putInt(0x06054b50).putShort((short) 0).putShort((short) 0).putShort((short) count)
-                .putShort((short) count).putInt(centralSize).putInt(centralStart).putShort((short) 0);
+        zip.putInt(0x06054b50)
+                .putShort((short) 0)
+                .putShort((short) 0)
+                .putShort((short) count)
+                .putShort((short) count)
+                .putInt(centralSize)
+                .putInt(centralStart)
+                .putShort((short) 0);
         return Files.write(tmp.resolve(name), java.util.Arrays.copyOf(zip.array(), zip.position()));
     }
 
@@ -153,7 +191,9 @@ final class PackageHashesTest {
     void refusesEntriesThatShareOneCompressedStreamEachUnderTheRatio() throws IOException {
         // 20 entries of 4 MiB each, all one ~4 KB stream padded to 60 KB: each is under 100x, the whole is ~1,400x.
         Path zip = overlapping("overlap.zip", 20, 4 * 1024 * 1024, 60_000);
-        assertThatThrownBy(() -> PackageHashes.h1(zip)).isInstanceOf(IOException.class).hasMessageContaining("zip bomb");
+        assertThatThrownBy(() -> PackageHashes.h1(zip))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("zip bomb");
         // One such entry alone is an ordinary archive.
         Path one = overlapping("one.zip", 1, 4 * 1024 * 1024, 60_000);
         assertThat(PackageHashes.h1(one)).startsWith("h1:");
@@ -163,7 +203,8 @@ final class PackageHashesTest {
     void refusesAZipThatDeclaresMoreThanTwoGibibytes() throws IOException {
         Path zip = zeros("big.zip", 1000);
         declareUncompressedSize(zip, 3L * 1024 * 1024 * 1024 - 1);
-        assertThatThrownBy(() -> PackageHashes.h1(zip)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> PackageHashes.h1(zip))
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("expands to more than 2147483648 bytes (its entry 'zeros' declares 3221225471)");
     }
 

@@ -42,17 +42,24 @@ final class ProviderBasesTest {
     private final MapMemory memory = new MapMemory();
 
     private ProviderBases bases(WireMockRuntimeInfo wm, Duration freshness) {
-        return new ProviderBases(new ServiceDiscovery(OriginClients.http(null, Duration.ofSeconds(2)),
-                Map.of(HOST, URI.create(wm.getHttpBaseUrl() + "/"))), memory, freshness);
+        return new ProviderBases(
+                new ServiceDiscovery(
+                        OriginClients.http(null, Duration.ofSeconds(2)),
+                        Map.of(HOST, URI.create(wm.getHttpBaseUrl() + "/"))),
+                memory,
+                freshness);
     }
 
     private static void discoveryAnswers(String body) {
         stubFor(get(urlEqualTo("/.well-known/terraform.json"))
-                .willReturn(aResponse().withHeader("Content-Type", "application/json").withBody(body)));
+                .willReturn(aResponse()
+                        .withHeader("Content-Type", "application/json")
+                        .withBody(body)));
     }
 
     private static int discoveries() {
-        return WireMock.findAll(getRequestedFor(urlEqualTo("/.well-known/terraform.json"))).size();
+        return WireMock.findAll(getRequestedFor(urlEqualTo("/.well-known/terraform.json")))
+                .size();
     }
 
     @Test
@@ -83,8 +90,8 @@ final class ProviderBasesTest {
         discoveryAnswers("{\"modules.v1\":\"/v1/modules/\"}");
 
         assertThatThrownBy(() -> bases(wm, Duration.ofMinutes(15)).providersBase(HOST))
-                .isInstanceOfSatisfying(OriginException.class,
-                        e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.NOT_FOUND));
+                .isInstanceOfSatisfying(
+                        OriginException.class, e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.NOT_FOUND));
     }
 
     @Test
@@ -92,6 +99,7 @@ final class ProviderBasesTest {
         discoveryAnswers("not json");
 
         assertThatThrownBy(() -> bases(wm, Duration.ofMinutes(15)).providersBase(HOST))
-                .isInstanceOf(OriginException.class).hasMessageContaining("not valid JSON");
+                .isInstanceOf(OriginException.class)
+                .hasMessageContaining("not valid JSON");
     }
 }

@@ -1,14 +1,14 @@
 package io.providermirror.upstream;
 
-import io.providermirror.model.Platform;
-import io.providermirror.model.ProviderAddress;
-import io.providermirror.model.ProviderVersion;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.providermirror.model.Platform;
+import io.providermirror.model.ProviderAddress;
+import io.providermirror.model.ProviderVersion;
 import io.providermirror.testkit.FakeOrigin;
 import java.io.IOException;
 import java.net.URI;
@@ -34,9 +34,12 @@ final class RegistryClientTest {
     @BeforeAll
     static void start() {
         origin = FakeOrigin.start(tmp);
-        registry = new RegistryClient(OriginClients.http(origin.caCertificate(), Duration.ofSeconds(2)), OriginClients.EXECUTOR);
-        base = new ServiceDiscovery(OriginClients.http(origin.caCertificate(), Duration.ofSeconds(2)),
-                java.util.Map.of("example.test", origin.discoveryUrl())).providersBase("example.test");
+        registry = new RegistryClient(
+                OriginClients.http(origin.caCertificate(), Duration.ofSeconds(2)), OriginClients.EXECUTOR);
+        base = new ServiceDiscovery(
+                        OriginClients.http(origin.caCertificate(), Duration.ofSeconds(2)),
+                        java.util.Map.of("example.test", origin.discoveryUrl()))
+                .providersBase("example.test");
     }
 
     @AfterAll
@@ -55,23 +58,30 @@ final class RegistryClientTest {
 
     @Test
     void anOriginWhoseCaIsNotTrustedFailsWithATlsError() {
-        RegistryClient untrusting = new RegistryClient(OriginClients.http(null, Duration.ofSeconds(2)), OriginClients.EXECUTOR);
+        RegistryClient untrusting =
+                new RegistryClient(OriginClients.http(null, Duration.ofSeconds(2)), OriginClients.EXECUTOR);
         origin.publish("acme", "tls", "1.0.0", "linux_amd64");
         assertThatThrownBy(() -> untrusting.versions(base, address("tls")))
-                .isInstanceOfSatisfying(OriginException.class,
+                .isInstanceOfSatisfying(
+                        OriginException.class,
                         e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.UNAVAILABLE))
                 .hasMessageContaining("TLS");
     }
 
     @Test
     void versionListsKeepOnlySemverAndRememberTheOriginsSpelling() {
-        origin.wireMock().stubFor(get(urlEqualTo("/v1/providers/acme/mixed/versions")).willReturn(aResponse()
-                .withHeader("Content-Type", "application/json")
-                .withBody("{\"versions\":[{\"version\":\"1.2\",\"platforms\":[{\"os\":\"linux\",\"arch\":\"amd64\"},"
-                        + "{\"os\":\"Bad OS\",\"arch\":\"x\"}]},{\"version\":\"v2.0.0\"},{\"version\":\"2.1.0-beta\"},"
-                        + "{\"version\":42}]}")));
+        origin.wireMock()
+                .stubFor(get(urlEqualTo("/v1/providers/acme/mixed/versions"))
+                        .willReturn(aResponse()
+                                .withHeader("Content-Type", "application/json")
+                                .withBody(
+                                        "{\"versions\":[{\"version\":\"1.2\",\"platforms\":[{\"os\":\"linux\",\"arch\":\"amd64\"},"
+                                                + "{\"os\":\"Bad OS\",\"arch\":\"x\"}]},{\"version\":\"v2.0.0\"},{\"version\":\"2.1.0-beta\"},"
+                                                + "{\"version\":42}]}")));
         VersionList list = registry.versions(base, address("mixed")).list();
-        assertThat(list.versions().keySet()).extracting(ProviderVersion::canonical).containsExactly("1.2.0", "2.1.0-beta");
+        assertThat(list.versions().keySet())
+                .extracting(ProviderVersion::canonical)
+                .containsExactly("1.2.0", "2.1.0-beta");
         ListedVersion listed = list.find(new ProviderVersion("1.2.0")).orElseThrow();
         assertThat(listed.originSpelling()).isEqualTo("1.2");
         assertThat(listed.platforms()).containsExactly(new Platform("linux", "amd64"));
@@ -80,55 +90,74 @@ final class RegistryClientTest {
     @Test
     void anUnknownProviderIsNotFound() {
         assertThatThrownBy(() -> registry.versions(base, address("nothing")))
-                .isInstanceOfSatisfying(OriginException.class,
-                        e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.NOT_FOUND))
+                .isInstanceOfSatisfying(
+                        OriginException.class, e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.NOT_FOUND))
                 .hasMessageContaining("example.test/acme/nothing");
     }
 
     @Test
     void serverErrorsAndMalformedJsonAreReported() {
-        origin.wireMock().stubFor(get(urlEqualTo("/v1/providers/acme/broken/versions")).willReturn(aResponse().withStatus(500)));
+        origin.wireMock()
+                .stubFor(get(urlEqualTo("/v1/providers/acme/broken/versions"))
+                        .willReturn(aResponse().withStatus(500)));
         assertThatThrownBy(() -> registry.versions(base, address("broken")))
-                .isInstanceOfSatisfying(OriginException.class,
+                .isInstanceOfSatisfying(
+                        OriginException.class,
                         e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.UNAVAILABLE))
                 .hasMessageContaining("HTTP 500");
-        origin.wireMock().stubFor(get(urlEqualTo("/v1/providers/acme/garbled/versions"))
-                .willReturn(aResponse().withBody("{\"versions\": [")));
+        origin.wireMock()
+                .stubFor(get(urlEqualTo("/v1/providers/acme/garbled/versions"))
+                        .willReturn(aResponse().withBody("{\"versions\": [")));
         assertThatThrownBy(() -> registry.versions(base, address("garbled")))
-                .isInstanceOfSatisfying(OriginException.class,
+                .isInstanceOfSatisfying(
+                        OriginException.class,
                         e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.BAD_RESPONSE))
                 .hasMessageContaining("not valid JSON");
-        origin.wireMock().stubFor(get(urlEqualTo("/v1/providers/acme/huge/versions"))
-                .willReturn(aResponse().withBody(new byte[100 * 1024])));
+        origin.wireMock()
+                .stubFor(get(urlEqualTo("/v1/providers/acme/huge/versions"))
+                        .willReturn(aResponse().withBody(new byte[100 * 1024])));
         assertThatThrownBy(() -> registry.versions(base, address("huge"))).hasMessageContaining("larger than");
     }
 
     @Test
     void aReleaseIsFetchedWithRelativeUrlsAndVerified() {
         FakeOrigin.Release published = origin.publish("acme", "good", "1.0.0", "linux_amd64", "darwin_arm64");
-        ListedVersion listed = registry.versions(base, address("good")).list().find(new ProviderVersion("1.0.0")).orElseThrow();
+        ListedVersion listed = registry.versions(base, address("good"))
+                .list()
+                .find(new ProviderVersion("1.0.0"))
+                .orElseThrow();
         ReleaseEvidence evidence = registry.fetchRelease(base, address("good"), listed);
         VerifiedRelease release = ReleaseVerifier.verify(address("good"), listed.version(), evidence);
 
-        assertThat(release.packages()).containsOnlyKeys(new Platform("darwin", "arm64"), new Platform("linux", "amd64"));
+        assertThat(release.packages())
+                .containsOnlyKeys(new Platform("darwin", "arm64"), new Platform("linux", "amd64"));
         VerifiedPackage linux = release.find(new Platform("linux", "amd64")).orElseThrow();
         assertThat(linux.sha256()).isEqualTo(published.sha256("linux_amd64"));
-        assertThat(linux.downloadUrl().toString()).isEqualTo(origin.discoveryUrl().resolve(published.archivePath("linux_amd64")).toString());
+        assertThat(linux.downloadUrl().toString())
+                .isEqualTo(origin.discoveryUrl()
+                        .resolve(published.archivePath("linux_amd64"))
+                        .toString());
         assertThat(linux.signingKeyId()).isEqualTo(origin.signingKey().signingKeyId());
         assertThat(evidence.checksums()).hasSize(1);
-        assertThat(origin.requestsMatching("/files/acme/good/1.0.0/.*zip")).as("no archive is downloaded").isZero();
+        assertThat(origin.requestsMatching("/files/acme/good/1.0.0/.*zip"))
+                .as("no archive is downloaded")
+                .isZero();
     }
 
     @Test
     void theArchiveStreamsTheOriginsBytes() throws IOException {
         FakeOrigin.Release published = origin.publish("acme", "stream", "1.0.0", "linux_amd64");
-        ListedVersion listed = registry.versions(base, address("stream")).list().find(new ProviderVersion("1.0.0")).orElseThrow();
-        VerifiedRelease release = ReleaseVerifier.verify(address("stream"), listed.version(),
-                registry.fetchRelease(base, address("stream"), listed));
+        ListedVersion listed = registry.versions(base, address("stream"))
+                .list()
+                .find(new ProviderVersion("1.0.0"))
+                .orElseThrow();
+        VerifiedRelease release = ReleaseVerifier.verify(
+                address("stream"), listed.version(), registry.fetchRelease(base, address("stream"), listed));
         VerifiedPackage pkg = release.find(new Platform("linux", "amd64")).orElseThrow();
-        try (OriginHttpClient.ArchiveStream stream = registry.openArchive(base, address("stream"), listed.version(),
-                pkg, pkg.downloadUrl())) {
-            assertThat(stream.body().readAllBytes()).isEqualTo(published.archives().get("linux_amd64"));
+        try (OriginHttpClient.ArchiveStream stream =
+                registry.openArchive(base, address("stream"), listed.version(), pkg, pkg.downloadUrl())) {
+            assertThat(stream.body().readAllBytes())
+                    .isEqualTo(published.archives().get("linux_amd64"));
         }
     }
 
@@ -136,7 +165,8 @@ final class RegistryClientTest {
     void aWrongSigningKeyFailsVerification() {
         origin.publish("acme", "wrongkey", "1.0.0", FakeOrigin.Tamper.WRONG_SIGNING_KEY, 0, "linux_amd64");
         assertThatThrownBy(() -> fetchAndVerify("wrongkey"))
-                .isInstanceOfSatisfying(VerificationException.class,
+                .isInstanceOfSatisfying(
+                        VerificationException.class,
                         e -> assertThat(e.check()).isEqualTo(VerificationException.Check.SIGNATURE))
                 .hasMessageContaining("example.test/acme/wrongkey 1.0.0 linux_amd64");
     }
@@ -145,48 +175,67 @@ final class RegistryClientTest {
     void aShasumThatSha256SumsDoesNotListFailsVerification() {
         origin.publish("acme", "mismatch", "1.0.0", FakeOrigin.Tamper.SHASUM_MISMATCH, 0, "linux_amd64");
         assertThatThrownBy(() -> fetchAndVerify("mismatch"))
-                .isInstanceOfSatisfying(VerificationException.class,
+                .isInstanceOfSatisfying(
+                        VerificationException.class,
                         e -> assertThat(e.check()).isEqualTo(VerificationException.Check.CHECKSUM_LISTING));
     }
 
     @Test
     void platformsWhoseDownloadIsMissingAreLeftOut() {
         origin.publish("acme", "partial", "1.0.0", "linux_amd64");
-        origin.wireMock().stubFor(get(urlEqualTo("/v1/providers/acme/partial/versions")).willReturn(aResponse()
-                .withHeader("Content-Type", "application/json")
-                .withBody("{\"versions\":[{\"version\":\"1.0.0\",\"platforms\":[{\"os\":\"linux\",\"arch\":\"amd64\"},"
-                        + "{\"os\":\"plan9\",\"arch\":\"386\"}]}]}")));
+        origin.wireMock()
+                .stubFor(get(urlEqualTo("/v1/providers/acme/partial/versions"))
+                        .willReturn(aResponse()
+                                .withHeader("Content-Type", "application/json")
+                                .withBody(
+                                        "{\"versions\":[{\"version\":\"1.0.0\",\"platforms\":[{\"os\":\"linux\",\"arch\":\"amd64\"},"
+                                                + "{\"os\":\"plan9\",\"arch\":\"386\"}]}]}")));
         VerifiedRelease release = fetchAndVerify("partial");
         assertThat(release.packages()).containsOnlyKeys(new Platform("linux", "amd64"));
     }
 
     private VerifiedRelease fetchAndVerify(String type) {
-        ListedVersion listed = registry.versions(base, address(type)).list().find(new ProviderVersion("1.0.0")).orElseThrow();
-        return ReleaseVerifier.verify(address(type), listed.version(), registry.fetchRelease(base, address(type), listed));
+        ListedVersion listed = registry.versions(base, address(type))
+                .list()
+                .find(new ProviderVersion("1.0.0"))
+                .orElseThrow();
+        return ReleaseVerifier.verify(
+                address(type), listed.version(), registry.fetchRelease(base, address(type), listed));
     }
 
     @Test
     void evidenceReVerifiesAndAlteredEvidenceDoesNot() {
         origin.publish("acme", "evidence", "1.0.0", "linux_amd64");
-        ListedVersion listed = registry.versions(base, address("evidence")).list().find(new ProviderVersion("1.0.0")).orElseThrow();
+        ListedVersion listed = registry.versions(base, address("evidence"))
+                .list()
+                .find(new ProviderVersion("1.0.0"))
+                .orElseThrow();
         ReleaseEvidence evidence = registry.fetchRelease(base, address("evidence"), listed);
         ReleaseEvidence.Checksums sums = evidence.checksums().get(0);
         byte[] otherHash = sums.sums().clone();
         otherHash[0] = (byte) (otherHash[0] == '0' ? '1' : '0');
-        assertThatThrownBy(() -> ReleaseVerifier.verify(address("evidence"), listed.version(), withSums(evidence, otherHash)))
-                .isInstanceOfSatisfying(VerificationException.class,
+        assertThatThrownBy(() ->
+                        ReleaseVerifier.verify(address("evidence"), listed.version(), withSums(evidence, otherHash)))
+                .isInstanceOfSatisfying(
+                        VerificationException.class,
                         e -> assertThat(e.check()).isEqualTo(VerificationException.Check.CHECKSUM_LISTING));
         byte[] garbled = "<html>gateway error</html>\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        assertThatThrownBy(() -> ReleaseVerifier.verify(address("evidence"), listed.version(), withSums(evidence, garbled)))
-                .isInstanceOfSatisfying(VerificationException.class,
+        assertThatThrownBy(() ->
+                        ReleaseVerifier.verify(address("evidence"), listed.version(), withSums(evidence, garbled)))
+                .isInstanceOfSatisfying(
+                        VerificationException.class,
                         e -> assertThat(e.check()).isEqualTo(VerificationException.Check.CHECKSUM_LISTING))
                 .hasMessageContaining("malformed");
-        assertThat(ReleaseVerifier.verify(address("evidence"), listed.version(), evidence).packages()).hasSize(1);
+        assertThat(ReleaseVerifier.verify(address("evidence"), listed.version(), evidence)
+                        .packages())
+                .hasSize(1);
     }
 
     private static ReleaseEvidence withSums(ReleaseEvidence evidence, byte[] sums) {
         ReleaseEvidence.Checksums original = evidence.checksums().get(0);
-        return new ReleaseEvidence(evidence.downloads(), List.of(
-                new ReleaseEvidence.Checksums(original.url(), sums, original.signatureUrl(), original.signature())));
+        return new ReleaseEvidence(
+                evidence.downloads(),
+                List.of(new ReleaseEvidence.Checksums(
+                        original.url(), sums, original.signatureUrl(), original.signature())));
     }
 }

@@ -35,9 +35,13 @@ final class RegistryOriginTest {
     static void start() {
         origin = FakeOrigin.start(tmp);
         OriginHttpClient http = OriginClients.http(origin.caCertificate(), Duration.ofSeconds(2));
-        registry = new RegistryOrigin("example.test", new RegistryClient(http, OriginClients.EXECUTOR),
-                new ProviderBases(new ServiceDiscovery(http, Map.of("example.test", origin.discoveryUrl())),
-                        DiscoveryMemory.NONE, Duration.ofMinutes(1)));
+        registry = new RegistryOrigin(
+                "example.test",
+                new RegistryClient(http, OriginClients.EXECUTOR),
+                new ProviderBases(
+                        new ServiceDiscovery(http, Map.of("example.test", origin.discoveryUrl())),
+                        DiscoveryMemory.NONE,
+                        Duration.ofMinutes(1)));
     }
 
     @AfterAll
@@ -50,13 +54,20 @@ final class RegistryOriginTest {
         FakeOrigin.Release release = origin.publish("acme", type, "1.0", PLATFORM);
         ProviderAddress address = new ProviderAddress("example.test", "acme", type);
         ListedVersion listed = registry.versions(address).list().find(version()).orElseThrow();
-        VerifiedPackage pkg = ReleaseVerifier.verify(address, version(), registry.release(address, listed),
-                SignaturePolicy.defaultFor("example.test")).find(Platform.parse(PLATFORM)).orElseThrow();
-        origin.wireMock().stubFor(get(urlEqualTo(release.archivePath(PLATFORM)))
-                .willReturn(aResponse().withStatus(410)));
+        VerifiedPackage pkg = ReleaseVerifier.verify(
+                        address,
+                        version(),
+                        registry.release(address, listed),
+                        SignaturePolicy.defaultFor("example.test"))
+                .find(Platform.parse(PLATFORM))
+                .orElseThrow();
+        origin.wireMock()
+                .stubFor(get(urlEqualTo(release.archivePath(PLATFORM)))
+                        .willReturn(aResponse().withStatus(410)));
         URI renewed = origin.discoveryUrl().resolve("/renewed/" + type + ".zip");
-        origin.wireMock().stubFor(get(urlEqualTo(renewed.getPath()))
-                .willReturn(aResponse().withBody(release.archives().get(PLATFORM))));
+        origin.wireMock()
+                .stubFor(get(urlEqualTo(renewed.getPath()))
+                        .willReturn(aResponse().withBody(release.archives().get(PLATFORM))));
         origin.pointArchiveAt(release, PLATFORM, renewed);
         return pkg;
     }
@@ -66,8 +77,8 @@ final class RegistryOriginTest {
     }
 
     private static byte[] open(String type, VerifiedPackage pkg, Optional<String> spelling) throws Exception {
-        try (OriginHttpClient.ArchiveStream stream = registry.openArchive(new ProviderAddress("example.test", "acme",
-                type), version(), spelling, pkg, () -> { })) {
+        try (OriginHttpClient.ArchiveStream stream = registry.openArchive(
+                new ProviderAddress("example.test", "acme", type), version(), spelling, pkg, () -> {})) {
             return stream.body().readAllBytes();
         }
     }
@@ -78,8 +89,12 @@ final class RegistryOriginTest {
         origin.wireMock().resetRequests();
 
         assertThat(open("known", pkg, Optional.of("1.0"))).isNotEmpty();
-        assertThat(origin.wireMock().countRequestsMatching(getRequestedFor(
-                urlEqualTo("/v1/providers/acme/known/1.0/download/linux/amd64")).build()).getCount()).isEqualTo(1);
+        assertThat(origin.wireMock()
+                        .countRequestsMatching(
+                                getRequestedFor(urlEqualTo("/v1/providers/acme/known/1.0/download/linux/amd64"))
+                                        .build())
+                        .getCount())
+                .isEqualTo(1);
         assertThat(origin.requestsMatching(".*/versions")).isZero();
     }
 
@@ -88,7 +103,11 @@ final class RegistryOriginTest {
         VerifiedPackage pkg = publishedThenExpired("unknown");
 
         assertThat(open("unknown", pkg, Optional.empty())).isNotEmpty();
-        assertThat(origin.wireMock().countRequestsMatching(getRequestedFor(
-                urlEqualTo("/v1/providers/acme/unknown/1.0/download/linux/amd64")).build()).getCount()).isEqualTo(2);
+        assertThat(origin.wireMock()
+                        .countRequestsMatching(
+                                getRequestedFor(urlEqualTo("/v1/providers/acme/unknown/1.0/download/linux/amd64"))
+                                        .build())
+                        .getCount())
+                .isEqualTo(2);
     }
 }

@@ -1,13 +1,13 @@
 package io.providermirror.upstream;
 
-import io.providermirror.model.Platform;
-import io.providermirror.model.ProviderAddress;
-import io.providermirror.model.ProviderVersion;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.providermirror.model.Platform;
+import io.providermirror.model.ProviderAddress;
+import io.providermirror.model.ProviderVersion;
 import io.providermirror.testkit.TestPgpKey;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -33,16 +33,21 @@ final class ReleaseVerifierTest {
 
     @Test
     void aSignedFileNamedForThisProviderVersionAndPlatformVerifies() {
-        VerifiedRelease release = ReleaseVerifier.verify(ADDRESS, VERSION,
-                signed("linux_amd64", "terraform-provider-bound_1.2.0_linux_amd64.zip"));
-        assertThat(release.find(Platform.parse("linux_amd64")).orElseThrow().sha256()).isEqualTo(SHA256);
-        assertThat(ReleaseVerifier.verify(ADDRESS, VERSION, signed("linux_amd64", "terraform-provider-bound_1.2_linux_amd64.zip"))
-                .packages()).as("the origin's shorter spelling of the same version").hasSize(1);
+        VerifiedRelease release = ReleaseVerifier.verify(
+                ADDRESS, VERSION, signed("linux_amd64", "terraform-provider-bound_1.2.0_linux_amd64.zip"));
+        assertThat(release.find(Platform.parse("linux_amd64")).orElseThrow().sha256())
+                .isEqualTo(SHA256);
+        assertThat(ReleaseVerifier.verify(
+                                ADDRESS, VERSION, signed("linux_amd64", "terraform-provider-bound_1.2_linux_amd64.zip"))
+                        .packages())
+                .as("the origin's shorter spelling of the same version")
+                .hasSize(1);
     }
 
     @Test
     void aGenuinelySignedFileOfAnotherProviderVersionOrPlatformCannotBeFiledUnderThisRelease() {
-        for (String other : List.of("terraform-provider-other_1.2.0_linux_amd64.zip",
+        for (String other : List.of(
+                "terraform-provider-other_1.2.0_linux_amd64.zip",
                 "terraform-provider-bound_1.1.0_linux_amd64.zip",
                 "terraform-provider-bound_1.2.0-rc1_linux_amd64.zip",
                 "terraform-provider-bound_1.2.0_darwin_arm64.zip",
@@ -51,7 +56,8 @@ final class ReleaseVerifierTest {
                 "bound.zip")) {
             assertThatThrownBy(() -> ReleaseVerifier.verify(ADDRESS, VERSION, signed("linux_amd64", other)))
                     .as(other)
-                    .isInstanceOfSatisfying(VerificationException.class,
+                    .isInstanceOfSatisfying(
+                            VerificationException.class,
                             e -> assertThat(e.check()).isEqualTo(VerificationException.Check.CHECKSUM_LISTING))
                     .hasMessageContaining("example.test/acme/bound 1.2.0 linux_amd64")
                     .hasMessageContaining("not terraform-provider-bound_1.2.0_linux_amd64.zip");
@@ -66,53 +72,72 @@ final class ReleaseVerifierTest {
         assertThatThrownBy(() -> ReleaseVerifier.verify(ADDRESS, VERSION, evidence))
                 .isInstanceOf(VerificationException.class)
                 .hasMessageContaining("upstream.hosts.example.test.mirrorUrl is not set");
-        assertThatThrownBy(() -> ReleaseVerifier.verify(ADDRESS, VERSION, evidence, new SignaturePolicy(true, Set.of())))
-                .as("not even where unsigned releases are allowed").isInstanceOf(VerificationException.class);
+        assertThatThrownBy(
+                        () -> ReleaseVerifier.verify(ADDRESS, VERSION, evidence, new SignaturePolicy(true, Set.of())))
+                .as("not even where unsigned releases are allowed")
+                .isInstanceOf(VerificationException.class);
 
         assertThat(ReleaseVerifier.verify(ADDRESS, VERSION, evidence, new SignaturePolicy(false, Set.of(), parent))
-                .find(Platform.parse("linux_amd64")).orElseThrow().sha256()).isEqualTo(SHA256);
-        assertThat(ReleaseVerifier.verify(ADDRESS, VERSION, evidence, new SignaturePolicy(false, Set.of(),
-                URI.create("HTTPS://DMZ.corp.example:443/providers")))).as("the same URL spelled otherwise").isNotNull();
+                        .find(Platform.parse("linux_amd64"))
+                        .orElseThrow()
+                        .sha256())
+                .isEqualTo(SHA256);
+        assertThat(ReleaseVerifier.verify(
+                        ADDRESS,
+                        VERSION,
+                        evidence,
+                        new SignaturePolicy(false, Set.of(), URI.create("HTTPS://DMZ.corp.example:443/providers"))))
+                .as("the same URL spelled otherwise")
+                .isNotNull();
 
-        for (String elsewhere : List.of("https://dmz.corp.example/other/example.test/acme/bound/1.2.0.json",
+        for (String elsewhere : List.of(
+                "https://dmz.corp.example/other/example.test/acme/bound/1.2.0.json",
                 "https://dmz.corp.example/providers/../uploads/1.2.0.json",
                 "https://dmz.corp.example:8443/providers/example.test/acme/bound/1.2.0.json",
                 "http://dmz.corp.example/providers/example.test/acme/bound/1.2.0.json",
                 "https://evil.example/providers/example.test/acme/bound/1.2.0.json",
                 "https://dmz.corp.example.evil.example/providers/example.test/acme/bound/1.2.0.json",
                 "https://dmz.corp.example/providers-2/example.test/acme/bound/1.2.0.json")) {
-            assertThatThrownBy(() -> ReleaseVerifier.verify(ADDRESS, VERSION, fromParent(elsewhere),
-                    new SignaturePolicy(false, Set.of(), parent)))
-                    .as(elsewhere).isInstanceOf(VerificationException.class)
+            assertThatThrownBy(() -> ReleaseVerifier.verify(
+                            ADDRESS, VERSION, fromParent(elsewhere), new SignaturePolicy(false, Set.of(), parent)))
+                    .as(elsewhere)
+                    .isInstanceOf(VerificationException.class)
                     .hasMessageContaining("not beneath the network mirror " + parent);
         }
     }
 
     @Test
     void aHostWhoseSourceIsANetworkMirrorAcceptsNoOtherEvidence() {
-        assertThatThrownBy(() -> ReleaseVerifier.verify(ADDRESS, VERSION,
-                signed("linux_amd64", "terraform-provider-bound_1.2.0_linux_amd64.zip"),
-                new SignaturePolicy(false, Set.of(), URI.create("https://dmz.corp.example/providers/"))))
+        assertThatThrownBy(() -> ReleaseVerifier.verify(
+                        ADDRESS,
+                        VERSION,
+                        signed("linux_amd64", "terraform-provider-bound_1.2.0_linux_amd64.zip"),
+                        new SignaturePolicy(false, Set.of(), URI.create("https://dmz.corp.example/providers/"))))
                 .isInstanceOf(VerificationException.class)
                 .hasMessageContaining("only source is the network mirror https://dmz.corp.example/providers/");
-        assertThatThrownBy(() -> new SignaturePolicy(false, Set.of(key.signingKeyId()),
-                URI.create("https://dmz.corp.example/providers/"))).hasMessageContaining("set with mirrorUrl");
+        assertThatThrownBy(() -> new SignaturePolicy(
+                        false, Set.of(key.signingKeyId()), URI.create("https://dmz.corp.example/providers/")))
+                .hasMessageContaining("set with mirrorUrl");
     }
 
     @Test
     void evidenceOfNoPackageAtAllVerifiesNothing() {
-        assertThatThrownBy(() -> ReleaseVerifier.verify(ADDRESS, VERSION, new ReleaseEvidence(List.of(), List.of()),
-                new SignaturePolicy(false, Set.of(key.signingKeyId()))))
+        assertThatThrownBy(() -> ReleaseVerifier.verify(
+                        ADDRESS,
+                        VERSION,
+                        new ReleaseEvidence(List.of(), List.of()),
+                        new SignaturePolicy(false, Set.of(key.signingKeyId()))))
                 .isInstanceOf(OriginException.class)
                 .hasMessageContaining("example.test/acme/bound 1.2.0: its evidence holds no platform package");
         URI parent = URI.create("https://dmz.corp.example/providers/");
         ObjectNode empty = JSON.createObjectNode();
         empty.putObject("archives");
-        ReleaseEvidence noArchives = ReleaseEvidence.fromParentMirror(parent.resolve("example.test/acme/bound/1.2.0.json"),
-                bytes(empty));
-        assertThatThrownBy(() -> ReleaseVerifier.verify(ADDRESS, VERSION, noArchives,
-                new SignaturePolicy(false, Set.of(), parent)))
-                .isInstanceOf(OriginException.class).hasMessageContaining("holds no platform package");
+        ReleaseEvidence noArchives =
+                ReleaseEvidence.fromParentMirror(parent.resolve("example.test/acme/bound/1.2.0.json"), bytes(empty));
+        assertThatThrownBy(() -> ReleaseVerifier.verify(
+                        ADDRESS, VERSION, noArchives, new SignaturePolicy(false, Set.of(), parent)))
+                .isInstanceOf(OriginException.class)
+                .hasMessageContaining("holds no platform package");
     }
 
     /** Registry evidence of one platform whose SHA256SUMS, signed by the origin's listed key, names {@code filename}. */
@@ -126,19 +151,26 @@ final class ReleaseVerifierTest {
                 .put("shasums_url", sumsUrl.toString())
                 .put("shasums_signature_url", signatureUrl.toString())
                 .put("shasum", SHA256);
-        document.putObject("signing_keys").putArray("gpg_public_keys").addObject()
-                .put("key_id", key.signingKeyId()).put("ascii_armor", key.armoredPublicKey());
-        URI url = URI.create("https://example.test/v1/providers/acme/bound/1.2.0/download/" + platform.replace('_', '/'));
-        return new ReleaseEvidence(List.of(new ReleaseEvidence.Download(platform, url, bytes(document))),
+        document.putObject("signing_keys")
+                .putArray("gpg_public_keys")
+                .addObject()
+                .put("key_id", key.signingKeyId())
+                .put("ascii_armor", key.armoredPublicKey());
+        URI url =
+                URI.create("https://example.test/v1/providers/acme/bound/1.2.0/download/" + platform.replace('_', '/'));
+        return new ReleaseEvidence(
+                List.of(new ReleaseEvidence.Download(platform, url, bytes(document))),
                 List.of(new ReleaseEvidence.Checksums(sumsUrl, sums, signatureUrl, key.signDetached(sums))));
     }
 
     /** Parent-mirror evidence, read from {@code url}, listing linux_amd64 with a zh: hash. */
     private static ReleaseEvidence fromParent(String url) {
         ObjectNode document = JSON.createObjectNode();
-        document.putObject("archives").putObject("linux_amd64")
+        document.putObject("archives")
+                .putObject("linux_amd64")
                 .put("url", "terraform-provider-bound_1.2.0_linux_amd64.zip")
-                .putArray("hashes").add("zh:" + SHA256);
+                .putArray("hashes")
+                .add("zh:" + SHA256);
         return ReleaseEvidence.fromParentMirror(URI.create(url), bytes(document));
     }
 

@@ -28,9 +28,19 @@ final class RetryTest {
     private final List<Duration> pauses = new CopyOnWriteArrayList<>();
 
     private OriginHttpClient client(int attempts, Duration deadline) throws IOException {
-        return new OriginHttpClient(new OriginHttpClient.Settings(Duration.ofSeconds(1), deadline, Duration.ofSeconds(2),
-                TrustedCertificates.sslContext(null), "test", 3, 1024,
-                new RetryPolicy(attempts, Duration.ofMillis(100), Duration.ofSeconds(1)), false, (origin, host, port) -> host.equals("127.0.0.1") || host.equals("localhost")), pauses::add);
+        return new OriginHttpClient(
+                new OriginHttpClient.Settings(
+                        Duration.ofSeconds(1),
+                        deadline,
+                        Duration.ofSeconds(2),
+                        TrustedCertificates.sslContext(null),
+                        "test",
+                        3,
+                        1024,
+                        new RetryPolicy(attempts, Duration.ofMillis(100), Duration.ofSeconds(1)),
+                        false,
+                        (origin, host, port) -> host.equals("127.0.0.1") || host.equals("localhost")),
+                pauses::add);
     }
 
     private static void failThenSucceed(String path, int failures, int status, String retryAfter) {
@@ -39,10 +49,15 @@ final class RetryTest {
             if (retryAfter != null) {
                 response = response.withHeader("Retry-After", retryAfter);
             }
-            stubFor(get(urlEqualTo(path)).inScenario(path).whenScenarioStateIs(i == 0 ? STARTED : "failed-" + i)
-                    .willReturn(response).willSetStateTo("failed-" + (i + 1)));
+            stubFor(get(urlEqualTo(path))
+                    .inScenario(path)
+                    .whenScenarioStateIs(i == 0 ? STARTED : "failed-" + i)
+                    .willReturn(response)
+                    .willSetStateTo("failed-" + (i + 1)));
         }
-        stubFor(get(urlEqualTo(path)).inScenario(path).whenScenarioStateIs("failed-" + failures)
+        stubFor(get(urlEqualTo(path))
+                .inScenario(path)
+                .whenScenarioStateIs("failed-" + failures)
                 .willReturn(aResponse().withBody("ok")));
     }
 
@@ -50,7 +65,11 @@ final class RetryTest {
     void serverErrorsAreRetriedWithGrowingJitteredPauses(WireMockRuntimeInfo wm) throws IOException {
         failThenSucceed("/flaky", 2, 503, null);
         OriginHttpClient.Document document = client(3, Duration.ofSeconds(5))
-                .getDocument("origin.test", URI.create(wm.getHttpBaseUrl() + "/flaky"), "test", OriginObserver.Operation.VERSIONS);
+                .getDocument(
+                        "origin.test",
+                        URI.create(wm.getHttpBaseUrl() + "/flaky"),
+                        "test",
+                        OriginObserver.Operation.VERSIONS);
         assertThat(document.status()).isEqualTo(200);
         verify(3, getRequestedFor(urlEqualTo("/flaky")));
         assertThat(pauses).hasSize(2);
@@ -61,7 +80,13 @@ final class RetryTest {
     @Test
     void tooManyRequestsHonoursRetryAfter(WireMockRuntimeInfo wm) throws IOException {
         failThenSucceed("/busy", 1, 429, "2");
-        assertThat(client(3, Duration.ofSeconds(5)).getDocument("origin.test", URI.create(wm.getHttpBaseUrl() + "/busy"), "test", OriginObserver.Operation.VERSIONS).status())
+        assertThat(client(3, Duration.ofSeconds(5))
+                        .getDocument(
+                                "origin.test",
+                                URI.create(wm.getHttpBaseUrl() + "/busy"),
+                                "test",
+                                OriginObserver.Operation.VERSIONS)
+                        .status())
                 .isEqualTo(200);
         assertThat(pauses).containsExactly(Duration.ofSeconds(2));
     }
@@ -69,10 +94,17 @@ final class RetryTest {
     @Test
     void aRetryAfterBeyondTheDeadlineGivesUpAtOnce(WireMockRuntimeInfo wm) throws IOException {
         failThenSucceed("/later", 1, 503, "60");
-        assertThatThrownBy(() -> client(3, Duration.ofSeconds(5)).getDocument("origin.test", URI.create(wm.getHttpBaseUrl() + "/later"), "test", OriginObserver.Operation.VERSIONS))
-                .isInstanceOfSatisfying(OriginException.class,
+        assertThatThrownBy(() -> client(3, Duration.ofSeconds(5))
+                        .getDocument(
+                                "origin.test",
+                                URI.create(wm.getHttpBaseUrl() + "/later"),
+                                "test",
+                                OriginObserver.Operation.VERSIONS))
+                .isInstanceOfSatisfying(
+                        OriginException.class,
                         e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.UNAVAILABLE))
-                .hasMessageContaining("HTTP 503").hasMessageContaining("gave up after 1 attempt");
+                .hasMessageContaining("HTTP 503")
+                .hasMessageContaining("gave up after 1 attempt");
         assertThat(pauses).isEmpty();
     }
 
@@ -81,8 +113,20 @@ final class RetryTest {
         stubFor(get(urlEqualTo("/501")).willReturn(aResponse().withStatus(501)));
         stubFor(get(urlEqualTo("/404")).willReturn(aResponse().withStatus(404)));
         OriginHttpClient client = client(3, Duration.ofSeconds(5));
-        assertThat(client.getDocument("origin.test", URI.create(wm.getHttpBaseUrl() + "/501"), "test", OriginObserver.Operation.VERSIONS).status()).isEqualTo(501);
-        assertThat(client.getDocument("origin.test", URI.create(wm.getHttpBaseUrl() + "/404"), "test", OriginObserver.Operation.VERSIONS).status()).isEqualTo(404);
+        assertThat(client.getDocument(
+                                "origin.test",
+                                URI.create(wm.getHttpBaseUrl() + "/501"),
+                                "test",
+                                OriginObserver.Operation.VERSIONS)
+                        .status())
+                .isEqualTo(501);
+        assertThat(client.getDocument(
+                                "origin.test",
+                                URI.create(wm.getHttpBaseUrl() + "/404"),
+                                "test",
+                                OriginObserver.Operation.VERSIONS)
+                        .status())
+                .isEqualTo(404);
         verify(1, getRequestedFor(urlEqualTo("/501")));
         verify(1, getRequestedFor(urlEqualTo("/404")));
     }
@@ -90,7 +134,13 @@ final class RetryTest {
     @Test
     void persistentServerErrorsStopAfterMaxAttempts(WireMockRuntimeInfo wm) throws IOException {
         stubFor(get(urlEqualTo("/down")).willReturn(aResponse().withStatus(502)));
-        assertThat(client(3, Duration.ofSeconds(5)).getDocument("origin.test", URI.create(wm.getHttpBaseUrl() + "/down"), "test", OriginObserver.Operation.VERSIONS).status())
+        assertThat(client(3, Duration.ofSeconds(5))
+                        .getDocument(
+                                "origin.test",
+                                URI.create(wm.getHttpBaseUrl() + "/down"),
+                                "test",
+                                OriginObserver.Operation.VERSIONS)
+                        .status())
                 .isEqualTo(502);
         verify(3, getRequestedFor(urlEqualTo("/down")));
     }
@@ -101,19 +151,32 @@ final class RetryTest {
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        assertThatThrownBy(() -> client(3, Duration.ofSeconds(5)).getDocument("origin.test", URI.create("http://127.0.0.1:" + port + "/x"), "test", OriginObserver.Operation.VERSIONS))
-                .isInstanceOfSatisfying(OriginException.class,
+        assertThatThrownBy(() -> client(3, Duration.ofSeconds(5))
+                        .getDocument(
+                                "origin.test",
+                                URI.create("http://127.0.0.1:" + port + "/x"),
+                                "test",
+                                OriginObserver.Operation.VERSIONS))
+                .isInstanceOfSatisfying(
+                        OriginException.class,
                         e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.UNAVAILABLE))
-                .hasMessageContaining("cannot connect to 127.0.0.1:" + port).hasMessageContaining("gave up after 3 attempts");
+                .hasMessageContaining("cannot connect to 127.0.0.1:" + port)
+                .hasMessageContaining("gave up after 3 attempts");
         assertThat(pauses).hasSize(2);
     }
 
     @Test
     void theDeadlineCoversEveryAttempt(WireMockRuntimeInfo wm) throws IOException {
-        stubFor(get(urlEqualTo("/slow")).willReturn(aResponse().withFixedDelay(2_000).withBody("late")));
-        assertThatThrownBy(() -> client(3, Duration.ofMillis(500)).getDocument("origin.test", URI.create(wm.getHttpBaseUrl() + "/slow"), "test", OriginObserver.Operation.VERSIONS))
-                .isInstanceOfSatisfying(OriginException.class,
-                        e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.TIMEOUT));
+        stubFor(get(urlEqualTo("/slow"))
+                .willReturn(aResponse().withFixedDelay(2_000).withBody("late")));
+        assertThatThrownBy(() -> client(3, Duration.ofMillis(500))
+                        .getDocument(
+                                "origin.test",
+                                URI.create(wm.getHttpBaseUrl() + "/slow"),
+                                "test",
+                                OriginObserver.Operation.VERSIONS))
+                .isInstanceOfSatisfying(
+                        OriginException.class, e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.TIMEOUT));
         verify(1, getRequestedFor(urlEqualTo("/slow")));
     }
 
@@ -124,10 +187,12 @@ final class RetryTest {
         assertThat(policy.delayBefore(3, Optional.empty(), () -> 1.0)).isEqualTo(Duration.ofMillis(200));
         assertThat(policy.delayBefore(5, Optional.empty(), () -> 1.0)).isEqualTo(Duration.ofMillis(500));
         assertThat(policy.delayBefore(5, Optional.empty(), () -> 0.0)).isEqualTo(Duration.ZERO);
-        assertThat(policy.delayBefore(2, Optional.of(Duration.ofSeconds(3)), () -> 1.0)).isEqualTo(Duration.ofSeconds(3));
+        assertThat(policy.delayBefore(2, Optional.of(Duration.ofSeconds(3)), () -> 1.0))
+                .isEqualTo(Duration.ofSeconds(3));
         Instant now = Instant.parse("2026-01-01T00:00:00Z");
         assertThat(RetryPolicy.parseRetryAfter("7", now)).contains(Duration.ofSeconds(7));
-        assertThat(RetryPolicy.parseRetryAfter("Thu, 01 Jan 2026 00:00:30 GMT", now)).contains(Duration.ofSeconds(30));
+        assertThat(RetryPolicy.parseRetryAfter("Thu, 01 Jan 2026 00:00:30 GMT", now))
+                .contains(Duration.ofSeconds(30));
         assertThat(RetryPolicy.parseRetryAfter("soon", now)).isEmpty();
         assertThat(RetryPolicy.isRetryableStatus(429)).isTrue();
         assertThat(RetryPolicy.isRetryableStatus(500)).isTrue();

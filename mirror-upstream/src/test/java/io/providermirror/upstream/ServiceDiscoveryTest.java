@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 final class ServiceDiscoveryTest {
 
     private static ServiceDiscovery discovery(WireMockRuntimeInfo wm) {
-        return new ServiceDiscovery(OriginClients.http(null, Duration.ofSeconds(2)),
+        return new ServiceDiscovery(
+                OriginClients.http(null, Duration.ofSeconds(2)),
                 Map.of("example.test", URI.create(wm.getHttpBaseUrl() + "/")));
     }
 
@@ -43,12 +44,13 @@ final class ServiceDiscoveryTest {
 
     @Test
     void followsRedirectsAndResolvesAgainstTheFinalUrl(WireMockRuntimeInfo wm) {
-        com.github.tomakehurst.wiremock.client.WireMock.stubFor(get(urlEqualTo("/.well-known/terraform.json"))
-                .willReturn(temporaryRedirect("/moved/one")));
-        com.github.tomakehurst.wiremock.client.WireMock.stubFor(get(urlEqualTo("/moved/one"))
-                .willReturn(temporaryRedirect("/elsewhere/discovery.json")));
+        com.github.tomakehurst.wiremock.client.WireMock.stubFor(
+                get(urlEqualTo("/.well-known/terraform.json")).willReturn(temporaryRedirect("/moved/one")));
+        com.github.tomakehurst.wiremock.client.WireMock.stubFor(
+                get(urlEqualTo("/moved/one")).willReturn(temporaryRedirect("/elsewhere/discovery.json")));
         com.github.tomakehurst.wiremock.client.WireMock.stubFor(get(urlEqualTo("/elsewhere/discovery.json"))
-                .willReturn(aResponse().withHeader("Content-Type", "application/json")
+                .willReturn(aResponse()
+                        .withHeader("Content-Type", "application/json")
                         .withBody("{\"providers.v1\":\"providers/\"}")));
         assertThat(discovery(wm).providersBase("example.test"))
                 .isEqualTo(URI.create(wm.getHttpBaseUrl() + "/elsewhere/providers/"));
@@ -56,11 +58,13 @@ final class ServiceDiscoveryTest {
 
     @Test
     void givesUpAfterThreeRedirects(WireMockRuntimeInfo wm) {
-        com.github.tomakehurst.wiremock.client.WireMock.stubFor(get(urlEqualTo("/.well-known/terraform.json"))
-                .willReturn(temporaryRedirect("/loop")));
-        com.github.tomakehurst.wiremock.client.WireMock.stubFor(get(urlEqualTo("/loop")).willReturn(temporaryRedirect("/loop")));
+        com.github.tomakehurst.wiremock.client.WireMock.stubFor(
+                get(urlEqualTo("/.well-known/terraform.json")).willReturn(temporaryRedirect("/loop")));
+        com.github.tomakehurst.wiremock.client.WireMock.stubFor(
+                get(urlEqualTo("/loop")).willReturn(temporaryRedirect("/loop")));
         assertThatThrownBy(() -> discovery(wm).providersBase("example.test"))
-                .isInstanceOfSatisfying(OriginException.class,
+                .isInstanceOfSatisfying(
+                        OriginException.class,
                         e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.BAD_RESPONSE))
                 .hasMessageContaining("redirected more than 3 times");
     }
@@ -68,7 +72,8 @@ final class ServiceDiscoveryTest {
     @Test
     void refusesAnswersThatAreNotJsonObjects(WireMockRuntimeInfo wm) {
         discoveryAnswers("<html>hello</html>", "text/html");
-        assertThatThrownBy(() -> discovery(wm).providersBase("example.test")).hasMessageContaining("not application/json");
+        assertThatThrownBy(() -> discovery(wm).providersBase("example.test"))
+                .hasMessageContaining("not application/json");
         discoveryAnswers("{not json", "application/json");
         assertThatThrownBy(() -> discovery(wm).providersBase("example.test")).hasMessageContaining("not valid JSON");
         discoveryAnswers("[1,2]", "application/json");
@@ -79,8 +84,8 @@ final class ServiceDiscoveryTest {
     void aHostWithoutProvidersV1HasNoProviders(WireMockRuntimeInfo wm) {
         discoveryAnswers("{\"modules.v1\":\"/m/\"}", "application/json");
         assertThatThrownBy(() -> discovery(wm).providersBase("example.test"))
-                .isInstanceOfSatisfying(OriginException.class,
-                        e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.NOT_FOUND))
+                .isInstanceOfSatisfying(
+                        OriginException.class, e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.NOT_FOUND))
                 .hasMessageContaining("example.test offers no provider registry");
     }
 
@@ -89,7 +94,8 @@ final class ServiceDiscoveryTest {
         com.github.tomakehurst.wiremock.client.WireMock.stubFor(get(urlEqualTo("/.well-known/terraform.json"))
                 .willReturn(aResponse().withStatus(503)));
         assertThatThrownBy(() -> discovery(wm).providersBase("example.test"))
-                .isInstanceOfSatisfying(OriginException.class,
+                .isInstanceOfSatisfying(
+                        OriginException.class,
                         e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.UNAVAILABLE))
                 .hasMessageContaining("/.well-known/terraform.json answered HTTP 503");
     }
@@ -98,11 +104,12 @@ final class ServiceDiscoveryTest {
     void aSlowOriginTimesOut(WireMockRuntimeInfo wm) {
         com.github.tomakehurst.wiremock.client.WireMock.stubFor(get(urlEqualTo("/.well-known/terraform.json"))
                 .willReturn(aResponse().withFixedDelay(3_000).withBody("{}")));
-        ServiceDiscovery impatient = new ServiceDiscovery(OriginClients.http(null, Duration.ofMillis(300)),
+        ServiceDiscovery impatient = new ServiceDiscovery(
+                OriginClients.http(null, Duration.ofMillis(300)),
                 Map.of("example.test", URI.create(wm.getHttpBaseUrl())));
         assertThatThrownBy(() -> impatient.providersBase("example.test"))
-                .isInstanceOfSatisfying(OriginException.class,
-                        e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.TIMEOUT));
+                .isInstanceOfSatisfying(
+                        OriginException.class, e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.TIMEOUT));
     }
 
     @Test

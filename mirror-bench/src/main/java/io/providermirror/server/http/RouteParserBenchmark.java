@@ -12,6 +12,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
+// In the HTTP package itself (the one package split across modules): the router is package-private there.
 /** Route parsing, which every request goes through before anything else: the three paths the CLI asks for. */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -42,8 +42,7 @@ public final class MirrorAuth {
     private static final int KEY_BYTES = 32;
 
     /** What became of an archive request's signature. */
-    public record ArchiveVerdict(boolean allowed, String reason) {
-    }
+    public record ArchiveVerdict(boolean allowed, String reason) {}
 
     private final List<byte[]> tokenHashes;
     private final byte[] key;
@@ -86,9 +85,11 @@ public final class MirrorAuth {
         if (hashes.isEmpty()) {
             LOG.warn("access control is on but no token is configured: every JSON request will be refused");
         }
-        Path keyFile = config.urlSigningKeyFile() != null ? config.urlSigningKeyFile()
+        Path keyFile = config.urlSigningKeyFile() != null
+                ? config.urlSigningKeyFile()
                 : cacheDirectory.resolve("auth").resolve("url-signing.key");
-        return new MirrorAuth(hashes, signingKey(keyFile, config.urlSigningKeyFile() == null), config.archiveUrlTtl(), clock);
+        return new MirrorAuth(
+                hashes, signingKey(keyFile, config.urlSigningKeyFile() == null), config.archiveUrlTtl(), clock);
     }
 
     /** The key in {@code file}; a generated one (kept, readable by its owner only) when the mirror owns the file. */
@@ -138,8 +139,8 @@ public final class MirrorAuth {
         if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return false;
         }
-        byte[] presented = PackageHashes.sha256()
-                .digest(authorization.substring(7).strip().getBytes(StandardCharsets.UTF_8));
+        byte[] presented =
+                PackageHashes.sha256().digest(authorization.substring(7).strip().getBytes(StandardCharsets.UTF_8));
         boolean accepted = false;
         for (byte[] hash : tokenHashes) {
             accepted |= MessageDigest.isEqual(hash, presented);
@@ -154,14 +155,21 @@ public final class MirrorAuth {
     }
 
     /** Whether an archive request may proceed: a valid signed URL, or an accepted bearer token. */
-    public ArchiveVerdict checkArchive(ProviderAddress address, ProviderVersion version, Platform platform,
-                                       Optional<String> expires, Optional<String> signature, String authorization) {
+    public ArchiveVerdict checkArchive(
+            ProviderAddress address,
+            ProviderVersion version,
+            Platform platform,
+            Optional<String> expires,
+            Optional<String> signature,
+            String authorization) {
         if (!enabled() || authorization != null && accepts(authorization)) {
             return new ArchiveVerdict(true, null);
         }
         if (expires.isEmpty() || signature.isEmpty()) {
-            return new ArchiveVerdict(false, "archive URLs of this mirror are signed: take them from a version document "
-                    + "(<version>.json), as the CLI does");
+            return new ArchiveVerdict(
+                    false,
+                    "archive URLs of this mirror are signed: take them from a version document "
+                            + "(<version>.json), as the CLI does");
         }
         long expiry;
         try {
@@ -171,11 +179,14 @@ public final class MirrorAuth {
         }
         byte[] expected = signature(address, version, platform, expiry).getBytes(StandardCharsets.US_ASCII);
         if (!MessageDigest.isEqual(expected, signature.get().getBytes(StandardCharsets.US_ASCII))) {
-            return new ArchiveVerdict(false, "this archive URL is not valid: its signature does not match this archive");
+            return new ArchiveVerdict(
+                    false, "this archive URL is not valid: its signature does not match this archive");
         }
         if (clock.instant().getEpochSecond() > expiry) {
-            return new ArchiveVerdict(false, "this archive URL expired: signed archive URLs are valid for "
-                    + ttl.toMinutes() + " minutes; ask for the version document again (run init again)");
+            return new ArchiveVerdict(
+                    false,
+                    "this archive URL expired: signed archive URLs are valid for " + ttl.toMinutes()
+                            + " minutes; ask for the version document again (run init again)");
         }
         return new ArchiveVerdict(true, null);
     }
@@ -184,8 +195,8 @@ public final class MirrorAuth {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(key, "HmacSHA256"));
-            byte[] digest = mac.doFinal((address + "/" + version + "/" + platform + "\n" + expires)
-                    .getBytes(StandardCharsets.UTF_8));
+            byte[] digest = mac.doFinal(
+                    (address + "/" + version + "/" + platform + "\n" + expires).getBytes(StandardCharsets.UTF_8));
             return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("the JDK has no HmacSHA256", e);

@@ -40,8 +40,8 @@ public final class CacheLock implements AutoCloseable {
     }
 
     static CacheLock acquire(Path cacheDirectory) throws IOException {
-        FileChannel channel = FileChannel.open(cacheDirectory.resolve(FILE), StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE);
+        FileChannel channel =
+                FileChannel.open(cacheDirectory.resolve(FILE), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock;
         try {
             lock = channel.tryLock();

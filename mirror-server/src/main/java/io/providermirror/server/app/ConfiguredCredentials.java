@@ -19,8 +19,7 @@ import java.util.Map;
  */
 final class ConfiguredCredentials {
 
-    private ConfiguredCredentials() {
-    }
+    private ConfiguredCredentials() {}
 
     static OriginCredentials load(UpstreamConfig upstream) throws IOException {
         Map<String, String> tokens = new HashMap<>();
@@ -32,9 +31,11 @@ final class ConfiguredCredentials {
             if (config.token() != null) {
                 tokens.put(host.getKey(), config.token());
             } else if (config.tokenFile() != null) {
-                String token = read(config.tokenFile(), "upstream.hosts." + host.getKey() + ".tokenFile").trim();
+                String token = read(config.tokenFile(), "upstream.hosts." + host.getKey() + ".tokenFile")
+                        .trim();
                 if (token.isEmpty()) {
-                    throw new IOException("upstream.hosts." + host.getKey() + ".tokenFile " + config.tokenFile() + " is empty");
+                    throw new IOException(
+                            "upstream.hosts." + host.getKey() + ".tokenFile " + config.tokenFile() + " is empty");
                 }
                 tokens.put(host.getKey(), token);
             }
@@ -48,7 +49,8 @@ final class ConfiguredCredentials {
         try {
             root = new ObjectMapper().readTree(read(file, "upstream.terraformCredentials"));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IOException("upstream.terraformCredentials " + file + " is not valid JSON: " + e.getOriginalMessage());
+            throw new IOException(
+                    "upstream.terraformCredentials " + file + " is not valid JSON: " + e.getOriginalMessage());
         }
         Map<String, String> tokens = new HashMap<>();
         JsonNode credentials = root == null ? null : root.get("credentials");

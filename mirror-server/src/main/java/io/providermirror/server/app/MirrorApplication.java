@@ -48,8 +48,13 @@ public final class MirrorApplication implements AutoCloseable {
     private final AutoCloseable binders;
     private final AtomicBoolean stopped = new AtomicBoolean();
 
-    private MirrorApplication(MirrorServer server, MirrorCore core, ServerIdentity identity, Operations operations,
-                              PrometheusMeterRegistry registry, AutoCloseable binders) {
+    private MirrorApplication(
+            MirrorServer server,
+            MirrorCore core,
+            ServerIdentity identity,
+            Operations operations,
+            PrometheusMeterRegistry registry,
+            AutoCloseable binders) {
         this.server = server;
         this.core = core;
         this.identity = identity;
@@ -76,16 +81,18 @@ public final class MirrorApplication implements AutoCloseable {
      * As {@link #start(MirrorConfig, Clock, boolean)}, with the archive store seen through {@code storeView}:
      * the seam where a test injects a failing disk (and where another store implementation will plug in).
      */
-    public static MirrorApplication start(MirrorConfig config, Clock clock, boolean verifyCache,
-                                   UnaryOperator<BlobStore> storeView) throws IOException, InterruptedException {
+    public static MirrorApplication start(
+            MirrorConfig config, Clock clock, boolean verifyCache, UnaryOperator<BlobStore> storeView)
+            throws IOException, InterruptedException {
         // Everything the configuration names is checked before anything (a directory, a CA) is created.
         try {
             ConfiguredFiles.check(config);
         } catch (ConfigException e) {
             throw new IOException(e.getMessage(), e);
         }
-        ServerIdentity configuredIdentity = config.server().tls() == null ? null : ConfiguredIdentity.read(
-                config.server().tls(), publicHostName(), clock);
+        ServerIdentity configuredIdentity = config.server().tls() == null
+                ? null
+                : ConfiguredIdentity.read(config.server().tls(), publicHostName(), clock);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         MirrorCore core;
         try {
@@ -96,25 +103,50 @@ public final class MirrorApplication implements AutoCloseable {
         }
         AutoCloseable binders = StandardBinders.bind(registry, core.cacheDirectory());
         try {
-            ServerIdentity identity = config.server().plainHttp() ? null : configuredIdentity != null ? configuredIdentity
-                    : new GeneratedCertificates(core.cacheDirectory().resolve("tls"), clock).loadOrCreate();
-            Operations operations = new Operations(registry, core.cacheDirectory().resolve("tmp"));
+            ServerIdentity identity = config.server().plainHttp()
+                    ? null
+                    : configuredIdentity != null
+                            ? configuredIdentity
+                            : new GeneratedCertificates(core.cacheDirectory().resolve("tls"), clock).loadOrCreate();
+            Operations operations =
+                    new Operations(registry, core.cacheDirectory().resolve("tmp"));
             String fallbackAuthority = publicHostName() + ":" + config.server().port();
-            byte[] caPem = identity == null || identity.generatedCa().isEmpty() ? null
+            byte[] caPem = identity == null || identity.generatedCa().isEmpty()
+                    ? null
                     : java.nio.file.Files.readAllBytes(identity.generatedCa().get());
-            StatusPage statusPage = new StatusPage(core.blobs(), core.metrics(), core.mirror(),
-                    StartupBanner.originsReachedAt(config), caPem, fallbackAuthority, clock);
-            HttpServices services = new HttpServices(core.mirror(), statusPage, operations, core.metrics(),
-                    core.auth(), documentation(), core.executor());
+            StatusPage statusPage = new StatusPage(
+                    core.blobs(),
+                    core.metrics(),
+                    core.mirror(),
+                    StartupBanner.originsReachedAt(config),
+                    caPem,
+                    fallbackAuthority,
+                    clock);
+            HttpServices services = new HttpServices(
+                    core.mirror(),
+                    statusPage,
+                    operations,
+                    core.metrics(),
+                    core.auth(),
+                    documentation(),
+                    core.executor());
             MirrorServer server = MirrorServer.bind(
-                    new MirrorServer.Listener(config.server().host(), config.server().port(), identity, "server"),
+                    new MirrorServer.Listener(
+                            config.server().host(), config.server().port(), identity, "server"),
                     config.management().enabled()
-                            ? new MirrorServer.Listener(config.management().host(), config.management().port(), null,
+                            ? new MirrorServer.Listener(
+                                    config.management().host(),
+                                    config.management().port(),
+                                    null,
                                     "management")
                             : null,
-                    services, new ConnectionLimits(config.server().requestReadTimeout(), config.server().idleTimeout(),
+                    services,
+                    new ConnectionLimits(
+                            config.server().requestReadTimeout(),
+                            config.server().idleTimeout(),
                             config.server().maxConnections()),
-                    registry, config.server().nativeTransport());
+                    registry,
+                    config.server().nativeTransport());
             operations.listener(server::isListening);
             return new MirrorApplication(server, core, identity, operations, registry, binders);
         } catch (IOException | InterruptedException | RuntimeException e) {
@@ -127,7 +159,8 @@ public final class MirrorApplication implements AutoCloseable {
     private static byte[] documentation() throws IOException {
         try (InputStream in = MirrorApplication.class.getResourceAsStream(DOCUMENTATION)) {
             return in == null
-                    ? "This build carries no documentation; see the README of provider-mirror.\n".getBytes(StandardCharsets.UTF_8)
+                    ? "This build carries no documentation; see the README of provider-mirror.\n"
+                            .getBytes(StandardCharsets.UTF_8)
                     : in.readAllBytes();
         }
     }
@@ -181,7 +214,8 @@ public final class MirrorApplication implements AutoCloseable {
         LOG.info("shutting down: no new connections; waiting up to {} s for responses in progress", grace.toSeconds());
         try {
             boolean finished = server.drain(grace);
-            LOG.info(finished ? "every response in progress finished" : "the grace period ended; closing what was left");
+            LOG.info(
+                    finished ? "every response in progress finished" : "the grace period ended; closing what was left");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

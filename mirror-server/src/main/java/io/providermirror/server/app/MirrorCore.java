@@ -1,12 +1,12 @@
 package io.providermirror.server.app;
 
-import io.providermirror.server.BuildInfo;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.providermirror.cache.BlobStore;
 import io.providermirror.cache.CacheDirectoryCheck;
 import io.providermirror.cache.DocumentStore;
 import io.providermirror.cache.FileBlobStore;
 import io.providermirror.cache.FileDocumentStore;
+import io.providermirror.server.BuildInfo;
 import io.providermirror.server.access.MirrorAuth;
 import io.providermirror.server.config.HostConfig;
 import io.providermirror.server.config.MirrorConfig;
@@ -75,7 +75,9 @@ public final class MirrorCore implements AutoCloseable {
 
         static Pools create(int fills) {
             int threads = Math.max(16, fills);
-            return new Pools(boundedPool("mirror-io", threads), boundedPool("mirror-fill", fills),
+            return new Pools(
+                    boundedPool("mirror-io", threads),
+                    boundedPool("mirror-fill", fills),
                     boundedPool("mirror-origin", threads));
         }
 
@@ -92,9 +94,16 @@ public final class MirrorCore implements AutoCloseable {
         }
     }
 
-    private MirrorCore(Path cacheDirectory, CacheLock lock, Pools pools, BlobStore blobs,
-                       DocumentStore documents, ProviderMirror mirror, MirrorAuth auth, MirrorMetrics metrics,
-                       OriginRules rules) {
+    private MirrorCore(
+            Path cacheDirectory,
+            CacheLock lock,
+            Pools pools,
+            BlobStore blobs,
+            DocumentStore documents,
+            ProviderMirror mirror,
+            MirrorAuth auth,
+            MirrorMetrics metrics,
+            OriginRules rules) {
         this.cacheDirectory = cacheDirectory;
         this.lock = lock;
         this.pools = pools;
@@ -113,8 +122,13 @@ public final class MirrorCore implements AutoCloseable {
      * @param storeView   how the archive store is seen (a test's failing disk; the identity otherwise)
      * @param registry    where the mirror's meters go
      */
-    public static MirrorCore open(MirrorConfig config, Clock clock, boolean verifyCache, UnaryOperator<BlobStore> storeView,
-                                  MeterRegistry registry) throws IOException {
+    public static MirrorCore open(
+            MirrorConfig config,
+            Clock clock,
+            boolean verifyCache,
+            UnaryOperator<BlobStore> storeView,
+            MeterRegistry registry)
+            throws IOException {
         Path cacheDirectory = config.cache().directory().toAbsolutePath().normalize();
         try {
             io.providermirror.server.config.ConfiguredFiles.createCacheDirectory(cacheDirectory);
@@ -147,48 +161,89 @@ public final class MirrorCore implements AutoCloseable {
             OriginCredentials tokens = ConfiguredCredentials.load(config.upstream());
             MirrorAuth auth = MirrorAuth.load(config.auth(), cacheDirectory, clock);
             MirrorMetrics metrics = new MirrorMetrics(registry, clock);
-            Set<String> knownHosts = new java.util.TreeSet<>(config.upstream().hosts().keySet());
+            Set<String> knownHosts =
+                    new java.util.TreeSet<>(config.upstream().hosts().keySet());
             knownHosts.addAll(MirrorMetrics.PUBLIC_REGISTRIES);
             metrics.expectHosts(knownHosts);
-            OriginHttpClient http = new OriginHttpClient(new OriginHttpClient.Settings(
-                    config.upstream().connectTimeout(), config.upstream().requestTimeout(),
-                    config.upstream().readTimeout(), TrustedCertificates.sslContext(config.upstream().trustedCertificates()),
-                    "provider-mirror/" + BuildInfo.VERSION, 3, 4 * 1024 * 1024,
-                    new RetryPolicy(config.upstream().maxAttempts(), RetryPolicy.DEFAULT.baseDelay(),
-                            RetryPolicy.DEFAULT.maxDelay()), config.upstream().offline(),
+            OriginHttpClient http = new OriginHttpClient(
+                    new OriginHttpClient.Settings(
+                            config.upstream().connectTimeout(),
+                            config.upstream().requestTimeout(),
+                            config.upstream().readTimeout(),
+                            TrustedCertificates.sslContext(config.upstream().trustedCertificates()),
+                            "provider-mirror/" + BuildInfo.VERSION,
+                            3,
+                            4 * 1024 * 1024,
+                            new RetryPolicy(
+                                    config.upstream().maxAttempts(),
+                                    RetryPolicy.DEFAULT.baseDelay(),
+                                    RetryPolicy.DEFAULT.maxDelay()),
+                            config.upstream().offline(),
                             InternalAuthorities.of(internalAuthorities),
-                    ConfiguredProxy.from(config.upstream().proxy(), System.getenv()).orElse(null)), metrics);
-            FileBlobStore files = new FileBlobStore(cacheDirectory, clock,
-                    config.cache().maxSize() == null ? Long.MAX_VALUE : config.cache().maxSize().bytes(),
+                            ConfiguredProxy.from(config.upstream().proxy(), System.getenv())
+                                    .orElse(null)),
+                    metrics);
+            FileBlobStore files = new FileBlobStore(
+                    cacheDirectory,
+                    clock,
+                    config.cache().maxSize() == null
+                            ? Long.MAX_VALUE
+                            : config.cache().maxSize().bytes(),
                     minFreeBytes(config, cacheDirectory));
             if (verifyCache) {
                 FileBlobStore.VerificationReport report = files.verifyAll();
-                LOG.info("--verify-cache: hashed {} cached archives; removed {} that no longer matched{}",
-                        report.checked(), report.removed().size(), report.removed().isEmpty() ? "" : ": " + report.removed());
+                LOG.info(
+                        "--verify-cache: hashed {} cached archives; removed {} that no longer matched{}",
+                        report.checked(),
+                        report.removed().size(),
+                        report.removed().isEmpty() ? "" : ": " + report.removed());
             }
             BlobStore blobs = storeView.apply(files);
             DocumentStore documents = new FileDocumentStore(cacheDirectory, clock);
             OriginRules rules = new OriginRules(config.upstream().hosts());
             for (String host : config.upstream().hosts().keySet()) {
                 for (String pin : rules.signaturePolicy(host).keyIdPins()) {
-                    LOG.warn("upstream.hosts.{}.trustedKeys pins {} by its 16-hex-digit key ID: pin the key's whole "
-                            + "fingerprint (40 hex digits, `gpg --fingerprint {}`) instead; a 64-bit key ID of another "
-                            + "key can be made with enough computing power", host, pin, pin);
+                    LOG.warn(
+                            "upstream.hosts.{}.trustedKeys pins {} by its 16-hex-digit key ID: pin the key's whole "
+                                    + "fingerprint (40 hex digits, `gpg --fingerprint {}`) instead; a 64-bit key ID of another "
+                                    + "key can be made with enough computing power",
+                            host,
+                            pin,
+                            pin);
                 }
             }
             ProviderMirror mirror = new ProviderMirror(
-                    new ProviderMirror.Settings(config.cache().indexTtl(), config.upstream().maxArchiveBytes(),
-                            config.upstream().offline(), config.server().metadataTimeout(),
-                            config.cache().metadataMemory() == null ? Runtime.getRuntime().maxMemory() / 4
+                    new ProviderMirror.Settings(
+                            config.cache().indexTtl(),
+                            config.upstream().maxArchiveBytes(),
+                            config.upstream().offline(),
+                            config.server().metadataTimeout(),
+                            config.cache().metadataMemory() == null
+                                    ? Runtime.getRuntime().maxMemory() / 4
                                     : config.cache().metadataMemory().bytes(),
-                            new FillBounds(fills, config.upstream().maxConcurrentFillsPerHost(),
-                                    config.upstream().archiveTimeout(), config.upstream().minTransferRate().bytes(),
+                            new FillBounds(
+                                    fills,
+                                    config.upstream().maxConcurrentFillsPerHost(),
+                                    config.upstream().archiveTimeout(),
+                                    config.upstream().minTransferRate().bytes(),
                                     config.upstream().readTimeout()),
                             config.cache().notFoundTtl()),
-                    new ConfiguredOrigins(rules, new ServiceDiscovery(http, discoveryOverrides, tokens),
-                            new RegistryClient(http, pools.origin(), tokens), new ParentMirrorClient(http, tokens),
-                            new CacheDocuments(documents), config.cache().indexTtl()),
-                    blobs, documents, pools.io(), pools.fills(), clock, metrics, new ProviderPolicy(config.policy()), rules, auth);
+                    new ConfiguredOrigins(
+                            rules,
+                            new ServiceDiscovery(http, discoveryOverrides, tokens),
+                            new RegistryClient(http, pools.origin(), tokens),
+                            new ParentMirrorClient(http, tokens),
+                            new CacheDocuments(documents),
+                            config.cache().indexTtl()),
+                    blobs,
+                    documents,
+                    pools.io(),
+                    pools.fills(),
+                    clock,
+                    metrics,
+                    new ProviderPolicy(config.policy()),
+                    rules,
+                    auth);
             return new MirrorCore(cacheDirectory, lock, pools, blobs, documents, mirror, auth, metrics, rules);
         } catch (IOException | RuntimeException e) {
             pools.shutdownNow();
@@ -217,8 +272,8 @@ public final class MirrorCore implements AutoCloseable {
 
     /** Up to {@code threads} daemon threads, started when work comes and ended after a minute idle; more work queues. */
     private static ExecutorService boundedPool(String prefix, int threads) {
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(), daemonThreads(prefix));
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(
+                threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), daemonThreads(prefix));
         pool.allowCoreThreadTimeOut(true);
         return pool;
     }

@@ -7,41 +7,61 @@ import io.providermirror.server.status.CliConfigBlock;
 /** What the mirror prints when it is up: where it is, what to trust, and the CLI block to paste. */
 public final class StartupBanner {
 
-    private StartupBanner() {
-    }
+    private StartupBanner() {}
 
     /** The banner for a started {@code application} with {@code config}. */
     public static String render(MirrorApplication application, MirrorConfig config) {
         String host = MirrorApplication.publicHostName();
         String authority = host + ":" + application.port();
         StringBuilder out = new StringBuilder();
-        out.append("\nprovider-mirror ").append(BuildInfo.VERSION).append(" is serving on ")
-                .append(config.server().host()).append(':').append(application.port()).append('\n');
+        out.append("\nprovider-mirror ")
+                .append(BuildInfo.VERSION)
+                .append(" is serving on ")
+                .append(config.server().host())
+                .append(':')
+                .append(application.port())
+                .append('\n');
         if (config.server().plainHttp()) {
             out.append("  plain HTTP (server.plainHttp): clients reach it through a TLS-terminating load balancer;\n")
-                    .append("             the CLI accepts only https:// mirror URLs, so use the balancer's in the block below\n");
+                    .append(
+                            "             the CLI accepts only https:// mirror URLs, so use the balancer's in the block below\n");
         } else {
-            out.append("  base URL:  https://").append(authority).append(CliConfigBlock.BASE_PATH).append('\n');
+            out.append("  base URL:  https://")
+                    .append(authority)
+                    .append(CliConfigBlock.BASE_PATH)
+                    .append('\n');
         }
-        application.managementPort().ifPresent(port -> out.append("  management: http://")
-                .append(config.management().host()).append(':').append(port)
-                .append(" (/metrics, /healthz, /readyz)\n"));
+        application
+                .managementPort()
+                .ifPresent(port -> out.append("  management: http://")
+                        .append(config.management().host())
+                        .append(':')
+                        .append(port)
+                        .append(" (/metrics, /healthz, /readyz)\n"));
         out.append("  cache:     ").append(application.cacheDirectory()).append('\n');
         if (config.upstream().offline()) {
             out.append("  OFFLINE:   upstream.offline is on: only what is cached is served; no origin is contacted\n");
         }
-        originsReachedAt(config).forEach((hostname, where) ->
-                out.append("  origin:    ").append(hostname).append(" -> ").append(where).append('\n'));
+        originsReachedAt(config)
+                .forEach((hostname, where) -> out.append("  origin:    ")
+                        .append(hostname)
+                        .append(" -> ")
+                        .append(where)
+                        .append('\n'));
         out.append("  network:   ").append(application.transport()).append('\n');
         application.generatedCaFile().ifPresent(ca -> {
-            out.append("  TLS:       a certificate generated for localhost, 127.0.0.1 and ").append(host)
+            out.append("  TLS:       a certificate generated for localhost, 127.0.0.1 and ")
+                    .append(host)
                     .append(", signed by this mirror's own CA:\n");
             out.append("             ").append(ca.toAbsolutePath()).append('\n');
-            out.append("             Clients must trust that CA: add it to the system trust store, or for a quick try\n");
-            out.append("             export SSL_CERT_FILE=").append(ca.toAbsolutePath())
+            out.append(
+                    "             Clients must trust that CA: add it to the system trust store, or for a quick try\n");
+            out.append("             export SSL_CERT_FILE=")
+                    .append(ca.toAbsolutePath())
                     .append("   (note: this replaces the default CA bundle for that shell)\n");
         });
-        out.append("\nPut this in ~/.terraformrc (Terraform), ~/.tofurc (OpenTofu) or the file named by TF_CLI_CONFIG_FILE:\n\n");
+        out.append(
+                "\nPut this in ~/.terraformrc (Terraform), ~/.tofurc (OpenTofu) or the file named by TF_CLI_CONFIG_FILE:\n\n");
         out.append(CliConfigBlock.forAuthority(authority));
         return out.toString();
     }
@@ -52,10 +72,15 @@ public final class StartupBanner {
      */
     static java.util.Map<String, String> originsReachedAt(MirrorConfig config) {
         java.util.Map<String, String> origins = new java.util.LinkedHashMap<>();
-        config.upstream().hosts().forEach((hostname, settings) -> origins.put(hostname,
-                settings.mirrorUrl() != null ? "network mirror " + settings.mirrorUrl()
-                : settings.discoveryUrl() != null ? "discovery at " + settings.discoveryUrl()
-                : "discovered at https://" + hostname + "/.well-known/terraform.json"));
+        config.upstream()
+                .hosts()
+                .forEach((hostname, settings) -> origins.put(
+                        hostname,
+                        settings.mirrorUrl() != null
+                                ? "network mirror " + settings.mirrorUrl()
+                                : settings.discoveryUrl() != null
+                                        ? "discovery at " + settings.discoveryUrl()
+                                        : "discovered at https://" + hostname + "/.well-known/terraform.json"));
         return origins;
     }
 }

@@ -10,8 +10,7 @@ import io.providermirror.server.http.MirrorServer;
  */
 public final class StartupPreload {
 
-    private StartupPreload() {
-    }
+    private StartupPreload() {}
 
     public static void start() {
         Thread thread = new Thread(StartupPreload::load, "startup-preload");

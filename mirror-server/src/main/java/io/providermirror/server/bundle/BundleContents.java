@@ -13,8 +13,7 @@ import java.util.Map;
 final class BundleContents implements AutoCloseable {
 
     /** An archive written to a temporary file of the store, committed only when everything verified. */
-    record StagedArchive(BlobWrite write, String sha256, long size) {
-    }
+    record StagedArchive(BlobWrite write, String sha256, long size) {}
 
     private final BundleManifest manifest;
     private final BundleDocuments documents = new BundleDocuments();

@@ -7,7 +7,6 @@ import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.BuildInfo;
-import io.providermirror.server.app.MirrorApplication;
 import io.providermirror.server.app.MirrorCore;
 import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.CacheLayout;
@@ -48,8 +47,7 @@ public final class BundleExporter {
     }
 
     /** One file to put in the bundle: its bytes, or a cached archive. */
-    private record Item(String path, byte[] bytes, CacheKey archive, long size, String sha256) {
-    }
+    private record Item(String path, byte[] bytes, CacheKey archive, long size, String sha256) {}
 
     /**
      * Writes {@code archives} (each already in the cache, with its release) to {@code output}.
@@ -57,11 +55,13 @@ public final class BundleExporter {
      * @return the manifest written
      */
     public BundleManifest export(List<Warmer.Job> archives, Path output) throws IOException {
-        Map<ProviderAddress, Map<ProviderVersion, TreeSet<Platform>>> byProvider = new TreeMap<>(
-                (a, b) -> a.toString().compareTo(b.toString()));
+        Map<ProviderAddress, Map<ProviderVersion, TreeSet<Platform>>> byProvider =
+                new TreeMap<>((a, b) -> a.toString().compareTo(b.toString()));
         for (Warmer.Job job : archives) {
-            byProvider.computeIfAbsent(job.address(), a -> new TreeMap<>())
-                    .computeIfAbsent(job.version(), v -> new TreeSet<>()).add(job.platform());
+            byProvider
+                    .computeIfAbsent(job.address(), a -> new TreeMap<>())
+                    .computeIfAbsent(job.version(), v -> new TreeSet<>())
+                    .add(job.platform());
         }
         List<Item> items = new ArrayList<>();
         List<BundleManifest.Release> releases = new ArrayList<>();
@@ -73,28 +73,45 @@ public final class BundleExporter {
             items.add(bytesItem(path(CacheLayout.versions(address)), documents.bytes(CacheLayout.versions(address))));
             for (var version : provider.getValue().entrySet()) {
                 CacheKey release = CacheLayout.release(address, version.getKey());
-                bundled.writeReleaseEvidence(address, version.getKey(), cache.releaseEvidence(address, version.getKey())
-                        .orElseThrow(() -> new IOException("the cache holds no verified release of " + address + " "
-                                + version.getKey())).value());
+                bundled.writeReleaseEvidence(
+                        address,
+                        version.getKey(),
+                        cache.releaseEvidence(address, version.getKey())
+                                .orElseThrow(() -> new IOException(
+                                        "the cache holds no verified release of " + address + " " + version.getKey()))
+                                .value());
                 items.add(bytesItem(path(release), documents.bytes(release)));
                 List<String> platforms = new ArrayList<>();
                 for (Platform platform : version.getValue()) {
                     CacheKey key = CacheLayout.archive(address, version.getKey(), platform);
-                    try (OpenBlob blob = core.blobs().open(key).orElseThrow(() -> new IOException(
-                            "the cache holds no archive of " + address + " " + version.getKey() + " " + platform))) {
-                        items.add(new Item(path(key), null, key, blob.blob().size(), blob.blob().sha256()));
+                    try (OpenBlob blob = core.blobs()
+                            .open(key)
+                            .orElseThrow(() -> new IOException("the cache holds no archive of " + address + " "
+                                    + version.getKey() + " " + platform))) {
+                        items.add(new Item(
+                                path(key),
+                                null,
+                                key,
+                                blob.blob().size(),
+                                blob.blob().sha256()));
                     }
                     platforms.add(platform.toString());
                 }
-                releases.add(new BundleManifest.Release(address.toString(), version.getKey().toString(), platforms));
+                releases.add(new BundleManifest.Release(
+                        address.toString(), version.getKey().toString(), platforms));
             }
         }
-        BundleManifest manifest = new BundleManifest(BundleManifest.FORMAT, Instant.now().toString(),
+        BundleManifest manifest = new BundleManifest(
+                BundleManifest.FORMAT,
+                Instant.now().toString(),
                 "provider-mirror " + BuildInfo.VERSION,
-                items.stream().map(i -> new BundleManifest.Entry(i.path(), i.size(), i.sha256())).toList(), releases);
+                items.stream()
+                        .map(i -> new BundleManifest.Entry(i.path(), i.size(), i.sha256()))
+                        .toList(),
+                releases);
         Path partial = output.resolveSibling(output.getFileName() + ".partial");
         try (OutputStream file = BundleFiles.write(partial, output);
-             TarArchiveOutputStream tar = new TarArchiveOutputStream(file)) {
+                TarArchiveOutputStream tar = new TarArchiveOutputStream(file)) {
             tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
             tar.setBigNumberMode(TarArchiveOutputStream.BIGNUMBER_POSIX);
             put(tar, BundleManifest.PATH, JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(manifest));
@@ -102,8 +119,10 @@ public final class BundleExporter {
                 if (item.bytes() != null) {
                     put(tar, item.path(), item.bytes());
                 } else {
-                    try (OpenBlob blob = core.blobs().open(item.archive()).orElseThrow(() -> new IOException(
-                            "the archive " + item.archive() + " left the cache while the bundle was written"))) {
+                    try (OpenBlob blob = core.blobs()
+                            .open(item.archive())
+                            .orElseThrow(() -> new IOException("the archive " + item.archive()
+                                    + " left the cache while the bundle was written"))) {
                         TarArchiveEntry entry = new TarArchiveEntry(item.path());
                         entry.setSize(blob.blob().size());
                         tar.putArchiveEntry(entry);
@@ -118,8 +137,8 @@ public final class BundleExporter {
     }
 
     /** The version list of {@code address} with just the bundled versions and platforms. */
-    private static VersionList versionList(ProviderAddress address,
-                                           Map<ProviderVersion, ? extends SortedSet<Platform>> versions) {
+    private static VersionList versionList(
+            ProviderAddress address, Map<ProviderVersion, ? extends SortedSet<Platform>> versions) {
         Map<ProviderVersion, ListedVersion> listed = new LinkedHashMap<>();
         versions.forEach((version, platforms) ->
                 listed.put(version, new ListedVersion(version, version.toString(), List.copyOf(platforms))));

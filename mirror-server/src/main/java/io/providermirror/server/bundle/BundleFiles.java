@@ -21,8 +21,7 @@ final class BundleFiles {
 
     private static final byte[] ZSTD_MAGIC = {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD};
 
-    private BundleFiles() {
-    }
+    private BundleFiles() {}
 
     /** Writes {@code file}, compressed when {@code name} (the bundle's final name) ends in {@code .zst}. */
     static OutputStream write(Path file, Path name) throws IOException {
@@ -44,8 +43,11 @@ final class BundleFiles {
         in.mark(4);
         byte[] head = in.readNBytes(4);
         in.reset();
-        return new StreamEnd(java.util.Arrays.equals(head, ZSTD_MAGIC)
-                ? new BufferedInputStream(new ZstdInputStream(in), 1 << 16) : in, file);
+        return new StreamEnd(
+                java.util.Arrays.equals(head, ZSTD_MAGIC)
+                        ? new BufferedInputStream(new ZstdInputStream(in), 1 << 16)
+                        : in,
+                file);
     }
 
     /**

@@ -45,8 +45,7 @@ public final class BundleImporter {
     }
 
     /** What an import brought in, and which keys vouched for it. */
-    public record Report(int releases, int archives, long bytes, Map<String, TreeSet<String>> signingKeysByHost) {
-    }
+    public record Report(int releases, int archives, long bytes, Map<String, TreeSet<String>> signingKeysByHost) {}
 
     private final MirrorCore core;
     private final CacheDocuments cache;
@@ -79,7 +78,8 @@ public final class BundleImporter {
             ProviderVersion version = release.version();
             Map<Platform, String> h1 = new TreeMap<>();
             for (Platform platform : release.platforms()) {
-                BundleContents.StagedArchive staged = contents.archives().get(CacheLayout.archive(address, version, platform));
+                BundleContents.StagedArchive staged =
+                        contents.archives().get(CacheLayout.archive(address, version, platform));
                 staged.write().commit(staged.sha256());
                 h1.put(platform, PackageHashes.h1(staged.write().openReader()));
             }
@@ -92,7 +92,8 @@ public final class BundleImporter {
         }
         CacheDocuments bundled = new CacheDocuments(contents.documents());
         for (Map.Entry<ProviderAddress, Set<ProviderVersion>> provider : carried.entrySet()) {
-            VersionList list = bundled.versionList(provider.getKey()).orElseThrow().value();
+            VersionList list =
+                    bundled.versionList(provider.getKey()).orElseThrow().value();
             cache.writeVersionList(merged(list, provider.getValue()));
         }
     }
@@ -104,11 +105,13 @@ public final class BundleImporter {
     private VersionList merged(VersionList bundled, Set<ProviderVersion> carried) {
         Map<ProviderVersion, ListedVersion> all = new TreeMap<>();
         try {
-            cache.versionList(bundled.address()).ifPresent(cached -> all.putAll(cached.value().versions()));
+            cache.versionList(bundled.address())
+                    .ifPresent(cached -> all.putAll(cached.value().versions()));
         } catch (IOException unreadable) {
             // The bundle's list replaces an unreadable one.
         }
-        bundled.versions().keySet().stream().filter(carried::contains)
+        bundled.versions().keySet().stream()
+                .filter(carried::contains)
                 .forEach(version -> all.putIfAbsent(version, bundled.versions().get(version)));
         return new VersionList(bundled.address(), all);
     }

@@ -19,8 +19,7 @@ public record BundleManifest(int format, String created, String tool, List<Entry
     }
 
     /** One file of the bundle. */
-    public record Entry(String path, long size, String sha256) {
-    }
+    public record Entry(String path, long size, String sha256) {}
 
     /** A provider version and the platforms whose archives the bundle holds. */
     public record Release(String provider, String version, List<String> platforms) {

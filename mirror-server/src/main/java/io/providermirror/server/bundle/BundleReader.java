@@ -38,7 +38,8 @@ final class BundleReader {
 
     /** The bundle's contents, each entry checked against the manifest; its archives staged, not committed. */
     BundleContents read(Path bundle) throws IOException {
-        try (BundleFiles.StreamEnd file = BundleFiles.open(bundle); BundleTar tar = new BundleTar(BundleFiles.read(file))) {
+        try (BundleFiles.StreamEnd file = BundleFiles.open(bundle);
+                BundleTar tar = new BundleTar(BundleFiles.read(file))) {
             BundleContents contents = new BundleContents(manifest(bundle, tar));
             try {
                 readEntries(bundle, tar, contents);
@@ -53,8 +54,8 @@ final class BundleReader {
     private static BundleManifest manifest(Path bundle, BundleTar tar) throws IOException {
         TarArchiveEntry first = tar.getNextEntry();
         if (first == null || !first.getName().equals(BundleManifest.PATH)) {
-            throw new RefusedException(bundle + " is not a provider-mirror bundle: it does not begin with "
-                    + BundleManifest.PATH);
+            throw new RefusedException(
+                    bundle + " is not a provider-mirror bundle: it does not begin with " + BundleManifest.PATH);
         }
         BundleManifest manifest;
         try {
@@ -79,7 +80,8 @@ final class BundleReader {
             String name = entry.getName();
             BundleManifest.Entry declared = expected.get(name);
             if (declared == null || !read.add(name)) {
-                throw new RefusedException(bundle + ": the entry " + name + " is not in the manifest, or is there twice");
+                throw new RefusedException(
+                        bundle + ": the entry " + name + " is not in the manifest, or is there twice");
             }
             CacheKey key = key(name);
             if (entry.getSize() != declared.size()) {
@@ -104,7 +106,8 @@ final class BundleReader {
     }
 
     private static void refuseMissing(Path bundle, List<String> listed, Set<String> read) throws RefusedException {
-        List<String> missing = listed.stream().filter(name -> !read.contains(name)).toList();
+        List<String> missing =
+                listed.stream().filter(name -> !read.contains(name)).toList();
         if (missing.isEmpty()) {
             return;
         }
@@ -146,8 +149,9 @@ final class BundleReader {
 
     private static void check(BundleManifest.Entry declared, long size, String sha256) throws RefusedException {
         if (size != declared.size() || !sha256.equals(declared.sha256())) {
-            throw new RefusedException("the entry " + declared.path() + " was altered: it is " + size + " bytes with "
-                    + "sha256 " + sha256 + ", but the manifest says " + declared.size() + " bytes, " + declared.sha256());
+            throw new RefusedException(
+                    "the entry " + declared.path() + " was altered: it is " + size + " bytes with " + "sha256 " + sha256
+                            + ", but the manifest says " + declared.size() + " bytes, " + declared.sha256());
         }
     }
 

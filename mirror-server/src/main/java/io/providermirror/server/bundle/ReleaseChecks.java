@@ -30,9 +30,12 @@ import java.util.TreeSet;
 final class ReleaseChecks {
 
     /** A release that passed: what to commit of it, and whether the cache's own evidence for it stands. */
-    record CheckedRelease(ProviderAddress address, ProviderVersion version, List<Platform> platforms,
-                          ReleaseEvidence evidence, boolean cachedEvidenceStands) {
-    }
+    record CheckedRelease(
+            ProviderAddress address,
+            ProviderVersion version,
+            List<Platform> platforms,
+            ReleaseEvidence evidence,
+            boolean cachedEvidenceStands) {}
 
     private final MirrorCore core;
     private final CacheDocuments cache;
@@ -67,30 +70,37 @@ final class ReleaseChecks {
             List<Platform> platforms = new ArrayList<>();
             for (String platformName : release.platforms()) {
                 Platform platform = platform(what, platformName);
-                VerifiedPackage pkg = verified.find(platform).orElseThrow(() ->
-                        new RefusedException(what + ": its verified release has no package for " + platform));
-                BundleContents.StagedArchive staged = contents.archives().get(CacheLayout.archive(address, version, platform));
+                VerifiedPackage pkg = verified.find(platform)
+                        .orElseThrow(() ->
+                                new RefusedException(what + ": its verified release has no package for " + platform));
+                BundleContents.StagedArchive staged =
+                        contents.archives().get(CacheLayout.archive(address, version, platform));
                 if (staged == null) {
                     throw new RefusedException(what + " " + platform + ": the bundle lacks its archive");
                 }
-                checkArchive(what + " " + platform, pkg, cached, staged, CacheLayout.archive(address, version, platform));
+                checkArchive(
+                        what + " " + platform, pkg, cached, staged, CacheLayout.archive(address, version, platform));
                 platforms.add(platform);
                 keys.computeIfAbsent(address.hostname(), h -> new TreeSet<>()).add(pkg.signingKeyId());
                 bytes += staged.size();
             }
             checked.add(new CheckedRelease(address, version, platforms, evidence, cached != null));
         }
-        return new BundleImporter.Report(contents.manifest().releases().size(), contents.archives().size(), bytes, keys);
+        return new BundleImporter.Report(
+                contents.manifest().releases().size(), contents.archives().size(), bytes, keys);
     }
 
-    private static ReleaseEvidence bundledEvidence(CacheDocuments bundled, ProviderAddress address,
-                                                   ProviderVersion version, String what) throws RefusedException {
+    private static ReleaseEvidence bundledEvidence(
+            CacheDocuments bundled, ProviderAddress address, ProviderVersion version, String what)
+            throws RefusedException {
         try {
             if (bundled.versionList(address).isEmpty()) {
                 throw new RefusedException(what + ": the bundle lacks its version list or its release evidence");
             }
-            return bundled.releaseEvidence(address, version).orElseThrow(() ->
-                    new RefusedException(what + ": the bundle lacks its version list or its release evidence")).value();
+            return bundled.releaseEvidence(address, version)
+                    .orElseThrow(() ->
+                            new RefusedException(what + ": the bundle lacks its version list or its release evidence"))
+                    .value();
         } catch (RefusedException e) {
             throw e;
         } catch (IOException e) {
@@ -100,10 +110,12 @@ final class ReleaseChecks {
         }
     }
 
-    private VerifiedRelease verify(ProviderAddress address, ProviderVersion version, ReleaseEvidence evidence,
-                                   String what) throws RefusedException {
+    private VerifiedRelease verify(
+            ProviderAddress address, ProviderVersion version, ReleaseEvidence evidence, String what)
+            throws RefusedException {
         try {
-            return ReleaseVerifier.verify(address, version, evidence, core.rules().signaturePolicy(address.hostname()));
+            return ReleaseVerifier.verify(
+                    address, version, evidence, core.rules().signaturePolicy(address.hostname()));
         } catch (OriginException | IllegalArgumentException e) {
             throw new RefusedException(what + " does not verify: " + e.getMessage());
         }
@@ -113,8 +125,10 @@ final class ReleaseChecks {
     private VerifiedRelease cachedRelease(ProviderAddress address, ProviderVersion version) {
         try {
             Optional<CacheDocuments.Dated<ReleaseEvidence>> stored = cache.releaseEvidence(address, version);
-            return stored.isEmpty() ? null : ReleaseVerifier.verify(address, version, stored.get().value(),
-                    core.rules().signaturePolicy(address.hostname()));
+            return stored.isEmpty()
+                    ? null
+                    : ReleaseVerifier.verify(
+                            address, version, stored.get().value(), core.rules().signaturePolicy(address.hostname()));
         } catch (OriginException | IOException | IllegalArgumentException unverifiable) {
             // The mirror drops such evidence when it reads it; it vouches for nothing here either.
             return null;
@@ -126,11 +140,18 @@ final class ReleaseChecks {
      * evidence names, carried or not, must agree with the archive the cache holds for it, and with the cache's
      * verified evidence for the version when there is some (that evidence stays).
      */
-    private void refuseContradictions(String what, ProviderAddress address, ProviderVersion version,
-                                      VerifiedRelease verified, VerifiedRelease cached) throws IOException {
+    private void refuseContradictions(
+            String what,
+            ProviderAddress address,
+            ProviderVersion version,
+            VerifiedRelease verified,
+            VerifiedRelease cached)
+            throws IOException {
         for (VerifiedPackage offered : verified.packages().values()) {
             var committed = core.blobs().find(CacheLayout.archive(address, version, offered.platform()));
-            if (committed.isPresent() && offered.sha256() != null && !committed.get().sha256().equals(offered.sha256())) {
+            if (committed.isPresent()
+                    && offered.sha256() != null
+                    && !committed.get().sha256().equals(offered.sha256())) {
                 throw new RefusedException(what + " " + offered.platform() + ": the cache already holds a verified "
                         + "archive with sha256 " + committed.get().sha256() + ", and the bundle's evidence says sha256 "
                         + offered.sha256() + "; a cached version never changes, so the cached one stays");
@@ -151,14 +172,18 @@ final class ReleaseChecks {
     }
 
     /** The staged archive against its verified package, the cache's verified release (if any) and its blob. */
-    private void checkArchive(String what, VerifiedPackage pkg, VerifiedRelease cached,
-                              BundleContents.StagedArchive staged, CacheKey key) throws IOException {
+    private void checkArchive(
+            String what, VerifiedPackage pkg, VerifiedRelease cached, BundleContents.StagedArchive staged, CacheKey key)
+            throws IOException {
         if (!matches(pkg, staged)) {
             throw new RefusedException(what + ": the archive does not match the verified hash (" + hashes(pkg) + ")");
         }
-        VerifiedPackage known = cached == null ? null : cached.find(pkg.platform()).orElseThrow(() ->
-                new RefusedException(what + ": the cache already holds this version, verified, and it has no package "
-                        + "for this platform; a cached version never changes"));
+        VerifiedPackage known = cached == null
+                ? null
+                : cached.find(pkg.platform())
+                        .orElseThrow(() -> new RefusedException(
+                                what + ": the cache already holds this version, verified, and it has no package "
+                                        + "for this platform; a cached version never changes"));
         if (known != null && !matches(known, staged)) {
             throw new RefusedException(what + ": the cache already holds this version, verified "
                     + "with " + hashes(known) + " for this platform, and the bundle's archive has sha256 "
@@ -173,7 +198,8 @@ final class ReleaseChecks {
     }
 
     private static boolean matches(VerifiedPackage pkg, BundleContents.StagedArchive staged) throws IOException {
-        return pkg.sha256() != null ? pkg.sha256().equals(staged.sha256())
+        return pkg.sha256() != null
+                ? pkg.sha256().equals(staged.sha256())
                 : pkg.h1().contains(PackageHashes.h1(staged.write().openReader()));
     }
 
@@ -205,8 +231,9 @@ final class ReleaseChecks {
     }
 
     private static ProviderVersion version(BundleManifest.Release release) throws RefusedException {
-        return ProviderVersion.parse(release.version()).orElseThrow(() ->
-                new RefusedException("the manifest names version '" + release.version() + "', which is not semver"));
+        return ProviderVersion.parse(release.version())
+                .orElseThrow(() -> new RefusedException(
+                        "the manifest names version '" + release.version() + "', which is not semver"));
     }
 
     private static ProviderAddress address(String text) throws RefusedException {

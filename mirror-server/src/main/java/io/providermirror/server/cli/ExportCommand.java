@@ -25,22 +25,37 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code export}: a bundle of selected providers, with everything needed to verify them again elsewhere. */
-@Command(name = "export", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Writes a bundle (tar, or tar.zst when the file name ends in .zst) of selected providers for a "
-                + "network without internet: archives, and their origins' evidence (download documents with signing keys, "
-                + "SHA256SUMS, signatures), to be verified again by import.",
+@Command(
+        name = "export",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Writes a bundle (tar, or tar.zst when the file name ends in .zst) of selected providers for a "
+                    + "network without internet: archives, and their origins' evidence (download documents with signing keys, "
+                    + "SHA256SUMS, signatures), to be verified again by import.",
             "Works on a cache directory (--config) with no mirror running on it, fetching and verifying what is not "
                     + "cached yet.",
             "Exits 0 when the bundle was written, 1 when anything failed (then no bundle is written), 2 on a usage "
-                    + "error, a configuration that does not load or a cache directory in use."},
-        footer = {"", "Example:",
-            "  export --config mirror.yaml --platform linux_amd64 --output providers.tar.zst hashicorp/aws@'~> 5.0' hashicorp/random"})
+                    + "error, a configuration that does not load or a cache directory in use."
+        },
+        footer = {
+            "",
+            "Example:",
+            "  export --config mirror.yaml --platform linux_amd64 --output providers.tar.zst hashicorp/aws@'~> 5.0' hashicorp/random"
+        })
 public final class ExportCommand implements Callable<Integer> {
 
-    @Option(names = "--config", paramLabel = "FILE", description = "the mirror's configuration (its cache directory and origins)")
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
+            description = "the mirror's configuration (its cache directory and origins)")
     Path config;
 
-    @Option(names = "--output", paramLabel = "FILE", required = true, description = "the bundle to write (.tar or .tar.zst)")
+    @Option(
+            names = "--output",
+            paramLabel = "FILE",
+            required = true,
+            description = "the bundle to write (.tar or .tar.zst)")
     Path output;
 
     @Mixin
@@ -48,7 +63,6 @@ public final class ExportCommand implements Callable<Integer> {
 
     @Option(names = "--verbose", description = "also log what the mirror does (info lines, on stderr)")
     boolean verbose;
-
 
     private final PrintStream out;
     private final Map<String, String> environment;
@@ -69,8 +83,12 @@ public final class ExportCommand implements Callable<Integer> {
         if (selected.isEmpty()) {
             return 2;
         }
-        try (MirrorCore core = MirrorCore.open(new ConfigLoader(environment).load(config), Clock.systemUTC(), false,
-                UnaryOperator.identity(), new SimpleMeterRegistry())) {
+        try (MirrorCore core = MirrorCore.open(
+                new ConfigLoader(environment).load(config),
+                Clock.systemUTC(),
+                false,
+                UnaryOperator.identity(),
+                new SimpleMeterRegistry())) {
             Warmer.Summary summary = selection.run(new Warmer(new CacheWarmTarget(core), out, false), selected.get());
             if (summary.failed()) {
                 out.println("export: no bundle written, since not everything could be fetched and verified");
@@ -78,7 +96,8 @@ public final class ExportCommand implements Callable<Integer> {
             }
             BundleManifest manifest = new BundleExporter(core).export(summary.warmed(), output);
             out.println("export: wrote " + output + " (" + DataSize.format(Files.size(output)) + "): "
-                    + manifest.releases().size() + " release(s), " + summary.warmed().size() + " archive(s)");
+                    + manifest.releases().size() + " release(s), "
+                    + summary.warmed().size() + " archive(s)");
             return 0;
         } catch (CacheLock.InUseException e) {
             out.println("export: " + e.getMessage() + "; stop the mirror while exporting, or export from a copy of its "

@@ -22,17 +22,24 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code import}: brings bundles into a cache directory after verifying everything in them again. */
-@Command(name = "import", mixinStandardHelpOptions = true,
-        description = {"Brings bundles written by export into a cache directory (--config; no mirror may be running on "
-                + "it). Every entry is checked against the bundle's manifest, every release's signature against its "
-                + "origin's keys under this mirror's signature policy (upstream.hosts.<host>.trustedKeys applies), every "
-                + "archive against its verified hash; only then does anything enter the cache. An altered bundle is "
-                + "refused whole; so is a truncated one.",
+@Command(
+        name = "import",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Brings bundles written by export into a cache directory (--config; no mirror may be running on "
+                    + "it). Every entry is checked against the bundle's manifest, every release's signature against its "
+                    + "origin's keys under this mirror's signature policy (upstream.hosts.<host>.trustedKeys applies), every "
+                    + "archive against its verified hash; only then does anything enter the cache. An altered bundle is "
+                    + "refused whole; so is a truncated one.",
             "Exits 0 when every bundle was imported, 1 when one was refused, 2 when nothing was tried: a bundle "
-                    + "that does not exist, a configuration that does not load, a cache directory in use."})
+                    + "that does not exist, a configuration that does not load, a cache directory in use."
+        })
 public final class ImportCommand implements Callable<Integer> {
 
-    @Option(names = "--config", paramLabel = "FILE", description = "the mirror's configuration (its cache directory and policy)")
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
+            description = "the mirror's configuration (its cache directory and policy)")
     Path config;
 
     @Option(names = "--verbose", description = "also log what the mirror does (info lines, on stderr)")
@@ -56,23 +63,30 @@ public final class ImportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         LoggingSetup.forCommand(verbose);
-        List<String> unreadable = bundles.stream().map(ImportCommand::unreadable).filter(java.util.Objects::nonNull)
+        List<String> unreadable = bundles.stream()
+                .map(ImportCommand::unreadable)
+                .filter(java.util.Objects::nonNull)
                 .toList();
         if (!unreadable.isEmpty()) {
             unreadable.forEach(problem -> out.println("import: " + problem));
             out.println("import: nothing was imported");
             return 2;
         }
-        try (MirrorCore core = MirrorCore.open(new ConfigLoader(environment).load(config), Clock.systemUTC(), false,
-                UnaryOperator.identity(), new SimpleMeterRegistry())) {
+        try (MirrorCore core = MirrorCore.open(
+                new ConfigLoader(environment).load(config),
+                Clock.systemUTC(),
+                false,
+                UnaryOperator.identity(),
+                new SimpleMeterRegistry())) {
             int exit = 0;
             for (Path bundle : bundles) {
                 try {
                     BundleImporter.Report report = new BundleImporter(core).importBundle(bundle);
                     out.println("import: " + bundle + ": " + report.releases() + " release(s), " + report.archives()
                             + " archive(s), " + report.bytes() + " bytes, verified and cached");
-                    report.signingKeysByHost().forEach((host, keys) ->
-                            out.println("  " + host + ": signed by key(s) " + String.join(", ", keys)));
+                    report.signingKeysByHost()
+                            .forEach((host, keys) ->
+                                    out.println("  " + host + ": signed by key(s) " + String.join(", ", keys)));
                 } catch (BundleImporter.RefusedException e) {
                     out.println("import: REFUSED " + bundle + ": " + e.getMessage() + "; nothing of it was imported");
                     exit = 1;
@@ -80,8 +94,9 @@ public final class ImportCommand implements Callable<Integer> {
             }
             return exit;
         } catch (CacheLock.InUseException e) {
-            out.println("import: " + e.getMessage() + "; stop the mirror while importing (started again, it serves what "
-                    + "was imported), or import into a copy of its cache directory and start the mirror on the copy");
+            out.println(
+                    "import: " + e.getMessage() + "; stop the mirror while importing (started again, it serves what "
+                            + "was imported), or import into a copy of its cache directory and start the mirror on the copy");
             return 2;
         } catch (ConfigException | IOException e) {
             out.println("import: " + e.getMessage());

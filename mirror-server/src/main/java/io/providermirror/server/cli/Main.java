@@ -15,23 +15,37 @@ import java.nio.charset.Charset;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /** The command line: {@code java -jar mirror-server.jar [--config FILE]} starts the mirror. */
-@Command(name = "provider-mirror", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        subcommands = {io.providermirror.server.cli.WarmCommand.class, io.providermirror.server.cli.ExportCommand.class,
-            io.providermirror.server.cli.ImportCommand.class},
+@Command(
+        name = "provider-mirror",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
+        subcommands = {
+            io.providermirror.server.cli.WarmCommand.class,
+            io.providermirror.server.cli.ExportCommand.class,
+            io.providermirror.server.cli.ImportCommand.class
+        },
         description = "A caching pull-through network mirror for Terraform and OpenTofu providers.",
-        footer = {"", "Every configuration key can also be set with an environment variable, e.g. "
-                + "PROVIDER_MIRROR_SERVER_PORT=9443; see the README."})
+        footer = {
+            "",
+            "Every configuration key can also be set with an environment variable, e.g. "
+                    + "PROVIDER_MIRROR_SERVER_PORT=9443; see the README."
+        })
 public final class Main implements Callable<Integer> {
 
-    @Option(names = "--config", paramLabel = "FILE", description = "YAML configuration file (default: built-in defaults)")
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
+            description = "YAML configuration file (default: built-in defaults)")
     private Path config;
 
-    @Option(names = "--verify-cache", description = "hash every cached archive before serving; remove those that no longer match")
+    @Option(
+            names = "--verify-cache",
+            description = "hash every cached archive before serving; remove those that no longer match")
     private boolean verifyCache;
 
     /**
@@ -40,6 +54,7 @@ public final class Main implements Callable<Integer> {
      * that long. Set before the client class loads; an explicit {@code -D} wins.
      */
     static final String ORIGIN_KEEP_ALIVE_PROPERTY = "jdk.httpclient.keepalive.timeout";
+
     static final String ORIGIN_KEEP_ALIVE_SECONDS = "30";
 
     /**
@@ -81,16 +96,21 @@ public final class Main implements Callable<Integer> {
             err.println("provider-mirror: cannot start: " + e);
             return 1;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                application.shutdown(mirrorConfig.server().shutdownGracePeriod());
-            } finally {
-                LoggingSetup.flush();
-                // SIGTERM is how service managers and orchestrators ask for a stop, and a drained stop is a clean
-                // one: exit 0 rather than the JVM's 143. halt() ends the JVM now; the other hooks have nothing to do.
-                Runtime.getRuntime().halt(0);
-            }
-        }, "shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            try {
+                                application.shutdown(mirrorConfig.server().shutdownGracePeriod());
+                            } finally {
+                                LoggingSetup.flush();
+                                // SIGTERM is how service managers and orchestrators ask for a stop, and a drained stop
+                                // is a clean
+                                // one: exit 0 rather than the JVM's 143. halt() ends the JVM now; the other hooks have
+                                // nothing to do.
+                                Runtime.getRuntime().halt(0);
+                            }
+                        },
+                        "shutdown"));
         System.out.println(StartupBanner.render(application, mirrorConfig));
         System.out.flush();
         application.awaitClose();
@@ -98,9 +118,13 @@ public final class Main implements Callable<Integer> {
     }
 
     /** {@code hash-token}: what {@code auth.tokens} holds for a token, so tokens themselves are never stored. */
-    @Command(name = "hash-token", mixinStandardHelpOptions = true,
-            description = {"Prints the sha256: hash of a token read from standard input, for auth.tokens or "
-                    + "auth.tokensFile.", "With --generate, makes a new random token and prints it and its hash."})
+    @Command(
+            name = "hash-token",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Prints the sha256: hash of a token read from standard input, for auth.tokens or " + "auth.tokensFile.",
+                "With --generate, makes a new random token and prints it and its hash."
+            })
     int hashToken(@Option(names = "--generate", description = "make a new random token") boolean generate)
             throws java.io.IOException {
         String token;
@@ -112,8 +136,9 @@ public final class Main implements Callable<Integer> {
             System.out.println("hash:  " + MirrorAuth.hash(token) + "   (put this in auth.tokens)");
             return 0;
         }
-        String line = new java.io.BufferedReader(new java.io.InputStreamReader(System.in,
-                java.nio.charset.StandardCharsets.UTF_8)).readLine();
+        String line = new java.io.BufferedReader(
+                        new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.UTF_8))
+                .readLine();
         if (line == null || line.isBlank()) {
             System.err.println("provider-mirror: hash-token reads the token from standard input; none was given");
             return 2;
@@ -123,22 +148,34 @@ public final class Main implements Callable<Integer> {
     }
 
     /** {@code healthcheck}: for container health checks, where the image has no curl. */
-    @Command(name = "healthcheck", mixinStandardHelpOptions = true,
+    @Command(
+            name = "healthcheck",
+            mixinStandardHelpOptions = true,
             description = "Exits 0 when the mirror answers 200 at --url (its readiness), 1 otherwise.")
     int healthcheck(
-            @Option(names = "--url", defaultValue = "http://127.0.0.1:9100/readyz", paramLabel = "URL",
-                    description = "what to ask (default: ${DEFAULT-VALUE}, the management listener's readiness)")
-            java.net.URI url,
-            @Option(names = "--ca", paramLabel = "FILE",
-                    description = "PEM CA certificates to trust for an https URL (e.g. <cache.directory>/tls/ca.pem)")
-            Path ca) {
+            @Option(
+                            names = "--url",
+                            defaultValue = "http://127.0.0.1:9100/readyz",
+                            paramLabel = "URL",
+                            description =
+                                    "what to ask (default: ${DEFAULT-VALUE}, the management listener's readiness)")
+                    java.net.URI url,
+            @Option(
+                            names = "--ca",
+                            paramLabel = "FILE",
+                            description =
+                                    "PEM CA certificates to trust for an https URL (e.g. <cache.directory>/tls/ca.pem)")
+                    Path ca) {
         try {
             java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder()
                     .connectTimeout(java.time.Duration.ofSeconds(3))
                     .sslContext(io.providermirror.upstream.TrustedCertificates.sslContext(ca))
                     .build();
-            java.net.http.HttpResponse<String> response = client.send(java.net.http.HttpRequest.newBuilder(url)
-                    .timeout(java.time.Duration.ofSeconds(5)).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            java.net.http.HttpResponse<String> response = client.send(
+                    java.net.http.HttpRequest.newBuilder(url)
+                            .timeout(java.time.Duration.ofSeconds(5))
+                            .build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
             System.out.println(response.statusCode() + " " + response.body());
             return response.statusCode() == 200 ? 0 : 1;
         } catch (java.io.IOException | RuntimeException e) {

@@ -22,28 +22,43 @@ import picocli.CommandLine.Parameters;
 public final class ProviderSelection {
 
     /** The providers and platforms chosen, resolved. */
-    record Resolved(List<ProviderRequest> requests, Set<Platform> platforms) {
-    }
+    record Resolved(List<ProviderRequest> requests, Set<Platform> platforms) {}
 
-    @Option(names = "--platform", paramLabel = "OS_ARCH", required = true, split = ",",
+    @Option(
+            names = "--platform",
+            paramLabel = "OS_ARCH",
+            required = true,
+            split = ",",
             description = "platforms to fetch (repeatable), e.g. linux_amd64")
     List<String> platforms = new ArrayList<>();
 
-    @Option(names = "--lock-file", paramLabel = "FILE", description = "a .terraform.lock.hcl: its exact versions (repeatable)")
+    @Option(
+            names = "--lock-file",
+            paramLabel = "FILE",
+            description = "a .terraform.lock.hcl: its exact versions (repeatable)")
     List<Path> lockFiles = new ArrayList<>();
 
-    @Option(names = "--dir", paramLabel = "DIR",
+    @Option(
+            names = "--dir",
+            paramLabel = "DIR",
             description = "a Terraform configuration: the required_providers of its *.tf files (repeatable)")
     List<Path> directories = new ArrayList<>();
 
     @Option(names = "--all-versions", description = "every version that matches a constraint, not only the newest")
     boolean allVersions;
 
-    @Option(names = "--parallel", paramLabel = "N", defaultValue = "4", description = "archives fetched at a time (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--parallel",
+            paramLabel = "N",
+            defaultValue = "4",
+            description = "archives fetched at a time (default: ${DEFAULT-VALUE})")
     int parallel;
 
-    @Parameters(paramLabel = "PROVIDER", arity = "0..*",
-            description = "[hostname/]namespace/type[@constraint], e.g. hashicorp/aws@~> 5.0 (hostname: registry.terraform.io)")
+    @Parameters(
+            paramLabel = "PROVIDER",
+            arity = "0..*",
+            description =
+                    "[hostname/]namespace/type[@constraint], e.g. hashicorp/aws@~> 5.0 (hostname: registry.terraform.io)")
     List<String> providers = new ArrayList<>();
 
     /**

@@ -28,27 +28,44 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code warm}: pre-seeds a mirror's cache, through a running mirror or directly in a cache directory. */
-@Command(name = "warm", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Pre-seeds the cache: fetches and verifies provider archives before anyone asks for them.",
+@Command(
+        name = "warm",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Pre-seeds the cache: fetches and verifies provider archives before anyone asks for them.",
             "Through a running mirror (--mirror URL) or directly in a cache directory (--config FILE, with no mirror "
                     + "running on it). Archives already cached are skipped, so a run that was interrupted can be run again.",
-            "Exits 0 when everything was warmed, 1 when anything failed, 2 on a usage error."},
-        footer = {"", "Examples:",
+            "Exits 0 when everything was warmed, 1 when anything failed, 2 on a usage error."
+        },
+        footer = {
+            "",
+            "Examples:",
             "  warm --mirror https://mirror.corp:8443/providers/ --ca ca.pem --platform linux_amd64 hashicorp/aws@'~> 5.0'",
             "  warm --config mirror.yaml --platform linux_amd64 --platform darwin_arm64 --lock-file .terraform.lock.hcl",
-            "  warm --config mirror.yaml --platform linux_amd64 --dir ./infrastructure"})
+            "  warm --config mirror.yaml --platform linux_amd64 --dir ./infrastructure"
+        })
 public final class WarmCommand implements Callable<Integer> {
 
-    @Option(names = "--mirror", paramLabel = "URL", description = "a running mirror's base URL, e.g. https://mirror.corp/providers/")
+    @Option(
+            names = "--mirror",
+            paramLabel = "URL",
+            description = "a running mirror's base URL, e.g. https://mirror.corp/providers/")
     URI mirror;
 
-    @Option(names = "--ca", paramLabel = "FILE", description = "PEM CA certificates to trust for --mirror (e.g. its tls/ca.pem)")
+    @Option(
+            names = "--ca",
+            paramLabel = "FILE",
+            description = "PEM CA certificates to trust for --mirror (e.g. its tls/ca.pem)")
     Path ca;
 
     @Option(names = "--token-file", paramLabel = "FILE", description = "a file holding the token --mirror wants")
     Path tokenFile;
 
-    @Option(names = "--config", paramLabel = "FILE", description = "the mirror's configuration, to warm its cache directory directly")
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
+            description = "the mirror's configuration, to warm its cache directory directly")
     Path config;
 
     @Mixin
@@ -56,7 +73,6 @@ public final class WarmCommand implements Callable<Integer> {
 
     @Option(names = "--verbose", description = "also log what the mirror does (info lines, on stderr)")
     boolean verbose;
-
 
     private final PrintStream out;
     private final Map<String, String> environment;
@@ -91,7 +107,8 @@ public final class WarmCommand implements Callable<Integer> {
                     new Warmer(target, out, System.console() != null && out == System.out), selected.get());
             return summary.failed() ? 1 : 0;
         } catch (CacheLock.InUseException e) {
-            out.println("warm: " + e.getMessage() + "; warm a running mirror through its URL (warm --mirror https://...)");
+            out.println(
+                    "warm: " + e.getMessage() + "; warm a running mirror through its URL (warm --mirror https://...)");
             return 2;
         } catch (ConfigException | IOException e) {
             out.println("warm: " + e.getMessage());
@@ -101,11 +118,13 @@ public final class WarmCommand implements Callable<Integer> {
 
     private WarmTarget target() throws IOException, ConfigException {
         if (mirror != null) {
-            String token = tokenFile == null ? null : Files.readString(tokenFile, StandardCharsets.UTF_8).strip();
+            String token = tokenFile == null
+                    ? null
+                    : Files.readString(tokenFile, StandardCharsets.UTF_8).strip();
             return new MirrorWarmTarget(mirror, TrustedCertificates.sslContext(ca), token);
         }
         MirrorConfig mirrorConfig = configView.apply(new ConfigLoader(environment).load(config));
-        return new CacheWarmTarget(MirrorCore.open(mirrorConfig, Clock.systemUTC(), false, UnaryOperator.identity(),
-                new SimpleMeterRegistry()));
+        return new CacheWarmTarget(MirrorCore.open(
+                mirrorConfig, Clock.systemUTC(), false, UnaryOperator.identity(), new SimpleMeterRegistry()));
     }
 }

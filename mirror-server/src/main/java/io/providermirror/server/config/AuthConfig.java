@@ -15,14 +15,16 @@ public record AuthConfig(List<String> tokens, Path tokensFile, Duration archiveU
 
     /** How a token's hash is written: {@code sha256:} and 64 lower-case hex digits. */
     public static final Pattern TOKEN_HASH = Pattern.compile("sha256:[0-9a-f]{64}");
+
     public static final Duration DEFAULT_ARCHIVE_URL_TTL = Duration.ofMinutes(10);
 
     public AuthConfig {
         tokens = tokens == null ? List.of() : List.copyOf(tokens);
         for (String token : tokens) {
             if (!TOKEN_HASH.matcher(token).matches()) {
-                throw new IllegalArgumentException("tokens: '" + abbreviate(token) + "' (expected: sha256:<64 hex digits>, "
-                        + "the hash of a token as `java -jar mirror-server.jar hash-token` prints it; never the token itself)");
+                throw new IllegalArgumentException(
+                        "tokens: '" + abbreviate(token) + "' (expected: sha256:<64 hex digits>, "
+                                + "the hash of a token as `java -jar mirror-server.jar hash-token` prints it; never the token itself)");
             }
         }
         archiveUrlTtl = archiveUrlTtl == null ? DEFAULT_ARCHIVE_URL_TTL : archiveUrlTtl;

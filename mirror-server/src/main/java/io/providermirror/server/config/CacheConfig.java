@@ -10,8 +10,13 @@ import java.time.Duration;
  * "not found" is remembered ({@code notFoundTtl}), and the free space kept on the cache's file system
  * ({@code minFreeSpace}; when absent the smaller of 1 GiB and 5% of the file system).
  */
-public record CacheConfig(Path directory, Duration indexTtl, DataSize maxSize, DataSize metadataMemory,
-                          Duration notFoundTtl, DataSize minFreeSpace) {
+public record CacheConfig(
+        Path directory,
+        Duration indexTtl,
+        DataSize maxSize,
+        DataSize metadataMemory,
+        Duration notFoundTtl,
+        DataSize minFreeSpace) {
 
     /** Default freshness of version lists. */
     public static final Duration DEFAULT_INDEX_TTL = Duration.ofMinutes(15);
@@ -27,11 +32,12 @@ public record CacheConfig(Path directory, Duration indexTtl, DataSize maxSize, D
         indexTtl = indexTtl == null ? DEFAULT_INDEX_TTL : indexTtl;
         notFoundTtl = notFoundTtl == null ? DEFAULT_NOT_FOUND_TTL : notFoundTtl;
         if (notFoundTtl.isNegative()) {
-            throw new IllegalArgumentException("notFoundTtl: " + notFoundTtl + " (expected: >= 0; 0 remembers nothing)");
+            throw new IllegalArgumentException(
+                    "notFoundTtl: " + notFoundTtl + " (expected: >= 0; 0 remembers nothing)");
         }
         if (metadataMemory != null && metadataMemory.bytes() < 1024 * 1024) {
-            throw new IllegalArgumentException("metadataMemory: " + metadataMemory.bytes()
-                    + " bytes (expected: at least 1MiB)");
+            throw new IllegalArgumentException(
+                    "metadataMemory: " + metadataMemory.bytes() + " bytes (expected: at least 1MiB)");
         }
         if (indexTtl.isNegative()) {
             throw new IllegalArgumentException("indexTtl: " + indexTtl + " (expected: >= 0)");

@@ -17,7 +17,6 @@ import java.lang.reflect.RecordComponent;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -37,8 +36,8 @@ public final class ConfigLoader {
     public static final String ENV_PREFIX = "PROVIDER_MIRROR_";
 
     /** The start of a record's own message: {@code key: } (a key's name, or names joined by " and "). */
-    private static final java.util.regex.Pattern OWN_KEY = java.util.regex.Pattern.compile(
-            "([A-Za-z][A-Za-z0-9]*(?: and [A-Za-z][A-Za-z0-9]*)?): ");
+    private static final java.util.regex.Pattern OWN_KEY =
+            java.util.regex.Pattern.compile("([A-Za-z][A-Za-z0-9]*(?: and [A-Za-z][A-Za-z0-9]*)?): ");
 
     private final Map<String, String> environment;
     private final YAMLMapper yaml;
@@ -99,7 +98,8 @@ public final class ConfigLoader {
      * Puts the environment variable in front of a message about a key it set ({@code NAME=value: ...}), so a
      * user looks in the environment rather than in a file that does not hold the value.
      */
-    private static String blameVariable(String message, JsonProcessingException e, Map<String, String> fromEnvironment) {
+    private static String blameVariable(
+            String message, JsonProcessingException e, Map<String, String> fromEnvironment) {
         if (!(e instanceof JsonMappingException mapping)) {
             return message;
         }
@@ -124,13 +124,15 @@ public final class ConfigLoader {
             throw new ConfigException("the configuration is not valid YAML: " + e.getOriginalMessage());
         }
         ObjectNode tree = node == null || node.isMissingNode() || node.isNull()
-                ? JsonNodeFactory.instance.objectNode() : requireMapping(node, "the configuration");
+                ? JsonNodeFactory.instance.objectNode()
+                : requireMapping(node, "the configuration");
         return bind(tree, null);
     }
 
     private static ObjectNode requireMapping(JsonNode node, String source) throws ConfigException {
         if (!node.isObject()) {
-            throw new ConfigException(source + " must hold a YAML mapping (server:, cache:, upstream:, management:, logging:)");
+            throw new ConfigException(
+                    source + " must hold a YAML mapping (server:, cache:, upstream:, management:, logging:)");
         }
         return (ObjectNode) node;
     }
@@ -174,8 +176,8 @@ public final class ConfigLoader {
             try {
                 value = yaml.readTree(variable.getValue());
             } catch (JsonProcessingException e) {
-                throw new ConfigException(name + " (configuration key '" + key + "') is not a valid value: "
-                        + e.getOriginalMessage());
+                throw new ConfigException(
+                        name + " (configuration key '" + key + "') is not a valid value: " + e.getOriginalMessage());
             }
             set(tree, key, value, name);
             applied.put(key, name + "=" + variable.getValue());
@@ -206,8 +208,12 @@ public final class ConfigLoader {
         }
         String key = path(mapping);
         if (e instanceof UnrecognizedPropertyException unknown) {
-            String known = unknown.getKnownPropertyIds() == null ? "" : unknown.getKnownPropertyIds().stream()
-                    .map(Object::toString).sorted().collect(Collectors.joining(", "));
+            String known = unknown.getKnownPropertyIds() == null
+                    ? ""
+                    : unknown.getKnownPropertyIds().stream()
+                            .map(Object::toString)
+                            .sorted()
+                            .collect(Collectors.joining(", "));
             return source + ": unknown configuration key '" + key + "' (expected one of: " + known + ")";
         }
         if (e instanceof ValueInstantiationException && e.getCause() != null) {

@@ -22,8 +22,7 @@ public final class ConfiguredFiles {
     /** The one path key that names a directory the mirror creates, rather than a file it reads. */
     private static final String CACHE_DIRECTORY = "cache.directory";
 
-    private ConfiguredFiles() {
-    }
+    private ConfiguredFiles() {}
 
     /** @throws ConfigException naming the first key whose file is missing, unreadable or not a file */
     public static void check(MirrorConfig config) throws ConfigException {
@@ -85,8 +84,8 @@ public final class ConfiguredFiles {
         if (!Files.exists(path)) {
             Path parent = path.toAbsolutePath().getParent();
             boolean parentHidden = parent != null && Files.isDirectory(parent) && !Files.isReadable(parent);
-            throw new ConfigException(key + ": " + path + (parentHidden ? " cannot be read: permission denied on "
-                    + parent : " does not exist"));
+            throw new ConfigException(key + ": " + path
+                    + (parentHidden ? " cannot be read: permission denied on " + parent : " does not exist"));
         }
         if (Files.isDirectory(path)) {
             throw new ConfigException(key + ": " + path + " is a directory, not a file");

@@ -22,8 +22,8 @@ final class DataSizeDeserializer extends StdScalarDeserializer<DataSize> {
         }
         java.util.Optional<DataSize> size = DataSize.parse(text);
         if (size.isEmpty()) {
-            throw context.weirdStringException(text, DataSize.class,
-                    "expected a size such as 50GiB, 500MB or a number of bytes");
+            throw context.weirdStringException(
+                    text, DataSize.class, "expected a size such as 50GiB, 500MB or a number of bytes");
         }
         return size.get();
     }

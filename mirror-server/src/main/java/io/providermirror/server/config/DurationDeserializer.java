@@ -44,8 +44,8 @@ final class DurationDeserializer extends StdScalarDeserializer<Duration> {
         try {
             return Duration.parse(text);
         } catch (DateTimeParseException e) {
-            return (Duration) context.handleWeirdStringValue(Duration.class, text,
-                    "expected a duration such as 30s, 15m, 2h or PT15M");
+            return (Duration) context.handleWeirdStringValue(
+                    Duration.class, text, "expected a duration such as 30s, 15m, 2h or PT15M");
         }
     }
 }

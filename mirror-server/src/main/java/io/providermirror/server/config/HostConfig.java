@@ -10,8 +10,14 @@ import java.util.Locale;
  * it), the bearer token its registry wants, how its releases must be signed, and the other hosts its documents
  * may lead to although they are internal ({@code downloadHosts}).
  */
-public record HostConfig(URI discoveryUrl, URI mirrorUrl, String token, Path tokenFile, Boolean allowUnsigned,
-                         List<String> trustedKeys, List<String> downloadHosts) {
+public record HostConfig(
+        URI discoveryUrl,
+        URI mirrorUrl,
+        String token,
+        Path tokenFile,
+        Boolean allowUnsigned,
+        List<String> trustedKeys,
+        List<String> downloadHosts) {
 
     public HostConfig {
         checkUrl("discoveryUrl", discoveryUrl);
@@ -28,15 +34,17 @@ public record HostConfig(URI discoveryUrl, URI mirrorUrl, String token, Path tok
         }
         trustedKeys = trustedKeys == null ? List.of() : List.copyOf(trustedKeys);
         if (mirrorUrl != null && !trustedKeys.isEmpty()) {
-            throw new IllegalArgumentException("trustedKeys: set with mirrorUrl (expected: one of them; a network mirror "
-                    + "publishes hashes, not signatures, so there is no key to pin)");
+            throw new IllegalArgumentException(
+                    "trustedKeys: set with mirrorUrl (expected: one of them; a network mirror "
+                            + "publishes hashes, not signatures, so there is no key to pin)");
         }
         new io.providermirror.upstream.SignaturePolicy(false, java.util.Set.copyOf(trustedKeys));
         downloadHosts = downloadHosts == null ? List.of() : List.copyOf(downloadHosts);
         for (String host : downloadHosts) {
             if (!io.providermirror.model.ProviderAddress.isValidHostname(host)) {
-                throw new IllegalArgumentException("downloadHosts: '" + host
-                        + "' (expected: a lowercase host name or IPv4 address, optionally with :port, e.g. artifacts.corp)");
+                throw new IllegalArgumentException(
+                        "downloadHosts: '" + host
+                                + "' (expected: a lowercase host name or IPv4 address, optionally with :port, e.g. artifacts.corp)");
             }
         }
     }
@@ -52,8 +60,8 @@ public record HostConfig(URI discoveryUrl, URI mirrorUrl, String token, Path tok
         }
         String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
         if (!(scheme.equals("https") || scheme.equals("http")) || url.getHost() == null) {
-            throw new IllegalArgumentException(key + ": '" + url
-                    + "' (expected: an absolute https URL such as https://registry.example.com/)");
+            throw new IllegalArgumentException(
+                    key + ": '" + url + "' (expected: an absolute https URL such as https://registry.example.com/)");
         }
     }
 }

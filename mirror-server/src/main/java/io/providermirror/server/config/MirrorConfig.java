@@ -4,8 +4,14 @@ package io.providermirror.server.config;
  * The whole configuration, as read from YAML and environment overrides. Missing keys take their defaults in
  * the records' constructors, so a configuration object is always complete.
  */
-public record MirrorConfig(ServerConfig server, CacheConfig cache, UpstreamConfig upstream,
-                           ManagementConfig management, LoggingConfig logging, PolicyConfig policy, AuthConfig auth) {
+public record MirrorConfig(
+        ServerConfig server,
+        CacheConfig cache,
+        UpstreamConfig upstream,
+        ManagementConfig management,
+        LoggingConfig logging,
+        PolicyConfig policy,
+        AuthConfig auth) {
 
     public MirrorConfig {
         server = server == null ? new ServerConfig(null, null, null, null, null, null, null, null, null, null) : server;
@@ -14,7 +20,9 @@ public record MirrorConfig(ServerConfig server, CacheConfig cache, UpstreamConfi
         policy = policy == null ? new PolicyConfig(null, null, null) : policy;
         auth = auth == null ? new AuthConfig(null, null, null, null) : auth;
         cache = cache == null ? new CacheConfig(null, null, null, null, null, null) : cache;
-        upstream = upstream == null ? new UpstreamConfig(null, null, null, null, null, null, null, null, null, null, null, null, null, null) : upstream;
+        upstream = upstream == null
+                ? new UpstreamConfig(null, null, null, null, null, null, null, null, null, null, null, null, null, null)
+                : upstream;
     }
 
     /** The configuration with every default. */

@@ -17,7 +17,8 @@ public record PolicyConfig(List<ProviderRule> allow, List<ProviderRule> deny, Li
             try {
                 Platform.parse(platform);
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("platforms: '" + platform + "' (expected: os_arch such as linux_amd64)");
+                throw new IllegalArgumentException(
+                        "platforms: '" + platform + "' (expected: os_arch such as linux_amd64)");
             }
         }
     }

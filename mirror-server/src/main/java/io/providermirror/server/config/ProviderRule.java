@@ -27,8 +27,10 @@ public record ProviderRule(String provider, String versions) {
         try {
             VersionConstraints.parse(versions);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("versions: '" + versions + "' is not a version constraint (expected: "
-                    + "Terraform's syntax, such as \">= 5.0, < 6.0\" or \"~> 5.80\"): " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    "versions: '" + versions + "' is not a version constraint (expected: "
+                            + "Terraform's syntax, such as \">= 5.0, < 6.0\" or \"~> 5.80\"): " + e.getMessage(),
+                    e);
         }
     }
 

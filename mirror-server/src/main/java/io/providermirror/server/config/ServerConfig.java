@@ -7,10 +7,17 @@ package io.providermirror.server.config;
  * mirror is told to stop, whether Linux epoll and OpenSSL are used when available, and how many connections
  * the listener holds at once ({@code maxConnections}).
  */
-public record ServerConfig(String host, Integer port, TlsConfig tls, java.time.Duration requestReadTimeout,
-                           java.time.Duration idleTimeout, java.time.Duration metadataTimeout,
-                           java.time.Duration shutdownGracePeriod, Boolean plainHttp, Boolean nativeTransport,
-                           Integer maxConnections) {
+public record ServerConfig(
+        String host,
+        Integer port,
+        TlsConfig tls,
+        java.time.Duration requestReadTimeout,
+        java.time.Duration idleTimeout,
+        java.time.Duration metadataTimeout,
+        java.time.Duration shutdownGracePeriod,
+        Boolean plainHttp,
+        Boolean nativeTransport,
+        Integer maxConnections) {
 
     /** The default port; HTTPS. */
     public static final int DEFAULT_PORT = 8443;

@@ -11,16 +11,28 @@ import java.util.TreeMap;
  * origin host), each for at most {@code archiveTimeout}, and no slower than {@code minTransferRate} bytes per
  * second averaged over each {@code readTimeout}.
  */
-public record UpstreamConfig(Path trustedCertificates, Map<String, HostConfig> hosts, Duration connectTimeout,
-                             Duration requestTimeout, Duration readTimeout, Integer maxAttempts, Long maxArchiveBytes,
-                             Boolean offline, ProxyConfig proxy, Path terraformCredentials, Integer maxConcurrentFills,
-                             Integer maxConcurrentFillsPerHost, Duration archiveTimeout, DataSize minTransferRate) {
+public record UpstreamConfig(
+        Path trustedCertificates,
+        Map<String, HostConfig> hosts,
+        Duration connectTimeout,
+        Duration requestTimeout,
+        Duration readTimeout,
+        Integer maxAttempts,
+        Long maxArchiveBytes,
+        Boolean offline,
+        ProxyConfig proxy,
+        Path terraformCredentials,
+        Integer maxConcurrentFills,
+        Integer maxConcurrentFillsPerHost,
+        Duration archiveTimeout,
+        DataSize minTransferRate) {
 
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /** Below the CLI's own ~10 s timeout for JSON requests, so a slow origin gives a clear error in time. */
     public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(8);
     /** An archive transfer that receives nothing for this long is ended. */
     public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
+
     public static final int DEFAULT_MAX_ATTEMPTS = 3;
     public static final long DEFAULT_MAX_ARCHIVE_BYTES = 2L * 1024 * 1024 * 1024;
     /** Archive downloads at once: each holds a thread, a socket and a temporary file. */
@@ -36,11 +48,13 @@ public record UpstreamConfig(Path trustedCertificates, Map<String, HostConfig> h
         hosts = hosts == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(hosts));
         for (var entry : hosts.entrySet()) {
             if (!io.providermirror.model.ProviderAddress.isValidHostname(entry.getKey())) {
-                throw new IllegalArgumentException("hosts: '" + entry.getKey()
-                        + "' (expected: a lowercase hostname as it appears in provider addresses, e.g. registry.terraform.io)");
+                throw new IllegalArgumentException(
+                        "hosts: '" + entry.getKey()
+                                + "' (expected: a lowercase hostname as it appears in provider addresses, e.g. registry.terraform.io)");
             }
             if (entry.getValue() == null) {
-                throw new IllegalArgumentException("hosts." + entry.getKey() + ": empty (expected: settings such as discoveryUrl)");
+                throw new IllegalArgumentException(
+                        "hosts." + entry.getKey() + ": empty (expected: settings such as discoveryUrl)");
             }
         }
         // One spelling per host, as provider addresses have it: registry.terraform.io:443 is registry.terraform.io.
@@ -48,8 +62,8 @@ public record UpstreamConfig(Path trustedCertificates, Map<String, HostConfig> h
         for (var entry : hosts.entrySet()) {
             String name = io.providermirror.model.ProviderAddress.normalizeHostname(entry.getKey());
             if (normalised.put(name, entry.getValue()) != null) {
-                throw new IllegalArgumentException("hosts: '" + entry.getKey() + "' (expected: each host once; "
-                        + name + " is configured twice, with and without its default port)");
+                throw new IllegalArgumentException("hosts: '" + entry.getKey() + "' (expected: each host once; " + name
+                        + " is configured twice, with and without its default port)");
             }
         }
         hosts = java.util.Collections.unmodifiableMap(normalised);
@@ -67,7 +81,8 @@ public record UpstreamConfig(Path trustedCertificates, Map<String, HostConfig> h
             throw new IllegalArgumentException("maxConcurrentFills: " + maxConcurrentFills + " (expected: 1 to 4096)");
         }
         maxConcurrentFillsPerHost = maxConcurrentFillsPerHost == null
-                ? Math.min(DEFAULT_MAX_CONCURRENT_FILLS_PER_HOST, maxConcurrentFills) : maxConcurrentFillsPerHost;
+                ? Math.min(DEFAULT_MAX_CONCURRENT_FILLS_PER_HOST, maxConcurrentFills)
+                : maxConcurrentFillsPerHost;
         if (maxConcurrentFillsPerHost < 1 || maxConcurrentFillsPerHost > maxConcurrentFills) {
             throw new IllegalArgumentException("maxConcurrentFillsPerHost: " + maxConcurrentFillsPerHost
                     + " (expected: 1 to maxConcurrentFills, " + maxConcurrentFills + ")");

@@ -44,9 +44,12 @@ final class ArchiveCopy {
         return () -> {
             if (System.nanoTime() - deadline >= 0) {
                 metrics.fillAbandoned(host, "deadline");
-                throw new OriginException(OriginException.Reason.TIMEOUT, "the archive of " + what + " from " + host
-                        + " took longer than upstream.archiveTimeout (" + bounds.deadline().toSeconds()
-                        + " s) while its download URL was renewed; abandoned, the next request tries again");
+                throw new OriginException(
+                        OriginException.Reason.TIMEOUT,
+                        "the archive of " + what + " from " + host
+                                + " took longer than upstream.archiveTimeout ("
+                                + bounds.deadline().toSeconds()
+                                + " s) while its download URL was renewed; abandoned, the next request tries again");
             }
         };
     }
@@ -54,9 +57,11 @@ final class ArchiveCopy {
     /** Fails an archive that its origin announces larger than {@code upstream.maxArchiveBytes}. */
     void checkAnnounced(OptionalLong announced, String what, String origin) {
         if (announced.isPresent() && announced.getAsLong() > maxArchiveBytes) {
-            throw new OriginException(OriginException.Reason.BAD_RESPONSE, "the archive of " + what + " from "
-                    + origin + " is " + announced.getAsLong() + " bytes, more than upstream.maxArchiveBytes ("
-                    + maxArchiveBytes + ")");
+            throw new OriginException(
+                    OriginException.Reason.BAD_RESPONSE,
+                    "the archive of " + what + " from "
+                            + origin + " is " + announced.getAsLong() + " bytes, more than upstream.maxArchiveBytes ("
+                            + maxArchiveBytes + ")");
         }
     }
 
@@ -67,8 +72,15 @@ final class ArchiveCopy {
      * would otherwise hold the thread, the socket and the temporary file for ever, as each read returns
      * before {@code upstream.readTimeout}.
      */
-    String copy(InputStream body, ArchiveFill fill, OptionalLong announced, String what, String origin,
-                        String originHost, long deadline) throws IOException {
+    String copy(
+            InputStream body,
+            ArchiveFill fill,
+            OptionalLong announced,
+            String what,
+            String origin,
+            String originHost,
+            long deadline)
+            throws IOException {
         MessageDigest digest = PackageHashes.sha256();
         byte[] buffer = new byte[BUFFER_SIZE];
         long total = 0;
@@ -80,9 +92,12 @@ final class ArchiveCopy {
             long now = System.nanoTime();
             if (now - deadline > 0) {
                 metrics.fillAbandoned(originHost, "deadline");
-                throw new OriginException(OriginException.Reason.TIMEOUT, "the archive of " + what + " from " + origin
-                        + " took longer than upstream.archiveTimeout (" + bounds.deadline().toSeconds() + " s, "
-                        + (total + n) + " bytes received); abandoned, the next request tries again");
+                throw new OriginException(
+                        OriginException.Reason.TIMEOUT,
+                        "the archive of " + what + " from " + origin
+                                + " took longer than upstream.archiveTimeout ("
+                                + bounds.deadline().toSeconds() + " s, "
+                                + (total + n) + " bytes received); abandoned, the next request tries again");
             }
             windowBytes += n;
             long window = now - windowStarted;
@@ -90,19 +105,25 @@ final class ArchiveCopy {
                 long rate = (long) (windowBytes / (window / 1e9));
                 if (rate < bounds.minBytesPerSecond()) {
                     metrics.fillAbandoned(originHost, "too_slow");
-                    throw new OriginException(OriginException.Reason.TIMEOUT, "the archive of " + what + " from " + origin
-                            + " arrived at "
-                            + rate + " bytes/s, below upstream.minTransferRate (" + bounds.minBytesPerSecond()
-                            + " bytes/s); abandoned, the next request tries again");
+                    throw new OriginException(
+                            OriginException.Reason.TIMEOUT,
+                            "the archive of " + what + " from " + origin
+                                    + " arrived at "
+                                    + rate + " bytes/s, below upstream.minTransferRate (" + bounds.minBytesPerSecond()
+                                    + " bytes/s); abandoned, the next request tries again");
                 }
                 windowStarted = now;
                 windowBytes = 0;
             }
             total += n;
             if (total > limit) {
-                throw new VerificationException(VerificationException.Check.ARCHIVE_SIZE, "the archive of " + what
-                        + " from " + origin + " is larger than " + (announced.isPresent()
-                        ? "the " + announced.getAsLong() + " bytes announced" : "upstream.maxArchiveBytes (" + maxArchiveBytes + ")"));
+                throw new VerificationException(
+                        VerificationException.Check.ARCHIVE_SIZE,
+                        "the archive of " + what
+                                + " from " + origin + " is larger than "
+                                + (announced.isPresent()
+                                        ? "the " + announced.getAsLong() + " bytes announced"
+                                        : "upstream.maxArchiveBytes (" + maxArchiveBytes + ")"));
             }
             digest.update(buffer, 0, n);
             try {
@@ -113,10 +134,16 @@ final class ArchiveCopy {
         }
         if (announced.isPresent() && total != announced.getAsLong()) {
             // What the origin sent (its length, its digest) stays in the log: a client learns only that it failed.
-            LOG.warn("the archive of {} from {} ended after {} of {} announced bytes", what, origin, total,
+            LOG.warn(
+                    "the archive of {} from {} ended after {} of {} announced bytes",
+                    what,
+                    origin,
+                    total,
                     announced.getAsLong());
-            throw new VerificationException(VerificationException.Check.ARCHIVE_SIZE, "the archive of " + what
-                    + " from " + origin + " ended before the " + announced.getAsLong() + " bytes announced");
+            throw new VerificationException(
+                    VerificationException.Check.ARCHIVE_SIZE,
+                    "the archive of " + what + " from " + origin + " ended before the " + announced.getAsLong()
+                            + " bytes announced");
         }
         return HexFormat.of().formatHex(digest.digest());
     }

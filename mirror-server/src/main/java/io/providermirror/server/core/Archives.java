@@ -42,6 +42,7 @@ final class Archives {
     private final Executor executor;
     /** Runs the downloads themselves, at most {@link FillBounds#maxConcurrent()} at once. */
     private final Executor fillExecutor;
+
     private final FillPermits permits;
     private final ArchiveCopy copy;
     private final MirrorMetrics metrics;
@@ -54,9 +55,16 @@ final class Archives {
     }
 
     /** @param lists where the origin's spelling of a version is looked up, should its download URL need renewing */
-    Archives(ProviderMirror.Settings settings, Releases releases, VersionLists lists, Origins origins,
-             KnownHashes knownHashes, BlobStore blobs, Executor executor, Executor fillExecutor,
-             MirrorMetrics metrics) {
+    Archives(
+            ProviderMirror.Settings settings,
+            Releases releases,
+            VersionLists lists,
+            Origins origins,
+            KnownHashes knownHashes,
+            BlobStore blobs,
+            Executor executor,
+            Executor fillExecutor,
+            MirrorMetrics metrics) {
         this.releases = releases;
         this.lists = lists;
         this.origins = origins;
@@ -79,14 +87,14 @@ final class Archives {
             metrics.cacheLookup(MirrorMetrics.LookupKind.ARCHIVE, MirrorMetrics.LookupResult.HIT);
             return CompletableFuture.completedFuture(verified.get());
         }
-        return CompletableFuture.supplyAsync(() -> findCached(key), executor)
-                .thenCompose(cached -> {
-                    metrics.cacheLookup(MirrorMetrics.LookupKind.ARCHIVE, cached.isPresent()
-                            ? MirrorMetrics.LookupResult.HIT : MirrorMetrics.LookupResult.MISS);
-                    return cached.isPresent()
-                            ? CompletableFuture.completedFuture(cached.get())
-                            : fetch(key, address, version, platform);
-                });
+        return CompletableFuture.supplyAsync(() -> findCached(key), executor).thenCompose(cached -> {
+            metrics.cacheLookup(
+                    MirrorMetrics.LookupKind.ARCHIVE,
+                    cached.isPresent() ? MirrorMetrics.LookupResult.HIT : MirrorMetrics.LookupResult.MISS);
+            return cached.isPresent()
+                    ? CompletableFuture.completedFuture(cached.get())
+                    : fetch(key, address, version, platform);
+        });
     }
 
     private Optional<ArchiveSource> openVerified(CacheKey key) {
@@ -105,12 +113,15 @@ final class Archives {
         }
     }
 
-    private CompletableFuture<ArchiveSource> fetch(CacheKey key, ProviderAddress address, ProviderVersion version,
-                                                   Platform platform) {
+    private CompletableFuture<ArchiveSource> fetch(
+            CacheKey key, ProviderAddress address, ProviderVersion version, Platform platform) {
         return releases.get(address, version, Requester.MIRROR).thenCompose(entry -> {
             Origin origin = origins.of(address.hostname());
-            VerifiedPackage pkg = entry.release().find(platform).orElseThrow(() -> new OriginException(
-                    OriginException.Reason.NOT_FOUND, address + " " + version + " is not available for " + platform));
+            VerifiedPackage pkg = entry.release()
+                    .find(platform)
+                    .orElseThrow(() -> new OriginException(
+                            OriginException.Reason.NOT_FOUND,
+                            address + " " + version + " is not available for " + platform));
             String what = "the archive of " + address + " " + version + " " + platform;
             // Joining a download in progress costs nothing more; starting one needs a place (taken here when the
             // download ended between the two looks).
@@ -132,9 +143,12 @@ final class Archives {
                 closeQuietly(permit);
                 metrics.refused("disk", address.hostname());
                 LOG.error("not fetching {} from {}: {}", what, origin.describe(), e.getMessage());
-                throw new CapacityException(CapacityException.Limit.DISK, "the mirror has no room in its cache for "
-                        + what + " from " + address.hostname() + ": " + e.getMessage()
-                        + ". An operator must free disk space or lower cache.minFreeSpace", FillPermits.RETRY_AFTER);
+                throw new CapacityException(
+                        CapacityException.Limit.DISK,
+                        "the mirror has no room in its cache for "
+                                + what + " from " + address.hostname() + ": " + e.getMessage()
+                                + ". An operator must free disk space or lower cache.minFreeSpace",
+                        FillPermits.RETRY_AFTER);
             } catch (IOException e) {
                 closeQuietly(permit);
                 throw cacheWriteFailed(address + " " + version + " " + platform, e);
@@ -147,9 +161,13 @@ final class Archives {
             }
             if (joined.isEmpty()) {
                 // Committed by a fill that ended since this request looked.
-                return CompletableFuture.supplyAsync(() -> findCached(key).orElseThrow(() -> new OriginException(
-                        OriginException.Reason.UNAVAILABLE, "the archive of " + address + " " + version + " "
-                        + platform + " vanished from the cache as it was committed; try again")), executor);
+                return CompletableFuture.supplyAsync(
+                        () -> findCached(key)
+                                .orElseThrow(() -> new OriginException(
+                                        OriginException.Reason.UNAVAILABLE,
+                                        "the archive of " + address + " " + version + " " + platform
+                                                + " vanished from the cache as it was committed; try again")),
+                        executor);
             }
             ArchiveFill fill = joined.get().fill();
             return fill.started().thenApplyAsync(length -> follow(fill, length), executor);
@@ -169,7 +187,8 @@ final class Archives {
         Optional<Throwable> failure = fill.failure();
         if (failure.isPresent()) {
             closeQuietly(reader);
-            throw failure.get() instanceof RuntimeException runtime ? runtime
+            throw failure.get() instanceof RuntimeException runtime
+                    ? runtime
                     : new java.util.concurrent.CompletionException(failure.get());
         }
         return new ArchiveSource.Filling(fill, length, reader);
@@ -191,20 +210,26 @@ final class Archives {
         }
     }
 
-    private void runFill(ArchiveFill fill, Origin fetchFrom, ProviderAddress address, ProviderVersion version,
-                         VerifiedPackage pkg) {
+    private void runFill(
+            ArchiveFill fill, Origin fetchFrom, ProviderAddress address, ProviderVersion version, VerifiedPackage pkg) {
         String what = address + " " + version + " " + pkg.platform();
         String origin = pkg.downloadUrl().getAuthority();
         // upstream.archiveTimeout counts from here: renewing an expired download URL is part of the download.
         long deadline = copy.deadlineFromNow();
         // Waiting for the response is bounded by upstream.requestTimeout; each read of the body by readTimeout.
         Origin.Deadline renewal = copy.renewalDeadline(deadline, what, address.hostname());
-        try (OriginHttpClient.ArchiveStream stream = fetchFrom.openArchive(address, version,
-                lists.cachedSpelling(address, version), pkg, renewal)) {
+        try (OriginHttpClient.ArchiveStream stream =
+                fetchFrom.openArchive(address, version, lists.cachedSpelling(address, version), pkg, renewal)) {
             OptionalLong announced = stream.contentLength();
             copy.checkAnnounced(announced, what, origin);
             fill.begin(announced);
-            String sha256 = copy.copy(stream.body(), fill, announced, what, origin, pkg.downloadUrl().getHost(),
+            String sha256 = copy.copy(
+                    stream.body(),
+                    fill,
+                    announced,
+                    what,
+                    origin,
+                    pkg.downloadUrl().getHost(),
                     deadline);
             String h1 = verify(pkg, sha256, fill, what, origin);
             StoredBlob blob;
@@ -226,7 +251,8 @@ final class Archives {
                 hashes.end();
             }
         } catch (VerificationException e) {
-            LOG.error("refusing the archive of {} from {}: {} check failed: {}", what, origin, e.check(), e.getMessage());
+            LOG.error(
+                    "refusing the archive of {} from {}: {} check failed: {}", what, origin, e.check(), e.getMessage());
             metrics.verificationFailure(address.hostname(), e.check().name(), what, e.getMessage());
             fill.fail(e);
         } catch (OriginException e) {
@@ -237,8 +263,11 @@ final class Archives {
             fill.fail(e);
         } catch (IOException | RuntimeException e) {
             if (e instanceof java.net.SocketTimeoutException) {
-                OriginException stalled = new OriginException(OriginException.Reason.TIMEOUT, "the archive of " + what
-                        + " from " + origin + " stalled: " + e.getMessage() + " (upstream.readTimeout)", e);
+                OriginException stalled = new OriginException(
+                        OriginException.Reason.TIMEOUT,
+                        "the archive of " + what + " from " + origin + " stalled: " + e.getMessage()
+                                + " (upstream.readTimeout)",
+                        e);
                 LOG.warn("{}", stalled.getMessage());
                 fill.fail(stalled);
                 return;
@@ -248,8 +277,10 @@ final class Archives {
             } else {
                 LOG.warn("fetching the archive of {} from {} failed", what, origin, e);
             }
-            fill.fail(new OriginException(OriginException.Reason.UNAVAILABLE,
-                    "fetching the archive of " + what + " from " + origin + " failed: " + e.getMessage(), e));
+            fill.fail(new OriginException(
+                    OriginException.Reason.UNAVAILABLE,
+                    "fetching the archive of " + what + " from " + origin + " failed: " + e.getMessage(),
+                    e));
         }
     }
 
@@ -263,11 +294,18 @@ final class Archives {
         boolean fromParent = VerifiedPackage.PARENT_MIRROR.equals(pkg.signingKeyId());
         if (pkg.sha256() != null) {
             if (!sha256.equals(pkg.sha256())) {
-                LOG.warn("the archive of {} from {} has sha256 {}, but {} {}", what, origin, sha256,
-                        fromParent ? "the network mirror's zh: hash says" : "the signed SHA256SUMS says", pkg.sha256());
-                throw new VerificationException(VerificationException.Check.ARCHIVE_HASH, "the archive of " + what
-                        + " from " + origin + " does not match the sha256 "
-                        + (fromParent ? "the network mirror's zh: hash" : "the signed SHA256SUMS") + " lists");
+                LOG.warn(
+                        "the archive of {} from {} has sha256 {}, but {} {}",
+                        what,
+                        origin,
+                        sha256,
+                        fromParent ? "the network mirror's zh: hash says" : "the signed SHA256SUMS says",
+                        pkg.sha256());
+                throw new VerificationException(
+                        VerificationException.Check.ARCHIVE_HASH,
+                        "the archive of " + what
+                                + " from " + origin + " does not match the sha256 "
+                                + (fromParent ? "the network mirror's zh: hash" : "the signed SHA256SUMS") + " lists");
             }
             return null;
         }
@@ -275,21 +313,31 @@ final class Archives {
         try {
             h1 = PackageHashes.h1(fill.openReader());
         } catch (IOException e) {
-            throw new VerificationException(VerificationException.Check.ARCHIVE_HASH, "the archive of " + what + " from "
-                    + origin + " cannot be hashed to check it against the network mirror's h1: hash: " + e.getMessage());
+            throw new VerificationException(
+                    VerificationException.Check.ARCHIVE_HASH,
+                    "the archive of " + what + " from " + origin
+                            + " cannot be hashed to check it against the network mirror's h1: hash: " + e.getMessage());
         }
         if (!pkg.h1().contains(h1)) {
-            LOG.warn("the archive of {} from {} has {}, but the network mirror lists {}", what, origin, h1,
+            LOG.warn(
+                    "the archive of {} from {} has {}, but the network mirror lists {}",
+                    what,
+                    origin,
+                    h1,
                     String.join(", ", pkg.h1()));
-            throw new VerificationException(VerificationException.Check.ARCHIVE_HASH, "the archive of " + what + " from "
-                    + origin + " does not match the h1: hashes the network mirror lists");
+            throw new VerificationException(
+                    VerificationException.Check.ARCHIVE_HASH,
+                    "the archive of " + what + " from " + origin
+                            + " does not match the h1: hashes the network mirror lists");
         }
         return h1;
     }
 
     static CacheWriteException cacheWriteFailed(String what, IOException e) {
-        return new CacheWriteException("the mirror cannot write the archive of " + what + " to its cache ("
-                + e.getMessage() + "); nothing was stored. An operator must check the cache directory's disk", e);
+        return new CacheWriteException(
+                "the mirror cannot write the archive of " + what + " to its cache (" + e.getMessage()
+                        + "); nothing was stored. An operator must check the cache directory's disk",
+                e);
     }
 
     private void hashAndRecord(ProviderAddress address, ProviderVersion version, Platform platform, ArchiveFill fill) {

@@ -29,12 +29,10 @@ import java.util.TreeMap;
 public final class CacheDocuments {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final TypeReference<Map<String, String>> HASHES = new TypeReference<>() {
-    };
+    private static final TypeReference<Map<String, String>> HASHES = new TypeReference<>() {};
 
     /** A document's content as read, with when it was stored. */
-    public record Dated<T>(T value, Instant storedAt) {
-    }
+    public record Dated<T>(T value, Instant storedAt) {}
 
     /**
      * A document that was read but does not parse as its format; unlike other {@link IOException}s (the store
@@ -61,7 +59,8 @@ public final class CacheDocuments {
             return Optional.empty();
         }
         try {
-            return Optional.of(new Dated<>(VersionList.parse(address, stored.get().content(), "the cache"),
+            return Optional.of(new Dated<>(
+                    VersionList.parse(address, stored.get().content(), "the cache"),
                     stored.get().storedAt()));
         } catch (OriginException e) {
             throw new Unreadable("the cached version list of " + address + " is unreadable: " + e.getMessage(), e);
@@ -86,11 +85,12 @@ public final class CacheDocuments {
             return Optional.empty();
         }
         try {
-            return Optional.of(new Dated<>(JSON.readValue(stored.get().content(), ReleaseEvidence.class),
+            return Optional.of(new Dated<>(
+                    JSON.readValue(stored.get().content(), ReleaseEvidence.class),
                     stored.get().storedAt()));
         } catch (IOException | IllegalArgumentException e) {
-            throw new Unreadable("the cached release of " + address + " " + version + " is unreadable: "
-                    + e.getMessage(), e);
+            throw new Unreadable(
+                    "the cached release of " + address + " " + version + " is unreadable: " + e.getMessage(), e);
         }
     }
 
@@ -108,11 +108,12 @@ public final class CacheDocuments {
         }
         try {
             Map<Platform, String> hashes = new TreeMap<>();
-            JSON.readValue(stored.get().content(), HASHES).forEach((platform, h1) -> hashes.put(Platform.parse(platform), h1));
+            JSON.readValue(stored.get().content(), HASHES)
+                    .forEach((platform, h1) -> hashes.put(Platform.parse(platform), h1));
             return hashes;
         } catch (IOException | IllegalArgumentException e) {
-            throw new Unreadable("the cached h1 hashes of " + address + " " + version + " are unreadable: "
-                    + e.getMessage(), e);
+            throw new Unreadable(
+                    "the cached h1 hashes of " + address + " " + version + " are unreadable: " + e.getMessage(), e);
         }
     }
 

@@ -11,8 +11,7 @@ import io.providermirror.model.ProviderVersion;
  */
 public final class CacheLayout {
 
-    private CacheLayout() {
-    }
+    private CacheLayout() {}
 
     /** The mirror's file name of an archive, as the version document's {@code url} gives it. */
     public static String archiveFileName(ProviderAddress address, ProviderVersion version, Platform platform) {
@@ -28,7 +27,8 @@ public final class CacheLayout {
     }
 
     public static CacheKey release(ProviderAddress address, ProviderVersion version) {
-        return CacheKey.of(address.hostname(), address.namespace(), address.type(), version.canonical(), "release.json");
+        return CacheKey.of(
+                address.hostname(), address.namespace(), address.type(), version.canonical(), "release.json");
     }
 
     public static CacheKey packageHashes(ProviderAddress address, ProviderVersion version) {
@@ -36,7 +36,11 @@ public final class CacheLayout {
     }
 
     public static CacheKey archive(ProviderAddress address, ProviderVersion version, Platform platform) {
-        return CacheKey.of(address.hostname(), address.namespace(), address.type(), version.canonical(),
+        return CacheKey.of(
+                address.hostname(),
+                address.namespace(),
+                address.type(),
+                version.canonical(),
                 archiveFileName(address, version, platform));
     }
 }

@@ -24,18 +24,24 @@ public final class ConfiguredOrigins implements Origins {
      * @param indexTtl how long a discovered registry URL is used before discovery is asked again, as long as a
      *                 version list is fresh (at least a second, so a zero TTL does not discover on every request)
      */
-    public ConfiguredOrigins(OriginRules rules, ServiceDiscovery discovery, RegistryClient registry,
-                             ParentMirrorClient parents, CacheDocuments documents, Duration indexTtl) {
+    public ConfiguredOrigins(
+            OriginRules rules,
+            ServiceDiscovery discovery,
+            RegistryClient registry,
+            ParentMirrorClient parents,
+            CacheDocuments documents,
+            Duration indexTtl) {
         this.rules = rules;
         this.registry = registry;
         this.parents = parents;
-        this.bases = new ProviderBases(discovery, new DiscoveryDocuments(documents),
-                indexTtl.isZero() ? Duration.ofSeconds(1) : indexTtl);
+        this.bases = new ProviderBases(
+                discovery, new DiscoveryDocuments(documents), indexTtl.isZero() ? Duration.ofSeconds(1) : indexTtl);
     }
 
     @Override
     public Origin of(String hostname) {
-        return rules.parentMirror(hostname).<Origin>map(mirror -> new ParentMirrorOrigin(mirror, parents))
+        return rules.parentMirror(hostname)
+                .<Origin>map(mirror -> new ParentMirrorOrigin(mirror, parents))
                 .orElseGet(() -> new RegistryOrigin(hostname, registry, bases));
     }
 }

@@ -7,8 +7,8 @@ import java.time.Duration;
  * {@code maxConcurrentPerHost} for one origin host; each for at most {@code deadline}, and no slower than
  * {@code minBytesPerSecond} averaged over each {@code rateWindow}.
  */
-public record FillBounds(int maxConcurrent, int maxConcurrentPerHost, Duration deadline, long minBytesPerSecond,
-                         Duration rateWindow) {
+public record FillBounds(
+        int maxConcurrent, int maxConcurrentPerHost, Duration deadline, long minBytesPerSecond, Duration rateWindow) {
 
     /** Generous bounds, for tools and tests that do not care. */
     public static final FillBounds DEFAULT = new FillBounds(64, 16, Duration.ofHours(1), 1024, Duration.ofSeconds(30));
@@ -18,8 +18,8 @@ public record FillBounds(int maxConcurrent, int maxConcurrentPerHost, Duration d
             throw new IllegalArgumentException("maxConcurrent: " + maxConcurrent + " (expected: > 0)");
         }
         if (maxConcurrentPerHost < 1 || maxConcurrentPerHost > maxConcurrent) {
-            throw new IllegalArgumentException("maxConcurrentPerHost: " + maxConcurrentPerHost
-                    + " (expected: 1 to " + maxConcurrent + ")");
+            throw new IllegalArgumentException(
+                    "maxConcurrentPerHost: " + maxConcurrentPerHost + " (expected: 1 to " + maxConcurrent + ")");
         }
         if (deadline.isZero() || deadline.isNegative()) {
             throw new IllegalArgumentException("deadline: " + deadline + " (expected: > 0)");

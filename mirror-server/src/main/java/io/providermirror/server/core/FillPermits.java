@@ -40,17 +40,24 @@ final class FillPermits {
         synchronized (this) {
             if (total >= bounds.maxConcurrent()) {
                 metrics.refused("fills", host);
-                throw new CapacityException(CapacityException.Limit.FILLS, "the mirror is already fetching "
-                        + bounds.maxConcurrent() + " archives from origins (upstream.maxConcurrentFills), so it did not "
-                        + "start fetching " + what + " from " + host + "; try again in a few seconds", RETRY_AFTER);
+                throw new CapacityException(
+                        CapacityException.Limit.FILLS,
+                        "the mirror is already fetching "
+                                + bounds.maxConcurrent()
+                                + " archives from origins (upstream.maxConcurrentFills), so it did not "
+                                + "start fetching " + what + " from " + host + "; try again in a few seconds",
+                        RETRY_AFTER);
             }
             int forHost = perHost.getOrDefault(host, 0);
             if (forHost >= bounds.maxConcurrentPerHost()) {
                 metrics.refused("fills_per_host", host);
-                throw new CapacityException(CapacityException.Limit.FILLS, "the mirror is already fetching "
-                        + bounds.maxConcurrentPerHost() + " archives from " + host
-                        + " (upstream.maxConcurrentFillsPerHost), so it did not start fetching " + what
-                        + "; try again in a few seconds", RETRY_AFTER);
+                throw new CapacityException(
+                        CapacityException.Limit.FILLS,
+                        "the mirror is already fetching "
+                                + bounds.maxConcurrentPerHost() + " archives from " + host
+                                + " (upstream.maxConcurrentFillsPerHost), so it did not start fetching " + what
+                                + "; try again in a few seconds",
+                        RETRY_AFTER);
             }
             total++;
             perHost.put(host, forHost + 1);

@@ -6,8 +6,7 @@ import java.util.concurrent.ExecutionException;
 /** Unwraps the wrappers that futures put around the exception that really happened. */
 final class Futures {
 
-    private Futures() {
-    }
+    private Futures() {}
 
     static Throwable cause(Throwable failure) {
         Throwable t = failure;

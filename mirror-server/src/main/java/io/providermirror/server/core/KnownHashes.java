@@ -60,8 +60,12 @@ public final class KnownHashes {
             try {
                 documents.writePackageHashes(address, version, hashes);
             } catch (IOException e) {
-                LOG.warn("cannot store the h1 hash of {} {} {}: {}", address, version,
-                        added.size() == 1 ? added.keySet().iterator().next() : added.keySet(), e.toString());
+                LOG.warn(
+                        "cannot store the h1 hash of {} {} {}: {}",
+                        address,
+                        version,
+                        added.size() == 1 ? added.keySet().iterator().next() : added.keySet(),
+                        e.toString());
             }
             Map<Platform, String> now = Map.copyOf(hashes);
             listeners.forEach(listener -> listener.changed(address, version, now));

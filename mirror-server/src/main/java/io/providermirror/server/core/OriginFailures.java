@@ -11,8 +11,7 @@ import org.slf4j.Logger;
  */
 final class OriginFailures {
 
-    private OriginFailures() {
-    }
+    private OriginFailures() {}
 
     static void log(Logger log, String what, Throwable failure) {
         if (failure == null) {

@@ -64,7 +64,9 @@ public final class OriginRules {
         // Either way round: host:8444 when host:8443 is configured, and host (port 443) when only host:8443 is.
         String bare = io.providermirror.model.ProviderAddress.hostWithoutPort(hostname);
         Optional<String> configured = hosts.keySet().stream()
-                .filter(key -> io.providermirror.model.ProviderAddress.hostWithoutPort(key).equals(bare)).findFirst();
+                .filter(key -> io.providermirror.model.ProviderAddress.hostWithoutPort(key)
+                        .equals(bare))
+                .findFirst();
         if (configured.isPresent()) {
             return Optional.of(hostname + " is another port of the configured host " + configured.get()
                     + "; the mirror serves it only when upstream.hosts configures " + hostname + " itself");

@@ -35,8 +35,14 @@ public final class ProviderMirror {
      * may hold (beyond it the least used are read back from disk when asked for); {@code fillBounds} bounds
      * archive downloads; {@code notFoundTtl} is how long an origin's "no such provider" is remembered.
      */
-    public record Settings(Duration indexTtl, long maxArchiveBytes, boolean offline, Duration metadataTimeout,
-                           long metadataMemoryBytes, FillBounds fillBounds, Duration notFoundTtl) {
+    public record Settings(
+            Duration indexTtl,
+            long maxArchiveBytes,
+            boolean offline,
+            Duration metadataTimeout,
+            long metadataMemoryBytes,
+            FillBounds fillBounds,
+            Duration notFoundTtl) {
         public Settings {
             if (notFoundTtl.isNegative()) {
                 throw new IllegalArgumentException("notFoundTtl: " + notFoundTtl + " (expected: >= 0)");
@@ -65,9 +71,18 @@ public final class ProviderMirror {
      * @param executor     for blocking work of bounded length: disk, metadata requests to origins
      * @param fillExecutor runs archive downloads; it needs a thread for each of {@code fillBounds.maxConcurrent()}
      */
-    public ProviderMirror(Settings settings, Origins origins, BlobStore blobs, DocumentStore documents,
-                          Executor executor, Executor fillExecutor, Clock clock, MirrorMetrics metrics, ProviderPolicy policy, OriginRules rules,
-                          MirrorAuth auth) {
+    public ProviderMirror(
+            Settings settings,
+            Origins origins,
+            BlobStore blobs,
+            DocumentStore documents,
+            Executor executor,
+            Executor fillExecutor,
+            Clock clock,
+            MirrorMetrics metrics,
+            ProviderPolicy policy,
+            OriginRules rules,
+            MirrorAuth auth) {
         this.policy = policy;
         this.rules = rules;
         this.auth = auth;
@@ -76,10 +91,10 @@ public final class ProviderMirror {
         CacheDocuments cacheDocuments = new CacheDocuments(documents);
         this.knownHashes = new KnownHashes(cacheDocuments);
         this.lists = new VersionLists(settings, origins, cacheDocuments, executor, clock, metrics, policy);
-        this.releases = new Releases(settings, lists, origins, cacheDocuments, knownHashes, executor, metrics, policy,
-                rules);
-        this.archives = new Archives(settings, releases, lists, origins, knownHashes, blobs, executor, fillExecutor,
-                metrics);
+        this.releases =
+                new Releases(settings, lists, origins, cacheDocuments, knownHashes, executor, metrics, policy, rules);
+        this.archives =
+                new Archives(settings, releases, lists, origins, knownHashes, blobs, executor, fillExecutor, metrics);
     }
 
     /**
@@ -112,8 +127,10 @@ public final class ProviderMirror {
      * have them (refused and counted alike): what {@code warm} and {@code export} use instead of parsing JSON.
      */
     public CompletableFuture<List<ProviderVersion>> allowedVersions(ProviderAddress address) {
-        return allowedList(address).thenApply(entry -> entry.list().versions().keySet().stream()
-                .filter(version -> policy.allows(address, version)).toList());
+        return allowedList(address)
+                .thenApply(entry -> entry.list().versions().keySet().stream()
+                        .filter(version -> policy.allows(address, version))
+                        .toList());
     }
 
     private CompletableFuture<VersionLists.Entry> allowedList(ProviderAddress address) {
@@ -125,13 +142,22 @@ public final class ProviderMirror {
         if (refused.isPresent()) {
             return CompletableFuture.failedFuture(new PolicyDeniedException(refused.get()));
         }
-        return withinDeadline(lists.get(address, Requester.CLIENT), address, "the version list").thenApply(entry -> {
-            if (entry.allowedVersions() == 0 && !entry.list().versions().isEmpty()) {
-                throw new PolicyDeniedException("the policy refuses every version of " + address + " its origin lists ("
-                        + policy.refusal(address, entry.list().versions().keySet().iterator().next()).orElse("") + ")");
-            }
-            return entry;
-        });
+        return withinDeadline(lists.get(address, Requester.CLIENT), address, "the version list")
+                .thenApply(entry -> {
+                    if (entry.allowedVersions() == 0 && !entry.list().versions().isEmpty()) {
+                        throw new PolicyDeniedException("the policy refuses every version of " + address
+                                + " its origin lists ("
+                                + policy.refusal(
+                                                address,
+                                                entry.list()
+                                                        .versions()
+                                                        .keySet()
+                                                        .iterator()
+                                                        .next())
+                                        .orElse("") + ")");
+                    }
+                    return entry;
+                });
     }
 
     /**
@@ -139,10 +165,11 @@ public final class ProviderMirror {
      * and known {@code h1:}.
      */
     public CompletableFuture<RenderedDocument> versionDocument(ProviderAddress address, ProviderVersion version) {
-        return allowedRelease(address, version).thenApply(entry -> auth.enabled()
-                // Signed archive URLs expire, so each response gets its own.
-                ? releases.render(entry, platform -> auth.archiveQuery(address, version, platform))
-                : entry.document());
+        return allowedRelease(address, version)
+                .thenApply(entry -> auth.enabled()
+                        // Signed archive URLs expire, so each response gets its own.
+                        ? releases.render(entry, platform -> auth.archiveQuery(address, version, platform))
+                        : entry.document());
     }
 
     /**
@@ -151,9 +178,13 @@ public final class ProviderMirror {
      * instead of parsing JSON.
      */
     public CompletableFuture<ServedRelease> release(ProviderAddress address, ProviderVersion version) {
-        return allowedRelease(address, version).thenApply(entry -> new ServedRelease(entry.release(),
-                entry.release().packages().keySet().stream().filter(policy::allows)
-                        .collect(Collectors.toCollection(TreeSet::new)), entry.h1()));
+        return allowedRelease(address, version)
+                .thenApply(entry -> new ServedRelease(
+                        entry.release(),
+                        entry.release().packages().keySet().stream()
+                                .filter(policy::allows)
+                                .collect(Collectors.toCollection(TreeSet::new)),
+                        entry.h1()));
     }
 
     private CompletableFuture<Releases.Entry> allowedRelease(ProviderAddress address, ProviderVersion version) {
@@ -186,8 +217,9 @@ public final class ProviderMirror {
 
     /** A 403 for a hostname the mirror does not contact unless configured (an IP address, a port alias). */
     private <T> Optional<CompletableFuture<T>> refusedHost(ProviderAddress address) {
-        return rules.hostRefusal(address.hostname()).map(reason -> CompletableFuture.failedFuture(new OriginException(
-                OriginException.Reason.FORBIDDEN, "refused to fetch " + address + ": " + reason)));
+        return rules.hostRefusal(address.hostname())
+                .map(reason -> CompletableFuture.failedFuture(new OriginException(
+                        OriginException.Reason.FORBIDDEN, "refused to fetch " + address + ": " + reason)));
     }
 
     /**
@@ -199,20 +231,29 @@ public final class ProviderMirror {
         if (work.isDone()) {
             return work;
         }
-        return work.copy().orTimeout(metadataTimeout.toMillis(), TimeUnit.MILLISECONDS).exceptionally(failure -> {
-            Throwable cause = Futures.cause(failure);
-            if (cause instanceof TimeoutException) {
-                throw new OriginException(OriginException.Reason.TIMEOUT, what + " of " + address + ": its origin "
-                        + address.hostname() + " (" + origins.of(address.hostname()).describe()
-                        + ") did not answer within " + metadataTimeout.toMillis() + " ms; the mirror goes on "
-                        + "fetching it, so trying again shortly may succeed");
-            }
-            throw failure instanceof CompletionException completion ? completion : new CompletionException(cause);
-        });
+        return work.copy()
+                .orTimeout(metadataTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                .exceptionally(failure -> {
+                    Throwable cause = Futures.cause(failure);
+                    if (cause instanceof TimeoutException) {
+                        throw new OriginException(
+                                OriginException.Reason.TIMEOUT,
+                                what + " of " + address + ": its origin "
+                                        + address.hostname() + " ("
+                                        + origins.of(address.hostname()).describe()
+                                        + ") did not answer within " + metadataTimeout.toMillis()
+                                        + " ms; the mirror goes on "
+                                        + "fetching it, so trying again shortly may succeed");
+                    }
+                    throw failure instanceof CompletionException completion
+                            ? completion
+                            : new CompletionException(cause);
+                });
     }
 
     /** The archive, unless the policy refuses it: from disk when cached, else following its fill from the origin. */
-    public CompletableFuture<ArchiveSource> archive(ProviderAddress address, ProviderVersion version, Platform platform) {
+    public CompletableFuture<ArchiveSource> archive(
+            ProviderAddress address, ProviderVersion version, Platform platform) {
         Optional<CompletableFuture<ArchiveSource>> host = refusedHost(address);
         if (host.isPresent()) {
             return host.get();

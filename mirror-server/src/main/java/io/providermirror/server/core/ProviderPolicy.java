@@ -25,7 +25,8 @@ public final class ProviderPolicy {
 
     private record Rule(String name, Pattern[] parts, VersionConstraints versions, boolean anyVersion, String text) {
         boolean matches(ProviderAddress address) {
-            return parts[0].matcher(address.hostname()).matches() && parts[1].matcher(address.namespace()).matches()
+            return parts[0].matcher(address.hostname()).matches()
+                    && parts[1].matcher(address.namespace()).matches()
                     && parts[2].matcher(address.type()).matches();
         }
 
@@ -56,7 +57,8 @@ public final class ProviderPolicy {
             boolean anyVersion = rule.versions() == null || rule.versions().isBlank();
             String text = "policy." + kind + "[" + i + "] (provider \"" + rule.provider() + "\""
                     + (anyVersion ? "" : ", versions \"" + rule.versions() + "\"") + ")";
-            rules.add(new Rule(kind + "[" + i + "]", parts, VersionConstraints.parse(rule.versions()), anyVersion, text));
+            rules.add(
+                    new Rule(kind + "[" + i + "]", parts, VersionConstraints.parse(rule.versions()), anyVersion, text));
         }
         return List.copyOf(rules);
     }
@@ -95,7 +97,12 @@ public final class ProviderPolicy {
         }
         if (!allow.isEmpty() && allow.stream().noneMatch(rule -> rule.matches(address, version))) {
             return Optional.of(address + " " + version + " matches none of the policy.allow rules for its provider ("
-                    + String.join(", ", allow.stream().filter(rule -> rule.matches(address)).map(Rule::text).toList()) + ")");
+                    + String.join(
+                            ", ",
+                            allow.stream()
+                                    .filter(rule -> rule.matches(address))
+                                    .map(Rule::text)
+                                    .toList()) + ")");
         }
         return Optional.empty();
     }
@@ -110,7 +117,8 @@ public final class ProviderPolicy {
 
     /** Why {@code platform} is refused, if it is. */
     public Optional<String> refusal(Platform platform) {
-        return allows(platform) ? Optional.empty()
+        return allows(platform)
+                ? Optional.empty()
                 : Optional.of("platform " + platform + " is not among policy.platforms " + platforms);
     }
 }

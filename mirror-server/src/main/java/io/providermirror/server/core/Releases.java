@@ -45,8 +45,7 @@ public final class Releases {
         }
     }
 
-    private record Key(ProviderAddress address, ProviderVersion version) {
-    }
+    private record Key(ProviderAddress address, ProviderVersion version) {}
 
     private final VersionLists lists;
     private final Origins origins;
@@ -59,8 +58,16 @@ public final class Releases {
     private final OriginRules rules;
 
     /** Takes half of {@code settings.metadataMemoryBytes()}; {@link VersionLists} has the other half. */
-    Releases(ProviderMirror.Settings settings, VersionLists lists, Origins origins, CacheDocuments documents,
-             KnownHashes hashes, Executor executor, MirrorMetrics metrics, ProviderPolicy policy, OriginRules rules) {
+    Releases(
+            ProviderMirror.Settings settings,
+            VersionLists lists,
+            Origins origins,
+            CacheDocuments documents,
+            KnownHashes hashes,
+            Executor executor,
+            MirrorMetrics metrics,
+            ProviderPolicy policy,
+            OriginRules rules) {
         this.metrics = metrics;
         this.policy = policy;
         this.rules = rules;
@@ -94,24 +101,34 @@ public final class Releases {
             metrics.cacheLookup(MirrorMetrics.LookupKind.VERSION, MirrorMetrics.LookupResult.HIT);
             return present;
         }
-        return cachedOrLoaded(address, version).whenComplete((entry, failure) -> metrics.cacheLookup(
-                MirrorMetrics.LookupKind.VERSION, failure != null || entry.fromOrigin()
-                        ? MirrorMetrics.LookupResult.MISS : MirrorMetrics.LookupResult.HIT));
+        return cachedOrLoaded(address, version)
+                .whenComplete((entry, failure) -> metrics.cacheLookup(
+                        MirrorMetrics.LookupKind.VERSION,
+                        failure != null || entry.fromOrigin()
+                                ? MirrorMetrics.LookupResult.MISS
+                                : MirrorMetrics.LookupResult.HIT));
     }
 
     private CompletableFuture<Entry> cachedOrLoaded(ProviderAddress address, ProviderVersion version) {
         // Everything, the disk read included, runs on the executor: callers may be event-loop threads.
-        return entries.get(new Key(address, version), (key, ignored) -> CompletableFuture
-                .supplyAsync(() -> loadFromDisk(key), executor)
-                .thenCompose(stored -> stored
-                        .map(CompletableFuture::completedFuture)
-                        .orElseGet(() -> lists.get(address, Requester.MIRROR).thenApplyAsync(index -> {
-                            ListedVersion listed = index.list().find(version).orElseThrow(() -> new OriginException(
-                                    OriginException.Reason.NOT_FOUND, "version " + version + " of " + address
-                                    + " is not listed by its origin (as of " + index.fetchedAt() + ")"));
-                            return fetch(key, listed);
-                        }, executor)))
-                .whenComplete((entry, failure) -> OriginFailures.log(LOG, address + " " + version, failure)));
+        return entries.get(
+                new Key(address, version),
+                (key, ignored) -> CompletableFuture.supplyAsync(() -> loadFromDisk(key), executor)
+                        .thenCompose(stored -> stored.map(CompletableFuture::completedFuture)
+                                .orElseGet(() -> lists.get(address, Requester.MIRROR)
+                                        .thenApplyAsync(
+                                                index -> {
+                                                    ListedVersion listed = index.list()
+                                                            .find(version)
+                                                            .orElseThrow(() -> new OriginException(
+                                                                    OriginException.Reason.NOT_FOUND,
+                                                                    "version " + version + " of " + address
+                                                                            + " is not listed by its origin (as of "
+                                                                            + index.fetchedAt() + ")"));
+                                                    return fetch(key, listed);
+                                                },
+                                                executor)))
+                        .whenComplete((entry, failure) -> OriginFailures.log(LOG, address + " " + version, failure)));
     }
 
     /** Shows the {@code h1:} hashes just recorded in the release's version document, if it is in memory. */
@@ -119,13 +136,13 @@ public final class Releases {
         Key key = new Key(address, version);
         CompletableFuture<Entry> current = entries.getIfPresent(key);
         if (current != null && current.isDone() && !current.isCompletedExceptionally()) {
-            entries.put(key, CompletableFuture.completedFuture(entry(current.join().release(), known, false)));
+            entries.put(
+                    key, CompletableFuture.completedFuture(entry(current.join().release(), known, false)));
         }
     }
 
     /** A verified release as the cache directory holds it, with its known {@code h1:} hashes and when it was verified. */
-    public record Stored(VerifiedRelease release, Map<Platform, String> h1, java.time.Instant verifiedAt) {
-    }
+    public record Stored(VerifiedRelease release, Map<Platform, String> h1, java.time.Instant verifiedAt) {}
 
     /**
      * The verified release of {@code version} if the cache directory holds one, checked again as on a restart;
@@ -139,7 +156,8 @@ public final class Releases {
         }
         CompletableFuture<Entry> current = entries.getIfPresent(key);
         Optional<Entry> entry = current != null && current.isDone() && !current.isCompletedExceptionally()
-                ? Optional.of(current.join()) : verifyStored(key, evidence.get().value());
+                ? Optional.of(current.join())
+                : verifyStored(key, evidence.get().value());
         return entry.map(e -> new Stored(e.release(), e.h1(), evidence.get().storedAt()));
     }
 
@@ -152,23 +170,33 @@ public final class Releases {
         try {
             return documents.releaseEvidence(key.address(), key.version());
         } catch (CacheDocuments.Unreadable e) {
-            LOG.warn("the cached release of {} {} does not verify ({}); fetching it again",
-                    key.address(), key.version(), e.getCause().getMessage());
+            LOG.warn(
+                    "the cached release of {} {} does not verify ({}); fetching it again",
+                    key.address(),
+                    key.version(),
+                    e.getCause().getMessage());
             return Optional.empty();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the cached release of " + key.address() + " " + key.version(), e);
+            throw new UncheckedIOException(
+                    "cannot read the cached release of " + key.address() + " " + key.version(), e);
         }
     }
 
     /** Evidence read back from disk, verified again: nothing is trusted because it was on disk. */
     private Optional<Entry> verifyStored(Key key, ReleaseEvidence evidence) {
         try {
-            VerifiedRelease release = ReleaseVerifier.verify(key.address(), key.version(), evidence,
+            VerifiedRelease release = ReleaseVerifier.verify(
+                    key.address(),
+                    key.version(),
+                    evidence,
                     rules.signaturePolicy(key.address().hostname()));
             return Optional.of(entry(release, hashes.read(key.address(), key.version()), false));
         } catch (OriginException | IllegalArgumentException e) {
-            LOG.warn("the cached release of {} {} does not verify ({}); fetching it again",
-                    key.address(), key.version(), e.getMessage());
+            LOG.warn(
+                    "the cached release of {} {} does not verify ({}); fetching it again",
+                    key.address(),
+                    key.version(),
+                    e.getMessage());
             return Optional.empty();
         }
     }
@@ -179,18 +207,28 @@ public final class Releases {
         ReleaseEvidence evidence = origin.release(address, listed);
         VerifiedRelease release;
         try {
-            release = ReleaseVerifier.verify(address, key.version(), evidence, rules.signaturePolicy(address.hostname()));
+            release =
+                    ReleaseVerifier.verify(address, key.version(), evidence, rules.signaturePolicy(address.hostname()));
         } catch (VerificationException e) {
-            LOG.error("refusing {} {} from {}: {} check failed: {}", address, key.version(),
-                    origin.describe(), e.check(), e.getMessage());
-            metrics.verificationFailure(address.hostname(), e.check().name(), address + " " + key.version(),
+            LOG.error(
+                    "refusing {} {} from {}: {} check failed: {}",
+                    address,
+                    key.version(),
+                    origin.describe(),
+                    e.check(),
                     e.getMessage());
+            metrics.verificationFailure(
+                    address.hostname(), e.check().name(), address + " " + key.version(), e.getMessage());
             throw e;
         }
         if (release.packages().values().stream().anyMatch(VerifiedPackage::unsigned)) {
-            LOG.warn("accepting {} {} from {} without a signature: its origin lists no signing keys, and the policy of "
-                    + "{} allows that (SHA256SUMS was checked)", address, key.version(),
-                    origin.describe(), address.hostname());
+            LOG.warn(
+                    "accepting {} {} from {} without a signature: its origin lists no signing keys, and the policy of "
+                            + "{} allows that (SHA256SUMS was checked)",
+                    address,
+                    key.version(),
+                    origin.describe(),
+                    address.hostname());
             metrics.unsignedRelease(address.hostname());
         }
         try {
@@ -215,7 +253,8 @@ public final class Releases {
     }
 
     /** The version document: the platforms the policy lets in, each with its archive's file name and hashes. */
-    private RenderedDocument render(VerifiedRelease release, Map<Platform, String> h1, Function<Platform, String> query) {
+    private RenderedDocument render(
+            VerifiedRelease release, Map<Platform, String> h1, Function<Platform, String> query) {
         return VersionDocuments.render(release, h1, policy::allows, query);
     }
 }

@@ -23,16 +23,18 @@ public final class VersionDocuments {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private VersionDocuments() {
-    }
+    private VersionDocuments() {}
 
     /**
      * @param h1      the {@code h1:} hash of each platform's archive that was computed here
      * @param allowed the platforms the policy lets in
      * @param query   a query string for a platform's archive URL (such as its signature), or null for none
      */
-    public static RenderedDocument render(VerifiedRelease release, Map<Platform, String> h1, Predicate<Platform> allowed,
-                                          Function<Platform, String> query) {
+    public static RenderedDocument render(
+            VerifiedRelease release,
+            Map<Platform, String> h1,
+            Predicate<Platform> allowed,
+            Function<Platform, String> query) {
         ObjectNode root = JSON.createObjectNode();
         ObjectNode archives = root.putObject("archives");
         for (VerifiedPackage pkg : release.packages().values()) {
@@ -41,8 +43,10 @@ public final class VersionDocuments {
             }
             ObjectNode archive = archives.putObject(pkg.platform().toString());
             String suffix = query.apply(pkg.platform());
-            archive.put("url", CacheLayout.archiveFileName(release.address(), release.version(), pkg.platform())
-                    + (suffix == null ? "" : "?" + suffix));
+            archive.put(
+                    "url",
+                    CacheLayout.archiveFileName(release.address(), release.version(), pkg.platform())
+                            + (suffix == null ? "" : "?" + suffix));
             ArrayNode hashes = archive.putArray("hashes");
             String h = h1.get(pkg.platform());
             if (h != null) {

@@ -64,12 +64,19 @@ final class VersionLists {
     private final ProviderPolicy policy;
     /** Providers whose origin answered "not found" lately, with that answer; empty when nothing is remembered. */
     private final Cache<ProviderAddress, OriginException> notFound;
+
     private final Map<ProviderAddress, Instant> refreshing = new ConcurrentHashMap<>();
     private final Map<ProviderAddress, Instant> lastFailedRefresh = new ConcurrentHashMap<>();
 
     /** Takes half of {@code settings.metadataMemoryBytes()}; {@link Releases} has the other half. */
-    VersionLists(ProviderMirror.Settings settings, Origins origins, CacheDocuments documents, Executor executor,
-                 Clock clock, MirrorMetrics metrics, ProviderPolicy policy) {
+    VersionLists(
+            ProviderMirror.Settings settings,
+            Origins origins,
+            CacheDocuments documents,
+            Executor executor,
+            Clock clock,
+            MirrorMetrics metrics,
+            ProviderPolicy policy) {
         this.metrics = metrics;
         this.policy = policy;
         this.origins = origins;
@@ -116,24 +123,31 @@ final class VersionLists {
         CompletableFuture<Entry> present = entries.getIfPresent(address);
         if (present != null && present.isDone() && !present.isCompletedExceptionally()) {
             Entry entry = present.join();
-            metrics.cacheLookup(MirrorMetrics.LookupKind.INDEX, isStale(entry)
-                    ? MirrorMetrics.LookupResult.STALE : MirrorMetrics.LookupResult.HIT);
+            metrics.cacheLookup(
+                    MirrorMetrics.LookupKind.INDEX,
+                    isStale(entry) ? MirrorMetrics.LookupResult.STALE : MirrorMetrics.LookupResult.HIT);
             refreshIfStale(address, entry);
             return present;
         }
-        return cachedOrLoaded(address).whenComplete((entry, failure) -> metrics.cacheLookup(
-                MirrorMetrics.LookupKind.INDEX, failure != null || entry.fromOrigin() ? MirrorMetrics.LookupResult.MISS
-                        : isStale(entry) ? MirrorMetrics.LookupResult.STALE : MirrorMetrics.LookupResult.HIT));
+        return cachedOrLoaded(address)
+                .whenComplete((entry, failure) -> metrics.cacheLookup(
+                        MirrorMetrics.LookupKind.INDEX,
+                        failure != null || entry.fromOrigin()
+                                ? MirrorMetrics.LookupResult.MISS
+                                : isStale(entry) ? MirrorMetrics.LookupResult.STALE : MirrorMetrics.LookupResult.HIT));
     }
 
     private CompletableFuture<Entry> cachedOrLoaded(ProviderAddress address) {
         OriginException missing = notFound.getIfPresent(address);
         if (missing != null) {
-            return CompletableFuture.failedFuture(new OriginException(missing.reason(), missing.getMessage()
-                    + " (remembered for cache.notFoundTtl)", missing.status()));
+            return CompletableFuture.failedFuture(new OriginException(
+                    missing.reason(), missing.getMessage() + " (remembered for cache.notFoundTtl)", missing.status()));
         }
-        return entries.get(address, (key, ignored) -> CompletableFuture.supplyAsync(() -> loadRemembering(key), executor)
-                        .whenComplete((entry, failure) -> OriginFailures.log(LOG, "the version list of " + key, failure)))
+        return entries.get(
+                        address,
+                        (key, ignored) -> CompletableFuture.supplyAsync(() -> loadRemembering(key), executor)
+                                .whenComplete((entry, failure) ->
+                                        OriginFailures.log(LOG, "the version list of " + key, failure)))
                 .thenApply(entry -> {
                     refreshIfStale(address, entry);
                     return entry;
@@ -159,7 +173,9 @@ final class VersionLists {
                 return entry(stored.get().value(), stored.get().storedAt(), false);
             }
         } catch (CacheDocuments.Unreadable e) {
-            LOG.warn("the cached version list of {} is unreadable ({}); fetching it again", address,
+            LOG.warn(
+                    "the cached version list of {} is unreadable ({}); fetching it again",
+                    address,
                     e.getCause().getMessage());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the cached version list of " + address, e);
@@ -219,8 +235,11 @@ final class VersionLists {
                 lastFailedRefresh.remove(address);
             } catch (RuntimeException e) {
                 lastFailedRefresh.put(address, clock.instant());
-                LOG.warn("refreshing the version list of {} failed; serving the one fetched at {}: {}",
-                        address, entry.fetchedAt(), e.getMessage());
+                LOG.warn(
+                        "refreshing the version list of {} failed; serving the one fetched at {}: {}",
+                        address,
+                        entry.fetchedAt(),
+                        e.getMessage());
             } finally {
                 refreshing.remove(address);
             }

@@ -42,9 +42,12 @@ final class AccessGate {
      * management listener is for scrapers inside the cluster and stays open, as do the health checks.
      */
     private boolean wantsToken(Route route) {
-        return route instanceof Route.VersionIndex || route instanceof Route.VersionDocument
-                || !managementOnly && (route instanceof Route.Home || route instanceof Route.ProviderStatus
-                || route instanceof Route.Metrics);
+        return route instanceof Route.VersionIndex
+                || route instanceof Route.VersionDocument
+                || !managementOnly
+                        && (route instanceof Route.Home
+                                || route instanceof Route.ProviderStatus
+                                || route instanceof Route.Metrics);
     }
 
     private static FullHttpResponse unauthorized(boolean head, String host, Route route) {
@@ -52,10 +55,10 @@ final class AccessGate {
         boolean page = route instanceof Route.Home || route instanceof Route.ProviderStatus;
         String message = page || route instanceof Route.Metrics
                 ? "this mirror wants a token for " + (page ? "its status page" : "/metrics")
-                + ": send the header \"Authorization: Bearer <token>\" (the mirror's operators give out tokens; "
-                + "the management listener serves /metrics without one)"
+                        + ": send the header \"Authorization: Bearer <token>\" (the mirror's operators give out tokens; "
+                        + "the management listener serves /metrics without one)"
                 : "this mirror wants a token: add credentials \"" + mirrorHost + "\" { token = \"...\" } to the CLI "
-                + "configuration (the mirror's operators give out tokens)";
+                        + "configuration (the mirror's operators give out tokens)";
         FullHttpResponse response = JsonErrors.response(HttpResponseStatus.UNAUTHORIZED, message, head);
         response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"provider-mirror\"");
         return response;
@@ -64,11 +67,14 @@ final class AccessGate {
     /** Checks a signed archive URL (or a bearer token): a 403 when neither is valid, else null. */
     private FullHttpResponse archiveRefusal(Route.Archive archive, FullHttpRequest request, boolean head) {
         Map<String, List<String>> query = new QueryStringDecoder(request.uri()).parameters();
-        MirrorAuth.ArchiveVerdict verdict = auth.checkArchive(archive.address(), archive.version(),
-                archive.platform(), first(query, "expires"), first(query, "signature"),
+        MirrorAuth.ArchiveVerdict verdict = auth.checkArchive(
+                archive.address(),
+                archive.version(),
+                archive.platform(),
+                first(query, "expires"),
+                first(query, "signature"),
                 request.headers().get(HttpHeaderNames.AUTHORIZATION));
-        return verdict.allowed() ? null
-                : JsonErrors.response(HttpResponseStatus.FORBIDDEN, verdict.reason(), head);
+        return verdict.allowed() ? null : JsonErrors.response(HttpResponseStatus.FORBIDDEN, verdict.reason(), head);
     }
 
     private static Optional<String> first(Map<String, List<String>> query, String name) {

@@ -36,13 +36,14 @@ final class ArchiveResponse {
 
     /** Logged under the handler's name, as before this had a class of its own: operators filter on it. */
     private static final Logger LOG = LoggerFactory.getLogger(MirrorHttpHandler.class);
+
     private static final int FILE_CHUNK_SIZE = 64 * 1024;
     /** Tells operators, and warm, whether an archive came from the cache ({@code HIT}) or from its origin. */
     private static final String X_CACHE = "X-Cache";
+
     private static final String IMMUTABLE = "public, max-age=31536000, immutable";
 
-    private ArchiveResponse() {
-    }
+    private ArchiveResponse() {}
 
     /** Answers {@code exchange} with {@code source}, which this takes over (and closes). */
     static void send(Exchange exchange, ArchiveSource source) {
@@ -61,9 +62,10 @@ final class ArchiveResponse {
         String lastModified = DateFormatter.format(Date.from(cached.blob().committedAt()));
         if (exchange.conditions().notModified(etag)) {
             closeQuietly(cached);
-            FullHttpResponse notModified = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                    HttpResponseStatus.NOT_MODIFIED, Unpooled.EMPTY_BUFFER);
-            notModified.headers()
+            FullHttpResponse notModified = new DefaultFullHttpResponse(
+                    HttpVersion.HTTP_1_1, HttpResponseStatus.NOT_MODIFIED, Unpooled.EMPTY_BUFFER);
+            notModified
+                    .headers()
                     .set(HttpHeaderNames.ETAG, etag)
                     .set(HttpHeaderNames.LAST_MODIFIED, lastModified)
                     .set(HttpHeaderNames.CACHE_CONTROL, IMMUTABLE)
@@ -78,8 +80,10 @@ final class ArchiveResponse {
         ByteRange.Outcome outcome = ByteRange.parse(range, size);
         if (outcome instanceof ByteRange.Outcome.Unsatisfiable) {
             closeQuietly(cached);
-            FullHttpResponse response = JsonErrors.response(HttpResponseStatus.REQUESTED_RANGE_NOT_SATISFIABLE,
-                    "the requested range is outside the archive's " + size + " bytes", exchange.head());
+            FullHttpResponse response = JsonErrors.response(
+                    HttpResponseStatus.REQUESTED_RANGE_NOT_SATISFIABLE,
+                    "the requested range is outside the archive's " + size + " bytes",
+                    exchange.head());
             response.headers().set(HttpHeaderNames.CONTENT_RANGE, "bytes */" + size);
             ctx.writeAndFlush(response);
             return;
@@ -91,8 +95,10 @@ final class ArchiveResponse {
             offset = partial.range().start();
             length = partial.range().length();
             response.setStatus(HttpResponseStatus.PARTIAL_CONTENT);
-            response.headers().set(HttpHeaderNames.CONTENT_RANGE,
-                    "bytes " + offset + "-" + partial.range().endInclusive() + "/" + size);
+            response.headers()
+                    .set(
+                            HttpHeaderNames.CONTENT_RANGE,
+                            "bytes " + offset + "-" + partial.range().endInclusive() + "/" + size);
         }
         response.headers()
                 .set(HttpHeaderNames.CONTENT_TYPE, "application/zip")
@@ -113,10 +119,11 @@ final class ArchiveResponse {
         try {
             if (!(cached.channel() instanceof FileChannel file)) {
                 // Not on the local disk: read into buffers as the connection drains.
-                done = ctx.writeAndFlush(new HttpChunkedInput(
-                        new ChannelRangeInput(cached.channel(), offset, length, FILE_CHUNK_SIZE)));
+                done = ctx.writeAndFlush(
+                        new HttpChunkedInput(new ChannelRangeInput(cached.channel(), offset, length, FILE_CHUNK_SIZE)));
             } else if (ctx.pipeline().get(SslHandler.class) != null) {
-                done = ctx.writeAndFlush(new HttpChunkedInput(new ChunkedNioFile(file, offset, length, FILE_CHUNK_SIZE)));
+                done = ctx.writeAndFlush(
+                        new HttpChunkedInput(new ChunkedNioFile(file, offset, length, FILE_CHUNK_SIZE)));
             } else {
                 ctx.write(new DefaultFileRegion(file, offset, length));
                 done = ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
@@ -154,13 +161,16 @@ final class ArchiveResponse {
         ChunkedWriteHandler chunked = ctx.pipeline().get(ChunkedWriteHandler.class);
         AutoCloseable subscription = filling.fill().onProgress(chunked::resumeTransfer);
         ctx.write(response);
-        ChannelFuture done = ctx.writeAndFlush(new HttpChunkedInput(new FillChunkedInput(filling.fill(),
-                filling.channel(), filling.length().orElse(-1))));
+        ChannelFuture done = ctx.writeAndFlush(new HttpChunkedInput(new FillChunkedInput(
+                filling.fill(), filling.channel(), filling.length().orElse(-1))));
         done.addListener(future -> {
             closeQuietly(subscription);
             if (!future.isSuccess()) {
                 // Closing without the rest of the body is how a client learns the archive was not good.
-                LOG.debug("archive response for {} aborted: {}", exchange.path(), future.cause().toString());
+                LOG.debug(
+                        "archive response for {} aborted: {}",
+                        exchange.path(),
+                        future.cause().toString());
                 ctx.close();
             }
         });

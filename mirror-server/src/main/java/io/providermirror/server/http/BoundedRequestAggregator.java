@@ -22,8 +22,10 @@ final class BoundedRequestAggregator extends HttpObjectAggregator {
 
     @Override
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
-        var response = JsonErrors.response(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-                "request bodies are limited to " + limit + " bytes; mirror requests have no body", false);
+        var response = JsonErrors.response(
+                HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+                "request bodies are limited to " + limit + " bytes; mirror requests have no body",
+                false);
         HttpUtil.setKeepAlive(response, false);
         ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
     }

@@ -19,16 +19,13 @@ record ByteRange(long start, long endInclusive) {
     /** The outcome of reading a {@code Range} header. */
     sealed interface Outcome {
         /** Serve everything with 200. */
-        record Whole() implements Outcome {
-        }
+        record Whole() implements Outcome {}
 
         /** Serve this range with 206. */
-        record Partial(ByteRange range) implements Outcome {
-        }
+        record Partial(ByteRange range) implements Outcome {}
 
         /** Answer 416. */
-        record Unsatisfiable() implements Outcome {
-        }
+        record Unsatisfiable() implements Outcome {}
     }
 
     static Outcome parse(String header, long size) {
@@ -43,7 +40,8 @@ record ByteRange(long start, long endInclusive) {
         try {
             if (m.group(1).isEmpty()) {
                 long suffix = Long.parseLong(m.group(2));
-                range = suffix == 0 || size == 0 ? Optional.empty()
+                range = suffix == 0 || size == 0
+                        ? Optional.empty()
                         : Optional.of(new ByteRange(Math.max(0, size - suffix), size - 1));
             } else {
                 long start = Long.parseLong(m.group(1));

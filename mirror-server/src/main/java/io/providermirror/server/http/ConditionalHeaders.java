@@ -14,7 +14,8 @@ import java.util.Date;
 record ConditionalHeaders(String ifNoneMatch, String ifRange) {
 
     static ConditionalHeaders of(HttpHeaders headers) {
-        String ifNoneMatch = headers.getAll(HttpHeaderNames.IF_NONE_MATCH).isEmpty() ? null
+        String ifNoneMatch = headers.getAll(HttpHeaderNames.IF_NONE_MATCH).isEmpty()
+                ? null
                 : String.join(",", headers.getAll(HttpHeaderNames.IF_NONE_MATCH));
         return new ConditionalHeaders(ifNoneMatch, headers.get(HttpHeaderNames.IF_RANGE));
     }

@@ -24,8 +24,7 @@ final class DocumentResponse {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private DocumentResponse() {
-    }
+    private DocumentResponse() {}
 
     /** A response with {@code body}, marked {@code no-cache}: documents change when an origin publishes. */
     static FullHttpResponse of(HttpResponseStatus status, String contentType, byte[] body, boolean head) {
@@ -48,8 +47,11 @@ final class DocumentResponse {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-        return of(readiness.ready() ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
-                "application/json", bytes, head);
+        return of(
+                readiness.ready() ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
+                "application/json",
+                bytes,
+                head);
     }
 
     /** The mirror's own CA certificate, or 404 when it serves a certificate it was given. */
@@ -57,8 +59,11 @@ final class DocumentResponse {
         if (pem.isPresent()) {
             return of(HttpResponseStatus.OK, "application/x-pem-file", pem.get(), head);
         }
-        return JsonErrors.response(HttpResponseStatus.NOT_FOUND, "this mirror has no CA of its own to offer: it uses "
-                + "the certificate configured in server.tls (or plain HTTP behind a load balancer)", head);
+        return JsonErrors.response(
+                HttpResponseStatus.NOT_FOUND,
+                "this mirror has no CA of its own to offer: it uses "
+                        + "the certificate configured in server.tls (or plain HTTP behind a load balancer)",
+                head);
     }
 
     /** One provider's status page, or 404 when nothing of it is cached. */
@@ -66,7 +71,9 @@ final class DocumentResponse {
         if (page.isPresent()) {
             return of(HttpResponseStatus.OK, "text/html; charset=utf-8", page.get(), head);
         }
-        return JsonErrors.response(HttpResponseStatus.NOT_FOUND, "nothing of " + address
-                + " is cached in this mirror (origin " + address.hostname() + ")", head);
+        return JsonErrors.response(
+                HttpResponseStatus.NOT_FOUND,
+                "nothing of " + address + " is cached in this mirror (origin " + address.hostname() + ")",
+                head);
     }
 }

@@ -6,5 +6,4 @@ import io.netty.channel.ChannelHandlerContext;
  * What an answer needs of its request, kept because the request itself is released when the handler's
  * {@code channelRead0} returns and an answer may be written later, when the mirror's future completes.
  */
-record Exchange(ChannelHandlerContext ctx, boolean head, String range, String path, ConditionalHeaders conditions) {
-}
+record Exchange(ChannelHandlerContext ctx, boolean head, String range, String path, ConditionalHeaders conditions) {}

@@ -70,7 +70,9 @@ final class ExchangeLog extends ChannelDuplexHandler {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
         if (msg instanceof HttpRequest request) {
-            exchanges.add(new Exchange(request.method().name(), printable(redacted(request.uri()), 1024),
+            exchanges.add(new Exchange(
+                    request.method().name(),
+                    printable(redacted(request.uri()), 1024),
                     printable(request.headers().get(HttpHeaderNames.USER_AGENT, "-"), MAX_LOGGED_LENGTH)));
         }
         super.channelRead(ctx, msg);
@@ -158,13 +160,23 @@ final class ExchangeLog extends ChannelDuplexHandler {
                 .addKeyValue("userAgent", exchange.userAgent)
                 .addKeyValue("route", exchange.route)
                 .addKeyValue("aborted", aborted)
-                .log("{} \"{} {}\" {} {} {}ms \"{}\"{}", client, exchange.method, exchange.uri, exchange.status,
-                        exchange.bytes, millis, exchange.userAgent, aborted ? " aborted" : "");
+                .log(
+                        "{} \"{} {}\" {} {} {}ms \"{}\"{}",
+                        client,
+                        exchange.method,
+                        exchange.uri,
+                        exchange.status,
+                        exchange.bytes,
+                        millis,
+                        exchange.userAgent,
+                        aborted ? " aborted" : "");
     }
 
     private static String client(SocketAddress address) {
         if (address instanceof InetSocketAddress inet) {
-            return inet.getAddress() == null ? inet.getHostString() : inet.getAddress().getHostAddress();
+            return inet.getAddress() == null
+                    ? inet.getHostString()
+                    : inet.getAddress().getHostAddress();
         }
         return String.valueOf(address);
     }
@@ -201,7 +213,9 @@ final class ExchangeLog extends ChannelDuplexHandler {
 
     private static boolean isSignature(String rawName) {
         try {
-            return "signature".equalsIgnoreCase(QueryStringDecoder.decodeComponent(rawName, StandardCharsets.UTF_8).strip());
+            return "signature"
+                    .equalsIgnoreCase(QueryStringDecoder.decodeComponent(rawName, StandardCharsets.UTF_8)
+                            .strip());
         } catch (IllegalArgumentException malformed) {
             // Not a name the decoder accepts, so not one the signature check reads.
             return false;

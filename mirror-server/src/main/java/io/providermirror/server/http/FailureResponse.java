@@ -21,8 +21,7 @@ final class FailureResponse {
     /** Logged under the handler's name, as before this had a class of its own: operators filter on it. */
     private static final Logger LOG = LoggerFactory.getLogger(MirrorHttpHandler.class);
 
-    private FailureResponse() {
-    }
+    private FailureResponse() {}
 
     /** The JSON error answer for {@code failure}, a request for {@code path} (named in the log on a 500). */
     static FullHttpResponse of(Throwable failure, boolean head, String path) {
@@ -37,16 +36,19 @@ final class FailureResponse {
             return JsonErrors.response(status, origin.getMessage(), head);
         }
         if (cause instanceof PolicyDeniedException denied) {
-            return JsonErrors.response(HttpResponseStatus.NOT_FOUND,
-                    "refused by this mirror's policy: " + denied.getMessage(), head);
+            return JsonErrors.response(
+                    HttpResponseStatus.NOT_FOUND, "refused by this mirror's policy: " + denied.getMessage(), head);
         }
         if (cause instanceof CapacityException capacity) {
             boolean disk = capacity.limit() == CapacityException.Limit.DISK;
-            FullHttpResponse response = JsonErrors.response(disk ? HttpResponseStatus.INSUFFICIENT_STORAGE
-                    : HttpResponseStatus.SERVICE_UNAVAILABLE, capacity.getMessage(), head);
+            FullHttpResponse response = JsonErrors.response(
+                    disk ? HttpResponseStatus.INSUFFICIENT_STORAGE : HttpResponseStatus.SERVICE_UNAVAILABLE,
+                    capacity.getMessage(),
+                    head);
             if (!disk) {
                 // Busy, not broken: a client (or the operator's retry loop) may try again shortly.
-                response.headers().set(HttpHeaderNames.RETRY_AFTER, capacity.retryAfter().toSeconds());
+                response.headers()
+                        .set(HttpHeaderNames.RETRY_AFTER, capacity.retryAfter().toSeconds());
             }
             return response;
         }
@@ -54,8 +56,10 @@ final class FailureResponse {
             return JsonErrors.response(HttpResponseStatus.SERVICE_UNAVAILABLE, cacheTrouble.getMessage(), head);
         }
         LOG.error("internal error answering {}", path, cause);
-        return JsonErrors.response(HttpResponseStatus.INTERNAL_SERVER_ERROR,
-                "internal error in the mirror; its log has the details", head);
+        return JsonErrors.response(
+                HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                "internal error in the mirror; its log has the details",
+                head);
     }
 
     private static Throwable unwrap(Throwable failure) {

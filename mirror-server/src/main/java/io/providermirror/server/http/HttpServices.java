@@ -12,6 +12,11 @@ import java.util.concurrent.Executor;
  * access control, the documentation, and the executor for anything that must not run on an event loop (disk,
  * rendering).
  */
-public record HttpServices(ProviderMirror mirror, StatusPage statusPage, Operations operations, MirrorMetrics metrics,
-                           MirrorAuth auth, byte[] documentation, Executor executor) {
-}
+public record HttpServices(
+        ProviderMirror mirror,
+        StatusPage statusPage,
+        Operations operations,
+        MirrorMetrics metrics,
+        MirrorAuth auth,
+        byte[] documentation,
+        Executor executor) {}

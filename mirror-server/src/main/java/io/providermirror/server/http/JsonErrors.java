@@ -24,8 +24,7 @@ final class JsonErrors {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private JsonErrors() {
-    }
+    private JsonErrors() {}
 
     /** An error response; for HEAD the body is left out but its length is still announced. */
     static FullHttpResponse response(HttpResponseStatus status, String message, boolean head) {
@@ -35,8 +34,8 @@ final class JsonErrors {
         } catch (JsonProcessingException e) {
             body = "{\"errors\":[\"error\"]}".getBytes(StandardCharsets.US_ASCII);
         }
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status,
-                head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body));
+        FullHttpResponse response = new DefaultFullHttpResponse(
+                HttpVersion.HTTP_1_1, status, head ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(body));
         response.headers()
                 .set(HttpHeaderNames.CONTENT_TYPE, "application/json")
                 .set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_STORE);

@@ -22,6 +22,7 @@ final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
 
     /** Requests here carry no body; anything bigger than this is refused. */
     static final int MAX_REQUEST_BYTES = 8 * 1024;
+
     static final int MAX_INITIAL_LINE = 4096;
     static final int MAX_HEADER_BYTES = 8 * 1024;
 
@@ -40,8 +41,13 @@ final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
      * @param managementOnly answer only the operator endpoints
      * @param connections    where every connection is kept, for a graceful shutdown
      */
-    MirrorChannelInitializer(SslContext sslContext, String trustHint, HttpServices services, ConnectionLimits limits,
-                             boolean managementOnly, ChannelGroup connections) {
+    MirrorChannelInitializer(
+            SslContext sslContext,
+            String trustHint,
+            HttpServices services,
+            ConnectionLimits limits,
+            boolean managementOnly,
+            ChannelGroup connections) {
         this.handshakeFailures = new TlsHandshakeLog.Limiter(10, java.util.concurrent.TimeUnit.SECONDS, trustHint);
         this.sslContext = sslContext;
         this.services = services;
@@ -55,8 +61,10 @@ final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
         if (open.incrementAndGet() > limits.maxConnections()) {
             open.decrementAndGet();
             // Closed before TLS or HTTP: an answer would cost the handshake the limit is there to save.
-            LOG.debug("refusing a connection from {}: {} connections are open (server.maxConnections)",
-                    channel.remoteAddress(), limits.maxConnections());
+            LOG.debug(
+                    "refusing a connection from {}: {} connections are open (server.maxConnections)",
+                    channel.remoteAddress(),
+                    limits.maxConnections());
             services.metrics().refused("connections", null);
             channel.close();
             return;

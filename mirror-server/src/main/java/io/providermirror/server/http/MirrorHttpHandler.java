@@ -17,7 +17,6 @@ import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.server.status.Operations;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
@@ -61,7 +60,8 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         if (!request.decoderResult().isSuccess()) {
             String message = request.decoderResult().cause() instanceof TooLongFrameException
                     ? "the request line or headers are too long (at most " + MirrorChannelInitializer.MAX_INITIAL_LINE
-                    + " bytes of request line and " + MirrorChannelInitializer.MAX_HEADER_BYTES + " bytes of headers)"
+                            + " bytes of request line and " + MirrorChannelInitializer.MAX_HEADER_BYTES
+                            + " bytes of headers)"
                     : "malformed HTTP request";
             sendErrorAndClose(ctx, HttpResponseStatus.BAD_REQUEST, message);
             return;
@@ -71,16 +71,21 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
             // framed in a way this server and a proxy in front of it may read differently is how requests are
             // smuggled: refuse it and close, so nothing after it on this connection is read as a request.
             String codings = String.join(", ", request.headers().getAll(HttpHeaderNames.TRANSFER_ENCODING));
-            sendErrorAndClose(ctx, HttpResponseStatus.NOT_IMPLEMENTED, "Transfer-Encoding "
-                    + ExchangeLog.printable(codings, 100)
-                    + " is not supported: mirror requests have no body (at most chunked, and empty)");
+            sendErrorAndClose(
+                    ctx,
+                    HttpResponseStatus.NOT_IMPLEMENTED,
+                    "Transfer-Encoding "
+                            + ExchangeLog.printable(codings, 100)
+                            + " is not supported: mirror requests have no body (at most chunked, and empty)");
             return;
         }
         HttpMethod method = request.method();
         boolean head = HttpMethod.HEAD.equals(method);
         if (!head && !HttpMethod.GET.equals(method)) {
-            FullHttpResponse response = JsonErrors.response(HttpResponseStatus.METHOD_NOT_ALLOWED,
-                    "method " + method + " is not allowed; the mirror answers GET and HEAD", false);
+            FullHttpResponse response = JsonErrors.response(
+                    HttpResponseStatus.METHOD_NOT_ALLOWED,
+                    "method " + method + " is not allowed; the mirror answers GET and HEAD",
+                    false);
             response.headers().set(HttpHeaderNames.ALLOW, "GET, HEAD");
             ctx.writeAndFlush(response);
             return;
@@ -94,7 +99,11 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
             updateReading(ctx);
             return;
         }
-        Exchange exchange = new Exchange(ctx, head, request.headers().get(HttpHeaderNames.RANGE), path,
+        Exchange exchange = new Exchange(
+                ctx,
+                head,
+                request.headers().get(HttpHeaderNames.RANGE),
+                path,
                 ConditionalHeaders.of(request.headers()));
         answerWhenReady(exchange, route, request);
     }
@@ -105,15 +114,17 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
      */
     private FullHttpResponse immediateAnswer(Route route, FullHttpRequest request, boolean head) {
         if (managementOnly && !Route.isOperational(route)) {
-            return JsonErrors.response(HttpResponseStatus.NOT_FOUND,
-                    "this is the management listener: it serves /metrics, /healthz and /readyz only", head);
+            return JsonErrors.response(
+                    HttpResponseStatus.NOT_FOUND,
+                    "this is the management listener: it serves /metrics, /healthz and /readyz only",
+                    head);
         } else if (route instanceof Route.Invalid invalid) {
             return JsonErrors.response(HttpResponseStatus.valueOf(invalid.status()), invalid.message(), head);
         } else if (route instanceof Route.Health) {
             return DocumentResponse.of(HttpResponseStatus.OK, "application/json", ALIVE, head);
         } else if (route instanceof Route.Docs) {
-            return DocumentResponse.of(HttpResponseStatus.OK, "text/plain; charset=utf-8", services.documentation(),
-                    head);
+            return DocumentResponse.of(
+                    HttpResponseStatus.OK, "text/plain; charset=utf-8", services.documentation(), head);
         } else if (route instanceof Route.CaCertificate) {
             // Open with access control too: the CA certificate is public, and clients need it before anything else.
             return DocumentResponse.caCertificate(services.statusPage().caCertificate(), head);
@@ -126,34 +137,52 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         if (route instanceof Route.VersionIndex index) {
             whenDone(exchange, () -> mirror.versionIndex(index.address()), MirrorHttpHandler::sendDocument);
         } else if (route instanceof Route.VersionDocument document) {
-            whenDone(exchange, () -> mirror.versionDocument(document.address(), document.version()),
+            whenDone(
+                    exchange,
+                    () -> mirror.versionDocument(document.address(), document.version()),
                     MirrorHttpHandler::sendDocument);
         } else if (route instanceof Route.Archive archive) {
-            whenDone(exchange, () -> mirror.archive(archive.address(), archive.version(), archive.platform()),
+            whenDone(
+                    exchange,
+                    () -> mirror.archive(archive.address(), archive.version(), archive.platform()),
                     ArchiveResponse::send);
         } else if (route instanceof Route.Home) {
             String host = request.headers().get(HttpHeaderNames.HOST);
-            whenDone(exchange, () -> CompletableFuture.supplyAsync(() -> services.statusPage().render(host),
-                    services.executor()), (e, page) -> e.ctx().writeAndFlush(DocumentResponse.of(HttpResponseStatus.OK,
-                    "text/html; charset=utf-8", page, e.head())));
+            whenDone(
+                    exchange,
+                    () -> CompletableFuture.supplyAsync(
+                            () -> services.statusPage().render(host), services.executor()),
+                    (e, page) -> e.ctx()
+                            .writeAndFlush(DocumentResponse.of(
+                                    HttpResponseStatus.OK, "text/html; charset=utf-8", page, e.head())));
         } else if (route instanceof Route.ProviderStatus status) {
-            whenDone(exchange, () -> CompletableFuture.supplyAsync(() -> services.statusPage()
-                    .renderProvider(status.address()), services.executor()), (e, page) -> e.ctx().writeAndFlush(
-                    DocumentResponse.providerStatus(page, status.address(), e.head())));
+            whenDone(
+                    exchange,
+                    () -> CompletableFuture.supplyAsync(
+                            () -> services.statusPage().renderProvider(status.address()), services.executor()),
+                    (e, page) ->
+                            e.ctx().writeAndFlush(DocumentResponse.providerStatus(page, status.address(), e.head())));
         } else if (route instanceof Route.Metrics) {
-            whenDone(exchange, () -> CompletableFuture.supplyAsync(() -> services.operations().metricsText()
-                    .getBytes(StandardCharsets.UTF_8), services.executor()), (e, text) -> e.ctx().writeAndFlush(
-                    DocumentResponse.of(HttpResponseStatus.OK, Operations.METRICS_CONTENT_TYPE, text, e.head())));
+            whenDone(
+                    exchange,
+                    () -> CompletableFuture.supplyAsync(
+                            () -> services.operations().metricsText().getBytes(StandardCharsets.UTF_8),
+                            services.executor()),
+                    (e, text) -> e.ctx()
+                            .writeAndFlush(DocumentResponse.of(
+                                    HttpResponseStatus.OK, Operations.METRICS_CONTENT_TYPE, text, e.head())));
         } else if (route instanceof Route.Ready) {
-            whenDone(exchange, () -> CompletableFuture.supplyAsync(services.operations()::readiness,
-                    services.executor()), (e, readiness) -> e.ctx().writeAndFlush(
-                    DocumentResponse.readiness(readiness, e.head())));
+            whenDone(
+                    exchange,
+                    () -> CompletableFuture.supplyAsync(services.operations()::readiness, services.executor()),
+                    (e, readiness) -> e.ctx().writeAndFlush(DocumentResponse.readiness(readiness, e.head())));
         }
     }
 
     private static void sendDocument(Exchange exchange, RenderedDocument document) {
-        exchange.ctx().writeAndFlush(DocumentResponse.of(HttpResponseStatus.OK, "application/json", document.json(),
-                exchange.head()));
+        exchange.ctx()
+                .writeAndFlush(DocumentResponse.of(
+                        HttpResponseStatus.OK, "application/json", document.json(), exchange.head()));
     }
 
     /**
@@ -168,7 +197,11 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
             future = CompletableFuture.failedFuture(e);
         }
         if (future.isDone()) {
-            answer(exchange, future.handle((value, failure) -> new Completion<>(value, failure)).join(), sender);
+            answer(
+                    exchange,
+                    future.handle((value, failure) -> new Completion<>(value, failure))
+                            .join(),
+                    sender);
             return;
         }
         busy = true;
@@ -180,8 +213,7 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
     }
 
     /** A future's outcome: its value, or why it failed. */
-    private record Completion<T>(T value, Throwable failure) {
-    }
+    private record Completion<T>(T value, Throwable failure) {}
 
     private <T> void answer(Exchange exchange, Completion<T> completion, BiConsumer<Exchange, T> sender) {
         if (completion.failure() != null) {

@@ -20,7 +20,6 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,8 +32,7 @@ public final class MirrorServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MirrorServer.class);
 
     /** Where to listen; {@code identity} null means plain HTTP. */
-    public record Listener(String host, int port, ServerIdentity identity, String configPrefix) {
-    }
+    public record Listener(String host, int port, ServerIdentity identity, String configPrefix) {}
 
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
@@ -45,8 +43,14 @@ public final class MirrorServer implements AutoCloseable {
     private final NettyTransport transport;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
-    private MirrorServer(EventLoopGroup boss, EventLoopGroup workers, Channel main, Channel management,
-                         ChannelGroup mainConnections, ChannelGroup managementConnections, NettyTransport transport) {
+    private MirrorServer(
+            EventLoopGroup boss,
+            EventLoopGroup workers,
+            Channel main,
+            Channel management,
+            ChannelGroup mainConnections,
+            ChannelGroup managementConnections,
+            NettyTransport transport) {
         this.transport = transport;
         this.boss = boss;
         this.workers = workers;
@@ -62,8 +66,13 @@ public final class MirrorServer implements AutoCloseable {
      * @param management      the management listener, or null for none
      * @param nativeTransport use Linux epoll and OpenSSL when they are available
      */
-    public static MirrorServer bind(Listener mirror, Listener management, HttpServices services, ConnectionLimits limits,
-                                    MeterRegistry registry, boolean nativeTransport)
+    public static MirrorServer bind(
+            Listener mirror,
+            Listener management,
+            HttpServices services,
+            ConnectionLimits limits,
+            MeterRegistry registry,
+            boolean nativeTransport)
             throws InterruptedException, java.io.IOException {
         NettyTransport transport = NettyTransport.choose(nativeTransport);
         LOG.info("network: {}", transport.describe());
@@ -74,14 +83,15 @@ public final class MirrorServer implements AutoCloseable {
         ChannelGroup managementConnections = new DefaultChannelGroup("management", GlobalEventExecutor.INSTANCE);
         try {
             Channel mainChannel = listen(transport, boss, workers, mirror, services, limits, false, mainConnections);
-            Channel managementChannel = management == null ? null
+            Channel managementChannel = management == null
+                    ? null
                     : listen(transport, boss, workers, management, services, limits, true, managementConnections);
             new NettyEventExecutorMetrics(workers).bindTo(registry);
             if (ByteBufAllocator.DEFAULT instanceof ByteBufAllocatorMetricProvider provider) {
                 new NettyAllocatorMetrics(provider).bindTo(registry);
             }
-            return new MirrorServer(boss, workers, mainChannel, managementChannel, mainConnections,
-                    managementConnections, transport);
+            return new MirrorServer(
+                    boss, workers, mainChannel, managementChannel, mainConnections, managementConnections, transport);
         } catch (Throwable e) {
             // Also a bind failure, which Netty rethrows undeclared.
             boss.shutdownGracefully(0, 0, TimeUnit.SECONDS);
@@ -90,14 +100,20 @@ public final class MirrorServer implements AutoCloseable {
         }
     }
 
-    private static Channel listen(NettyTransport transport, EventLoopGroup boss, EventLoopGroup workers, Listener listener,
-                                  HttpServices services, ConnectionLimits limits, boolean managementOnly,
-                                  ChannelGroup connections)
+    private static Channel listen(
+            NettyTransport transport,
+            EventLoopGroup boss,
+            EventLoopGroup workers,
+            Listener listener,
+            HttpServices services,
+            ConnectionLimits limits,
+            boolean managementOnly,
+            ChannelGroup connections)
             throws InterruptedException, java.io.IOException {
         SslContext sslContext = null;
         if (listener.identity() != null) {
-            sslContext = SslContextBuilder
-                    .forServer(listener.identity().privateKey(),
+            sslContext = SslContextBuilder.forServer(
+                            listener.identity().privateKey(),
                             listener.identity().chain().toArray(X509Certificate[]::new))
                     .sslProvider(transport.sslProvider())
                     .build();
@@ -107,8 +123,8 @@ public final class MirrorServer implements AutoCloseable {
                     .group(boss, workers)
                     .channel(transport.serverChannel())
                     .option(ChannelOption.SO_BACKLOG, 1024)
-                    .childHandler(new MirrorChannelInitializer(sslContext, trustHint(listener), services, limits,
-                            managementOnly, connections))
+                    .childHandler(new MirrorChannelInitializer(
+                            sslContext, trustHint(listener), services, limits, managementOnly, connections))
                     .bind(listener.host(), listener.port())
                     .sync()
                     .channel();
@@ -122,9 +138,12 @@ public final class MirrorServer implements AutoCloseable {
 
     /** What clients must trust to complete a handshake with {@code listener}, for the log. */
     private static String trustHint(Listener listener) {
-        return listener.identity() == null ? "-" : listener.identity().generatedCa()
-                .map(ca -> ca.toAbsolutePath() + " (this mirror's own CA)")
-                .orElse("the CA that issued server.tls.certificate");
+        return listener.identity() == null
+                ? "-"
+                : listener.identity()
+                        .generatedCa()
+                        .map(ca -> ca.toAbsolutePath() + " (this mirror's own CA)")
+                        .orElse("the CA that issued server.tls.certificate");
     }
 
     /** {@code cannot listen on 0.0.0.0:8443 (server.host, server.port): address already in use}. */
@@ -136,8 +155,8 @@ public final class MirrorServer implements AutoCloseable {
         } else if (reason.contains("permission denied")) {
             reason += " (ports below 1024 need root or CAP_NET_BIND_SERVICE)";
         }
-        return "cannot listen on " + listener.host() + ":" + listener.port() + " (" + listener.configPrefix() + ".host, "
-                + listener.configPrefix() + ".port): " + reason;
+        return "cannot listen on " + listener.host() + ":" + listener.port() + " (" + listener.configPrefix()
+                + ".host, " + listener.configPrefix() + ".port): " + reason;
     }
 
     /** How the listeners do their I/O and TLS, for the log and the status page. */
@@ -162,7 +181,8 @@ public final class MirrorServer implements AutoCloseable {
 
     /** The management listener's port, when there is one. */
     public OptionalInt managementPort() {
-        return management == null ? OptionalInt.empty()
+        return management == null
+                ? OptionalInt.empty()
                 : OptionalInt.of(((InetSocketAddress) management.localAddress()).getPort());
     }
 

@@ -33,7 +33,8 @@ record NettyTransport(boolean epoll, boolean openSsl, String reason) {
             reason.append("epoll unavailable: ").append(Epoll.unavailabilityCause());
         }
         if (!openSsl) {
-            reason.append(reason.length() > 0 ? "; " : "").append("OpenSSL unavailable: ")
+            reason.append(reason.length() > 0 ? "; " : "")
+                    .append("OpenSSL unavailable: ")
                     .append(OpenSsl.unavailabilityCause());
         }
         return new NettyTransport(epoll, openSsl, reason.toString());
@@ -53,7 +54,7 @@ record NettyTransport(boolean epoll, boolean openSsl, String reason) {
 
     /** For the log: e.g. {@code epoll, TLS by OpenSSL (BoringSSL)}. */
     String describe() {
-        return (epoll ? "epoll" : "Java NIO") + ", TLS by "
-                + (openSsl ? OpenSsl.versionString() : "the JDK") + (reason.isEmpty() ? "" : " (" + reason + ")");
+        return (epoll ? "epoll" : "Java NIO") + ", TLS by " + (openSsl ? OpenSsl.versionString() : "the JDK")
+                + (reason.isEmpty() ? "" : " (" + reason + ")");
     }
 }

@@ -47,10 +47,13 @@ final class PlainHttpOnTlsPort extends OptionalSslHandler {
             }
             answered = true;
             byte[] body = ANSWER.getBytes(StandardCharsets.US_ASCII);
-            ByteBuf response = Unpooled.copiedBuffer(("HTTP/1.1 400 Bad Request\r\n"
-                    + "Content-Type: text/plain; charset=utf-8\r\n"
-                    + "Content-Length: " + body.length + "\r\n"
-                    + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII), body);
+            ByteBuf response = Unpooled.copiedBuffer(
+                    ("HTTP/1.1 400 Bad Request\r\n"
+                                    + "Content-Type: text/plain; charset=utf-8\r\n"
+                                    + "Content-Length: " + body.length + "\r\n"
+                                    + "Connection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII),
+                    body);
             ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
         }
     }

@@ -64,9 +64,13 @@ final class RequestReadDeadline extends ChannelDuplexHandler {
 
     private void arm(ChannelHandlerContext ctx) {
         disarm();
-        deadline = ctx.executor().schedule(() -> {
-            ctx.close();
-        }, timeout.toMillis(), TimeUnit.MILLISECONDS);
+        deadline = ctx.executor()
+                .schedule(
+                        () -> {
+                            ctx.close();
+                        },
+                        timeout.toMillis(),
+                        TimeUnit.MILLISECONDS);
     }
 
     private void disarm() {

@@ -37,46 +37,35 @@ sealed interface Route {
     }
 
     /** The status page at {@code /} and at the mirror's base URL. */
-    record Home() implements Route {
-    }
+    record Home() implements Route {}
 
     /** {@code /status/providers/:hostname/:namespace/:type}: the status page's view of one cached provider. */
-    record ProviderStatus(ProviderAddress address) implements Route {
-    }
+    record ProviderStatus(ProviderAddress address) implements Route {}
 
     /** {@code /ca.pem}: the CA certificate the mirror generated for itself, which clients must trust. */
-    record CaCertificate() implements Route {
-    }
+    record CaCertificate() implements Route {}
 
     /** {@code /metrics}: every meter in the Prometheus text format. */
-    record Metrics() implements Route {
-    }
+    record Metrics() implements Route {}
 
     /** {@code /healthz}: the process is alive. */
-    record Health() implements Route {
-    }
+    record Health() implements Route {}
 
     /** {@code /readyz}: the mirror can take traffic. */
-    record Ready() implements Route {
-    }
+    record Ready() implements Route {}
 
     /** {@code /docs}: this mirror's documentation (its README), for networks that cannot reach the internet. */
-    record Docs() implements Route {
-    }
+    record Docs() implements Route {}
 
     /** {@code :hostname/:namespace/:type/index.json}. */
-    record VersionIndex(ProviderAddress address) implements Route {
-    }
+    record VersionIndex(ProviderAddress address) implements Route {}
 
     /** {@code :hostname/:namespace/:type/:version.json}. */
-    record VersionDocument(ProviderAddress address, ProviderVersion version) implements Route {
-    }
+    record VersionDocument(ProviderAddress address, ProviderVersion version) implements Route {}
 
     /** {@code :hostname/:namespace/:type/terraform-provider-:type_:version_:os_:arch.zip}. */
-    record Archive(ProviderAddress address, ProviderVersion version, Platform platform) implements Route {
-    }
+    record Archive(ProviderAddress address, ProviderVersion version, Platform platform) implements Route {}
 
     /** A path that names nothing here: 404 when it is outside the mirror's paths, 400 when it is malformed. */
-    record Invalid(int status, String message) implements Route {
-    }
+    record Invalid(int status, String message) implements Route {}
 }

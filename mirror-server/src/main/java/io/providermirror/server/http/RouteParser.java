@@ -14,6 +14,7 @@ final class RouteParser {
 
     /** The base path of the provider mirror; modules can live beside it later. */
     static final String PROVIDERS = io.providermirror.server.status.CliConfigBlock.BASE_PATH;
+
     static final int MAX_PATH_LENGTH = 1024;
     /** Where the status page's view of one provider lives: {@code /status/providers/<hostname>/<namespace>/<type>}. */
     static final String PROVIDER_STATUS = io.providermirror.server.status.StatusPage.PROVIDER_PATH;
@@ -21,8 +22,7 @@ final class RouteParser {
     private static final String SHAPE = "expected /providers/<hostname>/<namespace>/<type>/index.json, "
             + "<version>.json or terraform-provider-<type>_<version>_<os>_<arch>.zip";
 
-    private RouteParser() {
-    }
+    private RouteParser() {}
 
     static Route parse(String rawPath) {
         if (rawPath.length() > MAX_PATH_LENGTH) {
@@ -57,7 +57,8 @@ final class RouteParser {
             return providerStatus(rawPath.substring(PROVIDER_STATUS.length()));
         }
         if (!rawPath.startsWith(PROVIDERS)) {
-            return new Route.Invalid(404, "nothing is served at " + rawPath + "; the provider mirror is under " + PROVIDERS);
+            return new Route.Invalid(
+                    404, "nothing is served at " + rawPath + "; the provider mirror is under " + PROVIDERS);
         }
         String[] segments = rawPath.substring(PROVIDERS.length()).split("/", -1);
         if (segments.length != 4) {
@@ -73,10 +74,11 @@ final class RouteParser {
             return new Route.VersionIndex(address);
         }
         if (file.endsWith(".json")) {
-            Optional<ProviderVersion> version = ProviderVersion.parse(file.substring(0, file.length() - ".json".length()));
+            Optional<ProviderVersion> version =
+                    ProviderVersion.parse(file.substring(0, file.length() - ".json".length()));
             return version.<Route>map(v -> new Route.VersionDocument(address, v))
-                    .orElseGet(() -> new Route.Invalid(400, "malformed version in '" + file
-                            + "': expected a semantic version such as 1.2.3"));
+                    .orElseGet(() -> new Route.Invalid(
+                            400, "malformed version in '" + file + "': expected a semantic version such as 1.2.3"));
         }
         if (file.endsWith(".zip")) {
             return archive(address, file);
@@ -88,11 +90,14 @@ final class RouteParser {
     private static Route providerStatus(String rest) {
         String[] segments = rest.split("/", -1);
         if (segments.length != 3) {
-            return new Route.Invalid(400, "malformed status path: expected " + PROVIDER_STATUS
-                    + "<hostname>/<namespace>/<type>, e.g. " + PROVIDER_STATUS + "registry.terraform.io/hashicorp/aws");
+            return new Route.Invalid(
+                    400,
+                    "malformed status path: expected " + PROVIDER_STATUS + "<hostname>/<namespace>/<type>, e.g. "
+                            + PROVIDER_STATUS + "registry.terraform.io/hashicorp/aws");
         }
         Optional<Route.Invalid> malformed = malformedAddress(segments);
-        return malformed.isPresent() ? malformed.get()
+        return malformed.isPresent()
+                ? malformed.get()
                 : new Route.ProviderStatus(new ProviderAddress(segments[0], segments[1], segments[2]));
     }
 
@@ -100,17 +105,22 @@ final class RouteParser {
     private static Optional<Route.Invalid> malformedAddress(String[] segments) {
         String hostname = segments[0];
         if (!ProviderAddress.isValidHostname(hostname)) {
-            return Optional.of(new Route.Invalid(400, "malformed hostname '" + hostname
-                    + "': expected a lowercase DNS name in punycode, optionally with :port (an IPv4 address only as "
-                    + "four decimal numbers such as 192.0.2.1)"));
+            return Optional.of(new Route.Invalid(
+                    400,
+                    "malformed hostname '" + hostname
+                            + "': expected a lowercase DNS name in punycode, optionally with :port (an IPv4 address only as "
+                            + "four decimal numbers such as 192.0.2.1)"));
         }
         if (!ProviderAddress.isValidName(segments[1])) {
-            return Optional.of(new Route.Invalid(400, "malformed provider namespace '" + segments[1]
-                    + "': expected lowercase letters, digits, '-' or '_'"));
+            return Optional.of(new Route.Invalid(
+                    400,
+                    "malformed provider namespace '" + segments[1]
+                            + "': expected lowercase letters, digits, '-' or '_'"));
         }
         if (!ProviderAddress.isValidName(segments[2])) {
-            return Optional.of(new Route.Invalid(400, "malformed provider type '" + segments[2]
-                    + "': expected lowercase letters, digits, '-' or '_'"));
+            return Optional.of(new Route.Invalid(
+                    400,
+                    "malformed provider type '" + segments[2] + "': expected lowercase letters, digits, '-' or '_'"));
         }
         return Optional.empty();
     }
@@ -132,8 +142,8 @@ final class RouteParser {
             return new Route.Invalid(400, "malformed version in archive name '" + file + "': " + expected);
         }
         try {
-            Platform platform = new Platform(middle.substring(osSeparator + 1, archSeparator),
-                    middle.substring(archSeparator + 1));
+            Platform platform =
+                    new Platform(middle.substring(osSeparator + 1, archSeparator), middle.substring(archSeparator + 1));
             return new Route.Archive(address, version.get(), platform);
         } catch (IllegalArgumentException e) {
             return new Route.Invalid(400, "malformed platform in archive name '" + file + "': " + expected);

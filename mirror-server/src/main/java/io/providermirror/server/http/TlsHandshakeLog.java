@@ -57,8 +57,12 @@ final class TlsHandshakeLog extends ChannelInboundHandlerAdapter {
             long leftOut = limiter.admit();
             if (leftOut >= 0) {
                 String client = ctx.channel().remoteAddress() instanceof InetSocketAddress address
-                        ? address.getAddress().getHostAddress() : String.valueOf(ctx.channel().remoteAddress());
-                LOG.warn("TLS handshake from {} failed: {}{}", client, explain(completion.cause()),
+                        ? address.getAddress().getHostAddress()
+                        : String.valueOf(ctx.channel().remoteAddress());
+                LOG.warn(
+                        "TLS handshake from {} failed: {}{}",
+                        client,
+                        explain(completion.cause()),
                         leftOut > 0 ? " (" + leftOut + " more such failures since the last line)" : "");
             }
         }
@@ -77,12 +81,17 @@ final class TlsHandshakeLog extends ChannelInboundHandlerAdapter {
 
     private String explain(Throwable cause) {
         String message = String.valueOf(rootMessage(cause)).toLowerCase(Locale.ROOT);
-        if (message.contains("certificate_unknown") || message.contains("certificate unknown")
-                || message.contains("bad_certificate") || message.contains("bad certificate")
-                || message.contains("unknown_ca") || message.contains("unknown ca")) {
+        if (message.contains("certificate_unknown")
+                || message.contains("certificate unknown")
+                || message.contains("bad_certificate")
+                || message.contains("bad certificate")
+                || message.contains("unknown_ca")
+                || message.contains("unknown ca")) {
             return "the client does not trust this certificate; clients must trust " + limiter.trustHint;
         }
-        if (message.contains("no_cipher") || message.contains("no shared cipher") || message.contains("protocol")
+        if (message.contains("no_cipher")
+                || message.contains("no shared cipher")
+                || message.contains("protocol")
                 || message.contains("version")) {
             return "the client and the mirror share no TLS version or cipher (" + rootMessage(cause) + ")";
         }

@@ -51,7 +51,8 @@ public final class EscapedMessageConverter extends ClassicConverter {
 
     private static boolean stackTraceLineFollows(String text, int start) {
         return start < text.length() && text.charAt(start) == '\t'
-                || text.startsWith("Caused by: ", start) || text.startsWith("Wrapped by: ", start)
+                || text.startsWith("Caused by: ", start)
+                || text.startsWith("Wrapped by: ", start)
                 || start == text.length();
     }
 }

@@ -15,8 +15,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class LoggingSetup {
 
-    private LoggingSetup() {
-    }
+    private LoggingSetup() {}
 
     public static void apply(LoggingConfig config) {
         if (!config.json() || System.getProperty("logback.configurationFile") != null) {

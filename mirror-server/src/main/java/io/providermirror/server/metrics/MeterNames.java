@@ -6,8 +6,7 @@ package io.providermirror.server.metrics;
  */
 public final class MeterNames {
 
-    private MeterNames() {
-    }
+    private MeterNames() {}
 
     /** Timer of answered requests; tags {@link #ROUTE}, {@link #STATUS}. Prometheus: {@code mirror_http_requests_seconds}. */
     public static final String HTTP_REQUESTS = "mirror.http.requests";

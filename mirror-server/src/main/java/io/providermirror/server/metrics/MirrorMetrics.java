@@ -31,13 +31,24 @@ import java.util.concurrent.TimeUnit;
 public final class MirrorMetrics implements OriginObserver {
 
     /** What a cache lookup was for. */
-    public enum LookupKind { INDEX, VERSION, ARCHIVE }
+    public enum LookupKind {
+        INDEX,
+        VERSION,
+        ARCHIVE
+    }
 
     /** How a cache lookup ended: answered from the cache, answered from a cache that is due a refresh, or from the origin. */
-    public enum LookupResult { HIT, STALE, MISS }
+    public enum LookupResult {
+        HIT,
+        STALE,
+        MISS
+    }
 
     /** Where an archive's bytes came from. */
-    public enum Source { CACHE, UPSTREAM }
+    public enum Source {
+        CACHE,
+        UPSTREAM
+    }
 
     /** The public registries every mirror may serve: their series exist from the start. */
     public static final List<String> PUBLIC_REGISTRIES = List.of("registry.terraform.io", "registry.opentofu.org");
@@ -45,11 +56,9 @@ public final class MirrorMetrics implements OriginObserver {
     private static final Duration[] UPSTREAM_BUCKETS = seconds(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30);
     private static final Duration[] REQUEST_BUCKETS = seconds(0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 60);
 
-    private record UpstreamKey(String host, Operation operation, Outcome outcome) {
-    }
+    private record UpstreamKey(String host, Operation operation, Outcome outcome) {}
 
-    private record RequestKey(String route, int status) {
-    }
+    private record RequestKey(String route, int status) {}
 
     private final MeterRegistry registry;
     private final OriginHealth originHealth;
@@ -68,20 +77,25 @@ public final class MirrorMetrics implements OriginObserver {
         for (LookupKind kind : LookupKind.values()) {
             Map<LookupResult, Counter> byResult = new EnumMap<>(LookupResult.class);
             for (LookupResult result : LookupResult.values()) {
-                byResult.put(result, Counter.builder(MeterNames.CACHE_LOOKUPS)
-                        .description("Requests for version lists, version documents and archives, by how the cache answered")
-                        .tag(MeterNames.KIND, tagValue(kind))
-                        .tag(MeterNames.RESULT, tagValue(result))
-                        .register(registry));
+                byResult.put(
+                        result,
+                        Counter.builder(MeterNames.CACHE_LOOKUPS)
+                                .description(
+                                        "Requests for version lists, version documents and archives, by how the cache answered")
+                                .tag(MeterNames.KIND, tagValue(kind))
+                                .tag(MeterNames.RESULT, tagValue(result))
+                                .register(registry));
             }
             lookups.put(kind, byResult);
         }
         for (Source source : Source.values()) {
-            served.put(source, Counter.builder(MeterNames.SERVED)
-                    .description("Archive bytes sent to clients, by where they came from")
-                    .baseUnit(BaseUnits.BYTES)
-                    .tag(MeterNames.SOURCE, tagValue(source))
-                    .register(registry));
+            served.put(
+                    source,
+                    Counter.builder(MeterNames.SERVED)
+                            .description("Archive bytes sent to clients, by where they came from")
+                            .baseUnit(BaseUnits.BYTES)
+                            .tag(MeterNames.SOURCE, tagValue(source))
+                            .register(registry));
         }
     }
 
@@ -186,46 +200,57 @@ public final class MirrorMetrics implements OriginObserver {
 
     private Counter unsignedReleases(String host) {
         return Counter.builder(MeterNames.UNSIGNED_RELEASES)
-                .description("Releases accepted without a signature: their origin lists no key and the host's policy allows it")
+                .description(
+                        "Releases accepted without a signature: their origin lists no key and the host's policy allows it")
                 .tag(MeterNames.HOST, verificationHosts.value(host))
                 .register(registry);
     }
 
     /** One answered request. */
     public void httpRequest(String route, int status, long durationNanos) {
-        requests.computeIfAbsent(new RequestKey(route, status), key -> Timer.builder(MeterNames.HTTP_REQUESTS)
-                .description("Requests answered by the mirror, by route and status")
-                .tag(MeterNames.ROUTE, key.route())
-                .tag(MeterNames.STATUS, Integer.toString(key.status()))
-                .serviceLevelObjectives(REQUEST_BUCKETS)
-                .register(registry)).record(durationNanos, TimeUnit.NANOSECONDS);
+        requests.computeIfAbsent(
+                        new RequestKey(route, status),
+                        key -> Timer.builder(MeterNames.HTTP_REQUESTS)
+                                .description("Requests answered by the mirror, by route and status")
+                                .tag(MeterNames.ROUTE, key.route())
+                                .tag(MeterNames.STATUS, Integer.toString(key.status()))
+                                .serviceLevelObjectives(REQUEST_BUCKETS)
+                                .register(registry))
+                .record(durationNanos, TimeUnit.NANOSECONDS);
     }
 
     @Override
-    public void requestCompleted(String origin, String host, Operation operation, Outcome outcome, Duration latency,
-                                 String failure) {
+    public void requestCompleted(
+            String origin, String host, Operation operation, Outcome outcome, Duration latency, String failure) {
         // The status page knows origins by their hostname; the meter's host tag stays the authority contacted.
         originHealth.requestCompleted(origin, host, operation, outcome, latency, failure);
-        upstream.computeIfAbsent(new UpstreamKey(upstreamHosts.value(host), operation, outcome),
-                key -> Timer.builder(MeterNames.UPSTREAM_REQUESTS)
-                        .description("Requests to origins (retries included), by host, operation and outcome")
-                        .tag(MeterNames.HOST, key.host())
-                        .tag(MeterNames.OPERATION, tagValue(key.operation()))
-                        .tag(MeterNames.OUTCOME, tagValue(key.outcome()))
-                        .serviceLevelObjectives(UPSTREAM_BUCKETS)
-                        .register(registry)).record(latency);
+        upstream.computeIfAbsent(
+                        new UpstreamKey(upstreamHosts.value(host), operation, outcome),
+                        key -> Timer.builder(MeterNames.UPSTREAM_REQUESTS)
+                                .description("Requests to origins (retries included), by host, operation and outcome")
+                                .tag(MeterNames.HOST, key.host())
+                                .tag(MeterNames.OPERATION, tagValue(key.operation()))
+                                .tag(MeterNames.OUTCOME, tagValue(key.outcome()))
+                                .serviceLevelObjectives(UPSTREAM_BUCKETS)
+                                .register(registry))
+                .record(latency);
     }
 
     /** Gauges over the archive store and the fills in progress. */
     public void bindStore(BlobStore store, FillRegistry fills) {
         Gauge.builder(MeterNames.CACHE_SIZE, store, BlobStore::totalBytes)
-                .description("Bytes of archives in the cache").baseUnit(BaseUnits.BYTES).register(registry);
+                .description("Bytes of archives in the cache")
+                .baseUnit(BaseUnits.BYTES)
+                .register(registry);
         Gauge.builder(MeterNames.CACHE_ARCHIVES, store, BlobStore::count)
-                .description("Archives in the cache").register(registry);
+                .description("Archives in the cache")
+                .register(registry);
         FunctionCounter.builder(MeterNames.CACHE_EVICTIONS, store, BlobStore::evictions)
-                .description("Archives evicted to keep cache.maxSize").register(registry);
+                .description("Archives evicted to keep cache.maxSize")
+                .register(registry);
         Gauge.builder(MeterNames.FILLS_ACTIVE, fills, FillRegistry::size)
-                .description("Archive downloads from origins in progress").register(registry);
+                .description("Archive downloads from origins in progress")
+                .register(registry);
     }
 
     /** Caffeine's own statistics for one of the mirror's in-memory caches (built with {@code recordStats()}). */

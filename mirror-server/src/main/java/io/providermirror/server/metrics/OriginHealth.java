@@ -29,8 +29,15 @@ public final class OriginHealth implements OriginObserver {
     static final int MAX_AUTHORITIES = 8;
 
     /** One origin's record, as of now; {@code contacted} are the authorities requests went to for it. */
-    public record Snapshot(String origin, List<String> contacted, long succeeded, long failed, long refused,
-                           Instant lastSuccess, Instant lastFailure, String lastFailureMessage) {
+    public record Snapshot(
+            String origin,
+            List<String> contacted,
+            long succeeded,
+            long failed,
+            long refused,
+            Instant lastSuccess,
+            Instant lastFailure,
+            String lastFailureMessage) {
         /**
          * Healthy when the last thing that happened was a success (or "not found", which is an answer): a failed
          * request or a refused release after the last success makes the origin failing.
@@ -41,8 +48,7 @@ public final class OriginHealth implements OriginObserver {
     }
 
     /** One thing that went wrong: when, with which origin, for which provider (null if not known), and what. */
-    public record Problem(Instant time, String origin, String provider, String what) {
-    }
+    public record Problem(Instant time, String origin, String provider, String what) {}
 
     private static final class Tally {
         final AtomicLong succeeded = new AtomicLong();
@@ -64,8 +70,8 @@ public final class OriginHealth implements OriginObserver {
     }
 
     @Override
-    public void requestCompleted(String origin, String host, Operation operation, Outcome outcome, Duration latency,
-                                 String failure) {
+    public void requestCompleted(
+            String origin, String host, Operation operation, Outcome outcome, Duration latency, String failure) {
         Tally record = record(origin == null ? host : origin);
         if (record.contacted.size() < MAX_AUTHORITIES) {
             record.contacted.add(host);
@@ -89,7 +95,8 @@ public final class OriginHealth implements OriginObserver {
     public void verificationFailed(String origin, String provider, String check, String detail) {
         Tally record = record(origin);
         Instant now = clock.instant();
-        String what = "refused: the " + check + " check failed" + (detail == null ? "" : ": " + Urls.redactedIn(detail));
+        String what =
+                "refused: the " + check + " check failed" + (detail == null ? "" : ": " + Urls.redactedIn(detail));
         record.refused.incrementAndGet();
         failed(record, now, what);
         problem(new Problem(now, origin, provider, what));
@@ -125,9 +132,15 @@ public final class OriginHealth implements OriginObserver {
     /** Every origin a request was made for since start-up, by name. */
     public List<Snapshot> snapshot() {
         return records.entrySet().stream()
-                .map(e -> new Snapshot(e.getKey(), e.getValue().contacted.stream().sorted().toList(),
-                        e.getValue().succeeded.get(), e.getValue().failed.get(), e.getValue().refused.get(),
-                        e.getValue().lastSuccess, e.getValue().lastFailure, e.getValue().lastFailureMessage))
+                .map(e -> new Snapshot(
+                        e.getKey(),
+                        e.getValue().contacted.stream().sorted().toList(),
+                        e.getValue().succeeded.get(),
+                        e.getValue().failed.get(),
+                        e.getValue().refused.get(),
+                        e.getValue().lastSuccess,
+                        e.getValue().lastFailure,
+                        e.getValue().lastFailureMessage))
                 .sorted(Comparator.comparing(Snapshot::origin))
                 .toList();
     }

@@ -19,8 +19,7 @@ import java.util.List;
  */
 public final class StandardBinders {
 
-    private StandardBinders() {
-    }
+    private StandardBinders() {}
 
     /** Binds them all; close the result when the registry is no longer scraped. */
     public static AutoCloseable bind(MeterRegistry registry, Path cacheDirectory) {

@@ -57,8 +57,10 @@ public final class TrafficHistory {
         for (long minute = now - MINUTES + 1; minute <= now; minute++) {
             int slot = slot(minute);
             Instant start = Instant.ofEpochSecond(minute * 60);
-            minutes.add(minuteOf[slot] == minute ? new Minute(start, requests[slot], hits[slot], bytes[slot])
-                    : new Minute(start, 0, 0, 0));
+            minutes.add(
+                    minuteOf[slot] == minute
+                            ? new Minute(start, requests[slot], hits[slot], bytes[slot])
+                            : new Minute(start, 0, 0, 0));
         }
         return minutes;
     }

@@ -6,8 +6,7 @@ public final class CliConfigBlock {
     /** The mirror's base path. */
     public static final String BASE_PATH = "/providers/";
 
-    private CliConfigBlock() {
-    }
+    private CliConfigBlock() {}
 
     /** The block for a mirror reached at {@code https://<authority>}. */
     public static String forAuthority(String authority) {

@@ -19,8 +19,7 @@ public final class Operations {
     public static final String METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
     /** Whether the mirror is ready, and what each check found. */
-    public record Readiness(boolean ready, Map<String, String> checks) {
-    }
+    public record Readiness(boolean ready, Map<String, String> checks) {}
 
     private final PrometheusMeterRegistry registry;
     private final Path probeDirectory;

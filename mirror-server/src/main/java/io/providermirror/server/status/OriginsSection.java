@@ -16,6 +16,7 @@ final class OriginsSection {
     private final OriginHealth health;
     /** Configured origins: hostname to where it is reached ({@code discovery at ...}, {@code network mirror ...}). */
     private final Map<String, String> configured;
+
     private final PageHtml page;
 
     OriginsSection(OriginHealth health, Map<String, String> configured, PageHtml page) {
@@ -47,7 +48,9 @@ final class OriginsSection {
             html.append("<tr><td><code>").append(PageHtml.escape(name)).append("</code>");
             String where = configured.get(name);
             if (where != null) {
-                html.append("<div class=\"muted small\">").append(PageHtml.escape(Urls.redactedIn(where))).append("</div>");
+                html.append("<div class=\"muted small\">")
+                        .append(PageHtml.escape(Urls.redactedIn(where)))
+                        .append("</div>");
             }
             if (origin == null) {
                 html.append("</td><td class=\"muted\">not used yet</td><td>&ndash;</td><td>&ndash;</td>")
@@ -56,17 +59,28 @@ final class OriginsSection {
             }
             if (!origin.contacted().equals(List.of(name))) {
                 html.append("<div class=\"muted small\">contacted: ")
-                        .append(PageHtml.escape(String.join(", ", origin.contacted()))).append("</div>");
+                        .append(PageHtml.escape(String.join(", ", origin.contacted())))
+                        .append("</div>");
             }
             html.append("</td><td>")
-                    .append(origin.healthy() ? "<span class=\"ok\">healthy</span>" : "<span class=\"bad\">failing</span>")
-                    .append("</td><td>").append(origin.succeeded()).append(" / ").append(origin.failed())
-                    .append("</td><td>").append(origin.refused() == 0 ? "0"
-                            : "<span class=\"bad\">" + origin.refused() + "</span>")
-                    .append("</td><td>").append(page.ago(origin.lastSuccess())).append("</td><td>")
+                    .append(
+                            origin.healthy()
+                                    ? "<span class=\"ok\">healthy</span>"
+                                    : "<span class=\"bad\">failing</span>")
+                    .append("</td><td>")
+                    .append(origin.succeeded())
+                    .append(" / ")
+                    .append(origin.failed())
+                    .append("</td><td>")
+                    .append(origin.refused() == 0 ? "0" : "<span class=\"bad\">" + origin.refused() + "</span>")
+                    .append("</td><td>")
+                    .append(page.ago(origin.lastSuccess()))
+                    .append("</td><td>")
                     .append(page.ago(origin.lastFailure()));
             if (origin.lastFailureMessage() != null) {
-                html.append("<div class=\"muted small\">").append(PageHtml.escape(origin.lastFailureMessage())).append("</div>");
+                html.append("<div class=\"muted small\">")
+                        .append(PageHtml.escape(origin.lastFailureMessage()))
+                        .append("</div>");
             }
             html.append("</td></tr>\n");
         });
@@ -79,16 +93,24 @@ final class OriginsSection {
             html.append("<p class=\"muted\" id=\"no-problems\">None since start-up.</p>");
             return;
         }
-        html.append("<p class=\"muted small\">The last ").append(OriginHealth.RECENT_PROBLEMS)
+        html.append("<p class=\"muted small\">The last ")
+                .append(OriginHealth.RECENT_PROBLEMS)
                 .append(" at most, newest first; the log has every one.</p>")
                 .append("<table id=\"problems\"><thead><tr><th>When</th><th>Origin</th><th>Provider</th>")
                 .append("<th>What failed</th></tr></thead><tbody>\n");
         for (OriginHealth.Problem problem : problems) {
-            html.append("<tr><td>").append(page.ago(problem.time())).append("</td><td><code>")
-                    .append(PageHtml.escape(problem.origin())).append("</code></td><td>")
-                    .append(problem.provider() == null ? "&ndash;"
-                            : "<code>" + PageHtml.escape(problem.provider()) + "</code>")
-                    .append("</td><td class=\"small\">").append(PageHtml.escape(problem.what())).append("</td></tr>\n");
+            html.append("<tr><td>")
+                    .append(page.ago(problem.time()))
+                    .append("</td><td><code>")
+                    .append(PageHtml.escape(problem.origin()))
+                    .append("</code></td><td>")
+                    .append(
+                            problem.provider() == null
+                                    ? "&ndash;"
+                                    : "<code>" + PageHtml.escape(problem.provider()) + "</code>")
+                    .append("</td><td class=\"small\">")
+                    .append(PageHtml.escape(problem.what()))
+                    .append("</td></tr>\n");
         }
         html.append("</tbody></table>\n");
     }

@@ -14,8 +14,8 @@ import java.util.Locale;
  */
 final class PageHtml {
 
-    static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'", Locale.ROOT)
-            .withZone(ZoneOffset.UTC);
+    static final DateTimeFormatter TIME =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'", Locale.ROOT).withZone(ZoneOffset.UTC);
 
     private final Clock clock;
 
@@ -27,7 +27,10 @@ final class PageHtml {
     static void head(StringBuilder html, String title) {
         html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">")
                 .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
-                .append("<title>").append(escape(title)).append("</title><style>").append(CSS)
+                .append("<title>")
+                .append(escape(title))
+                .append("</title><style>")
+                .append(CSS)
                 .append("</style></head>\n<body>\n");
     }
 
@@ -36,7 +39,8 @@ final class PageHtml {
         html.append("<footer><a href=\"/\">status</a> &middot; <a href=\"/metrics\">/metrics</a> &middot; ")
                 .append("<a href=\"/healthz\">/healthz</a> &middot; <a href=\"/readyz\">/readyz</a> &middot; ")
                 .append("<a href=\"/docs\">documentation</a> &middot; ")
-                .append("<a href=\"https://developer.hashicorp.com/terraform/internals/provider-network-mirror-protocol\">")
+                .append(
+                        "<a href=\"https://developer.hashicorp.com/terraform/internals/provider-network-mirror-protocol\">")
                 .append("network mirror protocol</a></footer>\n");
         if (script != null) {
             html.append("<script>").append(script).append("</script>\n");
@@ -50,8 +54,11 @@ final class PageHtml {
             return "&ndash;";
         }
         long minutes = ChronoUnit.MINUTES.between(instant, clock.instant());
-        String ago = minutes < 1 ? "just now" : minutes < 120 ? minutes + " min ago"
-                : minutes < 48 * 60 ? minutes / 60 + " h ago" : minutes / (24 * 60) + " days ago";
+        String ago = minutes < 1
+                ? "just now"
+                : minutes < 120
+                        ? minutes + " min ago"
+                        : minutes < 48 * 60 ? minutes / 60 + " h ago" : minutes / (24 * 60) + " days ago";
         return "<span title=\"" + TIME.format(instant) + "\">" + ago + "</span>";
     }
 

@@ -41,8 +41,10 @@ final class ProviderStatusView {
         StringBuilder html = new StringBuilder(8192);
         PageHtml.head(html, address + " - provider-mirror");
         html.append("<header><p><a href=\"/\">&larr; status page</a></p><h1><code>")
-                .append(PageHtml.escape(address.toString())).append("</code></h1><p class=\"muted\">")
-                .append(cached.size()).append(cached.size() == 1 ? " version" : " versions")
+                .append(PageHtml.escape(address.toString()))
+                .append("</code></h1><p class=\"muted\">")
+                .append(cached.size())
+                .append(cached.size() == 1 ? " version" : " versions")
                 .append(" cached. <code>zh:</code> is the archive's sha256 from the origin's signed SHA256SUMS; ")
                 .append("<code>h1:</code> (what lock files record) is known once the mirror verified the archive.")
                 .append("</p></header>\n");
@@ -51,10 +53,13 @@ final class ProviderStatusView {
         return Optional.of(html.toString().getBytes(StandardCharsets.UTF_8));
     }
 
-    private void version(StringBuilder html, ProviderAddress address, ProviderVersion version,
-                         Map<Platform, BlobSummary> archives) {
+    private void version(
+            StringBuilder html, ProviderAddress address, ProviderVersion version, Map<Platform, BlobSummary> archives) {
         String id = "v" + version.canonical().replaceAll("[^0-9A-Za-z]", "-");
-        html.append("<section id=\"").append(id).append("\"><h2>").append(PageHtml.escape(version.canonical()))
+        html.append("<section id=\"")
+                .append(id)
+                .append("\"><h2>")
+                .append(PageHtml.escape(version.canonical()))
                 .append("</h2>");
         Optional<Releases.Stored> stored = mirror.storedRelease(address, version);
         if (stored.isEmpty()) {
@@ -65,17 +70,25 @@ final class ProviderStatusView {
         Releases.Stored release = stored.get();
         TreeSet<String> keys = new TreeSet<>();
         release.release().packages().values().forEach(pkg -> keys.add(signingKey(pkg.signingKeyId())));
-        html.append("<p class=\"muted\">Verified ").append(page.ago(release.verifiedAt())).append(" (")
-                .append(PageHtml.TIME.format(release.verifiedAt())).append(") &middot; signed by ")
-                .append(PageHtml.escape(String.join(", ", keys))).append("</p>\n");
+        html.append("<p class=\"muted\">Verified ")
+                .append(page.ago(release.verifiedAt()))
+                .append(" (")
+                .append(PageHtml.TIME.format(release.verifiedAt()))
+                .append(") &middot; signed by ")
+                .append(PageHtml.escape(String.join(", ", keys)))
+                .append("</p>\n");
         html.append("<table class=\"platforms\"><thead><tr><th>Platform</th><th>Archive</th><th>Hashes</th>")
                 .append("</tr></thead><tbody>\n");
         for (VerifiedPackage pkg : release.release().packages().values()) {
             BlobSummary blob = archives.get(pkg.platform());
-            html.append("<tr><td><code>").append(PageHtml.escape(pkg.platform().toString())).append("</code></td><td>")
-                    .append(blob == null ? "<span class=\"muted\">not cached</span>"
-                            : "<span class=\"ok\">cached</span> " + PageHtml.bytes(blob.size()) + "<div class=\"muted small\">"
-                            + page.ago(blob.committedAt()) + "</div>")
+            html.append("<tr><td><code>")
+                    .append(PageHtml.escape(pkg.platform().toString()))
+                    .append("</code></td><td>")
+                    .append(
+                            blob == null
+                                    ? "<span class=\"muted\">not cached</span>"
+                                    : "<span class=\"ok\">cached</span> " + PageHtml.bytes(blob.size())
+                                            + "<div class=\"muted small\">" + page.ago(blob.committedAt()) + "</div>")
                     .append("</td><td class=\"hashes\">");
             for (String hash : hashes(pkg, release.h1().get(pkg.platform()))) {
                 html.append("<code>").append(PageHtml.escape(hash)).append("</code>");
@@ -106,13 +119,15 @@ final class ProviderStatusView {
     }
 
     /** This provider's cached archives by version (newest first) and platform, from the store's index. */
-    private static Map<ProviderVersion, Map<Platform, BlobSummary>> cachedArchives(ProviderAddress address,
-                                                                                 List<BlobSummary> blobs) {
+    private static Map<ProviderVersion, Map<Platform, BlobSummary>> cachedArchives(
+            ProviderAddress address, List<BlobSummary> blobs) {
         Map<ProviderVersion, Map<Platform, BlobSummary>> versions = new TreeMap<>(java.util.Comparator.reverseOrder());
         for (BlobSummary blob : blobs) {
             List<String> segments = blob.key().segments();
-            if (segments.size() != 5 || !segments.get(0).equals(address.hostname())
-                    || !segments.get(1).equals(address.namespace()) || !segments.get(2).equals(address.type())) {
+            if (segments.size() != 5
+                    || !segments.get(0).equals(address.hostname())
+                    || !segments.get(1).equals(address.namespace())
+                    || !segments.get(2).equals(address.type())) {
                 continue;
             }
             Optional<ProviderVersion> version = ProviderVersion.parse(segments.get(3));

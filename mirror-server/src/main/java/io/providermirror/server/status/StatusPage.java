@@ -1,12 +1,11 @@
 package io.providermirror.server.status;
 
-import io.providermirror.server.BuildInfo;
 import io.providermirror.cache.BlobStore;
 import io.providermirror.cache.BlobSummary;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
-import io.providermirror.server.app.MirrorApplication;
+import io.providermirror.server.BuildInfo;
 import io.providermirror.server.core.ProviderMirror;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.tls.GeneratedCa;
@@ -31,7 +30,8 @@ import java.util.regex.Pattern;
  */
 public final class StatusPage {
 
-    private static final Pattern HOST = Pattern.compile("[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?|\\[[0-9a-fA-F:.]{2,45}](:[0-9]{1,5})?");
+    private static final Pattern HOST =
+            Pattern.compile("[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?|\\[[0-9a-fA-F:.]{2,45}](:[0-9]{1,5})?");
     /** Where the view of one provider is: {@code /status/providers/<hostname>/<namespace>/<type>}. */
     public static final String PROVIDER_PATH = "/status/providers/";
     /** Versions listed per provider on the front page; the provider's own view lists them all. */
@@ -57,8 +57,14 @@ public final class StatusPage {
      * @param configuredOrigins configured origins by hostname, each with where it is reached (as the banner says it)
      * @param caPem             the CA certificate the mirror generated for itself (PEM), or null when it has none
      */
-    public StatusPage(BlobStore store, MirrorMetrics metrics, ProviderMirror mirror, Map<String, String> configuredOrigins,
-                      byte[] caPem, String fallbackAuthority, Clock clock) {
+    public StatusPage(
+            BlobStore store,
+            MirrorMetrics metrics,
+            ProviderMirror mirror,
+            Map<String, String> configuredOrigins,
+            byte[] caPem,
+            String fallbackAuthority,
+            Clock clock) {
         this.store = store;
         this.metrics = metrics;
         this.fallbackAuthority = fallbackAuthority;
@@ -81,8 +87,10 @@ public final class StatusPage {
         StringBuilder html = new StringBuilder(16384);
         PageHtml.head(html, "provider-mirror");
         html.append("<header><h1>provider-mirror</h1><p class=\"muted\">version ")
-                .append(PageHtml.escape(BuildInfo.VERSION)).append(" &middot; up since ")
-                .append(PageHtml.TIME.format(started)).append("</p></header>\n");
+                .append(PageHtml.escape(BuildInfo.VERSION))
+                .append(" &middot; up since ")
+                .append(PageHtml.TIME.format(started))
+                .append("</p></header>\n");
         html.append("<p>A caching network mirror for Terraform and OpenTofu providers. It fetches providers of any ")
                 .append("registry on demand, verifies them against their origin's signed checksums, and serves them ")
                 .append("from its cache from then on.</p>\n");
@@ -107,7 +115,8 @@ public final class StatusPage {
     }
 
     private static void useIt(StringBuilder html, String authority) {
-        html.append("<section><h2>Use it</h2><p>Put this block in your CLI configuration (<code>~/.terraformrc</code>, ")
+        html.append(
+                        "<section><h2>Use it</h2><p>Put this block in your CLI configuration (<code>~/.terraformrc</code>, ")
                 .append("<code>~/.tofurc</code> or the file named by <code>TF_CLI_CONFIG_FILE</code>), then run ")
                 .append("<code>terraform init</code> or <code>tofu init</code> as usual.</p>\n")
                 .append("<div class=\"block\"><pre id=\"cli-block\"><code>")
@@ -121,18 +130,27 @@ public final class StatusPage {
         double total = hits + stale + metrics.lookups(MirrorMetrics.LookupResult.MISS);
         String hitRate = total == 0 ? "&ndash;" : String.format(Locale.ROOT, "%.1f%%", 100 * (hits + stale) / total);
         html.append("<section><h2>At a glance</h2><dl class=\"cards\">")
-                .append("<div><dt>Providers cached</dt><dd id=\"providers-cached\">").append(providers.size()).append("</dd></div>")
-                .append("<div><dt>Archives cached</dt><dd id=\"archives-cached\">").append(store.count()).append("</dd></div>")
-                .append("<div><dt>Cache size</dt><dd>").append(PageHtml.bytes(store.totalBytes())).append("</dd></div>")
-                .append("<div><dt>Hit rate since start-up</dt><dd id=\"hit-rate\">").append(hitRate)
-                .append("</dd><dd class=\"muted\">").append(String.format(Locale.ROOT, "%.0f of %.0f requests", hits + stale, total))
+                .append("<div><dt>Providers cached</dt><dd id=\"providers-cached\">")
+                .append(providers.size())
+                .append("</dd></div>")
+                .append("<div><dt>Archives cached</dt><dd id=\"archives-cached\">")
+                .append(store.count())
+                .append("</dd></div>")
+                .append("<div><dt>Cache size</dt><dd>")
+                .append(PageHtml.bytes(store.totalBytes()))
+                .append("</dd></div>")
+                .append("<div><dt>Hit rate since start-up</dt><dd id=\"hit-rate\">")
+                .append(hitRate)
+                .append("</dd><dd class=\"muted\">")
+                .append(String.format(Locale.ROOT, "%.0f of %.0f requests", hits + stale, total))
                 .append("</dd></div></dl></section>\n");
     }
 
     private void providerTable(StringBuilder html, Map<String, Provider> providers) {
         html.append("<section><h2>Cached providers</h2>");
         if (providers.isEmpty()) {
-            html.append("<p class=\"muted\">Nothing cached yet: the first <code>init</code> through this mirror fills it.</p>")
+            html.append(
+                            "<p class=\"muted\">Nothing cached yet: the first <code>init</code> through this mirror fills it.</p>")
                     .append("</section>\n");
             return;
         }
@@ -141,21 +159,33 @@ public final class StatusPage {
         for (Map.Entry<String, Provider> entry : providers.entrySet()) {
             Provider provider = entry.getValue();
             String link = PROVIDER_PATH + entry.getKey();
-            html.append("<tr><td><a href=\"").append(PageHtml.escape(link)).append("\"><code>")
-                    .append(PageHtml.escape(entry.getKey())).append("</code></a></td><td>");
+            html.append("<tr><td><a href=\"")
+                    .append(PageHtml.escape(link))
+                    .append("\"><code>")
+                    .append(PageHtml.escape(entry.getKey()))
+                    .append("</code></a></td><td>");
             int shown = 0;
             for (Map.Entry<ProviderVersion, TreeSet<String>> version : provider.versions.entrySet()) {
                 if (shown++ == VERSIONS_SHOWN) {
-                    html.append("<div class=\"muted small\"><a href=\"").append(PageHtml.escape(link)).append("\">and ")
-                            .append(provider.versions.size() - VERSIONS_SHOWN).append(" more</a></div>");
+                    html.append("<div class=\"muted small\"><a href=\"")
+                            .append(PageHtml.escape(link))
+                            .append("\">and ")
+                            .append(provider.versions.size() - VERSIONS_SHOWN)
+                            .append(" more</a></div>");
                     break;
                 }
-                html.append("<div><b>").append(PageHtml.escape(version.getKey().canonical())).append("</b> ")
-                        .append("<span class=\"muted small\">").append(PageHtml.escape(String.join(", ", version.getValue())))
+                html.append("<div><b>")
+                        .append(PageHtml.escape(version.getKey().canonical()))
+                        .append("</b> ")
+                        .append("<span class=\"muted small\">")
+                        .append(PageHtml.escape(String.join(", ", version.getValue())))
                         .append("</span></div>");
             }
-            html.append("</td><td>").append(PageHtml.bytes(provider.bytes)).append("</td><td>")
-                    .append(page.ago(provider.lastFetched)).append("</td></tr>\n");
+            html.append("</td><td>")
+                    .append(PageHtml.bytes(provider.bytes))
+                    .append("</td><td>")
+                    .append(page.ago(provider.lastFetched))
+                    .append("</td></tr>\n");
         }
         html.append("</tbody></table></section>\n");
     }
@@ -174,9 +204,11 @@ public final class StatusPage {
             if (version.isEmpty() || platform.isEmpty()) {
                 continue;
             }
-            Provider provider = providers.computeIfAbsent(segments.get(0) + "/" + segments.get(1) + "/" + type,
-                    address -> new Provider());
-            provider.versions.computeIfAbsent(version.get(), v -> new TreeSet<>()).add(platform.get().toString());
+            Provider provider = providers.computeIfAbsent(
+                    segments.get(0) + "/" + segments.get(1) + "/" + type, address -> new Provider());
+            provider.versions
+                    .computeIfAbsent(version.get(), v -> new TreeSet<>())
+                    .add(platform.get().toString());
             provider.bytes += blob.size();
             if (blob.committedAt().isAfter(provider.lastFetched)) {
                 provider.lastFetched = blob.committedAt();

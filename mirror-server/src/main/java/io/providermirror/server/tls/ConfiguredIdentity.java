@@ -27,8 +27,7 @@ public final class ConfiguredIdentity {
 
     private static final Logger LOG = LoggerFactory.getLogger(ConfiguredIdentity.class);
 
-    private ConfiguredIdentity() {
-    }
+    private ConfiguredIdentity() {}
 
     /** Reads and checks {@code tls}; {@code hostName} is the name clients most likely use, for the warning. */
     public static ServerIdentity read(TlsConfig tls, String hostName, Clock clock) throws IOException {
@@ -43,13 +42,19 @@ public final class ConfiguredIdentity {
                     + tls.privateKey() + " is not the key of " + subject(leaf) + " in " + tls.certificate() + ")");
         }
         if (leaf.getNotAfter().toInstant().isBefore(clock.instant())) {
-            LOG.warn("server.tls.certificate {} expired on {}: clients will refuse it", tls.certificate(),
+            LOG.warn(
+                    "server.tls.certificate {} expired on {}: clients will refuse it",
+                    tls.certificate(),
                     leaf.getNotAfter().toInstant());
         }
         List<String> names = names(leaf);
         if (!covers(names, hostName)) {
-            LOG.warn("server.tls.certificate {} is for {}, not for this machine's name {}: clients must use one of "
-                    + "those names in the mirror URL", tls.certificate(), names, hostName);
+            LOG.warn(
+                    "server.tls.certificate {} is for {}, not for this machine's name {}: clients must use one of "
+                            + "those names in the mirror URL",
+                    tls.certificate(),
+                    names,
+                    hostName);
         }
         return new ServerIdentity(chain, key, Optional.empty());
     }
@@ -57,7 +62,8 @@ public final class ConfiguredIdentity {
     /** True when {@code key} signs what {@code publicKey} verifies: the pair belongs together. */
     static boolean matches(PrivateKey key, PublicKey publicKey) {
         if (!key.getAlgorithm().equals(publicKey.getAlgorithm())
-                && !(key.getAlgorithm().startsWith("EC") && publicKey.getAlgorithm().startsWith("EC"))) {
+                && !(key.getAlgorithm().startsWith("EC")
+                        && publicKey.getAlgorithm().startsWith("EC"))) {
             return false;
         }
         String algorithm = switch (key.getAlgorithm().toUpperCase(Locale.ROOT)) {
@@ -91,8 +97,8 @@ public final class ConfiguredIdentity {
     private static Signature signature(String algorithm) throws GeneralSecurityException {
         Signature signature = Signature.getInstance(algorithm);
         if (algorithm.equals("RSASSA-PSS")) {
-            signature.setParameter(new java.security.spec.PSSParameterSpec("SHA-256", "MGF1",
-                    java.security.spec.MGF1ParameterSpec.SHA256, 32, 1));
+            signature.setParameter(new java.security.spec.PSSParameterSpec(
+                    "SHA-256", "MGF1", java.security.spec.MGF1ParameterSpec.SHA256, 32, 1));
         }
         return signature;
     }
@@ -114,8 +120,10 @@ public final class ConfiguredIdentity {
     private static boolean covers(List<String> names, String host) {
         String lower = host.toLowerCase(Locale.ROOT);
         for (String name : names) {
-            if (name.equals(lower) || name.startsWith("*.") && lower.endsWith(name.substring(1))
-                    && lower.indexOf('.') == lower.length() - name.length() + 1) {
+            if (name.equals(lower)
+                    || name.startsWith("*.")
+                            && lower.endsWith(name.substring(1))
+                            && lower.indexOf('.') == lower.length() - name.length() + 1) {
                 return true;
             }
         }

@@ -90,7 +90,8 @@ public final class GeneratedCertificates {
             if (Files.exists(serverFile) && Files.exists(serverKeyFile)) {
                 X509Certificate server = PemFiles.readCertificates(serverFile).get(0);
                 if (isUsable(server, ca, names)) {
-                    return new ServerIdentity(List.of(server, ca), PemFiles.readPrivateKey(serverKeyFile), Optional.of(caFile()));
+                    return new ServerIdentity(
+                            List.of(server, ca), PemFiles.readPrivateKey(serverKeyFile), Optional.of(caFile()));
                 }
                 LOG.info("renewing the mirror's server certificate (expiring, or missing one of the names {})", names);
             }
@@ -100,11 +101,13 @@ public final class GeneratedCertificates {
             Files.writeString(serverFile, PemFiles.toPem(server, ca), StandardCharsets.US_ASCII);
             return new ServerIdentity(List.of(server, ca), pair.getPrivate(), Optional.of(caFile()));
         } catch (GeneralSecurityException | OperatorCreationException e) {
-            throw new IOException("cannot generate the mirror's TLS certificates in " + directory + ": " + e.getMessage(), e);
+            throw new IOException(
+                    "cannot generate the mirror's TLS certificates in " + directory + ": " + e.getMessage(), e);
         }
     }
 
-    private boolean isUsable(X509Certificate server, X509Certificate ca, Set<String> names) throws GeneralSecurityException {
+    private boolean isUsable(X509Certificate server, X509Certificate ca, Set<String> names)
+            throws GeneralSecurityException {
         try {
             server.verify(ca.getPublicKey());
         } catch (GeneralSecurityException e) {
@@ -119,7 +122,8 @@ public final class GeneratedCertificates {
                 present.add(String.valueOf(name.get(1)));
             }
         }
-        return present.containsAll(names.stream().map(n -> n.equals("::1") ? "0:0:0:0:0:0:0:1" : n).toList());
+        return present.containsAll(
+                names.stream().map(n -> n.equals("::1") ? "0:0:0:0:0:0:0:1" : n).toList());
     }
 
     private static Set<String> hostNames() {
@@ -141,15 +145,22 @@ public final class GeneratedCertificates {
         return generator.generateKeyPair();
     }
 
-    private X509Certificate caCertificate(KeyPair pair) throws GeneralSecurityException, IOException, OperatorCreationException {
+    private X509Certificate caCertificate(KeyPair pair)
+            throws GeneralSecurityException, IOException, OperatorCreationException {
         Instant now = clock.instant();
         X500Name subject = new X500Name("CN=provider-mirror local CA " + now.getEpochSecond() + ",O=provider-mirror");
         JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();
-        X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(subject, serial(),
-                Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(CA_LIFETIME)), subject, pair.getPublic())
+        X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
+                        subject,
+                        serial(),
+                        Date.from(now.minus(Duration.ofHours(1))),
+                        Date.from(now.plus(CA_LIFETIME)),
+                        subject,
+                        pair.getPublic())
                 .addExtension(Extension.basicConstraints, true, new BasicConstraints(0))
                 .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign))
-                .addExtension(Extension.subjectKeyIdentifier, false, extensions.createSubjectKeyIdentifier(pair.getPublic()));
+                .addExtension(
+                        Extension.subjectKeyIdentifier, false, extensions.createSubjectKeyIdentifier(pair.getPublic()));
         return sign(builder, pair.getPrivate());
     }
 
@@ -162,13 +173,19 @@ public final class GeneratedCertificates {
             alternatives.add(new GeneralName(ip ? GeneralName.iPAddress : GeneralName.dNSName, name));
         }
         JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();
-        X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(ca, serial(),
-                Date.from(now.minus(Duration.ofHours(1))), Date.from(now.plus(SERVER_LIFETIME)),
-                new X500Name("CN=provider-mirror"), pair.getPublic())
+        X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
+                        ca,
+                        serial(),
+                        Date.from(now.minus(Duration.ofHours(1))),
+                        Date.from(now.plus(SERVER_LIFETIME)),
+                        new X500Name("CN=provider-mirror"),
+                        pair.getPublic())
                 .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
                 .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
                 .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth))
-                .addExtension(Extension.subjectAlternativeName, false,
+                .addExtension(
+                        Extension.subjectAlternativeName,
+                        false,
                         new GeneralNames(alternatives.toArray(GeneralName[]::new)))
                 .addExtension(Extension.authorityKeyIdentifier, false, extensions.createAuthorityKeyIdentifier(ca));
         return sign(builder, caKey);
@@ -180,7 +197,7 @@ public final class GeneratedCertificates {
 
     private static X509Certificate sign(X509v3CertificateBuilder builder, PrivateKey key)
             throws OperatorCreationException, GeneralSecurityException {
-        return new JcaX509CertificateConverter().getCertificate(
-                builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(key)));
+        return new JcaX509CertificateConverter()
+                .getCertificate(builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(key)));
     }
 }

@@ -21,8 +21,7 @@ import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 /** Reads and writes PEM certificates and private keys (PKCS#8, PKCS#1 RSA and SEC1 EC keys are read). */
 public final class PemFiles {
 
-    private PemFiles() {
-    }
+    private PemFiles() {}
 
     /** Every certificate in a PEM file, in order. */
     public static List<X509Certificate> readCertificates(Path file) throws IOException {
@@ -39,7 +38,7 @@ public final class PemFiles {
     /** The first private key in a PEM file. */
     public static PrivateKey readPrivateKey(Path file) throws IOException {
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.US_ASCII);
-             PEMParser parser = new PEMParser(reader)) {
+                PEMParser parser = new PEMParser(reader)) {
             JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
             Object object;
             while ((object = parser.readObject()) != null) {

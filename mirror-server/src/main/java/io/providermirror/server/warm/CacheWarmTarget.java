@@ -36,7 +36,8 @@ public final class CacheWarmTarget implements WarmTarget {
     @Override
     public boolean warm(ProviderAddress address, ProviderVersion version, Platform platform, Progress progress)
             throws Exception {
-        try (ArchiveSource source = core.mirror().archive(address, version, platform).get()) {
+        try (ArchiveSource source =
+                core.mirror().archive(address, version, platform).get()) {
             if (source instanceof ArchiveSource.Cached) {
                 return true;
             }

@@ -14,13 +14,14 @@ import java.util.TreeSet;
  */
 final class MirrorProtocolDocuments {
 
-    private MirrorProtocolDocuments() {
-    }
+    private MirrorProtocolDocuments() {}
 
     /** The versions an {@code index.json} lists ({@code {"versions":{"1.2.3":{}}}}), skipping any not semver. */
     static List<ProviderVersion> versions(JsonNode index) {
         List<ProviderVersion> versions = new ArrayList<>();
-        index.path("versions").fieldNames().forEachRemaining(v -> ProviderVersion.parse(v).ifPresent(versions::add));
+        index.path("versions")
+                .fieldNames()
+                .forEachRemaining(v -> ProviderVersion.parse(v).ifPresent(versions::add));
         return versions;
     }
 

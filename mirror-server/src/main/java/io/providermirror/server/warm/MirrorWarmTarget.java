@@ -34,8 +34,7 @@ public final class MirrorWarmTarget implements WarmTarget {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** A platform's archive as a version document gives it. */
-    private record Archive(URI url, String sha256) {
-    }
+    private record Archive(URI url, String sha256) {}
 
     private final URI base;
     private final HttpClient client;
@@ -45,7 +44,10 @@ public final class MirrorWarmTarget implements WarmTarget {
     /** @param base the mirror's base URL, e.g. {@code https://mirror.corp/providers/} */
     public MirrorWarmTarget(URI base, SSLContext trust, String token) {
         this.base = URI.create(base.toString().endsWith("/") ? base.toString() : base + "/");
-        this.client = HttpClient.newBuilder().sslContext(trust).connectTimeout(Duration.ofSeconds(10)).build();
+        this.client = HttpClient.newBuilder()
+                .sslContext(trust)
+                .connectTimeout(Duration.ofSeconds(10))
+                .build();
         this.token = token;
     }
 
@@ -54,8 +56,8 @@ public final class MirrorWarmTarget implements WarmTarget {
     }
 
     private HttpRequest.Builder request(URI url) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(url).timeout(Duration.ofMinutes(2))
-                .header("User-Agent", "provider-mirror-warm");
+        HttpRequest.Builder builder =
+                HttpRequest.newBuilder(url).timeout(Duration.ofMinutes(2)).header("User-Agent", "provider-mirror-warm");
         if (token != null) {
             builder.header("Authorization", "Bearer " + token);
         }
@@ -68,9 +70,11 @@ public final class MirrorWarmTarget implements WarmTarget {
         try {
             return client.send(request, handler);
         } catch (javax.net.ssl.SSLHandshakeException e) {
-            throw new IOException("cannot verify the certificate of " + base + " (" + e.getMessage() + "): give the CA "
-                    + "that signed it with --ca FILE (a mirror with a generated certificate keeps it in "
-                    + "<cache.directory>/tls/ca.pem)", e);
+            throw new IOException(
+                    "cannot verify the certificate of " + base + " (" + e.getMessage() + "): give the CA "
+                            + "that signed it with --ca FILE (a mirror with a generated certificate keeps it in "
+                            + "<cache.directory>/tls/ca.pem)",
+                    e);
         }
     }
 
@@ -117,7 +121,9 @@ public final class MirrorWarmTarget implements WarmTarget {
                     sha256 = hash.asText().substring(3);
                 }
             }
-            archives.put(Platform.parse(entry.getKey()), new Archive(url.resolve(entry.getValue().path("url").asText()), sha256));
+            archives.put(
+                    Platform.parse(entry.getKey()),
+                    new Archive(url.resolve(entry.getValue().path("url").asText()), sha256));
         }
         documents.put(key, archives);
         return archives;
@@ -126,20 +132,29 @@ public final class MirrorWarmTarget implements WarmTarget {
     @Override
     public boolean warm(ProviderAddress address, ProviderVersion version, Platform platform, Progress progress)
             throws Exception {
-        Archive archive = Optional.ofNullable(archives(address, version).get(platform)).orElseThrow(() ->
-                new IOException(address + " " + version + " is not available for " + platform));
-        HttpResponse<Void> head = send(request(archive.url()).method("HEAD", HttpRequest.BodyPublishers.noBody())
-                .build(), HttpResponse.BodyHandlers.discarding());
-        if (head.statusCode() == 200 && head.headers().firstValue("x-cache").filter("HIT"::equalsIgnoreCase).isPresent()) {
+        Archive archive = Optional.ofNullable(archives(address, version).get(platform))
+                .orElseThrow(() -> new IOException(address + " " + version + " is not available for " + platform));
+        HttpResponse<Void> head = send(
+                request(archive.url())
+                        .method("HEAD", HttpRequest.BodyPublishers.noBody())
+                        .build(),
+                HttpResponse.BodyHandlers.discarding());
+        if (head.statusCode() == 200
+                && head.headers()
+                        .firstValue("x-cache")
+                        .filter("HIT"::equalsIgnoreCase)
+                        .isPresent()) {
             return true;
         }
-        HttpResponse<InputStream> response = send(request(archive.url()).build(), HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> response =
+                send(request(archive.url()).build(), HttpResponse.BodyHandlers.ofInputStream());
         try (InputStream body = response.body()) {
             if (response.statusCode() != 200) {
                 throw new IOException(archive.url().getPath() + " answered " + response.statusCode()
                         + mirrorsWords(body.readNBytes(64 * 1024)));
             }
-            long announced = response.headers().firstValueAsLong("content-length").orElse(-1);
+            long announced =
+                    response.headers().firstValueAsLong("content-length").orElse(-1);
             progress.started(announced);
             MessageDigest digest = PackageHashes.sha256();
             byte[] buffer = new byte[64 * 1024];
@@ -170,12 +185,19 @@ public final class MirrorWarmTarget implements WarmTarget {
      * A transfer the mirror ended early. The mirror streams an archive while it fetches it and ends the transfer
      * when the archive fails its checks (or its origin fails), so that nothing unverified is delivered whole.
      */
-    private static IOException cutOff(ProviderAddress address, ProviderVersion version, Platform platform, long received,
-                                      long announced, IOException cause) {
-        return new IOException("the mirror ended the transfer after " + received + (announced >= 0 ? " of " + announced : "")
-                + " bytes: it refused the archive while fetching it, because it failed verification (its hash or size "
-                + "does not match the signed SHA256SUMS) or its origin failed; the mirror's log says which (\"the archive "
-                + "of " + address + " " + version + " " + platform + "\")", cause);
+    private static IOException cutOff(
+            ProviderAddress address,
+            ProviderVersion version,
+            Platform platform,
+            long received,
+            long announced,
+            IOException cause) {
+        return new IOException(
+                "the mirror ended the transfer after " + received + (announced >= 0 ? " of " + announced : "")
+                        + " bytes: it refused the archive while fetching it, because it failed verification (its hash or size "
+                        + "does not match the signed SHA256SUMS) or its origin failed; the mirror's log says which (\"the archive "
+                        + "of " + address + " " + version + " " + platform + "\")",
+                cause);
     }
 
     @Override

@@ -51,14 +51,19 @@ final class ProgressDisplay implements AutoCloseable {
                 active.remove(this);
             }
             double seconds = (System.nanoTime() - startNanos) / 1e9;
-            print(String.format(Locale.ROOT, "  %-8s %s%s", outcome, name,
+            print(String.format(
+                    Locale.ROOT,
+                    "  %-8s %s%s",
+                    outcome,
+                    name,
                     done > 0 ? String.format(Locale.ROOT, "  %s in %.1f s", Warmer.size(done), seconds) : ""));
         }
 
         private String render() {
             long known = total;
             int filled = known > 0 ? (int) Math.min(BAR_WIDTH, BAR_WIDTH * done / known) : 0;
-            String percent = known > 0 ? String.format(Locale.ROOT, "%3d%%", Math.min(100, 100 * done / known)) : " ...";
+            String percent =
+                    known > 0 ? String.format(Locale.ROOT, "%3d%%", Math.min(100, 100 * done / known)) : " ...";
             return "  [" + "#".repeat(filled) + "-".repeat(BAR_WIDTH - filled) + "] " + percent + " "
                     + Warmer.size(done) + (known > 0 ? "/" + Warmer.size(known) : "") + "  " + name;
         }

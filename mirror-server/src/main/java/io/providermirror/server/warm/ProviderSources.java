@@ -23,8 +23,7 @@ public final class ProviderSources {
     /** The registry a provider address without a hostname means. */
     public static final String DEFAULT_HOSTNAME = "registry.terraform.io";
 
-    private ProviderSources() {
-    }
+    private ProviderSources() {}
 
     /**
      * Every provider a command names: its arguments, then the exact versions of its lock files, then the
@@ -48,7 +47,9 @@ public final class ProviderSources {
         int at = text.indexOf('@');
         String address = at < 0 ? text : text.substring(0, at);
         String constraint = at < 0 ? "" : text.substring(at + 1);
-        return new ProviderRequest(address(address, "argument '" + text + "'"), VersionConstraints.parse(constraint),
+        return new ProviderRequest(
+                address(address, "argument '" + text + "'"),
+                VersionConstraints.parse(constraint),
                 "argument '" + text + "'");
     }
 
@@ -63,8 +64,10 @@ public final class ProviderSources {
                 if (version == null) {
                     throw new IOException(file + ": provider \"" + entry.getKey() + "\" has no version");
                 }
-                requests.add(new ProviderRequest(address(entry.getKey().toString(), file.toString()),
-                        VersionConstraints.parse("= " + version), file.toString()));
+                requests.add(new ProviderRequest(
+                        address(entry.getKey().toString(), file.toString()),
+                        VersionConstraints.parse("= " + version),
+                        file.toString()));
             }
         }
         return requests;
@@ -97,13 +100,18 @@ public final class ProviderSources {
                     String source = "hashicorp/" + name;
                     String constraint = "";
                     if (provider.getValue() instanceof Map<?, ?> spec) {
-                        source = spec.get("source") == null ? source : spec.get("source").toString();
-                        constraint = spec.get("version") == null ? "" : spec.get("version").toString();
+                        source = spec.get("source") == null
+                                ? source
+                                : spec.get("source").toString();
+                        constraint = spec.get("version") == null
+                                ? ""
+                                : spec.get("version").toString();
                     } else if (provider.getValue() != null) {
                         constraint = provider.getValue().toString();
                     }
                     String where = file + " (required_providers." + name + ")";
-                    requests.add(new ProviderRequest(address(source, where), VersionConstraints.parse(constraint), where));
+                    requests.add(
+                            new ProviderRequest(address(source, where), VersionConstraints.parse(constraint), where));
                 }
             }
         }
@@ -135,7 +143,8 @@ public final class ProviderSources {
                 return new ProviderAddress(parts[0], parts[1], parts[2]);
             }
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(where + ": '" + text + "' is not a provider address: " + e.getMessage(), e);
+            throw new IllegalArgumentException(
+                    where + ": '" + text + "' is not a provider address: " + e.getMessage(), e);
         }
         throw new IllegalArgumentException(where + ": '" + text
                 + "' is not a provider address (expected [hostname/]namespace/type, e.g. hashicorp/aws)");

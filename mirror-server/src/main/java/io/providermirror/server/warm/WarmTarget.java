@@ -28,7 +28,8 @@ public interface WarmTarget extends AutoCloseable {
      *
      * @return true when it was cached already (nothing was fetched)
      */
-    boolean warm(ProviderAddress address, ProviderVersion version, Platform platform, Progress progress) throws Exception;
+    boolean warm(ProviderAddress address, ProviderVersion version, Platform platform, Progress progress)
+            throws Exception;
 
     @Override
     void close();

@@ -33,8 +33,13 @@ public final class Warmer {
     }
 
     /** How a run went; {@code warmed} are the archives now in the cache, fetched or found there. */
-    public record Summary(int fetched, int alreadyCached, long bytes, List<String> failures, List<String> notOffered,
-                          List<Job> warmed) {
+    public record Summary(
+            int fetched,
+            int alreadyCached,
+            long bytes,
+            List<String> failures,
+            List<String> notOffered,
+            List<Job> warmed) {
         public boolean failed() {
             return !failures.isEmpty();
         }
@@ -99,15 +104,25 @@ public final class Warmer {
             pool.shutdownNow();
         }
         Summary summary = new Summary(fetched, cached, bytes.get(), failures, notOffered, warmed);
-        out.println(String.format(Locale.ROOT, "warm: %d fetched (%s), %d already cached, %d failed, in %.1f s",
-                fetched, size(bytes.get()), cached, failures.size(), (System.nanoTime() - start) / 1e9));
+        out.println(String.format(
+                Locale.ROOT,
+                "warm: %d fetched (%s), %d already cached, %d failed, in %.1f s",
+                fetched,
+                size(bytes.get()),
+                cached,
+                failures.size(),
+                (System.nanoTime() - start) / 1e9));
         notOffered.forEach(line -> out.println("  not offered: " + line));
         failures.forEach(line -> out.println("  FAILED: " + line));
         return summary;
     }
 
-    private List<Job> plan(List<ProviderRequest> requests, Set<Platform> platforms, boolean allVersions,
-                           List<String> failures, List<String> notOffered) {
+    private List<Job> plan(
+            List<ProviderRequest> requests,
+            Set<Platform> platforms,
+            boolean allVersions,
+            List<String> failures,
+            List<String> notOffered) {
         Map<ProviderAddress, List<ProviderVersion>> listed = new LinkedHashMap<>();
         Set<Job> jobs = new LinkedHashSet<>();
         for (ProviderRequest request : requests) {
@@ -121,11 +136,14 @@ public final class Warmer {
                     }
                 });
             } catch (IllegalStateException e) {
-                failures.add(request.address() + " (" + request.source() + "): cannot list its versions: " + e.getMessage());
+                failures.add(
+                        request.address() + " (" + request.source() + "): cannot list its versions: " + e.getMessage());
                 continue;
             }
-            List<ProviderVersion> matching = available.stream().filter(request.constraints()::matches)
-                    .sorted(Comparator.reverseOrder()).toList();
+            List<ProviderVersion> matching = available.stream()
+                    .filter(request.constraints()::matches)
+                    .sorted(Comparator.reverseOrder())
+                    .toList();
             if (matching.isEmpty()) {
                 failures.add(request.address() + " (" + request.source() + "): no version matches "
                         + request.constraints() + " (the mirror lists " + available.size() + ")");
@@ -136,7 +154,8 @@ public final class Warmer {
                 try {
                     offered = target.platforms(request.address(), version);
                 } catch (Exception e) {
-                    failures.add(request.address() + " " + version + ": cannot read its version document: " + message(e));
+                    failures.add(
+                            request.address() + " " + version + ": cannot read its version document: " + message(e));
                     continue;
                 }
                 for (Platform platform : platforms) {

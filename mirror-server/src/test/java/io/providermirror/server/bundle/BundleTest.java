@@ -1,7 +1,5 @@
 package io.providermirror.server.bundle;
 
-import io.providermirror.server.cli.ExportCommand;
-import io.providermirror.server.cli.ImportCommand;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,7 +10,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.providermirror.server.MirrorFixtures;
+import io.providermirror.server.cli.ExportCommand;
+import io.providermirror.server.cli.ImportCommand;
 import io.providermirror.testkit.FakeOrigin;
+import io.providermirror.testkit.FakeOriginExtension;
 import io.providermirror.testkit.ProviderZips;
 import io.providermirror.testkit.TestPgpKey;
 import java.io.ByteArrayOutputStream;
@@ -37,10 +38,9 @@ import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import io.providermirror.testkit.FakeOriginExtension;
 
 /**
  * export and import: a bundle made from a mirror with internet brings providers into a mirror without,
@@ -61,14 +61,18 @@ final class BundleTest {
 
     @BeforeEach
     void publish() {
-        fixture.origin().publish("acme", "carried", "1.0.0", FakeOrigin.Tamper.NONE, 10_000, "linux_amd64", "darwin_arm64");
-        release = fixture.origin().publish("acme", "carried", "1.1.0", FakeOrigin.Tamper.NONE, 10_000, "linux_amd64", "darwin_arm64");
-        fixture.origin().publish("acme", "carried", "2.0.0", FakeOrigin.Tamper.NONE, 10_000, "linux_amd64", "darwin_arm64");
+        fixture.origin()
+                .publish("acme", "carried", "1.0.0", FakeOrigin.Tamper.NONE, 10_000, "linux_amd64", "darwin_arm64");
+        release = fixture.origin()
+                .publish("acme", "carried", "1.1.0", FakeOrigin.Tamper.NONE, 10_000, "linux_amd64", "darwin_arm64");
+        fixture.origin()
+                .publish("acme", "carried", "2.0.0", FakeOrigin.Tamper.NONE, 10_000, "linux_amd64", "darwin_arm64");
     }
 
     @AfterEach
     void stop() {
-        // export and import quiet the log as a command does in its own process; the next test in this JVM wants it back.
+        // export and import quiet the log as a command does in its own process; the next test in this JVM wants it
+        // back.
         root().setLevel(rootLevel);
         root().detachAppender(logLines);
     }
@@ -97,10 +101,17 @@ final class BundleTest {
 
     /** Runs export from the connected mirror's cache directory, as a user would, leaving what it printed in {@link #output}. */
     private int exportTo(Path bundle, String... options) throws Exception {
-        Path config = Files.writeString(tmp.resolve("outside.yaml"), MirrorFixtures.yaml(tmp.resolve("outside"), fixture.origin()));
+        Path config = Files.writeString(
+                tmp.resolve("outside.yaml"), MirrorFixtures.yaml(tmp.resolve("outside"), fixture.origin()));
         List<String> args = new ArrayList<>(List.of(options));
-        args.addAll(List.of("--config", config.toString(), "--output", bundle.toString(), "--platform",
-                "linux_amd64,darwin_arm64", "example.test/acme/carried@~> 1.0"));
+        args.addAll(List.of(
+                "--config",
+                config.toString(),
+                "--output",
+                bundle.toString(),
+                "--platform",
+                "linux_amd64,darwin_arm64",
+                "example.test/acme/carried@~> 1.0"));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         int exit = run(new ExportCommand(capture(bytes), Map.of()), args.toArray(String[]::new));
         output = bytes.toString(StandardCharsets.UTF_8);
@@ -113,8 +124,9 @@ final class BundleTest {
     }
 
     private int importInside(String extraYaml, String... arguments) throws Exception {
-        Path config = Files.writeString(tmp.resolve("inside.yaml"), "cache: {directory: '" + tmp.resolve("inside")
-                + "'}\nupstream: {offline: true" + extraYaml + "}\n");
+        Path config = Files.writeString(
+                tmp.resolve("inside.yaml"),
+                "cache: {directory: '" + tmp.resolve("inside") + "'}\nupstream: {offline: true" + extraYaml + "}\n");
         List<String> args = new ArrayList<>(List.of("--config", config.toString()));
         args.addAll(List.of(arguments));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -139,19 +151,25 @@ final class BundleTest {
         assertThat(Files.readAllBytes(bundle)).startsWith(0x28, 0xB5, 0x2F, 0xFD);
 
         assertThat(importInside(bundle, "")).as(output).isZero();
-        assertThat(output).contains("1 release(s), 2 archive(s)").contains("verified and cached")
-                .contains("example.test: signed by key(s) " + fixture.origin().signingKey().signingKeyId());
+        assertThat(output)
+                .contains("1 release(s), 2 archive(s)")
+                .contains("verified and cached")
+                .contains("example.test: signed by key(s) "
+                        + fixture.origin().signingKey().signingKeyId());
 
         try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), fixture.origin())) {
             JsonNode index = JSON.readTree(inside.get("/providers/example.test/acme/carried/index.json"));
             List<String> versions = new ArrayList<>();
             index.get("versions").fieldNames().forEachRemaining(versions::add);
-            assertThat(versions).as("only what the bundle carries, so the CLI picks a version that is there")
+            assertThat(versions)
+                    .as("only what the bundle carries, so the CLI picks a version that is there")
                     .containsExactly("1.1.0");
             JsonNode document = JSON.readTree(inside.get("/providers/example.test/acme/carried/1.1.0.json"));
-            assertThat(document.at("/archives/linux_amd64/hashes").toString()).contains("h1:")
+            assertThat(document.at("/archives/linux_amd64/hashes").toString())
+                    .contains("h1:")
                     .contains("zh:" + release.sha256("linux_amd64"));
-            assertThat(inside.get("/providers/example.test/acme/carried/terraform-provider-carried_1.1.0_darwin_arm64.zip"))
+            assertThat(inside.get(
+                            "/providers/example.test/acme/carried/terraform-provider-carried_1.1.0_darwin_arm64.zip"))
                     .isEqualTo(release.archives().get("darwin_arm64"));
         }
     }
@@ -159,14 +177,17 @@ final class BundleTest {
     @Test
     void anArchiveAlteredInTheBundleIsRefusedWholeEvenWithAMatchingManifest() throws Exception {
         Path bundle = export("providers.tar");
-        Path altered = rewrite(bundle, "altered.tar", (name, bytes) -> name.endsWith("linux_amd64.zip") ? flip(bytes) : bytes,
-                false);
+        Path altered = rewrite(
+                bundle, "altered.tar", (name, bytes) -> name.endsWith("linux_amd64.zip") ? flip(bytes) : bytes, false);
         assertThat(importInside(altered, "")).isOne();
         assertThat(output).contains("REFUSED").contains("was altered").contains("nothing of it was imported");
         assertThat(archivesInside()).isEmpty();
 
-        Path consistent = rewrite(bundle, "consistent.tar", (name, bytes) -> name.endsWith("linux_amd64.zip")
-                ? flip(bytes) : bytes, true);
+        Path consistent = rewrite(
+                bundle,
+                "consistent.tar",
+                (name, bytes) -> name.endsWith("linux_amd64.zip") ? flip(bytes) : bytes,
+                true);
         assertThat(importInside(consistent, "")).isOne();
         assertThat(output).contains("the archive does not match the verified hash");
         assertThat(archivesInside()).isEmpty();
@@ -177,7 +198,10 @@ final class BundleTest {
         Path bundle = export("providers.tar");
         TestPgpKey forger = TestPgpKey.generate("Forger <x@example.test>");
         // A forger rewrites SHA256SUMS to a hash of his own and signs it, but cannot sign with the origin's key.
-        Path forged = rewrite(bundle, "forged.tar", (name, bytes) -> name.endsWith("release.json") ? forge(bytes, forger) : bytes,
+        Path forged = rewrite(
+                bundle,
+                "forged.tar",
+                (name, bytes) -> name.endsWith("release.json") ? forge(bytes, forger) : bytes,
                 true);
         assertThat(importInside(forged, "")).isOne();
         assertThat(output).contains("REFUSED").contains("does not verify");
@@ -192,12 +216,21 @@ final class BundleTest {
         signers.put("signed by the forger", forger);
         signers.put("with the original signature", null);
         for (Map.Entry<String, TestPgpKey> signer : signers.entrySet()) {
-            Path consistent = rewrite(bundle, "consistent.tar", (name, bytes) -> name.endsWith("release.json")
-                    ? forgeWithKeyBlock(bytes, signer.getValue(), FakeOrigin.hex(fake), genuineKey)
-                    : name.endsWith("linux_amd64.zip") ? fake : bytes, true);
-            assertThat(importInside(consistent, "")).as(signer.getKey() + ": " + output).isOne();
-            assertThat(output).as(signer.getKey()).contains("REFUSED")
-                    .contains("example.test/acme/carried 1.1.0 does not verify").contains("signature")
+            Path consistent = rewrite(
+                    bundle,
+                    "consistent.tar",
+                    (name, bytes) -> name.endsWith("release.json")
+                            ? forgeWithKeyBlock(bytes, signer.getValue(), FakeOrigin.hex(fake), genuineKey)
+                            : name.endsWith("linux_amd64.zip") ? fake : bytes,
+                    true);
+            assertThat(importInside(consistent, ""))
+                    .as(signer.getKey() + ": " + output)
+                    .isOne();
+            assertThat(output)
+                    .as(signer.getKey())
+                    .contains("REFUSED")
+                    .contains("example.test/acme/carried 1.1.0 does not verify")
+                    .contains("signature")
                     .contains("nothing of it was imported");
             assertThat(archivesInside()).as(signer.getKey()).isEmpty();
         }
@@ -207,7 +240,8 @@ final class BundleTest {
     void pinnedKeysApplyToImportsAndATruncatedBundleIsRefused() throws Exception {
         Path bundle = export("providers.tar");
         String stranger = TestPgpKey.generate("Stranger <s@example.test>").primaryFingerprint();
-        assertThat(importInside(bundle, ", hosts: {example.test: {trustedKeys: [" + stranger + "]}}")).isOne();
+        assertThat(importInside(bundle, ", hosts: {example.test: {trustedKeys: [" + stranger + "]}}"))
+                .isOne();
         assertThat(output).contains("pinned in upstream.hosts.example.test.trustedKeys");
 
         byte[] whole = Files.readAllBytes(bundle);
@@ -223,10 +257,14 @@ final class BundleTest {
     void aBundleThatDoesNotExistIsNamedAndNothingIsImported() throws Exception {
         Path genuine = export("genuine.tar");
         Path missing = tmp.resolve("elsewhere/providers.tar.zst");
-        assertThat(importInside("", genuine.toString(), missing.toString())).as(output).isEqualTo(2);
-        assertThat(output).contains("import: " + missing.toAbsolutePath() + ": the file does not exist")
+        assertThat(importInside("", genuine.toString(), missing.toString()))
+                .as(output)
+                .isEqualTo(2);
+        assertThat(output)
+                .contains("import: " + missing.toAbsolutePath() + ": the file does not exist")
                 .contains("nothing was imported");
-        assertThat(archivesInside()).as("not even the bundle that exists: a usage error is found before any work")
+        assertThat(archivesInside())
+                .as("not even the bundle that exists: a usage error is found before any work")
                 .isEmpty();
 
         assertThat(importInside("", tmp.toString())).as(output).isEqualTo(2);
@@ -237,7 +275,9 @@ final class BundleTest {
     }
 
     private static String importHelp() {
-        return new CommandLine(new ImportCommand(System.out, Map.of())).getUsageMessage().replaceAll("\\s+", " ");
+        return new CommandLine(new ImportCommand(System.out, Map.of()))
+                .getUsageMessage()
+                .replaceAll("\\s+", " ");
     }
 
     @Test
@@ -246,12 +286,16 @@ final class BundleTest {
         for (String name : List.of("providers.tar", "providers.tar.zst")) {
             byte[] whole = Files.readAllBytes(export(name));
             for (int eighths = 1; eighths < 8; eighths++) {
-                Path truncated = Files.write(tmp.resolve(eighths + "-" + name), java.util.Arrays.copyOf(whole,
-                        whole.length * eighths / 8));
-                assertThat(importInside(truncated, "")).as(name + " cut at " + eighths + "/8: " + output).isOne();
-                assertThat(output).as(name + " cut at " + eighths + "/8")
+                Path truncated = Files.write(
+                        tmp.resolve(eighths + "-" + name), java.util.Arrays.copyOf(whole, whole.length * eighths / 8));
+                assertThat(importInside(truncated, ""))
+                        .as(name + " cut at " + eighths + "/8: " + output)
+                        .isOne();
+                assertThat(output)
+                        .as(name + " cut at " + eighths + "/8")
                         .contains("import: REFUSED " + truncated + ": the bundle is truncated: the file ends ")
-                        .contains("copy the whole file again").contains("nothing of it was imported");
+                        .contains("copy the whole file again")
+                        .contains("nothing of it was imported");
                 assertThat(archivesInside()).isEmpty();
             }
         }
@@ -262,8 +306,13 @@ final class BundleTest {
         byte[] zstdNoise = noise.clone();
         System.arraycopy(new byte[] {0x28, (byte) 0xB5, 0x2F, (byte) 0xFD}, 0, zstdNoise, 0, 4);
         for (byte[] bytes : List.of(noise, zstdNoise)) {
-            assertThat(importInside(Files.write(tmp.resolve("noise.tar"), bytes), "")).as(output).isOne();
-            assertThat(output).contains("REFUSED").contains("cannot be read as a bundle").doesNotContain(".;")
+            assertThat(importInside(Files.write(tmp.resolve("noise.tar"), bytes), ""))
+                    .as(output)
+                    .isOne();
+            assertThat(output)
+                    .contains("REFUSED")
+                    .contains("cannot be read as a bundle")
+                    .doesNotContain(".;")
                     .doesNotContain("truncated");
         }
 
@@ -273,16 +322,19 @@ final class BundleTest {
         entries.remove(last);
         assertThat(importInside(writeTar("short.tar", entries), "")).as(output).isOne();
         // The manifest is one of the entries left, and not one it lists.
-        assertThat(output).contains("the bundle is truncated: the file ends after " + (entries.size() - 1) + " of the "
-                + entries.size() + " entries of its manifest, before " + last);
+        assertThat(output)
+                .contains("the bundle is truncated: the file ends after " + (entries.size() - 1) + " of the "
+                        + entries.size() + " entries of its manifest, before " + last);
         assertThat(archivesInside()).isEmpty();
     }
 
     @Test
     void exportSaysHowLargeTheBundleItWroteIs() throws Exception {
         Path bundle = export("providers.tar.zst");
-        assertThat(output).contains("export: wrote " + bundle + " ("
-                + io.providermirror.server.config.DataSize.format(Files.size(bundle)) + "): 1 release(s), 2 archive(s)");
+        assertThat(output)
+                .contains("export: wrote " + bundle + " ("
+                        + io.providermirror.server.config.DataSize.format(Files.size(bundle))
+                        + "): 1 release(s), 2 archive(s)");
         assertThat(Files.size(bundle)).as("a size worth a unit").isGreaterThan(1024);
     }
 
@@ -292,7 +344,8 @@ final class BundleTest {
         Path bundle = export("genuine.tar");
         try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), fixture.origin())) {
             assertThat(importInside(bundle, "")).as(output).isEqualTo(2);
-            assertThat(output).contains("another provider-mirror process is using the cache directory")
+            assertThat(output)
+                    .contains("another provider-mirror process is using the cache directory")
                     .contains("stop the mirror while importing")
                     .contains("or import into a copy of its cache directory and start the mirror on the copy")
                     .doesNotContain("warm");
@@ -301,7 +354,8 @@ final class BundleTest {
 
         try (var outside = MirrorFixtures.start(tmp.resolve("outside"), fixture.origin())) {
             assertThat(exportTo(tmp.resolve("again.tar"))).as(output).isEqualTo(2);
-            assertThat(output).contains("another provider-mirror process is using the cache directory")
+            assertThat(output)
+                    .contains("another provider-mirror process is using the cache directory")
                     .contains("stop the mirror while exporting, or export from a copy of its cache directory")
                     .doesNotContain("warm");
         }
@@ -314,24 +368,30 @@ final class BundleTest {
         root().addAppender(logLines);
         Path bundle = export("quiet.tar");
         assertThat(root().getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN);
-        assertThat(logLines.list).as("what export logged").noneMatch(line ->
-                line.getLevel().toInt() < ch.qos.logback.classic.Level.WARN.toInt());
+        assertThat(logLines.list)
+                .as("what export logged")
+                .noneMatch(line -> line.getLevel().toInt() < ch.qos.logback.classic.Level.WARN.toInt());
         root().setLevel(rootLevel);
         assertThat(importInside(bundle, "")).as(output).isZero();
         assertThat(root().getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN);
-        assertThat(logLines.list).as("what import logged").noneMatch(line ->
-                line.getLevel().toInt() < ch.qos.logback.classic.Level.WARN.toInt());
+        assertThat(logLines.list)
+                .as("what import logged")
+                .noneMatch(line -> line.getLevel().toInt() < ch.qos.logback.classic.Level.WARN.toInt());
 
         root().setLevel(rootLevel);
         deleteTree(tmp.resolve("inside"));
         deleteTree(tmp.resolve("outside"));
         export("verbose.tar", "--verbose");
-        assertThat(logLines.list).as("export --verbose logs what the mirror does")
+        assertThat(logLines.list)
+                .as("export --verbose logs what the mirror does")
                 .anyMatch(line -> line.getLevel() == ch.qos.logback.classic.Level.INFO);
         logLines.list.clear();
-        assertThat(importInside("", "--verbose", tmp.resolve("verbose.tar").toString())).as(output).isZero();
+        assertThat(importInside("", "--verbose", tmp.resolve("verbose.tar").toString()))
+                .as(output)
+                .isZero();
         assertThat(root().getLevel()).isEqualTo(rootLevel);
-        assertThat(logLines.list).as("import --verbose logs what the mirror does")
+        assertThat(logLines.list)
+                .as("import --verbose logs what the mirror does")
                 .anyMatch(line -> line.getLevel() == ch.qos.logback.classic.Level.INFO);
     }
 
@@ -344,7 +404,8 @@ final class BundleTest {
     }
 
     @Test
-    void aBundleClaimingAParentMirrorForAHostWithoutOneNeitherReplacesAVerifiedArchiveNorAddsAVersion() throws Exception {
+    void aBundleClaimingAParentMirrorForAHostWithoutOneNeitherReplacesAVerifiedArchiveNorAddsAVersion()
+            throws Exception {
         assertThat(importInside(export("genuine.tar"), "")).as(output).isZero();
         byte[] genuine = release.archives().get("linux_amd64");
         byte[] replacement = ProviderZips.provider("carried", "1.1.0", "linux_amd64", 777);
@@ -359,16 +420,23 @@ final class BundleTest {
         Path crafted = craft("crafted.tar", entries, List.of(carried("1.1.0"), carried("9.9.9")));
 
         assertThat(importInside(crafted, "")).as(output).isOne();
-        assertThat(output).contains("REFUSED").contains("example.test/acme/carried")
-                .contains("upstream.hosts.example.test.mirrorUrl").contains("nothing of it was imported");
+        assertThat(output)
+                .contains("REFUSED")
+                .contains("example.test/acme/carried")
+                .contains("upstream.hosts.example.test.mirrorUrl")
+                .contains("nothing of it was imported");
 
         try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), fixture.origin())) {
             JsonNode index = JSON.readTree(inside.get("/providers/example.test/acme/carried/index.json"));
             assertThat(index.get("versions").has("9.9.9")).as(index.toString()).isFalse();
-            assertThat(inside.get("/providers/example.test/acme/carried/terraform-provider-carried_1.1.0_linux_amd64.zip"))
-                    .as("the verified archive, after a restart").isEqualTo(genuine);
+            assertThat(inside.get(
+                            "/providers/example.test/acme/carried/terraform-provider-carried_1.1.0_linux_amd64.zip"))
+                    .as("the verified archive, after a restart")
+                    .isEqualTo(genuine);
             assertThat(JSON.readTree(inside.get("/providers/example.test/acme/carried/1.1.0.json"))
-                    .at("/archives/linux_amd64/hashes").toString()).contains("zh:" + release.sha256("linux_amd64"));
+                            .at("/archives/linux_amd64/hashes")
+                            .toString())
+                    .contains("zh:" + release.sha256("linux_amd64"));
             assertThatThrownBy(() -> inside.get("/providers/example.test/acme/carried/9.9.9.json"))
                     .hasMessageContaining("answered 404");
         }
@@ -382,13 +450,17 @@ final class BundleTest {
         Map<String, byte[]> relabelled = new LinkedHashMap<>();
         relabelled.put(PROVIDER + "versions.json", versionList("2.5.0"));
         relabelled.put(PROVIDER + "2.5.0/release.json", genuine.get(PROVIDER + "1.1.0/release.json"));
-        relabelled.put(PROVIDER + "2.5.0/terraform-provider-carried_2.5.0_linux_amd64.zip",
+        relabelled.put(
+                PROVIDER + "2.5.0/terraform-provider-carried_2.5.0_linux_amd64.zip",
                 genuine.get(PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_linux_amd64.zip"));
         Path crafted = craft("relabelled.tar", relabelled, List.of(carried("2.5.0")));
 
         assertThat(importInside(crafted, "")).as(output).isOne();
-        assertThat(output).contains("REFUSED").containsPattern("example.test/acme/carried 2.5.0 (\\w+): the signed "
-                + "file is terraform-provider-carried_1.1.0_\\1.zip, not terraform-provider-carried_2.5.0_\\1.zip");
+        assertThat(output)
+                .contains("REFUSED")
+                .containsPattern(
+                        "example.test/acme/carried 2.5.0 (\\w+): the signed "
+                                + "file is terraform-provider-carried_1.1.0_\\1.zip, not terraform-provider-carried_2.5.0_\\1.zip");
         assertThat(archivesInside()).isEmpty();
     }
 
@@ -399,18 +471,28 @@ final class BundleTest {
         byte[] fake = ProviderZips.provider("carried", "1.1.0", "linux_amd64", 777);
         // The download documents list the genuine key and the forger's in one armored block; the forger signs.
         String block = TestPgpKey.armoredTogether(fixture.origin().signingKey(), forger);
-        Path forged = rewrite(bundle, "forged.tar", (name, bytes) -> name.endsWith("release.json")
-                ? forgeWithKeyBlock(bytes, forger, FakeOrigin.hex(fake), block)
-                : name.endsWith("linux_amd64.zip") ? fake : bytes, true);
+        Path forged = rewrite(
+                bundle,
+                "forged.tar",
+                (name, bytes) -> name.endsWith("release.json")
+                        ? forgeWithKeyBlock(bytes, forger, FakeOrigin.hex(fake), block)
+                        : name.endsWith("linux_amd64.zip") ? fake : bytes,
+                true);
 
-        String pinned = ", hosts: {example.test: {trustedKeys: [" + fixture.origin().signingKey().primaryFingerprint() + "]}}";
+        String pinned = ", hosts: {example.test: {trustedKeys: ["
+                + fixture.origin().signingKey().primaryFingerprint() + "]}}";
         assertThat(importInside(forged, pinned)).as(output).isOne();
-        assertThat(output).contains("REFUSED").contains("example.test/acme/carried 1.1.0")
-                .contains("made by key " + forger.signingKeyId()).contains("upstream.hosts.example.test.trustedKeys");
+        assertThat(output)
+                .contains("REFUSED")
+                .contains("example.test/acme/carried 1.1.0")
+                .contains("made by key " + forger.signingKeyId())
+                .contains("upstream.hosts.example.test.trustedKeys");
         assertThat(archivesInside()).isEmpty();
 
         assertThat(importInside(bundle, pinned)).as(output).isZero();
-        assertThat(output).contains("example.test: signed by key(s) " + fixture.origin().signingKey().signingKeyId());
+        assertThat(output)
+                .contains("example.test: signed by key(s) "
+                        + fixture.origin().signingKey().signingKeyId());
     }
 
     @Test
@@ -422,32 +504,48 @@ final class BundleTest {
         byte[] replacement = ProviderZips.provider("carried", "1.1.0", "linux_amd64", 777);
         String genuineSha = release.sha256("linux_amd64");
         String otherSha = FakeOrigin.hex(replacement);
-        Path replacing = rewrite(bundle, "replacing.tar", (name, bytes) -> name.endsWith("release.json")
-                ? forgeWithKeyBlock(bytes, other, otherSha, other.armoredPublicKey())
-                : name.endsWith("linux_amd64.zip") ? replacement : bytes, true);
+        Path replacing = rewrite(
+                bundle,
+                "replacing.tar",
+                (name, bytes) -> name.endsWith("release.json")
+                        ? forgeWithKeyBlock(bytes, other, otherSha, other.armoredPublicKey())
+                        : name.endsWith("linux_amd64.zip") ? replacement : bytes,
+                true);
 
         assertThat(importInside(replacing, "")).as(output).isOne();
-        assertThat(output).contains("REFUSED").contains("example.test/acme/carried 1.1.0 linux_amd64")
-                .contains("sha256 " + genuineSha).contains("sha256 " + otherSha).contains("nothing of it was imported");
+        assertThat(output)
+                .contains("REFUSED")
+                .contains("example.test/acme/carried 1.1.0 linux_amd64")
+                .contains("sha256 " + genuineSha)
+                .contains("sha256 " + otherSha)
+                .contains("nothing of it was imported");
 
         // Each of the two says which archive the version has: the committed archive, even without the release,
         Files.delete(tmp.resolve("inside/metadata/" + PROVIDER + "1.1.0/release.json"));
         assertThat(importInside(replacing, "")).as(output).isOne();
-        assertThat(output).contains("example.test/acme/carried 1.1.0 linux_amd64")
-                .contains("already holds a verified archive with sha256 " + genuineSha).contains("sha256 " + otherSha);
+        assertThat(output)
+                .contains("example.test/acme/carried 1.1.0 linux_amd64")
+                .contains("already holds a verified archive with sha256 " + genuineSha)
+                .contains("sha256 " + otherSha);
         assertThat(importInside(bundle, "")).as(output).isZero();
         // and the cached verified release, with the archive gone.
-        Path linux = tmp.resolve("inside/archives/" + PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_linux_amd64.zip");
+        Path linux =
+                tmp.resolve("inside/archives/" + PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_linux_amd64.zip");
         Files.delete(linux);
         Files.delete(linux.resolveSibling(linux.getFileName() + ".meta"));
         assertThat(importInside(replacing, "")).as(output).isOne();
-        assertThat(output).contains("example.test/acme/carried 1.1.0 linux_amd64")
-                .contains("verified with sha256 " + genuineSha).contains("sha256 " + otherSha);
+        assertThat(output)
+                .contains("example.test/acme/carried 1.1.0 linux_amd64")
+                .contains("verified with sha256 " + genuineSha)
+                .contains("sha256 " + otherSha);
 
         try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), fixture.origin())) {
-            assertThat(inside.get("/providers/example.test/acme/carried/1.1.0.json")).asString()
-                    .contains("zh:" + genuineSha).doesNotContain(otherSha);
-            assertThat(inside.get("/providers/example.test/acme/carried/terraform-provider-carried_1.1.0_darwin_arm64.zip"))
+            assertThat(inside.get("/providers/example.test/acme/carried/1.1.0.json"))
+                    .asString()
+                    .contains("zh:" + genuineSha)
+                    .doesNotContain(otherSha);
+            assertThat(inside.get(
+                            "/providers/example.test/acme/carried/terraform-provider-carried_1.1.0_darwin_arm64.zip"))
                     .isEqualTo(release.archives().get("darwin_arm64"));
         }
     }
@@ -460,7 +558,9 @@ final class BundleTest {
         String darwinZip = PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_darwin_arm64.zip";
         genuine.remove(darwinZip);
         // The cache holds 1.1.0's verified release (both platforms) but only linux_amd64's archive.
-        assertThat(importInside(craft("linux.tar", genuine, List.of(carried("1.1.0"))), "")).as(output).isZero();
+        assertThat(importInside(craft("linux.tar", genuine, List.of(carried("1.1.0"))), ""))
+                .as(output)
+                .isZero();
         Path evidence = tmp.resolve("inside/metadata/" + PROVIDER + "1.1.0/release.json");
         byte[] cached = Files.readAllBytes(evidence);
 
@@ -469,23 +569,46 @@ final class BundleTest {
         String attackerSha = FakeOrigin.hex(ProviderZips.provider("carried", "1.1.0", "darwin_arm64", 777));
         String genuineSha = release.sha256("darwin_arm64");
         Map<String, byte[]> attack = new LinkedHashMap<>(genuine);
-        attack.put(PROVIDER + "1.1.0/release.json", forgeWithKeyBlock(genuine.get(PROVIDER + "1.1.0/release.json"),
-                attacker, "darwin_arm64", attackerSha, attacker.armoredPublicKey()));
+        attack.put(
+                PROVIDER + "1.1.0/release.json",
+                forgeWithKeyBlock(
+                        genuine.get(PROVIDER + "1.1.0/release.json"),
+                        attacker,
+                        "darwin_arm64",
+                        attackerSha,
+                        attacker.armoredPublicKey()));
         // Carrying no archive at all, no archive is checked.
         Map<String, byte[]> withoutArchives = new LinkedHashMap<>(attack);
         withoutArchives.keySet().removeIf(name -> name.endsWith(".zip"));
-        assertThat(importInside(craft("no-archives.tar", withoutArchives, List.of(new BundleManifest.Release(
-                "example.test/acme/carried", "1.1.0", List.of()))), "")).as(output).isOne();
-        assertThat(output).contains("REFUSED").contains("example.test/acme/carried 1.1.0").contains("lists no platform");
+        assertThat(importInside(
+                        craft(
+                                "no-archives.tar",
+                                withoutArchives,
+                                List.of(new BundleManifest.Release("example.test/acme/carried", "1.1.0", List.of()))),
+                        ""))
+                .as(output)
+                .isOne();
+        assertThat(output)
+                .contains("REFUSED")
+                .contains("example.test/acme/carried 1.1.0")
+                .contains("lists no platform");
         // Carrying only the archive the cache holds already, genuine.
-        assertThat(importInside(craft("linux-only.tar", attack, List.of(carried("1.1.0"))), "")).as(output).isOne();
-        assertThat(output).contains("REFUSED").contains("example.test/acme/carried 1.1.0 darwin_arm64")
-                .contains("sha256 " + genuineSha).contains("sha256 " + attackerSha);
+        assertThat(importInside(craft("linux-only.tar", attack, List.of(carried("1.1.0"))), ""))
+                .as(output)
+                .isOne();
+        assertThat(output)
+                .contains("REFUSED")
+                .contains("example.test/acme/carried 1.1.0 darwin_arm64")
+                .contains("sha256 " + genuineSha)
+                .contains("sha256 " + attackerSha);
         assertThat(Files.readAllBytes(evidence)).as("the cached evidence").isEqualTo(cached);
 
         try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), fixture.origin())) {
-            assertThat(inside.get("/providers/example.test/acme/carried/1.1.0.json")).as("after a restart").asString()
-                    .contains("zh:" + genuineSha).doesNotContain(attackerSha);
+            assertThat(inside.get("/providers/example.test/acme/carried/1.1.0.json"))
+                    .as("after a restart")
+                    .asString()
+                    .contains("zh:" + genuineSha)
+                    .doesNotContain(attackerSha);
         }
     }
 
@@ -501,14 +624,25 @@ final class BundleTest {
         TestPgpKey attacker = TestPgpKey.generate("Attacker <a@example.test>");
         String attackerSha = FakeOrigin.hex(ProviderZips.provider("carried", "1.1.0", "darwin_arm64", 777));
         Map<String, byte[]> attack = new LinkedHashMap<>(genuine);
-        attack.put(PROVIDER + "1.1.0/release.json", forgeWithKeyBlock(genuine.get(PROVIDER + "1.1.0/release.json"),
-                attacker, "darwin_arm64", attackerSha, attacker.armoredPublicKey()));
+        attack.put(
+                PROVIDER + "1.1.0/release.json",
+                forgeWithKeyBlock(
+                        genuine.get(PROVIDER + "1.1.0/release.json"),
+                        attacker,
+                        "darwin_arm64",
+                        attackerSha,
+                        attacker.armoredPublicKey()));
         attack.remove(PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_darwin_arm64.zip");
 
         // Carrying only the genuine linux_amd64 archive, its evidence still names darwin_arm64's committed archive.
-        assertThat(importInside(craft("linux-only.tar", attack, List.of(carried("1.1.0"))), "")).as(output).isOne();
-        assertThat(output).contains("REFUSED").contains("example.test/acme/carried 1.1.0 darwin_arm64")
-                .contains("sha256 " + release.sha256("darwin_arm64")).contains(attackerSha);
+        assertThat(importInside(craft("linux-only.tar", attack, List.of(carried("1.1.0"))), ""))
+                .as(output)
+                .isOne();
+        assertThat(output)
+                .contains("REFUSED")
+                .contains("example.test/acme/carried 1.1.0 darwin_arm64")
+                .contains("sha256 " + release.sha256("darwin_arm64"))
+                .contains(attackerSha);
     }
 
     @Test
@@ -516,15 +650,19 @@ final class BundleTest {
         Path bundle = export("genuine.tar");
         // Only another port of example.test is configured: example.test itself is refused, so is its bundle.
         assertThat(importInside(bundle, ", hosts: {'example.test:8443': {discoveryUrl: 'https://127.0.0.1:1/'}}"))
-                .as(output).isOne();
-        assertThat(output).contains("REFUSED").contains("would never serve it")
+                .as(output)
+                .isOne();
+        assertThat(output)
+                .contains("REFUSED")
+                .contains("would never serve it")
                 .contains("another port of the configured host example.test:8443");
         assertThat(archivesInside()).isEmpty();
     }
 
     @Test
     void evidenceWithoutPackagesCannotEmptyACachedVersionEvenUnderPinnedKeys() throws Exception {
-        String pinned = ", hosts: {example.test: {trustedKeys: [" + fixture.origin().signingKey().primaryFingerprint() + "]}}";
+        String pinned = ", hosts: {example.test: {trustedKeys: ["
+                + fixture.origin().signingKey().primaryFingerprint() + "]}}";
         Path bundle = export("genuine.tar");
         assertThat(importInside(bundle, pinned)).as(output).isZero();
         Path evidence = tmp.resolve("inside/metadata/" + PROVIDER + "1.1.0/release.json");
@@ -532,9 +670,17 @@ final class BundleTest {
 
         Map<String, byte[]> entries = new LinkedHashMap<>();
         entries.put(PROVIDER + "versions.json", versionList("1.1.0"));
-        entries.put(PROVIDER + "1.1.0/release.json", "{\"downloads\":[],\"checksums\":[]}".getBytes(StandardCharsets.UTF_8));
-        assertThat(importInside(craft("empty.tar", entries, List.of(new BundleManifest.Release(
-                "example.test/acme/carried", "1.1.0", List.of()))), pinned)).as(output).isOne();
+        entries.put(
+                PROVIDER + "1.1.0/release.json",
+                "{\"downloads\":[],\"checksums\":[]}".getBytes(StandardCharsets.UTF_8));
+        assertThat(importInside(
+                        craft(
+                                "empty.tar",
+                                entries,
+                                List.of(new BundleManifest.Release("example.test/acme/carried", "1.1.0", List.of()))),
+                        pinned))
+                .as(output)
+                .isOne();
         assertThat(output).contains("REFUSED").contains("example.test/acme/carried 1.1.0");
         // A genuine subset of the release (one platform's signed evidence) changes nothing either, but still imports.
         Map<String, byte[]> subset = entries(bundle);
@@ -549,14 +695,18 @@ final class BundleTest {
         });
         linuxOnly.set("downloads", downloads);
         subset.put(PROVIDER + "1.1.0/release.json", JSON.writeValueAsBytes(linuxOnly));
-        assertThat(importInside(craft("subset.tar", subset, List.of(carried("1.1.0"))), pinned)).as(output).isZero();
+        assertThat(importInside(craft("subset.tar", subset, List.of(carried("1.1.0"))), pinned))
+                .as(output)
+                .isZero();
         assertThat(Files.readAllBytes(evidence)).as("the cached evidence").isEqualTo(cached);
 
         try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), fixture.origin())) {
             JsonNode document = JSON.readTree(inside.get("/providers/example.test/acme/carried/1.1.0.json"));
-            assertThat(document.at("/archives/darwin_arm64/hashes").toString()).as("after a restart")
+            assertThat(document.at("/archives/darwin_arm64/hashes").toString())
+                    .as("after a restart")
                     .contains("zh:" + release.sha256("darwin_arm64"));
-            assertThat(document.at("/archives/linux_amd64/hashes").toString()).contains("zh:" + release.sha256("linux_amd64"));
+            assertThat(document.at("/archives/linux_amd64/hashes").toString())
+                    .contains("zh:" + release.sha256("linux_amd64"));
         }
     }
 
@@ -570,25 +720,35 @@ final class BundleTest {
         entries.put(PROVIDER + "versions.json", versionList("1.1.0"));
         entries.put(PROVIDER + "1.1.0/release.json", parentEvidence("1.1.0", h1));
         entries.put(PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_linux_amd64.zip", genuine);
-        assertThat(importInside(craft("parent.tar", entries, List.of(carried("1.1.0"))), fromParent)).as(output).isZero();
+        assertThat(importInside(craft("parent.tar", entries, List.of(carried("1.1.0"))), fromParent))
+                .as(output)
+                .isZero();
         assertThat(output).contains("example.test: signed by key(s) parent-mirror");
 
-        Path linux = tmp.resolve("inside/archives/" + PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_linux_amd64.zip");
+        Path linux =
+                tmp.resolve("inside/archives/" + PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_linux_amd64.zip");
         Files.delete(linux);
         Files.delete(linux.resolveSibling(linux.getFileName() + ".meta"));
         byte[] replacement = ProviderZips.provider("carried", "1.1.0", "linux_amd64", 777);
         entries.put(PROVIDER + "1.1.0/release.json", parentEvidence("1.1.0", replacement));
         entries.put(PROVIDER + "1.1.0/terraform-provider-carried_1.1.0_linux_amd64.zip", replacement);
-        assertThat(importInside(craft("other.tar", entries, List.of(carried("1.1.0"))), fromParent)).as(output).isOne();
-        assertThat(output).contains("example.test/acme/carried 1.1.0 linux_amd64").contains("verified with " + h1)
+        assertThat(importInside(craft("other.tar", entries, List.of(carried("1.1.0"))), fromParent))
+                .as(output)
+                .isOne();
+        assertThat(output)
+                .contains("example.test/acme/carried 1.1.0 linux_amd64")
+                .contains("verified with " + h1)
                 .contains("sha256 " + FakeOrigin.hex(replacement));
     }
 
     @Test
     void versionListsAreMergedOnlyForTheVersionsTheBundleCarriesAndVerified() throws Exception {
         Path bundle = export("genuine.tar");
-        Path listing = rewrite(bundle, "listing.tar", (name, bytes) -> name.endsWith("versions.json")
-                ? versionList("1.1.0", "5.0.0") : bytes, true);
+        Path listing = rewrite(
+                bundle,
+                "listing.tar",
+                (name, bytes) -> name.endsWith("versions.json") ? versionList("1.1.0", "5.0.0") : bytes,
+                true);
         Map<String, byte[]> entries = entries(listing);
         entries.remove(BundleManifest.PATH);
         entries.put("example.test/acme/uncarried/versions.json", versionList("1.0.0"));
@@ -598,7 +758,9 @@ final class BundleTest {
         assertThat(importInside(crafted, "")).as(output).isZero();
         try (var inside = MirrorFixtures.startOffline(tmp.resolve("inside"), fixture.origin())) {
             List<String> versions = new ArrayList<>();
-            JSON.readTree(inside.get("/providers/example.test/acme/carried/index.json")).get("versions").fieldNames()
+            JSON.readTree(inside.get("/providers/example.test/acme/carried/index.json"))
+                    .get("versions")
+                    .fieldNames()
                     .forEachRemaining(versions::add);
             assertThat(versions).containsExactly("1.1.0");
             assertThatThrownBy(() -> inside.get("/providers/example.test/acme/uncarried/index.json"))
@@ -612,14 +774,19 @@ final class BundleTest {
         assertThat(importInside(genuine, "")).as(output).isZero();
         Path cachedList;
         try (var files = Files.walk(tmp.resolve("inside"))) {
-            cachedList = files.filter(p -> p.toString().contains("carried") && p.getFileName().toString().equals("versions.json"))
-                    .findFirst().orElseThrow();
+            cachedList = files.filter(p -> p.toString().contains("carried")
+                            && p.getFileName().toString().equals("versions.json"))
+                    .findFirst()
+                    .orElseThrow();
         }
         byte[] before = Files.readAllBytes(cachedList);
         assertThat(new String(before, StandardCharsets.UTF_8)).contains("darwin");
         // The same genuine releases, with a version list that drops darwin_arm64 from 1.1.0.
-        Path narrowed = rewrite(genuine, "narrowed.tar", (name, bytes) -> name.endsWith("versions.json")
-                ? versionList("1.1.0") : bytes, true);
+        Path narrowed = rewrite(
+                genuine,
+                "narrowed.tar",
+                (name, bytes) -> name.endsWith("versions.json") ? versionList("1.1.0") : bytes,
+                true);
 
         assertThat(importInside(narrowed, "")).as(output).isZero();
         assertThat(Files.readAllBytes(cachedList)).as("the cached version list").isEqualTo(before);
@@ -645,10 +812,14 @@ final class BundleTest {
         Path oversized = writeTar("oversized.tar", rewritten);
 
         java.util.concurrent.atomic.AtomicLong written = new java.util.concurrent.atomic.AtomicLong();
-        var config = new io.providermirror.server.config.ConfigLoader(Map.of()).loadText(
-                "cache: {directory: '" + tmp.resolve("inside") + "'}\nupstream: {offline: true}\n");
-        try (var core = io.providermirror.server.app.MirrorCore.open(config, java.time.Clock.systemUTC(), false,
-                store -> countingWrites(store, written), new io.micrometer.core.instrument.simple.SimpleMeterRegistry())) {
+        var config = new io.providermirror.server.config.ConfigLoader(Map.of())
+                .loadText("cache: {directory: '" + tmp.resolve("inside") + "'}\nupstream: {offline: true}\n");
+        try (var core = io.providermirror.server.app.MirrorCore.open(
+                config,
+                java.time.Clock.systemUTC(),
+                false,
+                store -> countingWrites(store, written),
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry())) {
             assertThatThrownBy(() -> new BundleImporter(core).importBundle(oversized))
                     .isInstanceOf(BundleImporter.RefusedException.class)
                     .hasMessageContaining("terraform-provider-carried_1.1.0_linux_amd64.zip")
@@ -663,31 +834,41 @@ final class BundleTest {
         Path bundle = export("genuine.tar");
         long documents = entries(bundle).entrySet().stream()
                 .filter(e -> !e.getKey().endsWith(".zip") && !e.getKey().equals(BundleManifest.PATH))
-                .mapToLong(e -> e.getValue().length).sum();
-        var config = new io.providermirror.server.config.ConfigLoader(Map.of()).loadText(
-                "cache: {directory: '" + tmp.resolve("inside") + "'}\nupstream: {offline: true}\n");
-        try (var core = io.providermirror.server.app.MirrorCore.open(config, java.time.Clock.systemUTC(), false,
-                java.util.function.UnaryOperator.identity(), new io.micrometer.core.instrument.simple.SimpleMeterRegistry())) {
+                .mapToLong(e -> e.getValue().length)
+                .sum();
+        var config = new io.providermirror.server.config.ConfigLoader(Map.of())
+                .loadText("cache: {directory: '" + tmp.resolve("inside") + "'}\nupstream: {offline: true}\n");
+        try (var core = io.providermirror.server.app.MirrorCore.open(
+                config,
+                java.time.Clock.systemUTC(),
+                false,
+                java.util.function.UnaryOperator.identity(),
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry())) {
             assertThatThrownBy(() -> new BundleImporter(core, documents - 1).importBundle(bundle))
                     .isInstanceOf(BundleImporter.RefusedException.class)
-                    .hasMessageContaining("documents").hasMessageContaining("more than " + (documents - 1) + " bytes");
+                    .hasMessageContaining("documents")
+                    .hasMessageContaining("more than " + (documents - 1) + " bytes");
             assertThat(archivesInside()).isEmpty();
-            assertThat(new BundleImporter(core, documents).importBundle(bundle).archives()).isEqualTo(2);
+            assertThat(new BundleImporter(core, documents).importBundle(bundle).archives())
+                    .isEqualTo(2);
         }
     }
 
     /** {@code store}, adding every byte written to its blobs to {@code written}. */
-    private static io.providermirror.cache.BlobStore countingWrites(io.providermirror.cache.BlobStore store,
-                                                                   java.util.concurrent.atomic.AtomicLong written) {
+    private static io.providermirror.cache.BlobStore countingWrites(
+            io.providermirror.cache.BlobStore store, java.util.concurrent.atomic.AtomicLong written) {
         return (io.providermirror.cache.BlobStore) java.lang.reflect.Proxy.newProxyInstance(
-                BundleTest.class.getClassLoader(), new Class<?>[] {io.providermirror.cache.BlobStore.class},
+                BundleTest.class.getClassLoader(),
+                new Class<?>[] {io.providermirror.cache.BlobStore.class},
                 (proxy, method, args) -> {
                     Object result = invoke(method, store, args);
                     if (!method.getName().equals("create")) {
                         return result;
                     }
-                    return java.lang.reflect.Proxy.newProxyInstance(BundleTest.class.getClassLoader(),
-                            new Class<?>[] {io.providermirror.cache.BlobWrite.class}, (p, m, a) -> {
+                    return java.lang.reflect.Proxy.newProxyInstance(
+                            BundleTest.class.getClassLoader(),
+                            new Class<?>[] {io.providermirror.cache.BlobWrite.class},
+                            (p, m, a) -> {
                                 if (m.getName().equals("write")) {
                                     written.addAndGet(((java.nio.ByteBuffer) a[0]).remaining());
                                 }
@@ -711,16 +892,23 @@ final class BundleTest {
         entries.remove(BundleManifest.PATH);
         BundleManifest manifest = JSON.readValue(entries(bundle).get(BundleManifest.PATH), BundleManifest.class);
         BundleManifest.Release carried = manifest.releases().get(0);
-        Path badManifest = craft("bad-manifest.tar", entries, List.of(new BundleManifest.Release(carried.provider(),
-                carried.version(), List.of("linux_amd64", "Not A Platform"))));
+        Path badManifest = craft(
+                "bad-manifest.tar",
+                entries,
+                List.of(new BundleManifest.Release(
+                        carried.provider(), carried.version(), List.of("linux_amd64", "Not A Platform"))));
         assertThat(importInside(badManifest, "")).as(output).isOne();
         assertThat(output).contains("REFUSED").contains("Not A Platform");
 
         ObjectNode evidence = (ObjectNode) JSON.readTree(entries.get(PROVIDER + "1.1.0/release.json"));
         ((ObjectNode) evidence.get("downloads").get(0)).put("platform", "Not A Platform");
         entries.put(PROVIDER + "1.1.0/release.json", JSON.writeValueAsBytes(evidence));
-        assertThat(importInside(craft("bad-evidence.tar", entries, manifest.releases()), "")).as(output).isOne();
-        assertThat(output).contains("REFUSED").contains("example.test/acme/carried 1.1.0 does not verify")
+        assertThat(importInside(craft("bad-evidence.tar", entries, manifest.releases()), ""))
+                .as(output)
+                .isOne();
+        assertThat(output)
+                .contains("REFUSED")
+                .contains("example.test/acme/carried 1.1.0 does not verify")
                 .contains("Not A Platform");
         assertThat(archivesInside()).isEmpty();
     }
@@ -730,7 +918,8 @@ final class BundleTest {
     /** Every entry of a bundle, by name. */
     private static Map<String, byte[]> entries(Path bundle) throws IOException {
         Map<String, byte[]> entries = new LinkedHashMap<>();
-        try (InputStream in = Files.newInputStream(bundle); TarArchiveInputStream tar = new TarArchiveInputStream(in)) {
+        try (InputStream in = Files.newInputStream(bundle);
+                TarArchiveInputStream tar = new TarArchiveInputStream(in)) {
             TarArchiveEntry entry;
             while ((entry = tar.getNextEntry()) != null) {
                 entries.put(entry.getName(), tar.readAllBytes());
@@ -748,7 +937,11 @@ final class BundleTest {
         ObjectNode root = JSON.createObjectNode();
         ArrayNode list = root.putArray("versions");
         for (String version : versions) {
-            list.addObject().put("version", version).putArray("platforms").addObject().put("os", "linux")
+            list.addObject()
+                    .put("version", version)
+                    .putArray("platforms")
+                    .addObject()
+                    .put("os", "linux")
                     .put("arch", "amd64");
         }
         return root.toString().getBytes(StandardCharsets.UTF_8);
@@ -763,7 +956,11 @@ final class BundleTest {
     private static byte[] parentEvidence(String version, String hash) throws IOException {
         String name = "terraform-provider-carried_" + version + "_linux_amd64.zip";
         ObjectNode document = JSON.createObjectNode();
-        document.putObject("archives").putObject("linux_amd64").put("url", name).putArray("hashes").add(hash);
+        document.putObject("archives")
+                .putObject("linux_amd64")
+                .put("url", name)
+                .putArray("hashes")
+                .add(hash);
         ObjectNode evidence = JSON.createObjectNode();
         evidence.putArray("downloads");
         evidence.putArray("checksums");
@@ -774,12 +971,15 @@ final class BundleTest {
     }
 
     /** A bundle of {@code entries} with a manifest that agrees with them, as anyone can write one. */
-    private Path craft(String name, Map<String, byte[]> entries, List<BundleManifest.Release> releases) throws IOException {
+    private Path craft(String name, Map<String, byte[]> entries, List<BundleManifest.Release> releases)
+            throws IOException {
         List<BundleManifest.Entry> listed = new ArrayList<>();
         entries.forEach((path, bytes) -> listed.add(new BundleManifest.Entry(path, bytes.length, sha256(bytes))));
         Map<String, byte[]> all = new LinkedHashMap<>();
-        all.put(BundleManifest.PATH, JSON.writeValueAsBytes(new BundleManifest(BundleManifest.FORMAT, "2026-11-23T00:00:00Z",
-                "a test", listed, releases)));
+        all.put(
+                BundleManifest.PATH,
+                JSON.writeValueAsBytes(
+                        new BundleManifest(BundleManifest.FORMAT, "2026-11-23T00:00:00Z", "a test", listed, releases)));
         all.putAll(entries);
         return writeTar(name, all);
     }
@@ -816,8 +1016,8 @@ final class BundleTest {
     }
 
     /** As {@link #forgeWithKeyBlock(byte[], TestPgpKey, String, String)}, for {@code platform}'s hash. */
-    private static byte[] forgeWithKeyBlock(byte[] evidence, TestPgpKey forger, String platform, String sha256,
-                                            String keys) {
+    private static byte[] forgeWithKeyBlock(
+            byte[] evidence, TestPgpKey forger, String platform, String sha256, String keys) {
         try {
             ObjectNode root = (ObjectNode) JSON.readTree(evidence);
             for (JsonNode checksums : (ArrayNode) root.get("checksums")) {
@@ -830,7 +1030,8 @@ final class BundleTest {
                 }
             }
             for (JsonNode download : (ArrayNode) root.get("downloads")) {
-                ObjectNode document = (ObjectNode) JSON.readTree(download.get("document").binaryValue());
+                ObjectNode document =
+                        (ObjectNode) JSON.readTree(download.get("document").binaryValue());
                 if (download.get("platform").asText().equals(platform)) {
                     document.put("shasum", sha256);
                 }
@@ -847,7 +1048,8 @@ final class BundleTest {
     private Path rewrite(Path bundle, String name, BiFunction<String, byte[], byte[]> change, boolean updateManifest)
             throws IOException {
         Map<String, byte[]> entries = new LinkedHashMap<>();
-        try (InputStream in = Files.newInputStream(bundle); TarArchiveInputStream tar = new TarArchiveInputStream(in)) {
+        try (InputStream in = Files.newInputStream(bundle);
+                TarArchiveInputStream tar = new TarArchiveInputStream(in)) {
             TarArchiveEntry entry;
             while ((entry = tar.getNextEntry()) != null) {
                 entries.put(entry.getName(), change.apply(entry.getName(), tar.readAllBytes()));
@@ -866,7 +1068,8 @@ final class BundleTest {
 
     private Path writeTar(String name, Map<String, byte[]> entries) throws IOException {
         Path out = tmp.resolve(name);
-        try (OutputStream file = Files.newOutputStream(out); TarArchiveOutputStream tar = new TarArchiveOutputStream(file)) {
+        try (OutputStream file = Files.newOutputStream(out);
+                TarArchiveOutputStream tar = new TarArchiveOutputStream(file)) {
             tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
             for (Map.Entry<String, byte[]> entry : entries.entrySet()) {
                 TarArchiveEntry header = new TarArchiveEntry(entry.getKey());

@@ -89,7 +89,8 @@ final class ConfigLoaderTest {
         assertThat(config.upstream().readTimeout()).isEqualTo(Duration.ofSeconds(45));
         assertThat(config.upstream().hosts().get("registry.terraform.io").discoveryUrl())
                 .isEqualTo(URI.create("https://127.0.0.1:9443/"));
-        assertThat(config.upstream().hosts().get("artifacts.corp").discoveryUrl()).isNull();
+        assertThat(config.upstream().hosts().get("artifacts.corp").discoveryUrl())
+                .isNull();
     }
 
     @Test
@@ -98,42 +99,52 @@ final class ConfigLoaderTest {
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(file))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("unknown configuration key 'server.prot'")
-                .hasMessageContaining("host, idleTimeout, maxConnections, metadataTimeout, nativeTransport, plainHttp, port, requestReadTimeout, shutdownGracePeriod, tls");
+                .hasMessageContaining(
+                        "host, idleTimeout, maxConnections, metadataTimeout, nativeTransport, plainHttp, port, requestReadTimeout, shutdownGracePeriod, tls");
     }
 
     @Test
     void invalidValuesStopStartUpNamingKeyAndExpectation() throws IOException {
         Path badPort = yaml("server:\n  port: eighty\n");
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(badPort))
-                .hasMessageContaining("'server.port'").hasMessageContaining("a whole number");
+                .hasMessageContaining("'server.port'")
+                .hasMessageContaining("a whole number");
         Path outOfRange = yaml("server:\n  port: 70000\n");
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(outOfRange))
-                .hasMessageContaining("'server.port': 70000").hasMessageContaining("0 to 65535");
+                .hasMessageContaining("'server.port': 70000")
+                .hasMessageContaining("0 to 65535");
         Path badDuration = yaml("cache:\n  indexTtl: soon\n");
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(badDuration))
-                .hasMessageContaining("'cache.indexTtl'").hasMessageContaining("15m");
+                .hasMessageContaining("'cache.indexTtl'")
+                .hasMessageContaining("15m");
         Path badSize = yaml("cache:\n  maxSize: lots\n");
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(badSize))
-                .hasMessageContaining("'cache.maxSize'").hasMessageContaining("50GiB");
+                .hasMessageContaining("'cache.maxSize'")
+                .hasMessageContaining("50GiB");
         Path badUrl = yaml("upstream:\n  hosts:\n    example.test:\n      discoveryUrl: ftp://x/\n");
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(badUrl))
-                .hasMessageContaining("'upstream.hosts.example.test.discoveryUrl'").hasMessageContaining("https");
+                .hasMessageContaining("'upstream.hosts.example.test.discoveryUrl'")
+                .hasMessageContaining("https");
         Path badHost = yaml("upstream:\n  hosts:\n    Not A Host:\n      discoveryUrl: https://x/\n");
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(badHost))
-                .hasMessageContaining("'upstream.hosts'").hasMessageContaining("Not A Host");
+                .hasMessageContaining("'upstream.hosts'")
+                .hasMessageContaining("Not A Host");
         Path halfTls = yaml("server:\n  tls:\n    certificate: /x.pem\n");
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(halfTls))
                 .hasMessageContaining("'server.tls.privateKey'");
         Path perHostAboveTotal = yaml("upstream:\n  maxConcurrentFills: 4\n  maxConcurrentFillsPerHost: 8\n");
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(perHostAboveTotal))
-                .hasMessageContaining("'upstream.maxConcurrentFillsPerHost': 8").hasMessageContaining("1 to maxConcurrentFills, 4");
+                .hasMessageContaining("'upstream.maxConcurrentFillsPerHost': 8")
+                .hasMessageContaining("1 to maxConcurrentFills, 4");
         Path noConnections = yaml("server:\n  maxConnections: 0\n");
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(noConnections))
-                .hasMessageContaining("'server.maxConnections': 0").hasMessageContaining("> 0");
+                .hasMessageContaining("'server.maxConnections': 0")
+                .hasMessageContaining("> 0");
         Path negativeTtl = yaml("cache:\n  notFoundTtl: -1s\n");
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(negativeTtl)).hasMessageContaining("notFoundTtl");
         Path badRate = yaml("upstream:\n  minTransferRate: fast\n");
-        assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(badRate)).hasMessageContaining("'upstream.minTransferRate'");
+        assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(badRate))
+                .hasMessageContaining("'upstream.minTransferRate'");
         Path notYaml = yaml("server: [\n");
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(notYaml)).hasMessageContaining("not valid YAML");
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(tmp.resolve("missing.yaml")))
@@ -144,12 +155,13 @@ final class ConfigLoaderTest {
     void environmentVariablesOverrideTheFile() throws Exception {
         Path file = yaml("server:\n  port: 9000\ncache:\n  directory: /from/file\n");
         MirrorConfig config = new ConfigLoader(Map.of(
-                "PROVIDER_MIRROR_SERVER_PORT", "9555",
-                "PROVIDER_MIRROR_SERVER_TLS_CERTIFICATE", "/env/chain.pem",
-                "PROVIDER_MIRROR_SERVER_TLS_PRIVATEKEY", "/env/key.pem",
-                "PROVIDER_MIRROR_CACHE_INDEXTTL", "30s",
-                "PROVIDER_MIRROR_UPSTREAM_HOSTS", "{example.test: {discoveryUrl: 'https://127.0.0.1:1/'}}",
-                "UNRELATED", "x")).load(file);
+                        "PROVIDER_MIRROR_SERVER_PORT", "9555",
+                        "PROVIDER_MIRROR_SERVER_TLS_CERTIFICATE", "/env/chain.pem",
+                        "PROVIDER_MIRROR_SERVER_TLS_PRIVATEKEY", "/env/key.pem",
+                        "PROVIDER_MIRROR_CACHE_INDEXTTL", "30s",
+                        "PROVIDER_MIRROR_UPSTREAM_HOSTS", "{example.test: {discoveryUrl: 'https://127.0.0.1:1/'}}",
+                        "UNRELATED", "x"))
+                .load(file);
         assertThat(config.server().port()).isEqualTo(9555);
         assertThat(config.server().tls().privateKey()).isEqualTo(Path.of("/env/key.pem"));
         assertThat(config.cache().directory()).isEqualTo(Path.of("/from/file"));
@@ -161,11 +173,13 @@ final class ConfigLoaderTest {
     void badValuesAreExplainedInWordsWithoutParserInternals() throws IOException {
         Path size = yaml("cache:\n  maxSize: 50 gigs\n");
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(size))
-                .hasMessage("configuration file " + size + ": configuration key 'cache.maxSize': '50 gigs' is not valid "
-                        + "(expected: a size such as 50GiB, 500MB or a number of bytes)");
+                .hasMessage(
+                        "configuration file " + size + ": configuration key 'cache.maxSize': '50 gigs' is not valid "
+                                + "(expected: a size such as 50GiB, 500MB or a number of bytes)");
         Path platforms = yaml("policy:\n  platforms: linux_amd64\n");
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(platforms))
-                .hasMessageContaining("'policy.platforms'").hasMessageContaining("a list")
+                .hasMessageContaining("'policy.platforms'")
+                .hasMessageContaining("a list")
                 .hasMessageNotContaining("ArrayList");
         Path constraint = yaml("policy:\n  allow:\n    - provider: registry.terraform.io/hashicorp/*\n"
                 + "      versions: \"~> banana\"\n");
@@ -174,7 +188,8 @@ final class ConfigLoaderTest {
                         + ": configuration key 'policy.allow[0].versions': '~> banana' is not a version constraint");
         for (Path file : java.util.List.of(size, platforms, constraint)) {
             assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(file))
-                    .message().doesNotContain("Exception", "Source:", "UNKNOWN", "com.fasterxml");
+                    .message()
+                    .doesNotContain("Exception", "Source:", "UNKNOWN", "com.fasterxml");
         }
     }
 
@@ -182,7 +197,8 @@ final class ConfigLoaderTest {
     void anInvalidEnvironmentVariableIsNamed() {
         assertThatThrownBy(() -> new ConfigLoader(Map.of("PROVIDER_MIRROR_SERVER_PORT", "abc")).load(null))
                 .hasMessageStartingWith("PROVIDER_MIRROR_SERVER_PORT=abc: ")
-                .hasMessageContaining("'server.port'").hasMessageContaining("a whole number");
+                .hasMessageContaining("'server.port'")
+                .hasMessageContaining("a whole number");
         assertThatThrownBy(() -> new ConfigLoader(Map.of("PROVIDER_MIRROR_CACHE_INDEXTTL", "-5m")).load(null))
                 .hasMessageStartingWith("PROVIDER_MIRROR_CACHE_INDEXTTL=-5m: ");
     }
@@ -192,8 +208,10 @@ final class ConfigLoaderTest {
         Path file = yaml("policy:\n  allow:\n    - hashicorp/*\n    - provider: example.test/acme/*\n"
                 + "      versions: \">= 1.0\"\n  deny:\n    - provider: hashicorp/aws\n      versions: \"< 5.0\"\n");
         PolicyConfig policy = new ConfigLoader(Map.of()).load(file).policy();
-        assertThat(policy.allow()).containsExactly(new ProviderRule("registry.terraform.io/hashicorp/*", null),
-                new ProviderRule("example.test/acme/*", ">= 1.0"));
+        assertThat(policy.allow())
+                .containsExactly(
+                        new ProviderRule("registry.terraform.io/hashicorp/*", null),
+                        new ProviderRule("example.test/acme/*", ">= 1.0"));
         assertThat(policy.deny()).containsExactly(new ProviderRule("registry.terraform.io/hashicorp/aws", "< 5.0"));
     }
 
@@ -217,7 +235,8 @@ final class ConfigLoaderTest {
 
     @Test
     void everyKeyHasAnEnvironmentName() {
-        assertThat(ConfigLoader.environmentNames()).containsEntry("PROVIDER_MIRROR_SERVER_HOST", "server.host")
+        assertThat(ConfigLoader.environmentNames())
+                .containsEntry("PROVIDER_MIRROR_SERVER_HOST", "server.host")
                 .containsEntry("PROVIDER_MIRROR_SERVER_TLS_PRIVATEKEY", "server.tls.privateKey")
                 .containsEntry("PROVIDER_MIRROR_CACHE_DIRECTORY", "cache.directory")
                 .containsEntry("PROVIDER_MIRROR_CACHE_MAXSIZE", "cache.maxSize")

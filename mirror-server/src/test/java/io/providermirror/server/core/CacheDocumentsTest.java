@@ -24,10 +24,12 @@ import org.junit.jupiter.api.io.TempDir;
 final class CacheDocumentsTest {
 
     private static final ProviderAddress ADDRESS = ProviderAddress.parse("registry.terraform.io/hashicorp/null");
-    private static final ProviderVersion VERSION = ProviderVersion.parse("3.2.1").orElseThrow();
+    private static final ProviderVersion VERSION =
+            ProviderVersion.parse("3.2.1").orElseThrow();
 
     @TempDir
     Path root;
+
     private FileDocumentStore store;
     private CacheDocuments documents;
 
@@ -40,8 +42,12 @@ final class CacheDocumentsTest {
     @Test
     void aVersionListIsReadBackWithEachVersionInItsOriginsSpellingAndItsPlatforms() throws IOException {
         ProviderVersion v = ProviderVersion.parse("1.0").orElseThrow();
-        documents.writeVersionList(new VersionList(ADDRESS, Map.of(v, new ListedVersion(v, "1.0",
-                List.of(Platform.parse("linux_amd64"), Platform.parse("darwin_arm64"))))));
+        documents.writeVersionList(new VersionList(
+                ADDRESS,
+                Map.of(
+                        v,
+                        new ListedVersion(
+                                v, "1.0", List.of(Platform.parse("linux_amd64"), Platform.parse("darwin_arm64"))))));
 
         VersionList read = documents.versionList(ADDRESS).orElseThrow().value();
 
@@ -56,17 +62,21 @@ final class CacheDocumentsTest {
     void hashesAreKeptByPlatformInHashesJson() throws IOException {
         documents.writePackageHashes(ADDRESS, VERSION, Map.of(Platform.parse("linux_amd64"), "h1:abc="));
 
-        assertThat(documents.packageHashes(ADDRESS, VERSION)).containsExactly(Map.entry(Platform.parse("linux_amd64"), "h1:abc="));
+        assertThat(documents.packageHashes(ADDRESS, VERSION))
+                .containsExactly(Map.entry(Platform.parse("linux_amd64"), "h1:abc="));
         assertThat(Files.readString(root.resolve("metadata/registry.terraform.io/hashicorp/null/3.2.1/hashes.json")))
                 .isEqualTo("{\"linux_amd64\":\"h1:abc=\"}");
-        assertThat(documents.packageHashes(ADDRESS, ProviderVersion.parse("9.9.9").orElseThrow())).isEmpty();
+        assertThat(documents.packageHashes(
+                        ADDRESS, ProviderVersion.parse("9.9.9").orElseThrow()))
+                .isEmpty();
     }
 
     @Test
     void theDiscoveredRegistryUrlIsKeptAsPlainText() throws IOException {
         documents.writeDiscovery("registry.terraform.io", URI.create("https://registry.terraform.io/v1/providers/"));
 
-        assertThat(documents.discovery("registry.terraform.io")).contains(URI.create("https://registry.terraform.io/v1/providers/"));
+        assertThat(documents.discovery("registry.terraform.io"))
+                .contains(URI.create("https://registry.terraform.io/v1/providers/"));
         assertThat(documents.discovery("example.test")).isEmpty();
     }
 
@@ -76,11 +86,14 @@ final class CacheDocumentsTest {
         store.write(CacheLayout.packageHashes(ADDRESS, VERSION), "[1,2]".getBytes(StandardCharsets.UTF_8));
         store.write(CacheLayout.release(ADDRESS, VERSION), "not json".getBytes(StandardCharsets.UTF_8));
 
-        assertThatThrownBy(() -> documents.versionList(ADDRESS)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> documents.versionList(ADDRESS))
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("the cached version list of registry.terraform.io/hashicorp/null");
-        assertThatThrownBy(() -> documents.packageHashes(ADDRESS, VERSION)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> documents.packageHashes(ADDRESS, VERSION))
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("h1 hashes of registry.terraform.io/hashicorp/null 3.2.1");
-        assertThatThrownBy(() -> documents.releaseEvidence(ADDRESS, VERSION)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> documents.releaseEvidence(ADDRESS, VERSION))
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("the cached release of registry.terraform.io/hashicorp/null 3.2.1");
     }
 }

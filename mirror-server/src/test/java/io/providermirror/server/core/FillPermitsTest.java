@@ -16,11 +16,13 @@ final class FillPermitsTest {
     void oneOriginHostGetsAtMostItsShareAndTheOthersTheRest() {
         FillPermits.Permit first = permits.acquire("evil.example", "a");
         permits.acquire("evil.example", "b");
-        assertThatThrownBy(() -> permits.acquire("evil.example", "c")).isInstanceOf(CapacityException.class)
+        assertThatThrownBy(() -> permits.acquire("evil.example", "c"))
+                .isInstanceOf(CapacityException.class)
                 .hasMessageContaining("2 archives from evil.example (upstream.maxConcurrentFillsPerHost)");
 
         permits.acquire("registry.terraform.io", "d");
-        assertThatThrownBy(() -> permits.acquire("registry.terraform.io", "e")).isInstanceOf(CapacityException.class)
+        assertThatThrownBy(() -> permits.acquire("registry.terraform.io", "e"))
+                .isInstanceOf(CapacityException.class)
                 .hasMessageContaining("3 archives from origins (upstream.maxConcurrentFills)")
                 .hasMessageContaining("e from registry.terraform.io");
 
@@ -35,10 +37,9 @@ final class FillPermitsTest {
     void aRefusalSaysWhenToTryAgain() {
         permits.acquire("h", "a");
         permits.acquire("h", "b");
-        assertThatThrownBy(() -> permits.acquire("h", "c")).isInstanceOfSatisfying(CapacityException.class,
-                e -> {
-                    assertThat(e.limit()).isEqualTo(CapacityException.Limit.FILLS);
-                    assertThat(e.retryAfter()).isPositive();
-                });
+        assertThatThrownBy(() -> permits.acquire("h", "c")).isInstanceOfSatisfying(CapacityException.class, e -> {
+            assertThat(e.limit()).isEqualTo(CapacityException.Limit.FILLS);
+            assertThat(e.retryAfter()).isPositive();
+        });
     }
 }

@@ -46,10 +46,25 @@ final class ProviderMirrorCoreTest {
     }
 
     private ProviderMirror mirror(OriginRules rules) throws Exception {
-        return new ProviderMirror(new ProviderMirror.Settings(TTL, 64L << 20, false, Duration.ofSeconds(10), 16L << 20,
-                FillBounds.DEFAULT, Duration.ofSeconds(30)), hostname -> origin, new FileBlobStore(cache, clock),
-                new FileDocumentStore(cache, clock), executor, executor, clock, MirrorMetrics.discarding(),
-                ProviderPolicy.OPEN, rules, MirrorAuth.OPEN);
+        return new ProviderMirror(
+                new ProviderMirror.Settings(
+                        TTL,
+                        64L << 20,
+                        false,
+                        Duration.ofSeconds(10),
+                        16L << 20,
+                        FillBounds.DEFAULT,
+                        Duration.ofSeconds(30)),
+                hostname -> origin,
+                new FileBlobStore(cache, clock),
+                new FileDocumentStore(cache, clock),
+                executor,
+                executor,
+                clock,
+                MirrorMetrics.discarding(),
+                ProviderPolicy.OPEN,
+                rules,
+                MirrorAuth.OPEN);
     }
 
     private ProviderMirror mirror() throws Exception {
@@ -63,7 +78,8 @@ final class ProviderMirrorCoreTest {
     /** Fetches the archive through {@code mirror} to its end; the fill's failure, if it failed. */
     private static Throwable fetchArchive(ProviderMirror mirror) {
         return catchThrowable(() -> {
-            try (ArchiveSource source = mirror.archive(ADDRESS, VERSION, PLATFORM).get(10, TimeUnit.SECONDS)) {
+            try (ArchiveSource source =
+                    mirror.archive(ADDRESS, VERSION, PLATFORM).get(10, TimeUnit.SECONDS)) {
                 if (source instanceof ArchiveSource.Filling filling) {
                     filling.fill().completion().get(10, TimeUnit.SECONDS);
                 }
@@ -100,10 +116,13 @@ final class ProviderMirrorCoreTest {
         clock.advance(TTL.plusMinutes(1));
 
         // Asked from another thread, so that a request which waited for the refresh would show as a timeout here.
-        assertThat(text(CompletableFuture.supplyAsync(() -> mirror.versionIndex(ADDRESS)).thenCompose(f -> f)
-                .get(2, TimeUnit.SECONDS))).isEqualTo(fresh);
+        assertThat(text(CompletableFuture.supplyAsync(() -> mirror.versionIndex(ADDRESS))
+                        .thenCompose(f -> f)
+                        .get(2, TimeUnit.SECONDS)))
+                .isEqualTo(fresh);
         origin.versionsGate.countDown();
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(origin.versionCalls).hasValue(2));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(origin.versionCalls).hasValue(2));
         assertThat(text(mirror.versionIndex(ADDRESS).get(10, TimeUnit.SECONDS))).isEqualTo(fresh);
         assertThat(mirror.allowedVersions(ADDRESS).get(10, TimeUnit.SECONDS)).containsExactly(VERSION);
     }
@@ -116,14 +135,17 @@ final class ProviderMirrorCoreTest {
         // A restart with the same rules trusts the evidence on disk once it verifies again: no origin call.
         ProviderMirror restarted = mirror();
         assertThat(restarted.storedRelease(ADDRESS, VERSION)).isPresent();
-        assertThat(text(restarted.versionDocument(ADDRESS, VERSION).get(10, TimeUnit.SECONDS))).contains("linux_amd64");
+        assertThat(text(restarted.versionDocument(ADDRESS, VERSION).get(10, TimeUnit.SECONDS)))
+                .contains("linux_amd64");
         assertThat(origin.releaseCalls).hasValue(1);
 
         // Without the parent mirror configured, its word on disk no longer verifies, so the origin is asked again.
         ProviderMirror untrusting = mirror(new OriginRules(java.util.Map.of()));
         assertThat(untrusting.storedRelease(ADDRESS, VERSION)).isEmpty();
-        assertThat(catchThrowable(() -> untrusting.versionDocument(ADDRESS, VERSION).get(10, TimeUnit.SECONDS)))
-                .as("the origin's parent-mirror evidence, for a host configured without mirrorUrl").isNotNull();
+        assertThat(catchThrowable(
+                        () -> untrusting.versionDocument(ADDRESS, VERSION).get(10, TimeUnit.SECONDS)))
+                .as("the origin's parent-mirror evidence, for a host configured without mirrorUrl")
+                .isNotNull();
         assertThat(origin.releaseCalls).hasValue(2);
     }
 
@@ -157,7 +179,8 @@ final class ProviderMirrorCoreTest {
     @Test
     void theH1HashOfACommittedArchiveShowsInTheReleaseItsMirrorServes() throws Exception {
         ProviderMirror mirror = mirror();
-        assertThat(mirror.release(ADDRESS, VERSION).get(10, TimeUnit.SECONDS).h1()).isEmpty();
+        assertThat(mirror.release(ADDRESS, VERSION).get(10, TimeUnit.SECONDS).h1())
+                .isEmpty();
 
         assertThat(fetchArchive(mirror)).isNull();
         assertThat(mirror.awaitBackgroundWork(Duration.ofSeconds(10))).isTrue();

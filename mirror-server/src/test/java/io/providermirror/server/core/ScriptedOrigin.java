@@ -3,6 +3,7 @@ package io.providermirror.server.core;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
+import io.providermirror.testkit.ProviderZips;
 import io.providermirror.upstream.ListedVersion;
 import io.providermirror.upstream.Origin;
 import io.providermirror.upstream.OriginException;
@@ -12,7 +13,6 @@ import io.providermirror.upstream.RegistryClient;
 import io.providermirror.upstream.ReleaseEvidence;
 import io.providermirror.upstream.VerifiedPackage;
 import io.providermirror.upstream.VersionList;
-import io.providermirror.testkit.ProviderZips;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -45,6 +45,7 @@ final class ScriptedOrigin implements Origin {
     final AtomicReference<Optional<String>> spellingGiven = new AtomicReference<>();
     /** Opened by a test to let version lists through; open unless a test closes it. */
     volatile CountDownLatch versionsGate = new CountDownLatch(0);
+
     volatile boolean failing;
     volatile boolean tampering;
 
@@ -54,7 +55,8 @@ final class ScriptedOrigin implements Origin {
         await(versionsGate);
         failIfAsked();
         byte[] body = ("{\"versions\":[{\"version\":\"" + SPELLING + "\",\"platforms\":[{\"os\":\"linux\",\"arch\":"
-                + "\"amd64\"}]}]}").getBytes(StandardCharsets.UTF_8);
+                        + "\"amd64\"}]}]}")
+                .getBytes(StandardCharsets.UTF_8);
         return new RegistryClient.FetchedVersions(body, VersionList.parse(address, body, describe()));
     }
 
@@ -65,14 +67,18 @@ final class ScriptedOrigin implements Origin {
         URI document = MIRROR.resolve(address.hostname() + "/" + address.namespace() + "/" + address.type() + "/"
                 + listed.version() + ".json");
         String json = "{\"archives\":{\"" + PLATFORM + "\":{\"url\":\"terraform-provider-null_1.2.0_linux_amd64.zip\","
-                + "\"hashes\":[\"zh:" + HexFormat.of().formatHex(PackageHashes.sha256().digest(archive)) + "\"]}}}";
+                + "\"hashes\":[\"zh:"
+                + HexFormat.of().formatHex(PackageHashes.sha256().digest(archive)) + "\"]}}}";
         return ReleaseEvidence.fromParentMirror(document, json.getBytes(StandardCharsets.UTF_8));
     }
 
     @Override
-    public OriginHttpClient.ArchiveStream openArchive(ProviderAddress address, ProviderVersion version,
-                                                      Optional<String> originSpelling, VerifiedPackage pkg,
-                                                      Deadline deadline) {
+    public OriginHttpClient.ArchiveStream openArchive(
+            ProviderAddress address,
+            ProviderVersion version,
+            Optional<String> originSpelling,
+            VerifiedPackage pkg,
+            Deadline deadline) {
         archiveOpens.incrementAndGet();
         spellingGiven.set(originSpelling);
         failIfAsked();
@@ -80,8 +86,8 @@ final class ScriptedOrigin implements Origin {
         if (tampering) {
             bytes[bytes.length / 2] ^= 1;
         }
-        return new OriginHttpClient.ArchiveStream(pkg.downloadUrl(), OptionalLong.of(bytes.length),
-                new ByteArrayInputStream(bytes));
+        return new OriginHttpClient.ArchiveStream(
+                pkg.downloadUrl(), OptionalLong.of(bytes.length), new ByteArrayInputStream(bytes));
     }
 
     @Override
@@ -91,7 +97,8 @@ final class ScriptedOrigin implements Origin {
 
     /** The rules under which this origin's evidence is trusted: {@link #MIRROR} stands in for the host. */
     static OriginRules trustingRules() {
-        return new OriginRules(java.util.Map.of(ADDRESS.hostname(),
+        return new OriginRules(java.util.Map.of(
+                ADDRESS.hostname(),
                 new io.providermirror.server.config.HostConfig(null, MIRROR, null, null, null, List.of(), List.of())));
     }
 

@@ -26,12 +26,14 @@ final class AccessGateTest {
     private static final String TOKEN = "s3cret-token";
     private static final String BASE = "/providers/example.test/acme/foo/";
     private static final ProviderAddress ADDRESS = ProviderAddress.parse("example.test/acme/foo");
-    private static final ProviderVersion VERSION = ProviderVersion.parse("1.0.0").orElseThrow();
+    private static final ProviderVersion VERSION =
+            ProviderVersion.parse("1.0.0").orElseThrow();
     private static final Platform PLATFORM = Platform.parse("linux_amd64");
     private static final String ARCHIVE = BASE + "terraform-provider-foo_1.0.0_linux_amd64.zip";
 
     @TempDir
     static Path directory;
+
     private static EmbeddedMirror mirror;
     private EmbeddedChannel channel;
 
@@ -101,7 +103,8 @@ final class AccessGateTest {
         channel = mirror.connection();
 
         assertThat(exchange(channel, get("/healthz")).status()).isEqualTo(200);
-        assertThat(exchange(channel, get("/ca.pem")).status()).as("this mirror has no CA of its own here")
+        assertThat(exchange(channel, get("/ca.pem")).status())
+                .as("this mirror has no CA of its own here")
                 .isEqualTo(404);
     }
 }

@@ -9,10 +9,14 @@ final class ByteRangeTest {
     @Test
     void singleRangesResolveAgainstTheSize() {
         assertThat(ByteRange.parse("bytes=0-99", 1000)).isEqualTo(new ByteRange.Outcome.Partial(new ByteRange(0, 99)));
-        assertThat(ByteRange.parse("bytes=900-", 1000)).isEqualTo(new ByteRange.Outcome.Partial(new ByteRange(900, 999)));
-        assertThat(ByteRange.parse("bytes=-100", 1000)).isEqualTo(new ByteRange.Outcome.Partial(new ByteRange(900, 999)));
-        assertThat(ByteRange.parse("bytes=990-2000", 1000)).isEqualTo(new ByteRange.Outcome.Partial(new ByteRange(990, 999)));
-        assertThat(ByteRange.parse("bytes=-5000", 1000)).isEqualTo(new ByteRange.Outcome.Partial(new ByteRange(0, 999)));
+        assertThat(ByteRange.parse("bytes=900-", 1000))
+                .isEqualTo(new ByteRange.Outcome.Partial(new ByteRange(900, 999)));
+        assertThat(ByteRange.parse("bytes=-100", 1000))
+                .isEqualTo(new ByteRange.Outcome.Partial(new ByteRange(900, 999)));
+        assertThat(ByteRange.parse("bytes=990-2000", 1000))
+                .isEqualTo(new ByteRange.Outcome.Partial(new ByteRange(990, 999)));
+        assertThat(ByteRange.parse("bytes=-5000", 1000))
+                .isEqualTo(new ByteRange.Outcome.Partial(new ByteRange(0, 999)));
     }
 
     @Test

@@ -58,7 +58,8 @@ final class ChannelRangeInputTest {
         var channel = new SeekableInMemoryByteChannel("0123".getBytes(StandardCharsets.US_ASCII));
         ChannelRangeInput input = new ChannelRangeInput(channel, 2, 5, 8);
 
-        assertThatThrownBy(() -> input.readChunk(ALLOCATOR)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> input.readChunk(ALLOCATOR))
+                .isInstanceOf(IOException.class)
                 .hasMessage("the archive ended early");
     }
 }

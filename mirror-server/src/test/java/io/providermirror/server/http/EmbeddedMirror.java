@@ -59,8 +59,8 @@ final class EmbeddedMirror implements AutoCloseable {
     private final PrometheusMeterRegistry registry;
     private final HttpServices services;
 
-    private EmbeddedMirror(FakeOrigin origin, MirrorCore core, PrometheusMeterRegistry registry,
-                           HttpServices services) {
+    private EmbeddedMirror(
+            FakeOrigin origin, MirrorCore core, PrometheusMeterRegistry registry, HttpServices services) {
         this.origin = origin;
         this.core = core;
         this.registry = registry;
@@ -74,17 +74,30 @@ final class EmbeddedMirror implements AutoCloseable {
         config.putObject("cache").put("directory", directory.resolve("cache").toString());
         ObjectNode upstream = config.putObject("upstream")
                 .put("trustedCertificates", origin.caCertificate().toString())
-                .put("connectTimeout", "2s").put("requestTimeout", "3s").put("readTimeout", "2s");
-        upstream.putObject("hosts").putObject(HOST).put("discoveryUrl", origin.discoveryUrl().toString());
+                .put("connectTimeout", "2s")
+                .put("requestTimeout", "3s")
+                .put("readTimeout", "2s");
+        upstream.putObject("hosts")
+                .putObject(HOST)
+                .put("discoveryUrl", origin.discoveryUrl().toString());
         settings.forEach((key, value) -> set(config, key, JSON.valueToTree(value)));
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        MirrorCore core = MirrorCore.open(new ConfigLoader(Map.of()).loadText(config.toString()), Clock.systemUTC(),
-                false, UnaryOperator.identity(), registry);
-        StatusPage statusPage = new StatusPage(core.blobs(), core.metrics(), core.mirror(), Map.of(), null,
-                "localhost:8443", Clock.systemUTC());
-        HttpServices services = new HttpServices(core.mirror(), statusPage,
-                new Operations(registry, directory.resolve("cache").resolve("tmp")), core.metrics(), core.auth(),
-                "docs".getBytes(StandardCharsets.UTF_8), core.executor());
+        MirrorCore core = MirrorCore.open(
+                new ConfigLoader(Map.of()).loadText(config.toString()),
+                Clock.systemUTC(),
+                false,
+                UnaryOperator.identity(),
+                registry);
+        StatusPage statusPage = new StatusPage(
+                core.blobs(), core.metrics(), core.mirror(), Map.of(), null, "localhost:8443", Clock.systemUTC());
+        HttpServices services = new HttpServices(
+                core.mirror(),
+                statusPage,
+                new Operations(registry, directory.resolve("cache").resolve("tmp")),
+                core.metrics(),
+                core.auth(),
+                "docs".getBytes(StandardCharsets.UTF_8),
+                core.executor());
         return new EmbeddedMirror(origin, core, registry, services);
     }
 
@@ -103,7 +116,10 @@ final class EmbeddedMirror implements AutoCloseable {
     }
 
     EmbeddedChannel connection(boolean managementOnly) {
-        return new EmbeddedChannel(new FileRegionReader(), new HttpServerKeepAliveHandler(), new ChunkedWriteHandler(),
+        return new EmbeddedChannel(
+                new FileRegionReader(),
+                new HttpServerKeepAliveHandler(),
+                new ChunkedWriteHandler(),
                 new MirrorHttpHandler(services, managementOnly));
     }
 
@@ -135,7 +151,8 @@ final class EmbeddedMirror implements AutoCloseable {
     void warm(ProviderAddress address, ProviderVersion version, Platform platform) throws Exception {
         core.mirror().versionIndex(address).join();
         core.mirror().versionDocument(address, version).join();
-        try (ArchiveSource source = core.mirror().archive(address, version, platform).join()) {
+        try (ArchiveSource source =
+                core.mirror().archive(address, version, platform).join()) {
             if (source instanceof ArchiveSource.Filling filling) {
                 filling.fill().completion().join();
             }

@@ -23,12 +23,21 @@ final class FailureResponseTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @ParameterizedTest
-    @CsvSource({"NOT_FOUND, 404", "FORBIDDEN, 403", "TIMEOUT, 504", "UNAVAILABLE, 502", "BAD_RESPONSE, 502",
-            "VERIFICATION_FAILED, 502"})
+    @CsvSource({
+        "NOT_FOUND, 404",
+        "FORBIDDEN, 403",
+        "TIMEOUT, 504",
+        "UNAVAILABLE, 502",
+        "BAD_RESPONSE, 502",
+        "VERIFICATION_FAILED, 502"
+    })
     void anOriginsReasonBecomesItsStatusWithTheOriginsMessage(OriginException.Reason reason, int status)
             throws Exception {
-        FullHttpResponse response = FailureResponse.of(new CompletionException(
-                new OriginException(reason, "the version list of example.test/acme/foo: it went wrong")), false, "/p");
+        FullHttpResponse response = FailureResponse.of(
+                new CompletionException(
+                        new OriginException(reason, "the version list of example.test/acme/foo: it went wrong")),
+                false,
+                "/p");
 
         assertThat(response.status().code()).isEqualTo(status);
         assertThat(firstError(response)).isEqualTo("the version list of example.test/acme/foo: it went wrong");
@@ -36,8 +45,8 @@ final class FailureResponseTest {
 
     @Test
     void aPolicyRefusalIsA404ThatSaysItIsThePolicy() throws Exception {
-        FullHttpResponse response = FailureResponse.of(
-                new PolicyDeniedException("example.test/acme/banned is denied"), false, "/p");
+        FullHttpResponse response =
+                FailureResponse.of(new PolicyDeniedException("example.test/acme/banned is denied"), false, "/p");
 
         assertThat(response.status().code()).isEqualTo(404);
         assertThat(firstError(response))
@@ -46,11 +55,15 @@ final class FailureResponseTest {
 
     @Test
     void aBusyMirrorIs503WithRetryAfterAndAFullDiskIs507WithoutIt() {
-        FullHttpResponse busy = FailureResponse.of(new ExecutionException(new CapacityException(
-                CapacityException.Limit.FILLS, "too many archives are being fetched", Duration.ofSeconds(7))),
-                false, "/p");
-        FullHttpResponse full = FailureResponse.of(new CapacityException(CapacityException.Limit.DISK,
-                "the disk is full", Duration.ofSeconds(7)), false, "/p");
+        FullHttpResponse busy = FailureResponse.of(
+                new ExecutionException(new CapacityException(
+                        CapacityException.Limit.FILLS, "too many archives are being fetched", Duration.ofSeconds(7))),
+                false,
+                "/p");
+        FullHttpResponse full = FailureResponse.of(
+                new CapacityException(CapacityException.Limit.DISK, "the disk is full", Duration.ofSeconds(7)),
+                false,
+                "/p");
 
         assertThat(busy.status().code()).isEqualTo(503);
         assertThat(busy.headers().get(HttpHeaderNames.RETRY_AFTER)).isEqualTo("7");
@@ -62,8 +75,10 @@ final class FailureResponseTest {
 
     @Test
     void aCacheThatCannotBeWrittenIs503() throws Exception {
-        FullHttpResponse response = FailureResponse.of(new CacheWriteException("cannot write the cache",
-                new java.io.IOException("read-only file system")), false, "/p");
+        FullHttpResponse response = FailureResponse.of(
+                new CacheWriteException("cannot write the cache", new java.io.IOException("read-only file system")),
+                false,
+                "/p");
 
         assertThat(response.status().code()).isEqualTo(503);
         assertThat(firstError(response)).isEqualTo("cannot write the cache");
@@ -83,12 +98,16 @@ final class FailureResponseTest {
 
         assertThat(response.status().code()).isEqualTo(404);
         assertThat(response.content().readableBytes()).isZero();
-        assertThat(Integer.parseInt(response.headers().get(HttpHeaderNames.CONTENT_LENGTH))).isPositive();
+        assertThat(Integer.parseInt(response.headers().get(HttpHeaderNames.CONTENT_LENGTH)))
+                .isPositive();
     }
 
     private static String firstError(FullHttpResponse response) throws Exception {
         try {
-            return JSON.readTree(response.content().toString(CharsetUtil.UTF_8)).get("errors").get(0).asText();
+            return JSON.readTree(response.content().toString(CharsetUtil.UTF_8))
+                    .get("errors")
+                    .get(0)
+                    .asText();
         } finally {
             response.release();
         }

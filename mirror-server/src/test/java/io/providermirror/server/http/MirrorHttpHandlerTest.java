@@ -35,17 +35,20 @@ final class MirrorHttpHandlerTest {
 
     @TempDir
     static Path directory;
+
     private static EmbeddedMirror mirror;
     private static byte[] archive;
     private EmbeddedChannel channel;
 
     @BeforeAll
     static void warmOneProvider() throws Exception {
-        mirror = EmbeddedMirror.start(directory, Map.of("policy", Map.of("deny",
-                List.of(Map.of("provider", "example.test/acme/banned")))));
+        mirror = EmbeddedMirror.start(
+                directory, Map.of("policy", Map.of("deny", List.of(Map.of("provider", "example.test/acme/banned")))));
         FakeOrigin.Release release = mirror.origin.publish("acme", "foo", "1.0.0", "linux_amd64");
         archive = release.archives().get("linux_amd64");
-        mirror.warm(ProviderAddress.parse("example.test/acme/foo"), ProviderVersion.parse("1.0.0").orElseThrow(),
+        mirror.warm(
+                ProviderAddress.parse("example.test/acme/foo"),
+                ProviderVersion.parse("1.0.0").orElseThrow(),
                 Platform.parse("linux_amd64"));
     }
 
@@ -71,7 +74,9 @@ final class MirrorHttpHandlerTest {
         assertThat(answer.header(HttpHeaderNames.CONTENT_TYPE)).isEqualTo("application/json");
         assertThat(answer.errors().isArray()).isTrue();
         assertThat(answer.errors().get(0).asText()).contains("percent-encoded");
-        assertThat(channel.isOpen()).as("a bad path is the client's mistake, not the connection's").isTrue();
+        assertThat(channel.isOpen())
+                .as("a bad path is the client's mistake, not the connection's")
+                .isTrue();
     }
 
     @Test

@@ -20,9 +20,11 @@ final class RouteParserTest {
                 .isEqualTo(new Route.VersionIndex(RANDOM));
         assertThat(RouteParser.parse("/providers/registry.terraform.io/hashicorp/random/2.0.0.json"))
                 .isEqualTo(new Route.VersionDocument(RANDOM, new ProviderVersion("2.0.0")));
-        assertThat(RouteParser.parse(
-                "/providers/registry.terraform.io/hashicorp/random/terraform-provider-random_2.0.0-rc.1_darwin_arm64.zip"))
-                .isEqualTo(new Route.Archive(RANDOM, new ProviderVersion("2.0.0-rc.1"), new Platform("darwin", "arm64")));
+        assertThat(
+                        RouteParser.parse(
+                                "/providers/registry.terraform.io/hashicorp/random/terraform-provider-random_2.0.0-rc.1_darwin_arm64.zip"))
+                .isEqualTo(
+                        new Route.Archive(RANDOM, new ProviderVersion("2.0.0-rc.1"), new Platform("darwin", "arm64")));
         assertThat(RouteParser.parse("/providers/example.test:8443/a_b/c-d/index.json"))
                 .isEqualTo(new Route.VersionIndex(new ProviderAddress("example.test:8443", "a_b", "c-d")));
     }
@@ -42,69 +44,89 @@ final class RouteParserTest {
     @Test
     void aProvidersStatusViewAndTheGeneratedCaHaveTheirOwnRoutes() {
         assertThat(RouteParser.parse("/status/providers/registry.terraform.io/hashicorp/random"))
-                .isEqualTo(new Route.ProviderStatus(new ProviderAddress("registry.terraform.io", "hashicorp", "random")));
+                .isEqualTo(
+                        new Route.ProviderStatus(new ProviderAddress("registry.terraform.io", "hashicorp", "random")));
         assertThat(RouteParser.parse("/ca.pem")).isInstanceOf(Route.CaCertificate.class);
         assertThat(Route.name(RouteParser.parse("/ca.pem"))).isEqualTo("ca");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "/status/providers/registry.terraform.io/hashicorp",
-        "/status/providers/registry.terraform.io/hashicorp/random/",
-        "/status/providers/registry.terraform.io/hashicorp/random/1.0.0",
-        "/status/providers/Registry.terraform.io/hashicorp/random",
-        "/status/providers/127.1/hashicorp/random",
-        "/status/providers/registry.terraform.io/../random",
-        "/status/providers/registry.terraform.io/hashicorp/<script>"})
+    @ValueSource(
+            strings = {
+                "/status/providers/registry.terraform.io/hashicorp",
+                "/status/providers/registry.terraform.io/hashicorp/random/",
+                "/status/providers/registry.terraform.io/hashicorp/random/1.0.0",
+                "/status/providers/Registry.terraform.io/hashicorp/random",
+                "/status/providers/127.1/hashicorp/random",
+                "/status/providers/registry.terraform.io/../random",
+                "/status/providers/registry.terraform.io/hashicorp/<script>"
+            })
     void malformedProviderStatusPathsAreBadRequests(String path) {
-        assertThat(RouteParser.parse(path)).isInstanceOfSatisfying(Route.Invalid.class,
-                invalid -> assertThat(invalid.status()).isEqualTo(400));
+        assertThat(RouteParser.parse(path))
+                .isInstanceOfSatisfying(
+                        Route.Invalid.class,
+                        invalid -> assertThat(invalid.status()).isEqualTo(400));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "/providers/%2e%2e/x/y/index.json",
-        "/providers/registry.terraform.io/hashicorp/random%2findex.json",
-        "/providers/../../etc/passwd",
-        "/providers/registry.terraform.io/../../x/index.json",
-        "/providers/Registry.terraform.io/hashicorp/random/index.json",
-        "/providers/registry.terraform.io/hashicorp/random/v1.0.0.json",
-        "/providers/registry.terraform.io/hashicorp/random/terraform-provider-other_1.0.0_linux_amd64.zip",
-        "/providers/registry.terraform.io/hashicorp/random/terraform-provider-random_1.0_linux_amd64.zip",
-        "/providers/registry.terraform.io/hashicorp/random/terraform-provider-random_1.0.0_linux.zip",
-        "/providers/registry.terraform.io/hashicorp/random/terraform-provider-random_1.0.0_linux_amd64_x.zip",
-        "/providers/registry.terraform.io/hashicorp/random/terraform-provider-random_1.0.0_Linux_amd64.zip",
-        "/providers/registry.terraform.io/hashicorp/random/random.tar.gz",
-        "/providers/registry.terraform.io/hashicorp/random/",
-        "/providers/registry.terraform.io/hashicorp/random/index.json/extra",
-        "/providers/registry.terraform.io//random/index.json",
-        "/providers/registry.terraform.io/hashicorp/random/1.0.0\u0000.json",
-        "/providers/registry.terraform.io/hashicorp/random/1.0.0 .json",
-        "/providers/a\\b/c/d/index.json",
-        "/providers/127.1/hashicorp/random/index.json",
-        "/providers/0x7f.1/hashicorp/random/index.json",
-        "/providers/0177.0.0.1/hashicorp/random/index.json",
-        "/providers/2130706433/hashicorp/random/index.json",
-        "/providers/127.1:8443/hashicorp/random/index.json"})
+    @ValueSource(
+            strings = {
+                "/providers/%2e%2e/x/y/index.json",
+                "/providers/registry.terraform.io/hashicorp/random%2findex.json",
+                "/providers/../../etc/passwd",
+                "/providers/registry.terraform.io/../../x/index.json",
+                "/providers/Registry.terraform.io/hashicorp/random/index.json",
+                "/providers/registry.terraform.io/hashicorp/random/v1.0.0.json",
+                "/providers/registry.terraform.io/hashicorp/random/terraform-provider-other_1.0.0_linux_amd64.zip",
+                "/providers/registry.terraform.io/hashicorp/random/terraform-provider-random_1.0_linux_amd64.zip",
+                "/providers/registry.terraform.io/hashicorp/random/terraform-provider-random_1.0.0_linux.zip",
+                "/providers/registry.terraform.io/hashicorp/random/terraform-provider-random_1.0.0_linux_amd64_x.zip",
+                "/providers/registry.terraform.io/hashicorp/random/terraform-provider-random_1.0.0_Linux_amd64.zip",
+                "/providers/registry.terraform.io/hashicorp/random/random.tar.gz",
+                "/providers/registry.terraform.io/hashicorp/random/",
+                "/providers/registry.terraform.io/hashicorp/random/index.json/extra",
+                "/providers/registry.terraform.io//random/index.json",
+                "/providers/registry.terraform.io/hashicorp/random/1.0.0\u0000.json",
+                "/providers/registry.terraform.io/hashicorp/random/1.0.0 .json",
+                "/providers/a\\b/c/d/index.json",
+                "/providers/127.1/hashicorp/random/index.json",
+                "/providers/0x7f.1/hashicorp/random/index.json",
+                "/providers/0177.0.0.1/hashicorp/random/index.json",
+                "/providers/2130706433/hashicorp/random/index.json",
+                "/providers/127.1:8443/hashicorp/random/index.json"
+            })
     void malformedMirrorPathsAreBadRequests(String path) {
-        assertThat(RouteParser.parse(path)).isInstanceOfSatisfying(Route.Invalid.class,
-                invalid -> assertThat(invalid.status()).isEqualTo(400));
+        assertThat(RouteParser.parse(path))
+                .isInstanceOfSatisfying(
+                        Route.Invalid.class,
+                        invalid -> assertThat(invalid.status()).isEqualTo(400));
     }
 
     @Test
     void pathsOutsideTheMirrorAreNotFound() {
-        assertThat(RouteParser.parse("/v1/providers/x")).isInstanceOfSatisfying(Route.Invalid.class,
-                invalid -> assertThat(invalid.status()).isEqualTo(404));
-        assertThat(RouteParser.parse("/" + "a".repeat(2000))).isInstanceOfSatisfying(Route.Invalid.class,
-                invalid -> assertThat(invalid.status()).isEqualTo(400));
+        assertThat(RouteParser.parse("/v1/providers/x"))
+                .isInstanceOfSatisfying(
+                        Route.Invalid.class,
+                        invalid -> assertThat(invalid.status()).isEqualTo(404));
+        assertThat(RouteParser.parse("/" + "a".repeat(2000)))
+                .isInstanceOfSatisfying(
+                        Route.Invalid.class,
+                        invalid -> assertThat(invalid.status()).isEqualTo(400));
     }
 
     @Test
     void generatedPathsNeverThrowAndOnlyValidOnesRoute() {
         Random random = new Random(42);
         String alphabet = "/.%:_-azAZ09+\\\u0000 \u00e9";
-        String[] stems = {"/providers/", "/providers/example.test/", "/providers/example.test/acme/",
-            "/providers/example.test/acme/fake/", "/", "/status/providers/", "/status/providers/example.test/acme/"};
+        String[] stems = {
+            "/providers/",
+            "/providers/example.test/",
+            "/providers/example.test/acme/",
+            "/providers/example.test/acme/fake/",
+            "/",
+            "/status/providers/",
+            "/status/providers/example.test/acme/"
+        };
         for (int i = 0; i < 20_000; i++) {
             StringBuilder path = new StringBuilder(stems[random.nextInt(stems.length)]);
             int length = random.nextInt(40);

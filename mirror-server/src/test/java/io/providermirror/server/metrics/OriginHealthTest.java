@@ -16,15 +16,23 @@ final class OriginHealthTest {
     private final OriginHealth health = new OriginHealth(clock);
 
     private void succeeded(String origin, String host) {
-        health.requestCompleted(origin, host, OriginObserver.Operation.ARCHIVE, OriginObserver.Outcome.SUCCESS,
-                Duration.ofMillis(5), null);
+        health.requestCompleted(
+                origin,
+                host,
+                OriginObserver.Operation.ARCHIVE,
+                OriginObserver.Outcome.SUCCESS,
+                Duration.ofMillis(5),
+                null);
     }
 
     @Test
     void refusedArchivesCountAsFailuresOfTheirOriginThoughEveryRequestSucceeded() {
         for (int i = 0; i < 3; i++) {
             succeeded("example.test", "127.0.0.1:42601");
-            health.verificationFailed("example.test", "example.test/acme/bad 1.0.0 linux_amd64", "archive_hash",
+            health.verificationFailed(
+                    "example.test",
+                    "example.test/acme/bad 1.0.0 linux_amd64",
+                    "archive_hash",
                     "the archive's sha256 is not the one in the signed SHA256SUMS");
         }
 
@@ -49,7 +57,8 @@ final class OriginHealthTest {
         succeeded("registry.terraform.io", "releases.hashicorp.com");
         succeeded("example.test", "127.0.0.1:42601");
 
-        assertThat(health.snapshot()).extracting(OriginHealth.Snapshot::origin)
+        assertThat(health.snapshot())
+                .extracting(OriginHealth.Snapshot::origin)
                 .containsExactly("example.test", "registry.terraform.io");
         assertThat(health.snapshot().get(1).contacted())
                 .containsExactly("registry.terraform.io", "releases.hashicorp.com");
@@ -59,14 +68,19 @@ final class OriginHealthTest {
     @Test
     void recentProblemsKeepOnlyTheLastTwentyNewestFirstWithQueryStringsStripped() {
         for (int i = 0; i < OriginHealth.RECENT_PROBLEMS + 5; i++) {
-            health.requestCompleted("example.test", "bucket.example", OriginObserver.Operation.ARCHIVE,
-                    OriginObserver.Outcome.ERROR, Duration.ofMillis(5),
+            health.requestCompleted(
+                    "example.test",
+                    "bucket.example",
+                    OriginObserver.Operation.ARCHIVE,
+                    OriginObserver.Outcome.ERROR,
+                    Duration.ofMillis(5),
                     "https://bucket.example/p" + i + ".zip?X-Amz-Signature=s3cr3t answered HTTP 403");
         }
 
         assertThat(health.recentProblems()).hasSize(OriginHealth.RECENT_PROBLEMS);
         assertThat(health.recentProblems().get(0).what()).contains("/p24.zip?[redacted]");
-        assertThat(health.recentProblems().get(OriginHealth.RECENT_PROBLEMS - 1).what()).contains("/p5.zip");
+        assertThat(health.recentProblems().get(OriginHealth.RECENT_PROBLEMS - 1).what())
+                .contains("/p5.zip");
         assertThat(health.recentProblems()).noneMatch(problem -> problem.what().contains("s3cr3t"));
         assertThat(health.snapshot().get(0).lastFailureMessage()).doesNotContain("s3cr3t");
     }

@@ -43,7 +43,9 @@ final class ConfiguredIdentityTest {
 
     private List<String> warnings() {
         synchronized (lines) {
-            return lines.list.stream().filter(e -> e.getLevel() == Level.WARN).map(ILoggingEvent::getFormattedMessage)
+            return lines.list.stream()
+                    .filter(e -> e.getLevel() == Level.WARN)
+                    .map(ILoggingEvent::getFormattedMessage)
                     .toList();
         }
     }
@@ -51,8 +53,8 @@ final class ConfiguredIdentityTest {
     @Test
     void aValidCertificateForThisHostIsReadWithoutWarnings() throws Exception {
         TestCertificates corp = TestCertificates.create(tmp, "corp");
-        ServerIdentity identity = ConfiguredIdentity.read(new TlsConfig(corp.serverCertificatePem(), corp.serverKeyPem()),
-                "localhost", Clock.systemUTC());
+        ServerIdentity identity = ConfiguredIdentity.read(
+                new TlsConfig(corp.serverCertificatePem(), corp.serverKeyPem()), "localhost", Clock.systemUTC());
         assertThat(identity.chain()).isNotEmpty();
         assertThat(warnings()).isEmpty();
     }
@@ -62,16 +64,24 @@ final class ConfiguredIdentityTest {
         TestCertificates corp = TestCertificates.create(tmp, "corp");
         Clock later = Clock.fixed(Instant.now().plus(Duration.ofDays(365)), ZoneOffset.UTC);
         ConfiguredIdentity.read(new TlsConfig(corp.serverCertificatePem(), corp.serverKeyPem()), "localhost", later);
-        assertThat(warnings()).singleElement().asString()
-                .contains(corp.serverCertificatePem().toString()).contains("expired").contains("clients will refuse it");
+        assertThat(warnings())
+                .singleElement()
+                .asString()
+                .contains(corp.serverCertificatePem().toString())
+                .contains("expired")
+                .contains("clients will refuse it");
     }
 
     @Test
     void aCertificateThatDoesNotNameThisMachineIsWarnedAbout() throws Exception {
         TestCertificates corp = TestCertificates.create(tmp, "corp");
-        ConfiguredIdentity.read(new TlsConfig(corp.serverCertificatePem(), corp.serverKeyPem()), "buildhost.corp.example",
+        ConfiguredIdentity.read(
+                new TlsConfig(corp.serverCertificatePem(), corp.serverKeyPem()),
+                "buildhost.corp.example",
                 Clock.systemUTC());
-        assertThat(warnings()).singleElement().asString()
+        assertThat(warnings())
+                .singleElement()
+                .asString()
                 .contains("is for [localhost, 127.0.0.1], not for this machine's name buildhost.corp.example");
     }
 
@@ -79,9 +89,13 @@ final class ConfiguredIdentityTest {
     void aKeyThatIsNotTheCertificatesOwnIsRefusedNamingBothFiles() {
         TestCertificates corp = TestCertificates.create(tmp.resolve("corp"), "corp");
         TestCertificates other = TestCertificates.create(tmp.resolve("other"), "other");
-        assertThatThrownBy(() -> ConfiguredIdentity.read(new TlsConfig(corp.serverCertificatePem(), other.serverKeyPem()),
-                "localhost", Clock.systemUTC()))
-                .hasMessageStartingWith("server.tls.privateKey does not match the certificate in server.tls.certificate")
-                .hasMessageContaining(other.serverKeyPem().toString()).hasMessageContaining(corp.serverCertificatePem().toString());
+        assertThatThrownBy(() -> ConfiguredIdentity.read(
+                        new TlsConfig(corp.serverCertificatePem(), other.serverKeyPem()),
+                        "localhost",
+                        Clock.systemUTC()))
+                .hasMessageStartingWith(
+                        "server.tls.privateKey does not match the certificate in server.tls.certificate")
+                .hasMessageContaining(other.serverKeyPem().toString())
+                .hasMessageContaining(corp.serverCertificatePem().toString());
     }
 }

@@ -37,10 +37,12 @@ final class TlsFilesTest {
         PrivateKey pkcs8 = PemFiles.readPrivateKey(resource("rsa-pkcs8.pem"));
         assertThat(pkcs1.getAlgorithm()).isEqualTo("RSA");
         assertThat(pkcs1.getEncoded()).isEqualTo(pkcs8.getEncoded());
-        assertThat(PemFiles.readPrivateKey(resource("ec-sec1.pem")).getAlgorithm()).isIn("EC", "ECDSA");
+        assertThat(PemFiles.readPrivateKey(resource("ec-sec1.pem")).getAlgorithm())
+                .isIn("EC", "ECDSA");
 
         Path notAKey = Files.writeString(tmp.resolve("cert-only.pem"), "nothing here\n");
-        assertThatThrownBy(() -> PemFiles.readPrivateKey(notAKey)).isInstanceOf(IOException.class)
+        assertThatThrownBy(() -> PemFiles.readPrivateKey(notAKey))
+                .isInstanceOf(IOException.class)
                 .hasMessageContaining("cert-only.pem");
     }
 
@@ -51,7 +53,8 @@ final class TlsFilesTest {
         KeyPair pair = ec.generateKeyPair();
         Path file = Files.writeString(tmp.resolve("written.pem"), PemFiles.toPkcs8Pem(pair.getPrivate()));
         assertThat(Files.readString(file)).startsWith("-----BEGIN PRIVATE KEY-----");
-        assertThat(PemFiles.readPrivateKey(file).getEncoded()).isEqualTo(pair.getPrivate().getEncoded());
+        assertThat(PemFiles.readPrivateKey(file).getEncoded())
+                .isEqualTo(pair.getPrivate().getEncoded());
     }
 
     @Test
@@ -62,7 +65,9 @@ final class TlsFilesTest {
         X509Certificate ca = first.chain().get(1);
         server.verify(ca.getPublicKey());
         assertThat(ca.getBasicConstraints()).isGreaterThanOrEqualTo(0);
-        List<String> names = server.getSubjectAlternativeNames().stream().map(n -> String.valueOf(n.get(1))).toList();
+        List<String> names = server.getSubjectAlternativeNames().stream()
+                .map(n -> String.valueOf(n.get(1)))
+                .toList();
         assertThat(names).contains("localhost", "127.0.0.1");
         assertThat(first.generatedCa()).contains(tmp.resolve("tls/ca.pem"));
 

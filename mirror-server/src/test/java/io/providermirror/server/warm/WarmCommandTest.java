@@ -1,10 +1,11 @@
 package io.providermirror.server.warm;
 
-import io.providermirror.server.cli.WarmCommand;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.providermirror.server.MirrorFixtures;
+import io.providermirror.server.cli.WarmCommand;
 import io.providermirror.testkit.FakeOrigin;
+import io.providermirror.testkit.FakeOriginExtension;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -17,10 +18,9 @@ import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import io.providermirror.testkit.FakeOriginExtension;
 
 /** warm, through a running mirror and directly in a cache directory, from arguments, lock files and .tf files. */
 final class WarmCommandTest {
@@ -37,7 +37,8 @@ final class WarmCommandTest {
     @BeforeEach
     void publish() {
         for (String version : new String[] {"1.0.0", "1.1.0", "2.0.0"}) {
-            releases.add(fixture.origin().publish("acme", "wa", version, FakeOrigin.Tamper.NONE, 10_000, "linux_amd64", "darwin_arm64"));
+            releases.add(fixture.origin()
+                    .publish("acme", "wa", version, FakeOrigin.Tamper.NONE, 10_000, "linux_amd64", "darwin_arm64"));
         }
         releases.add(fixture.origin().publish("acme", "wb", "0.1.0", FakeOrigin.Tamper.NONE, 10_000, "linux_amd64"));
     }
@@ -63,25 +64,43 @@ final class WarmCommandTest {
     }
 
     private FakeOrigin.Release release(String type, String version) {
-        return releases.stream().filter(r -> r.type().equals(type) && r.version().equals(version)).findFirst().orElseThrow();
+        return releases.stream()
+                .filter(r -> r.type().equals(type) && r.version().equals(version))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
     void throughARunningMirrorTheNewestMatchingVersionsForEachPlatformAndAgainResumes() throws Exception {
         try (var mirror = MirrorFixtures.start(tmp.resolve("cache"), fixture.origin())) {
-            String[] args = {"--mirror", "https://localhost:" + mirror.port() + "/providers/", "--ca", mirror.ca().toString(),
-                "--platform", "linux_amd64,darwin_arm64", "example.test/acme/wa@~> 1.0", "example.test/acme/wb"};
+            String[] args = {
+                "--mirror",
+                "https://localhost:" + mirror.port() + "/providers/",
+                "--ca",
+                mirror.ca().toString(),
+                "--platform",
+                "linux_amd64,darwin_arm64",
+                "example.test/acme/wa@~> 1.0",
+                "example.test/acme/wb"
+            };
             assertThat(warm(args)).as(output).isZero();
-            assertThat(output).contains("warm: 3 fetched").contains("0 already cached").contains("0 failed")
+            assertThat(output)
+                    .contains("warm: 3 fetched")
+                    .contains("0 already cached")
+                    .contains("0 failed")
                     .contains("done     example.test/acme/wa 1.1.0 linux_amd64")
                     .contains("done     example.test/acme/wa 1.1.0 darwin_arm64")
                     .contains("not offered: example.test/acme/wb 0.1.0 darwin_arm64");
-            assertThat(fixture.origin().archiveDownloads(release("wa", "1.1.0"), "linux_amd64")).isEqualTo(1);
-            assertThat(fixture.origin().archiveDownloads(release("wa", "1.0.0"), "linux_amd64")).as("only the newest match").isZero();
+            assertThat(fixture.origin().archiveDownloads(release("wa", "1.1.0"), "linux_amd64"))
+                    .isEqualTo(1);
+            assertThat(fixture.origin().archiveDownloads(release("wa", "1.0.0"), "linux_amd64"))
+                    .as("only the newest match")
+                    .isZero();
 
             assertThat(warm(args)).as(output).isZero();
             assertThat(output).contains("warm: 0 fetched").contains("3 already cached");
-            assertThat(fixture.origin().archiveDownloads(release("wa", "1.1.0"), "linux_amd64")).isEqualTo(1);
+            assertThat(fixture.origin().archiveDownloads(release("wa", "1.1.0"), "linux_amd64"))
+                    .isEqualTo(1);
         }
     }
 
@@ -112,19 +131,40 @@ final class WarmCommandTest {
                 resource "wb_thing" "x" { name = "x-${var.region}" }
                 """);
         try (var mirror = MirrorFixtures.start(tmp.resolve("cache"), fixture.origin())) {
-            assertThat(warm("--mirror", "https://localhost:" + mirror.port() + "/providers/", "--ca", mirror.ca().toString(),
-                    "--platform", "linux_amd64", "--lock-file", lock.toString(), "--dir", project.toString())).as(output).isZero();
+            assertThat(warm(
+                            "--mirror",
+                            "https://localhost:" + mirror.port() + "/providers/",
+                            "--ca",
+                            mirror.ca().toString(),
+                            "--platform",
+                            "linux_amd64",
+                            "--lock-file",
+                            lock.toString(),
+                            "--dir",
+                            project.toString()))
+                    .as(output)
+                    .isZero();
             assertThat(output).contains("warm: 2 fetched");
-            assertThat(fixture.origin().archiveDownloads(release("wa", "2.0.0"), "linux_amd64")).isEqualTo(1);
-            assertThat(fixture.origin().archiveDownloads(release("wb", "0.1.0"), "linux_amd64")).isEqualTo(1);
+            assertThat(fixture.origin().archiveDownloads(release("wa", "2.0.0"), "linux_amd64"))
+                    .isEqualTo(1);
+            assertThat(fixture.origin().archiveDownloads(release("wb", "0.1.0"), "linux_amd64"))
+                    .isEqualTo(1);
         }
     }
 
     @Test
     void directlyInACacheDirectoryThatAnOfflineMirrorThenServes() throws Exception {
-        Path config = Files.writeString(tmp.resolve("mirror.yaml"), MirrorFixtures.yaml(tmp.resolve("cache"), fixture.origin()));
-        assertThat(warm("--config", config.toString(), "--platform", "linux_amd64", "--all-versions",
-                "example.test/acme/wa@>= 1.1")).as(output).isZero();
+        Path config = Files.writeString(
+                tmp.resolve("mirror.yaml"), MirrorFixtures.yaml(tmp.resolve("cache"), fixture.origin()));
+        assertThat(warm(
+                        "--config",
+                        config.toString(),
+                        "--platform",
+                        "linux_amd64",
+                        "--all-versions",
+                        "example.test/acme/wa@>= 1.1"))
+                .as(output)
+                .isZero();
         assertThat(output).contains("warm: 2 fetched");
         try (var offline = MirrorFixtures.startOffline(tmp.resolve("cache"), fixture.origin())) {
             fixture.origin().close();
@@ -132,8 +172,8 @@ final class WarmCommandTest {
                     .isEqualTo(release("wa", "2.0.0").archives().get("linux_amd64"));
             // Complete hashes: the h1: of each warmed platform was stored before warm closed the cache.
             for (String version : List.of("1.1.0", "2.0.0")) {
-                String document = new String(offline.get("/providers/example.test/acme/wa/" + version + ".json"),
-                        StandardCharsets.UTF_8);
+                String document = new String(
+                        offline.get("/providers/example.test/acme/wa/" + version + ".json"), StandardCharsets.UTF_8);
                 assertThat(document).as(version).containsPattern("\"linux_amd64\":\\{[^}]*\"h1:");
             }
         }
@@ -142,12 +182,16 @@ final class WarmCommandTest {
     @Test
     void aRunningMirrorsCacheDirectoryIsWarmedThroughItNotBesideIt() throws Exception {
         try (var mirror = MirrorFixtures.start(tmp.resolve("cache"), fixture.origin())) {
-            Path config = Files.writeString(tmp.resolve("mirror.yaml"), MirrorFixtures.yaml(tmp.resolve("cache"), fixture.origin()));
-            assertThat(warm("--config", config.toString(), "--platform", "linux_amd64", "example.test/acme/wb")).isEqualTo(2);
-            assertThat(output).contains("another provider-mirror process is using the cache directory")
+            Path config = Files.writeString(
+                    tmp.resolve("mirror.yaml"), MirrorFixtures.yaml(tmp.resolve("cache"), fixture.origin()));
+            assertThat(warm("--config", config.toString(), "--platform", "linux_amd64", "example.test/acme/wb"))
+                    .isEqualTo(2);
+            assertThat(output)
+                    .contains("another provider-mirror process is using the cache directory")
                     .contains("warm --mirror");
             // The refused warm fetched nothing beside the running mirror, which goes on serving.
-            assertThat(fixture.origin().archiveDownloads(release("wb", "0.1.0"), "linux_amd64")).isZero();
+            assertThat(fixture.origin().archiveDownloads(release("wb", "0.1.0"), "linux_amd64"))
+                    .isZero();
             assertThat(mirror.get("/providers/example.test/acme/wb/index.json")).isNotEmpty();
         }
     }
@@ -156,9 +200,17 @@ final class WarmCommandTest {
     void aMirrorWhoseCertificateIsNotTrustedIsExplainedWithTheCaOption() throws Exception {
         try (var mirror = MirrorFixtures.start(tmp.resolve("cache"), fixture.origin())) {
             // The origin's CA is not the mirror's: the handshake fails.
-            assertThat(warm("--mirror", "https://localhost:" + mirror.port() + "/providers/", "--ca",
-                    fixture.origin().caCertificate().toString(), "--platform", "linux_amd64", "example.test/acme/wb")).isEqualTo(1);
-            assertThat(output).contains("cannot verify the certificate of https://localhost:" + mirror.port())
+            assertThat(warm(
+                            "--mirror",
+                            "https://localhost:" + mirror.port() + "/providers/",
+                            "--ca",
+                            fixture.origin().caCertificate().toString(),
+                            "--platform",
+                            "linux_amd64",
+                            "example.test/acme/wb"))
+                    .isEqualTo(1);
+            assertThat(output)
+                    .contains("cannot verify the certificate of https://localhost:" + mirror.port())
                     .contains("give the CA that signed it with --ca FILE");
         }
     }
@@ -167,10 +219,18 @@ final class WarmCommandTest {
     void aTamperedArchiveSaysWhyTheMirrorRefusedIt() throws Exception {
         fixture.origin().publish("acme", "wt", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES, 3_000_000, "linux_amd64");
         try (var mirror = MirrorFixtures.start(tmp.resolve("cache"), fixture.origin())) {
-            assertThat(warm("--mirror", "https://localhost:" + mirror.port() + "/providers/", "--ca", mirror.ca().toString(),
-                    "--platform", "linux_amd64", "example.test/acme/wt")).isEqualTo(1);
+            assertThat(warm(
+                            "--mirror",
+                            "https://localhost:" + mirror.port() + "/providers/",
+                            "--ca",
+                            mirror.ca().toString(),
+                            "--platform",
+                            "linux_amd64",
+                            "example.test/acme/wt"))
+                    .isEqualTo(1);
             // Refused before the answer started (502 with the mirror's words) or while streaming (cut off).
-            assertThat(output).contains("FAILED: example.test/acme/wt 1.0.0 linux_amd64")
+            assertThat(output)
+                    .contains("FAILED: example.test/acme/wt 1.0.0 linux_amd64")
                     .containsPattern("failed verification|does not match the sha256")
                     .doesNotContain(": closed");
         }
@@ -178,23 +238,45 @@ final class WarmCommandTest {
 
     @Test
     void commandOutputIsForPeopleTheLogShowsOnlyWarningsUnlessVerbose() throws Exception {
-        Path config = Files.writeString(tmp.resolve("mirror.yaml"), MirrorFixtures.yaml(tmp.resolve("cache"), fixture.origin()));
-        assertThat(warm("--config", config.toString(), "--platform", "linux_amd64", "example.test/acme/wb")).isZero();
-        assertThat(root().getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN);
-        assertThat(org.slf4j.LoggerFactory.getLogger("io.providermirror.server.core.Archives").isInfoEnabled()).isFalse();
-        root().setLevel(rootLevel);
-        assertThat(warm("--verbose", "--config", config.toString(), "--platform", "linux_amd64", "example.test/acme/wa"))
+        Path config = Files.writeString(
+                tmp.resolve("mirror.yaml"), MirrorFixtures.yaml(tmp.resolve("cache"), fixture.origin()));
+        assertThat(warm("--config", config.toString(), "--platform", "linux_amd64", "example.test/acme/wb"))
                 .isZero();
-        assertThat(org.slf4j.LoggerFactory.getLogger("io.providermirror.server.core.Archives").isInfoEnabled()).isTrue();
+        assertThat(root().getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN);
+        assertThat(org.slf4j.LoggerFactory.getLogger("io.providermirror.server.core.Archives")
+                        .isInfoEnabled())
+                .isFalse();
+        root().setLevel(rootLevel);
+        assertThat(warm(
+                        "--verbose",
+                        "--config",
+                        config.toString(),
+                        "--platform",
+                        "linux_amd64",
+                        "example.test/acme/wa"))
+                .isZero();
+        assertThat(org.slf4j.LoggerFactory.getLogger("io.providermirror.server.core.Archives")
+                        .isInfoEnabled())
+                .isTrue();
     }
 
     @Test
     void failuresAreListedAndTheExitCodeSaysSo() throws Exception {
         try (var mirror = MirrorFixtures.start(tmp.resolve("cache"), fixture.origin())) {
-            assertThat(warm("--mirror", "https://localhost:" + mirror.port() + "/providers/", "--ca", mirror.ca().toString(),
-                    "--platform", "linux_amd64", "example.test/acme/missing", "example.test/acme/wa@> 9")).isEqualTo(1);
-            assertThat(output).contains("FAILED: example.test/acme/missing (argument 'example.test/acme/missing'): "
-                    + "cannot list its versions").contains("no version matches > 9");
+            assertThat(warm(
+                            "--mirror",
+                            "https://localhost:" + mirror.port() + "/providers/",
+                            "--ca",
+                            mirror.ca().toString(),
+                            "--platform",
+                            "linux_amd64",
+                            "example.test/acme/missing",
+                            "example.test/acme/wa@> 9"))
+                    .isEqualTo(1);
+            assertThat(output)
+                    .contains("FAILED: example.test/acme/missing (argument 'example.test/acme/missing'): "
+                            + "cannot list its versions")
+                    .contains("no version matches > 9");
         }
         assertThat(warm("--platform", "linux_amd64")).isEqualTo(2);
         assertThat(output).contains("nothing to warm");

@@ -1,8 +1,10 @@
-package io.providermirror.server.core;
+package io.providermirror.bench;
 
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
+import io.providermirror.server.core.RenderedDocument;
+import io.providermirror.server.core.VersionDocuments;
 import io.providermirror.upstream.VerifiedPackage;
 import io.providermirror.upstream.VerifiedRelease;
 import java.net.URI;
@@ -35,9 +37,22 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class VersionDocumentBenchmark {
 
-    private static final String[] PLATFORMS = {"darwin_amd64", "darwin_arm64", "freebsd_386", "freebsd_amd64",
-        "freebsd_arm", "linux_386", "linux_amd64", "linux_arm", "linux_arm64", "openbsd_386", "openbsd_amd64",
-        "solaris_amd64", "windows_386", "windows_amd64"};
+    private static final String[] PLATFORMS = {
+        "darwin_amd64",
+        "darwin_arm64",
+        "freebsd_386",
+        "freebsd_amd64",
+        "freebsd_arm",
+        "linux_386",
+        "linux_amd64",
+        "linux_arm",
+        "linux_arm64",
+        "openbsd_386",
+        "openbsd_amd64",
+        "solaris_amd64",
+        "windows_386",
+        "windows_amd64"
+    };
 
     private VerifiedRelease release;
     private final Map<Platform, String> h1 = new HashMap<>();
@@ -52,9 +67,15 @@ public class VersionDocumentBenchmark {
             Platform platform = Platform.parse(name);
             String file = "terraform-provider-aws_5.80.0_" + name + ".zip";
             String sha256 = HexFormat.of().formatHex(new byte[32]).replace('0', Character.forDigit(i++ % 16, 16));
-            packages.put(platform, new VerifiedPackage(platform, file,
-                    URI.create("https://releases.hashicorp.com/terraform-provider-aws/5.80.0/" + file), sha256,
-                    "34365D9472D7468F", List.of()));
+            packages.put(
+                    platform,
+                    new VerifiedPackage(
+                            platform,
+                            file,
+                            URI.create("https://releases.hashicorp.com/terraform-provider-aws/5.80.0/" + file),
+                            sha256,
+                            "34365D9472D7468F",
+                            List.of()));
             h1.put(platform, "h1:" + "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG=");
         }
         release = new VerifiedRelease(address, version, packages);
@@ -67,7 +88,10 @@ public class VersionDocumentBenchmark {
 
     @Benchmark
     public RenderedDocument renderWithSignedUrls() {
-        return VersionDocuments.render(release, h1, platform -> true,
+        return VersionDocuments.render(
+                release,
+                h1,
+                platform -> true,
                 platform -> "expires=1795000000&signature=0123456789abcdef0123456789abcdef0123456789abcdef");
     }
 }

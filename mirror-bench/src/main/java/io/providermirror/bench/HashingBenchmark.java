@@ -1,5 +1,6 @@
-package io.providermirror.upstream;
+package io.providermirror.bench;
 
+import io.providermirror.upstream.PackageHashes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
