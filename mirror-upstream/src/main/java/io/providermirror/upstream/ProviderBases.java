@@ -6,6 +6,8 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,7 +30,7 @@ public final class ProviderBases {
     private final ServiceDiscovery discovery;
     private final DiscoveryMemory memory;
     private final Duration freshness;
-    private final Map<String, Discovered> bases = new ConcurrentHashMap<>();
+    private final Map<String, CompletableFuture<Discovered>> bases = new ConcurrentHashMap<>();
 
     public ProviderBases(ServiceDiscovery discovery, DiscoveryMemory memory, Duration freshness) {
         if (freshness.isZero() || freshness.isNegative()) {
@@ -41,16 +43,40 @@ public final class ProviderBases {
 
     /** The {@code providers.v1} base URL of {@code hostname}; concurrent callers share one discovery. */
     public URI providersBase(String hostname) {
+        CompletableFuture<Discovered> known = bases.get(hostname);
+        if (known != null && usable(known) && known.isDone()) {
+            // Known and fresh: no lock taken, whatever discoveries of other hosts are under way.
+            return known.join().base();
+        }
         if (bases.size() >= MAX_HOSTS) {
             bases.clear();
         }
-        // compute() runs the discovery once per host while other callers for the host wait for its result.
-        return bases.compute(
-                        hostname,
-                        (host, known) -> known != null && known.expiresAtNanos() - System.nanoTime() > 0
-                                ? known
-                                : new Discovered(discover(host), System.nanoTime() + freshness.toNanos()))
-                .base();
+        // Only the choice of who discovers happens inside the map; the discovery itself runs outside it, so a slow
+        // origin holds up nobody but the callers waiting for that same host.
+        CompletableFuture<Discovered> mine = new CompletableFuture<>();
+        CompletableFuture<Discovered> shared =
+                bases.compute(hostname, (host, current) -> current != null && usable(current) ? current : mine);
+        if (shared == mine) {
+            try {
+                mine.complete(new Discovered(discover(hostname), System.nanoTime() + freshness.toNanos()));
+            } catch (RuntimeException e) {
+                bases.remove(hostname, mine);
+                mine.completeExceptionally(e);
+            }
+        }
+        try {
+            return shared.join().base();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause : e;
+        }
+    }
+
+    /** A discovery under way, or one that answered and is still fresh. */
+    private static boolean usable(CompletableFuture<Discovered> discovered) {
+        if (!discovered.isDone()) {
+            return true;
+        }
+        return !discovered.isCompletedExceptionally() && discovered.join().expiresAtNanos() - System.nanoTime() > 0;
     }
 
     /** Where discovery for {@code hostname} is looked up, for error messages. */

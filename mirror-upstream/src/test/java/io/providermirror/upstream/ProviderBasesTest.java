@@ -7,6 +7,8 @@ import static com.github.tomakehurst.wiremock.client.WireMock.stubFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import com.github.tomakehurst.wiremock.client.WireMock;
 import com.github.tomakehurst.wiremock.junit5.WireMockRuntimeInfo;
@@ -16,6 +18,10 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** Each host's registry URL: discovered once, kept fresh for a while, and remembered for when discovery fails. */
@@ -101,5 +107,60 @@ final class ProviderBasesTest {
         assertThatThrownBy(() -> bases(wm, Duration.ofMinutes(15)).providersBase(HOST))
                 .isInstanceOf(OriginException.class)
                 .hasMessageContaining("not valid JSON");
+    }
+
+    @Test
+    void aSlowDiscoveryOfOneHostDoesNotHoldUpAHostWhoseUrlIsKnown(WireMockRuntimeInfo wm) throws Exception {
+        // A host that falls in the same bin of the map as HOST: a lock held while discovering would hold up both.
+        String slow = sameBinAs(HOST);
+        discoveryAnswers("{\"providers.v1\":\"/v1/providers/\"}");
+        stubFor(get(urlEqualTo("/slow/.well-known/terraform.json"))
+                .willReturn(aResponse()
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"providers.v1\":\"/v1/providers/\"}")
+                        .withFixedDelay(6_000)));
+        ProviderBases bases = new ProviderBases(
+                new ServiceDiscovery(
+                        OriginClients.http(null, Duration.ofSeconds(10)),
+                        Map.of(
+                                HOST,
+                                URI.create(wm.getHttpBaseUrl() + "/"),
+                                slow,
+                                URI.create(wm.getHttpBaseUrl() + "/slow/"))),
+                memory,
+                Duration.ofMinutes(15));
+        URI known = bases.providersBase(HOST);
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<URI> slowBase = pool.submit(() -> bases.providersBase(slow));
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> WireMock.findAll(getRequestedFor(urlEqualTo("/slow/.well-known/terraform.json")))
+                                    .size()
+                            == 1);
+
+            // While the slow host's discovery is under way, the known host answers at once.
+            assertThat(assertTimeoutPreemptively(Duration.ofSeconds(3), () -> bases.providersBase(HOST)))
+                    .isEqualTo(known);
+            assertThat(slowBase.isDone()).isFalse();
+            assertThat(slowBase.get(15, TimeUnit.SECONDS))
+                    .isEqualTo(URI.create(wm.getHttpBaseUrl() + "/v1/providers/"));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** A host name whose bin in a default-sized {@link ConcurrentHashMap} is that of {@code host}. */
+    private static String sameBinAs(String host) {
+        for (int i = 0; ; i++) {
+            String candidate = "slow-" + i + ".test";
+            if (bin(candidate) == bin(host)) {
+                return candidate;
+            }
+        }
+    }
+
+    private static int bin(String key) {
+        int h = key.hashCode();
+        return (h ^ (h >>> 16)) & 15;
     }
 }
