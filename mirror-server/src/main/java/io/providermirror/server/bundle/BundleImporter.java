@@ -102,13 +102,13 @@ public final class BundleImporter {
      * The versions the cache lists already, unchanged, joined by the bundle's {@code carried} versions (those whose
      * releases the bundle holds and that verified) that the cache does not list yet: an import only adds.
      */
-    private VersionList merged(VersionList bundled, Set<ProviderVersion> carried) {
+    private VersionList merged(VersionList bundled, Set<ProviderVersion> carried) throws IOException {
         Map<ProviderVersion, ListedVersion> all = new TreeMap<>();
         try {
             cache.versionList(bundled.address())
                     .ifPresent(cached -> all.putAll(cached.value().versions()));
-        } catch (IOException unreadable) {
-            // The bundle's list replaces an unreadable one.
+        } catch (CacheDocuments.Unreadable unreadable) {
+            // The bundle's list replaces an unreadable one; a cache that cannot be read at all stops the import.
         }
         bundled.versions().keySet().stream()
                 .filter(carried::contains)

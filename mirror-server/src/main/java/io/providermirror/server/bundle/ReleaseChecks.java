@@ -122,15 +122,16 @@ final class ReleaseChecks {
     }
 
     /** The release the cache holds already, if its evidence still verifies under this mirror's rules. */
-    private VerifiedRelease cachedRelease(ProviderAddress address, ProviderVersion version) {
+    private VerifiedRelease cachedRelease(ProviderAddress address, ProviderVersion version) throws IOException {
         try {
             Optional<CacheDocuments.Dated<ReleaseEvidence>> stored = cache.releaseEvidence(address, version);
             return stored.isEmpty()
                     ? null
                     : ReleaseVerifier.verify(
                             address, version, stored.get().value(), core.rules().signaturePolicy(address.hostname()));
-        } catch (OriginException | IOException | IllegalArgumentException unverifiable) {
-            // The mirror drops such evidence when it reads it; it vouches for nothing here either.
+        } catch (OriginException | CacheDocuments.Unreadable | IllegalArgumentException unverifiable) {
+            // The mirror drops such evidence when it reads it; it vouches for nothing here either. A cache that
+            // cannot be read at all (any other IOException) stops the import: nothing may replace what it holds.
             return null;
         }
     }

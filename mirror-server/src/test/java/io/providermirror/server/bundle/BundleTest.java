@@ -175,6 +175,19 @@ final class BundleTest {
     }
 
     @Test
+    void aCacheWhoseEvidenceCannotBeReadStopsTheImportInsteadOfBeingOverwritten() throws Exception {
+        Path bundle = export("providers.tar");
+        // Not unreadable content (that is dropped and replaced) but a read that fails: the cache may hold verified
+        // evidence the mirror cannot see right now, so nothing may replace it.
+        Path evidence = tmp.resolve("inside/metadata/example.test/acme/carried/1.1.0/release.json");
+        Files.createDirectories(evidence);
+
+        assertThat(importInside(bundle, "")).as(output).isNotZero();
+        assertThat(Files.isDirectory(evidence)).isTrue();
+        assertThat(archivesInside()).isEmpty();
+    }
+
+    @Test
     void anArchiveAlteredInTheBundleIsRefusedWholeEvenWithAMatchingManifest() throws Exception {
         Path bundle = export("providers.tar");
         Path altered = rewrite(
