@@ -2,8 +2,11 @@ package io.providermirror.upstream;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -15,6 +18,7 @@ import java.util.Base64;
 import java.util.Enumeration;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.zip.ZipEntry;
 import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
 import org.apache.commons.compress.archivers.zip.ZipFile;
 
@@ -119,6 +123,8 @@ public final class PackageHashes {
         try (ZipFile file = ZipFile.builder()
                 .setSeekableByteChannel(zip)
                 .setCharset(StandardCharsets.UTF_8)
+                // Names as the CLI's zip reader sees them: never from Info-ZIP's Unicode path extra field.
+                .setUseUnicodeExtraFields(false)
                 .get()) {
             Enumeration<ZipArchiveEntry> entries = file.getEntries();
             while (entries.hasMoreElements()) {
@@ -129,7 +135,12 @@ public final class PackageHashes {
                 if (lines.size() >= limits.maxEntries()) {
                     throw new IOException("zip has more than " + limits.maxEntries() + " entries");
                 }
-                String name = entry.getName();
+                // What the CLI can unpack and hash: stored or deflated entries with UTF-8 names, nothing else.
+                if (entry.getMethod() != ZipEntry.STORED && entry.getMethod() != ZipEntry.DEFLATED) {
+                    throw new IOException("zip entry " + printable(entry.getName()) + " uses compression method "
+                            + entry.getMethod() + "; only stored and deflated entries can be installed");
+                }
+                String name = utf8(entry.getRawName());
                 if (name.indexOf('\n') >= 0) {
                     throw new IOException("zip entry name contains a newline: " + name.replace("\n", "\\n"));
                 }
@@ -203,6 +214,20 @@ public final class PackageHashes {
             out.append(c < 0x20 || c == 0x7f ? String.format("\\x%02x", (int) c) : String.valueOf(c));
         }
         return "'" + out + (name.length() > 200 ? "...'" : "'");
+    }
+
+    /** An entry's name, which must be valid UTF-8 (a name that is not cannot be hashed as the CLI hashes it). */
+    private static String utf8(byte[] rawName) throws IOException {
+        try {
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(rawName))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            throw new IOException("zip entry name is not UTF-8: " + HEX.formatHex(rawName), e);
+        }
     }
 
     private static int compareNamesOfLines(byte[] a, byte[] b) {

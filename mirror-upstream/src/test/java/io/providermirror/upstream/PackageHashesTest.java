@@ -12,6 +12,9 @@ import java.util.List;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
+import org.apache.commons.compress.archivers.zip.UnicodePathExtraField;
+import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
+import org.apache.commons.compress.archivers.zip.ZipArchiveOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -206,6 +209,85 @@ final class PackageHashesTest {
         assertThatThrownBy(() -> PackageHashes.h1(zip))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("expands to more than 2147483648 bytes (its entry 'zeros' declares 3221225471)");
+    }
+
+    @Test
+    void namesComeFromTheEntryItselfNeverFromAUnicodePathExtraField() throws IOException {
+        Path plain = tmp.resolve("plain.zip");
+        try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(plain))) {
+            zip.putNextEntry(new ZipEntry("terraform-provider-x"));
+            zip.write("binary".getBytes(StandardCharsets.UTF_8));
+        }
+        // The same file, with an extra field that claims another name (its CRC matches, so readers that honour
+        // such fields use it); the CLI's reader does not, so the hash must not either.
+        Path relabelled = tmp.resolve("relabelled.zip");
+        try (ZipArchiveOutputStream zip = new ZipArchiveOutputStream(Files.newOutputStream(relabelled))) {
+            zip.setEncoding("Cp437");
+            zip.setUseLanguageEncodingFlag(false);
+            ZipArchiveEntry entry = new ZipArchiveEntry("terraform-provider-x");
+            entry.addExtraField(new UnicodePathExtraField(
+                    "terraform-provider-y", "terraform-provider-x".getBytes(StandardCharsets.US_ASCII)));
+            zip.putArchiveEntry(entry);
+            zip.write("binary".getBytes(StandardCharsets.UTF_8));
+            zip.closeArchiveEntry();
+        }
+
+        assertThat(PackageHashes.h1(relabelled)).isEqualTo(PackageHashes.h1(plain));
+    }
+
+    @Test
+    void refusesEntryNamesThatAreNotUtf8() throws IOException {
+        Path zipFile = tmp.resolve("latin1.zip");
+        try (ZipArchiveOutputStream zip = new ZipArchiveOutputStream(Files.newOutputStream(zipFile))) {
+            zip.setEncoding("ISO-8859-1");
+            zip.setUseLanguageEncodingFlag(false);
+            zip.putArchiveEntry(new ZipArchiveEntry("caf\u00e9"));
+            zip.write(1);
+            zip.closeArchiveEntry();
+        }
+
+        assertThatThrownBy(() -> PackageHashes.h1(zipFile))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("not UTF-8");
+    }
+
+    @Test
+    void refusesCompressionMethodsTheCliCannotUnpack() throws IOException {
+        Path zipFile = tmp.resolve("bzip2.zip");
+        try (ZipOutputStream zip = new ZipOutputStream(Files.newOutputStream(zipFile))) {
+            ZipEntry entry = new ZipEntry("terraform-provider-x");
+            entry.setMethod(ZipEntry.STORED);
+            byte[] content = "binary".getBytes(StandardCharsets.UTF_8);
+            java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+            crc.update(content);
+            entry.setSize(content.length);
+            entry.setCrc(crc.getValue());
+            zip.putNextEntry(entry);
+            zip.write(content);
+        }
+        // Relabel the entry as bzip2 (method 12) in its local header and in the central directory.
+        byte[] bytes = Files.readAllBytes(zipFile);
+        setMethod(bytes, new byte[] {0x50, 0x4b, 0x03, 0x04}, 8);
+        setMethod(bytes, new byte[] {0x50, 0x4b, 0x01, 0x02}, 10);
+        Files.write(zipFile, bytes);
+
+        assertThatThrownBy(() -> PackageHashes.h1(zipFile))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("compression method 12");
+    }
+
+    private static void setMethod(byte[] zip, byte[] signature, int offset) {
+        for (int i = 0; i + 4 <= zip.length; i++) {
+            if (zip[i] == signature[0]
+                    && zip[i + 1] == signature[1]
+                    && zip[i + 2] == signature[2]
+                    && zip[i + 3] == signature[3]) {
+                zip[i + offset] = 12;
+                zip[i + offset + 1] = 0;
+                return;
+            }
+        }
+        throw new AssertionError("no header");
     }
 
     @Test
