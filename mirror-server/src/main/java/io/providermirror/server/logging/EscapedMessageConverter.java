@@ -12,7 +12,7 @@ import io.providermirror.upstream.Urls;
  * which for pre-signed download URLs are credentials. Installed by the built-in {@code logback.xml} as the
  * {@code msg} conversion word.
  */
-public final class EscapedMessageConverter extends ClassicConverter {
+public class EscapedMessageConverter extends ClassicConverter {
 
     @Override
     public String convert(ILoggingEvent event) {

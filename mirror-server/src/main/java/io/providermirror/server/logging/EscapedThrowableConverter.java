@@ -9,7 +9,7 @@ import io.providermirror.upstream.Urls;
  * messages cannot start a line of their own or carry terminal escapes, and URLs in them lose their queries.
  * Installed by the built-in {@code logback.xml}.
  */
-public final class EscapedThrowableConverter extends ThrowableProxyConverter {
+public class EscapedThrowableConverter extends ThrowableProxyConverter {
 
     @Override
     protected String throwableProxyToString(IThrowableProxy throwable) {

@@ -10,7 +10,7 @@ import java.nio.charset.StandardCharsets;
  * in them stripped of their query strings as {@link EscapedMessageConverter} does for text lines. Installed by
  * the built-in {@code logback-json.xml}.
  */
-public final class RedactingJsonEncoder extends JsonEncoder {
+public class RedactingJsonEncoder extends JsonEncoder {
 
     @Override
     public byte[] encode(ILoggingEvent event) {
