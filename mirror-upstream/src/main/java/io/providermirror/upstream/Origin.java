@@ -4,6 +4,7 @@ import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Where one origin host's providers come from: its provider registry (found by service discovery) or a parent
@@ -25,14 +26,14 @@ public interface Origin {
      * Opens the archive of a verified package; when its download URL stopped working (expired signed URLs answer
      * 401, 403, 404 or 410), asks for a fresh one, which must name the same verified file and hash.
      *
-     * @param originSpelling the origin's spelling of {@code version} when the mirror knows it; asked of the
-     *                       origin when a renewal needs it and it is empty
+     * @param originSpelling the origin's spelling of {@code version} when the mirror knows it, looked up only when
+     *                       a renewal needs it; asked of the origin when it is empty
      * @param deadline       checked before each request of a renewal
      */
     OriginHttpClient.ArchiveStream openArchive(
             ProviderAddress address,
             ProviderVersion version,
-            Optional<String> originSpelling,
+            Supplier<Optional<String>> originSpelling,
             VerifiedPackage pkg,
             Deadline deadline);
 

@@ -4,6 +4,7 @@ import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import java.net.URI;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +39,7 @@ public final class ParentMirrorOrigin implements Origin {
     public OriginHttpClient.ArchiveStream openArchive(
             ProviderAddress address,
             ProviderVersion version,
-            Optional<String> originSpelling,
+            Supplier<Optional<String>> originSpelling,
             VerifiedPackage pkg,
             Deadline deadline) {
         try {

@@ -4,6 +4,7 @@ import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import java.net.URI;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,7 +40,7 @@ public final class RegistryOrigin implements Origin {
     public OriginHttpClient.ArchiveStream openArchive(
             ProviderAddress address,
             ProviderVersion version,
-            Optional<String> originSpelling,
+            Supplier<Optional<String>> originSpelling,
             VerifiedPackage pkg,
             Deadline deadline) {
         URI base = bases.providersBase(hostname);
@@ -56,11 +57,13 @@ public final class RegistryOrigin implements Origin {
                     pkg.platform(),
                     e.status());
             // The download document is asked for under the version's name as the origin lists it.
-            String spelling = originSpelling.orElseGet(() -> registry.versions(base, address)
-                    .list()
-                    .find(version)
-                    .map(ListedVersion::originSpelling)
-                    .orElse(version.canonical()));
+            String spelling = originSpelling
+                    .get()
+                    .orElseGet(() -> registry.versions(base, address)
+                            .list()
+                            .find(version)
+                            .map(ListedVersion::originSpelling)
+                            .orElse(version.canonical()));
             deadline.check();
             URI fresh = registry.refreshDownloadUrl(base, address, version, spelling, pkg);
             deadline.check();

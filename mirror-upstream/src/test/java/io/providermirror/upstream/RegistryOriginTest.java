@@ -78,7 +78,7 @@ final class RegistryOriginTest {
 
     private static byte[] open(String type, VerifiedPackage pkg, Optional<String> spelling) throws Exception {
         try (OriginHttpClient.ArchiveStream stream = registry.openArchive(
-                new ProviderAddress("example.test", "acme", type), version(), spelling, pkg, () -> {})) {
+                new ProviderAddress("example.test", "acme", type), version(), () -> spelling, pkg, () -> {})) {
             return stream.body().readAllBytes();
         }
     }
@@ -109,5 +109,31 @@ final class RegistryOriginTest {
                                         .build())
                         .getCount())
                 .isEqualTo(2);
+    }
+
+    @Test
+    void aDownloadUrlThatWorksIsOpenedWithoutLookingUpTheOriginsSpelling() throws Exception {
+        FakeOrigin.Release release = origin.publish("acme", "fresh", "1.0", PLATFORM);
+        ProviderAddress address = new ProviderAddress("example.test", "acme", "fresh");
+        ListedVersion listed = registry.versions(address).list().find(version()).orElseThrow();
+        VerifiedPackage pkg = ReleaseVerifier.verify(
+                        address,
+                        version(),
+                        registry.release(address, listed),
+                        SignaturePolicy.defaultFor("example.test"))
+                .find(Platform.parse(PLATFORM))
+                .orElseThrow();
+
+        try (OriginHttpClient.ArchiveStream stream = registry.openArchive(
+                address,
+                version(),
+                () -> {
+                    throw new AssertionError("the spelling is looked up only to renew a download URL");
+                },
+                pkg,
+                () -> {})) {
+            assertThat(stream.body().readAllBytes())
+                    .isEqualTo(release.archives().get(PLATFORM));
+        }
     }
 }

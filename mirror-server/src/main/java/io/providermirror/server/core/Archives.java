@@ -219,7 +219,7 @@ final class Archives {
         // Waiting for the response is bounded by upstream.requestTimeout; each read of the body by readTimeout.
         Origin.Deadline renewal = copy.renewalDeadline(deadline, what, address.hostname());
         try (OriginHttpClient.ArchiveStream stream =
-                fetchFrom.openArchive(address, version, lists.cachedSpelling(address, version), pkg, renewal)) {
+                fetchFrom.openArchive(address, version, () -> lists.cachedSpelling(address, version), pkg, renewal)) {
             OptionalLong announced = stream.contentLength();
             copy.checkAnnounced(announced, what, origin);
             fill.begin(announced);

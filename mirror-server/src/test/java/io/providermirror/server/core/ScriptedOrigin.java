@@ -24,6 +24,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * An {@link Origin} in memory, standing in for a parent network mirror at {@link #MIRROR}: it lists one version of
@@ -76,11 +77,11 @@ final class ScriptedOrigin implements Origin {
     public OriginHttpClient.ArchiveStream openArchive(
             ProviderAddress address,
             ProviderVersion version,
-            Optional<String> originSpelling,
+            Supplier<Optional<String>> originSpelling,
             VerifiedPackage pkg,
             Deadline deadline) {
         archiveOpens.incrementAndGet();
-        spellingGiven.set(originSpelling);
+        spellingGiven.set(originSpelling.get());
         failIfAsked();
         byte[] bytes = archive.clone();
         if (tampering) {
