@@ -35,7 +35,6 @@ final class AccessGateTest {
     static Path directory;
 
     private static EmbeddedMirror mirror;
-    private EmbeddedChannel channel;
 
     @BeforeAll
     static void warmOneProvider() throws Exception {
@@ -50,15 +49,13 @@ final class AccessGateTest {
     }
 
     @AfterEach
-    void closeConnection() {
-        if (channel != null) {
-            channel.finishAndReleaseAll();
-        }
+    void closeConnections() {
+        mirror.closeConnections();
     }
 
     @Test
     void aVersionListWithoutATokenGets401WithABearerChallengeThatSaysWhatToConfigure() throws Exception {
-        channel = mirror.connection();
+        EmbeddedChannel channel = mirror.connection();
 
         EmbeddedMirror.Answer answer = exchange(channel, get(BASE + "index.json"));
 
@@ -70,7 +67,7 @@ final class AccessGateTest {
 
     @Test
     void aVersionListWithTheTokenIsAnswered() throws Exception {
-        channel = mirror.connection();
+        EmbeddedChannel channel = mirror.connection();
         FullHttpRequest request = get(BASE + "index.json");
         request.headers().set(HttpHeaderNames.AUTHORIZATION, "Bearer " + TOKEN);
 
@@ -79,7 +76,7 @@ final class AccessGateTest {
 
     @Test
     void anArchiveWithoutASignedUrlGets403() throws Exception {
-        channel = mirror.connection();
+        EmbeddedChannel channel = mirror.connection();
 
         EmbeddedMirror.Answer answer = exchange(channel, get(ARCHIVE));
 
@@ -89,7 +86,7 @@ final class AccessGateTest {
 
     @Test
     void anArchiveWithTheSignedUrlTheMirrorHandsOutIsServed() throws Exception {
-        channel = mirror.connection();
+        EmbeddedChannel channel = mirror.connection();
         String query = mirror.core.auth().archiveQuery(ADDRESS, VERSION, PLATFORM);
 
         EmbeddedMirror.Answer answer = exchange(channel, get(ARCHIVE + "?" + query));
@@ -100,7 +97,7 @@ final class AccessGateTest {
 
     @Test
     void theHealthCheckAndTheCaCertificateStayOpen() throws Exception {
-        channel = mirror.connection();
+        EmbeddedChannel channel = mirror.connection();
 
         assertThat(exchange(channel, get("/healthz")).status()).isEqualTo(200);
         assertThat(exchange(channel, get("/ca.pem")).status())

@@ -40,7 +40,9 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
 
 /**
@@ -58,6 +60,7 @@ final class EmbeddedMirror implements AutoCloseable {
     final MirrorCore core;
     private final PrometheusMeterRegistry registry;
     private final HttpServices services;
+    private final List<EmbeddedChannel> connections = new CopyOnWriteArrayList<>();
 
     private EmbeddedMirror(
             FakeOrigin origin, MirrorCore core, PrometheusMeterRegistry registry, HttpServices services) {
@@ -116,11 +119,19 @@ final class EmbeddedMirror implements AutoCloseable {
     }
 
     EmbeddedChannel connection(boolean managementOnly) {
-        return new EmbeddedChannel(
+        EmbeddedChannel channel = new EmbeddedChannel(
                 new FileRegionReader(),
                 new HttpServerKeepAliveHandler(),
                 new ChunkedWriteHandler(),
                 new MirrorHttpHandler(services, managementOnly));
+        connections.add(channel);
+        return channel;
+    }
+
+    /** Closes every connection opened so far, releasing what they still hold (call it after each test). */
+    void closeConnections() {
+        connections.forEach(EmbeddedChannel::finishAndReleaseAll);
+        connections.clear();
     }
 
     /**

@@ -38,7 +38,6 @@ final class MirrorHttpHandlerTest {
 
     private static EmbeddedMirror mirror;
     private static byte[] archive;
-    private EmbeddedChannel channel;
 
     @BeforeAll
     static void warmOneProvider() throws Exception {
@@ -58,15 +57,13 @@ final class MirrorHttpHandlerTest {
     }
 
     @AfterEach
-    void closeConnection() {
-        if (channel != null) {
-            channel.finishAndReleaseAll();
-        }
+    void closeConnections() {
+        mirror.closeConnections();
     }
 
     @Test
     void aMalformedPathGetsA400WithAJsonErrorsBody() throws Exception {
-        channel = mirror.connection();
+        EmbeddedChannel channel = mirror.connection();
 
         EmbeddedMirror.Answer answer = exchange(channel, get(BASE + "%2e%2e/index.json"));
 
@@ -81,7 +78,7 @@ final class MirrorHttpHandlerTest {
 
     @Test
     void aMethodOtherThanGetOrHeadGets405NamingTheAllowedOnes() throws Exception {
-        channel = mirror.connection();
+        EmbeddedChannel channel = mirror.connection();
 
         EmbeddedMirror.Answer answer = exchange(channel, EmbeddedMirror.request(HttpMethod.DELETE, INDEX));
 
@@ -91,7 +88,7 @@ final class MirrorHttpHandlerTest {
 
     @Test
     void headOfAWarmVersionListAnswersWithItsLengthButWithoutABody() throws Exception {
-        channel = mirror.connection();
+        EmbeddedChannel channel = mirror.connection();
         EmbeddedMirror.Answer whole = exchange(channel, get(INDEX));
 
         EmbeddedMirror.Answer head = exchange(channel, EmbeddedMirror.request(HttpMethod.HEAD, INDEX));
@@ -105,7 +102,7 @@ final class MirrorHttpHandlerTest {
 
     @Test
     void aCachedArchiveIsSentWhole() throws Exception {
-        channel = mirror.connection();
+        EmbeddedChannel channel = mirror.connection();
 
         EmbeddedMirror.Answer answer = exchange(channel, get(ARCHIVE));
 
@@ -116,7 +113,7 @@ final class MirrorHttpHandlerTest {
 
     @Test
     void headOfACachedArchiveAnnouncesItsLengthAndEntityTagWithoutSendingIt() throws Exception {
-        channel = mirror.connection();
+        EmbeddedChannel channel = mirror.connection();
 
         EmbeddedMirror.Answer answer = exchange(channel, EmbeddedMirror.request(HttpMethod.HEAD, ARCHIVE));
 
@@ -129,7 +126,7 @@ final class MirrorHttpHandlerTest {
 
     @Test
     void aRangeRequestGets206WithExactlyTheBytesAskedFor() throws Exception {
-        channel = mirror.connection();
+        EmbeddedChannel channel = mirror.connection();
         FullHttpRequest request = get(ARCHIVE);
         request.headers().set(HttpHeaderNames.RANGE, "bytes=10-19");
 
@@ -142,7 +139,7 @@ final class MirrorHttpHandlerTest {
 
     @Test
     void aRangeOutsideTheArchiveGets416NamingItsSize() throws Exception {
-        channel = mirror.connection();
+        EmbeddedChannel channel = mirror.connection();
         FullHttpRequest request = get(ARCHIVE);
         request.headers().set(HttpHeaderNames.RANGE, "bytes=" + archive.length + "-");
 
@@ -154,7 +151,7 @@ final class MirrorHttpHandlerTest {
 
     @Test
     void ifNoneMatchWithTheArchivesEntityTagGets304AndTheConnectionStaysOpen() throws Exception {
-        channel = mirror.connection();
+        EmbeddedChannel channel = mirror.connection();
         String etag = exchange(channel, get(ARCHIVE)).header(HttpHeaderNames.ETAG);
         FullHttpRequest request = get(ARCHIVE);
         request.headers().set(HttpHeaderNames.IF_NONE_MATCH, etag);
@@ -170,7 +167,7 @@ final class MirrorHttpHandlerTest {
 
     @Test
     void aKeepAliveRequestLeavesTheConnectionOpenAndConnectionCloseClosesIt() throws Exception {
-        channel = mirror.connection();
+        EmbeddedChannel channel = mirror.connection();
 
         assertThat(exchange(channel, get(INDEX)).status()).isEqualTo(200);
         assertThat(channel.isOpen()).isTrue();
@@ -182,7 +179,7 @@ final class MirrorHttpHandlerTest {
 
     @Test
     void aRequestTheDecoderCouldNotReadGets400AndTheConnectionIsClosed() throws Exception {
-        channel = mirror.connection();
+        EmbeddedChannel channel = mirror.connection();
         FullHttpRequest request = get(INDEX);
         request.setDecoderResult(io.netty.handler.codec.DecoderResult.failure(new IllegalArgumentException("bad")));
 
@@ -195,7 +192,7 @@ final class MirrorHttpHandlerTest {
 
     @Test
     void aProviderThePolicyRefusesGets404SayingItIsThePolicy() throws Exception {
-        channel = mirror.connection();
+        EmbeddedChannel channel = mirror.connection();
 
         EmbeddedMirror.Answer answer = exchange(channel, get("/providers/example.test/acme/banned/index.json"));
 
@@ -205,7 +202,7 @@ final class MirrorHttpHandlerTest {
 
     @Test
     void theManagementListenerServesTheOperatorEndpointsOnly() throws Exception {
-        channel = mirror.connection(true);
+        EmbeddedChannel channel = mirror.connection(true);
 
         EmbeddedMirror.Answer health = exchange(channel, get("/healthz"));
         EmbeddedMirror.Answer document = exchange(channel, get(INDEX));
