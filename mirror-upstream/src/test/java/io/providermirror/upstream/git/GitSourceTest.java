@@ -3,10 +3,12 @@ package io.providermirror.upstream.git;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.providermirror.testkit.StallingServer;
 import io.providermirror.testkit.TestCertificates;
 import io.providermirror.upstream.TrustedCertificates;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -164,6 +166,28 @@ class GitSourceTest {
                         server.repositoryUrl(), "v1.0.0", temp.resolve("checkouts"), new ArchiveLimits(1000, 64)))
                 .isInstanceOf(GitFetchException.class)
                 .hasMessageContaining("outgrew 64 bytes");
+        assertThat(temp.resolve("checkouts")).isEmptyDirectory();
+    }
+
+    @Test
+    void aStallingServerFailsTheFetchWithinItsTimeout() throws Exception {
+        TestCertificates certificates = TestCertificates.create(temp.resolve("stalling-tls"), "stalling");
+        GitSource impatient = new GitSource(
+                TrustedCertificates.trustManager(certificates.caPem()),
+                Map.of(),
+                Duration.ofSeconds(2),
+                Clock.systemUTC());
+        try (StallingServer stalling = StallingServer.start(
+                certificates,
+                "0000000000000000000000000000000000000000\trefs/heads/main\n".getBytes(StandardCharsets.UTF_8),
+                10)) {
+            long started = System.nanoTime();
+
+            assertThatThrownBy(
+                            () -> impatient.fetch(stalling.url("/repo.git"), "main", temp.resolve("checkouts"), LIMITS))
+                    .isInstanceOf(GitFetchException.class);
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(15));
+        }
         assertThat(temp.resolve("checkouts")).isEmptyDirectory();
     }
 
