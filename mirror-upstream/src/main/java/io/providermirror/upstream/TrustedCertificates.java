@@ -26,6 +26,20 @@ public final class TrustedCertificates {
     /** An SSL context trusting the JDK's authorities and every certificate in {@code extraPemBundle}. */
     public static SSLContext sslContext(Path extraPemBundle) throws IOException {
         try {
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, new TrustManager[] {trustManager(extraPemBundle)}, null);
+            return context;
+        } catch (GeneralSecurityException e) {
+            throw new IOException("cannot build the TLS trust for origins: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The trust manager behind {@link #sslContext}, for clients that take trust managers rather than a context
+     * (JGit's HTTP connections).
+     */
+    public static X509TrustManager trustManager(Path extraPemBundle) throws IOException {
+        try {
             KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
             store.load(null, null);
             int index = 0;
@@ -43,9 +57,12 @@ public final class TrustedCertificates {
             }
             TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             factory.init(store);
-            SSLContext context = SSLContext.getInstance("TLS");
-            context.init(null, factory.getTrustManagers(), null);
-            return context;
+            for (TrustManager manager : factory.getTrustManagers()) {
+                if (manager instanceof X509TrustManager x509) {
+                    return x509;
+                }
+            }
+            throw new GeneralSecurityException("the JDK offers no X.509 trust manager");
         } catch (GeneralSecurityException e) {
             throw new IOException("cannot build the TLS trust for origins: " + e.getMessage(), e);
         }

@@ -1,0 +1,227 @@
+package io.providermirror.upstream.git;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.api.TransportConfigCallback;
+import org.eclipse.jgit.api.errors.GitAPIException;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.Ref;
+import org.eclipse.jgit.lib.RefUpdate;
+import org.eclipse.jgit.lib.Repository;
+import org.eclipse.jgit.lib.StoredConfig;
+import org.eclipse.jgit.transport.RefSpec;
+import org.eclipse.jgit.transport.TransportHttp;
+import org.eclipse.jgit.transport.http.HttpConnection;
+import org.eclipse.jgit.transport.http.HttpConnectionFactory;
+import org.eclipse.jgit.transport.http.JDKHttpConnectionFactory;
+
+/**
+ * Fetches a module source that the CLI would get with git: one ref (a branch, a tag or a commit id) of an HTTPS
+ * repository, checked out in a new directory. Shallow (depth 1) where the server allows it, else in full; with
+ * the mirror's TLS trust and an optional {@link GitCredential} per host; redirects are not followed (the
+ * credential must not travel to another host); time is bounded by {@code timeout} and the repository's size on
+ * disk by {@link ArchiveLimits#maxBytes()} (checked while it is received and after).
+ */
+public final class GitSource {
+
+    private static final Pattern COMMIT_ID = Pattern.compile("[0-9a-f]{40}");
+    private static final String FETCHED = "refs/mirror/fetched";
+
+    private final X509TrustManager trust;
+    private final Map<String, GitCredential> credentialsByHost;
+    private final Duration timeout;
+    private final Clock clock;
+
+    /**
+     * @param trust the mirror's trust towards origins ({@code TrustedCertificates.trustManager})
+     * @param credentialsByHost the credential for each host (lower case), if any
+     * @param timeout the bound on one fetch, from the first request to the checkout
+     */
+    public GitSource(
+            X509TrustManager trust, Map<String, GitCredential> credentialsByHost, Duration timeout, Clock clock) {
+        this.trust = trust;
+        this.credentialsByHost = Map.copyOf(credentialsByHost);
+        this.timeout = timeout;
+        this.clock = clock;
+    }
+
+    /**
+     * Clones {@code ref} of {@code repository} (an {@code https://} URL) into a new directory under {@code
+     * workDirectory}. A tag is peeled to its commit; a branch name wins over a tag of the same name, as with
+     * {@code git clone --branch}. The caller closes the result to delete the checkout.
+     *
+     * @throws GitFetchException when the URL, the ref or the server fails, or a bound is exceeded
+     */
+    public FetchedSource fetch(URI repository, String ref, Path workDirectory, ArchiveLimits limits)
+            throws GitFetchException {
+        if (!"https".equals(repository.getScheme()) || repository.getHost() == null) {
+            throw new GitFetchException("a git module source must be an https:// URL: " + repository);
+        }
+        Instant deadline = clock.instant().plus(timeout);
+        Path directory;
+        try {
+            directory = Files.createTempDirectory(workDirectory, "git-");
+        } catch (IOException e) {
+            throw new GitFetchException("cannot make a directory for the clone: " + e.getMessage(), e);
+        }
+        try (Git git = Git.init().setDirectory(directory.toFile()).call()) {
+            StoredConfig config = git.getRepository().getConfig();
+            config.setString("http", null, "followRedirects", "false");
+            config.save();
+            String url = repository.toString();
+            TransportConfigCallback transport = transport(repository.getHost().toLowerCase(Locale.ROOT));
+            String wanted = wantedRef(git, url, ref, transport, deadline);
+            FetchProgress progress = new FetchProgress(clock, deadline, directory.resolve(".git"), limits.maxBytes());
+            fetchRef(git, url, wanted, transport, deadline, progress);
+            progress.checkRepositorySize();
+            Repository local = git.getRepository();
+            ObjectId commit = local.resolve(FETCHED + "^{commit}");
+            if (commit == null) {
+                throw new GitFetchException(repository + " has no commit at " + ref);
+            }
+            git.checkout().setName(commit.name()).setForced(true).call();
+            return new FetchedSource(commit.name(), directory);
+        } catch (GitAPIException | IOException | GitFetchException | RuntimeException e) {
+            FetchedSource.deleteTree(directory);
+            if (e instanceof GitFetchException fetchException) {
+                throw fetchException;
+            }
+            throw new GitFetchException("cannot fetch " + ref + " of " + repository + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The full name of the ref to fetch, or the commit id itself. */
+    private String wantedRef(Git git, String url, String ref, TransportConfigCallback transport, Instant deadline)
+            throws GitAPIException, GitFetchException {
+        if (COMMIT_ID.matcher(ref).matches()) {
+            return ref;
+        }
+        // through the local repository: JGit's dumb HTTP client needs one even to list refs
+        Map<String, Ref> advertised = git.lsRemote()
+                .setRemote(url)
+                .setTransportConfigCallback(transport)
+                .setTimeout(secondsLeft(deadline))
+                .callAsMap();
+        List<String> candidates =
+                ref.startsWith("refs/") ? List.of(ref) : List.of("refs/heads/" + ref, "refs/tags/" + ref);
+        for (String candidate : candidates) {
+            if (advertised.containsKey(candidate)) {
+                return candidate;
+            }
+        }
+        throw new GitFetchException(url + " has no branch or tag " + ref);
+    }
+
+    private void fetchRef(
+            Git git,
+            String url,
+            String wanted,
+            TransportConfigCallback transport,
+            Instant deadline,
+            FetchProgress progress)
+            throws GitAPIException, GitFetchException {
+        boolean commitId = COMMIT_ID.matcher(wanted).matches();
+        RefSpec spec = new RefSpec("+" + wanted + ":" + FETCHED);
+        try {
+            git.fetch()
+                    .setRemote(url)
+                    .setRefSpecs(spec)
+                    .setDepth(1)
+                    .setTransportConfigCallback(transport)
+                    .setTimeout(secondsLeft(deadline))
+                    .setProgressMonitor(progress)
+                    .call();
+        } catch (GitAPIException | RuntimeException shallowRefused) {
+            progress.throwIfExceeded();
+            // the server refused a shallow fetch (dumb HTTP, or a commit id it does not serve): fetch in full below
+        }
+        try {
+            Repository local = git.getRepository();
+            if (!commitId && local.resolve(FETCHED) != null) {
+                return;
+            }
+            ObjectId wantedId = commitId ? ObjectId.fromString(wanted) : null;
+            if (wantedId == null || !local.getObjectDatabase().has(wantedId)) {
+                git.fetch()
+                        .setRemote(url)
+                        .setRefSpecs(commitId ? new RefSpec("+refs/*:refs/mirror/all/*") : spec)
+                        .setTransportConfigCallback(transport)
+                        .setTimeout(secondsLeft(deadline))
+                        .setProgressMonitor(progress)
+                        .call();
+            }
+            if (wantedId != null) {
+                if (!local.getObjectDatabase().has(wantedId)) {
+                    throw new GitFetchException(url + " does not serve the commit " + wanted);
+                }
+                RefUpdate update = local.updateRef(FETCHED);
+                update.setNewObjectId(wantedId);
+                update.forceUpdate();
+            }
+        } catch (IOException e) {
+            throw new GitFetchException("cannot fetch " + wanted + " of " + url + ": " + e.getMessage(), e);
+        }
+    }
+
+    private int secondsLeft(Instant deadline) throws GitFetchException {
+        long left = Duration.between(clock.instant(), deadline).toSeconds();
+        if (left < 1) {
+            throw new GitFetchException("the git fetch took longer than " + timeout);
+        }
+        return (int) Math.min(Integer.MAX_VALUE, left);
+    }
+
+    private TransportConfigCallback transport(String host) {
+        Optional<GitCredential> credential = Optional.ofNullable(credentialsByHost.get(host));
+        HttpConnectionFactory connections = new TrustingConnectionFactory(trust);
+        return transport -> {
+            if (transport instanceof TransportHttp http) {
+                http.setHttpConnectionFactory(connections);
+                credential.ifPresent(c -> http.setAdditionalHeaders(Map.of("Authorization", c.authorization())));
+            } else {
+                throw new IllegalStateException("git module sources are fetched over HTTPS only");
+            }
+        };
+    }
+
+    /** JGit's JDK connections, each trusting what the mirror trusts. */
+    private static final class TrustingConnectionFactory extends JDKHttpConnectionFactory {
+        private final X509TrustManager trust;
+
+        TrustingConnectionFactory(X509TrustManager trust) {
+            this.trust = trust;
+        }
+
+        @Override
+        public HttpConnection create(java.net.URL url, java.net.Proxy proxy) throws IOException {
+            return trusting(super.create(url, proxy));
+        }
+
+        @Override
+        public HttpConnection create(java.net.URL url) throws IOException {
+            return trusting(super.create(url));
+        }
+
+        private HttpConnection trusting(HttpConnection connection) throws IOException {
+            try {
+                connection.configure(null, new TrustManager[] {trust}, null);
+            } catch (java.security.GeneralSecurityException e) {
+                throw new IOException("cannot apply the mirror's TLS trust: " + e.getMessage(), e);
+            }
+            return connection;
+        }
+    }
+}
