@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
  * {@link IllegalArgumentException}. {@link #toString()} never shows credentials or query values.
  *
  * @param url          what to fetch: for archives without {@code archive=}, for git without {@code ref=}; no
- *                     subdirectory. Null for {@code UNSUPPORTED}.
+ *                     subdirectory. Null for {@code UNSUPPORTED}, except for
+ *                     plain http, where it is the URL (with its query).
  * @param subdirectory the module's directory inside the package (the part after {@code //}), or empty
  * @param gitRef       for {@code GIT}, the {@code ref=} value, or empty for the default branch
  * @param archiveType  for {@code ARCHIVE}, the archive format; else null
@@ -211,7 +212,14 @@ public record ModuleSource(
     private static ModuleSource parseHttp(String source) {
         String lower = source.toLowerCase(Locale.ROOT);
         if (lower.startsWith("http://")) {
-            return unsupported("plain http: the mirror fetches modules over https only");
+            Split split = split(source);
+            return new ModuleSource(
+                    Kind.UNSUPPORTED,
+                    split.url(split.params()),
+                    split.subdirectory(),
+                    "",
+                    null,
+                    "plain http: the mirror fetches modules over https only");
         }
         if (!lower.startsWith("https://")) {
             return unsupported(lower.contains("://") ? "an unsupported scheme" : "not a URL the mirror can fetch");
