@@ -105,8 +105,17 @@ public final class OriginHttpClient {
         void sleep(Duration duration) throws InterruptedException;
     }
 
-    /** A whole response: its final URL after redirects, status, media type and body. */
-    public record Document(URI finalUri, int status, String contentType, byte[] body) {
+    /**
+     * A whole response: its final URL after redirects, status, media type, body, and the module registry's
+     * {@code X-Terraform-Get} header (null when absent).
+     */
+    public record Document(URI finalUri, int status, String contentType, byte[] body, String terraformGet) {
+
+        /** A response without an {@code X-Terraform-Get} header. */
+        public Document(URI finalUri, int status, String contentType, byte[] body) {
+            this(finalUri, status, contentType, body, null);
+        }
+
         /** True when the media type is {@code application/json}, parameters aside. */
         public boolean isJson() {
             return contentType != null
@@ -215,7 +224,8 @@ public final class OriginHttpClient {
                         response.uri(),
                         response.statusCode(),
                         response.headers().firstValue("content-type").orElse(null),
-                        bytes);
+                        bytes,
+                        response.headers().firstValue("x-terraform-get").orElse(null));
             } catch (TimedBodyStream.DeadlineExceeded e) {
                 throw new OriginException(
                         OriginException.Reason.TIMEOUT,

@@ -17,7 +17,11 @@ public interface OriginObserver {
         DOWNLOAD,
         CHECKSUMS,
         SIGNATURE,
-        ARCHIVE
+        ARCHIVE,
+        /** A registry module's version list. */
+        MODULE_VERSIONS,
+        /** A registry module version's download request, which answers with the module's source address. */
+        MODULE_DOWNLOAD
     }
 
     /** How it ended. */

@@ -7,7 +7,7 @@ import java.net.URI;
 import java.util.Map;
 
 /**
- * Remote service discovery: finds a hostname's {@code providers.v1} base URL through
+ * Remote service discovery: finds a hostname's {@code providers.v1} or {@code modules.v1} base URL through
  * {@code https://<hostname>/.well-known/terraform.json}, or through a configured discovery URL instead.
  */
 public final class ServiceDiscovery {
@@ -51,19 +51,35 @@ public final class ServiceDiscovery {
 
     /** Fetches the discovery document and returns the absolute {@code providers.v1} base URL. */
     public URI providersBase(String hostname) {
-        URI url = discoveryUrl(hostname);
-        String what = "service discovery for " + hostname;
-        OriginHttpClient.Document document = http.getDocument(
+        return parseProvidersBase(hostname, fetch(hostname));
+    }
+
+    /** Fetches the discovery document and returns the absolute {@code modules.v1} base URL. */
+    public URI modulesBase(String hostname) {
+        return parseModulesBase(hostname, fetch(hostname));
+    }
+
+    private OriginHttpClient.Document fetch(String hostname) {
+        return http.getDocument(
                 hostname,
-                url,
-                what,
+                discoveryUrl(hostname),
+                "service discovery for " + hostname,
                 OriginObserver.Operation.DISCOVERY,
                 credentials.tokenFor(hostname).orElse(null));
-        return parseProvidersBase(hostname, document);
     }
 
     /** Reads {@code providers.v1} from a fetched discovery document, resolved against its final URL. */
     public static URI parseProvidersBase(String hostname, OriginHttpClient.Document document) {
+        return parseServiceBase(hostname, document, "providers.v1", "provider registry");
+    }
+
+    /** Reads {@code modules.v1} from a fetched discovery document, resolved against its final URL. */
+    public static URI parseModulesBase(String hostname, OriginHttpClient.Document document) {
+        return parseServiceBase(hostname, document, "modules.v1", "module registry");
+    }
+
+    private static URI parseServiceBase(
+            String hostname, OriginHttpClient.Document document, String service, String offers) {
         String what = "service discovery for " + hostname + " (" + document.finalUri() + ")";
         if (document.status() != 200) {
             throw OriginHttpClient.statusError(
@@ -83,26 +99,26 @@ public final class ServiceDiscovery {
         if (root == null || !root.isObject()) {
             throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + " is not a JSON object");
         }
-        JsonNode providers = root.get("providers.v1");
-        if (providers == null) {
+        JsonNode base = root.get(service);
+        if (base == null) {
             throw new OriginException(
                     OriginException.Reason.NOT_FOUND,
-                    hostname + " offers no provider registry (its discovery document has no providers.v1)");
+                    hostname + " offers no " + offers + " (its discovery document has no " + service + ")");
         }
-        if (!providers.isTextual()) {
-            throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + ": providers.v1 is not a string");
+        if (!base.isTextual()) {
+            throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + ": " + service + " is not a string");
         }
         try {
-            String value = providers.asText();
-            URI base = document.finalUri().resolve(value.endsWith("/") ? value : value + "/");
-            if (base.getScheme() == null || base.getHost() == null) {
+            String value = base.asText();
+            URI resolved = document.finalUri().resolve(value.endsWith("/") ? value : value + "/");
+            if (resolved.getScheme() == null || resolved.getHost() == null) {
                 throw new IllegalArgumentException("not an absolute URL");
             }
-            return base;
+            return resolved;
         } catch (IllegalArgumentException e) {
             throw new OriginException(
                     OriginException.Reason.BAD_RESPONSE,
-                    what + ": providers.v1 '" + providers.asText() + "' is not a valid URL",
+                    what + ": " + service + " '" + base.asText() + "' is not a valid URL",
                     e);
         }
     }

@@ -1,0 +1,150 @@
+package io.providermirror.upstream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.providermirror.model.ModuleAddress;
+import io.providermirror.model.ProviderVersion;
+import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The module registry protocol towards one origin's {@code modules.v1} base URL: a module's version list and
+ * the source address of one version. The host's token goes only to the registry's own authority (the requests
+ * are built beneath the base, and {@link OriginHttpClient} drops it on a redirect elsewhere); every destination
+ * passes the same checks as provider requests.
+ */
+public final class ModuleRegistryClient {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ModuleRegistryClient.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * A module's version list with the exact bytes the origin sent, for caching.
+     *
+     * @param versions the semantic versions listed, in the origin's order; other entries are left out
+     */
+    public record FetchedModuleVersions(byte[] body, List<ProviderVersion> versions) {
+        public FetchedModuleVersions {
+            body = body.clone();
+            versions = List.copyOf(versions);
+        }
+
+        @Override
+        public byte[] body() {
+            return body.clone();
+        }
+    }
+
+    private final OriginHttpClient http;
+    private final OriginCredentials credentials;
+
+    public ModuleRegistryClient(OriginHttpClient http, OriginCredentials credentials) {
+        this.http = http;
+        this.credentials = credentials;
+    }
+
+    private String token(ModuleAddress address) {
+        return credentials.tokenFor(address.hostname()).orElse(null);
+    }
+
+    /** {@code GET :namespace/:name/:system/versions}. */
+    public FetchedModuleVersions versions(URI modulesBase, ModuleAddress address) {
+        URI url = modulesBase.resolve(address.registryPath() + "/versions");
+        String what = "the version list of module " + address;
+        OriginHttpClient.Document document = http.getDocument(
+                address.hostname(), url, what, OriginObserver.Operation.MODULE_VERSIONS, token(address));
+        if (document.status() == 404) {
+            throw new OriginException(
+                    OriginException.Reason.NOT_FOUND,
+                    "module " + address + " does not exist at its origin (" + Urls.redacted(url) + " answered 404)");
+        }
+        if (document.status() != 200) {
+            throw OriginHttpClient.statusError(document.finalUri(), document.status(), what);
+        }
+        String from = what + " from " + Urls.redacted(document.finalUri());
+        JsonNode modules = readJson(document.body(), from).path("modules");
+        if (!modules.isArray()) {
+            throw new OriginException(OriginException.Reason.BAD_RESPONSE, from + " has no \"modules\" array");
+        }
+        if (modules.isEmpty()) {
+            throw new OriginException(OriginException.Reason.NOT_FOUND, from + " lists no module");
+        }
+        JsonNode entries = modules.get(0).path("versions");
+        if (!entries.isArray()) {
+            throw new OriginException(OriginException.Reason.BAD_RESPONSE, from + " has no \"versions\" array");
+        }
+        List<ProviderVersion> versions = new ArrayList<>();
+        for (JsonNode entry : entries) {
+            JsonNode version = entry.path("version");
+            Optional<ProviderVersion> parsed =
+                    version.isTextual() ? ProviderVersion.parse(version.asText()) : Optional.empty();
+            if (parsed.isPresent()) {
+                versions.add(parsed.get());
+            } else {
+                LOG.warn("{}: skipping an entry whose version is not a semantic version", from);
+            }
+        }
+        return new FetchedModuleVersions(document.body(), versions);
+    }
+
+    /**
+     * {@code GET :namespace/:name/:system/:version/download}: the module's source, from a {@code 204} (or
+     * {@code 200}) with {@code X-Terraform-Get}, or a {@code 200} whose JSON body is {@code {"location": ...}};
+     * a relative value is resolved against the download URL as the CLI does.
+     */
+    public ModuleSource download(URI modulesBase, ModuleAddress address, ProviderVersion version) {
+        URI url = modulesBase.resolve(address.registryPath() + "/" + version + "/download");
+        String what = "the download of module " + address + " " + version;
+        OriginHttpClient.Document document = http.getDocument(
+                address.hostname(), url, what, OriginObserver.Operation.MODULE_DOWNLOAD, token(address));
+        if (document.status() == 404) {
+            throw new OriginException(
+                    OriginException.Reason.NOT_FOUND,
+                    "module " + address + " " + version + " does not exist at its origin (" + Urls.redacted(url)
+                            + " answered 404)");
+        }
+        if (document.status() != 204 && document.status() != 200) {
+            throw OriginHttpClient.statusError(document.finalUri(), document.status(), what);
+        }
+        String from = what + " from " + Urls.redacted(document.finalUri());
+        String location = document.terraformGet();
+        if (location == null || location.isEmpty()) {
+            if (document.status() != 200) {
+                throw new OriginException(
+                        OriginException.Reason.BAD_RESPONSE, from + " answered 204 without X-Terraform-Get");
+            }
+            JsonNode value = readJson(document.body(), from).path("location");
+            if (!value.isTextual() || value.asText().isEmpty()) {
+                throw new OriginException(
+                        OriginException.Reason.BAD_RESPONSE,
+                        from + " has neither an X-Terraform-Get header nor a \"location\" string");
+            }
+            location = value.asText();
+        }
+        try {
+            return ModuleSource.fromRegistry(location, url);
+        } catch (IllegalArgumentException e) {
+            throw new OriginException(
+                    OriginException.Reason.BAD_RESPONSE,
+                    from + ": the module source is unusable: " + e.getMessage(),
+                    e);
+        }
+    }
+
+    private static JsonNode readJson(byte[] body, String from) {
+        try {
+            JsonNode root = JSON.readTree(body);
+            if (root == null || !root.isObject()) {
+                throw new OriginException(OriginException.Reason.BAD_RESPONSE, from + " is not a JSON object");
+            }
+            return root;
+        } catch (IOException e) {
+            throw new OriginException(OriginException.Reason.BAD_RESPONSE, from + " is not valid JSON", e);
+        }
+    }
+}
