@@ -50,11 +50,24 @@ final class ChannelRangeInput implements ChunkedInput<ByteBuf> {
             return null;
         }
         int size = (int) Math.min(length - position, chunkSize);
+        ByteBuf chunk = readChunk(allocator, channel, offset + position, size, "the archive ended early");
+        position += size;
+        return chunk;
+    }
+
+    /**
+     * A buffer with {@code size} bytes of {@code channel} from {@code at}, released again when they cannot all be
+     * read.
+     *
+     * @param endedEarly the failure's message when the channel holds fewer bytes
+     */
+    static ByteBuf readChunk(
+            ByteBufAllocator allocator, SeekableByteChannel channel, long at, int size, String endedEarly)
+            throws IOException {
         ByteBuf buffer = allocator.buffer(size);
         boolean release = true;
         try {
-            readFully(channel, offset + position, buffer, size, "the archive ended early");
-            position += size;
+            readFully(channel, at, buffer, size, endedEarly);
             release = false;
             return buffer;
         } finally {
@@ -70,7 +83,7 @@ final class ChannelRangeInput implements ChunkedInput<ByteBuf> {
      *
      * @param endedEarly the failure's message when the channel holds fewer bytes
      */
-    static void readFully(SeekableByteChannel channel, long at, ByteBuf buffer, int size, String endedEarly)
+    private static void readFully(SeekableByteChannel channel, long at, ByteBuf buffer, int size, String endedEarly)
             throws IOException {
         int read = 0;
         while (read < size) {

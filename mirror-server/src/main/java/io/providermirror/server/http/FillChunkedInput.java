@@ -49,18 +49,10 @@ final class FillChunkedInput implements ChunkedInput<ByteBuf> {
             return null;
         }
         int size = (int) Math.min(available, CHUNK_SIZE);
-        ByteBuf buffer = allocator.buffer(size);
-        boolean release = true;
-        try {
-            ChannelRangeInput.readFully(channel, position, buffer, size, "the archive's temporary file ended early");
-            position += size;
-            release = false;
-            return buffer;
-        } finally {
-            if (release) {
-                buffer.release();
-            }
-        }
+        ByteBuf chunk = ChannelRangeInput.readChunk(
+                allocator, channel, position, size, "the archive's temporary file ended early");
+        position += size;
+        return chunk;
     }
 
     private void failIfFillFailed() throws IOException {
