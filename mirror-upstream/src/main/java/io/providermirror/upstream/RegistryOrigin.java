@@ -5,16 +5,12 @@ import io.providermirror.model.ProviderVersion;
 import java.net.URI;
 import java.util.Optional;
 import java.util.function.Supplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A host's own provider registry: its {@code providers.v1} base URL from {@link ProviderBases}, and the provider
  * registry protocol through {@link RegistryClient}.
  */
 public final class RegistryOrigin implements Origin {
-
-    private static final Logger LOG = LoggerFactory.getLogger(RegistryOrigin.class);
 
     private final String hostname;
     private final RegistryClient registry;
@@ -44,31 +40,25 @@ public final class RegistryOrigin implements Origin {
             VerifiedPackage pkg,
             Deadline deadline) {
         URI base = bases.providersBase(hostname);
-        try {
-            return registry.openArchive(base, address, version, pkg, pkg.downloadUrl());
-        } catch (OriginException e) {
-            if (!STALE_URL_STATUSES.contains(e.status())) {
-                throw e;
-            }
-            LOG.info(
-                    "the download URL of {} {} {} answered HTTP {}; asking its origin for a fresh one",
-                    address,
-                    version,
-                    pkg.platform(),
-                    e.status());
-            // The download document is asked for under the version's name as the origin lists it.
-            String spelling = originSpelling
-                    .get()
-                    .orElseGet(() -> registry.versions(base, address)
-                            .list()
-                            .find(version)
-                            .map(ListedVersion::originSpelling)
-                            .orElse(version.canonical()));
-            deadline.check();
-            URI fresh = registry.refreshDownloadUrl(base, address, version, spelling, pkg);
-            deadline.check();
-            return registry.openArchive(base, address, version, pkg, fresh);
-        }
+        return StaleUrlRenewal.open(
+                address,
+                version,
+                pkg,
+                "its origin",
+                url -> registry.openArchive(base, address, version, pkg, url),
+                () -> {
+                    // The download document is asked for under the version's name as the origin lists it.
+                    String spelling = originSpelling
+                            .get()
+                            .orElseGet(() -> registry.versions(base, address)
+                                    .list()
+                                    .find(version)
+                                    .map(ListedVersion::originSpelling)
+                                    .orElse(version.canonical()));
+                    deadline.check();
+                    return registry.refreshDownloadUrl(base, address, version, spelling, pkg);
+                },
+                deadline);
     }
 
     @Override
