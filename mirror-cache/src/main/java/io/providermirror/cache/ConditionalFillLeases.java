@@ -1,0 +1,156 @@
+package io.providermirror.cache;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Fill leases kept as objects of a shared store ({@code leases/<key>}), each holding its holder and expiry.
+ * A lease is created only if absent ({@code If-None-Match: *}), so of two instances that ask at once one wins;
+ * an expired lease is taken over by replacing it only if its ETag is the one read ({@code If-Match}), so of two
+ * instances that take it over at once one wins. Expiry is judged by each instance's clock: the fleet's clocks
+ * must agree (NTP) to well within the lease duration.
+ */
+public final class ConditionalFillLeases implements FillLeases {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConditionalFillLeases.class);
+    /** Where lease objects live, apart from blobs and documents. */
+    static final String PREFIX = "leases/";
+
+    private final LeaseObjects objects;
+    private final String holder;
+    private final Duration duration;
+    private final Clock clock;
+    private final boolean exclusive;
+
+    ConditionalFillLeases(LeaseObjects objects, String holder, Duration duration, Clock clock, boolean exclusive) {
+        if (duration.isZero() || duration.isNegative()) {
+            throw new IllegalArgumentException("lease duration: " + duration + " (expected: > 0)");
+        }
+        this.objects = objects;
+        this.holder = holder;
+        this.duration = duration;
+        this.clock = clock;
+        this.exclusive = exclusive;
+    }
+
+    /**
+     * Leases over {@code objects} for the instance {@code holder}, after probing whether the store honours
+     * conditional writes; when it does not, a warning says that the fleet may fetch an archive more than once.
+     */
+    public static ConditionalFillLeases open(LeaseObjects objects, String holder, Duration duration, Clock clock)
+            throws IOException {
+        boolean exclusive = probe(objects, holder);
+        if (!exclusive) {
+            LOG.warn("the object store ignores conditional writes (a second PUT with If-None-Match: * was not refused"
+                    + " with 412): fill leases are advisory, and instances that miss the same archive at the same"
+                    + " moment may each fetch it from its origin. Use a store that supports conditional writes"
+                    + " (AWS S3, MinIO, S3Proxy 3) for one origin fetch per archive across the fleet");
+        }
+        return new ConditionalFillLeases(objects, holder, duration, clock, exclusive);
+    }
+
+    /** Writes the same probe object twice with {@code If-None-Match: *}; true when the second was refused. */
+    static boolean probe(LeaseObjects objects, String holder) throws IOException {
+        String name = PREFIX + "probe/" + holder.replaceAll("[^A-Za-z0-9._-]", "_");
+        byte[] content = ("probe by " + holder + "\n").getBytes(StandardCharsets.UTF_8);
+        objects.delete(name);
+        try {
+            if (objects.createIfAbsent(name, content).isEmpty()) {
+                throw new IOException("cannot probe the object store's conditional writes: " + name
+                        + " exists although it was just removed");
+            }
+            return objects.createIfAbsent(name, content).isEmpty();
+        } finally {
+            objects.delete(name);
+        }
+    }
+
+    @Override
+    public Optional<FillLease> tryAcquire(CacheKey key) throws IOException {
+        String name = PREFIX + key;
+        // Read first: it costs one request more per cold archive, but keeps leases meaningful (advisory) on a
+        // store that ignores the condition of the create below.
+        Optional<LeaseObjects.Versioned> current = objects.read(name);
+        if (current.isEmpty()) {
+            return objects.createIfAbsent(name, fresh().encode()).map(etag -> new Held(key, name, etag, false));
+        }
+        Optional<LeaseRecord> record = LeaseRecord.parse(current.get().content());
+        if (record.isPresent() && record.get().expires().isAfter(clock.instant())) {
+            return Optional.empty();
+        }
+        Optional<String> etag =
+                objects.replaceIfMatch(name, fresh().encode(), current.get().etag());
+        etag.ifPresent(e -> LOG.info(
+                "took over the fill lease of {} from {}, which let it expire",
+                key,
+                record.map(LeaseRecord::holder).orElse("an unreadable lease")));
+        return etag.map(e -> new Held(key, name, e, true));
+    }
+
+    @Override
+    public boolean exclusive() {
+        return exclusive;
+    }
+
+    private LeaseRecord fresh() {
+        return new LeaseRecord(holder, clock.instant().plus(duration));
+    }
+
+    /** A lease this instance holds, with the ETag of its last write. */
+    private final class Held implements FillLease {
+        private final CacheKey key;
+        private final String name;
+        private final boolean takenOver;
+        private volatile String etag;
+
+        Held(CacheKey key, String name, String etag, boolean takenOver) {
+            this.key = key;
+            this.name = name;
+            this.etag = etag;
+            this.takenOver = takenOver;
+        }
+
+        @Override
+        public CacheKey key() {
+            return key;
+        }
+
+        @Override
+        public boolean takenOver() {
+            return takenOver;
+        }
+
+        @Override
+        public synchronized boolean renew() throws IOException {
+            Optional<String> renewed = objects.replaceIfMatch(name, fresh().encode(), etag);
+            renewed.ifPresent(e -> etag = e);
+            return renewed.isPresent();
+        }
+
+        @Override
+        public synchronized void release() {
+            try {
+                Optional<LeaseObjects.Versioned> current = objects.read(name);
+                // Removed only while it is still this holder's write: a lease taken over stays its new holder's.
+                if (current.isPresent()
+                        && (current.get().etag().equals(etag)
+                                || isMine(current.get().content()))) {
+                    objects.delete(name);
+                }
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("cannot release the fill lease of {} (it expires by itself): {}", key, e.toString());
+            }
+        }
+
+        private boolean isMine(byte[] content) {
+            return LeaseRecord.parse(content)
+                    .map(r -> r.holder().equals(holder))
+                    .orElse(false);
+        }
+    }
+}
