@@ -93,6 +93,11 @@ public final class ConditionalFillLeases implements FillLeases {
     }
 
     @Override
+    public Duration duration() {
+        return duration;
+    }
+
+    @Override
     public boolean exclusive() {
         return exclusive;
     }

@@ -24,6 +24,9 @@ public interface FillLeases {
      */
     boolean exclusive();
 
+    /** How long a lease lasts unless renewed; its holder renews it well within that while it fills. */
+    java.time.Duration duration();
+
     /** One instance's leases: always granted, since {@link FillRegistry} already single-flights its fills. */
     static FillLeases local() {
         return LocalFillLeases.INSTANCE;

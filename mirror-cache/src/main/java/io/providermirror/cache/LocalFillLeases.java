@@ -32,6 +32,12 @@ enum LocalFillLeases implements FillLeases {
     }
 
     @Override
+    public java.time.Duration duration() {
+        // Nothing expires: a lease of one instance lives exactly as long as its fill.
+        return java.time.Duration.ofDays(1);
+    }
+
+    @Override
     public boolean exclusive() {
         return true;
     }

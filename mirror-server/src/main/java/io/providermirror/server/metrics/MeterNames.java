@@ -46,6 +46,18 @@ public final class MeterNames {
      * Prometheus: {@code mirror_fills_abandoned_total}.
      */
     public static final String FILLS_ABANDONED = "mirror.fills.abandoned";
+    /**
+     * Counter of fill-lease events of instances sharing an object store; tag {@link #OUTCOME}: {@code acquired},
+     * {@code taken_over} (from a holder that let its lease expire), {@code waited} (another instance held it),
+     * {@code committed_elsewhere} (a wait ended with another instance's commit), {@code wait_timeout},
+     * {@code lost} (a renewal found the lease taken over). Prometheus: {@code mirror_fill_leases_total}.
+     */
+    public static final String FILL_LEASES = "mirror.fill.leases";
+    /**
+     * Gauge: 1 when fill leases exclude other instances, 0 when the store ignores conditional writes and the
+     * fleet may fetch an archive more than once. Prometheus: {@code mirror_fill_leases_exclusive}.
+     */
+    public static final String FILL_LEASES_EXCLUSIVE = "mirror.fill.leases.exclusive";
 
     /** What was asked for: {@code index}, {@code version}, {@code archive}, {@code status}, {@code metrics}, ... */
     public static final String ROUTE = "route";
