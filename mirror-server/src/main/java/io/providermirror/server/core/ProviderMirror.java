@@ -123,7 +123,8 @@ public final class ProviderMirror {
         this.origins = origins;
         CacheDocuments cacheDocuments = new CacheDocuments(documents);
         this.knownHashes = new KnownHashes(cacheDocuments);
-        this.lists = new VersionLists(settings, origins, cacheDocuments, executor, clock, metrics, policy);
+        this.lists = new VersionLists(
+                settings, origins, cacheDocuments, executor, clock, metrics, policy, new RefreshLease(leases));
         this.releases =
                 new Releases(settings, lists, origins, cacheDocuments, knownHashes, executor, metrics, policy, rules);
         this.archives = new Archives(

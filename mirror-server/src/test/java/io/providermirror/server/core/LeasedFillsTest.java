@@ -20,7 +20,6 @@ import io.providermirror.testkit.SettableClock;
 import java.io.InputStream;
 import java.nio.channels.Channels;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +44,7 @@ final class LeasedFillsTest {
     @TempDir
     Path cache;
 
-    private final SettableClock leaseClock = new SettableClock();
+    private final SettableClock clock = new SettableClock();
     private final ExecutorService executor = Executors.newCachedThreadPool();
     private final ScriptedOrigin origin = new ScriptedOrigin();
     private final MemoryLeaseObjects leaseObjects = new MemoryLeaseObjects();
@@ -54,8 +53,8 @@ final class LeasedFillsTest {
 
     @BeforeEach
     void openStore() throws Exception {
-        blobs = new FileBlobStore(cache, Clock.systemUTC());
-        documents = new FileDocumentStore(cache, Clock.systemUTC());
+        blobs = new FileBlobStore(cache, clock);
+        documents = new FileDocumentStore(cache, clock);
     }
 
     @AfterEach
@@ -71,11 +70,19 @@ final class LeasedFillsTest {
                     .counter();
             return counter == null ? 0 : counter.count();
         }
+
+        double lookups(String result) {
+            var counter = registry.find(MeterNames.CACHE_LOOKUPS)
+                    .tag(MeterNames.KIND, "index")
+                    .tag(MeterNames.RESULT, result)
+                    .counter();
+            return counter == null ? 0 : counter.count();
+        }
     }
 
     private Instance instance(String holder) throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        FillLeases leases = ConditionalFillLeases.open(leaseObjects, holder, LEASE, leaseClock);
+        FillLeases leases = ConditionalFillLeases.open(leaseObjects, holder, LEASE, clock);
         ProviderMirror mirror = new ProviderMirror(
                 new ProviderMirror.Settings(
                         Duration.ofMinutes(15),
@@ -91,8 +98,8 @@ final class LeasedFillsTest {
                 leases,
                 executor,
                 executor,
-                Clock.systemUTC(),
-                new MirrorMetrics(registry, Clock.systemUTC()),
+                clock,
+                new MirrorMetrics(registry, clock),
                 ProviderPolicy.OPEN,
                 ScriptedOrigin.trustingRules(),
                 MirrorAuth.OPEN);
@@ -111,6 +118,52 @@ final class LeasedFillsTest {
                 return in.readAllBytes();
             }
         }
+    }
+
+    @Test
+    void aStaleVersionListRefreshedByOneInstanceIsAdoptedByTheOtherFromTheStore() throws Exception {
+        Instance a = instance("a");
+        Instance b = instance("b");
+        a.mirror().versionIndex(ADDRESS).get(10, TimeUnit.SECONDS);
+        b.mirror().versionIndex(ADDRESS).get(10, TimeUnit.SECONDS);
+        assertThat(origin.versionCalls).as("b read a's list from the store").hasValue(1);
+
+        clock.advance(Duration.ofMinutes(16));
+        a.mirror().versionIndex(ADDRESS).get(10, TimeUnit.SECONDS);
+        await().atMost(Duration.ofSeconds(10)).until(() -> origin.versionCalls.get() == 2);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> documents
+                        .read(CacheLayout.versions(ADDRESS))
+                        .orElseThrow()
+                        .storedAt()
+                        .equals(clock.instant()));
+        double hitsBefore = b.lookups("hit");
+        b.mirror().versionIndex(ADDRESS).get(10, TimeUnit.SECONDS);
+        assertThat(b.lookups("stale")).isEqualTo(1);
+        // Once its background refresh is done, b answers with a fresh list.
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            b.mirror().versionIndex(ADDRESS).get(10, TimeUnit.SECONDS);
+            return b.lookups("hit") > hitsBefore;
+        });
+
+        assertThat(origin.versionCalls).as("b adopted a's refresh").hasValue(2);
+    }
+
+    @Test
+    void aRefreshIsSkippedWhileAnotherInstanceHoldsItsLease() throws Exception {
+        FillLeases other = ConditionalFillLeases.open(leaseObjects, "other", LEASE, clock);
+        FillLeases mine = ConditionalFillLeases.open(leaseObjects, "mine", LEASE, clock);
+        io.providermirror.cache.CacheKey key = CacheLayout.versions(ADDRESS);
+        var held = other.tryAcquire(key).orElseThrow();
+        java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+
+        assertThat(new RefreshLease(mine).runIfGranted(key, runs::incrementAndGet))
+                .isFalse();
+        held.release();
+        assertThat(new RefreshLease(mine).runIfGranted(key, runs::incrementAndGet))
+                .isTrue();
+        assertThat(runs).hasValue(1);
+        assertThat(leaseObjects.size()).isZero();
     }
 
     @Test
@@ -152,7 +205,7 @@ final class LeasedFillsTest {
     void theLeaseOfAHolderThatDiedIsTakenOverWhenItExpiresAndTheArchiveFetchedOnce() throws Exception {
         Instance b = instance("b");
         // An instance that took the lease and died: it never renews nor releases it.
-        FillLeases dead = ConditionalFillLeases.open(leaseObjects, "dead", LEASE, leaseClock);
+        FillLeases dead = ConditionalFillLeases.open(leaseObjects, "dead", LEASE, clock);
         assertThat(dead.tryAcquire(io.providermirror.server.core.CacheLayout.archive(ADDRESS, VERSION, PLATFORM)))
                 .isPresent();
 
@@ -161,7 +214,7 @@ final class LeasedFillsTest {
         assertThat(request).isNotDone();
         assertThat(origin.archiveOpens).hasValue(0);
 
-        leaseClock.advance(LEASE.plusSeconds(1));
+        clock.advance(LEASE.plusSeconds(1));
 
         assertThat(bytesOf(request.get(10, TimeUnit.SECONDS))).isEqualTo(origin.archive);
         assertThat(b.leases("taken_over")).isEqualTo(1);
