@@ -46,15 +46,18 @@ public final class ConditionalFillLeases implements FillLeases {
             throws IOException {
         boolean exclusive = probe(objects, holder);
         if (!exclusive) {
-            LOG.warn("the object store ignores conditional writes (a second PUT with If-None-Match: * was not refused"
-                    + " with 412): fill leases are advisory, and instances that miss the same archive at the same"
+            LOG.warn("the object store ignores conditional writes (a second PUT with If-None-Match: *, or a PUT with"
+                    + " If-Match on another ETag, was not refused with 412): fill leases are advisory, and instances that miss the same archive at the same"
                     + " moment may each fetch it from its origin. Use a store that supports conditional writes"
                     + " (AWS S3, MinIO, S3Proxy 3) for one origin fetch per archive across the fleet");
         }
         return new ConditionalFillLeases(objects, holder, duration, clock, exclusive);
     }
 
-    /** Writes the same probe object twice with {@code If-None-Match: *}; true when the second was refused. */
+    /**
+     * Writes the same probe object twice with {@code If-None-Match: *}, then replaces it with {@code If-Match} on
+     * an ETag it does not have; true when the store refused both.
+     */
     static boolean probe(LeaseObjects objects, String holder) throws IOException {
         String name = PREFIX + "probe/" + holder.replaceAll("[^A-Za-z0-9._-]", "_");
         byte[] content = ("probe by " + holder + "\n").getBytes(StandardCharsets.UTF_8);
@@ -64,7 +67,12 @@ public final class ConditionalFillLeases implements FillLeases {
                 throw new IOException("cannot probe the object store's conditional writes: " + name
                         + " exists although it was just removed");
             }
-            return objects.createIfAbsent(name, content).isEmpty();
+            boolean createRefused = objects.createIfAbsent(name, content).isEmpty();
+            // A takeover relies on If-Match as a create relies on If-None-Match: a replace with an ETag that
+            // the object does not have must be refused too.
+            boolean replaceRefused =
+                    objects.replaceIfMatch(name, content, "\"not-the-etag\"").isEmpty();
+            return createRefused && replaceRefused;
         } finally {
             objects.delete(name);
         }
