@@ -148,6 +148,7 @@ public final class MirrorApplication implements AutoCloseable {
                     registry,
                     config.server().nativeTransport());
             operations.listener(server::isListening);
+            operations.fillLeases(core.fillLeases());
             return new MirrorApplication(server, core, identity, operations, registry, binders);
         } catch (IOException | InterruptedException | RuntimeException e) {
             core.close();

@@ -60,6 +60,7 @@ public final class MirrorCore implements AutoCloseable {
     private final CacheLock lock;
     private final Pools pools;
     private final BlobStore blobs;
+    private final io.providermirror.cache.FillLeases fillLeases = io.providermirror.cache.FillLeases.local();
     private final DocumentStore documents;
     private final ProviderMirror mirror;
     private final MirrorAuth auth;
@@ -293,6 +294,11 @@ public final class MirrorCore implements AutoCloseable {
 
     public ProviderMirror mirror() {
         return mirror;
+    }
+
+    /** Which instance of a fleet sharing the store fetches a cold archive; always this one without a shared store. */
+    public io.providermirror.cache.FillLeases fillLeases() {
+        return fillLeases;
     }
 
     public BlobStore blobs() {

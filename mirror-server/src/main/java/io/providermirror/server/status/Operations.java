@@ -25,6 +25,7 @@ public final class Operations {
     private final Path probeDirectory;
     private volatile BooleanSupplier listenerUp = () -> false;
     private volatile boolean draining;
+    private volatile io.providermirror.cache.FillLeases fillLeases = io.providermirror.cache.FillLeases.local();
 
     /** @param probeDirectory a directory on the cache's file system where readiness writes a probe file */
     public Operations(PrometheusMeterRegistry registry, Path probeDirectory) {
@@ -40,6 +41,11 @@ public final class Operations {
     /** Tells readiness how to know that the main listener is up. */
     public void listener(BooleanSupplier up) {
         this.listenerUp = up;
+    }
+
+    /** Tells readiness which fill leases the mirror uses, so it reports whether they exclude other instances. */
+    public void fillLeases(io.providermirror.cache.FillLeases leases) {
+        this.fillLeases = leases;
     }
 
     /** From now on the mirror is shutting down: not ready, so load balancers send no new requests. */
@@ -65,6 +71,14 @@ public final class Operations {
             checks.put("listener", "down");
             ready = false;
         }
+        // Reported, not a reason to refuse traffic: an instance with advisory leases serves correctly, the fleet
+        // may only fetch an archive more than once.
+        checks.put(
+                "fillLeases",
+                fillLeases.exclusive()
+                        ? "exclusive"
+                        : "advisory: the object store ignores conditional writes, so instances may fetch an archive"
+                                + " more than once");
         if (draining) {
             checks.put("shutdown", "draining connections");
             ready = false;
