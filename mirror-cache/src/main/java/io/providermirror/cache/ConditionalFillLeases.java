@@ -20,14 +20,19 @@ public final class ConditionalFillLeases implements FillLeases {
     private static final Logger LOG = LoggerFactory.getLogger(ConditionalFillLeases.class);
     /** Where lease objects live, apart from blobs and documents. */
     static final String PREFIX = "leases/";
+    /** How long a granted lease is left before it is read back to confirm it (see {@link #confirmed}). */
+    static final Duration SETTLE = Duration.ofMillis(100);
 
     private final LeaseObjects objects;
     private final String holder;
     private final Duration duration;
     private final Clock clock;
     private final boolean exclusive;
+    private final Duration settle;
 
-    ConditionalFillLeases(LeaseObjects objects, String holder, Duration duration, Clock clock, boolean exclusive) {
+    ConditionalFillLeases(
+            LeaseObjects objects, String holder, Duration duration, Clock clock, boolean exclusive, Duration settle) {
+        this.settle = settle;
         if (duration.isZero() || duration.isNegative()) {
             throw new IllegalArgumentException("lease duration: " + duration + " (expected: > 0)");
         }
@@ -51,7 +56,7 @@ public final class ConditionalFillLeases implements FillLeases {
                     + " moment may each fetch it from its origin. Use a store that supports conditional writes"
                     + " (AWS S3, MinIO, S3Proxy 3) for one origin fetch per archive across the fleet");
         }
-        return new ConditionalFillLeases(objects, holder, duration, clock, exclusive);
+        return new ConditionalFillLeases(objects, holder, duration, clock, exclusive, SETTLE);
     }
 
     /**
@@ -85,19 +90,47 @@ public final class ConditionalFillLeases implements FillLeases {
         // store that ignores the condition of the create below.
         Optional<LeaseObjects.Versioned> current = objects.read(name);
         if (current.isEmpty()) {
-            return objects.createIfAbsent(name, fresh().encode()).map(etag -> new Held(key, name, etag, false));
+            byte[] mine = fresh().encode();
+            return objects.createIfAbsent(name, mine).isPresent()
+                    ? confirmed(name, mine).map(etag -> new Held(key, name, etag, false))
+                    : Optional.empty();
         }
         Optional<LeaseRecord> record = LeaseRecord.parse(current.get().content());
         if (record.isPresent() && record.get().expires().isAfter(clock.instant())) {
             return Optional.empty();
         }
-        Optional<String> etag =
-                objects.replaceIfMatch(name, fresh().encode(), current.get().etag());
+        byte[] mine = fresh().encode();
+        if (objects.replaceIfMatch(name, mine, current.get().etag()).isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<String> etag = confirmed(name, mine);
         etag.ifPresent(e -> LOG.info(
                 "took over the fill lease of {} from {}, which let it expire",
                 key,
                 record.map(LeaseRecord::holder).orElse("an unreadable lease")));
         return etag.map(e -> new Held(key, name, e, true));
+    }
+
+    /**
+     * After a conditional write succeeded, reads the lease back once the store had {@link #SETTLE} to take the
+     * writes of racing instances: some stores check a condition and write in two steps (S3Proxy 3.0.0 on its
+     * filesystem-nio2 backend granted two of eight simultaneous creates, measured), so the last write wins and
+     * only the instance whose write it is holds the lease.
+     *
+     * @return the lease's ETag when it is still {@code mine}
+     */
+    private Optional<String> confirmed(String name, byte[] mine) throws IOException {
+        if (!settle.isZero()) {
+            try {
+                Thread.sleep(settle.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while confirming the lease " + name, e);
+            }
+        }
+        return objects.read(name)
+                .filter(read -> java.util.Arrays.equals(read.content(), mine))
+                .map(LeaseObjects.Versioned::etag);
     }
 
     @Override

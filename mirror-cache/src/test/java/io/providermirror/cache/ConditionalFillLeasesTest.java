@@ -97,7 +97,7 @@ final class ConditionalFillLeasesTest {
     }
 
     @Test
-    void aStoreThatIgnoresConditionalWritesIsDetectedAndThenInstancesAskingAtOnceMayAllBeGranted() throws Exception {
+    void aStoreThatIgnoresConditionalWritesIsDetectedAndLeasesSettleOnTheLastWriter() throws Exception {
         InMemoryLeaseObjects ignoring = new InMemoryLeaseObjects(false);
         assertThat(instance(ignoring, "a").exclusive()).isFalse();
         assertThat(instance(new InMemoryLeaseObjects(true), "a").exclusive()).isTrue();
@@ -106,8 +106,10 @@ final class ConditionalFillLeasesTest {
         FillLease first = instance(ignoring, "a").tryAcquire(KEY).orElseThrow();
         assertThat(instance(ignoring, "b").tryAcquire(KEY)).isEmpty();
         first.release();
-        // ...but instances that read the absent lease at the same moment are all granted: each fetches.
-        assertThat(grantedWhenAllAskAtOnce(ignoring, 2, false)).isEqualTo(2);
+        // ...and instances that read the absent lease at the same moment all write it, but the read-back after
+        // ConditionalFillLeases.SETTLE leaves it to the last writer only. What is not covered is a write that
+        // lands later than that: hence "advisory".
+        assertThat(grantedWhenAllAskAtOnce(ignoring, 2, false)).isEqualTo(1);
     }
 
     @Test
@@ -127,7 +129,12 @@ final class ConditionalFillLeasesTest {
             fleet.add(instance(objects, "instance-" + i));
         }
         CyclicBarrier allRead = new CyclicBarrier(instances);
+        ThreadLocal<Boolean> first = ThreadLocal.withInitial(() -> true);
         objects.afterRead = () -> {
+            if (!first.get()) {
+                return; // the read-back of a granted lease
+            }
+            first.set(false);
             try {
                 allRead.await(10, TimeUnit.SECONDS);
             } catch (Exception e) {
