@@ -65,22 +65,34 @@ public final class ConditionalFillLeases implements FillLeases {
      */
     static boolean probe(LeaseObjects objects, String holder) throws IOException {
         String name = PREFIX + "probe/" + holder.replaceAll("[^A-Za-z0-9._-]", "_");
-        byte[] content = ("probe by " + holder + "\n").getBytes(StandardCharsets.UTF_8);
+        byte[] first = probeContent(holder, 1);
         objects.delete(name);
         try {
-            if (objects.createIfAbsent(name, content).isEmpty()) {
+            if (objects.createIfAbsent(name, first).isEmpty()) {
                 throw new IOException("cannot probe the object store's conditional writes: " + name
                         + " exists although it was just removed");
             }
-            boolean createRefused = objects.createIfAbsent(name, content).isEmpty();
+            // Judged by what the object holds afterwards, not by the answers, which a retried request can blur.
+            var ignored = objects.createIfAbsent(name, probeContent(holder, 2));
+            boolean createRefused = stillHolds(objects, name, first);
             // A takeover relies on If-Match as a create relies on If-None-Match: a replace with an ETag that
             // the object does not have must be refused too.
-            boolean replaceRefused =
-                    objects.replaceIfMatch(name, content, "\"not-the-etag\"").isEmpty();
+            ignored = objects.replaceIfMatch(name, probeContent(holder, 3), "\"not-the-etag\"");
+            boolean replaceRefused = stillHolds(objects, name, first);
             return createRefused && replaceRefused;
         } finally {
             objects.delete(name);
         }
+    }
+
+    private static byte[] probeContent(String holder, int write) {
+        return ("probe " + write + " by " + holder + "\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static boolean stillHolds(LeaseObjects objects, String name, byte[] content) throws IOException {
+        return objects.read(name)
+                .map(read -> java.util.Arrays.equals(read.content(), content))
+                .orElse(false);
     }
 
     @Override
@@ -91,19 +103,20 @@ public final class ConditionalFillLeases implements FillLeases {
         Optional<LeaseObjects.Versioned> current = objects.read(name);
         if (current.isEmpty()) {
             byte[] mine = fresh().encode();
-            return objects.createIfAbsent(name, mine).isPresent()
-                    ? confirmed(name, mine).map(etag -> new Held(key, name, etag, false))
-                    : Optional.empty();
+            // A refusal is read back too: a create that a transport error made the client retry was refused by
+            // its own first attempt.
+            return confirmed(name, mine, objects.createIfAbsent(name, mine).isPresent())
+                    .map(etag -> new Held(key, name, etag, false));
         }
         Optional<LeaseRecord> record = LeaseRecord.parse(current.get().content());
         if (record.isPresent() && record.get().expires().isAfter(clock.instant())) {
             return Optional.empty();
         }
         byte[] mine = fresh().encode();
-        if (objects.replaceIfMatch(name, mine, current.get().etag()).isEmpty()) {
-            return Optional.empty();
-        }
-        Optional<String> etag = confirmed(name, mine);
+        Optional<String> etag = confirmed(
+                name,
+                mine,
+                objects.replaceIfMatch(name, mine, current.get().etag()).isPresent());
         etag.ifPresent(e -> LOG.info(
                 "took over the fill lease of {} from {}, which let it expire",
                 key,
@@ -119,8 +132,8 @@ public final class ConditionalFillLeases implements FillLeases {
      *
      * @return the lease's ETag when it is still {@code mine}
      */
-    private Optional<String> confirmed(String name, byte[] mine) throws IOException {
-        if (!settle.isZero()) {
+    private Optional<String> confirmed(String name, byte[] mine, boolean written) throws IOException {
+        if (written && !settle.isZero()) {
             try {
                 Thread.sleep(settle.toMillis());
             } catch (InterruptedException e) {

@@ -65,6 +65,11 @@ public final class S3Bucket implements AutoCloseable {
         return client;
     }
 
+    /** The settings the bucket was opened with. */
+    public S3Settings settings() {
+        return settings;
+    }
+
     public String name() {
         return settings.bucket();
     }

@@ -12,16 +12,17 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 /**
  * Lease objects in the bucket, under {@code leases/} beneath the prefix, written with S3's conditions: a create
  * with {@code If-None-Match: *}, a replace with {@code If-Match}. A refused condition (412, or 409 when S3 saw
- * two conditional writes of one object at once) is an answer, not a failure.
+ * two conditional writes of one object at once) is an answer, not a failure; so is a write that could not be sent,
+ * as {@link io.providermirror.cache.ConditionalFillLeases} reads every lease back to learn whose it is.
  */
 public final class S3LeaseObjects implements LeaseObjects {
 
     private final S3Bucket bucket;
     private final String prefix;
 
-    public S3LeaseObjects(S3Bucket bucket, S3Settings settings) {
+    public S3LeaseObjects(S3Bucket bucket) {
         this.bucket = bucket;
-        this.prefix = settings.prefix();
+        this.prefix = bucket.settings().prefix();
     }
 
     @Override
@@ -84,8 +85,10 @@ public final class S3LeaseObjects implements LeaseObjects {
             bucket.listener().request(operation, "error", Duration.ofNanos(System.nanoTime() - start));
             throw bucket.failure(operation, object, e);
         } catch (SdkException e) {
+            // Some servers answer a refused condition before reading the body and close the connection, which
+            // the client sees as a failure to send: the caller reads the lease back to learn what happened.
             bucket.listener().request(operation, "error", Duration.ofNanos(System.nanoTime() - start));
-            throw bucket.failure(operation, object, e);
+            return Optional.empty();
         }
     }
 }

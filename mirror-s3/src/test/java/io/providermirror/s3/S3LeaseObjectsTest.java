@@ -49,7 +49,7 @@ final class S3LeaseObjectsTest {
     }
 
     private S3LeaseObjects objects() {
-        return new S3LeaseObjects(fixture.bucket(), fixture.settings());
+        return new S3LeaseObjects(fixture.bucket());
     }
 
     private ConditionalFillLeases instance(String holder) throws IOException {

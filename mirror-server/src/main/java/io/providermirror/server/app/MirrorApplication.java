@@ -110,6 +110,7 @@ public final class MirrorApplication implements AutoCloseable {
                             : new GeneratedCertificates(core.cacheDirectory().resolve("tls"), clock).loadOrCreate();
             Operations operations =
                     new Operations(registry, core.cacheDirectory().resolve("tmp"));
+            core.storeProbe().ifPresent(operations::store);
             String fallbackAuthority = publicHostName() + ":" + config.server().port();
             byte[] caPem = identity == null || identity.generatedCa().isEmpty()
                     ? null

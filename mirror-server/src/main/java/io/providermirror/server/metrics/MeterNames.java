@@ -58,6 +58,17 @@ public final class MeterNames {
      * fleet may fetch an archive more than once. Prometheus: {@code mirror_fill_leases_exclusive}.
      */
     public static final String FILL_LEASES_EXCLUSIVE = "mirror.fill.leases.exclusive";
+    /**
+     * Timer of requests to the bucket when {@code cache.s3} is set; tags {@link #OPERATION} ({@code get},
+     * {@code head}, {@code put}, {@code copy}, {@code delete}, {@code list}, {@code multipart}) and {@link #OUTCOME}
+     * ({@code ok}, {@code missing}, {@code error}). Prometheus: {@code mirror_store_requests_seconds}.
+     */
+    public static final String STORE_REQUESTS = "mirror.store.requests";
+    /**
+     * Counter of archive reads answered by the local tier in front of the bucket. Prometheus:
+     * {@code mirror_store_local_tier_hits_total}.
+     */
+    public static final String STORE_LOCAL_TIER_HITS = "mirror.store.local.tier.hits";
 
     /** What was asked for: {@code index}, {@code version}, {@code archive}, {@code status}, {@code metrics}, ... */
     public static final String ROUTE = "route";

@@ -26,6 +26,7 @@ public final class Operations {
     private volatile BooleanSupplier listenerUp = () -> false;
     private volatile boolean draining;
     private volatile io.providermirror.cache.FillLeases fillLeases = io.providermirror.cache.FillLeases.local();
+    private volatile java.util.function.Supplier<String> store;
 
     /** @param probeDirectory a directory on the cache's file system where readiness writes a probe file */
     public Operations(PrometheusMeterRegistry registry, Path probeDirectory) {
@@ -46,6 +47,15 @@ public final class Operations {
     /** Tells readiness which fill leases the mirror uses, so it reports whether they exclude other instances. */
     public void fillLeases(io.providermirror.cache.FillLeases leases) {
         this.fillLeases = leases;
+    }
+
+    /**
+     * Tells readiness how to ask the bucket that is the cache of record whether it answers ("reachable", or why
+     * not). It is reported, but does not make the mirror unready: every instance shares the bucket, and taking
+     * them all out of the load balancer would also stop the warm archives their local tiers still serve.
+     */
+    public void store(java.util.function.Supplier<String> probe) {
+        this.store = probe;
     }
 
     /** From now on the mirror is shutting down: not ready, so load balancers send no new requests. */
@@ -79,6 +89,10 @@ public final class Operations {
                         ? "exclusive"
                         : "advisory: the object store ignores conditional writes, so instances may fetch an archive"
                                 + " more than once");
+        java.util.function.Supplier<String> probe = store;
+        if (probe != null) {
+            checks.put("store", probe.get());
+        }
         if (draining) {
             checks.put("shutdown", "draining connections");
             ready = false;

@@ -148,7 +148,7 @@ final class SharedBucketTest {
                 settings,
                 requests);
         buckets.add(bucket);
-        FillLeases leases = ConditionalFillLeases.open(new S3LeaseObjects(bucket, settings), holder, LEASE, clock);
+        FillLeases leases = ConditionalFillLeases.open(new S3LeaseObjects(bucket), holder, LEASE, clock);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         ProviderMirror mirror = new ProviderMirror(
                 new ProviderMirror.Settings(
@@ -269,9 +269,7 @@ final class SharedBucketTest {
         Instance b = instance("b");
         b.mirror().versionDocument(ADDRESS, VERSION).get(30, TimeUnit.SECONDS);
         // An instance that took the lease and died mid-fill: its lease stays in the bucket, unrenewed.
-        S3Settings settings = settings();
-        FillLeases dead =
-                ConditionalFillLeases.open(new S3LeaseObjects(buckets.get(0), settings), "dead", LEASE, clock);
+        FillLeases dead = ConditionalFillLeases.open(new S3LeaseObjects(buckets.get(0)), "dead", LEASE, clock);
         CacheKey key = CacheLayout.archive(ADDRESS, VERSION, PLATFORM);
         assertThat(dead.tryAcquire(key)).isPresent();
 
