@@ -204,6 +204,50 @@ final class FleetIT {
         }
     }
 
+    @Test
+    void terraformInitThroughEachInstanceInstallsTheProviderTheFleetFetchedOnce() throws Exception {
+        Path terraform = TerraformCli.locateOrSkip();
+        try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin-terraform"))) {
+            FakeOrigin.Release release = origin.publish("acme", "fleet", "1.0.0", "linux_amd64");
+            try (MirrorFixture a =
+                            onBucket(tmp.resolve("tf-a"), origin, "terraform/").start();
+                    MirrorFixture b =
+                            onBucket(tmp.resolve("tf-b"), origin, "terraform/").start()) {
+                for (MirrorFixture instance : List.of(a, b)) {
+                    Path root = Files.createDirectories(tmp.resolve("tf-run-" + instance.mirror.port()));
+                    Path cliConfig =
+                            Files.writeString(root.resolve("terraform.rc"), """
+                            provider_installation {
+                              network_mirror {
+                                url = "https://localhost:%d/providers/"
+                              }
+                            }
+                            """.formatted(instance.mirror.port()));
+                    TerraformCli cli = TerraformCli.using(
+                            terraform,
+                            Files.createDirectories(root.resolve("home")),
+                            cliConfig,
+                            instance.mirror.generatedCaFile().orElseThrow());
+                    Path directory = Files.createDirectories(root.resolve("config"));
+                    Files.writeString(directory.resolve("main.tf"), """
+                            terraform {
+                              required_providers {
+                                fleet = {
+                                  source  = "example.test/acme/fleet"
+                                  version = "1.0.0"
+                                }
+                              }
+                            }
+                            """);
+                    TerraformCli.Result init = cli.run(directory, "init", "-input=false", "-no-color");
+                    assertThat(init.exitCode()).as(init.output()).isZero();
+                    assertThat(init.output()).contains("Installed example.test/acme/fleet v1.0.0");
+                }
+                assertThat(origin.archiveDownloads(release, "linux_amd64")).isEqualTo(1);
+            }
+        }
+    }
+
     private static List<Path> temporaryFiles(Path cache) throws IOException {
         if (!Files.isDirectory(cache.resolve("tmp"))) {
             return List.of();
