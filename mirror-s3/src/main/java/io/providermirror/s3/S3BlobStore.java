@@ -201,15 +201,22 @@ public final class S3BlobStore implements BlobStore {
                                 + " bytes with sha256 " + expected.sha256());
             }
             SeekableByteChannel early = write.openReader();
-            StoredBlob local = write.commit(expected.sha256());
-            index.put(new BlobSummary(key, expected.size(), expected.committedAt()));
-            Optional<OpenBlob> opened = tier.open(key);
-            if (opened.isPresent()) {
-                early.close();
-                return opened;
+            boolean handedOver = false;
+            try {
+                StoredBlob local = write.commit(expected.sha256());
+                index.put(new BlobSummary(key, expected.size(), expected.committedAt()));
+                Optional<OpenBlob> opened = tier.open(key);
+                if (opened.isPresent()) {
+                    return opened;
+                }
+                // the tier evicted it at once (an archive larger than the tier): the channel opened before reads it
+                handedOver = true;
+                return Optional.of(new OpenBlob(local, early, () -> {}));
+            } finally {
+                if (!handedOver) {
+                    early.close();
+                }
             }
-            // the tier evicted it at once (an archive larger than the tier): the channel opened before still reads it
-            return Optional.of(new OpenBlob(local, early, () -> {}));
         } finally {
             write.abort();
         }
