@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.ResponseInputStream;
@@ -48,6 +49,8 @@ public final class S3BlobStore implements BlobStore {
     private final S3Uploads uploads;
     private final BucketIndex index;
     private final Clock clock;
+    /** The archives being fetched from the bucket into the local tier, each with the lock its readers wait on. */
+    private final ConcurrentHashMap<CacheKey, Object> fetches = new ConcurrentHashMap<>();
 
     /**
      * Opens the store: lists the bucket's archives and removes temporary objects older than an hour.
@@ -133,16 +136,34 @@ public final class S3BlobStore implements BlobStore {
         }
     }
 
-    /** From the local tier when it holds the archive, else fetched from the bucket into it and checked. */
+    /**
+     * From the local tier when it holds the archive, else fetched from the bucket into it and checked; readers of
+     * one archive that is being fetched wait for that fetch rather than each making their own.
+     */
     @Override
     public Optional<OpenBlob> open(CacheKey key) throws IOException {
+        Optional<OpenBlob> local = fromTier(key);
+        if (local.isPresent()) {
+            return local;
+        }
+        Object fetch = fetches.computeIfAbsent(key, k -> new Object());
+        try {
+            synchronized (fetch) {
+                local = fromTier(key);
+                return local.isPresent() ? local : fetch(key);
+            }
+        } finally {
+            fetches.remove(key, fetch);
+        }
+    }
+
+    private Optional<OpenBlob> fromTier(CacheKey key) throws IOException {
         Optional<OpenBlob> local = tier.open(key);
         if (local.isPresent()) {
             bucket.listener().localTierHit();
             index.touch(key);
-            return local;
         }
-        return fetch(key);
+        return local;
     }
 
     /** The local tier's memo of a verified open: a warm archive without a request to the bucket. */
@@ -201,15 +222,22 @@ public final class S3BlobStore implements BlobStore {
                                 + " bytes with sha256 " + expected.sha256());
             }
             SeekableByteChannel early = write.openReader();
-            StoredBlob local = write.commit(expected.sha256());
-            index.put(new BlobSummary(key, expected.size(), expected.committedAt()));
-            Optional<OpenBlob> opened = tier.open(key);
-            if (opened.isPresent()) {
-                early.close();
-                return opened;
+            boolean handedOver = false;
+            try {
+                StoredBlob local = write.commit(expected.sha256());
+                index.put(new BlobSummary(key, expected.size(), expected.committedAt()));
+                Optional<OpenBlob> opened = tier.open(key);
+                if (opened.isPresent()) {
+                    return opened;
+                }
+                // the tier evicted it at once (an archive larger than the tier): the channel opened before reads it
+                handedOver = true;
+                return Optional.of(new OpenBlob(local, early, () -> {}));
+            } finally {
+                if (!handedOver) {
+                    early.close();
+                }
             }
-            // the tier evicted it at once (an archive larger than the tier): the channel opened before still reads it
-            return Optional.of(new OpenBlob(local, early, () -> {}));
         } finally {
             write.abort();
         }

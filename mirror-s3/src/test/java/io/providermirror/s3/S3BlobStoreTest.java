@@ -13,6 +13,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -109,6 +110,34 @@ final class S3BlobStoreTest {
         assertThat(read(other.open(KEY).orElseThrow())).isEqualTo(bytes);
         assertThat(fixture.listener().requests()).as("the second read is local").containsExactly("get:ok");
         assertThat(fixture.listener().localTierHits()).isEqualTo(1);
+    }
+
+    @Test
+    void concurrentReadersOfAColdArchiveShareOneRequestToTheBucket() throws Exception {
+        byte[] bytes = randomBytes(3 * 1024 * 1024);
+        commit(store(), KEY, bytes);
+        S3BlobStore other = store();
+        fixture.listener().clear();
+        int readers = 8;
+        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(readers);
+        try {
+            List<java.util.concurrent.Future<byte[]>> reads = new java.util.ArrayList<>();
+            for (int i = 0; i < readers; i++) {
+                reads.add(pool.submit(() -> {
+                    start.await();
+                    return read(other.open(KEY).orElseThrow());
+                }));
+            }
+            start.countDown();
+            for (java.util.concurrent.Future<byte[]> read : reads) {
+                assertThat(read.get(30, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(bytes);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(fixture.listener().requests()).containsExactly("get:ok");
+        assertThat(fixture.listener().localTierHits()).isEqualTo(readers - 1);
     }
 
     @Test

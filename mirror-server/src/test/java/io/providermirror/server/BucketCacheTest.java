@@ -69,13 +69,17 @@ final class BucketCacheTest {
     }
 
     private static String readiness(MirrorFixture mirror) throws Exception {
-        HttpResponse<String> ready = HttpClient.newHttpClient()
+        return management(mirror, "/readyz");
+    }
+
+    private static String management(MirrorFixture mirror, String path) throws Exception {
+        return HttpClient.newHttpClient()
                 .send(
                         HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                                        + mirror.mirror.managementPort().orElseThrow() + "/readyz"))
+                                        + mirror.mirror.managementPort().orElseThrow() + path))
                                 .build(),
-                        HttpResponse.BodyHandlers.ofString());
-        return ready.body();
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
     }
 
     @Test
@@ -96,6 +100,14 @@ final class BucketCacheTest {
                                 .contains("h1:"));
                 document = new String(first.get(base + "1.0.0.json").body(), StandardCharsets.UTF_8);
                 assertThat(readiness(first)).contains("\"store\":\"reachable\"");
+                assertThat(first.get(archive).body())
+                        .as("again, from the local tier")
+                        .isEqualTo(release.archives().get("linux_amd64"));
+                String metrics = management(first, "/metrics");
+                assertThat(metrics)
+                        .contains("mirror_store_requests_seconds_count{operation=\"put\",outcome=\"ok\"}")
+                        .contains("mirror_store_requests_seconds_count{operation=\"copy\",outcome=\"ok\"}")
+                        .containsPattern("mirror_store_local_tier_hits_total [1-9]");
             }
             int originRequests = origin.requestsMatching(".*");
 
