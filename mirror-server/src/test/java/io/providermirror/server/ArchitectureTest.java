@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The dependency rules ARCHITECTURE.md states, checked on the main classes of every module the server is built
- * from (model, upstream, cache, server): a rule broken here is a design change to discuss, not to suppress.
+ * from (model, upstream, cache, s3, server): a rule broken here is a design change to discuss, not to suppress.
  */
 final class ArchitectureTest {
 
@@ -49,13 +49,25 @@ final class ArchitectureTest {
     }
 
     @Test
+    void theBucketStoresKnowNothingOfOriginsProvidersOrTheServer() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.providermirror.s3..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.providermirror.upstream..", "io.providermirror.server..", "io.providermirror.model..")
+                .check(main);
+    }
+
+    @Test
     void talkingToOriginsKnowsNothingOfTheCacheOrTheServer() {
         noClasses()
                 .that()
                 .resideInAPackage("io.providermirror.upstream..")
                 .should()
                 .dependOnClassesThat()
-                .resideInAnyPackage("io.providermirror.cache..", "io.providermirror.server..")
+                .resideInAnyPackage("io.providermirror.cache..", "io.providermirror.s3..", "io.providermirror.server..")
                 .check(main);
     }
 

@@ -162,6 +162,7 @@ final class DeployAssetsTest {
                 "mirror-testkit/pom.xml",
                 "mirror-upstream/pom.xml",
                 "mirror-cache/pom.xml",
+                "mirror-s3/pom.xml",
                 "mirror-server/pom.xml",
                 "README.md")) {
             assertThat(Path.of("..", copied)).as("COPY " + copied).exists();

@@ -185,6 +185,7 @@ final class OperationsTest {
         assertThat(body.get("status").asText()).isEqualTo("ready");
         assertThat(body.get("checks").get("cacheDirectory").asText()).isEqualTo("writable");
         assertThat(body.get("checks").get("listener").asText()).isEqualTo("up");
+        assertThat(body.get("checks").get("fillLeases").asText()).isEqualTo("exclusive");
         assertThat(fixture.mirror().get("/readyz").statusCode()).isEqualTo(200);
     }
 

@@ -110,6 +110,7 @@ public final class MirrorApplication implements AutoCloseable {
                             : new GeneratedCertificates(core.cacheDirectory().resolve("tls"), clock).loadOrCreate();
             Operations operations =
                     new Operations(registry, core.cacheDirectory().resolve("tmp"));
+            core.storeProbe().ifPresent(operations::store);
             String fallbackAuthority = publicHostName() + ":" + config.server().port();
             byte[] caPem = identity == null || identity.generatedCa().isEmpty()
                     ? null
@@ -148,6 +149,7 @@ public final class MirrorApplication implements AutoCloseable {
                     registry,
                     config.server().nativeTransport());
             operations.listener(server::isListening);
+            operations.fillLeases(core.fillLeases());
             return new MirrorApplication(server, core, identity, operations, registry, binders);
         } catch (IOException | InterruptedException | RuntimeException e) {
             core.close();

@@ -17,6 +17,7 @@ import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.core.ProviderMirror;
 import io.providermirror.server.core.ProviderPolicy;
 import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.server.metrics.StoreMeters;
 import io.providermirror.upstream.InternalAuthorities;
 import io.providermirror.upstream.OriginCredentials;
 import io.providermirror.upstream.OriginHttpClient;
@@ -60,11 +61,14 @@ public final class MirrorCore implements AutoCloseable {
     private final CacheLock lock;
     private final Pools pools;
     private final BlobStore blobs;
+    private final io.providermirror.cache.FillLeases fillLeases;
     private final DocumentStore documents;
     private final ProviderMirror mirror;
     private final MirrorAuth auth;
     private final MirrorMetrics metrics;
     private final OriginRules rules;
+    /** The bucket's stores when {@code cache.s3} is set, else null. */
+    private final BucketStores bucketStores;
 
     /**
      * The mirror's thread pools, each bounded: blocking work of bounded length (disk, metadata requests),
@@ -103,7 +107,11 @@ public final class MirrorCore implements AutoCloseable {
             ProviderMirror mirror,
             MirrorAuth auth,
             MirrorMetrics metrics,
-            OriginRules rules) {
+            OriginRules rules,
+            BucketStores bucketStores,
+            io.providermirror.cache.FillLeases fillLeases) {
+        this.fillLeases = fillLeases;
+        this.bucketStores = bucketStores;
         this.cacheDirectory = cacheDirectory;
         this.lock = lock;
         this.pools = pools;
@@ -141,6 +149,7 @@ public final class MirrorCore implements AutoCloseable {
         // without end.
         int fills = config.upstream().maxConcurrentFills();
         Pools pools = Pools.create(fills);
+        BucketStores bucketStores = null;
         try {
             Map<String, URI> discoveryOverrides = new HashMap<>();
             // Each origin may use exactly the authorities configured for it, whether they are internal or not.
@@ -183,13 +192,22 @@ public final class MirrorCore implements AutoCloseable {
                             ConfiguredProxy.from(config.upstream().proxy(), System.getenv())
                                     .orElse(null)),
                     metrics);
-            FileBlobStore files = new FileBlobStore(
-                    cacheDirectory,
-                    clock,
-                    config.cache().maxSize() == null
-                            ? Long.MAX_VALUE
-                            : config.cache().maxSize().bytes(),
-                    minFreeBytes(config, cacheDirectory));
+            long maxBytes = config.cache().maxSize() == null
+                    ? Long.MAX_VALUE
+                    : config.cache().maxSize().bytes();
+            // With cache.s3 the bucket is the cache of record; the directory holds its local tier.
+            bucketStores = config.cache().s3() == null
+                    ? null
+                    : BucketStores.open(
+                            config.cache().s3(),
+                            cacheDirectory,
+                            maxBytes,
+                            minFreeBytes(config, cacheDirectory),
+                            clock,
+                            new StoreMeters(registry));
+            FileBlobStore files = bucketStores != null
+                    ? bucketStores.tier()
+                    : new FileBlobStore(cacheDirectory, clock, maxBytes, minFreeBytes(config, cacheDirectory));
             if (verifyCache) {
                 FileBlobStore.VerificationReport report = files.verifyAll();
                 LOG.info(
@@ -198,8 +216,9 @@ public final class MirrorCore implements AutoCloseable {
                         report.removed().size(),
                         report.removed().isEmpty() ? "" : ": " + report.removed());
             }
-            BlobStore blobs = storeView.apply(files);
-            DocumentStore documents = new FileDocumentStore(cacheDirectory, clock);
+            BlobStore blobs = storeView.apply(bucketStores != null ? bucketStores.blobs() : files);
+            DocumentStore documents =
+                    bucketStores != null ? bucketStores.documents() : new FileDocumentStore(cacheDirectory, clock);
             OriginRules rules = new OriginRules(config.upstream().hosts());
             for (String host : config.upstream().hosts().keySet()) {
                 for (String pin : rules.signaturePolicy(host).keyIdPins()) {
@@ -212,6 +231,11 @@ public final class MirrorCore implements AutoCloseable {
                             pin);
                 }
             }
+            // One origin fetch per archive across the instances sharing the bucket (README "Running several
+            // instances"); on its own directory, an instance's FillRegistry is enough.
+            io.providermirror.cache.FillLeases fillLeases = bucketStores == null
+                    ? io.providermirror.cache.FillLeases.local()
+                    : bucketStores.fillLeases(config.cache().s3().fillLeaseDuration(), clock);
             ProviderMirror mirror = new ProviderMirror(
                     new ProviderMirror.Settings(
                             config.cache().indexTtl(),
@@ -237,6 +261,7 @@ public final class MirrorCore implements AutoCloseable {
                             config.cache().indexTtl()),
                     blobs,
                     documents,
+                    fillLeases,
                     pools.io(),
                     pools.fills(),
                     clock,
@@ -244,8 +269,22 @@ public final class MirrorCore implements AutoCloseable {
                     new ProviderPolicy(config.policy()),
                     rules,
                     auth);
-            return new MirrorCore(cacheDirectory, lock, pools, blobs, documents, mirror, auth, metrics, rules);
+            return new MirrorCore(
+                    cacheDirectory,
+                    lock,
+                    pools,
+                    blobs,
+                    documents,
+                    mirror,
+                    auth,
+                    metrics,
+                    rules,
+                    bucketStores,
+                    fillLeases);
         } catch (IOException | RuntimeException e) {
+            if (bucketStores != null) {
+                bucketStores.bucket().close();
+            }
             pools.shutdownNow();
             lock.close();
             throw e;
@@ -295,6 +334,11 @@ public final class MirrorCore implements AutoCloseable {
         return mirror;
     }
 
+    /** Which instance of a fleet sharing the store fetches a cold archive; always this one without a shared store. */
+    public io.providermirror.cache.FillLeases fillLeases() {
+        return fillLeases;
+    }
+
     public BlobStore blobs() {
         return blobs;
     }
@@ -313,6 +357,11 @@ public final class MirrorCore implements AutoCloseable {
 
     public OriginRules rules() {
         return rules;
+    }
+
+    /** With {@code cache.s3}: whether the bucket answers now ("reachable" or why not), for readiness. */
+    public java.util.Optional<java.util.function.Supplier<String>> storeProbe() {
+        return bucketStores == null ? java.util.Optional.empty() : java.util.Optional.of(bucketStores::probe);
     }
 
     /** For blocking work: disk, rendering. */
@@ -335,6 +384,9 @@ public final class MirrorCore implements AutoCloseable {
             pools.awaitTermination(5);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        if (bucketStores != null) {
+            bucketStores.bucket().close();
         }
         try {
             lock.close();

@@ -8,7 +8,8 @@ import java.time.Duration;
  * archive data it may hold ({@code maxSize}; unbounded when absent), how much heap the metadata kept in
  * memory may take ({@code metadataMemory}; a quarter of the maximum heap when absent), how long an origin's
  * "not found" is remembered ({@code notFoundTtl}), and the free space kept on the cache's file system
- * ({@code minFreeSpace}; when absent the smaller of 1 GiB and 5% of the file system).
+ * ({@code minFreeSpace}; when absent the smaller of 1 GiB and 5% of the file system). With {@code s3} the cache of
+ * record is an S3-compatible bucket ({@link S3Config}); {@code maxSize} then bounds the archives in the bucket.
  */
 public record CacheConfig(
         Path directory,
@@ -16,7 +17,8 @@ public record CacheConfig(
         DataSize maxSize,
         DataSize metadataMemory,
         Duration notFoundTtl,
-        DataSize minFreeSpace) {
+        DataSize minFreeSpace,
+        S3Config s3) {
 
     /** Default freshness of version lists. */
     public static final Duration DEFAULT_INDEX_TTL = Duration.ofMinutes(15);

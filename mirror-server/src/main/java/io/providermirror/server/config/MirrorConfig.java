@@ -19,7 +19,7 @@ public record MirrorConfig(
         logging = logging == null ? new LoggingConfig(null) : logging;
         policy = policy == null ? new PolicyConfig(null, null, null) : policy;
         auth = auth == null ? new AuthConfig(null, null, null, null) : auth;
-        cache = cache == null ? new CacheConfig(null, null, null, null, null, null) : cache;
+        cache = cache == null ? new CacheConfig(null, null, null, null, null, null, null) : cache;
         upstream = upstream == null
                 ? new UpstreamConfig(null, null, null, null, null, null, null, null, null, null, null, null, null, null)
                 : upstream;

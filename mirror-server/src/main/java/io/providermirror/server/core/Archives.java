@@ -3,6 +3,7 @@ package io.providermirror.server.core;
 import io.providermirror.cache.ArchiveFill;
 import io.providermirror.cache.BlobStore;
 import io.providermirror.cache.CacheKey;
+import io.providermirror.cache.FillLeases;
 import io.providermirror.cache.FillRegistry;
 import io.providermirror.cache.InsufficientStorageException;
 import io.providermirror.cache.StoredBlob;
@@ -39,9 +40,8 @@ final class Archives {
     private final KnownHashes knownHashes;
     private final BlobStore blobs;
     private final FillRegistry fills;
+    private final LeasedFills leased;
     private final Executor executor;
-    /** Runs the downloads themselves, at most {@link FillBounds#maxConcurrent()} at once. */
-    private final Executor fillExecutor;
 
     private final FillPermits permits;
     private final ArchiveCopy copy;
@@ -62,6 +62,7 @@ final class Archives {
             Origins origins,
             KnownHashes knownHashes,
             BlobStore blobs,
+            FillLeases leases,
             Executor executor,
             Executor fillExecutor,
             MirrorMetrics metrics) {
@@ -71,9 +72,9 @@ final class Archives {
         this.knownHashes = knownHashes;
         this.blobs = blobs;
         this.fills = new FillRegistry(blobs);
+        this.leased = new LeasedFills(leases, blobs, settings.fillBounds().deadline(), executor, fillExecutor, metrics);
         metrics.bindStore(blobs, fills);
         this.executor = executor;
-        this.fillExecutor = fillExecutor;
         this.permits = new FillPermits(settings.fillBounds(), metrics);
         this.copy = new ArchiveCopy(settings.fillBounds(), settings.maxArchiveBytes(), metrics);
         this.metrics = metrics;
@@ -133,11 +134,12 @@ final class Archives {
                     // The place is free once the archive is committed or failed, before its last byte reaches a
                     // client (recording its h1: hash afterwards holds no socket or temporary file).
                     fill.completion().whenComplete((blob, failure) -> place.close());
-                    fillExecutor.execute(() -> {
-                        try (place) {
-                            runFill(fill, origin, address, version, pkg);
-                        }
-                    });
+                    leased.start(
+                            fill,
+                            what,
+                            place,
+                            () -> permits.acquire(address.hostname(), what),
+                            () -> runFill(fill, origin, address, version, pkg));
                 });
             } catch (InsufficientStorageException e) {
                 closeQuietly(permit);
@@ -161,17 +163,25 @@ final class Archives {
             }
             if (joined.isEmpty()) {
                 // Committed by a fill that ended since this request looked.
-                return CompletableFuture.supplyAsync(
-                        () -> findCached(key)
-                                .orElseThrow(() -> new OriginException(
-                                        OriginException.Reason.UNAVAILABLE,
-                                        "the archive of " + address + " " + version + " " + platform
-                                                + " vanished from the cache as it was committed; try again")),
-                        executor);
+                return CompletableFuture.supplyAsync(() -> findCommitted(key, address, version, platform), executor);
             }
             ArchiveFill fill = joined.get().fill();
-            return fill.started().thenApplyAsync(length -> follow(fill, length), executor);
+            return fill.started()
+                    .thenApplyAsync(length -> follow(fill, length), executor)
+                    .exceptionallyCompose(failure -> Futures.cause(failure) instanceof ArchiveCommittedElsewhere
+                            ? CompletableFuture.supplyAsync(
+                                    () -> findCommitted(key, address, version, platform), executor)
+                            : CompletableFuture.failedFuture(failure));
         });
+    }
+
+    private ArchiveSource findCommitted(
+            CacheKey key, ProviderAddress address, ProviderVersion version, Platform platform) {
+        return findCached(key)
+                .orElseThrow(() -> new OriginException(
+                        OriginException.Reason.UNAVAILABLE,
+                        "the archive of " + address + " " + version + " " + platform
+                                + " vanished from the cache as it was committed; try again"));
     }
 
     /** Opens a reader on the fill; a fill that already failed answers with its failure instead. */

@@ -2,6 +2,7 @@ package io.providermirror.server.core;
 
 import io.providermirror.cache.BlobStore;
 import io.providermirror.cache.DocumentStore;
+import io.providermirror.cache.FillLeases;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
@@ -83,6 +84,38 @@ public final class ProviderMirror {
             ProviderPolicy policy,
             OriginRules rules,
             MirrorAuth auth) {
+        this(
+                settings,
+                origins,
+                blobs,
+                documents,
+                FillLeases.local(),
+                executor,
+                fillExecutor,
+                clock,
+                metrics,
+                policy,
+                rules,
+                auth);
+    }
+
+    /**
+     * As the other constructor, for one of several instances sharing a store: {@code leases} decide which of them
+     * fetches a cold archive.
+     */
+    public ProviderMirror(
+            Settings settings,
+            Origins origins,
+            BlobStore blobs,
+            DocumentStore documents,
+            FillLeases leases,
+            Executor executor,
+            Executor fillExecutor,
+            Clock clock,
+            MirrorMetrics metrics,
+            ProviderPolicy policy,
+            OriginRules rules,
+            MirrorAuth auth) {
         this.policy = policy;
         this.rules = rules;
         this.auth = auth;
@@ -90,11 +123,12 @@ public final class ProviderMirror {
         this.origins = origins;
         CacheDocuments cacheDocuments = new CacheDocuments(documents);
         this.knownHashes = new KnownHashes(cacheDocuments);
-        this.lists = new VersionLists(settings, origins, cacheDocuments, executor, clock, metrics, policy);
+        this.lists = new VersionLists(
+                settings, origins, cacheDocuments, executor, clock, metrics, policy, new RefreshLease(leases));
         this.releases =
                 new Releases(settings, lists, origins, cacheDocuments, knownHashes, executor, metrics, policy, rules);
-        this.archives =
-                new Archives(settings, releases, lists, origins, knownHashes, blobs, executor, fillExecutor, metrics);
+        this.archives = new Archives(
+                settings, releases, lists, origins, knownHashes, blobs, leases, executor, fillExecutor, metrics);
     }
 
     /**

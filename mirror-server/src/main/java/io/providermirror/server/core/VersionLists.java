@@ -62,6 +62,7 @@ final class VersionLists {
     private final AsyncCache<ProviderAddress, Entry> entries;
     private final MirrorMetrics metrics;
     private final ProviderPolicy policy;
+    private final RefreshLease refreshLease;
     /** Providers whose origin answered "not found" lately, with that answer; empty when nothing is remembered. */
     private final Cache<ProviderAddress, OriginException> notFound;
 
@@ -76,7 +77,9 @@ final class VersionLists {
             Executor executor,
             Clock clock,
             MirrorMetrics metrics,
-            ProviderPolicy policy) {
+            ProviderPolicy policy,
+            RefreshLease refreshLease) {
+        this.refreshLease = refreshLease;
         this.metrics = metrics;
         this.policy = policy;
         this.origins = origins;
@@ -230,9 +233,20 @@ final class VersionLists {
         }
         executor.execute(() -> {
             try {
-                Entry fresh = fetch(address);
-                entries.put(address, CompletableFuture.completedFuture(fresh));
-                lastFailedRefresh.remove(address);
+                Optional<Entry> refreshedElsewhere = storedSince(address, entry);
+                if (refreshedElsewhere.isPresent()) {
+                    entries.put(address, CompletableFuture.completedFuture(refreshedElsewhere.get()));
+                    return;
+                }
+                boolean refreshed = refreshLease.runIfGranted(CacheLayout.versions(address), () -> {
+                    Entry fresh = fetch(address);
+                    entries.put(address, CompletableFuture.completedFuture(fresh));
+                    lastFailedRefresh.remove(address);
+                });
+                if (!refreshed) {
+                    // Another instance is refreshing it: look for its list in the store after the retry interval.
+                    lastFailedRefresh.put(address, clock.instant());
+                }
             } catch (RuntimeException e) {
                 lastFailedRefresh.put(address, clock.instant());
                 LOG.warn(
@@ -244,6 +258,22 @@ final class VersionLists {
                 refreshing.remove(address);
             }
         });
+    }
+
+    /**
+     * The list in the store, when another instance sharing it stored one fresher than {@code entry} that is not
+     * stale yet; empty otherwise, or when it cannot be read (the refresh then asks the origin).
+     */
+    private Optional<Entry> storedSince(ProviderAddress address, Entry entry) {
+        try {
+            return documents
+                    .versionList(address)
+                    .filter(stored -> stored.storedAt().isAfter(entry.fetchedAt()))
+                    .map(stored -> entry(stored.value(), stored.storedAt(), false))
+                    .filter(stored -> !isStale(stored));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     /** Renders {@code index.json} once, with only the versions the policy lets in. */

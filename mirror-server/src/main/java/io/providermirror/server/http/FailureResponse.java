@@ -3,6 +3,7 @@ package io.providermirror.server.http;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.providermirror.s3.StoreUnavailableException;
 import io.providermirror.server.core.CacheWriteException;
 import io.providermirror.server.core.CapacityException;
 import io.providermirror.server.core.PolicyDeniedException;
@@ -52,6 +53,11 @@ final class FailureResponse {
             }
             return response;
         }
+        Throwable store = storeFailure(cause);
+        if (store != null) {
+            // The bucket that is the cache of record did not answer: a cold request cannot be served now.
+            return JsonErrors.response(HttpResponseStatus.SERVICE_UNAVAILABLE, store.getMessage(), head);
+        }
         if (cause instanceof CacheWriteException cacheTrouble) {
             return JsonErrors.response(HttpResponseStatus.SERVICE_UNAVAILABLE, cacheTrouble.getMessage(), head);
         }
@@ -60,6 +66,19 @@ final class FailureResponse {
                 HttpResponseStatus.INTERNAL_SERVER_ERROR,
                 "internal error in the mirror; its log has the details",
                 head);
+    }
+
+    /** The bucket's failure ({@link StoreUnavailableException}) in {@code failure}'s causes, else null. */
+    private static Throwable storeFailure(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof StoreUnavailableException) {
+                return t;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return null;
     }
 
     private static Throwable unwrap(Throwable failure) {

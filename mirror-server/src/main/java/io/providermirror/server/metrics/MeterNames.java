@@ -46,6 +46,29 @@ public final class MeterNames {
      * Prometheus: {@code mirror_fills_abandoned_total}.
      */
     public static final String FILLS_ABANDONED = "mirror.fills.abandoned";
+    /**
+     * Counter of fill-lease events of instances sharing an object store; tag {@link #OUTCOME}: {@code acquired},
+     * {@code taken_over} (from a holder that let its lease expire), {@code waited} (another instance held it),
+     * {@code committed_elsewhere} (a wait ended with another instance's commit), {@code wait_timeout},
+     * {@code lost} (a renewal found the lease taken over). Prometheus: {@code mirror_fill_leases_total}.
+     */
+    public static final String FILL_LEASES = "mirror.fill.leases";
+    /**
+     * Gauge: 1 when fill leases exclude other instances, 0 when the store ignores conditional writes and the
+     * fleet may fetch an archive more than once. Prometheus: {@code mirror_fill_leases_exclusive}.
+     */
+    public static final String FILL_LEASES_EXCLUSIVE = "mirror.fill.leases.exclusive";
+    /**
+     * Timer of requests to the bucket when {@code cache.s3} is set; tags {@link #OPERATION} ({@code get},
+     * {@code head}, {@code put}, {@code copy}, {@code delete}, {@code list}, {@code multipart}) and {@link #OUTCOME}
+     * ({@code ok}, {@code missing}, {@code error}). Prometheus: {@code mirror_store_requests_seconds}.
+     */
+    public static final String STORE_REQUESTS = "mirror.store.requests";
+    /**
+     * Counter of archive reads answered by the local tier in front of the bucket. Prometheus:
+     * {@code mirror_store_local_tier_hits_total}.
+     */
+    public static final String STORE_LOCAL_TIER_HITS = "mirror.store.local.tier.hits";
 
     /** What was asked for: {@code index}, {@code version}, {@code archive}, {@code status}, {@code metrics}, ... */
     public static final String ROUTE = "route";

@@ -253,6 +253,22 @@ public final class MirrorMetrics implements OriginObserver {
                 .register(registry);
     }
 
+    /** A fill-lease event; {@code outcome} is one of those {@link MeterNames#FILL_LEASES} lists. */
+    public void fillLease(String outcome) {
+        Counter.builder(MeterNames.FILL_LEASES)
+                .description("Fill-lease events of instances sharing an object store, by outcome")
+                .tag(MeterNames.OUTCOME, outcome)
+                .register(registry)
+                .increment();
+    }
+
+    /** Whether the fill leases exclude other instances (1) or are advisory (0). */
+    public void bindFillLeases(io.providermirror.cache.FillLeases leases) {
+        Gauge.builder(MeterNames.FILL_LEASES_EXCLUSIVE, leases, l -> l.exclusive() ? 1 : 0)
+                .description("1 when fill leases exclude other instances; 0 when the store ignores conditional writes")
+                .register(registry);
+    }
+
     /** Caffeine's own statistics for one of the mirror's in-memory caches (built with {@code recordStats()}). */
     public <K, V> void monitor(AsyncCache<K, V> cache, String name) {
         CaffeineCacheMetrics.monitor(registry, cache, name);

@@ -25,6 +25,8 @@ public final class Operations {
     private final Path probeDirectory;
     private volatile BooleanSupplier listenerUp = () -> false;
     private volatile boolean draining;
+    private volatile io.providermirror.cache.FillLeases fillLeases = io.providermirror.cache.FillLeases.local();
+    private volatile java.util.function.Supplier<String> store;
 
     /** @param probeDirectory a directory on the cache's file system where readiness writes a probe file */
     public Operations(PrometheusMeterRegistry registry, Path probeDirectory) {
@@ -40,6 +42,20 @@ public final class Operations {
     /** Tells readiness how to know that the main listener is up. */
     public void listener(BooleanSupplier up) {
         this.listenerUp = up;
+    }
+
+    /** Tells readiness which fill leases the mirror uses, so it reports whether they exclude other instances. */
+    public void fillLeases(io.providermirror.cache.FillLeases leases) {
+        this.fillLeases = leases;
+    }
+
+    /**
+     * Tells readiness how to ask the bucket that is the cache of record whether it answers ("reachable", or why
+     * not). It is reported, but does not make the mirror unready: every instance shares the bucket, and taking
+     * them all out of the load balancer would also stop the warm archives their local tiers still serve.
+     */
+    public void store(java.util.function.Supplier<String> probe) {
+        this.store = probe;
     }
 
     /** From now on the mirror is shutting down: not ready, so load balancers send no new requests. */
@@ -64,6 +80,18 @@ public final class Operations {
         } else {
             checks.put("listener", "down");
             ready = false;
+        }
+        // Reported, not a reason to refuse traffic: an instance with advisory leases serves correctly, the fleet
+        // may only fetch an archive more than once.
+        checks.put(
+                "fillLeases",
+                fillLeases.exclusive()
+                        ? "exclusive"
+                        : "advisory: the object store ignores conditional writes, so instances may fetch an archive"
+                                + " more than once");
+        java.util.function.Supplier<String> probe = store;
+        if (probe != null) {
+            checks.put("store", probe.get());
         }
         if (draining) {
             checks.put("shutdown", "draining connections");

@@ -46,6 +46,10 @@ final class ScriptedOrigin implements Origin {
     final AtomicReference<Optional<String>> spellingGiven = new AtomicReference<>();
     /** Opened by a test to let version lists through; open unless a test closes it. */
     volatile CountDownLatch versionsGate = new CountDownLatch(0);
+    /** Opened by a test to let archives through; open unless a test closes it. */
+    volatile CountDownLatch archiveGate = new CountDownLatch(0);
+    /** How many of the next archive downloads fail. */
+    final AtomicInteger archiveFailures = new AtomicInteger();
 
     volatile boolean failing;
     volatile boolean tampering;
@@ -82,7 +86,11 @@ final class ScriptedOrigin implements Origin {
             Deadline deadline) {
         archiveOpens.incrementAndGet();
         spellingGiven.set(originSpelling.get());
+        await(archiveGate);
         failIfAsked();
+        if (archiveFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            throw new OriginException(OriginException.Reason.UNAVAILABLE, "the scripted origin failed this archive");
+        }
         byte[] bytes = archive.clone();
         if (tampering) {
             bytes[bytes.length / 2] ^= 1;

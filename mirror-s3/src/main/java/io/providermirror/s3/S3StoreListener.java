@@ -1,0 +1,31 @@
+package io.providermirror.s3;
+
+import java.time.Duration;
+
+/**
+ * What the S3 stores report for metrics: every request to the bucket by operation and outcome with its latency,
+ * and reads answered by the local disk tier. The server binds it to its meter registry; this module has none.
+ */
+public interface S3StoreListener {
+
+    /** A listener that records nothing. */
+    S3StoreListener NONE = new S3StoreListener() {
+        @Override
+        public void request(String operation, String outcome, Duration latency) {}
+
+        @Override
+        public void localTierHit() {}
+    };
+
+    /**
+     * One request to the bucket.
+     *
+     * @param operation {@code get}, {@code head}, {@code put}, {@code copy}, {@code delete}, {@code list} or
+     *     {@code multipart}
+     * @param outcome {@code ok}, {@code missing} (no such object) or {@code error}
+     */
+    void request(String operation, String outcome, Duration latency);
+
+    /** An archive read answered from the local disk tier, without a request to the bucket. */
+    void localTierHit();
+}

@@ -1,0 +1,110 @@
+package io.providermirror.server.app;
+
+import io.providermirror.cache.FileBlobStore;
+import io.providermirror.s3.S3BlobStore;
+import io.providermirror.s3.S3Bucket;
+import io.providermirror.s3.S3DocumentStore;
+import io.providermirror.s3.S3Settings;
+import io.providermirror.s3.S3StoreListener;
+import io.providermirror.s3.StoreUnavailableException;
+import io.providermirror.server.config.S3Config;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Optional;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * The stores of a mirror whose cache of record is a bucket ({@code cache.s3}): checks at start-up that the bucket
+ * answers (an error names the key: {@code cache.s3.bucket} when it does not exist or access is denied,
+ * {@code cache.s3.endpoint} when nothing answers), then opens the archive store with its local tier beneath the
+ * cache directory and the document store. Credentials come from the AWS SDK's default chain.
+ */
+record BucketStores(S3Bucket bucket, FileBlobStore tier, S3BlobStore blobs, S3DocumentStore documents) {
+
+    /** Archives up to this size are one PUT; larger ones are multipart uploads of parts of this size. */
+    static final int PART_BYTES = 16 * 1024 * 1024;
+
+    static BucketStores open(
+            S3Config config,
+            Path cacheDirectory,
+            long maxBytes,
+            long minFreeBytes,
+            Clock clock,
+            S3StoreListener listener)
+            throws IOException {
+        S3Settings settings = new S3Settings(
+                Optional.ofNullable(config.endpoint()),
+                config.bucket(),
+                config.region(),
+                config.pathStyleAccess(),
+                config.prefix());
+        S3Bucket bucket = new S3Bucket(
+                S3Bucket.client(settings, DefaultCredentialsProvider.builder().build()), settings, listener);
+        try {
+            check(bucket, config);
+            FileBlobStore tier = new FileBlobStore(
+                    cacheDirectory, clock, config.localTierSize().bytes(), minFreeBytes);
+            S3BlobStore blobs = new S3BlobStore(bucket, tier, maxBytes, PART_BYTES, clock);
+            return new BucketStores(bucket, tier, blobs, new S3DocumentStore(bucket, clock));
+        } catch (IOException | RuntimeException e) {
+            bucket.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The fill leases of this instance in the bucket, held as {@code <hostname>-<pid>-<random>} so that a lease
+     * names the instance (the pod, in Kubernetes) that holds it; probes the bucket's conditional writes first.
+     */
+    io.providermirror.cache.FillLeases fillLeases(java.time.Duration duration, Clock clock) throws IOException {
+        String host = System.getenv().getOrDefault("HOSTNAME", "mirror").replaceAll("[^A-Za-z0-9._-]", "_");
+        String holder = host + "-" + ProcessHandle.current().pid() + "-"
+                + java.util.UUID.randomUUID().toString().substring(0, 8);
+        return io.providermirror.cache.ConditionalFillLeases.open(
+                new io.providermirror.s3.S3LeaseObjects(bucket), holder, duration, clock);
+    }
+
+    /** Whether the bucket answers now, for readiness: "reachable", or why not. */
+    String probe() {
+        try {
+            bucket.call("head", "(bucket)", () -> bucket.client().headBucket(b -> b.bucket(bucket.name())));
+            return "reachable";
+        } catch (StoreUnavailableException e) {
+            return "unreachable: " + e.getMessage();
+        }
+    }
+
+    private static void check(S3Bucket bucket, S3Config config) throws IOException {
+        try {
+            bucket.client().headBucket(b -> b.bucket(bucket.name()));
+        } catch (S3Exception e) {
+            String where = config.endpoint() == null
+                    ? "AWS region " + config.region()
+                    : config.endpoint().toString();
+            if (e.statusCode() == 404) {
+                throw new IOException(
+                        "cache.s3.bucket: the bucket '" + config.bucket() + "' does not exist at " + where, e);
+            }
+            if (e.statusCode() == 403 || e.statusCode() == 401) {
+                throw new IOException(
+                        "cache.s3.bucket: access denied to the bucket '" + config.bucket() + "' at "
+                                + where + " (credentials come from the AWS SDK's default chain: AWS_ACCESS_KEY_ID and "
+                                + "AWS_SECRET_ACCESS_KEY, a profile, or web identity)",
+                        e);
+            }
+            throw new IOException(
+                    "cache.s3.bucket: the bucket '" + config.bucket() + "' at " + where + " answered HTTP "
+                            + e.statusCode(),
+                    e);
+        } catch (SdkException e) {
+            throw new IOException(
+                    "cache.s3.endpoint: cannot reach "
+                            + (config.endpoint() == null ? "S3 in " + config.region() : config.endpoint()) + ": "
+                            + e.getMessage(),
+                    e);
+        }
+    }
+}

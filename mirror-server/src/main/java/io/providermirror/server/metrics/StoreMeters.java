@@ -1,0 +1,36 @@
+package io.providermirror.server.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.providermirror.s3.S3StoreListener;
+import java.time.Duration;
+
+/** The S3 stores' requests and local tier hits as meters ({@link MeterNames#STORE_REQUESTS}). */
+public final class StoreMeters implements S3StoreListener {
+
+    private final MeterRegistry registry;
+    private final Counter localTierHits;
+
+    public StoreMeters(MeterRegistry registry) {
+        this.registry = registry;
+        this.localTierHits = Counter.builder(MeterNames.STORE_LOCAL_TIER_HITS)
+                .description("archive reads answered by the local tier in front of the bucket")
+                .register(registry);
+    }
+
+    @Override
+    public void request(String operation, String outcome, Duration latency) {
+        Timer.builder(MeterNames.STORE_REQUESTS)
+                .description("requests to the bucket that is the cache of record")
+                .tag(MeterNames.OPERATION, operation)
+                .tag(MeterNames.OUTCOME, outcome)
+                .register(registry)
+                .record(latency);
+    }
+
+    @Override
+    public void localTierHit() {
+        localTierHits.increment();
+    }
+}

@@ -1,0 +1,106 @@
+package io.providermirror.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.providermirror.server.config.ConfigLoader;
+import io.providermirror.server.config.MirrorConfig;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The deployments of several instances on one bucket (deploy/): the Compose profile {@code fleet} (MinIO, two
+ * replicas, a load balancer) and the Kubernetes variant (three replicas, S3 settings from a Secret, an HPA) set
+ * only real configuration keys, and their configuration puts the cache in the bucket.
+ */
+final class FleetDeployTest {
+
+    private static final YAMLMapper YAML = new YAMLMapper();
+    private static final Path DEPLOY = Path.of("..", "deploy");
+
+    @Test
+    void theComposeFleetProfileRunsTwoReplicasOnMinioBehindABalancer() throws Exception {
+        JsonNode services =
+                YAML.readTree(DEPLOY.resolve("compose.yaml").toFile()).get("services");
+        for (String replica : List.of("mirror-1", "mirror-2")) {
+            JsonNode service = services.get(replica);
+            assertThat(service.get("profiles").toString()).contains("fleet");
+            Map<String, String> environment = new HashMap<>();
+            service.get("environment")
+                    .properties()
+                    .forEach(e -> environment.put(e.getKey(), e.getValue().asText()));
+            environment.keySet().stream()
+                    .filter(name -> name.startsWith(ConfigLoader.ENV_PREFIX))
+                    .forEach(name -> assertThat(ConfigLoader.environmentNames())
+                            .as(replica + " environment")
+                            .containsKey(name));
+            assertThat(environment)
+                    .containsEntry("PROVIDER_MIRROR_CACHE_S3_ENDPOINT", "http://minio:9000")
+                    .containsKeys("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY");
+            MirrorConfig config = new ConfigLoader(environment).load(null);
+            assertThat(config.cache().s3().bucket()).isEqualTo("provider-mirror");
+            assertThat(config.cache().s3().pathStyleAccess()).isTrue();
+            assertThat(config.server().tls())
+                    .as("one certificate for every replica")
+                    .isNotNull();
+        }
+        assertThat(services.at("/minio/profiles").toString()).contains("fleet");
+        JsonNode balancer = services.get("balancer");
+        balancer.get("volumes").forEach(volume -> {
+            String source = volume.asText().split(":")[0];
+            assertThat(DEPLOY.resolve(source)).as("balancer volume").exists();
+        });
+    }
+
+    @Test
+    void theKubernetesFleetRunsThreeReplicasOnTheBucketWithAnAutoscaler() throws Exception {
+        Map<String, JsonNode> byKind = new HashMap<>();
+        try (MappingIterator<JsonNode> documents = YAML.readerFor(JsonNode.class)
+                .readValues(
+                        DEPLOY.resolve("kubernetes/provider-mirror-fleet.yaml").toFile())) {
+            while (documents.hasNext()) {
+                JsonNode document = documents.next();
+                byKind.put(document.get("kind").asText(), document);
+            }
+        }
+        assertThat(byKind).containsKeys("Secret", "ConfigMap", "Deployment", "HorizontalPodAutoscaler", "Service");
+        Map<String, String> environment = new HashMap<>();
+        byKind.get("Secret")
+                .get("stringData")
+                .properties()
+                .forEach(e -> environment.put(e.getKey(), e.getValue().asText()));
+        JsonNode container = byKind.get("Deployment").at("/spec/template/spec/containers/0");
+        container
+                .get("env")
+                .forEach(e ->
+                        environment.put(e.get("name").asText(), e.get("value").asText()));
+        environment.keySet().stream()
+                .filter(name -> name.startsWith(ConfigLoader.ENV_PREFIX))
+                .forEach(name -> assertThat(ConfigLoader.environmentNames())
+                        .as("fleet environment")
+                        .containsKey(name));
+        assertThat(container.at("/envFrom/0/secretRef/name").asText())
+                .isEqualTo(byKind.get("Secret").at("/metadata/name").asText());
+
+        MirrorConfig config = new ConfigLoader(environment)
+                .loadText(byKind.get("ConfigMap").at("/data/mirror.yaml").asText());
+        assertThat(config.cache().s3().bucket()).isEqualTo("provider-mirror");
+        assertThat(config.cache().s3().endpoint()).hasToString("https://minio.corp.example:9000");
+        assertThat(config.auth().urlSigningKeyFile())
+                .as("shared by every replica")
+                .isNotNull();
+
+        assertThat(byKind.get("Deployment").at("/spec/replicas").asInt()).isEqualTo(3);
+        assertThat(byKind.get("HorizontalPodAutoscaler")
+                        .at("/spec/scaleTargetRef/name")
+                        .asText())
+                .isEqualTo(byKind.get("Deployment").at("/metadata/name").asText());
+        assertThat(byKind.get("HorizontalPodAutoscaler").at("/spec/minReplicas").asInt())
+                .isEqualTo(3);
+    }
+}

@@ -1,0 +1,322 @@
+package io.providermirror.server.core;
+
+import static io.providermirror.server.core.ScriptedOrigin.ADDRESS;
+import static io.providermirror.server.core.ScriptedOrigin.PLATFORM;
+import static io.providermirror.server.core.ScriptedOrigin.VERSION;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.providermirror.cache.CacheKey;
+import io.providermirror.cache.ConditionalFillLeases;
+import io.providermirror.cache.FileBlobStore;
+import io.providermirror.cache.FillLeases;
+import io.providermirror.s3.S3BlobStore;
+import io.providermirror.s3.S3Bucket;
+import io.providermirror.s3.S3DocumentStore;
+import io.providermirror.s3.S3LeaseObjects;
+import io.providermirror.s3.S3Settings;
+import io.providermirror.s3.S3StoreListener;
+import io.providermirror.server.access.MirrorAuth;
+import io.providermirror.server.metrics.MeterNames;
+import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.testkit.S3ProxyServer;
+import io.providermirror.testkit.SettableClock;
+import io.providermirror.upstream.PackageHashes;
+import java.io.InputStream;
+import java.nio.channels.Channels;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+
+/**
+ * Two instances of the core on one bucket of a real S3 API server (S3Proxy 3.0.0 on loopback), each with its own
+ * client, local tier and lease holder: who fetches, who waits, who takes over, and what the store is asked.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+final class SharedBucketTest {
+
+    private static final String BUCKET = "fleet";
+    private static final Duration LEASE = Duration.ofSeconds(30);
+
+    @TempDir
+    Path tmp;
+
+    private S3ProxyServer s3;
+    private final SettableClock clock = new SettableClock();
+    private final ExecutorService executor = Executors.newCachedThreadPool();
+    private ScriptedOrigin origin;
+    private final List<S3Bucket> buckets = new ArrayList<>();
+    private String prefix;
+
+    @BeforeAll
+    void startS3(@TempDir Path root) {
+        s3 = S3ProxyServer.start(root);
+        s3.createBucket(BUCKET);
+    }
+
+    @AfterAll
+    void stopS3() {
+        executor.shutdownNow();
+        s3.close();
+    }
+
+    @BeforeEach
+    void newOrigin() {
+        origin = new ScriptedOrigin();
+    }
+
+    @AfterEach
+    void closeClients() {
+        origin.archiveGate.countDown();
+        buckets.forEach(S3Bucket::close);
+        buckets.clear();
+        prefix = null;
+    }
+
+    /** Store requests by operation and outcome, as the instance's listener hears them. */
+    private static final class Requests implements S3StoreListener {
+        final Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
+
+        @Override
+        public void request(String operation, String outcome, Duration latency) {
+            counts.computeIfAbsent(operation + ":" + outcome, k -> new AtomicLong())
+                    .incrementAndGet();
+        }
+
+        @Override
+        public void localTierHit() {
+            counts.computeIfAbsent("local_tier_hit", k -> new AtomicLong()).incrementAndGet();
+        }
+
+        long total() {
+            return counts.entrySet().stream()
+                    .filter(e -> !e.getKey().equals("local_tier_hit"))
+                    .mapToLong(e -> e.getValue().get())
+                    .sum();
+        }
+
+        void clear() {
+            counts.clear();
+        }
+    }
+
+    private record Instance(ProviderMirror mirror, SimpleMeterRegistry registry, Requests requests) {
+        double leases(String outcome) {
+            var counter = registry.find(MeterNames.FILL_LEASES)
+                    .tag(MeterNames.OUTCOME, outcome)
+                    .counter();
+            return counter == null ? 0 : counter.count();
+        }
+    }
+
+    private S3Settings settings() {
+        if (prefix == null) {
+            prefix = "t" + UUID.randomUUID() + "/";
+        }
+        return new S3Settings(Optional.of(s3.endpoint()), BUCKET, "us-east-1", true, prefix);
+    }
+
+    private Instance instance(String holder) throws Exception {
+        Requests requests = new Requests();
+        S3Settings settings = settings();
+        S3Bucket bucket = new S3Bucket(
+                S3Bucket.client(
+                        settings,
+                        StaticCredentialsProvider.create(
+                                AwsBasicCredentials.create(S3ProxyServer.ACCESS_KEY, S3ProxyServer.SECRET_KEY))),
+                settings,
+                requests);
+        buckets.add(bucket);
+        FillLeases leases = ConditionalFillLeases.open(new S3LeaseObjects(bucket), holder, LEASE, clock);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        ProviderMirror mirror = new ProviderMirror(
+                new ProviderMirror.Settings(
+                        Duration.ofMinutes(15),
+                        64L << 20,
+                        false,
+                        Duration.ofSeconds(10),
+                        16L << 20,
+                        FillBounds.DEFAULT,
+                        Duration.ofSeconds(30)),
+                hostname -> this.origin,
+                new S3BlobStore(
+                        bucket,
+                        new FileBlobStore(tmp.resolve(holder + "-" + UUID.randomUUID()), clock),
+                        Long.MAX_VALUE,
+                        5 * 1024 * 1024,
+                        clock),
+                new S3DocumentStore(bucket, clock),
+                leases,
+                executor,
+                executor,
+                clock,
+                new MirrorMetrics(registry, clock),
+                ProviderPolicy.OPEN,
+                ScriptedOrigin.trustingRules(),
+                MirrorAuth.OPEN);
+        return new Instance(mirror, registry, requests);
+    }
+
+    private static byte[] bytesOf(ArchiveSource source) throws Exception {
+        try (source) {
+            if (source instanceof ArchiveSource.Filling filling) {
+                filling.fill().completion().get(30, TimeUnit.SECONDS);
+                try (InputStream in = Channels.newInputStream(filling.fill().openReader())) {
+                    return in.readAllBytes();
+                }
+            }
+            try (InputStream in = Channels.newInputStream(((ArchiveSource.Cached) source).channel())) {
+                return in.readAllBytes();
+            }
+        }
+    }
+
+    private static byte[] fetch(Instance instance) throws Exception {
+        return bytesOf(instance.mirror().archive(ADDRESS, VERSION, PLATFORM).get(30, TimeUnit.SECONDS));
+    }
+
+    /** What {@code terraform init} asks of an instance for one provider: the index, the version, the archive. */
+    private static void init(Instance instance) throws Exception {
+        instance.mirror().versionIndex(ADDRESS).get(30, TimeUnit.SECONDS);
+        instance.mirror().versionDocument(ADDRESS, VERSION).get(30, TimeUnit.SECONDS);
+        assertThat(fetch(instance)).isNotEmpty();
+    }
+
+    @Test
+    void anArchiveFetchedThroughOneInstanceIsServedByTheOtherWithNoOriginRequest() throws Exception {
+        Instance a = instance("a");
+        Instance b = instance("b");
+        // Start-up requests (the lease probe, the bucket's listing) are not part of an init.
+        a.requests().clear();
+        b.requests().clear();
+
+        init(a);
+        long coldStoreRequests = a.requests().total();
+        init(b);
+        long otherInstanceStoreRequests = b.requests().total();
+        String otherInstanceCounts = b.requests().counts.toString();
+        b.requests().clear();
+        init(b);
+        long warmStoreRequests = b.requests().total();
+
+        assertThat(origin.archiveOpens).hasValue(1);
+        assertThat(origin.versionCalls).hasValue(1);
+        assertThat(origin.releaseCalls).hasValue(1);
+        assertThat(b.leases("acquired")).isZero();
+        // The capacity model in the README ("Running several instances") is made of these figures.
+        System.out.printf(
+                "store requests per init of one provider: cold fleet %d %s; warm bucket, cold instance %d %s; warm"
+                        + " instance %d %s%n",
+                coldStoreRequests,
+                a.requests().counts,
+                otherInstanceStoreRequests,
+                otherInstanceCounts,
+                warmStoreRequests,
+                b.requests().counts);
+        assertThat(warmStoreRequests)
+                .as("a warm instance answers from memory and its local tier")
+                .isZero();
+    }
+
+    @Test
+    void eightColdClientsSplitOverTwoInstancesCauseOneOriginFetchAndAllGetTheArchive() throws Exception {
+        Instance a = instance("a");
+        Instance b = instance("b");
+        a.mirror().versionDocument(ADDRESS, VERSION).get(30, TimeUnit.SECONDS);
+        b.mirror().versionDocument(ADDRESS, VERSION).get(30, TimeUnit.SECONDS);
+        origin.archiveGate = new CountDownLatch(1);
+
+        List<CompletableFuture<ArchiveSource>> requests = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            requests.add((i % 2 == 0 ? a : b).mirror().archive(ADDRESS, VERSION, PLATFORM));
+        }
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> a.leases("waited") + b.leases("waited") == 1 && origin.archiveOpens.get() == 1);
+        origin.archiveGate.countDown();
+
+        for (CompletableFuture<ArchiveSource> request : requests) {
+            assertThat(bytesOf(request.get(30, TimeUnit.SECONDS))).isEqualTo(origin.archive);
+        }
+        assertThat(origin.archiveOpens).hasValue(1);
+        assertThat(a.leases("acquired") + b.leases("acquired")).isEqualTo(1);
+        assertThat(a.leases("committed_elsewhere") + b.leases("committed_elsewhere"))
+                .isEqualTo(1);
+    }
+
+    @Test
+    void theLeaseOfAHolderThatDiedMidFillIsTakenOverAndNothingPartialIsServed() throws Exception {
+        Instance b = instance("b");
+        b.mirror().versionDocument(ADDRESS, VERSION).get(30, TimeUnit.SECONDS);
+        // An instance that took the lease and died mid-fill: its lease stays in the bucket, unrenewed.
+        FillLeases dead = ConditionalFillLeases.open(new S3LeaseObjects(buckets.get(0)), "dead", LEASE, clock);
+        CacheKey key = CacheLayout.archive(ADDRESS, VERSION, PLATFORM);
+        assertThat(dead.tryAcquire(key)).isPresent();
+
+        CompletableFuture<ArchiveSource> request = b.mirror().archive(ADDRESS, VERSION, PLATFORM);
+        await().atMost(Duration.ofSeconds(30)).until(() -> b.leases("waited") == 1);
+        assertThat(request).isNotDone();
+        clock.advance(LEASE.plusSeconds(1));
+
+        assertThat(bytesOf(request.get(30, TimeUnit.SECONDS))).isEqualTo(origin.archive);
+        assertThat(b.leases("taken_over")).isEqualTo(1);
+        assertThat(origin.archiveOpens).hasValue(1);
+    }
+
+    @Test
+    void theStoreStoppedMidFillFailsItsClientsClearlyAndAfterItsRestartTheArchiveIsFetchedWhole() throws Exception {
+        Instance a = instance("a");
+        Instance b = instance("b");
+        a.mirror().versionDocument(ADDRESS, VERSION).get(30, TimeUnit.SECONDS);
+        b.mirror().versionDocument(ADDRESS, VERSION).get(30, TimeUnit.SECONDS);
+        origin.archiveGate = new CountDownLatch(1);
+        CompletableFuture<ArchiveSource> onA = a.mirror().archive(ADDRESS, VERSION, PLATFORM);
+        await().atMost(Duration.ofSeconds(30)).until(() -> origin.archiveOpens.get() == 1);
+        CompletableFuture<ArchiveSource> onB = b.mirror().archive(ADDRESS, VERSION, PLATFORM);
+        await().atMost(Duration.ofSeconds(30)).until(() -> b.leases("waited") == 1);
+
+        s3.stop();
+        try {
+            origin.archiveGate.countDown();
+            await().atMost(Duration.ofSeconds(60)).until(() -> onA.isDone() && onB.isDone());
+            // a's clients followed the fill, which could not commit: their archive never completes.
+            if (!onA.isCompletedExceptionally()) {
+                ArchiveSource.Filling filling = (ArchiveSource.Filling) onA.join();
+                await().atMost(Duration.ofSeconds(60))
+                        .until(() -> filling.fill().completion().isDone());
+                assertThat(filling.fill().completion()).isCompletedExceptionally();
+                assertThat(filling.fill().readableBytes()).isLessThan(origin.archive.length);
+                filling.close();
+            }
+            assertThat(onB).isCompletedExceptionally();
+        } finally {
+            s3.start();
+        }
+        // a could not release its lease while the store was down: it expires, and b takes it over.
+        clock.advance(LEASE.plusSeconds(1));
+        assertThat(fetch(b)).isEqualTo(origin.archive);
+        assertThat(fetch(a)).isEqualTo(origin.archive);
+        assertThat(PackageHashes.sha256().digest(fetch(instance("c"))))
+                .isEqualTo(PackageHashes.sha256().digest(origin.archive));
+    }
+}
