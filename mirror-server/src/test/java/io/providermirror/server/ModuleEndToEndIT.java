@@ -66,6 +66,10 @@ final class ModuleEndToEndIT {
         git = GitHttpServer.start(tmp.resolve("git"), origin.certificates());
         mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
                 .set("cache.indexTtl", "15m")
+                // The git server is on loopback: an internal authority the origin's module sources may lead to.
+                .set(
+                        "upstream.hosts." + MirrorFixture.HOST.replace(".", "\\.") + ".downloadHosts",
+                        List.of(git.url("x").getAuthority()))
                 .start();
         Path cliConfig = Files.writeString(tmp.resolve("terraform.rc"), """
                 host "%s" {
