@@ -23,7 +23,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -37,8 +36,6 @@ import org.junit.jupiter.api.io.TempDir;
  * server over HTTPS on loopback. The tests run in order: they share the mirror's cache, and the last one stops
  * the origin and the git server.
  */
-@Disabled("needs mod-core (issue 14): the mirror has no /registry/<host>/modules.v1/ routes yet, so terraform"
-        + " reports every module as not found")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 final class ModuleEndToEndIT {
 

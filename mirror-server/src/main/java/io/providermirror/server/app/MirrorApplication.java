@@ -130,7 +130,8 @@ public final class MirrorApplication implements AutoCloseable {
                     core.metrics(),
                     core.auth(),
                     documentation(),
-                    core.executor());
+                    core.executor(),
+                    core.modules());
             MirrorServer server = MirrorServer.bind(
                     new MirrorServer.Listener(
                             config.server().host(), config.server().port(), identity, "server"),

@@ -100,7 +100,8 @@ final class EmbeddedMirror implements AutoCloseable {
                 core.metrics(),
                 core.auth(),
                 "docs".getBytes(StandardCharsets.UTF_8),
-                core.executor());
+                core.executor(),
+                core.modules());
         return new EmbeddedMirror(origin, core, registry, services);
     }
 
