@@ -196,6 +196,11 @@ public final class MirrorApplication implements AutoCloseable {
         return identity == null ? Optional.empty() : identity.generatedCa();
     }
 
+    /** The mirror behind the listeners: what the operator commands and the tests act on directly. */
+    public MirrorCore core() {
+        return core;
+    }
+
     public Path cacheDirectory() {
         return core.cacheDirectory();
     }

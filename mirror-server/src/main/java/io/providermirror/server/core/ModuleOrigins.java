@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.upstream.ModuleRegistryClient;
+import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.ServiceDiscovery;
 import java.net.URI;
 import java.time.Duration;
@@ -32,10 +33,26 @@ final class ModuleOrigins {
     }
 
     ModuleRegistryClient.FetchedModuleVersions versions(ModuleAddress address) {
-        return registry.versions(modulesBase(address.hostname()), address);
+        try {
+            return registry.versions(modulesBase(address.hostname()), address);
+        } catch (OriginException e) {
+            throw naming("the version list of module " + address, address, e);
+        }
     }
 
     ModuleRegistryClient.ResolvedSource source(ModuleAddress address, ProviderVersion version) {
-        return registry.resolve(modulesBase(address.hostname()), address, version);
+        try {
+            return registry.resolve(modulesBase(address.hostname()), address, version);
+        } catch (OriginException e) {
+            throw naming("the download of module " + address + " " + version, address, e);
+        }
+    }
+
+    /** {@code failure}, its message naming the module when it does not yet (a discovery failure, say). */
+    private static OriginException naming(String what, ModuleAddress address, OriginException failure) {
+        if (failure.getMessage() != null && failure.getMessage().contains(address.toString())) {
+            return failure;
+        }
+        return new OriginException(failure.reason(), what + ": " + failure.getMessage(), failure.status());
     }
 }
