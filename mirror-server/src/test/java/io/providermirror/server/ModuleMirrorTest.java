@@ -291,4 +291,42 @@ final class ModuleMirrorTest {
         assertThat(unknown.statusCode()).isGreaterThanOrEqualTo(502);
         assertThat(MirrorFixture.error(unknown)).contains("corp/b/aws");
     }
+
+    @Test
+    void theAcceptCommandReleasesAPinOnAStoppedMirrorsCacheAndSaysWhatWasPinned() throws Exception {
+        registry.serveArchive("/archives/a.tar.gz", ModuleArchives.tarGz(module("a")));
+        registry.publish("corp", "a", "aws", "1.0.0", "/archives/a.tar.gz");
+        MirrorFixture.Builder builder = builder();
+        mirror = builder.start();
+        assertThat(followDownload(mirror.get(path("corp/a/aws", "1.0.0/download")))
+                        .statusCode())
+                .isEqualTo(200);
+        mirror.close();
+        mirror = null;
+        Path config = java.nio.file.Files.writeString(tmp.resolve("mirror.yaml"), builder.yaml());
+
+        java.io.ByteArrayOutputStream output = new java.io.ByteArrayOutputStream();
+        int exit = new picocli.CommandLine(new io.providermirror.server.cli.ModulesCommand.Accept(
+                        new java.io.PrintStream(output, true, StandardCharsets.UTF_8), Map.of()))
+                .execute("--config", config.toString(), MirrorFixture.HOST + "/corp/a/aws", "1.0.0");
+        assertThat(exit).as(output.toString(StandardCharsets.UTF_8)).isZero();
+        assertThat(output.toString(StandardCharsets.UTF_8)).contains("was pinned at sha256 ");
+
+        java.io.ByteArrayOutputStream again = new java.io.ByteArrayOutputStream();
+        int unknown = new picocli.CommandLine(new io.providermirror.server.cli.ModulesCommand.Accept(
+                        new java.io.PrintStream(again, true, StandardCharsets.UTF_8), Map.of()))
+                .execute("--config", config.toString(), MirrorFixture.HOST + "/corp/other/aws", "1.0.0");
+        assertThat(unknown).isEqualTo(1);
+        assertThat(again.toString(StandardCharsets.UTF_8)).contains("has no pin");
+
+        mirror = builder.start();
+        ModuleAddress address = new ModuleAddress(MirrorFixture.HOST, "corp", "a", "aws");
+        assertThat(mirror.mirror
+                        .core()
+                        .modules()
+                        .pin(address, new ProviderVersion("1.0.0"))
+                        .orElseThrow()
+                        .accepting())
+                .isTrue();
+    }
 }
