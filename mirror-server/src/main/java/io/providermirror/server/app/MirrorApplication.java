@@ -119,6 +119,7 @@ public final class MirrorApplication implements AutoCloseable {
                     core.blobs(),
                     core.metrics(),
                     core.mirror(),
+                    core.modules(),
                     StartupBanner.originsReachedAt(config),
                     caPem,
                     fallbackAuthority,
