@@ -36,6 +36,13 @@ final class ModuleMirrorTest {
     private GitHttpServer git;
     private MirrorFixture mirror;
 
+    /** The commands set the root logger to WARN, as for people; other tests in this JVM expect it as it was. */
+    private final ch.qos.logback.classic.Level rootLevel = root().getLevel();
+
+    private static ch.qos.logback.classic.Logger root() {
+        return (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    }
+
     @BeforeEach
     void start() {
         origin = FakeOrigin.start(tmp.resolve("origin"));
@@ -45,6 +52,7 @@ final class ModuleMirrorTest {
 
     @AfterEach
     void stop() {
+        root().setLevel(rootLevel);
         if (mirror != null) {
             mirror.close();
         }
@@ -328,5 +336,86 @@ final class ModuleMirrorTest {
                         .orElseThrow()
                         .accepting())
                 .isTrue();
+    }
+
+    private static int warm(java.io.ByteArrayOutputStream output, String... args) {
+        return new picocli.CommandLine(new io.providermirror.server.cli.WarmCommand(
+                        new java.io.PrintStream(output, true, StandardCharsets.UTF_8),
+                        Map.of(),
+                        java.util.function.UnaryOperator.identity()))
+                .execute(args);
+    }
+
+    private Path configurationCalling(String... calls) throws Exception {
+        Path directory = java.nio.file.Files.createDirectories(tmp.resolve("configuration"));
+        StringBuilder text = new StringBuilder();
+        for (int i = 0; i < calls.length; i += 2) {
+            text.append("module \"m")
+                    .append(i)
+                    .append("\" {\n  source  = \"")
+                    .append(calls[i])
+                    .append("\"\n  version = \"")
+                    .append(calls[i + 1])
+                    .append("\"\n}\n");
+        }
+        text.append("module \"local\" {\n  source = \"./local\"\n}\n");
+        java.nio.file.Files.writeString(directory.resolve("main.tf"), text);
+        return directory;
+    }
+
+    @Test
+    void warmThroughARunningMirrorFetchesAndPinsTheNewestMatchingModuleVersionsAndAgainFindsThemCached()
+            throws Exception {
+        registry.serveArchive("/archives/a-1.tar.gz", ModuleArchives.tarGz(module("a 1")));
+        registry.serveArchive("/archives/a-2.tar.gz", ModuleArchives.tarGz(module("a 2")));
+        registry.publish("corp", "a", "aws", "1.1.0", "/archives/a-1.tar.gz");
+        registry.publish("corp", "a", "aws", "2.0.0", "/archives/a-2.tar.gz");
+        mirror = builder().start();
+        Path directory = configurationCalling(MirrorFixture.HOST + "/corp/a/aws", "~> 1.0");
+        String[] args = {
+            "--mirror", mirror.url("/providers/").toString(),
+            "--ca", mirror.mirror.generatedCaFile().orElseThrow().toString(),
+            "--platform", "linux_amd64",
+            "--dir", directory.toString()
+        };
+
+        java.io.ByteArrayOutputStream output = new java.io.ByteArrayOutputStream();
+        assertThat(warm(output, args))
+                .as(output.toString(StandardCharsets.UTF_8))
+                .isZero();
+        assertThat(output.toString(StandardCharsets.UTF_8))
+                .contains("module " + MirrorFixture.HOST + "/corp/a/aws 1.1.0: done")
+                .contains("warm: modules: 1 fetched, 0 already cached, 0 failed");
+        assertThat(registry.archiveDownloads("/archives/a-1.tar.gz")).isEqualTo(1);
+        assertThat(registry.archiveDownloads("/archives/a-2.tar.gz")).isZero();
+
+        java.io.ByteArrayOutputStream again = new java.io.ByteArrayOutputStream();
+        assertThat(warm(again, args)).as(again.toString(StandardCharsets.UTF_8)).isZero();
+        assertThat(again.toString(StandardCharsets.UTF_8)).contains("1.1.0: cached");
+        assertThat(registry.archiveDownloads("/archives/a-1.tar.gz")).isEqualTo(1);
+    }
+
+    @Test
+    void warmIntoACacheDirectoryLeavesModulesAStartedMirrorServesWithTheOriginGone() throws Exception {
+        registry.serveArchive("/archives/a-1.tar.gz", ModuleArchives.tarGz(module("a 1")));
+        registry.publish("corp", "a", "aws", "1.1.0", "/archives/a-1.tar.gz");
+        MirrorFixture.Builder builder = builder();
+        Path config = java.nio.file.Files.writeString(tmp.resolve("mirror.yaml"), builder.yaml());
+        Path directory = configurationCalling(
+                MirrorFixture.HOST + "/corp/a/aws", "1.1.0", MirrorFixture.HOST + "/corp/missing/aws", "1.0.0");
+
+        java.io.ByteArrayOutputStream output = new java.io.ByteArrayOutputStream();
+        int exit =
+                warm(output, "--config", config.toString(), "--platform", "linux_amd64", "--dir", directory.toString());
+        assertThat(exit).as("one module failed").isEqualTo(1);
+        assertThat(output.toString(StandardCharsets.UTF_8))
+                .contains("module " + MirrorFixture.HOST + "/corp/a/aws 1.1.0: done")
+                .contains("FAILED: module " + MirrorFixture.HOST + "/corp/missing/aws");
+
+        origin.close();
+        mirror = builder.start();
+        HttpResponse<byte[]> archive = followDownload(mirror.get(path("corp/a/aws", "1.1.0/download")));
+        assertThat(archive.statusCode()).isEqualTo(200);
+        assertThat(archive.body()).isEqualTo(ModuleArchives.tarGz(module("a 1")));
     }
 }

@@ -166,13 +166,13 @@ public final class ModuleMirror {
                     Optional<ModulePin> pin = readPin(address, version).filter(p -> !p.accepting());
                     if (pin.isPresent()) {
                         return ModuleDownload.onMirror(
-                                archiveType(pin.get().archiveType()), pin.get().subdirectory());
+                                archiveType(pin.get().archiveType()), pin.get().subdirectory(), true);
                     }
                     ModuleRegistryClient.ResolvedSource resolved = resolve(address, version);
                     ModuleSource source = resolved.source();
                     if (source.kind() == ModuleSource.Kind.UNSUPPORTED) {
                         if (settings.passthroughUnsupported()) {
-                            return new ModuleDownload(null, "", Optional.of(resolved.location()));
+                            return new ModuleDownload(null, "", Optional.of(resolved.location()), false);
                         }
                         throw new OriginException(
                                 OriginException.Reason.BAD_RESPONSE,
@@ -181,7 +181,7 @@ public final class ModuleMirror {
                                         + "sources to clients unchanged)");
                     }
                     fills.fill(address, version, source);
-                    return ModuleDownload.onMirror(typeOf(source), source.subdirectory());
+                    return ModuleDownload.onMirror(typeOf(source), source.subdirectory(), false);
                 },
                 executor);
         return withinDeadline(answer, address, "the download of version " + version, settings.metadataTimeout());

@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  * The {@code 204} answer of a module version's {@code download}: {@code X-Terraform-Get} names the mirror's
  * archive of it (absolute, on the authority the client used), with the module's subdirectory after {@code //}, the
  * archive type as {@code ?archive=} and, with access control on, a signed query (the CLI sends no credentials when
- * it fetches the archive). A passed-through source is handed on as the origin wrote it.
+ * it fetches the archive). A passed-through source is handed on as the origin wrote it. {@code X-Cache} says
+ * whether the answer came from the version's pin ({@code HIT}) or from its origin.
  */
 final class ModuleDownloadResponse {
 
@@ -50,7 +51,7 @@ final class ModuleDownloadResponse {
         }
         FullHttpResponse response =
                 new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.NO_CONTENT, Unpooled.EMPTY_BUFFER);
-        response.headers().set("X-Terraform-Get", location);
+        response.headers().set("X-Terraform-Get", location).set("X-Cache", download.pinned() ? "HIT" : "MISS");
         return response;
     }
 }
