@@ -53,7 +53,20 @@ final class PrometheusIT {
                 "rules",
                 DEPLOY.resolve("prometheus/alerts.yml").toString());
         assertThat(check.exitCode()).as(check.output()).isZero();
-        assertThat(check.output()).contains("SUCCESS: 5 rules found");
+        assertThat(check.output()).contains("SUCCESS: 6 rules found");
+    }
+
+    @Test
+    void theModulePinAlertFiresOnAPinViolationAndTheGeneralVerificationAlertDoesNot() throws Exception {
+        Path promtool = ExternalTools.locateOrSkip("prometheus", "promtool");
+        ExternalTools.Result test = ExternalTools.run(
+                60,
+                promtool,
+                "test",
+                "rules",
+                DEPLOY.resolve("prometheus/alerts.test.yml").toString());
+        assertThat(test.exitCode()).as(test.output()).isZero();
+        assertThat(test.output()).contains("SUCCESS");
     }
 
     @Test

@@ -43,6 +43,15 @@ final class StartupBannerTest {
                     .contains(
                             "origin:    private.example -> discovered at https://private.example/.well-known/terraform.json")
                     .doesNotContain("abc");
+            String authority = MirrorApplication.publicHostName() + ":" + mirror.port();
+            assertThat(banner)
+                    .as("a host block routing modules for the public registries and every configured host")
+                    .contains("host \"registry.terraform.io\" {\n  services = {\n    \"modules.v1\" = \"https://"
+                            + authority + "/registry/registry.terraform.io/modules.v1/\"\n  }\n}\n")
+                    .contains("host \"registry.opentofu.org\"")
+                    .contains("\"https://" + authority + "/registry/example.test/modules.v1/\"")
+                    .contains("\"https://" + authority + "/registry/corp.example/modules.v1/\"")
+                    .contains("\"https://" + authority + "/registry/private.example/modules.v1/\"");
         }
     }
 }

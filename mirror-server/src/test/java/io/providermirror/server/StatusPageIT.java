@@ -71,6 +71,20 @@ final class StatusPageIT {
                             mirror.mirror.generatedCaFile().orElseThrow())
                     .run(project, "init", "-input=false", "-no-color");
             assertThat(init.exitCode()).as(init.output()).isZero();
+            io.providermirror.testkit.FakeModuleRegistry modules =
+                    io.providermirror.testkit.FakeModuleRegistry.of(origin);
+            modules.serveArchive(
+                    "/archives/net.tar.gz",
+                    io.providermirror.testkit.ModuleArchives.tarGz(java.util.Map.of("main.tf", "# net\n")));
+            modules.publish("corp", "net", "aws", "1.4.0", "/archives/net.tar.gz");
+            String location = mirror.get("/registry/example.test/modules.v1/corp/net/aws/1.4.0/download")
+                    .headers()
+                    .firstValue("X-Terraform-Get")
+                    .orElseThrow();
+            assertThat(mirror.get(java.net.URI.create(location.split("\\?")[0]).getRawPath())
+                            .statusCode())
+                    .isEqualTo(200);
+
             try {
                 mirror.get(mirror.providerPath("acme", "forged") + "terraform-provider-forged_1.0.0_linux_amd64.zip");
             } catch (java.io.IOException aborted) {
@@ -103,7 +117,13 @@ final class StatusPageIT {
                     .contains("<svg id=\"chart-requests\"")
                     .contains("href=\"/status/providers/example.test/acme/shown\"")
                     .contains("href=\"/metrics\"")
-                    .contains("href=\"/docs\"");
+                    .contains("href=\"/docs\"")
+                    .as("the host blocks for modules, with their copy button, and the cached module with its pin")
+                    .contains("id=\"copy-hosts\"")
+                    .contains("\"modules.v1\" = \"" + base + "/registry/registry.terraform.io/modules.v1/\"")
+                    .contains("\"modules.v1\" = \"" + base + "/registry/example.test/modules.v1/\"")
+                    .contains("<td>example.test/corp/net/aws</td><td>1.4.0</td>")
+                    .contains("<code>sha256 ");
 
             ExternalTools.Result detail = chromium(
                     chromium,

@@ -71,6 +71,13 @@ final class TerraformCli {
                         "TF_IN_AUTOMATION", "1"));
     }
 
+    /** The same CLI with {@code PATH} set to {@code path} only (e.g. a directory holding terraform and no git). */
+    TerraformCli withPath(Path path) {
+        Map<String, String> changed = new java.util.HashMap<>(environment);
+        changed.put("PATH", path.toString());
+        return new TerraformCli(binary, Map.copyOf(changed));
+    }
+
     Result run(Path workingDirectory, String... arguments) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(binary.toString());

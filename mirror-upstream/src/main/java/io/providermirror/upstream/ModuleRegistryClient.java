@@ -66,8 +66,15 @@ public final class ModuleRegistryClient {
         if (document.status() != 200) {
             throw OriginHttpClient.statusError(document.finalUri(), document.status(), what);
         }
-        String from = what + " from " + Urls.redacted(document.finalUri());
-        JsonNode modules = readJson(document.body(), from).path("modules");
+        return parseVersions(document.body(), what + " from " + Urls.redacted(document.finalUri()));
+    }
+
+    /**
+     * A module version list in the registry's form ({@code {"modules":[{"versions":[{"version":...}]}]}}), as an
+     * origin sent it or the cache kept it; {@code from} names it in errors.
+     */
+    public static FetchedModuleVersions parseVersions(byte[] body, String from) {
+        JsonNode modules = readJson(body, from).path("modules");
         if (!modules.isArray()) {
             throw new OriginException(OriginException.Reason.BAD_RESPONSE, from + " has no \"modules\" array");
         }
@@ -89,7 +96,7 @@ public final class ModuleRegistryClient {
                 LOG.warn("{}: skipping an entry whose version is not a semantic version", from);
             }
         }
-        return new FetchedModuleVersions(document.body(), versions);
+        return new FetchedModuleVersions(body, versions);
     }
 
     /**
@@ -98,6 +105,14 @@ public final class ModuleRegistryClient {
      * a relative value is resolved against the download URL as the CLI does.
      */
     public ModuleSource download(URI modulesBase, ModuleAddress address, ProviderVersion version) {
+        return resolve(modulesBase, address, version).source();
+    }
+
+    /** The source of a module version as the origin wrote it ({@code location}) and as the mirror reads it. */
+    public record ResolvedSource(String location, ModuleSource source) {}
+
+    /** As {@link #download}, keeping the origin's text of the source too (for sources passed through unchanged). */
+    public ResolvedSource resolve(URI modulesBase, ModuleAddress address, ProviderVersion version) {
         URI url = modulesBase.resolve(address.registryPath() + "/" + version + "/download");
         String what = "the download of module " + address + " " + version;
         OriginHttpClient.Document document = http.getDocument(
@@ -127,7 +142,7 @@ public final class ModuleRegistryClient {
             location = value.asText();
         }
         try {
-            return ModuleSource.fromRegistry(location, url);
+            return new ResolvedSource(location, ModuleSource.fromRegistry(location, url));
         } catch (IllegalArgumentException e) {
             throw new OriginException(
                     OriginException.Reason.BAD_RESPONSE,

@@ -157,6 +157,8 @@ public final class OriginHttpClient {
         this(settings, sleeper, observer, InetAddress::getAllByName);
     }
 
+    private final OriginDestinations destinations;
+
     OriginHttpClient(Settings settings, Sleeper sleeper, OriginObserver observer, Resolver resolver) {
         this.settings = settings;
         this.observer = observer;
@@ -174,8 +176,7 @@ public final class OriginHttpClient {
             builder.proxy(settings.proxy());
             settings.proxy().authenticator().ifPresent(builder::authenticator);
         }
-        OriginDestinations destinations =
-                new OriginDestinations(settings.internalAuthorities(), settings.proxy(), resolver);
+        this.destinations = new OriginDestinations(settings.internalAuthorities(), settings.proxy(), resolver);
         this.sender =
                 new RetryingSender(new RedirectFollower(builder.build(), settings, destinations), settings, sleeper);
     }
@@ -286,6 +287,14 @@ public final class OriginHttpClient {
             observe(origin, uri, OriginObserver.Operation.ARCHIVE, start, 0, e);
             throw e;
         }
+    }
+
+    /**
+     * Throws an {@link OriginException} unless {@code uri} may be contacted on behalf of {@code origin}: for
+     * clients other than this one (git) that must pass the same destination checks before they connect.
+     */
+    public void checkDestination(String origin, URI uri, String what) {
+        destinations.check(origin, null, uri, what);
     }
 
     /** Reports one logical request: by its status when it got one, else by the exception that ended it. */

@@ -16,7 +16,11 @@ public final class VerificationException extends OriginException {
         /** The downloaded archive's sha256 differs from the signed one. */
         ARCHIVE_HASH,
         /** The downloaded archive's size differs from what the origin announced. */
-        ARCHIVE_SIZE
+        ARCHIVE_SIZE,
+        /** A module version's content differs from what the mirror pinned when it first fetched it. */
+        MODULE_PIN,
+        /** A module archive breaks the limits on entries, sizes or names. */
+        MODULE_ARCHIVE
     }
 
     private final Check check;

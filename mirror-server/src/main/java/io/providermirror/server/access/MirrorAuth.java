@@ -1,5 +1,6 @@
 package io.providermirror.server.access;
 
+import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
@@ -150,8 +151,36 @@ public final class MirrorAuth {
 
     /** The query string that makes an archive's URL valid for the next {@code archiveUrlTtl}. */
     public String archiveQuery(ProviderAddress address, ProviderVersion version, Platform platform) {
+        return signedQuery(subject(address, version, platform));
+    }
+
+    /** The query string that makes the URL of a module version's archive valid for the next {@code archiveUrlTtl}. */
+    public String moduleArchiveQuery(ModuleAddress address, ProviderVersion version) {
+        return signedQuery(subject(address, version));
+    }
+
+    private String signedQuery(String subject) {
         long expires = clock.instant().plus(ttl).getEpochSecond();
-        return "expires=" + expires + "&signature=" + signature(address, version, platform, expires);
+        return "expires=" + expires + "&signature=" + signature(subject, expires);
+    }
+
+    /** Whether a module archive request may proceed: a valid signed URL, or an accepted bearer token. */
+    public ArchiveVerdict checkModuleArchive(
+            ModuleAddress address,
+            ProviderVersion version,
+            Optional<String> expires,
+            Optional<String> signature,
+            String authorization) {
+        return check(subject(address, version), expires, signature, authorization, "a module's download answer");
+    }
+
+    private static String subject(ProviderAddress address, ProviderVersion version, Platform platform) {
+        return address + "/" + version + "/" + platform;
+    }
+
+    /** Another shape than a provider's subject (which has a platform), so one signature never fits the other. */
+    private static String subject(ModuleAddress address, ProviderVersion version) {
+        return "module " + address + " " + version;
     }
 
     /** Whether an archive request may proceed: a valid signed URL, or an accepted bearer token. */
@@ -162,14 +191,22 @@ public final class MirrorAuth {
             Optional<String> expires,
             Optional<String> signature,
             String authorization) {
+        return check(
+                subject(address, version, platform),
+                expires,
+                signature,
+                authorization,
+                "a version document (<version>.json)");
+    }
+
+    private ArchiveVerdict check(
+            String subject, Optional<String> expires, Optional<String> signature, String authorization, String source) {
         if (!enabled() || authorization != null && accepts(authorization)) {
             return new ArchiveVerdict(true, null);
         }
         if (expires.isEmpty() || signature.isEmpty()) {
             return new ArchiveVerdict(
-                    false,
-                    "archive URLs of this mirror are signed: take them from a version document "
-                            + "(<version>.json), as the CLI does");
+                    false, "archive URLs of this mirror are signed: take them from " + source + ", as the CLI does");
         }
         long expiry;
         try {
@@ -177,7 +214,7 @@ public final class MirrorAuth {
         } catch (NumberFormatException e) {
             return new ArchiveVerdict(false, "this archive URL is not valid: its expiry is not a number");
         }
-        byte[] expected = signature(address, version, platform, expiry).getBytes(StandardCharsets.US_ASCII);
+        byte[] expected = signature(subject, expiry).getBytes(StandardCharsets.US_ASCII);
         if (!MessageDigest.isEqual(expected, signature.get().getBytes(StandardCharsets.US_ASCII))) {
             return new ArchiveVerdict(
                     false, "this archive URL is not valid: its signature does not match this archive");
@@ -191,12 +228,11 @@ public final class MirrorAuth {
         return new ArchiveVerdict(true, null);
     }
 
-    private String signature(ProviderAddress address, ProviderVersion version, Platform platform, long expires) {
+    private String signature(String subject, long expires) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(key, "HmacSHA256"));
-            byte[] digest = mac.doFinal(
-                    (address + "/" + version + "/" + platform + "\n" + expires).getBytes(StandardCharsets.UTF_8));
+            byte[] digest = mac.doFinal((subject + "\n" + expires).getBytes(StandardCharsets.UTF_8));
             return Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("the JDK has no HmacSHA256", e);

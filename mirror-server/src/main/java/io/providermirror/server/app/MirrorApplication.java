@@ -119,6 +119,7 @@ public final class MirrorApplication implements AutoCloseable {
                     core.blobs(),
                     core.metrics(),
                     core.mirror(),
+                    core.modules(),
                     StartupBanner.originsReachedAt(config),
                     caPem,
                     fallbackAuthority,
@@ -130,7 +131,8 @@ public final class MirrorApplication implements AutoCloseable {
                     core.metrics(),
                     core.auth(),
                     documentation(),
-                    core.executor());
+                    core.executor(),
+                    core.modules());
             MirrorServer server = MirrorServer.bind(
                     new MirrorServer.Listener(
                             config.server().host(), config.server().port(), identity, "server"),
@@ -193,6 +195,11 @@ public final class MirrorApplication implements AutoCloseable {
     /** The CA certificate clients must trust, when the mirror generated its own certificate. */
     public Optional<Path> generatedCaFile() {
         return identity == null ? Optional.empty() : identity.generatedCa();
+    }
+
+    /** The mirror behind the listeners: what the operator commands and the tests act on directly. */
+    public MirrorCore core() {
+        return core;
     }
 
     public Path cacheDirectory() {

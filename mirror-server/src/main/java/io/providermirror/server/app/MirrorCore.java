@@ -13,6 +13,7 @@ import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.ConfiguredOrigins;
 import io.providermirror.server.core.FillBounds;
+import io.providermirror.server.core.ModuleMirror;
 import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.core.ProviderMirror;
 import io.providermirror.server.core.ProviderPolicy;
@@ -64,6 +65,7 @@ public final class MirrorCore implements AutoCloseable {
     private final io.providermirror.cache.FillLeases fillLeases;
     private final DocumentStore documents;
     private final ProviderMirror mirror;
+    private final ModuleMirror modules;
     private final MirrorAuth auth;
     private final MirrorMetrics metrics;
     private final OriginRules rules;
@@ -109,7 +111,9 @@ public final class MirrorCore implements AutoCloseable {
             MirrorMetrics metrics,
             OriginRules rules,
             BucketStores bucketStores,
-            io.providermirror.cache.FillLeases fillLeases) {
+            io.providermirror.cache.FillLeases fillLeases,
+            ModuleMirror modules) {
+        this.modules = modules;
         this.fillLeases = fillLeases;
         this.bucketStores = bucketStores;
         this.cacheDirectory = cacheDirectory;
@@ -269,6 +273,19 @@ public final class MirrorCore implements AutoCloseable {
                     new ProviderPolicy(config.policy()),
                     rules,
                     auth);
+            ModuleMirror modules = ModuleWiring.create(
+                    config,
+                    cacheDirectory,
+                    http,
+                    new ServiceDiscovery(http, discoveryOverrides, tokens),
+                    tokens,
+                    blobs,
+                    documents,
+                    rules,
+                    pools.io(),
+                    pools.fills(),
+                    clock,
+                    metrics);
             return new MirrorCore(
                     cacheDirectory,
                     lock,
@@ -280,7 +297,8 @@ public final class MirrorCore implements AutoCloseable {
                     metrics,
                     rules,
                     bucketStores,
-                    fillLeases);
+                    fillLeases,
+                    modules);
         } catch (IOException | RuntimeException e) {
             if (bucketStores != null) {
                 bucketStores.bucket().close();
@@ -332,6 +350,11 @@ public final class MirrorCore implements AutoCloseable {
 
     public ProviderMirror mirror() {
         return mirror;
+    }
+
+    /** Registry modules through the mirror. */
+    public ModuleMirror modules() {
+        return modules;
     }
 
     /** Which instance of a fleet sharing the store fetches a cold archive; always this one without a shared store. */

@@ -63,6 +63,10 @@ public final class StartupBanner {
         out.append(
                 "\nPut this in ~/.terraformrc (Terraform), ~/.tofurc (OpenTofu) or the file named by TF_CLI_CONFIG_FILE:\n\n");
         out.append(CliConfigBlock.forAuthority(authority));
+        out.append(
+                "\nTo install registry modules through the mirror too (no git, no access to their sources), add:\n\n");
+        out.append(
+                CliConfigBlock.hostBlocks(authority, config.upstream().hosts().keySet()));
         return out.toString();
     }
 

@@ -80,6 +80,11 @@ public final class ExportCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         LoggingSetup.forCommand(verbose);
         Optional<ProviderSelection.Resolved> selected = selection.resolve("export", out);
+        if (selected.isPresent() && selected.get().requests().isEmpty()) {
+            out.println("export: nothing to export: export carries providers; give providers, --lock-file or --dir "
+                    + "with required_providers (registry modules are not exported yet)");
+            return 2;
+        }
         if (selected.isEmpty()) {
             return 2;
         }

@@ -27,7 +27,8 @@ import picocli.CommandLine.Option;
         subcommands = {
             io.providermirror.server.cli.WarmCommand.class,
             io.providermirror.server.cli.ExportCommand.class,
-            io.providermirror.server.cli.ImportCommand.class
+            io.providermirror.server.cli.ImportCommand.class,
+            io.providermirror.server.cli.ModulesCommand.class
         },
         description = "A caching pull-through network mirror for Terraform and OpenTofu providers.",
         footer = {

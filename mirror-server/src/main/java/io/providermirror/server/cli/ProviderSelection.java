@@ -1,6 +1,9 @@
 package io.providermirror.server.cli;
 
 import io.providermirror.model.Platform;
+import io.providermirror.server.warm.ModuleRequest;
+import io.providermirror.server.warm.ModuleSources;
+import io.providermirror.server.warm.ModuleWarmer;
 import io.providermirror.server.warm.ProviderRequest;
 import io.providermirror.server.warm.ProviderSources;
 import io.providermirror.server.warm.Warmer;
@@ -22,7 +25,7 @@ import picocli.CommandLine.Parameters;
 public final class ProviderSelection {
 
     /** The providers and platforms chosen, resolved. */
-    record Resolved(List<ProviderRequest> requests, Set<Platform> platforms) {}
+    record Resolved(List<ProviderRequest> requests, List<ModuleRequest> modules, Set<Platform> platforms) {}
 
     @Option(
             names = "--platform",
@@ -41,7 +44,8 @@ public final class ProviderSelection {
     @Option(
             names = "--dir",
             paramLabel = "DIR",
-            description = "a Terraform configuration: the required_providers of its *.tf files (repeatable)")
+            description = "a Terraform configuration: the required_providers of its *.tf files, and for warm the "
+                    + "registry modules its module blocks call (repeatable)")
     List<Path> directories = new ArrayList<>();
 
     @Option(names = "--all-versions", description = "every version that matches a constraint, not only the newest")
@@ -67,23 +71,32 @@ public final class ProviderSelection {
      */
     Optional<Resolved> resolve(String command, PrintStream out) {
         List<ProviderRequest> requests;
+        List<ModuleRequest> modules = new ArrayList<>();
         Set<Platform> chosen = new LinkedHashSet<>();
         try {
             requests = ProviderSources.all(providers, lockFiles, directories);
+            for (Path directory : directories) {
+                modules.addAll(ModuleSources.configurationDirectory(directory));
+            }
             platforms.forEach(p -> chosen.add(Platform.parse(p)));
         } catch (IllegalArgumentException | IOException e) {
             out.println(command + ": " + e.getMessage());
             return Optional.empty();
         }
-        if (requests.isEmpty()) {
+        if (requests.isEmpty() && modules.isEmpty()) {
             out.println(command + ": nothing to " + command + ": give providers, --lock-file or --dir");
             return Optional.empty();
         }
-        return Optional.of(new Resolved(requests, chosen));
+        return Optional.of(new Resolved(requests, modules, chosen));
     }
 
     /** Fetches what {@code resolved} names with {@code warmer}, as the options say. */
     Warmer.Summary run(Warmer warmer, Resolved resolved) throws InterruptedException {
         return warmer.run(resolved.requests(), resolved.platforms(), allVersions, parallel);
+    }
+
+    /** Fetches the registry modules {@code resolved} names with {@code warmer}, as the options say. */
+    ModuleWarmer.Summary runModules(ModuleWarmer warmer, Resolved resolved) {
+        return warmer.run(resolved.modules(), allVersions);
     }
 }

@@ -9,6 +9,7 @@ import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.logging.LoggingSetup;
 import io.providermirror.server.warm.CacheWarmTarget;
 import io.providermirror.server.warm.MirrorWarmTarget;
+import io.providermirror.server.warm.ModuleWarmer;
 import io.providermirror.server.warm.WarmTarget;
 import io.providermirror.server.warm.Warmer;
 import io.providermirror.upstream.TrustedCertificates;
@@ -103,9 +104,18 @@ public final class WarmCommand implements Callable<Integer> {
             return 2;
         }
         try (WarmTarget target = target()) {
-            Warmer.Summary summary = selection.run(
-                    new Warmer(target, out, System.console() != null && out == System.out), selected.get());
-            return summary.failed() ? 1 : 0;
+            boolean failed = false;
+            if (!selected.get().requests().isEmpty()) {
+                Warmer.Summary summary = selection.run(
+                        new Warmer(target, out, System.console() != null && out == System.out), selected.get());
+                failed = summary.failed();
+            }
+            if (!selected.get().modules().isEmpty()) {
+                failed |= selection
+                        .runModules(new ModuleWarmer(target, out), selected.get())
+                        .failed();
+            }
+            return failed ? 1 : 0;
         } catch (CacheLock.InUseException e) {
             out.println(
                     "warm: " + e.getMessage() + "; warm a running mirror through its URL (warm --mirror https://...)");

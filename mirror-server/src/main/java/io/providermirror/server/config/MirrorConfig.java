@@ -11,14 +11,16 @@ public record MirrorConfig(
         ManagementConfig management,
         LoggingConfig logging,
         PolicyConfig policy,
-        AuthConfig auth) {
+        AuthConfig auth,
+        ModulesConfig modules) {
 
     public MirrorConfig {
         server = server == null ? new ServerConfig(null, null, null, null, null, null, null, null, null, null) : server;
         management = management == null ? new ManagementConfig(null, null) : management;
         logging = logging == null ? new LoggingConfig(null) : logging;
-        policy = policy == null ? new PolicyConfig(null, null, null) : policy;
+        policy = policy == null ? new PolicyConfig(null, null, null, null) : policy;
         auth = auth == null ? new AuthConfig(null, null, null, null) : auth;
+        modules = modules == null ? ModulesConfig.defaults() : modules;
         cache = cache == null ? new CacheConfig(null, null, null, null, null, null, null) : cache;
         upstream = upstream == null
                 ? new UpstreamConfig(null, null, null, null, null, null, null, null, null, null, null, null, null, null)
@@ -27,6 +29,6 @@ public record MirrorConfig(
 
     /** The configuration with every default. */
     public static MirrorConfig defaults() {
-        return new MirrorConfig(null, null, null, null, null, null, null);
+        return new MirrorConfig(null, null, null, null, null, null, null, null);
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.providermirror.cache.DocumentStore;
 import io.providermirror.cache.StoredDocument;
+import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
@@ -29,6 +30,48 @@ import java.util.TreeMap;
 public final class CacheDocuments {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** A {@link ModulePin} as stored, its time as ISO-8601 text. */
+    private record PinDocument(
+            String kind,
+            String sha256,
+            long size,
+            String commitId,
+            String archiveType,
+            String subdirectory,
+            String source,
+            String pinnedAt,
+            boolean accepting) {
+        static PinDocument of(ModulePin pin) {
+            return new PinDocument(
+                    pin.kind(),
+                    pin.sha256(),
+                    pin.size(),
+                    pin.commitId(),
+                    pin.archiveType(),
+                    pin.subdirectory(),
+                    pin.source(),
+                    pin.pinnedAt().toString(),
+                    pin.accepting());
+        }
+
+        ModulePin pin() {
+            if (kind == null || sha256 == null || archiveType == null || pinnedAt == null) {
+                throw new IllegalArgumentException("kind, sha256, archiveType or pinnedAt is missing");
+            }
+            return new ModulePin(
+                    kind,
+                    sha256,
+                    size,
+                    commitId,
+                    archiveType,
+                    subdirectory,
+                    source,
+                    Instant.parse(pinnedAt),
+                    accepting);
+        }
+    }
+
     private static final TypeReference<Map<String, String>> HASHES = new TypeReference<>() {};
 
     /** A document's content as read, with when it was stored. */
@@ -141,5 +184,38 @@ public final class CacheDocuments {
     /** Stores the registry URL discovered for {@code hostname}. */
     public void writeDiscovery(String hostname, URI base) throws IOException {
         store.write(CacheLayout.discovery(hostname), base.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The version list of module {@code address} as its origin sent it, if the cache holds one. */
+    public Optional<Dated<byte[]>> moduleVersions(ModuleAddress address) throws IOException {
+        return store.read(CacheLayout.moduleVersions(address))
+                .map(stored -> new Dated<>(stored.content(), stored.storedAt()));
+    }
+
+    /** Stores the version list of module {@code address} as its origin sent it. */
+    public void writeModuleVersions(ModuleAddress address, byte[] registryForm) throws IOException {
+        store.write(CacheLayout.moduleVersions(address), registryForm);
+    }
+
+    /** The pin of a module version, if it was ever fetched. */
+    public Optional<ModulePin> modulePin(ModuleAddress address, ProviderVersion version) throws IOException {
+        Optional<StoredDocument> stored = store.read(CacheLayout.modulePin(address, version));
+        if (stored.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(
+                    JSON.readValue(stored.get().content(), PinDocument.class).pin());
+        } catch (IOException | IllegalArgumentException | java.time.DateTimeException e) {
+            // Not Unreadable: a pin is never dropped and fetched again, since that would take whatever the source
+            // holds now.
+            throw new IOException(
+                    "the pin of module " + address + " " + version + " is unreadable: " + e.getMessage(), e);
+        }
+    }
+
+    /** Stores the pin of a module version. */
+    public void writeModulePin(ModuleAddress address, ProviderVersion version, ModulePin pin) throws IOException {
+        store.write(CacheLayout.modulePin(address, version), JSON.writeValueAsBytes(PinDocument.of(pin)));
     }
 }

@@ -1,6 +1,7 @@
 package io.providermirror.server.core;
 
 import io.providermirror.cache.CacheKey;
+import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
@@ -42,5 +43,36 @@ public final class CacheLayout {
                 address.type(),
                 version.canonical(),
                 archiveFileName(address, version, platform));
+    }
+
+    /** The top of the modules' part of the cache: a name no hostname can have, so it never meets a provider. */
+    public static final String MODULES = "_modules";
+
+    public static CacheKey moduleVersions(ModuleAddress address) {
+        return CacheKey.of(
+                MODULES, address.hostname(), address.namespace(), address.name(), address.system(), "versions.json");
+    }
+
+    public static CacheKey modulePin(ModuleAddress address, ProviderVersion version) {
+        return CacheKey.of(
+                MODULES,
+                address.hostname(),
+                address.namespace(),
+                address.name(),
+                address.system(),
+                version.canonical(),
+                "pin.json");
+    }
+
+    /** The archive of a module version, by its extension ({@code tar.gz}, {@code zip}, ...). */
+    public static CacheKey moduleArchive(ModuleAddress address, ProviderVersion version, String extension) {
+        return CacheKey.of(
+                MODULES,
+                address.hostname(),
+                address.namespace(),
+                address.name(),
+                address.system(),
+                version.canonical(),
+                "module." + extension);
     }
 }

@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
 public final class ProviderPolicy {
 
     /** Everything allowed: no rules, every platform. */
-    public static final ProviderPolicy OPEN = new ProviderPolicy(new PolicyConfig(null, null, null));
+    public static final ProviderPolicy OPEN = new ProviderPolicy(new PolicyConfig(null, null, null, null));
 
     private record Rule(String name, Pattern[] parts, VersionConstraints versions, boolean anyVersion, String text) {
         boolean matches(ProviderAddress address) {
@@ -63,7 +63,7 @@ public final class ProviderPolicy {
         return List.copyOf(rules);
     }
 
-    private static Pattern glob(String glob) {
+    static Pattern glob(String glob) {
         StringBuilder regex = new StringBuilder();
         for (char c : glob.toCharArray()) {
             regex.append(c == '*' ? ".*" : c == '?' ? "." : Pattern.quote(String.valueOf(c)));

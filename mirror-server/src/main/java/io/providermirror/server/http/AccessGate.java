@@ -33,6 +33,16 @@ final class AccessGate {
         if (route instanceof Route.Archive archive && auth.enabled()) {
             return archiveRefusal(archive, request, head);
         }
+        if (route instanceof Route.ModuleArchive archive && auth.enabled()) {
+            Map<String, List<String>> query = new QueryStringDecoder(request.uri()).parameters();
+            MirrorAuth.ArchiveVerdict verdict = auth.checkModuleArchive(
+                    archive.address(),
+                    archive.version(),
+                    first(query, "expires"),
+                    first(query, "signature"),
+                    request.headers().get(HttpHeaderNames.AUTHORIZATION));
+            return verdict.allowed() ? null : JsonErrors.response(HttpResponseStatus.FORBIDDEN, verdict.reason(), head);
+        }
         return null;
     }
 
@@ -44,6 +54,8 @@ final class AccessGate {
     private boolean wantsToken(Route route) {
         return route instanceof Route.VersionIndex
                 || route instanceof Route.VersionDocument
+                || route instanceof Route.ModuleVersions
+                || route instanceof Route.ModuleDownload
                 || !managementOnly
                         && (route instanceof Route.Home
                                 || route instanceof Route.ProviderStatus

@@ -101,7 +101,7 @@ final class ArchiveResponse {
                             "bytes " + offset + "-" + partial.range().endInclusive() + "/" + size);
         }
         response.headers()
-                .set(HttpHeaderNames.CONTENT_TYPE, "application/zip")
+                .set(HttpHeaderNames.CONTENT_TYPE, contentType(exchange.path()))
                 .set(HttpHeaderNames.ACCEPT_RANGES, HttpHeaderValues.BYTES)
                 .set(HttpHeaderNames.ETAG, etag)
                 .set(HttpHeaderNames.LAST_MODIFIED, lastModified)
@@ -188,5 +188,15 @@ final class ArchiveResponse {
                 LOG.debug("closing {} failed: {}", resource, e.toString());
             }
         }
+    }
+
+    /** A provider's zip, or a module archive by its extension. */
+    private static String contentType(String path) {
+        if (path.endsWith(".zip")) {
+            return "application/zip";
+        } else if (path.endsWith(".tar.gz") || path.endsWith(".tgz")) {
+            return "application/gzip";
+        }
+        return "application/octet-stream";
     }
 }

@@ -1,6 +1,7 @@
 package io.providermirror.server.http;
 
 import io.providermirror.server.access.MirrorAuth;
+import io.providermirror.server.core.ModuleMirror;
 import io.providermirror.server.core.ProviderMirror;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.status.Operations;
@@ -8,7 +9,7 @@ import io.providermirror.server.status.StatusPage;
 import java.util.concurrent.Executor;
 
 /**
- * What the HTTP layer answers with: the mirror itself, the status page, the operator endpoints, the meters,
+ * What the HTTP layer answers with: the mirror itself (providers; {@code modules} for registry modules), the status page, the operator endpoints, the meters,
  * access control, the documentation, and the executor for anything that must not run on an event loop (disk,
  * rendering).
  */
@@ -19,4 +20,5 @@ public record HttpServices(
         MirrorMetrics metrics,
         MirrorAuth auth,
         byte[] documentation,
-        Executor executor) {}
+        Executor executor,
+        ModuleMirror modules) {}

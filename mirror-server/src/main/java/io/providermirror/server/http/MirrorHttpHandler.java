@@ -146,6 +146,21 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
                     exchange,
                     () -> mirror.archive(archive.address(), archive.version(), archive.platform()),
                     ArchiveResponse::send);
+        } else if (route instanceof Route.ModuleVersions versions) {
+            whenDone(exchange, () -> services.modules().versions(versions.address()), MirrorHttpHandler::sendDocument);
+        } else if (route instanceof Route.ModuleDownload download) {
+            String host = request.headers().get(HttpHeaderNames.HOST);
+            whenDone(
+                    exchange,
+                    () -> services.modules().download(download.address(), download.version()),
+                    (e, answer) -> e.ctx()
+                            .writeAndFlush(
+                                    ModuleDownloadResponse.of(answer, download, host, services.auth(), e.head())));
+        } else if (route instanceof Route.ModuleArchive archive) {
+            whenDone(
+                    exchange,
+                    () -> services.modules().archive(archive.address(), archive.version(), archive.extension()),
+                    ArchiveResponse::send);
         } else if (route instanceof Route.Home) {
             String host = request.headers().get(HttpHeaderNames.HOST);
             whenDone(

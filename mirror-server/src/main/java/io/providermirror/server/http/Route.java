@@ -1,5 +1,6 @@
 package io.providermirror.server.http;
 
+import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
@@ -27,6 +28,12 @@ sealed interface Route {
             return "version";
         } else if (route instanceof Archive) {
             return "archive";
+        } else if (route instanceof ModuleVersions) {
+            return "module_versions";
+        } else if (route instanceof ModuleDownload) {
+            return "module_download";
+        } else if (route instanceof ModuleArchive) {
+            return "module_archive";
         }
         return "invalid";
     }
@@ -65,6 +72,15 @@ sealed interface Route {
 
     /** {@code :hostname/:namespace/:type/terraform-provider-:type_:version_:os_:arch.zip}. */
     record Archive(ProviderAddress address, ProviderVersion version, Platform platform) implements Route {}
+
+    /** {@code /registry/:hostname/modules.v1/:namespace/:name/:system/versions}. */
+    record ModuleVersions(ModuleAddress address) implements Route {}
+
+    /** {@code /registry/:hostname/modules.v1/:namespace/:name/:system/:version/download}. */
+    record ModuleDownload(ModuleAddress address, ProviderVersion version) implements Route {}
+
+    /** {@code /registry/:hostname/modules.v1/:namespace/:name/:system/:version/module.:extension}. */
+    record ModuleArchive(ModuleAddress address, ProviderVersion version, String extension) implements Route {}
 
     /** A path that names nothing here: 404 when it is outside the mirror's paths, 400 when it is malformed. */
     record Invalid(int status, String message) implements Route {}

@@ -53,6 +53,9 @@ final class RouteParser {
             default:
                 break;
         }
+        if (rawPath.startsWith(ModuleRoutes.PREFIX) && rawPath.contains(ModuleRoutes.SERVICE)) {
+            return ModuleRoutes.parse(rawPath);
+        }
         if (rawPath.startsWith(PROVIDER_STATUS)) {
             return providerStatus(rawPath.substring(PROVIDER_STATUS.length()));
         }

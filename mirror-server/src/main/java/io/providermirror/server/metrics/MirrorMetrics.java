@@ -34,7 +34,9 @@ public final class MirrorMetrics implements OriginObserver {
     public enum LookupKind {
         INDEX,
         VERSION,
-        ARCHIVE
+        ARCHIVE,
+        MODULE_VERSIONS,
+        MODULE_ARCHIVE
     }
 
     /** How a cache lookup ended: answered from the cache, answered from a cache that is due a refresh, or from the origin. */

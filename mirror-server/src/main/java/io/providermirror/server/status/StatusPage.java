@@ -6,6 +6,7 @@ import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.BuildInfo;
+import io.providermirror.server.core.ModuleMirror;
 import io.providermirror.server.core.ProviderMirror;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.tls.GeneratedCa;
@@ -45,6 +46,7 @@ public final class StatusPage {
     }
 
     private final BlobStore store;
+    private final ModulesSection modules;
     private final MirrorMetrics metrics;
     private final String fallbackAuthority;
     private final PageHtml page;
@@ -61,10 +63,12 @@ public final class StatusPage {
             BlobStore store,
             MirrorMetrics metrics,
             ProviderMirror mirror,
+            ModuleMirror modules,
             Map<String, String> configuredOrigins,
             byte[] caPem,
             String fallbackAuthority,
             Clock clock) {
+        this.modules = new ModulesSection(modules, configuredOrigins.keySet());
         this.store = store;
         this.metrics = metrics;
         this.fallbackAuthority = fallbackAuthority;
@@ -95,6 +99,7 @@ public final class StatusPage {
                 .append("registry on demand, verifies them against their origin's signed checksums, and serves them ")
                 .append("from its cache from then on.</p>\n");
         useIt(html, authority);
+        modules.renderHostBlocks(html, authority);
         if (ca != null) {
             ca.instructions(html);
         }
@@ -102,6 +107,7 @@ public final class StatusPage {
         TrafficChart.render(html, metrics.traffic().lastHour());
         origins.render(html);
         providerTable(html, providers);
+        modules.renderCached(html);
         PageHtml.foot(html, SCRIPT);
         return html.toString().getBytes(StandardCharsets.UTF_8);
     }
@@ -230,12 +236,14 @@ public final class StatusPage {
         }
     }
 
-    private static final String SCRIPT = "(function(){var b=document.getElementById('copy');"
-            + "var t=document.getElementById('cli-block').innerText;"
+    /** Each copy button copies its block: {@code copy} the provider_installation block, {@code copy-hosts} the host blocks. */
+    private static final String SCRIPT = "(function(){function wire(bid,pid){var b=document.getElementById(bid);"
+            + "var p=document.getElementById(pid);if(!b||!p){return;}var t=p.innerText;"
             + "b.addEventListener('click',function(){function done(){b.textContent='Copied';"
             + "setTimeout(function(){b.textContent='Copy';},1500);}"
             + "if(navigator.clipboard&&window.isSecureContext){navigator.clipboard.writeText(t).then(done);}"
-            + "else{var r=document.createRange();r.selectNodeContents(document.getElementById('cli-block'));"
-            + "var s=window.getSelection();s.removeAllRanges();s.addRange(r);document.execCommand('copy');done();}});"
+            + "else{var r=document.createRange();r.selectNodeContents(p);"
+            + "var s=window.getSelection();s.removeAllRanges();s.addRange(r);document.execCommand('copy');done();}});}"
+            + "wire('copy','cli-block');wire('copy-hosts','host-blocks');"
             + "document.documentElement.setAttribute('data-ready','yes');})();";
 }

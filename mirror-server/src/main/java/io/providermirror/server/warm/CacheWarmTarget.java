@@ -1,10 +1,13 @@
 package io.providermirror.server.warm;
 
+import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.app.MirrorCore;
 import io.providermirror.server.core.ArchiveSource;
+import io.providermirror.server.core.ModuleDownload;
+import java.io.IOException;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -52,6 +55,26 @@ public final class CacheWarmTarget implements WarmTarget {
                     progress.advanced(filling.fill().writtenBytes());
                 }
             }
+        }
+    }
+
+    @Override
+    public List<ProviderVersion> moduleVersions(ModuleAddress address) throws Exception {
+        return core.modules().allowedVersions(address).get();
+    }
+
+    @Override
+    public boolean warmModule(ModuleAddress address, ProviderVersion version) throws Exception {
+        boolean pinned = core.modules().pin(address, version).isPresent();
+        ModuleDownload download = core.modules().download(address, version).get();
+        if (download.passthrough().isPresent()) {
+            throw new IOException("its source is passed through to clients (modules.passthroughUnsupported), "
+                    + "not cached: " + download.passthrough().get());
+        }
+        try (ArchiveSource archive = core.modules()
+                .archive(address, version, download.type().extension())
+                .get()) {
+            return pinned && archive instanceof ArchiveSource.Cached;
         }
     }
 

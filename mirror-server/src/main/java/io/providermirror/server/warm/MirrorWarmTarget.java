@@ -2,6 +2,7 @@ package io.providermirror.server.warm;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
@@ -179,6 +180,71 @@ public final class MirrorWarmTarget implements WarmTarget {
             }
         }
         return false;
+    }
+
+    @Override
+    public List<ProviderVersion> moduleVersions(ModuleAddress address) throws Exception {
+        List<ProviderVersion> versions = new java.util.ArrayList<>();
+        for (JsonNode entry :
+                json(moduleUrl(address, "versions")).path("modules").path(0).path("versions")) {
+            ProviderVersion.parse(entry.path("version").asText()).ifPresent(versions::add);
+        }
+        return versions;
+    }
+
+    @Override
+    public boolean warmModule(ModuleAddress address, ProviderVersion version) throws Exception {
+        HttpResponse<byte[]> download = send(
+                request(moduleUrl(address, version + "/download")).build(), HttpResponse.BodyHandlers.ofByteArray());
+        String location = download.headers().firstValue("x-terraform-get").orElse(null);
+        if (download.statusCode() != 204 || location == null) {
+            throw new IOException("the download of module " + address + " " + version + " answered "
+                    + download.statusCode() + mirrorsWords(download.body()));
+        }
+        URI archive = mirrorArchive(location);
+        if (!archive.getRawAuthority().equals(base.getRawAuthority())) {
+            throw new IOException("its source is passed through to clients (modules.passthroughUnsupported), not "
+                    + "cached by the mirror");
+        }
+        boolean pinned = download.headers()
+                .firstValue("x-cache")
+                .filter("HIT"::equalsIgnoreCase)
+                .isPresent();
+        if (pinned) {
+            // Fetched before: unless its archive was evicted since, the HEAD finds it without a fetch.
+            HttpResponse<Void> head = send(
+                    request(archive)
+                            .method("HEAD", HttpRequest.BodyPublishers.noBody())
+                            .build(),
+                    HttpResponse.BodyHandlers.discarding());
+            if (head.statusCode() == 200) {
+                return true;
+            }
+        }
+        HttpResponse<InputStream> response = send(request(archive).build(), HttpResponse.BodyHandlers.ofInputStream());
+        try (InputStream body = response.body()) {
+            if (response.statusCode() != 200) {
+                throw new IOException("the archive of module " + address + " " + version + " answered "
+                        + response.statusCode() + mirrorsWords(body.readNBytes(64 * 1024)));
+            }
+            body.transferTo(java.io.OutputStream.nullOutputStream());
+        }
+        return false;
+    }
+
+    private URI moduleUrl(ModuleAddress address, String rest) {
+        return base.resolve("/registry/" + address.hostname() + "/modules.v1/" + address.registryPath() + "/" + rest);
+    }
+
+    /** The archive a download answer names, as go-getter fetches it: no {@code //subdirectory}, no {@code archive=}. */
+    static URI mirrorArchive(String location) {
+        String[] parts = location.split("\\?", 2);
+        int subdirectory = parts[0].indexOf("//", parts[0].indexOf("://") + 3);
+        String path = subdirectory < 0 ? parts[0] : parts[0].substring(0, subdirectory);
+        String query = parts.length < 2
+                ? ""
+                : parts[1].replaceFirst("(^|&)archive=[^&]*", "").replaceFirst("^&", "");
+        return URI.create(query.isEmpty() ? path : path + "?" + query);
     }
 
     /**

@@ -122,7 +122,7 @@ public final class ProviderSources {
         return value == null ? List.of() : value instanceof List<?> list ? list : List.of(value);
     }
 
-    private static Map<String, Object> parse(Path file) throws IOException {
+    static Map<String, Object> parse(Path file) throws IOException {
         try {
             return new HCLParser().parse(file.toFile(), "UTF-8");
         } catch (IOException e) {

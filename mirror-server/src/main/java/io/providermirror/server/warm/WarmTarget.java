@@ -1,5 +1,6 @@
 package io.providermirror.server.warm;
 
+import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
@@ -30,6 +31,16 @@ public interface WarmTarget extends AutoCloseable {
      */
     boolean warm(ProviderAddress address, ProviderVersion version, Platform platform, Progress progress)
             throws Exception;
+
+    /** Every version the mirror lists for module {@code address} (its policy applied). */
+    List<ProviderVersion> moduleVersions(ModuleAddress address) throws Exception;
+
+    /**
+     * Makes sure the module version's archive is in the mirror's cache, fetched and pinned.
+     *
+     * @return true when it was cached already (nothing was fetched)
+     */
+    boolean warmModule(ModuleAddress address, ProviderVersion version) throws Exception;
 
     @Override
     void close();

@@ -92,7 +92,14 @@ final class EmbeddedMirror implements AutoCloseable {
                 UnaryOperator.identity(),
                 registry);
         StatusPage statusPage = new StatusPage(
-                core.blobs(), core.metrics(), core.mirror(), Map.of(), null, "localhost:8443", Clock.systemUTC());
+                core.blobs(),
+                core.metrics(),
+                core.mirror(),
+                core.modules(),
+                Map.of(),
+                null,
+                "localhost:8443",
+                Clock.systemUTC());
         HttpServices services = new HttpServices(
                 core.mirror(),
                 statusPage,
@@ -100,7 +107,8 @@ final class EmbeddedMirror implements AutoCloseable {
                 core.metrics(),
                 core.auth(),
                 "docs".getBytes(StandardCharsets.UTF_8),
-                core.executor());
+                core.executor(),
+                core.modules());
         return new EmbeddedMirror(origin, core, registry, services);
     }
 

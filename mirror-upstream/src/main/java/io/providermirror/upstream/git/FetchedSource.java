@@ -18,7 +18,8 @@ public record FetchedSource(String commitId, Path tree) implements AutoCloseable
         deleteTree(tree);
     }
 
-    static void deleteTree(Path root) {
+    /** Deletes {@code root} and everything beneath it, as far as it can (a clone left by a crashed run). */
+    public static void deleteTree(Path root) {
         if (!Files.exists(root)) {
             return;
         }

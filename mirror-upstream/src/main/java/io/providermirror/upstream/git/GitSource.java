@@ -80,6 +80,10 @@ public final class GitSource {
         try (Git git = Git.init().setDirectory(directory.toFile()).call()) {
             StoredConfig config = git.getRepository().getConfig();
             config.setString("http", null, "followRedirects", "false");
+            // No auto-gc after a fetch: JGit runs it detached, racing the next fetch and the checkout's deletion
+            // (a NoSuchFileException on .git/gc.log.lock), and a throw-away clone has nothing to collect.
+            config.setInt("gc", null, "auto", 0);
+            config.setBoolean("gc", null, "autoDetach", false);
             config.save();
             String url = repository.toString();
             TransportConfigCallback transport = transport(repository.getHost().toLowerCase(Locale.ROOT));

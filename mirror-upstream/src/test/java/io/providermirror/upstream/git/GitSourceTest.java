@@ -3,6 +3,7 @@ package io.providermirror.upstream.git;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.providermirror.testkit.GitHttpServer;
 import io.providermirror.testkit.StallingServer;
 import io.providermirror.testkit.TestCertificates;
 import io.providermirror.upstream.TrustedCertificates;
@@ -31,7 +32,7 @@ class GitSourceTest {
     Path temp;
 
     private Git bare;
-    private DumbHttpGitServer server;
+    private GitHttpServer server;
     private GitSource source;
     private RevCommit first;
     private RevCommit second;
@@ -56,13 +57,13 @@ class GitSourceTest {
         }
         bare = Git.cloneRepository()
                 .setURI(work.toUri().toString())
-                .setDirectory(temp.resolve("repo.git").toFile())
+                .setDirectory(temp.resolve("repos/repo.git").toFile())
                 .setBare(true)
                 .setCloneAllBranches(true)
                 .call();
         copyTags(work);
-        DumbHttpGitServer.updateServerInfo(bare.getRepository());
-        server = new DumbHttpGitServer(temp.resolve("repo.git"), certificates);
+        GitHttpServer.updateServerInfo(bare.getRepository());
+        server = GitHttpServer.start(temp.resolve("repos"), certificates);
         source = new GitSource(
                 TrustedCertificates.trustManager(certificates.caPem()),
                 Map.of("localhost", GitCredential.bearer("s3cret-token")),
@@ -108,7 +109,7 @@ class GitSourceTest {
         move.setNewObjectId(first);
         move.setForceUpdate(true);
         assertThat(move.update()).isEqualTo(RefUpdate.Result.FORCED);
-        DumbHttpGitServer.updateServerInfo(bare.getRepository());
+        GitHttpServer.updateServerInfo(bare.getRepository());
 
         try (FetchedSource after = fetch("v2.0.0")) {
             assertThat(after.commitId()).isEqualTo(first.name());
@@ -138,7 +139,7 @@ class GitSourceTest {
         try (FetchedSource fetched = fetch("v1.0.0")) {
             assertThat(fetched.commitId()).isEqualTo(first.name());
         }
-        assertThat(server.authorizations).isNotEmpty().allMatch("Bearer s3cret-token"::equals);
+        assertThat(server.authorizations()).isNotEmpty().allMatch("Bearer s3cret-token"::equals);
         assertThat(GitCredential.bearer("s3cret-token").toString()).doesNotContain("s3cret");
     }
 
@@ -155,15 +156,15 @@ class GitSourceTest {
         GitSource untrusting = new GitSource(
                 TrustedCertificates.trustManager(null), Map.of(), Duration.ofSeconds(30), Clock.systemUTC());
 
-        assertThatThrownBy(() -> untrusting.fetch(server.repositoryUrl(), "v1.0.0", temp.resolve("checkouts"), LIMITS))
+        assertThatThrownBy(() -> untrusting.fetch(server.url("repo"), "v1.0.0", temp.resolve("checkouts"), LIMITS))
                 .isInstanceOf(GitFetchException.class);
-        assertThat(server.paths).isEmpty();
+        assertThat(server.paths()).isEmpty();
     }
 
     @Test
     void aRepositoryLargerThanTheLimitIsRefused() {
         assertThatThrownBy(() -> source.fetch(
-                        server.repositoryUrl(), "v1.0.0", temp.resolve("checkouts"), new ArchiveLimits(1000, 64)))
+                        server.url("repo"), "v1.0.0", temp.resolve("checkouts"), new ArchiveLimits(1000, 64)))
                 .isInstanceOf(GitFetchException.class)
                 .hasMessageContaining("outgrew 64 bytes");
         assertThat(temp.resolve("checkouts")).isEmptyDirectory();
@@ -200,7 +201,7 @@ class GitSourceTest {
     }
 
     private FetchedSource fetch(String ref) throws GitFetchException {
-        return source.fetch(server.repositoryUrl(), ref, temp.resolve("checkouts"), LIMITS);
+        return source.fetch(server.url("repo"), ref, temp.resolve("checkouts"), LIMITS);
     }
 
     private static byte[] pack(Path tree) throws IOException {

@@ -1,0 +1,108 @@
+package io.providermirror.server.app;
+
+import io.providermirror.cache.BlobStore;
+import io.providermirror.cache.DocumentStore;
+import io.providermirror.server.config.GitHostConfig;
+import io.providermirror.server.config.MirrorConfig;
+import io.providermirror.server.core.ModuleMirror;
+import io.providermirror.server.core.ModulePolicy;
+import io.providermirror.server.core.OriginRules;
+import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.upstream.ModuleRegistryClient;
+import io.providermirror.upstream.OriginCredentials;
+import io.providermirror.upstream.OriginHttpClient;
+import io.providermirror.upstream.ServiceDiscovery;
+import io.providermirror.upstream.TrustedCertificates;
+import io.providermirror.upstream.git.ArchiveLimits;
+import io.providermirror.upstream.git.FetchedSource;
+import io.providermirror.upstream.git.GitCredential;
+import io.providermirror.upstream.git.GitSource;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Executor;
+
+/**
+ * Builds {@link ModuleMirror} from the configuration: the git hosts' credentials read from their token files (a
+ * file that cannot be read stops the start, naming its key), the bounds, and the directory for git clones (emptied
+ * of what a crashed run left).
+ */
+final class ModuleWiring {
+
+    /** Beside the archive store, never inside its {@code tmp/}: clones are directory trees. */
+    static final String GIT_WORK = "git-work";
+
+    private ModuleWiring() {}
+
+    static ModuleMirror create(
+            MirrorConfig config,
+            Path cacheDirectory,
+            OriginHttpClient http,
+            ServiceDiscovery discovery,
+            OriginCredentials tokens,
+            BlobStore blobs,
+            DocumentStore documents,
+            OriginRules rules,
+            Executor executor,
+            Executor fillExecutor,
+            Clock clock,
+            MirrorMetrics metrics)
+            throws IOException {
+        Path work = cacheDirectory.resolve(GIT_WORK);
+        FetchedSource.deleteTree(work);
+        Files.createDirectories(work);
+        GitSource git = new GitSource(
+                TrustedCertificates.trustManager(config.upstream().trustedCertificates()),
+                gitCredentials(config.modules().gitHosts()),
+                config.upstream().archiveTimeout(),
+                clock);
+        return new ModuleMirror(
+                new ModuleMirror.Settings(
+                        config.cache().indexTtl(),
+                        config.server().metadataTimeout(),
+                        config.upstream().archiveTimeout(),
+                        config.modules().passthroughUnsupported(),
+                        config.upstream().offline(),
+                        config.upstream().maxArchiveBytes(),
+                        new ArchiveLimits(
+                                config.modules().maxArchiveEntries(),
+                                config.modules().maxUnpackedSize().bytes()),
+                        work),
+                discovery,
+                new ModuleRegistryClient(http, tokens),
+                http,
+                git,
+                tokens,
+                blobs,
+                documents,
+                new ModulePolicy(config.policy().modules()),
+                rules,
+                executor,
+                fillExecutor,
+                clock,
+                metrics);
+    }
+
+    private static Map<String, GitCredential> gitCredentials(Map<String, GitHostConfig> hosts) throws IOException {
+        Map<String, GitCredential> credentials = new HashMap<>();
+        for (Map.Entry<String, GitHostConfig> host : hosts.entrySet()) {
+            Path file = host.getValue().tokenFile();
+            String token;
+            try {
+                token = Files.readString(file, StandardCharsets.UTF_8).strip();
+            } catch (IOException e) {
+                throw new IOException(
+                        "modules.gitHosts." + host.getKey() + ".tokenFile: cannot read " + file + ": " + e, e);
+            }
+            if (token.isEmpty()) {
+                throw new IOException("modules.gitHosts." + host.getKey() + ".tokenFile: " + file + " is empty");
+            }
+            credentials.put(host.getKey(), GitCredential.basic(host.getValue().username(), token));
+        }
+        return credentials;
+    }
+}

@@ -1,0 +1,110 @@
+package io.providermirror.server.cli;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.providermirror.model.ModuleAddress;
+import io.providermirror.model.ProviderVersion;
+import io.providermirror.server.app.CacheLock;
+import io.providermirror.server.app.MirrorCore;
+import io.providermirror.server.config.ConfigException;
+import io.providermirror.server.config.ConfigLoader;
+import io.providermirror.server.core.ModulePin;
+import io.providermirror.server.logging.LoggingSetup;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code modules}: what an operator does with the modules in a cache directory. */
+@Command(
+        name = "modules",
+        mixinStandardHelpOptions = true,
+        description = "Operator commands for registry modules in a cache directory.",
+        subcommands = {ModulesCommand.Accept.class})
+public final class ModulesCommand implements Callable<Integer> {
+
+    @Override
+    public Integer call() {
+        System.out.println("modules: name a subcommand: accept (see modules --help)");
+        return 2;
+    }
+
+    /** {@code modules accept}: lets the next fetch of a pinned module version replace its pin. */
+    @Command(
+            name = "accept",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Accepts new content for a module version whose source changed since the mirror pinned it (a moved "
+                        + "git tag, a replaced archive), after you checked that the change is wanted. The cached "
+                        + "archive is dropped and the next request fetches the source again and pins what it finds. "
+                        + "The mirror on this cache directory (--config) must be stopped, as for import.",
+                "Exits 0 when the pin was released, 1 when the version has no pin, 2 when nothing was tried."
+            })
+    public static final class Accept implements Callable<Integer> {
+
+        @Option(names = "--config", paramLabel = "FILE", description = "the mirror's configuration (its cache)")
+        Path config;
+
+        @Parameters(index = "0", paramLabel = "MODULE", description = "hostname/namespace/name/system")
+        String module;
+
+        @Parameters(index = "1", paramLabel = "VERSION", description = "the module version, e.g. 1.2.0")
+        String version;
+
+        private final PrintStream out;
+        private final Map<String, String> environment;
+
+        public Accept() {
+            this(System.out, System.getenv());
+        }
+
+        public Accept(PrintStream out, Map<String, String> environment) {
+            this.out = out;
+            this.environment = Map.copyOf(environment);
+        }
+
+        @Override
+        public Integer call() {
+            LoggingSetup.forCommand(false);
+            ModuleAddress address;
+            Optional<ProviderVersion> parsed = ProviderVersion.parse(version);
+            try {
+                address = ModuleAddress.parse(module);
+            } catch (IllegalArgumentException e) {
+                out.println("modules accept: " + e.getMessage());
+                return 2;
+            }
+            if (parsed.isEmpty()) {
+                out.println("modules accept: version '" + version + "' is not a semantic version such as 1.2.0");
+                return 2;
+            }
+            try (MirrorCore core = MirrorCore.open(
+                    new ConfigLoader(environment).load(config),
+                    Clock.systemUTC(),
+                    false,
+                    UnaryOperator.identity(),
+                    new SimpleMeterRegistry())) {
+                ModulePin pin = core.modules().acceptNewContent(address, parsed.get());
+                out.println("modules accept: " + address + " " + parsed.get() + " was pinned at " + pin.identity()
+                        + " (" + pin.source() + ", " + pin.pinnedAt() + "); the next request fetches it again "
+                        + "and pins what it finds");
+                return 0;
+            } catch (IllegalArgumentException e) {
+                out.println("modules accept: " + e.getMessage());
+                return 1;
+            } catch (CacheLock.InUseException e) {
+                out.println("modules accept: " + e.getMessage() + "; stop the mirror first");
+                return 2;
+            } catch (ConfigException | IOException e) {
+                out.println("modules accept: " + e.getMessage());
+                return 2;
+            }
+        }
+    }
+}

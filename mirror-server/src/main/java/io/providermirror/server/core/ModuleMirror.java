@@ -1,0 +1,353 @@
+package io.providermirror.server.core;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.providermirror.cache.BlobStore;
+import io.providermirror.cache.BlobSummary;
+import io.providermirror.cache.CacheKey;
+import io.providermirror.cache.DocumentStore;
+import io.providermirror.model.ModuleAddress;
+import io.providermirror.model.ProviderVersion;
+import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.upstream.ModuleRegistryClient;
+import io.providermirror.upstream.ModuleSource;
+import io.providermirror.upstream.OriginCredentials;
+import io.providermirror.upstream.OriginException;
+import io.providermirror.upstream.OriginHttpClient;
+import io.providermirror.upstream.ServiceDiscovery;
+import io.providermirror.upstream.git.ArchiveLimits;
+import io.providermirror.upstream.git.GitSource;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Registry modules through the mirror, as plain Java: a module's versions (pulled through and cached like
+ * providers' version lists), a version's download (answered from the mirror's own archive of it, so a client needs
+ * neither git nor the original source) and that archive, fetched once and pinned. Failures complete the futures
+ * with an {@link OriginException} whose message names the module and its origin.
+ */
+public final class ModuleMirror {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * Tunables of modules through the mirror.
+     *
+     * @param indexTtl        how long a version list is fresh
+     * @param metadataTimeout how long a caller waits for versions or a download's source
+     * @param archiveTimeout  how long an archive request waits for its fetch
+     * @param passthroughUnsupported hand sources the mirror cannot fetch to clients unchanged
+     * @param offline         serve the cache only
+     * @param maxArchiveBytes the largest archive fetched from an origin
+     * @param unpacked        the bounds on what an archive (or a git tree) unpacks to
+     * @param workDirectory   where git clones are made, then deleted
+     */
+    public record Settings(
+            Duration indexTtl,
+            Duration metadataTimeout,
+            Duration archiveTimeout,
+            boolean passthroughUnsupported,
+            boolean offline,
+            long maxArchiveBytes,
+            ArchiveLimits unpacked,
+            Path workDirectory) {}
+
+    private final Settings settings;
+    private final ModuleVersions versions;
+    private final ModuleOrigins origins;
+    private final ModuleFills fills;
+    private final CacheDocuments documents;
+    private final BlobStore blobs;
+    private final ModulePolicy policy;
+    private final OriginRules rules;
+    private final Executor executor;
+    private final MirrorMetrics metrics;
+
+    /**
+     * @param executor     for blocking work of bounded length: disk, registry requests
+     * @param fillExecutor runs archive downloads and git clones
+     */
+    public ModuleMirror(
+            Settings settings,
+            ServiceDiscovery discovery,
+            ModuleRegistryClient registry,
+            OriginHttpClient http,
+            GitSource git,
+            OriginCredentials credentials,
+            BlobStore blobs,
+            DocumentStore documentStore,
+            ModulePolicy policy,
+            OriginRules rules,
+            Executor executor,
+            Executor fillExecutor,
+            Clock clock,
+            MirrorMetrics metrics) {
+        this.settings = settings;
+        this.documents = new CacheDocuments(documentStore);
+        this.origins = new ModuleOrigins(discovery, registry, settings.indexTtl());
+        this.versions = new ModuleVersions(
+                origins, documents, executor, clock, settings.indexTtl(), settings.offline(), metrics);
+        this.fills = new ModuleFills(
+                new ModuleFills.Settings(settings.maxArchiveBytes(), settings.unpacked(), settings.workDirectory()),
+                http,
+                git,
+                credentials,
+                origins,
+                blobs,
+                documents,
+                fillExecutor,
+                clock,
+                metrics);
+        this.blobs = blobs;
+        this.policy = policy;
+        this.rules = rules;
+        this.executor = executor;
+        this.metrics = metrics;
+    }
+
+    /** The {@code versions} answer of the module registry protocol: every version the policy lets in. */
+    public CompletableFuture<RenderedDocument> versions(ModuleAddress address) {
+        return allowedVersions(address).thenApply(list -> {
+            ObjectNode root = JSON.createObjectNode();
+            ArrayNode entries = root.putArray("modules").addObject().putArray("versions");
+            list.forEach(version -> entries.addObject().put("version", version.toString()));
+            try {
+                return new RenderedDocument(JSON.writeValueAsBytes(root));
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot render a version list", e);
+            }
+        });
+    }
+
+    /** The versions of {@code address} that {@link #versions} lists, in the origin's order. */
+    public CompletableFuture<List<ProviderVersion>> allowedVersions(ModuleAddress address) {
+        Optional<String> refused = refusal(address, null);
+        if (refused.isPresent()) {
+            return CompletableFuture.failedFuture(forbidden(refused.get()));
+        }
+        return withinDeadline(versions.get(address), address, "the version list", settings.metadataTimeout())
+                .thenApply(entry -> {
+                    List<ProviderVersion> allowed = entry.versions().stream()
+                            .filter(version -> policy.allows(address, version))
+                            .toList();
+                    if (allowed.isEmpty() && !entry.versions().isEmpty()) {
+                        throw new PolicyDeniedException("the policy refuses every version of module " + address
+                                + " its origin lists ("
+                                + policy.refusal(address, entry.versions().get(0))
+                                        .orElse("")
+                                + ")");
+                    }
+                    return allowed;
+                });
+    }
+
+    /**
+     * What the {@code download} answer of a version says: from its pin when the mirror fetched it before (no
+     * origin request), else from the origin's source, whose fetch then starts (the archive request follows it).
+     */
+    public CompletableFuture<ModuleDownload> download(ModuleAddress address, ProviderVersion version) {
+        Optional<String> refused = refusal(address, version);
+        if (refused.isPresent()) {
+            return CompletableFuture.failedFuture(forbidden(refused.get()));
+        }
+        CompletableFuture<ModuleDownload> answer = CompletableFuture.supplyAsync(
+                () -> {
+                    Optional<ModulePin> pin = readPin(address, version).filter(p -> !p.accepting());
+                    if (pin.isPresent()) {
+                        return ModuleDownload.onMirror(
+                                archiveType(pin.get().archiveType()), pin.get().subdirectory(), true);
+                    }
+                    ModuleRegistryClient.ResolvedSource resolved = resolve(address, version);
+                    ModuleSource source = resolved.source();
+                    if (source.kind() == ModuleSource.Kind.UNSUPPORTED) {
+                        if (settings.passthroughUnsupported()) {
+                            return new ModuleDownload(null, "", Optional.of(resolved.location()), false);
+                        }
+                        throw new OriginException(
+                                OriginException.Reason.BAD_RESPONSE,
+                                "module " + address + " " + version + ": the mirror cannot fetch its source " + source
+                                        + ": " + source.reason() + " (modules.passthroughUnsupported hands such "
+                                        + "sources to clients unchanged)");
+                    }
+                    fills.fill(address, version, source);
+                    return ModuleDownload.onMirror(typeOf(source), source.subdirectory(), false);
+                },
+                executor);
+        return withinDeadline(answer, address, "the download of version " + version, settings.metadataTimeout());
+    }
+
+    /**
+     * The archive of a version that {@link #download} pointed at ({@code extension} as in its name): from the
+     * cache, else following its fetch (starting one if none runs: the archive was evicted, or the mirror restarted).
+     */
+    public CompletableFuture<ArchiveSource> archive(ModuleAddress address, ProviderVersion version, String extension) {
+        Optional<String> refused = refusal(address, version);
+        if (refused.isPresent()) {
+            return CompletableFuture.failedFuture(forbidden(refused.get()));
+        }
+        CacheKey key = CacheLayout.moduleArchive(address, version, extension);
+        CompletableFuture<ArchiveSource> answer = CompletableFuture.supplyAsync(() -> openCached(key), executor)
+                .thenCompose(cached -> {
+                    if (cached.isPresent()) {
+                        metrics.cacheLookup(MirrorMetrics.LookupKind.MODULE_ARCHIVE, MirrorMetrics.LookupResult.HIT);
+                        return CompletableFuture.completedFuture(cached.get());
+                    }
+                    metrics.cacheLookup(MirrorMetrics.LookupKind.MODULE_ARCHIVE, MirrorMetrics.LookupResult.MISS);
+                    return fetching(address, version)
+                            .thenApply(pin -> openCached(key)
+                                    .orElseThrow(() -> new OriginException(
+                                            OriginException.Reason.NOT_FOUND,
+                                            "module " + address + " " + version + " has no ." + extension
+                                                    + " archive on this mirror (its download names a ."
+                                                    + pin.archiveType()
+                                                    + " archive)")));
+                });
+        return withinDeadline(answer, address, "the archive of version " + version, settings.archiveTimeout());
+    }
+
+    private CompletableFuture<ModulePin> fetching(ModuleAddress address, ProviderVersion version) {
+        Optional<CompletableFuture<ModulePin>> running = fills.running(address, version);
+        if (running.isPresent()) {
+            return running.get();
+        }
+        if (settings.offline()) {
+            return CompletableFuture.failedFuture(new OriginException(
+                    OriginException.Reason.NOT_FOUND,
+                    "module " + address + " " + version + " is not in the cache and the mirror is offline "
+                            + "(upstream.offline)"));
+        }
+        return CompletableFuture.supplyAsync(() -> resolve(address, version).source(), executor)
+                .thenCompose(source -> fills.fill(address, version, source));
+    }
+
+    /** The pin of a version, if the mirror ever fetched it. Blocking. */
+    public Optional<ModulePin> pin(ModuleAddress address, ProviderVersion version) {
+        return readPin(address, version);
+    }
+
+    /** Every module version whose archive the cache holds, with its pin. Blocking. */
+    public List<StoredModule> storedModules() {
+        List<StoredModule> stored = new ArrayList<>();
+        for (BlobSummary blob : blobs.list()) {
+            List<String> segments = blob.key().segments();
+            if (segments.size() != 7 || !segments.get(0).equals(CacheLayout.MODULES)) {
+                continue;
+            }
+            try {
+                ModuleAddress address =
+                        new ModuleAddress(segments.get(1), segments.get(2), segments.get(3), segments.get(4));
+                Optional<ProviderVersion> version = ProviderVersion.parse(segments.get(5));
+                if (version.isEmpty()) {
+                    continue;
+                }
+                readPin(address, version.get())
+                        .ifPresent(pin -> stored.add(new StoredModule(address, version.get(), pin, blob.size())));
+            } catch (IllegalArgumentException | OriginException e) {
+                // Not a module the mirror wrote; nothing to list.
+            }
+        }
+        return List.copyOf(stored);
+    }
+
+    /**
+     * Lets the next fetch of a pinned version replace its pin: what an operator does after checking that the
+     * source changed on purpose. The cached archive is dropped, so the next request fetches the new content.
+     *
+     * @throws IllegalArgumentException when the version was never pinned
+     */
+    public ModulePin acceptNewContent(ModuleAddress address, ProviderVersion version) throws IOException {
+        ModulePin pin = documents
+                .modulePin(address, version)
+                .orElseThrow(() -> new IllegalArgumentException("module " + address + " " + version
+                        + " has no pin in this cache: nothing to accept (the next fetch pins what it finds)"));
+        documents.writeModulePin(address, version, pin.accepted());
+        blobs.remove(CacheLayout.moduleArchive(address, version, pin.archiveType()));
+        return pin;
+    }
+
+    private Optional<ArchiveSource> openCached(CacheKey key) {
+        try {
+            return blobs.open(key).map(ArchiveSource.Cached::new);
+        } catch (IOException e) {
+            throw new OriginException(
+                    OriginException.Reason.UNAVAILABLE, "the cache cannot open " + key + ": " + e.getMessage(), e);
+        }
+    }
+
+    private Optional<ModulePin> readPin(ModuleAddress address, ProviderVersion version) {
+        try {
+            return documents.modulePin(address, version);
+        } catch (IOException e) {
+            throw new OriginException(OriginException.Reason.UNAVAILABLE, e.getMessage(), e);
+        }
+    }
+
+    private ModuleRegistryClient.ResolvedSource resolve(ModuleAddress address, ProviderVersion version) {
+        if (settings.offline()) {
+            throw new OriginException(
+                    OriginException.Reason.NOT_FOUND,
+                    "module " + address + " " + version + " was never fetched and the mirror is offline "
+                            + "(upstream.offline)");
+        }
+        return origins.source(address, version);
+    }
+
+    private Optional<String> refusal(ModuleAddress address, ProviderVersion version) {
+        Optional<String> host = rules.hostRefusal(address.hostname());
+        if (host.isPresent()) {
+            return host.map(reason -> "refused to fetch module " + address + ": " + reason);
+        }
+        return version == null ? policy.refusal(address) : policy.refusal(address, version);
+    }
+
+    private static RuntimeException forbidden(String reason) {
+        return reason.startsWith("refused to fetch")
+                ? new OriginException(OriginException.Reason.FORBIDDEN, reason)
+                : new PolicyDeniedException(reason);
+    }
+
+    /** The archive type the mirror serves a source as: the origin's for archives, tar.gz for git trees. */
+    private static ModuleSource.ArchiveType typeOf(ModuleSource source) {
+        return source.kind() == ModuleSource.Kind.GIT ? ModuleSource.ArchiveType.TAR_GZ : source.archiveType();
+    }
+
+    /** The archive type of an extension, as pins and archive names write it. */
+    public static ModuleSource.ArchiveType archiveType(String extension) {
+        for (ModuleSource.ArchiveType type : ModuleSource.ArchiveType.values()) {
+            if (type.extension().equals(extension)) {
+                return type;
+            }
+        }
+        throw new IllegalArgumentException("archive extension: '" + extension + "'");
+    }
+
+    /** The caller's view of {@code work}, failed with a TIMEOUT naming the origin after {@code timeout}. */
+    private static <T> CompletableFuture<T> withinDeadline(
+            CompletableFuture<T> work, ModuleAddress address, String what, Duration timeout) {
+        if (work.isDone()) {
+            return work;
+        }
+        return work.copy().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).exceptionally(failure -> {
+            Throwable cause = Futures.cause(failure);
+            if (cause instanceof TimeoutException) {
+                throw new OriginException(
+                        OriginException.Reason.TIMEOUT,
+                        what + " of module " + address + ": its origin " + address.hostname()
+                                + " did not answer within " + timeout.toMillis() + " ms; the mirror goes on "
+                                + "fetching it, so trying again shortly may succeed");
+            }
+            throw failure instanceof CompletionException completion ? completion : new CompletionException(cause);
+        });
+    }
+}

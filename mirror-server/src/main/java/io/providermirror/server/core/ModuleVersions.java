@@ -1,0 +1,150 @@
+package io.providermirror.server.core;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.providermirror.model.ModuleAddress;
+import io.providermirror.model.ProviderVersion;
+import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.upstream.ModuleRegistryClient;
+import io.providermirror.upstream.OriginException;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Modules' version lists, pulled through and cached as providers' are: read from memory, else the cache, else the
+ * origin (one request however many callers); refreshed in the background once older than the TTL; the last good
+ * list is served while a refresh runs and when it fails (stale-if-error). Offline, only the cache answers.
+ */
+final class ModuleVersions {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ModuleVersions.class);
+
+    /** A module's versions in the origin's order, and when they were fetched from it. */
+    record Entry(List<ProviderVersion> versions, Instant fetchedAt) {}
+
+    private final ModuleOrigins origins;
+    private final CacheDocuments documents;
+    private final Executor executor;
+    private final Clock clock;
+    private final Duration ttl;
+    private final boolean offline;
+    private final MirrorMetrics metrics;
+    private final Cache<ModuleAddress, Entry> memory;
+    private final Map<ModuleAddress, CompletableFuture<Entry>> fetching = new ConcurrentHashMap<>();
+
+    ModuleVersions(
+            ModuleOrigins origins,
+            CacheDocuments documents,
+            Executor executor,
+            Clock clock,
+            Duration ttl,
+            boolean offline,
+            MirrorMetrics metrics) {
+        this.origins = origins;
+        this.documents = documents;
+        this.executor = executor;
+        this.clock = clock;
+        this.ttl = ttl;
+        this.offline = offline;
+        this.metrics = metrics;
+        // Bounded like every cache keyed by what clients send; a list is small (a few dozen versions).
+        this.memory = Caffeine.newBuilder().maximumSize(10_000).build();
+    }
+
+    /** The versions of {@code address}: fresh, stale (a refresh follows), or fetched now. */
+    CompletableFuture<Entry> get(ModuleAddress address) {
+        Entry known = memory.getIfPresent(address);
+        if (known != null) {
+            return CompletableFuture.completedFuture(served(address, known));
+        }
+        return CompletableFuture.supplyAsync(() -> fromCache(address), executor)
+                .thenCompose(cached -> cached.map(entry -> CompletableFuture.completedFuture(served(address, entry)))
+                        .orElseGet(() -> {
+                            metrics.cacheLookup(
+                                    MirrorMetrics.LookupKind.MODULE_VERSIONS, MirrorMetrics.LookupResult.MISS);
+                            return fetch(address);
+                        }));
+    }
+
+    private Entry served(ModuleAddress address, Entry entry) {
+        boolean stale = entry.fetchedAt().plus(ttl).isBefore(clock.instant());
+        metrics.cacheLookup(
+                MirrorMetrics.LookupKind.MODULE_VERSIONS,
+                stale ? MirrorMetrics.LookupResult.STALE : MirrorMetrics.LookupResult.HIT);
+        if (stale && !offline) {
+            fetch(address).whenComplete((fresh, failure) -> {
+                if (failure != null) {
+                    LOG.warn(
+                            "refreshing the version list of module {} failed; serving the one from {}: {}",
+                            address,
+                            entry.fetchedAt(),
+                            Futures.cause(failure).getMessage());
+                }
+            });
+        }
+        return entry;
+    }
+
+    private Optional<Entry> fromCache(ModuleAddress address) {
+        try {
+            Optional<CacheDocuments.Dated<byte[]>> stored = documents.moduleVersions(address);
+            if (stored.isEmpty()) {
+                return Optional.empty();
+            }
+            Entry entry = new Entry(
+                    ModuleRegistryClient.parseVersions(
+                                    stored.get().value(), "the cached version list of module " + address)
+                            .versions(),
+                    stored.get().storedAt());
+            memory.put(address, entry);
+            return Optional.of(entry);
+        } catch (IOException | OriginException e) {
+            LOG.warn("cannot read the cached version list of module {}: {}", address, e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /** One origin request for {@code address} at a time; its result replaces what memory and the cache hold. */
+    private CompletableFuture<Entry> fetch(ModuleAddress address) {
+        if (offline) {
+            return CompletableFuture.failedFuture(new OriginException(
+                    OriginException.Reason.NOT_FOUND,
+                    "module " + address + " is not in the cache and the mirror is offline (upstream.offline)"));
+        }
+        CompletableFuture<Entry> started = new CompletableFuture<>();
+        CompletableFuture<Entry> running = fetching.putIfAbsent(address, started);
+        if (running != null) {
+            return running;
+        }
+        CompletableFuture.runAsync(
+                () -> {
+                    try {
+                        ModuleRegistryClient.FetchedModuleVersions fetched = origins.versions(address);
+                        try {
+                            documents.writeModuleVersions(address, fetched.body());
+                        } catch (IOException e) {
+                            LOG.warn("cannot store the version list of module {}: {}", address, e.getMessage());
+                        }
+                        Entry entry = new Entry(fetched.versions(), clock.instant());
+                        memory.put(address, entry);
+                        started.complete(entry);
+                    } catch (RuntimeException e) {
+                        started.completeExceptionally(e);
+                    } finally {
+                        fetching.remove(address, started);
+                    }
+                },
+                executor);
+        return started;
+    }
+}

@@ -1,0 +1,57 @@
+package io.providermirror.server.http;
+
+import io.netty.buffer.Unpooled;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.providermirror.server.access.MirrorAuth;
+import io.providermirror.server.core.ModuleDownload;
+import io.providermirror.upstream.ModuleSource;
+import java.net.URI;
+import java.util.regex.Pattern;
+
+/**
+ * The {@code 204} answer of a module version's {@code download}: {@code X-Terraform-Get} names the mirror's
+ * archive of it (absolute, on the authority the client used), with the module's subdirectory after {@code //}, the
+ * archive type as {@code ?archive=} and, with access control on, a signed query (the CLI sends no credentials when
+ * it fetches the archive). A passed-through source is handed on as the origin wrote it. {@code X-Cache} says
+ * whether the answer came from the version's pin ({@code HIT}) or from its origin.
+ */
+final class ModuleDownloadResponse {
+
+    /** A host name or IP literal with an optional port, as a Host header may carry it. */
+    private static final Pattern AUTHORITY =
+            Pattern.compile("[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?|\\[[0-9A-Fa-f:.]{2,45}](:[0-9]{1,5})?");
+
+    private ModuleDownloadResponse() {}
+
+    static FullHttpResponse of(
+            ModuleDownload download, Route.ModuleDownload route, String host, MirrorAuth auth, boolean head) {
+        if (download.passthrough().isEmpty()
+                && (host == null || !AUTHORITY.matcher(host).matches())) {
+            return JsonErrors.response(
+                    HttpResponseStatus.BAD_REQUEST,
+                    "a module download needs the request's Host header (the mirror's host name and port), to name "
+                            + "the archive it serves",
+                    head);
+        }
+        String location;
+        if (download.passthrough().isPresent()) {
+            location = download.passthrough().get();
+        } else {
+            URI archive = URI.create(
+                    "https://" + host + ModuleRoutes.base(route.address().hostname())
+                            + route.address().registryPath() + "/" + route.version() + "/module."
+                            + download.type().extension());
+            location = ModuleSource.onMirror(archive, download.type(), download.subdirectory());
+            if (auth.enabled()) {
+                location += "&" + auth.moduleArchiveQuery(route.address(), route.version());
+            }
+        }
+        FullHttpResponse response =
+                new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.NO_CONTENT, Unpooled.EMPTY_BUFFER);
+        response.headers().set("X-Terraform-Get", location).set("X-Cache", download.pinned() ? "HIT" : "MISS");
+        return response;
+    }
+}

@@ -1,0 +1,63 @@
+package io.providermirror.server.status;
+
+import io.providermirror.server.core.ModuleMirror;
+import io.providermirror.server.core.StoredModule;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The status page's part about registry modules: the {@code host} blocks that route them to this mirror (with a
+ * copy button), and the module versions the cache holds with what each is pinned by.
+ */
+final class ModulesSection {
+
+    private final ModuleMirror modules;
+    private final Collection<String> configuredHosts;
+
+    ModulesSection(ModuleMirror modules, Collection<String> configuredHosts) {
+        this.modules = modules;
+        this.configuredHosts = List.copyOf(configuredHosts);
+    }
+
+    void renderHostBlocks(StringBuilder html, String authority) {
+        html.append("<section><h2>Modules</h2><p>To install registry modules through this mirror too (the client then ")
+                .append("needs no <code>git</code> and no access to their sources), add these <code>host</code> ")
+                .append("blocks to the same file:</p>\n")
+                .append("<div class=\"block\"><pre id=\"host-blocks\"><code>")
+                .append(PageHtml.escape(CliConfigBlock.hostBlocks(authority, configuredHosts)))
+                .append("</code></pre><button type=\"button\" id=\"copy-hosts\">Copy</button></div></section>\n");
+    }
+
+    void renderCached(StringBuilder html) {
+        List<StoredModule> stored = modules.storedModules().stream()
+                .sorted(Comparator.comparing((StoredModule m) -> m.address().toString())
+                        .thenComparing(StoredModule::version))
+                .toList();
+        html.append("<section><h2>Cached modules</h2>");
+        if (stored.isEmpty()) {
+            html.append("<p class=\"muted\" id=\"modules-none\">No module is cached yet.</p></section>\n");
+            return;
+        }
+        html.append("<table id=\"modules\"><thead><tr><th>Module</th><th>Version</th><th>Source</th>")
+                .append("<th>Pinned by</th><th>Size</th><th>Pinned at</th></tr></thead><tbody>\n");
+        for (StoredModule module : stored) {
+            html.append("<tr><td>")
+                    .append(PageHtml.escape(module.address().toString()))
+                    .append("</td><td>")
+                    .append(PageHtml.escape(module.version().toString()))
+                    .append("</td><td>")
+                    .append(module.pin().kind().equals("GIT") ? "git" : "archive")
+                    .append(" <span class=\"muted\">")
+                    .append(PageHtml.escape(module.pin().source()))
+                    .append("</span></td><td><code>")
+                    .append(PageHtml.escape(module.pin().identity()))
+                    .append("</code></td><td>")
+                    .append(PageHtml.bytes(module.archiveBytes()))
+                    .append("</td><td>")
+                    .append(PageHtml.TIME.format(module.pin().pinnedAt()))
+                    .append("</td></tr>\n");
+        }
+        html.append("</tbody></table></section>\n");
+    }
+}
