@@ -3,6 +3,7 @@ package io.providermirror.s3;
 import io.providermirror.cache.LeaseObjects;
 import java.time.Duration;
 import java.util.Optional;
+import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -16,6 +17,15 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * as {@link io.providermirror.cache.ConditionalFillLeases} reads every lease back to learn whose it is.
  */
 public final class S3LeaseObjects implements LeaseObjects {
+
+    /**
+     * A lease request is a few hundred bytes: one that hangs (a store that dropped it, as S3Proxy does with some
+     * refused conditional writes) is given up after seconds, not after the socket timeout of an archive transfer.
+     */
+    private static final AwsRequestOverrideConfiguration LEASE_CALL = AwsRequestOverrideConfiguration.builder()
+            .apiCallAttemptTimeout(Duration.ofSeconds(5))
+            .apiCallTimeout(Duration.ofSeconds(15))
+            .build();
 
     private final S3Bucket bucket;
     private final String prefix;
@@ -33,7 +43,10 @@ public final class S3LeaseObjects implements LeaseObjects {
                 object,
                 () -> bucket.client()
                         .putObject(
-                                b -> b.bucket(bucket.name()).key(object).ifNoneMatch("*"),
+                                b -> b.bucket(bucket.name())
+                                        .key(object)
+                                        .ifNoneMatch("*")
+                                        .overrideConfiguration(LEASE_CALL),
                                 RequestBody.fromBytes(content))
                         .eTag());
     }
@@ -43,7 +56,7 @@ public final class S3LeaseObjects implements LeaseObjects {
         String object = prefix + name;
         return bucket.callIfPresent("get_lease", object, () -> {
             ResponseBytes<GetObjectResponse> bytes = bucket.client()
-                    .getObjectAsBytes(b -> b.bucket(bucket.name()).key(object));
+                    .getObjectAsBytes(b -> b.bucket(bucket.name()).key(object).overrideConfiguration(LEASE_CALL));
             return new Versioned(bytes.asByteArray(), bytes.response().eTag());
         });
     }
@@ -56,7 +69,11 @@ public final class S3LeaseObjects implements LeaseObjects {
                 object,
                 () -> bucket.client()
                         .putObject(
-                                b -> b.bucket(bucket.name()).key(object).ifMatch(etag), RequestBody.fromBytes(content))
+                                b -> b.bucket(bucket.name())
+                                        .key(object)
+                                        .ifMatch(etag)
+                                        .overrideConfiguration(LEASE_CALL),
+                                RequestBody.fromBytes(content))
                         .eTag());
     }
 
@@ -66,7 +83,8 @@ public final class S3LeaseObjects implements LeaseObjects {
         bucket.call(
                 "delete_lease",
                 object,
-                () -> bucket.client().deleteObject(b -> b.bucket(bucket.name()).key(object)));
+                () -> bucket.client()
+                        .deleteObject(b -> b.bucket(bucket.name()).key(object).overrideConfiguration(LEASE_CALL)));
     }
 
     /** Sends a conditional write; empty when its condition was refused. */

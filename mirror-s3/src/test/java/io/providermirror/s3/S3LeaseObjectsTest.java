@@ -86,7 +86,7 @@ final class S3LeaseObjectsTest {
             }
             int granted = 0;
             for (Future<Optional<FillLease>> result : results) {
-                granted += result.get(30, TimeUnit.SECONDS).isPresent() ? 1 : 0;
+                granted += result.get(90, TimeUnit.SECONDS).isPresent() ? 1 : 0;
             }
             assertThat(granted).isEqualTo(1);
         } finally {

@@ -418,4 +418,110 @@ final class ModuleMirrorTest {
         assertThat(archive.statusCode()).isEqualTo(200);
         assertThat(archive.body()).isEqualTo(ModuleArchives.tarGz(module("a 1")));
     }
+
+    private static int run(Object command, String... args) {
+        return new picocli.CommandLine(command).execute(args);
+    }
+
+    private static java.io.PrintStream into(java.io.ByteArrayOutputStream output) {
+        return new java.io.PrintStream(output, true, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void exportCarriesModulesWithTheirPinsAndImportBringsThemIntoAnotherMirrorThatServesThemWithoutTheOrigin()
+            throws Exception {
+        registry.serveArchive("/archives/a-1.tar.gz", ModuleArchives.tarGz(module("a 1")));
+        registry.publish("corp", "a", "aws", "1.1.0", "/archives/a-1.tar.gz");
+        Path source = java.nio.file.Files.writeString(
+                tmp.resolve("source.yaml"),
+                MirrorFixture.builder(tmp.resolve("source-cache"), origin).yaml());
+        Path directory = configurationCalling(MirrorFixture.HOST + "/corp/a/aws", "~> 1.0");
+        Path bundle = tmp.resolve("modules.tar");
+
+        java.io.ByteArrayOutputStream exported = new java.io.ByteArrayOutputStream();
+        int exit = run(
+                new io.providermirror.server.cli.ExportCommand(into(exported), Map.of()),
+                "--config",
+                source.toString(),
+                "--platform",
+                "linux_amd64",
+                "--dir",
+                directory.toString(),
+                "--output",
+                bundle.toString());
+        assertThat(exit).as(exported.toString(StandardCharsets.UTF_8)).isZero();
+        assertThat(exported.toString(StandardCharsets.UTF_8)).contains("1 module version(s)");
+
+        MirrorFixture.Builder target = builder();
+        Path targetConfig = java.nio.file.Files.writeString(tmp.resolve("target.yaml"), target.yaml());
+        java.io.ByteArrayOutputStream imported = new java.io.ByteArrayOutputStream();
+        int importExit = run(
+                new io.providermirror.server.cli.ImportCommand(into(imported), Map.of()),
+                "--config",
+                targetConfig.toString(),
+                bundle.toString());
+        assertThat(importExit).as(imported.toString(StandardCharsets.UTF_8)).isZero();
+        assertThat(imported.toString(StandardCharsets.UTF_8)).contains("1 module version(s), verified and cached");
+
+        origin.close();
+        mirror = target.start();
+        HttpResponse<byte[]> download = mirror.get(path("corp/a/aws", "1.1.0/download"));
+        assertThat(download.headers().firstValue("X-Cache")).contains("HIT");
+        HttpResponse<byte[]> archive = followDownload(download);
+        assertThat(archive.statusCode()).isEqualTo(200);
+        assertThat(archive.body()).isEqualTo(ModuleArchives.tarGz(module("a 1")));
+    }
+
+    @Test
+    void importRefusesABundleWhoseModuleContentDiffersFromWhatTheCachePinnedAndKeepsThePin() throws Exception {
+        registry.serveArchive("/archives/a-1.tar.gz", ModuleArchives.tarGz(module("exported")));
+        registry.publish("corp", "a", "aws", "1.1.0", "/archives/a-1.tar.gz");
+        Path source = java.nio.file.Files.writeString(
+                tmp.resolve("source.yaml"),
+                MirrorFixture.builder(tmp.resolve("source-cache"), origin).yaml());
+        Path directory = configurationCalling(MirrorFixture.HOST + "/corp/a/aws", "1.1.0");
+        Path bundle = tmp.resolve("modules.tar");
+        java.io.ByteArrayOutputStream exported = new java.io.ByteArrayOutputStream();
+        assertThat(run(
+                        new io.providermirror.server.cli.ExportCommand(into(exported), Map.of()),
+                        "--config",
+                        source.toString(),
+                        "--platform",
+                        "linux_amd64",
+                        "--dir",
+                        directory.toString(),
+                        "--output",
+                        bundle.toString()))
+                .as(exported.toString(StandardCharsets.UTF_8))
+                .isZero();
+
+        // The target pinned other content for the same version (the archive was replaced at the origin).
+        registry.serveArchive("/archives/a-1.tar.gz", ModuleArchives.tarGz(module("pinned here")));
+        MirrorFixture.Builder target = builder();
+        mirror = target.start();
+        assertThat(followDownload(mirror.get(path("corp/a/aws", "1.1.0/download")))
+                        .statusCode())
+                .isEqualTo(200);
+        mirror.close();
+        mirror = null;
+        Path targetConfig = java.nio.file.Files.writeString(tmp.resolve("target.yaml"), target.yaml());
+
+        java.io.ByteArrayOutputStream imported = new java.io.ByteArrayOutputStream();
+        int exit = run(
+                new io.providermirror.server.cli.ImportCommand(into(imported), Map.of()),
+                "--config",
+                targetConfig.toString(),
+                bundle.toString());
+        assertThat(exit).isEqualTo(1);
+        assertThat(imported.toString(StandardCharsets.UTF_8))
+                .contains("REFUSED")
+                .contains("this cache pinned sha256 ")
+                .contains("the cached pin stays");
+
+        origin.close();
+        mirror = target.start();
+        assertThat(followDownload(mirror.get(path("corp/a/aws", "1.1.0/download")))
+                        .body())
+                .isEqualTo(ModuleArchives.tarGz(module("pinned here")));
+    }
 }

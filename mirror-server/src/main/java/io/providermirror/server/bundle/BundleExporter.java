@@ -10,6 +10,7 @@ import io.providermirror.server.BuildInfo;
 import io.providermirror.server.app.MirrorCore;
 import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.CacheLayout;
+import io.providermirror.server.core.StoredModule;
 import io.providermirror.server.warm.Warmer;
 import io.providermirror.upstream.ListedVersion;
 import io.providermirror.upstream.VersionList;
@@ -55,6 +56,17 @@ public final class BundleExporter {
      * @return the manifest written
      */
     public BundleManifest export(List<Warmer.Job> archives, Path output) throws IOException {
+        return export(archives, List.of(), output);
+    }
+
+    /**
+     * Writes {@code archives} and the registry module versions {@code modules} (each cached and pinned, with its
+     * pin) to {@code output}.
+     *
+     * @return the manifest written
+     */
+    public BundleManifest export(List<Warmer.Job> archives, List<StoredModule> modules, Path output)
+            throws IOException {
         Map<ProviderAddress, Map<ProviderVersion, TreeSet<Platform>>> byProvider =
                 new TreeMap<>((a, b) -> a.toString().compareTo(b.toString()));
         for (Warmer.Job job : archives) {
@@ -101,6 +113,23 @@ public final class BundleExporter {
                         address.toString(), version.getKey().toString(), platforms));
             }
         }
+        List<BundleManifest.Module> moduleVersions = new ArrayList<>();
+        for (StoredModule module : modules) {
+            CacheKey pin = CacheLayout.modulePin(module.address(), module.version());
+            bundled.writeModulePin(module.address(), module.version(), module.pin());
+            items.add(bytesItem(path(pin), documents.bytes(pin)));
+            CacheKey key = CacheLayout.moduleArchive(
+                    module.address(), module.version(), module.pin().archiveType());
+            try (OpenBlob blob = core.blobs()
+                    .open(key)
+                    .orElseThrow(() -> new IOException(
+                            "the cache holds no archive of module " + module.address() + " " + module.version()))) {
+                items.add(new Item(
+                        path(key), null, key, blob.blob().size(), blob.blob().sha256()));
+            }
+            moduleVersions.add(new BundleManifest.Module(
+                    module.address().toString(), module.version().toString()));
+        }
         BundleManifest manifest = new BundleManifest(
                 BundleManifest.FORMAT,
                 Instant.now().toString(),
@@ -108,7 +137,8 @@ public final class BundleExporter {
                 items.stream()
                         .map(i -> new BundleManifest.Entry(i.path(), i.size(), i.sha256()))
                         .toList(),
-                releases);
+                releases,
+                moduleVersions);
         Path partial = output.resolveSibling(output.getFileName() + ".partial");
         try (OutputStream file = BundleFiles.write(partial, output);
                 TarArchiveOutputStream tar = new TarArchiveOutputStream(file)) {

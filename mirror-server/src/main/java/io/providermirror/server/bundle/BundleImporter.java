@@ -45,7 +45,8 @@ public final class BundleImporter {
     }
 
     /** What an import brought in, and which keys vouched for it. */
-    public record Report(int releases, int archives, long bytes, Map<String, TreeSet<String>> signingKeysByHost) {}
+    public record Report(
+            int releases, int archives, long bytes, Map<String, TreeSet<String>> signingKeysByHost, int modules) {}
 
     private final MirrorCore core;
     private final CacheDocuments cache;
@@ -66,8 +67,12 @@ public final class BundleImporter {
         try (BundleContents contents = reader.read(bundle)) {
             List<ReleaseChecks.CheckedRelease> checked = new ArrayList<>();
             Report report = new ReleaseChecks(core, cache).check(contents, checked);
+            List<ModuleChecks.CheckedModule> modules = new ArrayList<>();
+            new ModuleChecks(core, cache).check(contents, modules);
             commit(contents, checked);
-            return report;
+            commitModules(contents, modules);
+            return new Report(
+                    report.releases(), report.archives(), report.bytes(), report.signingKeysByHost(), modules.size());
         }
     }
 
@@ -95,6 +100,19 @@ public final class BundleImporter {
             VersionList list =
                     bundled.versionList(provider.getKey()).orElseThrow().value();
             cache.writeVersionList(merged(list, provider.getValue()));
+        }
+    }
+
+    /** Commits each checked module version's archive, and its pin where the cache had none. */
+    private void commitModules(BundleContents contents, List<ModuleChecks.CheckedModule> modules) throws IOException {
+        for (ModuleChecks.CheckedModule module : modules) {
+            BundleContents.StagedArchive staged = contents.archives()
+                    .get(CacheLayout.moduleArchive(
+                            module.address(), module.version(), module.pin().archiveType()));
+            staged.write().commit(staged.sha256());
+            if (!module.pinnedAlready()) {
+                cache.writeModulePin(module.address(), module.version(), module.pin());
+            }
         }
     }
 

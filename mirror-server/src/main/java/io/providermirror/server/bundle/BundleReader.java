@@ -5,6 +5,7 @@ import io.providermirror.cache.BlobStore;
 import io.providermirror.cache.BlobWrite;
 import io.providermirror.cache.CacheKey;
 import io.providermirror.server.bundle.BundleImporter.RefusedException;
+import io.providermirror.server.core.CacheLayout;
 import io.providermirror.upstream.PackageHashes;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -88,7 +89,7 @@ final class BundleReader {
                 throw new RefusedException(bundle + ": the entry " + name + " is " + entry.getSize()
                         + " bytes in the tar, but the manifest says " + declared.size());
             }
-            if (name.endsWith(".zip")) {
+            if (name.endsWith(".zip") || isModuleArchive(key)) {
                 contents.archives().put(key, stage(tar, key, declared));
             } else {
                 documentBytes += declared.size();
@@ -159,13 +160,23 @@ final class BundleReader {
     private static CacheKey key(String name) throws RefusedException {
         try {
             CacheKey key = new CacheKey(List.of(name.split("/", -1)));
-            if (key.segments().size() != 4 && key.segments().size() != 5) {
+            boolean module = key.segments().get(0).equals(CacheLayout.MODULES);
+            if (module
+                    ? key.segments().size() != 7
+                    : key.segments().size() != 4 && key.segments().size() != 5) {
                 throw new IllegalArgumentException("unexpected depth");
             }
             return key;
         } catch (IllegalArgumentException e) {
             throw new RefusedException("the bundle holds an entry whose name is not a cache path: " + name);
         }
+    }
+
+    /** A module version's archive ({@code _modules/.../<version>/module.<extension>}), as opposed to its pin. */
+    private static boolean isModuleArchive(CacheKey key) {
+        List<String> segments = key.segments();
+        return segments.get(0).equals(CacheLayout.MODULES)
+                && segments.get(segments.size() - 1).startsWith("module.");
     }
 
     /** A document entry, read to at most one byte more than {@code declared} (or than any document may be). */

@@ -87,7 +87,7 @@ final class ReleaseChecks {
             checked.add(new CheckedRelease(address, version, platforms, evidence, cached != null));
         }
         return new BundleImporter.Report(
-                contents.manifest().releases().size(), contents.archives().size(), bytes, keys);
+                contents.manifest().releases().size(), contents.archives().size(), bytes, keys, 0);
     }
 
     private static ReleaseEvidence bundledEvidence(

@@ -8,14 +8,18 @@ import io.providermirror.server.bundle.BundleManifest;
 import io.providermirror.server.config.ConfigException;
 import io.providermirror.server.config.ConfigLoader;
 import io.providermirror.server.config.DataSize;
+import io.providermirror.server.core.StoredModule;
 import io.providermirror.server.logging.LoggingSetup;
 import io.providermirror.server.warm.CacheWarmTarget;
+import io.providermirror.server.warm.ModuleWarmer;
 import io.providermirror.server.warm.Warmer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -80,11 +84,6 @@ public final class ExportCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         LoggingSetup.forCommand(verbose);
         Optional<ProviderSelection.Resolved> selected = selection.resolve("export", out);
-        if (selected.isPresent() && selected.get().requests().isEmpty()) {
-            out.println("export: nothing to export: export carries providers; give providers, --lock-file or --dir "
-                    + "with required_providers (registry modules are not exported yet)");
-            return 2;
-        }
         if (selected.isEmpty()) {
             return 2;
         }
@@ -94,15 +93,37 @@ public final class ExportCommand implements Callable<Integer> {
                 false,
                 UnaryOperator.identity(),
                 new SimpleMeterRegistry())) {
-            Warmer.Summary summary = selection.run(new Warmer(new CacheWarmTarget(core), out, false), selected.get());
-            if (summary.failed()) {
-                out.println("export: no bundle written, since not everything could be fetched and verified");
-                return 1;
+            CacheWarmTarget target = new CacheWarmTarget(core);
+            List<Warmer.Job> archives = List.of();
+            if (!selected.get().requests().isEmpty()) {
+                Warmer.Summary summary = selection.run(new Warmer(target, out, false), selected.get());
+                if (summary.failed()) {
+                    out.println("export: no bundle written, since not everything could be fetched and verified");
+                    return 1;
+                }
+                archives = summary.warmed();
             }
-            BundleManifest manifest = new BundleExporter(core).export(summary.warmed(), output);
+            List<StoredModule> modules = new ArrayList<>();
+            if (!selected.get().modules().isEmpty()) {
+                ModuleWarmer.Summary summary = selection.runModules(new ModuleWarmer(target, out), selected.get());
+                if (summary.failed()) {
+                    out.println("export: no bundle written, since not every module could be fetched and pinned");
+                    return 1;
+                }
+                for (ModuleWarmer.Warmed warmed : summary.warmed()) {
+                    modules.add(new StoredModule(
+                            warmed.address(),
+                            warmed.version(),
+                            core.modules()
+                                    .pin(warmed.address(), warmed.version())
+                                    .orElseThrow(),
+                            0));
+                }
+            }
+            BundleManifest manifest = new BundleExporter(core).export(archives, modules, output);
             out.println("export: wrote " + output + " (" + DataSize.format(Files.size(output)) + "): "
                     + manifest.releases().size() + " release(s), "
-                    + summary.warmed().size() + " archive(s)");
+                    + archives.size() + " archive(s), " + manifest.modules().size() + " module version(s)");
             return 0;
         } catch (CacheLock.InUseException e) {
             out.println("export: " + e.getMessage() + "; stop the mirror while exporting, or export from a copy of its "

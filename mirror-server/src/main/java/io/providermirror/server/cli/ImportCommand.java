@@ -83,7 +83,8 @@ public final class ImportCommand implements Callable<Integer> {
                 try {
                     BundleImporter.Report report = new BundleImporter(core).importBundle(bundle);
                     out.println("import: " + bundle + ": " + report.releases() + " release(s), " + report.archives()
-                            + " archive(s), " + report.bytes() + " bytes, verified and cached");
+                            + " archive(s), " + report.bytes() + " bytes, " + report.modules()
+                            + " module version(s), verified and cached");
                     report.signingKeysByHost()
                             .forEach((host, keys) ->
                                     out.println("  " + host + ": signed by key(s) " + String.join(", ", keys)));

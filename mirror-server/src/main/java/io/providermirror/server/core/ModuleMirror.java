@@ -132,7 +132,7 @@ public final class ModuleMirror {
 
     /** The versions of {@code address} that {@link #versions} lists, in the origin's order. */
     public CompletableFuture<List<ProviderVersion>> allowedVersions(ModuleAddress address) {
-        Optional<String> refused = refusal(address, null);
+        Optional<String> refused = refusalOf(address, null);
         if (refused.isPresent()) {
             return CompletableFuture.failedFuture(forbidden(refused.get()));
         }
@@ -157,7 +157,7 @@ public final class ModuleMirror {
      * origin request), else from the origin's source, whose fetch then starts (the archive request follows it).
      */
     public CompletableFuture<ModuleDownload> download(ModuleAddress address, ProviderVersion version) {
-        Optional<String> refused = refusal(address, version);
+        Optional<String> refused = refusalOf(address, version);
         if (refused.isPresent()) {
             return CompletableFuture.failedFuture(forbidden(refused.get()));
         }
@@ -192,7 +192,7 @@ public final class ModuleMirror {
      * cache, else following its fetch (starting one if none runs: the archive was evicted, or the mirror restarted).
      */
     public CompletableFuture<ArchiveSource> archive(ModuleAddress address, ProviderVersion version, String extension) {
-        Optional<String> refused = refusal(address, version);
+        Optional<String> refused = refusalOf(address, version);
         if (refused.isPresent()) {
             return CompletableFuture.failedFuture(forbidden(refused.get()));
         }
@@ -229,6 +229,24 @@ public final class ModuleMirror {
         }
         return CompletableFuture.supplyAsync(() -> resolve(address, version).source(), executor)
                 .thenCompose(source -> fills.fill(address, version, source));
+    }
+
+    /**
+     * Why the mirror would never serve {@code version} of {@code address} (a refused host, or the policy), if it
+     * would not; what {@code import} uses to take in nothing unreachable.
+     */
+    public Optional<String> refusal(ModuleAddress address, ProviderVersion version) {
+        return refusalOf(address, version);
+    }
+
+    /**
+     * Why an archive of module content (of type {@code extension}) must not be kept, under the same limits as
+     * archives fetched from origins: what {@code import} checks a bundled archive with.
+     */
+    public Optional<String> archiveProblem(java.nio.channels.SeekableByteChannel archive, String extension)
+            throws IOException {
+        return io.providermirror.upstream.ModuleArchiveCheck.problem(
+                archive, archiveType(extension), settings.unpacked());
     }
 
     /** The pin of a version, if the mirror ever fetched it. Blocking. */
@@ -303,7 +321,7 @@ public final class ModuleMirror {
         return origins.source(address, version);
     }
 
-    private Optional<String> refusal(ModuleAddress address, ProviderVersion version) {
+    private Optional<String> refusalOf(ModuleAddress address, ProviderVersion version) {
         Optional<String> host = rules.hostRefusal(address.hostname());
         if (host.isPresent()) {
             return host.map(reason -> "refused to fetch module " + address + ": " + reason);

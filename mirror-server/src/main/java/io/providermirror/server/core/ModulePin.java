@@ -38,6 +38,11 @@ public record ModulePin(
         return new ModulePin(kind, sha256, size, commitId, archiveType, subdirectory, source, pinnedAt, true);
     }
 
+    /** This pin as one to keep: whatever a bundle says, an imported pin is not up for replacement. */
+    public ModulePin withoutAcceptance() {
+        return new ModulePin(kind, sha256, size, commitId, archiveType, subdirectory, source, pinnedAt, false);
+    }
+
     /** What the content is pinned by, for messages: {@code commit <id>} or {@code sha256 <hex>}. */
     public String identity() {
         return commitId.isEmpty() ? "sha256 " + sha256 : "commit " + commitId;

@@ -19,13 +19,16 @@ import java.util.concurrent.ExecutionException;
 public final class ModuleWarmer {
 
     /** How a run went. */
-    public record Summary(int fetched, int alreadyCached, List<String> failures) {
+    public record Summary(int fetched, int alreadyCached, List<String> failures, List<Warmed> warmed) {
         public boolean failed() {
             return !failures.isEmpty();
         }
     }
 
     private record Job(ModuleAddress address, ProviderVersion version) {}
+
+    /** A module version now in the cache, fetched or found there. */
+    public record Warmed(ModuleAddress address, ProviderVersion version) {}
 
     private final WarmTarget target;
     private final PrintStream out;
@@ -62,10 +65,13 @@ public final class ModuleWarmer {
         }
         int fetched = 0;
         int cached = 0;
+        List<Warmed> warmed = new ArrayList<>();
         for (Job job : jobs) {
             String name = "module " + job.address() + " " + job.version();
             try {
-                if (target.warmModule(job.address(), job.version())) {
+                boolean already = target.warmModule(job.address(), job.version());
+                warmed.add(new Warmed(job.address(), job.version()));
+                if (already) {
                     cached++;
                     out.println("  " + name + ": cached");
                 } else {
@@ -80,7 +86,7 @@ public final class ModuleWarmer {
         out.println("warm: modules: " + fetched + " fetched, " + cached + " already cached, " + failures.size()
                 + " failed");
         failures.forEach(line -> out.println("  FAILED: " + line));
-        return new Summary(fetched, cached, failures);
+        return new Summary(fetched, cached, failures, warmed);
     }
 
     private static String message(Throwable e) {

@@ -991,8 +991,8 @@ final class BundleTest {
         Map<String, byte[]> all = new LinkedHashMap<>();
         all.put(
                 BundleManifest.PATH,
-                JSON.writeValueAsBytes(
-                        new BundleManifest(BundleManifest.FORMAT, "2026-11-23T00:00:00Z", "a test", listed, releases)));
+                JSON.writeValueAsBytes(new BundleManifest(
+                        BundleManifest.FORMAT, "2026-11-23T00:00:00Z", "a test", listed, releases, null)));
         all.putAll(entries);
         return writeTar(name, all);
     }
