@@ -43,7 +43,9 @@ final class ModuleProxyIT {
                         download.headers().firstValue("X-Terraform-Get").orElseThrow();
                 HttpResponse<byte[]> archive =
                         mirror.get(URI.create(location.split("\\?")[0]).getRawPath());
-                assertThat(archive.statusCode()).as(new String(archive.body())).isEqualTo(200);
+                assertThat(archive.statusCode())
+                        .as(new String(archive.body(), java.nio.charset.StandardCharsets.UTF_8))
+                        .isEqualTo(200);
             }
             assertThat(proxy.tunnelsTo(git.url("x").getAuthority()))
                     .as("the git server was reached through the proxy")
