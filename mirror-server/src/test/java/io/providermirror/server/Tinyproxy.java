@@ -40,9 +40,10 @@ final class Tinyproxy implements AutoCloseable {
                 LogLevel Info
                 MaxClients 100
                 Allow 127.0.0.1
-                BasicAuth %s %s
+                %s
                 DisableViaHeader Yes
-                """.formatted(port, log, user, password));
+                """.formatted(
+                        port, log, user == null ? "" : "BasicAuth " + user + " " + password));
         Process process = new ProcessBuilder(binary.toString(), "-d", "-c", config.toString())
                 .redirectErrorStream(true)
                 .redirectOutput(directory.resolve("tinyproxy.out").toFile())

@@ -38,10 +38,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,7 +56,7 @@ public final class MirrorCore implements AutoCloseable {
 
     private final Path cacheDirectory;
     private final CacheLock lock;
-    private final Pools pools;
+    private final MirrorPools pools;
     private final BlobStore blobs;
     private final io.providermirror.cache.FillLeases fillLeases;
     private final DocumentStore documents;
@@ -72,38 +68,10 @@ public final class MirrorCore implements AutoCloseable {
     /** The bucket's stores when {@code cache.s3} is set, else null. */
     private final BucketStores bucketStores;
 
-    /**
-     * The mirror's thread pools, each bounded: blocking work of bounded length (disk, metadata requests),
-     * archive downloads (one thread for each download allowed at once), and the requests a release needs in
-     * parallel (their caller waits for them on an "io" thread, so they must not queue behind it).
-     */
-    private record Pools(ExecutorService io, ExecutorService fills, ExecutorService origin) {
-
-        static Pools create(int fills) {
-            int threads = Math.max(16, fills);
-            return new Pools(
-                    boundedPool("mirror-io", threads),
-                    boundedPool("mirror-fill", fills),
-                    boundedPool("mirror-origin", threads));
-        }
-
-        void shutdownNow() {
-            io.shutdownNow();
-            fills.shutdownNow();
-            origin.shutdownNow();
-        }
-
-        void awaitTermination(long seconds) throws InterruptedException {
-            io.awaitTermination(seconds, TimeUnit.SECONDS);
-            fills.awaitTermination(seconds, TimeUnit.SECONDS);
-            origin.awaitTermination(seconds, TimeUnit.SECONDS);
-        }
-    }
-
     private MirrorCore(
             Path cacheDirectory,
             CacheLock lock,
-            Pools pools,
+            MirrorPools pools,
             BlobStore blobs,
             DocumentStore documents,
             ProviderMirror mirror,
@@ -152,7 +120,7 @@ public final class MirrorCore implements AutoCloseable {
         // Every pool is bounded, so a flood of cold misses queues (and times out) instead of starting threads
         // without end.
         int fills = config.upstream().maxConcurrentFills();
-        Pools pools = Pools.create(fills);
+        MirrorPools pools = MirrorPools.create(fills);
         BucketStores bucketStores = null;
         try {
             Map<String, URI> discoveryOverrides = new HashMap<>();
@@ -325,23 +293,6 @@ public final class MirrorCore implements AutoCloseable {
             return config.cache().minFreeSpace().bytes();
         }
         return Math.min(1L << 30, Files.getFileStore(cacheDirectory).getTotalSpace() / 20);
-    }
-
-    /** Up to {@code threads} daemon threads, started when work comes and ended after a minute idle; more work queues. */
-    private static ExecutorService boundedPool(String prefix, int threads) {
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(
-                threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), daemonThreads(prefix));
-        pool.allowCoreThreadTimeOut(true);
-        return pool;
-    }
-
-    private static java.util.concurrent.ThreadFactory daemonThreads(String prefix) {
-        AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 
     public Path cacheDirectory() {

@@ -59,7 +59,8 @@ final class ModuleWiring {
                 TrustedCertificates.trustManager(config.upstream().trustedCertificates()),
                 gitCredentials(config.modules().gitHosts()),
                 config.upstream().archiveTimeout(),
-                clock);
+                clock,
+                ConfiguredProxy.from(config.upstream().proxy(), System.getenv()).orElse(null));
         return new ModuleMirror(
                 new ModuleMirror.Settings(
                         config.cache().indexTtl(),

@@ -41,6 +41,7 @@ public final class GitSource {
     private static final String FETCHED = "refs/mirror/fetched";
 
     private final X509TrustManager trust;
+    private final java.net.ProxySelector proxy;
     private final Map<String, GitCredential> credentialsByHost;
     private final Duration timeout;
     private final Clock clock;
@@ -52,6 +53,21 @@ public final class GitSource {
      */
     public GitSource(
             X509TrustManager trust, Map<String, GitCredential> credentialsByHost, Duration timeout, Clock clock) {
+        this(trust, credentialsByHost, timeout, clock, null);
+    }
+
+    /**
+     * As {@link #GitSource(X509TrustManager, Map, Duration, Clock)}, reaching git servers through {@code proxy}
+     * (the mirror's egress proxy; null: directly, never through the JVM's default proxy). Credentials for the proxy
+     * itself are not sent by this client.
+     */
+    public GitSource(
+            X509TrustManager trust,
+            Map<String, GitCredential> credentialsByHost,
+            Duration timeout,
+            Clock clock,
+            java.net.ProxySelector proxy) {
+        this.proxy = proxy;
         this.trust = trust;
         this.credentialsByHost = Map.copyOf(credentialsByHost);
         this.timeout = timeout;
@@ -190,7 +206,7 @@ public final class GitSource {
 
     private TransportConfigCallback transport(String host) {
         Optional<GitCredential> credential = Optional.ofNullable(credentialsByHost.get(host));
-        HttpConnectionFactory connections = new TrustingConnectionFactory(trust);
+        HttpConnectionFactory connections = new TrustingConnectionFactory(trust, proxy);
         return transport -> {
             if (transport instanceof TransportHttp http) {
                 http.setHttpConnectionFactory(connections);
@@ -204,19 +220,34 @@ public final class GitSource {
     /** JGit's JDK connections, each trusting what the mirror trusts. */
     private static final class TrustingConnectionFactory extends JDKHttpConnectionFactory {
         private final X509TrustManager trust;
+        private final java.net.ProxySelector proxy;
 
-        TrustingConnectionFactory(X509TrustManager trust) {
+        TrustingConnectionFactory(X509TrustManager trust, java.net.ProxySelector proxy) {
             this.trust = trust;
+            this.proxy = proxy;
         }
 
+        /** JGit's choice of proxy (the JVM's default) is replaced by the mirror's. */
         @Override
-        public HttpConnection create(java.net.URL url, java.net.Proxy proxy) throws IOException {
-            return trusting(super.create(url, proxy));
+        public HttpConnection create(java.net.URL url, java.net.Proxy ignored) throws IOException {
+            return trusting(super.create(url, proxyFor(url)));
         }
 
         @Override
         public HttpConnection create(java.net.URL url) throws IOException {
-            return trusting(super.create(url));
+            return trusting(super.create(url, proxyFor(url)));
+        }
+
+        private java.net.Proxy proxyFor(java.net.URL url) throws IOException {
+            if (proxy == null) {
+                return java.net.Proxy.NO_PROXY;
+            }
+            try {
+                List<java.net.Proxy> proxies = proxy.select(url.toURI());
+                return proxies.isEmpty() ? java.net.Proxy.NO_PROXY : proxies.get(0);
+            } catch (java.net.URISyntaxException e) {
+                throw new IOException("not a URL: " + url, e);
+            }
         }
 
         private HttpConnection trusting(HttpConnection connection) throws IOException {
