@@ -128,7 +128,7 @@ final class PrometheusIT {
                 JsonNode rules =
                         get(api + "rules").get("data").get("groups").get(0).get("rules");
                 assertThat(rules)
-                        .hasSize(5)
+                        .hasSize(6)
                         .allMatch(rule -> rule.get("health").asText().equals("ok"));
             } finally {
                 server.destroy();

@@ -251,7 +251,7 @@ public final class MirrorCore implements AutoCloseable {
                     documents,
                     rules,
                     pools.io(),
-                    pools.fills(),
+                    pools.modules(),
                     clock,
                     metrics);
             return new MirrorCore(
