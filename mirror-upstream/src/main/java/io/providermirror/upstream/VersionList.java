@@ -24,6 +24,9 @@ public record VersionList(ProviderAddress address, Map<ProviderVersion, ListedVe
 
     private static final Logger LOG = LoggerFactory.getLogger(VersionList.class);
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final java.util.regex.Pattern PROTOCOL =
+            java.util.regex.Pattern.compile("[0-9]{1,4}(\\.[0-9]{1,4}){0,2}");
+    private static final int MAX_PROTOCOLS = 8;
 
     public VersionList {
         versions = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(versions));
@@ -56,7 +59,8 @@ public record VersionList(ProviderAddress address, Map<ProviderVersion, ListedVe
                 LOG.debug("{}: skipping entry with version {} (not a semantic version)", what, text);
                 continue;
             }
-            versions.putIfAbsent(version.get(), new ListedVersion(version.get(), text.asText(), platforms(entry)));
+            versions.putIfAbsent(
+                    version.get(), new ListedVersion(version.get(), text.asText(), platforms(entry), protocols(entry)));
         }
         return new VersionList(address, versions);
     }
@@ -69,8 +73,12 @@ public record VersionList(ProviderAddress address, Map<ProviderVersion, ListedVe
         com.fasterxml.jackson.databind.node.ObjectNode root = JSON.createObjectNode();
         com.fasterxml.jackson.databind.node.ArrayNode list = root.putArray("versions");
         for (ListedVersion listed : versions.values()) {
-            com.fasterxml.jackson.databind.node.ArrayNode platforms =
-                    list.addObject().put("version", listed.originSpelling()).putArray("platforms");
+            com.fasterxml.jackson.databind.node.ObjectNode entry =
+                    list.addObject().put("version", listed.originSpelling());
+            if (!listed.protocols().isEmpty()) {
+                listed.protocols().forEach(entry.putArray("protocols")::add);
+            }
+            com.fasterxml.jackson.databind.node.ArrayNode platforms = entry.putArray("platforms");
             listed.platforms()
                     .forEach(p -> platforms.addObject().put("os", p.os()).put("arch", p.arch()));
         }
@@ -108,6 +116,26 @@ public record VersionList(ProviderAddress address, Map<ProviderVersion, ListedVe
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * The protocol versions an entry names ({@code "5.0"}, {@code "6"}): short strings of digits and dots only,
+     * at most eight; anything else an origin writes there is left out, as it is repeated to clients.
+     */
+    private static List<String> protocols(JsonNode entry) {
+        List<String> protocols = new ArrayList<>();
+        JsonNode list = entry.get("protocols");
+        if (list != null && list.isArray()) {
+            for (JsonNode protocol : list) {
+                String text = protocol.isTextual() ? protocol.asText() : "";
+                if (PROTOCOL.matcher(text).matches() && protocols.size() < MAX_PROTOCOLS) {
+                    protocols.add(text);
+                } else {
+                    LOG.debug("skipping protocol {}", protocol);
+                }
+            }
+        }
+        return protocols;
     }
 
     private static List<Platform> platforms(JsonNode entry) {

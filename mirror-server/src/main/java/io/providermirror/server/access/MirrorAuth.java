@@ -199,6 +199,25 @@ public final class MirrorAuth {
                 "a version document (<version>.json)");
     }
 
+    /**
+     * Whether a request for the SHA256SUMS or signature a providers.v1 download document names may proceed: they
+     * carry the signed query of the package's archive, or the request an accepted bearer token.
+     */
+    public ArchiveVerdict checkRegistryFile(
+            ProviderAddress address,
+            ProviderVersion version,
+            Platform platform,
+            Optional<String> expires,
+            Optional<String> signature,
+            String authorization) {
+        return check(
+                subject(address, version, platform),
+                expires,
+                signature,
+                authorization,
+                "a download document (providers.v1 .../download/<os>/<arch>)");
+    }
+
     private ArchiveVerdict check(
             String subject, Optional<String> expires, Optional<String> signature, String authorization, String source) {
         if (!enabled() || authorization != null && accepts(authorization)) {

@@ -32,7 +32,8 @@ public final class ProviderMirror {
     /**
      * Tunables of the pull-through behaviour; {@code offline} serves the cache only; {@code metadataTimeout}
      * bounds how long a caller waits for a version list or version document, however many origin requests
-     * it takes; {@code metadataMemoryBytes} bounds the heap that version lists and releases kept in memory
+     * it takes; {@code metadataMemoryBytes} bounds the heap that version lists, releases and the providers.v1 face's
+     * published releases kept in memory
      * may hold (beyond it the least used are read back from disk when asked for); {@code fillBounds} bounds
      * archive downloads; {@code notFoundTtl} is how long an origin's "no such provider" is remembered.
      */
@@ -66,6 +67,7 @@ public final class ProviderMirror {
     private final Releases releases;
     private final Archives archives;
     private final KnownHashes knownHashes;
+    private final ProviderRegistryFace registry;
 
     /**
      * @param origins      the origin of each host
@@ -129,6 +131,13 @@ public final class ProviderMirror {
                 new Releases(settings, lists, origins, cacheDocuments, knownHashes, executor, metrics, policy, rules);
         this.archives = new Archives(
                 settings, releases, lists, origins, knownHashes, blobs, leases, executor, fillExecutor, metrics);
+        this.registry = new ProviderRegistryFace(
+                this, cacheDocuments, policy, rules, executor, metrics, settings.metadataMemoryBytes() / 4);
+    }
+
+    /** The providers.v1 face: the provider registry protocol over this mirror's verified releases. */
+    public ProviderRegistryFace registry() {
+        return registry;
     }
 
     /**
@@ -167,7 +176,7 @@ public final class ProviderMirror {
                         .toList());
     }
 
-    private CompletableFuture<VersionLists.Entry> allowedList(ProviderAddress address) {
+    CompletableFuture<VersionLists.Entry> allowedList(ProviderAddress address) {
         Optional<CompletableFuture<VersionLists.Entry>> host = refusedHost(address);
         if (host.isPresent()) {
             return host.get();
@@ -221,7 +230,7 @@ public final class ProviderMirror {
                         entry.h1()));
     }
 
-    private CompletableFuture<Releases.Entry> allowedRelease(ProviderAddress address, ProviderVersion version) {
+    CompletableFuture<Releases.Entry> allowedRelease(ProviderAddress address, ProviderVersion version) {
         Optional<CompletableFuture<Releases.Entry>> host = refusedHost(address);
         if (host.isPresent()) {
             return host.get();

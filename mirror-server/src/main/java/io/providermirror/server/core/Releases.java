@@ -57,7 +57,7 @@ public final class Releases {
     private final ProviderPolicy policy;
     private final OriginRules rules;
 
-    /** Takes half of {@code settings.metadataMemoryBytes()}; {@link VersionLists} has the other half. */
+    /** Takes three eighths of {@code settings.metadataMemoryBytes()}, as {@link VersionLists} does. */
     Releases(
             ProviderMirror.Settings settings,
             VersionLists lists,
@@ -77,7 +77,7 @@ public final class Releases {
         this.hashes = hashes;
         this.executor = executor;
         this.entries = Caffeine.newBuilder()
-                .maximumWeight(settings.metadataMemoryBytes() / 2)
+                .maximumWeight(settings.metadataMemoryBytes() / 8 * 3)
                 .weigher((Key key, Entry entry) -> entry.estimatedBytes())
                 // Maintenance (weighing, evicting) is cheap and runs where a value completes, so an entry over
                 // the memory budget is gone before the next request can find it.

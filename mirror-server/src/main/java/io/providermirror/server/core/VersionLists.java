@@ -42,11 +42,14 @@ final class VersionLists {
      * {@code fromOrigin} when it was fetched (rather than read from disk) as it entered memory.
      */
     record Entry(VersionList list, RenderedDocument index, Instant fetchedAt, boolean fromOrigin, int allowedVersions) {
-        /** Roughly the heap this entry holds: the rendered bytes plus the parsed versions and platforms. */
+        /**
+         * Roughly the heap this entry holds: the rendered bytes plus the parsed versions and platforms, and the
+         * registry form the providers.v1 face renders of it when asked (counted whether or not it was).
+         */
         int estimatedBytes() {
-            int bytes = 256 + index.json().length;
+            int bytes = 256 + 2 * index.json().length;
             for (var version : list.versions().values()) {
-                bytes += 200 + 150 * version.platforms().size();
+                bytes += 250 + 180 * version.platforms().size();
             }
             return bytes;
         }
@@ -69,7 +72,10 @@ final class VersionLists {
     private final Map<ProviderAddress, Instant> refreshing = new ConcurrentHashMap<>();
     private final Map<ProviderAddress, Instant> lastFailedRefresh = new ConcurrentHashMap<>();
 
-    /** Takes half of {@code settings.metadataMemoryBytes()}; {@link Releases} has the other half. */
+    /**
+     * Takes three eighths of {@code settings.metadataMemoryBytes()}; {@link Releases} has as much, and the
+     * {@link ProviderRegistryFace} the last quarter.
+     */
     VersionLists(
             ProviderMirror.Settings settings,
             Origins origins,
@@ -88,7 +94,7 @@ final class VersionLists {
         this.clock = clock;
         this.ttl = settings.indexTtl();
         this.refreshes = !settings.offline();
-        long memoryBytes = settings.metadataMemoryBytes() / 2;
+        long memoryBytes = settings.metadataMemoryBytes() / 8 * 3;
         Duration notFoundTtl = settings.notFoundTtl();
         this.retryInterval = ttl.compareTo(Duration.ofSeconds(30)) < 0 ? ttl : Duration.ofSeconds(30);
         this.entries = Caffeine.newBuilder()

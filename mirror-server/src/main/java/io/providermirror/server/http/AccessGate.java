@@ -33,6 +33,18 @@ final class AccessGate {
         if (route instanceof Route.Archive archive && auth.enabled()) {
             return archiveRefusal(archive, request, head);
         }
+        if (route instanceof Route.RegistryChecksums checksums && auth.enabled()) {
+            // The CLI fetches these without credentials, as it fetches archives: they carry the archive's signed query.
+            Map<String, List<String>> query = new QueryStringDecoder(request.uri()).parameters();
+            MirrorAuth.ArchiveVerdict verdict = auth.checkRegistryFile(
+                    checksums.address(),
+                    checksums.version(),
+                    checksums.platform(),
+                    first(query, "expires"),
+                    first(query, "signature"),
+                    request.headers().get(HttpHeaderNames.AUTHORIZATION));
+            return verdict.allowed() ? null : JsonErrors.response(HttpResponseStatus.FORBIDDEN, verdict.reason(), head);
+        }
         if (route instanceof Route.ModuleArchive archive && auth.enabled()) {
             Map<String, List<String>> query = new QueryStringDecoder(request.uri()).parameters();
             MirrorAuth.ArchiveVerdict verdict = auth.checkModuleArchive(
@@ -56,6 +68,8 @@ final class AccessGate {
                 || route instanceof Route.VersionDocument
                 || route instanceof Route.ModuleVersions
                 || route instanceof Route.ModuleDownload
+                || route instanceof Route.RegistryVersions
+                || route instanceof Route.RegistryDownload
                 || !managementOnly
                         && (route instanceof Route.Home
                                 || route instanceof Route.ProviderStatus

@@ -6,6 +6,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.providermirror.s3.StoreUnavailableException;
 import io.providermirror.server.core.CacheWriteException;
 import io.providermirror.server.core.CapacityException;
+import io.providermirror.server.core.NoOriginSignatureException;
 import io.providermirror.server.core.PolicyDeniedException;
 import io.providermirror.upstream.OriginException;
 import java.util.concurrent.CompletionException;
@@ -15,7 +16,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one place where why the mirror could not answer becomes an HTTP status: an origin's reason, a policy
- * refusal, a full disk or a busy mirror, a cache that cannot be written, and anything else as a logged 500.
+ * refusal, a package the providers.v1 face cannot offer (409), a full disk or a busy mirror, a cache that cannot be written, and anything else as a logged 500.
  */
 final class FailureResponse {
 
@@ -39,6 +40,9 @@ final class FailureResponse {
         if (cause instanceof PolicyDeniedException denied) {
             return JsonErrors.response(
                     HttpResponseStatus.NOT_FOUND, "refused by this mirror's policy: " + denied.getMessage(), head);
+        }
+        if (cause instanceof NoOriginSignatureException unsigned) {
+            return JsonErrors.response(HttpResponseStatus.CONFLICT, unsigned.getMessage(), head);
         }
         if (cause instanceof CapacityException capacity) {
             boolean disk = capacity.limit() == CapacityException.Limit.DISK;

@@ -161,6 +161,41 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
                     exchange,
                     () -> services.modules().archive(archive.address(), archive.version(), archive.extension()),
                     ArchiveResponse::send);
+        } else if (route instanceof Route.RegistryVersions versions) {
+            whenDone(exchange, () -> mirror.registry().versions(versions.address()), MirrorHttpHandler::sendDocument);
+        } else if (route instanceof Route.RegistryDownload download) {
+            whenDone(
+                    exchange,
+                    () -> mirror.registry().download(download.address(), download.version(), download.platform()),
+                    (e, pkg) -> {
+                        ProviderRegistryRoutes.DownloadUrls urls = ProviderRegistryRoutes.urls(
+                                download,
+                                services.auth().enabled()
+                                        ? services.auth()
+                                                .archiveQuery(
+                                                        download.address(), download.version(), download.platform())
+                                        : "");
+                        sendDocument(
+                                e,
+                                new RenderedDocument(pkg.render(urls.archive(), urls.sha256Sums(), urls.signature())));
+                    });
+        } else if (route instanceof Route.RegistryChecksums checksums) {
+            whenDone(
+                    exchange,
+                    () -> mirror.registry().download(checksums.address(), checksums.version(), checksums.platform()),
+                    (e, pkg) -> e.ctx()
+                            .writeAndFlush(
+                                    checksums.file() == Route.ChecksumFile.SHA256SUMS
+                                            ? DocumentResponse.of(
+                                                    HttpResponseStatus.OK,
+                                                    "text/plain; charset=utf-8",
+                                                    pkg.sha256Sums(),
+                                                    e.head())
+                                            : DocumentResponse.of(
+                                                    HttpResponseStatus.OK,
+                                                    "application/octet-stream",
+                                                    pkg.signature(),
+                                                    e.head())));
         } else if (route instanceof Route.Home) {
             String host = request.headers().get(HttpHeaderNames.HOST);
             whenDone(

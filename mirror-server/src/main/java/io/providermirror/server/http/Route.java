@@ -34,6 +34,12 @@ sealed interface Route {
             return "module_download";
         } else if (route instanceof ModuleArchive) {
             return "module_archive";
+        } else if (route instanceof RegistryVersions) {
+            return "provider_versions";
+        } else if (route instanceof RegistryDownload) {
+            return "provider_download";
+        } else if (route instanceof RegistryChecksums checksums) {
+            return checksums.file() == ChecksumFile.SHA256SUMS ? "provider_shasums" : "provider_signature";
         }
         return "invalid";
     }
@@ -81,6 +87,24 @@ sealed interface Route {
 
     /** {@code /registry/:hostname/modules.v1/:namespace/:name/:system/:version/module.:extension}. */
     record ModuleArchive(ModuleAddress address, ProviderVersion version, String extension) implements Route {}
+
+    /** {@code /registry/:hostname/providers.v1/:namespace/:type/versions}: the providers.v1 face's version list. */
+    record RegistryVersions(ProviderAddress address) implements Route {}
+
+    /** {@code /registry/:hostname/providers.v1/:namespace/:type/:version/download/:os/:arch}. */
+    record RegistryDownload(ProviderAddress address, ProviderVersion version, Platform platform) implements Route {}
+
+    /** The two files a providers.v1 download document names besides the archive, both the origin's exact bytes. */
+    enum ChecksumFile {
+        /** {@code .../download/:os/:arch/SHA256SUMS}. */
+        SHA256SUMS,
+        /** {@code .../download/:os/:arch/SHA256SUMS.sig}: the origin's detached signature over it. */
+        SIGNATURE
+    }
+
+    /** A providers.v1 download's SHA256SUMS or its signature, as the origin published them. */
+    record RegistryChecksums(ProviderAddress address, ProviderVersion version, Platform platform, ChecksumFile file)
+            implements Route {}
 
     /** A path that names nothing here: 404 when it is outside the mirror's paths, 400 when it is malformed. */
     record Invalid(int status, String message) implements Route {}

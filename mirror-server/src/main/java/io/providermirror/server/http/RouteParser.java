@@ -56,6 +56,9 @@ final class RouteParser {
         if (rawPath.startsWith(ModuleRoutes.PREFIX) && rawPath.contains(ModuleRoutes.SERVICE)) {
             return ModuleRoutes.parse(rawPath);
         }
+        if (rawPath.startsWith(ProviderRegistryRoutes.PREFIX) && rawPath.contains(ProviderRegistryRoutes.SERVICE)) {
+            return ProviderRegistryRoutes.parse(rawPath);
+        }
         if (rawPath.startsWith(PROVIDER_STATUS)) {
             return providerStatus(rawPath.substring(PROVIDER_STATUS.length()));
         }
@@ -67,7 +70,7 @@ final class RouteParser {
         if (segments.length != 4) {
             return new Route.Invalid(400, "malformed mirror path: " + SHAPE);
         }
-        Optional<Route.Invalid> malformed = malformedAddress(segments);
+        Optional<Route.Invalid> malformed = malformedAddress(segments[0], segments[1], segments[2]);
         if (malformed.isPresent()) {
             return malformed.get();
         }
@@ -98,15 +101,14 @@ final class RouteParser {
                     "malformed status path: expected " + PROVIDER_STATUS + "<hostname>/<namespace>/<type>, e.g. "
                             + PROVIDER_STATUS + "registry.terraform.io/hashicorp/aws");
         }
-        Optional<Route.Invalid> malformed = malformedAddress(segments);
+        Optional<Route.Invalid> malformed = malformedAddress(segments[0], segments[1], segments[2]);
         return malformed.isPresent()
                 ? malformed.get()
                 : new Route.ProviderStatus(new ProviderAddress(segments[0], segments[1], segments[2]));
     }
 
-    /** Why the first three of {@code segments} are not a provider address the CLI could use, if they are not. */
-    private static Optional<Route.Invalid> malformedAddress(String[] segments) {
-        String hostname = segments[0];
+    /** Why {@code hostname}, {@code namespace} and {@code type} are not a provider address the CLI could use, if not. */
+    static Optional<Route.Invalid> malformedAddress(String hostname, String namespace, String type) {
         if (!ProviderAddress.isValidHostname(hostname)) {
             return Optional.of(new Route.Invalid(
                     400,
@@ -114,16 +116,15 @@ final class RouteParser {
                             + "': expected a lowercase DNS name in punycode, optionally with :port (an IPv4 address only as "
                             + "four decimal numbers such as 192.0.2.1)"));
         }
-        if (!ProviderAddress.isValidName(segments[1])) {
+        if (!ProviderAddress.isValidName(namespace)) {
             return Optional.of(new Route.Invalid(
                     400,
-                    "malformed provider namespace '" + segments[1]
+                    "malformed provider namespace '" + namespace
                             + "': expected lowercase letters, digits, '-' or '_'"));
         }
-        if (!ProviderAddress.isValidName(segments[2])) {
+        if (!ProviderAddress.isValidName(type)) {
             return Optional.of(new Route.Invalid(
-                    400,
-                    "malformed provider type '" + segments[2] + "': expected lowercase letters, digits, '-' or '_'"));
+                    400, "malformed provider type '" + type + "': expected lowercase letters, digits, '-' or '_'"));
         }
         return Optional.empty();
     }

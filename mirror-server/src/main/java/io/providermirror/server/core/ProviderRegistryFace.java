@@ -1,0 +1,227 @@
+package io.providermirror.server.core;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.providermirror.model.Platform;
+import io.providermirror.model.ProviderAddress;
+import io.providermirror.model.ProviderVersion;
+import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.upstream.DownloadDocument;
+import io.providermirror.upstream.ListedVersion;
+import io.providermirror.upstream.OriginException;
+import io.providermirror.upstream.ReleaseEvidence;
+import io.providermirror.upstream.ReleaseVerifier;
+import io.providermirror.upstream.VerifiedPackage;
+import io.providermirror.upstream.VerifiedRelease;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+/**
+ * The mirror's {@code providers.v1} face: the provider registry protocol for every origin host, answered from what
+ * the mirror verified, so that the CLI, installing "directly", verifies the origin's signature itself and records
+ * {@code zh:} for every platform. Version lists are those of {@link VersionLists} (same TTL and stale-if-error as
+ * {@code index.json}, same policy); a package's download document, SHA256SUMS and signature are the origin's exact
+ * bytes, taken from the release's evidence in the cache and verified again before they are handed out. Packages that
+ * reached the mirror without an origin signature cannot be offered here ({@link NoOriginSignatureException}).
+ */
+public final class ProviderRegistryFace {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** A verified release's packages as their origin published them. */
+    private record PublishedRelease(Map<Platform, PublishedPackage> packages, int estimatedBytes) {}
+
+    private record Key(ProviderAddress address, ProviderVersion version) {}
+
+    private final ProviderMirror mirror;
+    private final CacheDocuments documents;
+    private final ProviderPolicy policy;
+    private final OriginRules rules;
+    private final Executor executor;
+    /** Each version list's rendered registry form, for as long as the list itself is in memory (weak keys). */
+    private final Cache<VersionLists.Entry, RenderedDocument> versionDocuments;
+
+    private final AsyncCache<Key, PublishedRelease> published;
+
+    /** @param memoryBytes the heap the published releases in memory may take (estimated) */
+    ProviderRegistryFace(
+            ProviderMirror mirror,
+            CacheDocuments documents,
+            ProviderPolicy policy,
+            OriginRules rules,
+            Executor executor,
+            MirrorMetrics metrics,
+            long memoryBytes) {
+        this.mirror = mirror;
+        this.documents = documents;
+        this.policy = policy;
+        this.rules = rules;
+        this.executor = executor;
+        this.versionDocuments =
+                Caffeine.newBuilder().weakKeys().executor(Runnable::run).build();
+        this.published = Caffeine.newBuilder()
+                .maximumWeight(memoryBytes)
+                .weigher((Key key, PublishedRelease release) -> release.estimatedBytes())
+                .executor(Runnable::run)
+                .recordStats()
+                .buildAsync();
+        metrics.monitor(published, "published_releases");
+    }
+
+    /**
+     * {@code :namespace/:type/versions}: the versions {@code index.json} lists, each with the platforms the policy
+     * lets in and the protocols its origin named. For a host whose source is a parent network mirror the answer
+     * carries a warning (the CLI shows it): its packages cannot be installed through this face.
+     */
+    public CompletableFuture<RenderedDocument> versions(ProviderAddress address) {
+        return mirror.allowedList(address).thenApply(entry -> versionDocuments.get(entry, this::render));
+    }
+
+    private RenderedDocument render(VersionLists.Entry entry) {
+        ProviderAddress address = entry.list().address();
+        ObjectNode root = JSON.createObjectNode();
+        ArrayNode versions = root.putArray("versions");
+        for (ListedVersion listed : entry.list().versions().values()) {
+            if (!policy.allows(address, listed.version())) {
+                continue;
+            }
+            ObjectNode version =
+                    versions.addObject().put("version", listed.version().canonical());
+            if (!listed.protocols().isEmpty()) {
+                listed.protocols().forEach(version.putArray("protocols")::add);
+            }
+            ArrayNode platforms = version.putArray("platforms");
+            for (Platform platform : listed.platforms()) {
+                if (policy.allows(platform)) {
+                    platforms.addObject().put("os", platform.os()).put("arch", platform.arch());
+                }
+            }
+        }
+        rules.parentMirror(address.hostname())
+                .ifPresent(parent -> root.putArray("warnings").add(parentMirrorMessage(address, parent.toString())));
+        try {
+            return new RenderedDocument(JSON.writeValueAsBytes(root));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The package of {@code platform}: its origin's download document, SHA256SUMS and signature, verified. Fails as
+     * the version document would (refused host, policy, origin trouble), with a policy refusal for a platform the
+     * policy does not serve, NOT_FOUND for a platform the release has no package for, and
+     * {@link NoOriginSignatureException} for a package without an origin signature.
+     */
+    public CompletableFuture<PublishedPackage> download(
+            ProviderAddress address, ProviderVersion version, Platform platform) {
+        Optional<String> refused = policy.refusal(platform);
+        if (refused.isPresent()) {
+            return CompletableFuture.failedFuture(new PolicyDeniedException(refused.get()));
+        }
+        return mirror.allowedRelease(address, version).thenCompose(entry -> {
+            VerifiedPackage pkg = entry.release()
+                    .find(platform)
+                    .orElseThrow(() -> new OriginException(
+                            OriginException.Reason.NOT_FOUND,
+                            address + " " + version + " has no package for " + platform + " at its origin"));
+            if (VerifiedPackage.PARENT_MIRROR.equals(pkg.signingKeyId())) {
+                throw new NoOriginSignatureException(parentMirrorMessage(
+                        address,
+                        rules.parentMirror(address.hostname())
+                                .map(Object::toString)
+                                .orElse("a parent")));
+            }
+            if (pkg.unsigned()) {
+                throw new NoOriginSignatureException(address + " " + version + " " + platform
+                        + " came from its origin without a signature (upstream.hosts." + address.hostname()
+                        + ".allowUnsigned), so the CLI could not verify it through the provider registry protocol: "
+                        + "install it through this mirror's network mirror protocol (provider_installation { "
+                        + "network_mirror { url = \"https://<mirror>/providers/\" } })");
+            }
+            return published
+                    .get(
+                            new Key(address, version),
+                            (key, ignored) -> CompletableFuture.supplyAsync(() -> load(key, entry.release()), executor))
+                    .thenApply(
+                            release -> Objects.requireNonNull(release.packages().get(platform)));
+        });
+    }
+
+    private static String parentMirrorMessage(ProviderAddress address, String parent) {
+        return "packages of " + address.hostname() + " reach this mirror through the network mirror " + parent
+                + " (upstream.hosts." + address.hostname() + ".mirrorUrl), without their origin's signature, so they "
+                + "cannot be installed through the provider registry protocol: install " + address
+                + " through this mirror's network mirror protocol (provider_installation { network_mirror { url = "
+                + "\"https://<mirror>/providers/\" } })";
+    }
+
+    /**
+     * The evidence of {@code release} read back from the cache and verified again under today's signature policy;
+     * each package it vouches for must be the one {@code release} holds, whose archive the mirror serves.
+     */
+    private PublishedRelease load(Key key, VerifiedRelease release) {
+        ReleaseEvidence evidence;
+        try {
+            evidence = documents
+                    .releaseEvidence(key.address(), key.version())
+                    .orElseThrow(() -> new CacheWriteException(
+                            "the evidence of " + key.address() + " " + key.version() + " is not in the cache (it "
+                                    + "could not be stored when it was verified); it is fetched again after a restart",
+                            null))
+                    .value();
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot read the evidence of " + key.address() + " " + key.version() + " from the cache", e);
+        }
+        VerifiedRelease verified = ReleaseVerifier.verify(
+                key.address(),
+                key.version(),
+                evidence,
+                rules.signaturePolicy(key.address().hostname()));
+        Map<Platform, PublishedPackage> packages = new HashMap<>();
+        int bytes = 256;
+        for (ReleaseEvidence.Download download : evidence.downloads()) {
+            Platform platform = Platform.parse(download.platform());
+            VerifiedPackage pkg = verified.packages().get(platform);
+            VerifiedPackage served = release.packages().get(platform);
+            if (served == null || !served.sha256().equals(pkg.sha256())) {
+                throw new OriginException(
+                        OriginException.Reason.VERIFICATION_FAILED,
+                        "the cached evidence of " + key.address() + " " + key.version() + " " + platform
+                                + " no longer names the package the mirror verified; restart the mirror to verify "
+                                + "it again");
+            }
+            // Verified above: the document parses, and its SHA256SUMS and signature are in the evidence.
+            DownloadDocument named = DownloadDocument.parse(
+                    platform, download.url(), download.document(), "the download document of " + key.address());
+            ReleaseEvidence.Checksums checksums = evidence.checksums().stream()
+                    .filter(c -> c.url().equals(named.shasumsUrl())
+                            && c.signatureUrl().equals(named.shasumsSignatureUrl()))
+                    .findFirst()
+                    .orElseThrow();
+            packages.put(
+                    platform,
+                    new PublishedPackage(platform, document(download), checksums.sums(), checksums.signature()));
+            bytes += 2 * download.document().length + checksums.sums().length + checksums.signature().length + 128;
+        }
+        return new PublishedRelease(Map.copyOf(packages), bytes);
+    }
+
+    private static ObjectNode document(ReleaseEvidence.Download download) {
+        try {
+            return (ObjectNode) JSON.readTree(download.document());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
