@@ -143,6 +143,58 @@ final class AccessControlTest {
     }
 
     @Test
+    void theProvidersV1FaceWantsATokenAndSignsTheUrlsItsDownloadDocumentsName() throws Exception {
+        String base = "/registry/example.test/providers.v1/acme/guarded/";
+        String download = base + "1.0.0/download/linux/amd64";
+        for (String path : List.of(base + "versions", download)) {
+            HttpResponse<byte[]> none = get(path, null);
+            assertThat(none.statusCode()).as(path).isEqualTo(401);
+            assertThat(error(none)).as(path).contains("credentials \"localhost:");
+            assertThat(get(path, TOKEN).statusCode()).as(path).isEqualTo(200);
+        }
+
+        JsonNode document = JSON.readTree(get(download, TOKEN).body());
+        URI at = URI.create(download);
+        byte[] sums = null;
+        for (String field : List.of("download_url", "shasums_url", "shasums_signature_url")) {
+            String url = at.resolve(document.get(field).asText()).toString();
+            assertThat(url)
+                    .as(field + ": fetched by the CLI without credentials, so signed")
+                    .matches(".*\\?expires=[0-9]+&signature=[A-Za-z0-9_-]+");
+            HttpResponse<byte[]> file = get(url, null);
+            assertThat(file.statusCode()).as(field).isEqualTo(200);
+            if (field.equals("download_url")) {
+                assertThat(file.body()).isEqualTo(release.archives().get("linux_amd64"));
+            }
+            if (field.equals("shasums_url")) {
+                sums = file.body();
+            }
+            String plain = url.substring(0, url.indexOf('?'));
+            HttpResponse<byte[]> unsigned = get(plain, null);
+            assertThat(unsigned.statusCode())
+                    .as(field + " without its signed query")
+                    .isEqualTo(403);
+            assertThat(error(unsigned)).as(field).contains("signed");
+            assertThat(get(plain, TOKEN).statusCode())
+                    .as(field + " with a token")
+                    .isEqualTo(200);
+        }
+        assertThat(new String(sums, java.nio.charset.StandardCharsets.UTF_8))
+                .contains("terraform-provider-guarded_1.0.0_linux_amd64.zip");
+
+        String darwinSums = at.resolve(JSON.readTree(
+                                get(base + "1.0.0/download/darwin/arm64", TOKEN).body())
+                        .get("shasums_url")
+                        .asText())
+                .toString();
+        String linuxSums = at.resolve(document.get("shasums_url").asText()).toString();
+        String foreign = linuxSums.substring(0, linuxSums.indexOf('?')) + darwinSums.substring(darwinSums.indexOf('?'));
+        assertThat(get(foreign, null).statusCode())
+                .as("a query signed for another package")
+                .isEqualTo(403);
+    }
+
+    @Test
     void theStatusPageAndMetricsOnTheMainListenerWantATokenToo() throws Exception {
         get(archiveUrl("linux_amd64"), null);
         for (String path : List.of("/", "/metrics", "/status/providers/example.test/acme/guarded")) {

@@ -2,16 +2,20 @@ package io.providermirror.upstream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,12 +28,11 @@ public record VersionList(ProviderAddress address, Map<ProviderVersion, ListedVe
 
     private static final Logger LOG = LoggerFactory.getLogger(VersionList.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final java.util.regex.Pattern PROTOCOL =
-            java.util.regex.Pattern.compile("[0-9]{1,4}(\\.[0-9]{1,4}){0,2}");
+    private static final Pattern PROTOCOL = Pattern.compile("[0-9]{1,4}(\\.[0-9]{1,4}){0,2}");
     private static final int MAX_PROTOCOLS = 8;
 
     public VersionList {
-        versions = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(versions));
+        versions = Collections.unmodifiableMap(new LinkedHashMap<>(versions));
     }
 
     /** The listed version that is {@code version}, if the origin lists it. */
@@ -70,15 +73,14 @@ public record VersionList(ProviderAddress address, Map<ProviderVersion, ListedVe
      * {@link #parse} reads it back.
      */
     public byte[] encode() {
-        com.fasterxml.jackson.databind.node.ObjectNode root = JSON.createObjectNode();
-        com.fasterxml.jackson.databind.node.ArrayNode list = root.putArray("versions");
+        ObjectNode root = JSON.createObjectNode();
+        ArrayNode list = root.putArray("versions");
         for (ListedVersion listed : versions.values()) {
-            com.fasterxml.jackson.databind.node.ObjectNode entry =
-                    list.addObject().put("version", listed.originSpelling());
+            ObjectNode entry = list.addObject().put("version", listed.originSpelling());
             if (!listed.protocols().isEmpty()) {
                 listed.protocols().forEach(entry.putArray("protocols")::add);
             }
-            com.fasterxml.jackson.databind.node.ArrayNode platforms = entry.putArray("platforms");
+            ArrayNode platforms = entry.putArray("platforms");
             listed.platforms()
                     .forEach(p -> platforms.addObject().put("os", p.os()).put("arch", p.arch()));
         }
@@ -106,8 +108,8 @@ public record VersionList(ProviderAddress address, Map<ProviderVersion, ListedVe
         if (versions == null || !versions.isObject()) {
             throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + " has no 'versions' object");
         }
-        com.fasterxml.jackson.databind.node.ObjectNode registry = JSON.createObjectNode();
-        com.fasterxml.jackson.databind.node.ArrayNode list = registry.putArray("versions");
+        ObjectNode registry = JSON.createObjectNode();
+        ArrayNode list = registry.putArray("versions");
         versions.fieldNames()
                 .forEachRemaining(
                         version -> list.addObject().put("version", version).putArray("platforms"));
