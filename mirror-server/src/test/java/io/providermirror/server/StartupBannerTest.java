@@ -45,13 +45,26 @@ final class StartupBannerTest {
                     .doesNotContain("abc");
             String authority = MirrorApplication.publicHostName() + ":" + mirror.port();
             assertThat(banner)
-                    .as("a host block routing modules for the public registries and every configured host")
-                    .contains("host \"registry.terraform.io\" {\n  services = {\n    \"modules.v1\" = \"https://"
-                            + authority + "/registry/registry.terraform.io/modules.v1/\"\n  }\n}\n")
+                    .as(
+                            "a host block routing providers and modules for the public registries and every configured host")
+                    .contains("host \"registry.terraform.io\" {\n  services = {\n"
+                            + "    \"providers.v1\" = \"https://" + authority
+                            + "/registry/registry.terraform.io/providers.v1/\"\n"
+                            + "    \"modules.v1\"   = \"https://" + authority
+                            + "/registry/registry.terraform.io/modules.v1/\"\n  }\n}\n")
                     .contains("host \"registry.opentofu.org\"")
+                    .contains("\"https://" + authority + "/registry/registry.opentofu.org/providers.v1/\"")
+                    .contains("\"https://" + authority + "/registry/example.test/providers.v1/\"")
                     .contains("\"https://" + authority + "/registry/example.test/modules.v1/\"")
-                    .contains("\"https://" + authority + "/registry/corp.example/modules.v1/\"")
-                    .contains("\"https://" + authority + "/registry/private.example/modules.v1/\"");
+                    .contains("\"https://" + authority + "/registry/private.example/providers.v1/\"")
+                    .contains("\"https://" + authority + "/registry/private.example/modules.v1/\"")
+                    .contains("Leave out the provider_installation block above")
+                    .contains("zh: hashes for every platform");
+            assertThat(banner)
+                    .as("a host reached through a parent network mirror has no origin signature to pass on")
+                    .contains("host \"corp.example\" {\n  services = {\n    \"modules.v1\" = \"https://" + authority
+                            + "/registry/corp.example/modules.v1/\"\n  }\n}\n")
+                    .doesNotContain("/registry/corp.example/providers.v1/");
         }
     }
 }

@@ -118,10 +118,13 @@ final class StatusPageIT {
                     .contains("href=\"/status/providers/example.test/acme/shown\"")
                     .contains("href=\"/metrics\"")
                     .contains("href=\"/docs\"")
-                    .as("the host blocks for modules, with their copy button, and the cached module with its pin")
+                    .as(
+                            "the host blocks for modules and providers, with their copy button, and the cached module with its pin")
                     .contains("id=\"copy-hosts\"")
-                    .contains("\"modules.v1\" = \"" + base + "/registry/registry.terraform.io/modules.v1/\"")
-                    .contains("\"modules.v1\" = \"" + base + "/registry/example.test/modules.v1/\"")
+                    .contains("\"providers.v1\" = \"" + base + "/registry/registry.terraform.io/providers.v1/\"")
+                    .contains("\"providers.v1\" = \"" + base + "/registry/example.test/providers.v1/\"")
+                    .contains("\"modules.v1\"   = \"" + base + "/registry/registry.terraform.io/modules.v1/\"")
+                    .contains("\"modules.v1\"   = \"" + base + "/registry/example.test/modules.v1/\"")
                     .contains("<td>example.test/corp/net/aws</td><td>1.4.0</td>")
                     .contains("<code>sha256 ");
 

@@ -121,6 +121,7 @@ public final class MirrorApplication implements AutoCloseable {
                     core.mirror(),
                     core.modules(),
                     StartupBanner.originsReachedAt(config),
+                    StartupBanner.parentMirrorHosts(config),
                     caPem,
                     fallbackAuthority,
                     clock);

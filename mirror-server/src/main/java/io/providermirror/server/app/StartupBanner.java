@@ -64,10 +64,25 @@ public final class StartupBanner {
                 "\nPut this in ~/.terraformrc (Terraform), ~/.tofurc (OpenTofu) or the file named by TF_CLI_CONFIG_FILE:\n\n");
         out.append(CliConfigBlock.forAuthority(authority));
         out.append(
-                "\nTo install registry modules through the mirror too (no git, no access to their sources), add:\n\n");
+                        "\nTo install registry modules through the mirror too (no git, no access to their sources), add these\n")
+                .append("host blocks. Leave out the provider_installation block above and providers install through\n")
+                .append(
+                        "them as well, by the registry protocol: the CLI then checks the origin's signature itself and\n")
+                .append("records zh: hashes for every platform in .terraform.lock.hcl, not only h1: for this one:\n\n");
         out.append(
-                CliConfigBlock.hostBlocks(authority, config.upstream().hosts().keySet()));
+                CliConfigBlock.hostBlocks(authority, config.upstream().hosts().keySet(), parentMirrorHosts(config)));
         return out.toString();
+    }
+
+    /** The configured hosts reached through a parent network mirror (upstream.hosts.*.mirrorUrl). */
+    public static java.util.Set<String> parentMirrorHosts(MirrorConfig config) {
+        java.util.Set<String> hosts = new java.util.TreeSet<>();
+        config.upstream().hosts().forEach((hostname, settings) -> {
+            if (settings.mirrorUrl() != null) {
+                hosts.add(hostname);
+            }
+        });
+        return hosts;
     }
 
     /**

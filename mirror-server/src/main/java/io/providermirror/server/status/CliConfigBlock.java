@@ -1,8 +1,14 @@
 package io.providermirror.server.status;
 
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
 /**
  * The blocks a user pastes into their CLI configuration to use this mirror: {@code provider_installation} for
- * providers, and a {@code host} block per registry host for its modules.
+ * providers through the network mirror protocol, and a {@code host} block per registry host for its modules and
+ * for providers through the registry protocol (the providers.v1 face).
  */
 public final class CliConfigBlock {
 
@@ -20,31 +26,44 @@ public final class CliConfigBlock {
                 + "}\n";
     }
 
-    /** The registry hosts every mirror routes modules for, before the configured ones. */
-    public static final java.util.List<String> PUBLIC_REGISTRIES =
-            java.util.List.of("registry.terraform.io", "registry.opentofu.org");
+    /** The registry hosts every mirror routes modules and providers for, before the configured ones. */
+    public static final List<String> PUBLIC_REGISTRIES = List.of("registry.terraform.io", "registry.opentofu.org");
 
     /**
-     * The {@code host} blocks that route the module registry of each of {@code hostnames} (the public registries
-     * first, then those given, each once) to the mirror at {@code https://<authority>}.
+     * The {@code host} blocks that route the registry services of each of {@code hostnames} (the public registries
+     * first, then those given, each once) to the mirror at {@code https://<authority>}: {@code providers.v1} and
+     * {@code modules.v1}, or only {@code modules.v1} for the hosts in {@code parentMirrorHosts}, whose packages
+     * reach the mirror without their origin's signature and so cannot be offered through {@code providers.v1}.
      */
-    public static String hostBlocks(String authority, java.util.Collection<String> hostnames) {
-        java.util.Set<String> hosts = new java.util.LinkedHashSet<>(PUBLIC_REGISTRIES);
+    public static String hostBlocks(
+            String authority, Collection<String> hostnames, Collection<String> parentMirrorHosts) {
+        Set<String> hosts = new LinkedHashSet<>(PUBLIC_REGISTRIES);
         hosts.addAll(hostnames);
         StringBuilder blocks = new StringBuilder();
         for (String host : hosts) {
-            blocks.append("host \"")
-                    .append(host)
-                    .append("\" {\n")
-                    .append("  services = {\n")
-                    .append("    \"modules.v1\" = \"https://")
-                    .append(authority)
-                    .append("/registry/")
-                    .append(host)
-                    .append("/modules.v1/\"\n")
-                    .append("  }\n")
-                    .append("}\n");
+            blocks.append("host \"").append(host).append("\" {\n").append("  services = {\n");
+            boolean providers = !parentMirrorHosts.contains(host);
+            if (providers) {
+                service(blocks, authority, host, "providers.v1", "");
+            }
+            // Aligned under providers.v1, as terraform fmt writes it.
+            service(blocks, authority, host, "modules.v1", providers ? "  " : "");
+            blocks.append("  }\n").append("}\n");
         }
         return blocks.toString();
+    }
+
+    private static void service(StringBuilder blocks, String authority, String host, String service, String pad) {
+        blocks.append("    \"")
+                .append(service)
+                .append('"')
+                .append(pad)
+                .append(" = \"https://")
+                .append(authority)
+                .append("/registry/")
+                .append(host)
+                .append('/')
+                .append(service)
+                .append("/\"\n");
     }
 }

@@ -7,25 +7,30 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The status page's part about registry modules: the {@code host} blocks that route them to this mirror (with a
- * copy button), and the module versions the cache holds with what each is pinned by.
+ * The status page's part about registry modules: the {@code host} blocks that route them, and providers through
+ * the providers.v1 face, to this mirror (with a copy button), and the module versions the cache holds with what each is pinned by.
  */
 final class ModulesSection {
 
     private final ModuleMirror modules;
     private final Collection<String> configuredHosts;
+    private final Collection<String> parentMirrorHosts;
 
-    ModulesSection(ModuleMirror modules, Collection<String> configuredHosts) {
+    ModulesSection(ModuleMirror modules, Collection<String> configuredHosts, Collection<String> parentMirrorHosts) {
         this.modules = modules;
         this.configuredHosts = List.copyOf(configuredHosts);
+        this.parentMirrorHosts = List.copyOf(parentMirrorHosts);
     }
 
     void renderHostBlocks(StringBuilder html, String authority) {
-        html.append("<section><h2>Modules</h2><p>To install registry modules through this mirror too (the client then ")
-                .append("needs no <code>git</code> and no access to their sources), add these <code>host</code> ")
-                .append("blocks to the same file:</p>\n")
+        html.append("<section><h2>Modules, and complete lock files</h2><p>To install registry modules through this ")
+                .append("mirror too (the client then needs no <code>git</code> and no access to their sources), add ")
+                .append("these <code>host</code> blocks to the same file. Leave out the ")
+                .append("<code>provider_installation</code> block above and providers install through them as well, ")
+                .append("by the registry protocol: the CLI checks the origin's signature itself and records ")
+                .append("<code>zh:</code> hashes for every platform in <code>.terraform.lock.hcl</code>.</p>\n")
                 .append("<div class=\"block\"><pre id=\"host-blocks\"><code>")
-                .append(PageHtml.escape(CliConfigBlock.hostBlocks(authority, configuredHosts)))
+                .append(PageHtml.escape(CliConfigBlock.hostBlocks(authority, configuredHosts, parentMirrorHosts)))
                 .append("</code></pre><button type=\"button\" id=\"copy-hosts\">Copy</button></div></section>\n");
     }
 

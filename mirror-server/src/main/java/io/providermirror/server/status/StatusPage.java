@@ -57,6 +57,8 @@ public final class StatusPage {
 
     /**
      * @param configuredOrigins configured origins by hostname, each with where it is reached (as the banner says it)
+     * @param parentMirrorHosts the configured hosts reached through a parent network mirror, which get no
+     *                          providers.v1 service in the host blocks shown
      * @param caPem             the CA certificate the mirror generated for itself (PEM), or null when it has none
      */
     public StatusPage(
@@ -65,10 +67,11 @@ public final class StatusPage {
             ProviderMirror mirror,
             ModuleMirror modules,
             Map<String, String> configuredOrigins,
+            java.util.Set<String> parentMirrorHosts,
             byte[] caPem,
             String fallbackAuthority,
             Clock clock) {
-        this.modules = new ModulesSection(modules, configuredOrigins.keySet());
+        this.modules = new ModulesSection(modules, configuredOrigins.keySet(), parentMirrorHosts);
         this.store = store;
         this.metrics = metrics;
         this.fallbackAuthority = fallbackAuthority;

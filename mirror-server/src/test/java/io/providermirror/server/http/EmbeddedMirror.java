@@ -97,6 +97,7 @@ final class EmbeddedMirror implements AutoCloseable {
                 core.mirror(),
                 core.modules(),
                 Map.of(),
+                java.util.Set.of(),
                 null,
                 "localhost:8443",
                 Clock.systemUTC());
