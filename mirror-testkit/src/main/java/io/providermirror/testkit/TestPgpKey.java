@@ -63,26 +63,41 @@ public final class TestPgpKey {
         return generate(userId, true);
     }
 
+    /**
+     * A key as GnuPG makes them, which the real CLI's OpenPGP library accepts: key flags on the primary key's
+     * self-signature, and a signing subkey's binding carrying the subkey's own back-signature (cross-certification).
+     */
     private static TestPgpKey generate(String userId, boolean withSubkey) {
         try {
             PGPKeyPair primary = rsaKeyPair();
             PGPDigestCalculator sha1 = new BcPGPDigestCalculatorProvider().get(HashAlgorithmTags.SHA1);
+            PGPSignatureSubpacketGenerator primaryFlags = new PGPSignatureSubpacketGenerator();
+            primaryFlags.setKeyFlags(
+                    false, withSubkey ? KeyFlags.CERTIFY_OTHER : KeyFlags.CERTIFY_OTHER | KeyFlags.SIGN_DATA);
             PGPKeyRingGenerator rings = new PGPKeyRingGenerator(
                     PGPSignature.POSITIVE_CERTIFICATION,
                     primary,
                     userId,
                     sha1,
-                    null,
+                    primaryFlags.generate(),
                     null,
                     new BcPGPContentSignerBuilder(primary.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256),
                     null);
             PGPKeyPair subkey = null;
             if (withSubkey) {
                 subkey = rsaKeyPair();
-                rings.addSubKey(subkey);
+                PGPSignatureGenerator back = new PGPSignatureGenerator(
+                        new BcPGPContentSignerBuilder(subkey.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256),
+                        subkey.getPublicKey());
+                back.init(PGPSignature.PRIMARYKEY_BINDING, subkey.getPrivateKey());
+                PGPSignatureSubpacketGenerator binding = new PGPSignatureSubpacketGenerator();
+                binding.setKeyFlags(false, KeyFlags.SIGN_DATA);
+                binding.addEmbeddedSignature(
+                        false, back.generateCertification(primary.getPublicKey(), subkey.getPublicKey()));
+                rings.addSubKey(subkey, binding.generate(), null);
             }
             return new TestPgpKey(primary, subkey, rings.generatePublicKeyRing());
-        } catch (PGPException e) {
+        } catch (PGPException | IOException e) {
             throw new IllegalStateException("cannot generate a test OpenPGP key", e);
         }
     }
