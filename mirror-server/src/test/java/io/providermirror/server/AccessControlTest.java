@@ -149,7 +149,9 @@ final class AccessControlTest {
         for (String path : List.of(base + "versions", download)) {
             HttpResponse<byte[]> none = get(path, null);
             assertThat(none.statusCode()).as(path).isEqualTo(401);
-            assertThat(error(none)).as(path).contains("credentials \"localhost:");
+            assertThat(error(none))
+                    .as(path + ": through a host block the CLI sends the credentials of the host it routes")
+                    .contains("credentials \"example.test\" { token = \"...\" }");
             assertThat(get(path, TOKEN).statusCode()).as(path).isEqualTo(200);
         }
 

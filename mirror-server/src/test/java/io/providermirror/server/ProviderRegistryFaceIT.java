@@ -170,6 +170,20 @@ final class ProviderRegistryFaceIT {
         assertThat(origin.requestsMatching(".*"))
                 .as("the second init is answered from the mirror's cache")
                 .isEqualTo(originRequests);
+
+        // Plain `terraform providers lock` asks the host's providers.v1, which the host block routes to the mirror.
+        TerraformCli.Result lock = throughMirror.run(
+                second,
+                "providers",
+                "lock",
+                "-no-color",
+                "-platform=linux_amd64",
+                "-platform=darwin_arm64",
+                "-platform=windows_amd64");
+        assertThat(lock.exitCode()).as(lock.output()).isZero();
+        for (String platform : PLATFORMS) {
+            assertThat(lockedHashes(second)).as(platform).contains(h1(release, platform));
+        }
     }
 
     @Test

@@ -78,16 +78,36 @@ final class AccessGate {
 
     private static FullHttpResponse unauthorized(boolean head, String host, Route route) {
         String mirrorHost = host == null ? "<mirror host>" : ExchangeLog.printable(host, 255);
+        // Through a host block the CLI sends the credentials of the registry host it routes, not the mirror's.
+        String credentialsHost = registryHost(route).orElse(mirrorHost);
         boolean page = route instanceof Route.Home || route instanceof Route.ProviderStatus;
         String message = page || route instanceof Route.Metrics
                 ? "this mirror wants a token for " + (page ? "its status page" : "/metrics")
                         + ": send the header \"Authorization: Bearer <token>\" (the mirror's operators give out tokens; "
                         + "the management listener serves /metrics without one)"
-                : "this mirror wants a token: add credentials \"" + mirrorHost + "\" { token = \"...\" } to the CLI "
+                : "this mirror wants a token: add credentials \"" + credentialsHost
+                        + "\" { token = \"...\" } to the CLI "
                         + "configuration (the mirror's operators give out tokens)";
         FullHttpResponse response = JsonErrors.response(HttpResponseStatus.UNAUTHORIZED, message, head);
         response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"provider-mirror\"");
         return response;
+    }
+
+    /** The registry host a {@code host} block routes to this route, for the registry faces' routes. */
+    private static Optional<String> registryHost(Route route) {
+        if (route instanceof Route.ModuleVersions versions) {
+            return Optional.of(versions.address().hostname());
+        }
+        if (route instanceof Route.ModuleDownload download) {
+            return Optional.of(download.address().hostname());
+        }
+        if (route instanceof Route.RegistryVersions versions) {
+            return Optional.of(versions.address().hostname());
+        }
+        if (route instanceof Route.RegistryDownload download) {
+            return Optional.of(download.address().hostname());
+        }
+        return Optional.empty();
     }
 
     /** Checks a signed archive URL (or a bearer token): a 403 when neither is valid, else null. */
