@@ -55,25 +55,56 @@ public final class TestPgpKey {
 
     /** A key with only a primary key, which signs. */
     public static TestPgpKey generate(String userId) {
-        return generate(userId, false);
+        return generate(userId, false, Flaw.NONE);
     }
 
     /** A key whose signatures are made by a signing subkey, as HashiCorp's are. */
     public static TestPgpKey generateWithSigningSubkey(String userId) {
-        return generate(userId, true);
+        return generate(userId, true, Flaw.NONE);
+    }
+
+    /**
+     * A key made with one {@code flaw} that the CLI's OpenPGP library refuses; it still signs with the key the flaw
+     * is about (the primary key for {@code PRIMARY_*} flaws, a subkey for {@code SUBKEY_*} ones).
+     */
+    public static TestPgpKey generateFlawed(String userId, Flaw flaw) {
+        return generate(userId, flaw.name().startsWith("SUBKEY_"), flaw);
+    }
+
+    /** One way a key's self-signatures can fall short of what the CLI requires of a signing key. */
+    public enum Flaw {
+        /** Made as GnuPG makes keys. */
+        NONE,
+        /** The primary key's self-signature has no key flags subpacket at all. */
+        PRIMARY_WITHOUT_KEY_FLAGS,
+        /** The primary key's self-signature flags it for certifying only. */
+        PRIMARY_NOT_FLAGGED_FOR_SIGNING,
+        /** The subkey's binding has no key flags and no back-signature (how keys were once made here). */
+        SUBKEY_WITHOUT_KEY_FLAGS,
+        /** The subkey's binding flags it for encryption only (it carries a good back-signature). */
+        SUBKEY_NOT_FLAGGED_FOR_SIGNING,
+        /** The subkey's binding flags it for signing but carries no back-signature. */
+        SUBKEY_WITHOUT_BACK_SIGNATURE,
+        /** The subkey's binding flags it for signing, with a back-signature made by another key than the subkey. */
+        SUBKEY_BACK_SIGNED_BY_ANOTHER_KEY
     }
 
     /**
      * A key as GnuPG makes them, which the real CLI's OpenPGP library accepts: key flags on the primary key's
      * self-signature, and a signing subkey's binding carrying the subkey's own back-signature (cross-certification).
      */
-    private static TestPgpKey generate(String userId, boolean withSubkey) {
+    private static TestPgpKey generate(String userId, boolean withSubkey, Flaw flaw) {
         try {
             PGPKeyPair primary = rsaKeyPair();
             PGPDigestCalculator sha1 = new BcPGPDigestCalculatorProvider().get(HashAlgorithmTags.SHA1);
             PGPSignatureSubpacketGenerator primaryFlags = new PGPSignatureSubpacketGenerator();
-            primaryFlags.setKeyFlags(
-                    false, withSubkey ? KeyFlags.CERTIFY_OTHER : KeyFlags.CERTIFY_OTHER | KeyFlags.SIGN_DATA);
+            if (flaw != Flaw.PRIMARY_WITHOUT_KEY_FLAGS) {
+                primaryFlags.setKeyFlags(
+                        false,
+                        withSubkey || flaw == Flaw.PRIMARY_NOT_FLAGGED_FOR_SIGNING
+                                ? KeyFlags.CERTIFY_OTHER
+                                : KeyFlags.CERTIFY_OTHER | KeyFlags.SIGN_DATA);
+            }
             PGPKeyRingGenerator rings = new PGPKeyRingGenerator(
                     PGPSignature.POSITIVE_CERTIFICATION,
                     primary,
@@ -86,19 +117,65 @@ public final class TestPgpKey {
             PGPKeyPair subkey = null;
             if (withSubkey) {
                 subkey = rsaKeyPair();
-                PGPSignatureGenerator back = new PGPSignatureGenerator(
-                        new BcPGPContentSignerBuilder(subkey.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256),
-                        subkey.getPublicKey());
-                back.init(PGPSignature.PRIMARYKEY_BINDING, subkey.getPrivateKey());
                 PGPSignatureSubpacketGenerator binding = new PGPSignatureSubpacketGenerator();
-                binding.setKeyFlags(false, KeyFlags.SIGN_DATA);
-                binding.addEmbeddedSignature(
-                        false, back.generateCertification(primary.getPublicKey(), subkey.getPublicKey()));
+                if (flaw != Flaw.SUBKEY_WITHOUT_KEY_FLAGS) {
+                    binding.setKeyFlags(
+                            false,
+                            flaw == Flaw.SUBKEY_NOT_FLAGGED_FOR_SIGNING
+                                    ? KeyFlags.ENCRYPT_COMMS | KeyFlags.ENCRYPT_STORAGE
+                                    : KeyFlags.SIGN_DATA);
+                }
+                if (flaw != Flaw.SUBKEY_WITHOUT_KEY_FLAGS && flaw != Flaw.SUBKEY_WITHOUT_BACK_SIGNATURE) {
+                    PGPKeyPair backSigner = flaw == Flaw.SUBKEY_BACK_SIGNED_BY_ANOTHER_KEY ? rsaKeyPair() : subkey;
+                    binding.addEmbeddedSignature(false, backSignature(primary, subkey, backSigner));
+                }
                 rings.addSubKey(subkey, binding.generate(), null);
             }
             return new TestPgpKey(primary, subkey, rings.generatePublicKeyRing());
         } catch (PGPException | IOException e) {
             throw new IllegalStateException("cannot generate a test OpenPGP key", e);
+        }
+    }
+
+    /** The primary key binding signature by {@code signer} over {@code primary} and {@code subkey}. */
+    private static PGPSignature backSignature(PGPKeyPair primary, PGPKeyPair subkey, PGPKeyPair signer)
+            throws PGPException {
+        PGPSignatureGenerator back = new PGPSignatureGenerator(
+                new BcPGPContentSignerBuilder(signer.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256),
+                signer.getPublicKey());
+        back.init(PGPSignature.PRIMARYKEY_BINDING, signer.getPrivateKey());
+        return back.generateCertification(primary.getPublicKey(), subkey.getPublicKey());
+    }
+
+    /**
+     * This key's public key ring, ASCII-armored, with a revocation by the primary key of the key that signs (a key
+     * revocation when the primary key signs, a subkey revocation when a subkey does).
+     */
+    public String armoredPublicKeyRevokingSigner() {
+        try {
+            PGPSignatureGenerator generator = new PGPSignatureGenerator(
+                    new BcPGPContentSignerBuilder(primary.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256),
+                    primary.getPublicKey());
+            PGPPublicKeyRing ring;
+            if (subkey == null) {
+                generator.init(PGPSignature.KEY_REVOCATION, primary.getPrivateKey());
+                PGPPublicKey revoked = PGPPublicKey.addCertification(
+                        publicRing.getPublicKey(), generator.generateCertification(primary.getPublicKey()));
+                ring = PGPPublicKeyRing.insertPublicKey(publicRing, revoked);
+            } else {
+                generator.init(PGPSignature.SUBKEY_REVOCATION, primary.getPrivateKey());
+                PGPPublicKey listed = publicRing.getPublicKey(subkey.getKeyID());
+                PGPPublicKey revoked = PGPPublicKey.addCertification(
+                        listed, generator.generateCertification(primary.getPublicKey(), listed));
+                ring = PGPPublicKeyRing.insertPublicKey(publicRing, revoked);
+            }
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            try (ArmoredOutputStream armored = new ArmoredOutputStream(bytes)) {
+                ring.encode(armored);
+            }
+            return bytes.toString(StandardCharsets.US_ASCII);
+        } catch (PGPException | IOException e) {
+            throw new IllegalStateException("cannot revoke the test key", e);
         }
     }
 
@@ -190,11 +267,12 @@ public final class TestPgpKey {
     }
 
     /**
-     * This key's public key ring with a copy of {@code victim}'s primary public key bound to it as a signing
-     * subkey, ASCII-armored. Anyone can make such a ring: the binding is signed by this key alone, and the copy
-     * has the victim's key ID and fingerprint.
+     * This key's public key ring with a copy of {@code victim}'s primary public key bound to it as a subkey,
+     * ASCII-armored; {@code flaggedForSigning} puts the sign flag in the binding. Anyone can make such a ring: the
+     * binding is signed by this key alone, and the copy has the victim's key ID and fingerprint. Only a
+     * back-signature, which needs the victim's private key, is missing.
      */
-    public String armoredPublicKeyClaiming(TestPgpKey victim) {
+    public String armoredPublicKeyClaiming(TestPgpKey victim, boolean flaggedForSigning) {
         try {
             var packet = victim.primary.getPublicKey().getPublicKeyPacket();
             PGPPublicKey copy = new PGPPublicKey(
@@ -206,7 +284,7 @@ public final class TestPgpKey {
                     primary.getPublicKey());
             generator.init(PGPSignature.SUBKEY_BINDING, primary.getPrivateKey());
             PGPSignatureSubpacketGenerator flags = new PGPSignatureSubpacketGenerator();
-            flags.setKeyFlags(false, KeyFlags.SIGN_DATA);
+            flags.setKeyFlags(false, flaggedForSigning ? KeyFlags.SIGN_DATA : KeyFlags.ENCRYPT_COMMS);
             generator.setHashedSubpackets(flags.generate());
             PGPPublicKey bound =
                     PGPPublicKey.addCertification(copy, generator.generateCertification(primary.getPublicKey(), copy));

@@ -5,9 +5,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import org.bouncycastle.openpgp.PGPCompressedData;
 import org.bouncycastle.openpgp.PGPException;
@@ -23,8 +24,9 @@ import org.bouncycastle.openpgp.operator.bc.BcPGPContentVerifierBuilderProvider;
 
 /**
  * Verifies a detached OpenPGP signature (binary, as the registry protocol says, or ASCII-armored) over a
- * document with one of a set of ASCII-armored public keys, as the CLI does: key expiry is not enforced,
- * subkeys count only with a valid binding signature from their primary key. Keys and signatures of OpenPGP
+ * document with one of a set of ASCII-armored public keys, as the CLI does: key expiry is not enforced, and a key
+ * signs only when the CLI's OpenPGP library would let it ({@link SigningKeyRules}: flagged for signing, a subkey
+ * bound by its primary key and cross-signed by itself, not revoked). Keys and signatures of OpenPGP
  * version 3 count for nothing (the CLI's OpenPGP library does not read v3 keys): a v3 key's ID is the low 64 bits
  * of its RSA modulus, which whoever makes the key chooses, so anyone can make one with another key's ID.
  */
@@ -98,14 +100,21 @@ public final class OpenPgpSignatures {
                                     : "; keys of OpenPGP version 3 (" + String.join(", ", outdated)
                                             + ") sign nothing"));
         }
+        // Why each key that would have made a signature may not (as the CLI judges keys), for the error.
+        Set<String> unusable = new LinkedHashSet<>();
         for (PGPSignature candidate : signatures) {
             for (PGPPublicKeyRing ring : keyRings) {
+                PGPPublicKey key = ring.getPublicKey(candidate.getKeyID());
+                if (key == null || key.getVersion() < 4) {
+                    continue;
+                }
+                Optional<String> whyNot = SigningKeyRules.whyNotUsable(ring, key);
+                if (whyNot.isPresent()) {
+                    unusable.add(whyNot.get());
+                    continue;
+                }
                 try {
-                    PGPPublicKey key = ring.getPublicKey(candidate.getKeyID());
-                    if (key != null
-                            && isUsable(ring, key)
-                            && mayUse(ring, key, pinned)
-                            && verifies(candidate, key, document)) {
+                    if (mayUse(ring, key, pinned) && verifies(candidate, key, document)) {
                         return keyId(candidate.getKeyID());
                     }
                 } catch (PGPException e) {
@@ -121,7 +130,8 @@ public final class OpenPgpSignatures {
                 VerificationException.Check.SIGNATURE,
                 "the signature over SHA256SUMS (made by key " + ids + ") does not verify with any of the origin's "
                         + armoredKeys.size() + " signing key(s)"
-                        + (pinned.isEmpty() ? "" : " that " + pinSetting + " " + pinned + " lets sign"));
+                        + (pinned.isEmpty() ? "" : " that " + pinSetting + " " + pinned + " lets sign")
+                        + (unusable.isEmpty() ? "" : "; " + String.join("; ", unusable)));
     }
 
     /** True when any key of {@code ring} is pinned, so the ring is worth looking at. */
@@ -166,28 +176,6 @@ public final class OpenPgpSignatures {
         signature.init(new BcPGPContentVerifierBuilderProvider(), key);
         signature.update(document);
         return signature.verify();
-    }
-
-    private static boolean isUsable(PGPPublicKeyRing ring, PGPPublicKey key) throws PGPException {
-        if (key.getVersion() < 4) {
-            return false;
-        }
-        if (key.isMasterKey()) {
-            return true;
-        }
-        PGPPublicKey primary = ring.getPublicKey();
-        Iterator<PGPSignature> bindings = key.getSignaturesOfType(PGPSignature.SUBKEY_BINDING);
-        while (bindings.hasNext()) {
-            PGPSignature binding = bindings.next();
-            if (binding.getKeyID() != primary.getKeyID()) {
-                continue;
-            }
-            binding.init(new BcPGPContentVerifierBuilderProvider(), primary);
-            if (binding.verifyCertification(primary, key)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static List<PGPSignature> readSignatures(byte[] signature) {

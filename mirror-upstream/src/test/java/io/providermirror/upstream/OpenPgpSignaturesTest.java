@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.providermirror.testkit.TestPgpKey;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -139,15 +142,126 @@ final class OpenPgpSignaturesTest {
 
     @Test
     void aKeyRingThatBindsACopyOfThePinnedKeyAsItsSubkeyGivesItsOwnKeysNoRightToSign() {
-        String claiming = stranger.armoredPublicKeyClaiming(primaryOnly);
+        // Bound without the sign flag the ring is one the CLI reads, so the pin rule alone keeps its primary out.
+        String claiming = stranger.armoredPublicKeyClaiming(primaryOnly, false);
         Set<String> pin = Set.of(primaryOnly.primaryFingerprint());
         assertThatThrownBy(() ->
                         OpenPgpSignatures.verify(SUMS, stranger.signDetached(SUMS), List.of(claiming), pin, "pins"))
                 .isInstanceOf(VerificationException.class)
                 .hasMessageContaining("does not verify");
-        assertThat(OpenPgpSignatures.verify(SUMS, primaryOnly.signDetached(SUMS), List.of(claiming), pin, "pins"))
-                .as("the copy is still the pinned key: only its owner signs with it")
-                .isEqualTo(primaryOnly.signingKeyId());
+        assertThat(OpenPgpSignatures.verify(SUMS, stranger.signDetached(SUMS), List.of(claiming)))
+                .as("without the pin the stranger's own key signs, as in the CLI")
+                .isEqualTo(stranger.signingKeyId());
+        assertThatThrownBy(() ->
+                        OpenPgpSignatures.verify(SUMS, primaryOnly.signDetached(SUMS), List.of(claiming), pin, "pins"))
+                .as("the copy is not flagged for signing in the stranger's ring")
+                .isInstanceOf(VerificationException.class)
+                .hasMessageContaining("the subkey " + primaryOnly.signingKeyId() + " is not flagged for signing");
+        // Flagged for signing, the copy lacks the back-signature only its owner could make: the CLI ignores the ring.
+        String flagged = stranger.armoredPublicKeyClaiming(primaryOnly, true);
+        for (TestPgpKey signer : List.of(stranger, primaryOnly)) {
+            assertThatThrownBy(() ->
+                            OpenPgpSignatures.verify(SUMS, signer.signDetached(SUMS), List.of(flagged), pin, "pins"))
+                    .isInstanceOf(VerificationException.class)
+                    .hasMessageContaining("does not verify");
+            assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, signer.signDetached(SUMS), List.of(flagged)))
+                    .isInstanceOf(VerificationException.class)
+                    .hasMessageContaining("the signing subkey " + primaryOnly.signingKeyId()
+                            + " has no cross-signature (back-signature) from itself, which the CLI requires")
+                    .hasMessageContaining("ignores the whole key " + stranger.signingKeyId());
+        }
+    }
+
+    @Test
+    void aSigningSubkeyCountsOnlyFlaggedForSigningAndCrossSignedByItself() {
+        Map<TestPgpKey.Flaw, String> reasons = Map.of(
+                TestPgpKey.Flaw.SUBKEY_WITHOUT_BACK_SIGNATURE,
+                "has no cross-signature (back-signature) from itself, which the CLI requires",
+                TestPgpKey.Flaw.SUBKEY_BACK_SIGNED_BY_ANOTHER_KEY,
+                "does not verify with the subkey itself, which the CLI requires",
+                TestPgpKey.Flaw.SUBKEY_NOT_FLAGGED_FOR_SIGNING,
+                "is not flagged for signing (its key flags are 0xc)",
+                TestPgpKey.Flaw.SUBKEY_WITHOUT_KEY_FLAGS,
+                "carries no key flags in its self-signature or binding");
+        reasons.forEach((flaw, reason) -> {
+            TestPgpKey flawed = TestPgpKey.generateFlawed("Flawed <f@example.test>", flaw);
+            assertThat(flawed.signingKeyId())
+                    .as(flaw.name())
+                    .isNotEqualTo(flawed.primaryFingerprint().substring(24));
+            assertThatThrownBy(() -> OpenPgpSignatures.verify(
+                            SUMS, flawed.signDetached(SUMS), List.of(flawed.armoredPublicKey())))
+                    .as(flaw.name())
+                    .isInstanceOfSatisfying(
+                            VerificationException.class,
+                            e -> assertThat(e.check()).isEqualTo(VerificationException.Check.SIGNATURE))
+                    .hasMessageContaining(flawed.signingKeyId() + " " + reason.split(" ", 2)[0])
+                    .hasMessageContaining(reason);
+            assertThatThrownBy(() -> OpenPgpSignatures.verify(
+                            SUMS,
+                            flawed.signDetached(SUMS),
+                            List.of(flawed.armoredPublicKey()),
+                            Set.of(flawed.primaryFingerprint()),
+                            "pins"))
+                    .as(flaw.name() + ", pinned")
+                    .isInstanceOf(VerificationException.class)
+                    .hasMessageContaining(reason);
+        });
+    }
+
+    @Test
+    void aPrimaryKeySignsOnlyWhenItsSelfSignatureFlagsItForSigning() {
+        Map<TestPgpKey.Flaw, String> reasons = Map.of(
+                TestPgpKey.Flaw.PRIMARY_WITHOUT_KEY_FLAGS,
+                "carries no key flags in its self-signature or binding, so the CLI does not let it sign",
+                TestPgpKey.Flaw.PRIMARY_NOT_FLAGGED_FOR_SIGNING,
+                "is not flagged for signing (its key flags are 0x1), so the CLI does not let it sign");
+        reasons.forEach((flaw, reason) -> {
+            TestPgpKey flawed = TestPgpKey.generateFlawed("Flawed <f@example.test>", flaw);
+            assertThat(flawed.primaryFingerprint()).as(flaw.name()).endsWith(flawed.signingKeyId());
+            assertThatThrownBy(() -> OpenPgpSignatures.verify(
+                            SUMS, flawed.signDetached(SUMS), List.of(flawed.armoredPublicKey())))
+                    .as(flaw.name())
+                    .isInstanceOf(VerificationException.class)
+                    .hasMessageContaining("the primary key " + flawed.signingKeyId() + " " + reason);
+        });
+    }
+
+    @Test
+    void aRevokedKeySignsNothing() {
+        assertThatThrownBy(() -> OpenPgpSignatures.verify(
+                        SUMS, primaryOnly.signDetached(SUMS), List.of(primaryOnly.armoredPublicKeyRevokingSigner())))
+                .isInstanceOf(VerificationException.class)
+                .hasMessageContaining("the key " + primaryOnly.signingKeyId() + " is revoked");
+        assertThatThrownBy(() -> OpenPgpSignatures.verify(
+                        SUMS, withSubkey.signDetached(SUMS), List.of(withSubkey.armoredPublicKeyRevokingSigner())))
+                .isInstanceOf(VerificationException.class)
+                .hasMessageContaining("the subkey " + withSubkey.signingKeyId() + " is revoked");
+    }
+
+    @Test
+    void keysMadeByGnuPgVerifyTheirOwnSignatures() throws IOException {
+        // Made by GnuPG 2.2.40 (see gnupg-keys/README.md): an ed25519 primary key that signs, and an RSA key whose
+        // signing subkey is cross-signed, as GnuPG always makes them.
+        byte[] sums = fixture("SHA256SUMS");
+        assertThat(OpenPgpSignatures.verify(
+                        sums,
+                        fixture("SHA256SUMS.primary-signer.sig"),
+                        List.of(new String(fixture("primary-signer.asc"), StandardCharsets.US_ASCII))))
+                .isEqualTo("EC73EFEB157526B4");
+        assertThat(OpenPgpSignatures.verify(
+                        sums,
+                        fixture("SHA256SUMS.subkey-signer.sig"),
+                        List.of(new String(fixture("subkey-signer.asc"), StandardCharsets.US_ASCII)),
+                        Set.of("E9D300966AAD2748"),
+                        "pins"))
+                .isEqualTo("738560500F8FF4A3");
+    }
+
+    private static byte[] fixture(String name) throws IOException {
+        try (InputStream in = OpenPgpSignaturesTest.class.getResourceAsStream("/gnupg-keys/" + name)) {
+            assertThat(in).as(name).isNotNull();
+            return in.readAllBytes();
+        }
     }
 
     @Test

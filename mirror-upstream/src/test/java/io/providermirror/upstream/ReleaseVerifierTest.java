@@ -140,8 +140,44 @@ final class ReleaseVerifierTest {
                 .hasMessageContaining("holds no platform package");
     }
 
+    @Test
+    void aReleaseSignedByAKeyTheCliWouldNotUseIsRefusedWholeSayingWhy() {
+        TestPgpKey notCrossSigned =
+                TestPgpKey.generateFlawed("Origin <o@example.test>", TestPgpKey.Flaw.SUBKEY_WITHOUT_BACK_SIGNATURE);
+        TestPgpKey notForSigning =
+                TestPgpKey.generateFlawed("Origin <o@example.test>", TestPgpKey.Flaw.PRIMARY_WITHOUT_KEY_FLAGS);
+        String filename = "terraform-provider-bound_1.2.0_linux_amd64.zip";
+        assertThatThrownBy(
+                        () -> ReleaseVerifier.verify(ADDRESS, VERSION, signed("linux_amd64", filename, notCrossSigned)))
+                .isInstanceOfSatisfying(
+                        VerificationException.class,
+                        e -> assertThat(e.check()).isEqualTo(VerificationException.Check.SIGNATURE))
+                .hasMessageContaining("example.test/acme/bound 1.2.0 linux_amd64: ")
+                .hasMessageContaining("the signing subkey " + notCrossSigned.signingKeyId()
+                        + " has no cross-signature (back-signature) from itself, which the CLI requires");
+        assertThatThrownBy(
+                        () -> ReleaseVerifier.verify(ADDRESS, VERSION, signed("linux_amd64", filename, notForSigning)))
+                .isInstanceOf(VerificationException.class)
+                .hasMessageContaining("the primary key " + notForSigning.signingKeyId() + " carries no key flags");
+        assertThat(ReleaseVerifier.verify(
+                                ADDRESS,
+                                VERSION,
+                                signed(
+                                        "linux_amd64",
+                                        filename,
+                                        TestPgpKey.generateWithSigningSubkey("Origin <o@example.test>")))
+                        .packages())
+                .as("a key made as GnuPG makes them")
+                .hasSize(1);
+    }
+
     /** Registry evidence of one platform whose SHA256SUMS, signed by the origin's listed key, names {@code filename}. */
     private static ReleaseEvidence signed(String platform, String filename) {
+        return signed(platform, filename, key);
+    }
+
+    /** As {@link #signed(String, String)}, signed by {@code signer} and listing it. */
+    private static ReleaseEvidence signed(String platform, String filename, TestPgpKey signer) {
         byte[] sums = (SHA256 + "  " + filename + "\n").getBytes(StandardCharsets.UTF_8);
         URI sumsUrl = URI.create("https://example.test/files/SHA256SUMS");
         URI signatureUrl = URI.create("https://example.test/files/SHA256SUMS.sig");
@@ -154,13 +190,13 @@ final class ReleaseVerifierTest {
         document.putObject("signing_keys")
                 .putArray("gpg_public_keys")
                 .addObject()
-                .put("key_id", key.signingKeyId())
-                .put("ascii_armor", key.armoredPublicKey());
+                .put("key_id", signer.signingKeyId())
+                .put("ascii_armor", signer.armoredPublicKey());
         URI url =
                 URI.create("https://example.test/v1/providers/acme/bound/1.2.0/download/" + platform.replace('_', '/'));
         return new ReleaseEvidence(
                 List.of(new ReleaseEvidence.Download(platform, url, bytes(document))),
-                List.of(new ReleaseEvidence.Checksums(sumsUrl, sums, signatureUrl, key.signDetached(sums))));
+                List.of(new ReleaseEvidence.Checksums(sumsUrl, sums, signatureUrl, signer.signDetached(sums))));
     }
 
     /** Parent-mirror evidence, read from {@code url}, listing linux_amd64 with a zh: hash. */

@@ -1,0 +1,269 @@
+package io.providermirror.upstream;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.bouncycastle.bcpg.SignatureSubpacketTags;
+import org.bouncycastle.bcpg.sig.KeyFlags;
+import org.bouncycastle.openpgp.PGPException;
+import org.bouncycastle.openpgp.PGPPublicKey;
+import org.bouncycastle.openpgp.PGPPublicKeyRing;
+import org.bouncycastle.openpgp.PGPSignature;
+import org.bouncycastle.openpgp.PGPSignatureList;
+import org.bouncycastle.openpgp.PGPSignatureSubpacketVector;
+import org.bouncycastle.openpgp.operator.bc.BcPGPContentVerifierBuilderProvider;
+
+/**
+ * Judges whether a key may verify a signature the way the CLI's OpenPGP library (ProtonMail go-crypto, openpgp v1
+ * API, as in Terraform and OpenTofu) judges it, so that the mirror never accepts a signature the CLI would refuse.
+ * That library drops a whole key ring when any signature on a subkey, any self-signature on a user ID or any key
+ * revocation does not verify, and when a subkey binding flagged for signing lacks a valid back-signature by the
+ * subkey; it then uses a key only when the key flags of its self-signature (newest binding for a subkey, the
+ * primary user ID's for a primary key) include signing, and refuses a revoked key.
+ */
+final class SigningKeyRules {
+
+    private SigningKeyRules() {}
+
+    /**
+     * Why {@code key} of {@code ring} may not verify signatures as the CLI sees it, or empty when it may.
+     * Expiry is not judged: the CLI tolerates an expired key.
+     */
+    static Optional<String> whyNotUsable(PGPPublicKeyRing ring, PGPPublicKey key) {
+        PGPPublicKey primary = ring.getPublicKey();
+        try {
+            Optional<String> unreadable = whyUnreadable(ring);
+            if (unreadable.isPresent()) {
+                return Optional.of(unreadable.get() + "; the CLI's OpenPGP library ignores the whole key "
+                        + keyId(primary.getKeyID()));
+            }
+            if (primary.getSignaturesOfType(PGPSignature.KEY_REVOCATION).hasNext()) {
+                return Optional.of("the key " + keyId(primary.getKeyID()) + " is revoked");
+            }
+            Optional<UserIdentity> identity = primaryIdentity(primary);
+            if (identity.isEmpty()) {
+                return Optional.of("the key " + keyId(primary.getKeyID())
+                        + " has no user ID with a self-signature, which the CLI requires");
+            }
+            if (identity.get().revoked()) {
+                return Optional.of("the primary user ID of the key " + keyId(primary.getKeyID()) + " is revoked");
+            }
+            if (key.isMasterKey()) {
+                return whyNotFlaggedForSigning(
+                        identity.get().selfSignature(), "the primary key " + keyId(key.getKeyID()));
+            }
+            if (key.getSignaturesOfType(PGPSignature.SUBKEY_REVOCATION).hasNext()) {
+                return Optional.of("the subkey " + keyId(key.getKeyID()) + " is revoked");
+            }
+            PGPSignature newest = null;
+            for (PGPSignature binding : iterable(key.getSignaturesOfType(PGPSignature.SUBKEY_BINDING))) {
+                if (newest == null || created(binding).isAfter(created(newest))) {
+                    newest = binding;
+                }
+            }
+            // Every binding verified (whyUnreadable), and one is there; a flagged one carries a good back-signature.
+            return whyNotFlaggedForSigning(newest, "the subkey " + keyId(key.getKeyID()));
+        } catch (PGPException | RuntimeException e) {
+            return Optional.of("the key " + keyId(primary.getKeyID()) + " cannot be read: " + e.getMessage());
+        }
+    }
+
+    /** Why the CLI's library would not read {@code ring} at all, or empty when it would. */
+    private static Optional<String> whyUnreadable(PGPPublicKeyRing ring) throws PGPException {
+        PGPPublicKey primary = ring.getPublicKey();
+        for (PGPSignature revocation : iterable(primary.getSignaturesOfType(PGPSignature.KEY_REVOCATION))) {
+            if (!verifiesKey(revocation, primary)) {
+                return Optional.of(
+                        "the key " + keyId(primary.getKeyID()) + " carries a revocation that does not verify with it");
+            }
+        }
+        for (byte[] userId : iterable(primary.getRawUserIDs())) {
+            for (PGPSignature signature : iterable(primary.getSignaturesForID(userId))) {
+                if (!isUserIdSignatureType(signature.getSignatureType())) {
+                    return Optional.of("a signature on a user ID of the key " + keyId(primary.getKeyID())
+                            + " is of type " + signature.getSignatureType() + ", not a certification");
+                }
+                if (signature.getKeyID() == primary.getKeyID() && !verifiesUserId(signature, userId, primary)) {
+                    return Optional.of("a self-signature on the user ID \"" + new String(userId, StandardCharsets.UTF_8)
+                            + "\" of the key " + keyId(primary.getKeyID()) + " does not verify");
+                }
+            }
+        }
+        for (PGPPublicKey subkey : ring) {
+            if (subkey.isMasterKey()) {
+                continue;
+            }
+            String name = keyId(subkey.getKeyID());
+            boolean bound = false;
+            for (PGPSignature signature : iterable(subkey.getSignatures())) {
+                int type = signature.getSignatureType();
+                if (type != PGPSignature.SUBKEY_BINDING && type != PGPSignature.SUBKEY_REVOCATION) {
+                    return Optional.of("the subkey " + name + " carries a signature of type " + type
+                            + ", neither a binding nor a revocation");
+                }
+                if (!verifiesBinding(signature, primary, subkey, primary)) {
+                    return Optional.of("a binding or revocation of the subkey " + name
+                            + " does not verify with its primary key " + keyId(primary.getKeyID()));
+                }
+                bound |= type == PGPSignature.SUBKEY_BINDING;
+                if (flags(signature)
+                        .map(flags -> (flags & KeyFlags.SIGN_DATA) != 0)
+                        .orElse(false)) {
+                    Optional<String> back = whyNoBackSignature(signature, primary, subkey);
+                    if (back.isPresent()) {
+                        return back;
+                    }
+                }
+            }
+            if (!bound) {
+                return Optional.of("the subkey " + name + " has no binding signature");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A subkey flagged for signing must have signed its own binding back (RFC 4880 5.2.1, "primary key binding"),
+     * or anyone could claim somebody else's signing key as his subkey.
+     */
+    private static Optional<String> whyNoBackSignature(PGPSignature binding, PGPPublicKey primary, PGPPublicKey subkey)
+            throws PGPException {
+        String name = keyId(subkey.getKeyID());
+        List<PGPSignature> embedded = new ArrayList<>();
+        embedded(binding.getHashedSubPackets()).forEach(embedded::add);
+        embedded(binding.getUnhashedSubPackets()).forEach(embedded::add);
+        if (embedded.isEmpty()) {
+            return Optional.of("the signing subkey " + name
+                    + " has no cross-signature (back-signature) from itself, which the CLI requires");
+        }
+        if (embedded.size() > 1) {
+            return Optional.of(
+                    "the binding of the signing subkey " + name + " carries more than one embedded signature");
+        }
+        PGPSignature back = embedded.get(0);
+        if (back.getSignatureType() != PGPSignature.PRIMARYKEY_BINDING) {
+            return Optional.of("the cross-signature of the signing subkey " + name + " is of type "
+                    + back.getSignatureType() + ", not a primary key binding");
+        }
+        if (!verifiesBinding(back, primary, subkey, subkey)) {
+            return Optional.of("the cross-signature (back-signature) of the signing subkey " + name
+                    + " does not verify with the subkey itself, which the CLI requires");
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> whyNotFlaggedForSigning(PGPSignature selfSignature, String key) {
+        Optional<Integer> flags = flags(selfSignature);
+        if (flags.isEmpty()) {
+            return Optional.of(key + " carries no key flags in its self-signature or binding, so the CLI does not"
+                    + " let it sign");
+        }
+        if ((flags.get() & KeyFlags.SIGN_DATA) == 0) {
+            return Optional.of(key + " is not flagged for signing (its key flags are 0x"
+                    + Integer.toHexString(flags.get()) + "), so the CLI does not let it sign");
+        }
+        return Optional.empty();
+    }
+
+    /** The key flags of the hashed area (the CLI reads no other), or empty when there are none. */
+    private static Optional<Integer> flags(PGPSignature signature) {
+        PGPSignatureSubpacketVector hashed = signature.getHashedSubPackets();
+        if (hashed == null || !hashed.hasSubpacket(SignatureSubpacketTags.KEY_FLAGS)) {
+            return Optional.empty();
+        }
+        return Optional.of(hashed.getKeyFlags());
+    }
+
+    private static PGPSignatureList embedded(PGPSignatureSubpacketVector subpackets) throws PGPException {
+        return subpackets == null ? new PGPSignatureList(new PGPSignature[0]) : subpackets.getEmbeddedSignatures();
+    }
+
+    /** A user ID with its newest self-signature and whether the primary key revoked it. */
+    private record UserIdentity(PGPSignature selfSignature, int revocations, boolean primaryFlag) {
+        boolean revoked() {
+            return revocations > 0;
+        }
+
+        /** The CLI's preference: fewer revocations, then the primary user ID flag, then the newest. */
+        boolean preferredTo(UserIdentity other) {
+            if (revocations != other.revocations) {
+                return revocations < other.revocations;
+            }
+            if (primaryFlag != other.primaryFlag) {
+                return primaryFlag;
+            }
+            return created(selfSignature).isAfter(created(other.selfSignature));
+        }
+    }
+
+    /** The identity whose self-signature the CLI reads a primary key's flags from (all of them verify by now). */
+    private static Optional<UserIdentity> primaryIdentity(PGPPublicKey primary) {
+        UserIdentity best = null;
+        for (byte[] userId : iterable(primary.getRawUserIDs())) {
+            PGPSignature newest = null;
+            int revocations = 0;
+            for (PGPSignature signature : iterable(primary.getSignaturesForID(userId))) {
+                if (signature.getKeyID() != primary.getKeyID()) {
+                    continue;
+                }
+                if (signature.getSignatureType() == PGPSignature.CERTIFICATION_REVOCATION) {
+                    revocations++;
+                } else if (newest == null || created(signature).isAfter(created(newest))) {
+                    newest = signature;
+                }
+            }
+            if (newest != null) {
+                PGPSignatureSubpacketVector hashed = newest.getHashedSubPackets();
+                UserIdentity identity =
+                        new UserIdentity(newest, revocations, hashed != null && hashed.isPrimaryUserID());
+                if (best == null || identity.preferredTo(best)) {
+                    best = identity;
+                }
+            }
+        }
+        return Optional.ofNullable(best);
+    }
+
+    private static boolean isUserIdSignatureType(int type) {
+        return type == PGPSignature.DEFAULT_CERTIFICATION
+                || type == PGPSignature.NO_CERTIFICATION
+                || type == PGPSignature.CASUAL_CERTIFICATION
+                || type == PGPSignature.POSITIVE_CERTIFICATION
+                || type == PGPSignature.CERTIFICATION_REVOCATION;
+    }
+
+    private static boolean verifiesKey(PGPSignature signature, PGPPublicKey key) throws PGPException {
+        signature.init(new BcPGPContentVerifierBuilderProvider(), key);
+        return signature.verifyCertification(key);
+    }
+
+    private static boolean verifiesUserId(PGPSignature signature, byte[] userId, PGPPublicKey primary)
+            throws PGPException {
+        signature.init(new BcPGPContentVerifierBuilderProvider(), primary);
+        return signature.verifyCertification(userId, primary);
+    }
+
+    /** A signature over the primary key and the subkey, made by {@code signer} (the primary, or the subkey itself). */
+    private static boolean verifiesBinding(
+            PGPSignature signature, PGPPublicKey primary, PGPPublicKey subkey, PGPPublicKey signer)
+            throws PGPException {
+        signature.init(new BcPGPContentVerifierBuilderProvider(), signer);
+        return signature.verifyCertification(primary, subkey);
+    }
+
+    private static Instant created(PGPSignature signature) {
+        return signature.getCreationTime().toInstant();
+    }
+
+    private static <T> Iterable<T> iterable(Iterator<T> iterator) {
+        return () -> iterator;
+    }
+
+    private static String keyId(long id) {
+        return String.format(Locale.ROOT, "%016X", id);
+    }
+}
