@@ -70,6 +70,7 @@ final class LocalCopyDocumentStoreTest {
         clock.advance(Duration.ofMinutes(3));
         // another instance stores a release this one only reads
         StoredDocument other = store(fixture.newTier()).write(RELEASE, utf8("{\"release\":1}"));
+        clock.advance(Duration.ofMinutes(1));
         assertThat(text(instance.read(RELEASE).orElseThrow())).isEqualTo("{\"release\":1}");
         clock.advance(Duration.ofMinutes(3));
 
@@ -104,6 +105,7 @@ final class LocalCopyDocumentStoreTest {
         instance.write(LIST, utf8("{\"v\":1}"));
         clock.advance(Duration.ofMinutes(15));
         StoredDocument refreshed = store(fixture.newTier()).write(LIST, utf8("{\"v\":2}"));
+        clock.advance(Duration.ofMinutes(1));
 
         StoredDocument read = instance.read(LIST).orElseThrow();
 
