@@ -2,6 +2,7 @@ package io.providermirror.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.providermirror.cache.BlobRedirect;
 import io.providermirror.cache.BlobWrite;
@@ -62,13 +63,17 @@ final class S3BlobRedirectTest {
     }
 
     private S3BlobStore store(Optional<URI> endpoint) throws IOException {
+        return store(endpoint, Duration.ofMinutes(5));
+    }
+
+    private S3BlobStore store(Optional<URI> endpoint, Duration lifetime) throws IOException {
         return new S3BlobStore(
                 fixture.bucket(),
                 new FileBlobStore(fixture.newTier(), clock),
                 Long.MAX_VALUE,
                 S3Fixture.PART_BYTES,
                 clock,
-                Optional.of(S3Redirects.create(fixture.settings(), endpoint, CREDENTIALS, Duration.ofMinutes(5))));
+                Optional.of(S3Redirects.create(fixture.settings(), endpoint, CREDENTIALS, lifetime)));
     }
 
     private static byte[] commit(S3BlobStore store, CacheKey key, int length) throws IOException {
@@ -129,6 +134,28 @@ final class S3BlobRedirectTest {
     }
 
     @Test
+    void theStoreRefusesAUrlOnceItsLifetimeHasPassed() throws Exception {
+        // Five seconds here (the configuration's least is 10 s), so the store's own check is seen in a short test.
+        S3BlobStore store = store(Optional.empty(), Duration.ofSeconds(5));
+        byte[] bytes = commit(store, KEY, 1000);
+        URI location = store.redirect(KEY).orElseThrow().location();
+        assertThat(location.getRawQuery()).containsPattern("X-Amz-Expires=5(&|$)");
+        HttpResponse<byte[]> fresh = send(HttpRequest.newBuilder(location));
+        assertThat(fresh.statusCode()).isEqualTo(200);
+        assertThat(fresh.body()).isEqualTo(bytes);
+
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> send(HttpRequest.newBuilder(location)).statusCode() == 403);
+        assertThat(new String(send(HttpRequest.newBuilder(location)).body(), java.nio.charset.StandardCharsets.UTF_8))
+                .contains("AccessDenied");
+        assertThat(send(HttpRequest.newBuilder(store.redirect(KEY).orElseThrow().location()))
+                        .statusCode())
+                .as("a new URL for the same object")
+                .isEqualTo(200);
+    }
+
+    @Test
     void theUrlIsSignedForTheEndpointClientsReach() throws Exception {
         URI clientsReach =
                 URI.create("http://localhost:" + fixture.server().endpoint().getPort());
@@ -141,6 +168,10 @@ final class S3BlobRedirectTest {
         HttpResponse<byte[]> response = send(HttpRequest.newBuilder(location));
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.body()).isEqualTo(bytes);
+        URI elsewhere = URI.create(location.toString().replaceFirst("//localhost:", "//127.0.0.1:"));
+        assertThat(send(HttpRequest.newBuilder(elsewhere)).statusCode())
+                .as("the signature covers the host")
+                .isEqualTo(403);
     }
 
     @Test

@@ -144,6 +144,23 @@ final class BucketOperationsTest {
             assertThat(objectFile("w/", "wa")).exists();
             assertThat(objectFile("w/", "wb")).exists();
 
+            // With redirects on, an archive committed in the bucket is found there (a redirect), not fetched again.
+            ByteArrayOutputStream again = new ByteArrayOutputStream();
+            int exitAgain = run(
+                    new WarmCommand(into(again), Map.of(), UnaryOperator.identity()),
+                    "--config",
+                    configFile(
+                                    "w-redirecting",
+                                    onBucket(tmp.resolve("w-redirecting"), origin, "w/")
+                                            .set("cache.s3.redirectArchives", true))
+                            .toString(),
+                    "--platform",
+                    "linux_amd64",
+                    "example.test/acme/wa",
+                    "example.test/acme/wb");
+            assertThat(exitAgain).as(again.toString(StandardCharsets.UTF_8)).isZero();
+            assertThat(again.toString(StandardCharsets.UTF_8)).contains("warm: 0 fetched", "2 already cached");
+
             int originRequests = origin.requestsMatching(".*");
             try (MirrorFixture fresh =
                     onBucket(tmp.resolve("w-fresh"), origin, "w/").start()) {
