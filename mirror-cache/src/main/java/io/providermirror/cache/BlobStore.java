@@ -31,6 +31,22 @@ public interface BlobStore {
         return Optional.empty();
     }
 
+    /**
+     * Whether this store hands out URLs from which clients read committed blobs themselves ({@link #redirect}); false
+     * unless it was configured to.
+     */
+    default boolean redirects() {
+        return false;
+    }
+
+    /**
+     * A short-lived URL from which a client reads the committed blob at {@code key} straight from the store, when
+     * {@link #redirects} and the store holds it; empty when it does not. Fails when the store cannot be asked.
+     */
+    default Optional<BlobRedirect> redirect(CacheKey key) throws IOException {
+        return Optional.empty();
+    }
+
     /** Starts writing a blob; nothing is visible at {@code key} until {@link BlobWrite#commit} succeeds. */
     BlobWrite create(CacheKey key) throws IOException;
 

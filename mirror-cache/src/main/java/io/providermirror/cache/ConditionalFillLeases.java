@@ -54,7 +54,8 @@ public final class ConditionalFillLeases implements FillLeases {
             LOG.warn("the object store ignores conditional writes (a second PUT with If-None-Match: *, or a PUT with"
                     + " If-Match on another ETag, was not refused with 412): fill leases are advisory, and instances that miss the same archive at the same"
                     + " moment may each fetch it from its origin. Use a store that supports conditional writes"
-                    + " (AWS S3, MinIO, S3Proxy 3) for one origin fetch per archive across the fleet");
+                    + " (AWS S3, MinIO, S3Proxy 3) for one origin fetch per archive across the fleet, or route each"
+                    + " archive's requests to one instance (the README's \"A store that ignores conditional writes\")");
         }
         return new ConditionalFillLeases(objects, holder, duration, clock, exclusive, SETTLE);
     }

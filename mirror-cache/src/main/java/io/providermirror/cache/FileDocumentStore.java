@@ -43,10 +43,18 @@ public final class FileDocumentStore implements DocumentStore {
 
     @Override
     public StoredDocument write(CacheKey key, byte[] content) throws IOException {
+        return write(key, content, clock.instant());
+    }
+
+    /**
+     * Stores the document at {@code key} as stored at {@code storedAt} rather than now: a copy of a document kept
+     * elsewhere keeps the time it was stored there, which its freshness is judged by.
+     */
+    public StoredDocument write(CacheKey key, byte[] content, Instant storedAt) throws IOException {
         Path file = key.resolveUnder(documents);
         Files.createDirectories(file.getParent());
         Path temporary = tmp.resolve(UUID.randomUUID() + ".part");
-        Instant now = clock.instant();
+        Instant now = storedAt;
         try {
             try (FileChannel channel =
                     FileChannel.open(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {

@@ -1,5 +1,6 @@
 package io.providermirror.s3;
 
+import io.providermirror.cache.BlobRedirect;
 import io.providermirror.cache.BlobStore;
 import io.providermirror.cache.BlobSummary;
 import io.providermirror.cache.BlobWrite;
@@ -49,6 +50,7 @@ public final class S3BlobStore implements BlobStore {
     private final S3Uploads uploads;
     private final BucketIndex index;
     private final Clock clock;
+    private final Optional<S3Redirects> redirects;
     /** The archives being fetched from the bucket into the local tier, each with the lock its readers wait on. */
     private final ConcurrentHashMap<CacheKey, Object> fetches = new ConcurrentHashMap<>();
 
@@ -62,6 +64,22 @@ public final class S3BlobStore implements BlobStore {
      */
     public S3BlobStore(S3Bucket bucket, FileBlobStore tier, long maxBytes, int partBytes, Clock clock)
             throws IOException {
+        this(bucket, tier, maxBytes, partBytes, clock, Optional.empty());
+    }
+
+    /**
+     * As above, handing out presigned URLs of committed archives ({@link #redirect}) when {@code redirects} is
+     * present.
+     */
+    public S3BlobStore(
+            S3Bucket bucket,
+            FileBlobStore tier,
+            long maxBytes,
+            int partBytes,
+            Clock clock,
+            Optional<S3Redirects> redirects)
+            throws IOException {
+        this.redirects = redirects;
         this.bucket = bucket;
         this.tier = tier;
         this.uploads = new S3Uploads(bucket, partBytes);
@@ -75,7 +93,7 @@ public final class S3BlobStore implements BlobStore {
 
     private void removeTemporaryObjects() throws IOException {
         Instant before = clock.instant().minus(TEMPORARY_OBJECT_AGE);
-        for (S3Object object : listObjects(bucket.temporaryPrefix())) {
+        for (S3Object object : bucket.list(bucket.temporaryPrefix())) {
             if (object.lastModified().isBefore(before)) {
                 bucket.call(
                         "delete",
@@ -85,23 +103,6 @@ public final class S3BlobStore implements BlobStore {
                 LOG.info("removed temporary object {} left by an earlier upload", object.key());
             }
         }
-    }
-
-    private List<S3Object> listObjects(String prefix) throws IOException {
-        List<S3Object> objects = new ArrayList<>();
-        String token = null;
-        do {
-            String continuation = token;
-            var page = bucket.call(
-                    "list",
-                    prefix,
-                    () -> bucket.client()
-                            .listObjectsV2(
-                                    b -> b.bucket(bucket.name()).prefix(prefix).continuationToken(continuation)));
-            objects.addAll(page.contents());
-            token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
-        } while (token != null);
-        return objects;
     }
 
     /** The local tier's blob, else the object's size and sha256 as recorded in the bucket (one HEAD). */
@@ -123,7 +124,44 @@ public final class S3BlobStore implements BlobStore {
         return recorded(key, head.get().metadata(), head.get().lastModified());
     }
 
-    private static Optional<StoredBlob> recorded(CacheKey key, java.util.Map<String, String> metadata, Instant at) {
+    /** Whether archive requests are answered with presigned URLs ({@code cache.s3.redirectArchives}). */
+    @Override
+    public boolean redirects() {
+        return redirects.isPresent();
+    }
+
+    /**
+     * A presigned GET URL of the archive's object, when the bucket holds it committed (one HEAD: the object must
+     * exist with its recorded sha256 and size, as the commit left it); the object counts as just used for eviction.
+     * Empty when redirects are off or the bucket does not hold the archive, so the caller serves it itself.
+     */
+    @Override
+    public Optional<BlobRedirect> redirect(CacheKey key) throws IOException {
+        if (redirects.isEmpty()) {
+            return Optional.empty();
+        }
+        String object = bucket.blobObject(key);
+        Optional<HeadObjectResponse> head = bucket.callIfPresent(
+                "head",
+                object,
+                () -> bucket.client().headObject(b -> b.bucket(bucket.name()).key(object)));
+        if (head.isEmpty()) {
+            index.remove(key);
+            return Optional.empty();
+        }
+        Optional<StoredBlob> recorded =
+                recorded(key, head.get().metadata(), head.get().lastModified());
+        if (recorded.isEmpty()
+                || head.get().contentLength() == null
+                || head.get().contentLength() != recorded.get().size()) {
+            // Not as a commit leaves an object: reading it through the mirror checks it and removes it.
+            return Optional.empty();
+        }
+        index.put(new BlobSummary(key, recorded.get().size(), recorded.get().committedAt()));
+        return Optional.of(new BlobRedirect(redirects.get().presign(object), recorded.get()));
+    }
+
+    static Optional<StoredBlob> recorded(CacheKey key, java.util.Map<String, String> metadata, Instant at) {
         String sha256 = metadata.get(S3Uploads.SHA256);
         String size = metadata.get(S3Uploads.SIZE);
         if (sha256 == null || size == null || !sha256.matches("[0-9a-f]{64}")) {
@@ -284,6 +322,14 @@ public final class S3BlobStore implements BlobStore {
         }
     }
 
+    /**
+     * Reads every archive in the bucket and checks it against its recorded size and sha256 (streamed, never held in
+     * memory), removing each that does not match ({@code --verify-cache}). The local tier is checked on its own.
+     */
+    public FileBlobStore.VerificationReport verifyAll() throws IOException {
+        return new BucketVerification(bucket).run(this::remove);
+    }
+
     @Override
     public void remove(CacheKey key) throws IOException {
         index.remove(key);
@@ -322,7 +368,7 @@ public final class S3BlobStore implements BlobStore {
     public List<BlobSummary> list() {
         List<BlobSummary> listed = new ArrayList<>();
         try {
-            for (S3Object object : listObjects(bucket.blobPrefix())) {
+            for (S3Object object : bucket.list(bucket.blobPrefix())) {
                 bucket.blobKeyOf(object.key())
                         .ifPresent(key -> listed.add(new BlobSummary(key, object.size(), object.lastModified())));
             }

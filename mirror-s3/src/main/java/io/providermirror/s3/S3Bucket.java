@@ -2,7 +2,9 @@ package io.providermirror.s3;
 
 import io.providermirror.cache.CacheKey;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -14,6 +16,7 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * One bucket as the stores see it: the client, the names of objects beneath the prefix ({@code blobs/},
@@ -114,6 +117,23 @@ public final class S3Bucket implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
+    }
+
+    /** Every object beneath {@code prefix}, page by page. */
+    List<S3Object> list(String prefix) throws StoreUnavailableException {
+        List<S3Object> objects = new ArrayList<>();
+        String token = null;
+        do {
+            String continuation = token;
+            var page = call(
+                    "list",
+                    prefix,
+                    () -> client.listObjectsV2(
+                            b -> b.bucket(name()).prefix(prefix).continuationToken(continuation)));
+            objects.addAll(page.contents());
+            token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+        } while (token != null);
+        return objects;
     }
 
     /** Sends a request; a failure becomes a {@link StoreUnavailableException} naming the bucket and object. */

@@ -4,7 +4,7 @@ import java.time.Duration;
 
 /**
  * What the S3 stores report for metrics: every request to the bucket by operation and outcome with its latency,
- * and reads answered by the local disk tier. The server binds it to its meter registry; this module has none.
+ * reads answered by the local disk tier, and documents read from their local copies while the bucket is down. The server binds it to its meter registry; this module has none.
  */
 public interface S3StoreListener {
 
@@ -15,6 +15,9 @@ public interface S3StoreListener {
 
         @Override
         public void localTierHit() {}
+
+        @Override
+        public void localCopyRead() {}
     };
 
     /**
@@ -28,4 +31,7 @@ public interface S3StoreListener {
 
     /** An archive read answered from the local disk tier, without a request to the bucket. */
     void localTierHit();
+
+    /** A metadata document read from this instance's local copy because the bucket did not answer. */
+    void localCopyRead();
 }

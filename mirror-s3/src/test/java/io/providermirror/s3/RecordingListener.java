@@ -10,6 +10,7 @@ final class RecordingListener implements S3StoreListener {
 
     private final List<String> requests = new CopyOnWriteArrayList<>();
     private final AtomicLong localTierHits = new AtomicLong();
+    private final AtomicLong localCopyReads = new AtomicLong();
 
     @Override
     public void request(String operation, String outcome, Duration latency) {
@@ -19,6 +20,15 @@ final class RecordingListener implements S3StoreListener {
     @Override
     public void localTierHit() {
         localTierHits.incrementAndGet();
+    }
+
+    @Override
+    public void localCopyRead() {
+        localCopyReads.incrementAndGet();
+    }
+
+    long localCopyReads() {
+        return localCopyReads.get();
     }
 
     List<String> requests() {
@@ -32,5 +42,6 @@ final class RecordingListener implements S3StoreListener {
     void clear() {
         requests.clear();
         localTierHits.set(0);
+        localCopyReads.set(0);
     }
 }

@@ -158,6 +158,84 @@ final class BucketCacheTest {
     }
 
     @Test
+    void anInstanceRestartedWhileTheBucketIsDownRefusesToStartAndStartsOnceItAnswers() throws Exception {
+        try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin-d"))) {
+            FakeOrigin.Release release = origin.publish("acme", "restart", "1.0.0", "linux_amd64");
+            String base = "/providers/example.test/acme/restart/";
+            String archive = base + "terraform-provider-restart_1.0.0_linux_amd64.zip";
+            MirrorFixture.Builder instance = onBucket(tmp.resolve("cache-d"), origin, "d/");
+            try (MirrorFixture first = instance.start()) {
+                assertThat(first.get(base + "1.0.0.json").statusCode()).isEqualTo(200);
+                assertThat(first.get(archive).statusCode()).isEqualTo(200);
+            }
+
+            s3.stop();
+            try {
+                assertThatThrownBy(instance::start)
+                        .as("its local copies and tier are there, but not the cache of record")
+                        .hasMessageContaining("cache.s3.endpoint: cannot reach " + s3.endpoint());
+            } finally {
+                s3.start();
+            }
+            int originRequests = origin.requestsMatching(".*");
+            try (MirrorFixture again = instance.start()) {
+                assertThat(again.get(base + "index.json").statusCode()).isEqualTo(200);
+                assertThat(again.get(archive).body())
+                        .isEqualTo(release.archives().get("linux_amd64"));
+            }
+            assertThat(origin.requestsMatching(".*")).isEqualTo(originRequests);
+        }
+    }
+
+    @Test
+    void aRunningInstanceWhoseListIsNotInMemoryAnswersFromItsLocalCopyWhileTheBucketIsDown() throws Exception {
+        try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin-e"));
+                MirrorFixture mirror = onBucket(tmp.resolve("cache-e"), origin, "e/")
+                        .set("cache.metadataMemory", "1MiB")
+                        .start()) {
+            FakeOrigin.Release release = origin.publish("acme", "huge", "1.0.0", "linux_amd64");
+            // A list far heavier than the 0.5 MiB that version lists get: never kept in memory.
+            StringBuilder versions = new StringBuilder(
+                    "{\"versions\":[{\"version\":\"1.0.0\",\"platforms\":[{\"os\":\"linux\",\"arch\":\"amd64\"}]}");
+            for (int i = 1; i < 5_000; i++) {
+                versions.append(",{\"version\":\"0.")
+                        .append(i)
+                        .append(".0\",\"platforms\":[{\"os\":\"linux\",\"arch\":\"amd64\"}]}");
+            }
+            origin.wireMock()
+                    .stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(
+                                    com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo(
+                                            "/v1/providers/acme/huge/versions"))
+                            .willReturn(com.github.tomakehurst.wiremock.client.WireMock.aResponse()
+                                    .withHeader("Content-Type", "application/json")
+                                    .withBody(versions.append("]}").toString())));
+            String base = "/providers/example.test/acme/huge/";
+            String archive = base + "terraform-provider-huge_1.0.0_linux_amd64.zip";
+            HttpResponse<byte[]> index = mirror.get(base + "index.json");
+            assertThat(index.statusCode()).isEqualTo(200);
+            assertThat(mirror.get(base + "1.0.0.json").statusCode()).isEqualTo(200);
+            assertThat(mirror.get(archive).statusCode()).isEqualTo(200);
+            int listRequests = origin.requestsMatching("/v1/providers/acme/huge/versions");
+
+            s3.stop();
+            try {
+                HttpResponse<byte[]> fromCopy = mirror.get(base + "index.json");
+                assertThat(fromCopy.statusCode()).isEqualTo(200);
+                assertThat(fromCopy.body()).isEqualTo(index.body());
+                assertThat(mirror.get(base + "1.0.0.json").statusCode()).isEqualTo(200);
+                assertThat(mirror.get(archive).body())
+                        .isEqualTo(release.archives().get("linux_amd64"));
+                assertThat(management(mirror, "/metrics")).containsPattern("mirror_store_local_copy_reads_total [1-9]");
+            } finally {
+                s3.start();
+            }
+            assertThat(origin.requestsMatching("/v1/providers/acme/huge/versions"))
+                    .as("the list came from the local copy, not from the origin")
+                    .isEqualTo(listRequests);
+        }
+    }
+
+    @Test
     void aBucketThatDoesNotExistIsAStartUpErrorNamingTheKey() throws Exception {
         try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin-c"))) {
             MirrorFixture.Builder builder =

@@ -26,7 +26,9 @@ import java.util.regex.Pattern;
  *
  * <p>The jar is found at the system property {@code s3proxy.jar}, else at {@code target/s3proxy/s3proxy.jar} of
  * the module under test, where the parent pom's {@code copy-s3proxy} execution of the maven-dependency-plugin
- * puts it (a module whose tests use this declares that plugin).
+ * puts it (a module whose tests use this declares that plugin). {@link Release#WITHOUT_CONDITIONAL_WRITES} runs
+ * S3Proxy 2.6.0 instead, from {@code s3proxy-2.6.0.jar} beside it (or the system property
+ * {@code s3proxy.jar.2.6.0}).
  */
 public final class S3ProxyServer implements AutoCloseable {
 
@@ -39,20 +41,48 @@ public final class S3ProxyServer implements AutoCloseable {
     private static final Pattern STARTED = Pattern.compile("Started ServerConnector@.*\\{127\\.0\\.0\\.1:(\\d+)}");
     private static final long START_SECONDS = 60;
 
+    /** Which S3Proxy runs, and over which of its backends. */
+    public enum Release {
+        /** The release the build pins, with its {@code filesystem-nio2} backend: conditional writes as S3 has them. */
+        CURRENT("s3proxy.jar", "s3proxy.jar", "filesystem-nio2"),
+        /**
+         * S3Proxy 2.6.0 with its old {@code filesystem} backend, which ignores {@code If-None-Match} and
+         * {@code If-Match} on a PUT and overwrites (measured): a store without conditional writes.
+         */
+        WITHOUT_CONDITIONAL_WRITES("s3proxy.jar.2.6.0", "s3proxy-2.6.0.jar", "filesystem");
+
+        private final String property;
+        private final String fileName;
+        private final String provider;
+
+        Release(String property, String fileName, String provider) {
+            this.property = property;
+            this.fileName = fileName;
+            this.provider = provider;
+        }
+    }
+
     private final Path root;
     private final Path data;
+    private final Release release;
     private final List<String> output = new ArrayList<>();
     private Process process;
     private int port;
 
-    private S3ProxyServer(Path root) {
+    private S3ProxyServer(Path root, Release release) {
         this.root = root;
         this.data = root.resolve("data");
+        this.release = release;
     }
 
     /** Starts S3Proxy keeping its buckets beneath {@code root}/data, on a free loopback port. */
     public static S3ProxyServer start(Path root) {
-        S3ProxyServer server = new S3ProxyServer(root);
+        return start(root, Release.CURRENT);
+    }
+
+    /** Starts {@code release} of S3Proxy keeping its buckets beneath {@code root}/data, on a free loopback port. */
+    public static S3ProxyServer start(Path root, Release release) {
+        S3ProxyServer server = new S3ProxyServer(root, release);
         server.start();
         return server;
     }
@@ -73,13 +103,13 @@ public final class S3ProxyServer implements AutoCloseable {
                             "s3proxy.authorization=aws-v2-or-v4",
                             "s3proxy.identity=" + ACCESS_KEY,
                             "s3proxy.credential=" + SECRET_KEY,
-                            "jclouds.provider=filesystem-nio2",
+                            "jclouds.provider=" + release.provider,
                             "jclouds.filesystem.basedir=" + data.toAbsolutePath(),
                             ""));
             String java =
                     Paths.get(System.getProperty("java.home"), "bin", "java").toString();
             ProcessBuilder builder = new ProcessBuilder(
-                            java, "-Xmx256m", "-jar", jar().toString(), "--properties", properties.toString())
+                            java, "-Xmx256m", "-jar", jar(release).toString(), "--properties", properties.toString())
                     .redirectErrorStream(true);
             builder.environment().put("LOG_LEVEL", "info");
             process = builder.start();
@@ -131,9 +161,9 @@ public final class S3ProxyServer implements AutoCloseable {
         }
     }
 
-    private static Path jar() {
-        String configured = System.getProperty("s3proxy.jar");
-        Path jar = configured != null ? Paths.get(configured) : Paths.get("target", "s3proxy", "s3proxy.jar");
+    private static Path jar(Release release) {
+        String configured = System.getProperty(release.property);
+        Path jar = configured != null ? Paths.get(configured) : Paths.get("target", "s3proxy", release.fileName);
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("S3Proxy's jar is not at " + jar.toAbsolutePath()
                     + ": declare the maven-dependency-plugin (execution copy-s3proxy) in this module's pom");

@@ -1,9 +1,12 @@
 package io.providermirror.server.app;
 
 import io.providermirror.cache.FileBlobStore;
+import io.providermirror.cache.FileDocumentStore;
+import io.providermirror.s3.LocalCopyDocumentStore;
 import io.providermirror.s3.S3BlobStore;
 import io.providermirror.s3.S3Bucket;
 import io.providermirror.s3.S3DocumentStore;
+import io.providermirror.s3.S3Redirects;
 import io.providermirror.s3.S3Settings;
 import io.providermirror.s3.S3StoreListener;
 import io.providermirror.s3.StoreUnavailableException;
@@ -12,6 +15,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Optional;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -20,9 +24,16 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * The stores of a mirror whose cache of record is a bucket ({@code cache.s3}): checks at start-up that the bucket
  * answers (an error names the key: {@code cache.s3.bucket} when it does not exist or access is denied,
  * {@code cache.s3.endpoint} when nothing answers), then opens the archive store with its local tier beneath the
- * cache directory and the document store. Credentials come from the AWS SDK's default chain.
+ * cache directory (and, with {@code cache.s3.redirectArchives}, its presigner) and the document store with its
+ * local copies there. Credentials come from the AWS SDK's default chain.
  */
-record BucketStores(S3Bucket bucket, FileBlobStore tier, S3BlobStore blobs, S3DocumentStore documents) {
+record BucketStores(
+        S3Bucket bucket,
+        FileBlobStore tier,
+        S3BlobStore blobs,
+        LocalCopyDocumentStore documents,
+        Optional<S3Redirects> redirects)
+        implements AutoCloseable {
 
     /** Archives up to this size are one PUT; larger ones are multipart uploads of parts of this size. */
     static final int PART_BYTES = 16 * 1024 * 1024;
@@ -41,18 +52,41 @@ record BucketStores(S3Bucket bucket, FileBlobStore tier, S3BlobStore blobs, S3Do
                 config.region(),
                 config.pathStyleAccess(),
                 config.prefix());
-        S3Bucket bucket = new S3Bucket(
-                S3Bucket.client(settings, DefaultCredentialsProvider.builder().build()), settings, listener);
+        AwsCredentialsProvider credentials =
+                DefaultCredentialsProvider.builder().build();
+        S3Bucket bucket = new S3Bucket(S3Bucket.client(settings, credentials), settings, listener);
+        Optional<S3Redirects> redirects = Optional.empty();
         try {
             check(bucket, config);
             FileBlobStore tier = new FileBlobStore(
                     cacheDirectory, clock, config.localTierSize().bytes(), minFreeBytes);
-            S3BlobStore blobs = new S3BlobStore(bucket, tier, maxBytes, PART_BYTES, clock);
-            return new BucketStores(bucket, tier, blobs, new S3DocumentStore(bucket, clock));
+            if (config.redirectArchives()) {
+                redirects = Optional.of(S3Redirects.create(
+                        settings,
+                        Optional.ofNullable(config.redirectEndpoint()),
+                        credentials,
+                        config.redirectUrlTtl()));
+            }
+            S3BlobStore blobs = new S3BlobStore(bucket, tier, maxBytes, PART_BYTES, clock, redirects);
+            LocalCopyDocumentStore documents = new LocalCopyDocumentStore(
+                    new S3DocumentStore(bucket, clock), new FileDocumentStore(cacheDirectory, clock), listener);
+            return new BucketStores(bucket, tier, blobs, documents, redirects);
         } catch (IOException | RuntimeException e) {
+            redirects.ifPresent(S3Redirects::close);
             bucket.close();
             throw e;
         }
+    }
+
+    /** {@code --verify-cache}: every archive in the bucket read and checked against its recorded size and sha256. */
+    FileBlobStore.VerificationReport verifyBucket() throws IOException {
+        return blobs.verifyAll();
+    }
+
+    @Override
+    public void close() {
+        redirects.ifPresent(S3Redirects::close);
+        bucket.close();
     }
 
     /**

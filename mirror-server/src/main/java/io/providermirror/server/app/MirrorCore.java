@@ -181,12 +181,10 @@ public final class MirrorCore implements AutoCloseable {
                     ? bucketStores.tier()
                     : new FileBlobStore(cacheDirectory, clock, maxBytes, minFreeBytes(config, cacheDirectory));
             if (verifyCache) {
-                FileBlobStore.VerificationReport report = files.verifyAll();
-                LOG.info(
-                        "--verify-cache: hashed {} cached archives; removed {} that no longer matched{}",
-                        report.checked(),
-                        report.removed().size(),
-                        report.removed().isEmpty() ? "" : ": " + report.removed());
+                verify("cached archives", files.verifyAll());
+                if (bucketStores != null) {
+                    verify("archives in S3 bucket '" + bucketStores.bucket().name() + "'", bucketStores.verifyBucket());
+                }
             }
             BlobStore blobs = storeView.apply(bucketStores != null ? bucketStores.blobs() : files);
             DocumentStore documents =
@@ -269,12 +267,21 @@ public final class MirrorCore implements AutoCloseable {
                     modules);
         } catch (IOException | RuntimeException e) {
             if (bucketStores != null) {
-                bucketStores.bucket().close();
+                bucketStores.close();
             }
             pools.shutdownNow();
             lock.close();
             throw e;
         }
+    }
+
+    private static void verify(String what, FileBlobStore.VerificationReport report) {
+        LOG.info(
+                "--verify-cache: hashed {} {}; removed {} that no longer matched{}",
+                report.checked(),
+                what,
+                report.removed().size(),
+                report.removed().isEmpty() ? "" : ": " + report.removed());
     }
 
     /** {@code host:port} of a configured URL, the port spelled out. */
@@ -360,7 +367,7 @@ public final class MirrorCore implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         if (bucketStores != null) {
-            bucketStores.bucket().close();
+            bucketStores.close();
         }
         try {
             lock.close();

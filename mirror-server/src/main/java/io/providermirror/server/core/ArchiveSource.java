@@ -1,6 +1,7 @@
 package io.providermirror.server.core;
 
 import io.providermirror.cache.ArchiveFill;
+import io.providermirror.cache.BlobRedirect;
 import io.providermirror.cache.OpenBlob;
 import io.providermirror.cache.StoredBlob;
 import java.io.IOException;
@@ -36,6 +37,21 @@ public sealed interface ArchiveSource extends AutoCloseable {
         @Override
         public void close() throws IOException {
             channel.close();
+        }
+    }
+
+    /**
+     * An archive committed in a shared store that clients read from directly ({@code cache.s3.redirectArchives}):
+     * the response sends the client to a short-lived URL of the object rather than sending the bytes itself.
+     */
+    record Redirected(BlobRedirect redirect) implements ArchiveSource {
+        public StoredBlob blob() {
+            return redirect.blob();
+        }
+
+        @Override
+        public void close() {
+            // Nothing is held: the store keeps the object, and the URL expires by itself.
         }
     }
 

@@ -82,6 +82,24 @@ final class Archives {
 
     CompletableFuture<ArchiveSource> get(ProviderAddress address, ProviderVersion version, Platform platform) {
         CacheKey key = CacheLayout.archive(address, version, platform);
+        if (blobs.redirects()) {
+            // cache.s3.redirectArchives: an archive committed in the bucket is read from there by the client; a cold
+            // one is served as ever (its client is waiting already), and redirected once committed.
+            return CompletableFuture.supplyAsync(() -> ArchiveRedirects.find(blobs, key), executor)
+                    .thenCompose(redirect -> {
+                        if (redirect.isPresent()) {
+                            metrics.cacheLookup(MirrorMetrics.LookupKind.ARCHIVE, MirrorMetrics.LookupResult.HIT);
+                            return CompletableFuture.completedFuture(redirect.get());
+                        }
+                        return served(key, address, version, platform);
+                    });
+        }
+        return served(key, address, version, platform);
+    }
+
+    /** The archive's bytes through the mirror: the local disk, else the store, else a fill from its origin. */
+    private CompletableFuture<ArchiveSource> served(
+            CacheKey key, ProviderAddress address, ProviderVersion version, Platform platform) {
         Optional<ArchiveSource> verified = openVerified(key);
         if (verified.isPresent()) {
             // Hot path, on the caller's (event loop) thread: a warm archive needs one open(2), as in nginx.

@@ -197,7 +197,11 @@ public final class ModuleMirror {
             return CompletableFuture.failedFuture(forbidden(refused.get()));
         }
         CacheKey key = CacheLayout.moduleArchive(address, version, extension);
-        CompletableFuture<ArchiveSource> answer = CompletableFuture.supplyAsync(() -> openCached(key), executor)
+        CompletableFuture<ArchiveSource> answer = CompletableFuture.supplyAsync(
+                        () -> blobs.redirects()
+                                ? ArchiveRedirects.find(blobs, key).or(() -> openCached(key))
+                                : openCached(key),
+                        executor)
                 .thenCompose(cached -> {
                     if (cached.isPresent()) {
                         metrics.cacheLookup(MirrorMetrics.LookupKind.MODULE_ARCHIVE, MirrorMetrics.LookupResult.HIT);

@@ -19,6 +19,7 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.stream.ChunkedNioFile;
 import io.netty.handler.stream.ChunkedWriteHandler;
+import io.providermirror.cache.StoredBlob;
 import io.providermirror.server.core.ArchiveSource;
 import io.providermirror.server.metrics.MirrorMetrics;
 import java.io.IOException;
@@ -30,7 +31,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes an archive: a cached one zero-copy from its file (in chunks through TLS, which must encrypt it),
  * with its entity tag, ranges and conditional requests; one still being fetched as a chunked body that follows
- * the fill. Every path releases the archive's lease, which keeps it from being evicted while it is sent.
+ * the fill; one the client reads from the shared store itself as a redirect. Every path releases the archive's lease, which keeps it from being evicted while it is sent.
  */
 final class ArchiveResponse {
 
@@ -46,12 +47,70 @@ final class ArchiveResponse {
     private ArchiveResponse() {}
 
     /** Answers {@code exchange} with {@code source}, which this takes over (and closes). */
-    static void send(Exchange exchange, ArchiveSource source) {
+    static void send(Exchange exchange, ArchiveSource source, MirrorMetrics metrics) {
         if (source instanceof ArchiveSource.Cached cached) {
             sendCached(exchange, cached);
         } else if (source instanceof ArchiveSource.Filling filling) {
             sendFilling(exchange, filling);
+        } else if (source instanceof ArchiveSource.Redirected redirected) {
+            sendRedirected(exchange, redirected, metrics);
         }
+    }
+
+    /**
+     * A GET is sent to the presigned URL with a 307, which keeps the method (the URL opens a GET and nothing else)
+     * and is never cached by default; {@code no-store} says so again, as the URL expires. A HEAD is answered here,
+     * from the size and sha256 the object's commit recorded, as a HEAD of a cached archive is: a presigned GET URL
+     * would refuse it. A conditional GET that matches is a 304 without a redirect.
+     */
+    private static void sendRedirected(Exchange exchange, ArchiveSource.Redirected redirected, MirrorMetrics metrics) {
+        ChannelHandlerContext ctx = exchange.ctx();
+        StoredBlob blob = redirected.blob();
+        String etag = "\"" + blob.sha256() + "\"";
+        String lastModified = DateFormatter.format(Date.from(blob.committedAt()));
+        if (exchange.conditions().notModified(etag)) {
+            ctx.writeAndFlush(notModified(etag, lastModified, blob.size()));
+            return;
+        }
+        if (exchange.head()) {
+            HttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+            response.headers()
+                    .set(HttpHeaderNames.CONTENT_TYPE, contentType(exchange.path()))
+                    .set(HttpHeaderNames.ACCEPT_RANGES, HttpHeaderValues.BYTES)
+                    .set(HttpHeaderNames.ETAG, etag)
+                    .set(HttpHeaderNames.LAST_MODIFIED, lastModified)
+                    .set(HttpHeaderNames.CACHE_CONTROL, IMMUTABLE)
+                    .set(X_CACHE, "HIT");
+            HttpUtil.setContentLength(response, blob.size());
+            ctx.write(response);
+            ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
+            return;
+        }
+        FullHttpResponse response = new DefaultFullHttpResponse(
+                HttpVersion.HTTP_1_1, HttpResponseStatus.TEMPORARY_REDIRECT, Unpooled.EMPTY_BUFFER);
+        response.headers()
+                .set(HttpHeaderNames.LOCATION, redirected.redirect().location().toASCIIString())
+                .set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_STORE)
+                .set(X_CACHE, "HIT");
+        HttpUtil.setContentLength(response, 0);
+        metrics.archiveRedirected();
+        ctx.writeAndFlush(response);
+    }
+
+    /** A 304 for a conditional request whose entity tag matches: no body, no redirect. */
+    private static FullHttpResponse notModified(String etag, String lastModified, long size) {
+        FullHttpResponse notModified = new DefaultFullHttpResponse(
+                HttpVersion.HTTP_1_1, HttpResponseStatus.NOT_MODIFIED, Unpooled.EMPTY_BUFFER);
+        notModified
+                .headers()
+                .set(HttpHeaderNames.ETAG, etag)
+                .set(HttpHeaderNames.LAST_MODIFIED, lastModified)
+                .set(HttpHeaderNames.CACHE_CONTROL, IMMUTABLE)
+                .set(X_CACHE, "HIT");
+        // The length a 200 would have (RFC 9110 allows it); it also tells the keep-alive handler where the
+        // response ends, so the connection stays open.
+        HttpUtil.setContentLength(notModified, size);
+        return notModified;
     }
 
     private static void sendCached(Exchange exchange, ArchiveSource.Cached cached) {
@@ -62,18 +121,7 @@ final class ArchiveResponse {
         String lastModified = DateFormatter.format(Date.from(cached.blob().committedAt()));
         if (exchange.conditions().notModified(etag)) {
             closeQuietly(cached);
-            FullHttpResponse notModified = new DefaultFullHttpResponse(
-                    HttpVersion.HTTP_1_1, HttpResponseStatus.NOT_MODIFIED, Unpooled.EMPTY_BUFFER);
-            notModified
-                    .headers()
-                    .set(HttpHeaderNames.ETAG, etag)
-                    .set(HttpHeaderNames.LAST_MODIFIED, lastModified)
-                    .set(HttpHeaderNames.CACHE_CONTROL, IMMUTABLE)
-                    .set(X_CACHE, "HIT");
-            // The length a 200 would have (RFC 9110 allows it); it also tells the keep-alive handler where the
-            // response ends, so the connection stays open.
-            HttpUtil.setContentLength(notModified, size);
-            ctx.writeAndFlush(notModified);
+            ctx.writeAndFlush(notModified(etag, lastModified, size));
             return;
         }
         String range = exchange.conditions().rangeApplies(etag, lastModified) ? exchange.range() : null;

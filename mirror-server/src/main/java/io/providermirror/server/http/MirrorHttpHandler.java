@@ -145,7 +145,7 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
             whenDone(
                     exchange,
                     () -> mirror.archive(archive.address(), archive.version(), archive.platform()),
-                    ArchiveResponse::send);
+                    (e, source) -> ArchiveResponse.send(e, source, services.metrics()));
         } else if (route instanceof Route.ModuleVersions versions) {
             whenDone(exchange, () -> services.modules().versions(versions.address()), MirrorHttpHandler::sendDocument);
         } else if (route instanceof Route.ModuleDownload download) {
@@ -160,7 +160,7 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
             whenDone(
                     exchange,
                     () -> services.modules().archive(archive.address(), archive.version(), archive.extension()),
-                    ArchiveResponse::send);
+                    (e, source) -> ArchiveResponse.send(e, source, services.metrics()));
         } else if (route instanceof Route.RegistryVersions versions) {
             whenDone(exchange, () -> mirror.registry().versions(versions.address()), MirrorHttpHandler::sendDocument);
         } else if (route instanceof Route.RegistryDownload download) {

@@ -69,6 +69,16 @@ public final class MeterNames {
      * {@code mirror_store_local_tier_hits_total}.
      */
     public static final String STORE_LOCAL_TIER_HITS = "mirror.store.local.tier.hits";
+    /**
+     * Counter of metadata documents read from an instance's local copy because the bucket did not answer.
+     * Prometheus: {@code mirror_store_local_copy_reads_total}.
+     */
+    public static final String STORE_LOCAL_COPY_READS = "mirror.store.local.copy.reads";
+    /**
+     * Counter of archive requests answered with a redirect to a presigned URL of the bucket's object
+     * ({@code cache.s3.redirectArchives}). Prometheus: {@code mirror_store_redirects_total}.
+     */
+    public static final String STORE_REDIRECTS = "mirror.store.redirects";
 
     /** What was asked for: {@code index}, {@code version}, {@code archive}, {@code status}, {@code metrics}, ... */
     public static final String ROUTE = "route";

@@ -141,6 +141,17 @@ public final class MirrorMetrics implements OriginObserver {
         }
     }
 
+    /** An archive request answered with a redirect to the bucket's copy ({@code cache.s3.redirectArchives}). */
+    public void archiveRedirected() {
+        redirectCounter(registry).increment();
+    }
+
+    static Counter redirectCounter(MeterRegistry registry) {
+        return Counter.builder(MeterNames.STORE_REDIRECTS)
+                .description("archive requests answered with a redirect to a presigned URL of the bucket's object")
+                .register(registry);
+    }
+
     /**
      * Registers, at zero, the per-host counters of {@code hosts} for every known label value, so that every series
      * the dashboard and the alert rules read exists from the first scrape (not only after the first failure).

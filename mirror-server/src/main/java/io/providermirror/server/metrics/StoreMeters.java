@@ -6,17 +6,26 @@ import io.micrometer.core.instrument.Timer;
 import io.providermirror.s3.S3StoreListener;
 import java.time.Duration;
 
-/** The S3 stores' requests and local tier hits as meters ({@link MeterNames#STORE_REQUESTS}). */
+/**
+ * The S3 stores' requests, local tier hits and local copy reads as meters ({@link MeterNames#STORE_REQUESTS}); the
+ * redirect counter is registered here at zero so that its series exists from the first scrape.
+ */
 public final class StoreMeters implements S3StoreListener {
 
     private final MeterRegistry registry;
     private final Counter localTierHits;
+    private final Counter localCopyReads;
 
     public StoreMeters(MeterRegistry registry) {
         this.registry = registry;
         this.localTierHits = Counter.builder(MeterNames.STORE_LOCAL_TIER_HITS)
                 .description("archive reads answered by the local tier in front of the bucket")
                 .register(registry);
+        this.localCopyReads = Counter.builder(MeterNames.STORE_LOCAL_COPY_READS)
+                .description(
+                        "metadata documents read from this instance's local copy because the bucket did not answer")
+                .register(registry);
+        MirrorMetrics.redirectCounter(registry);
     }
 
     @Override
@@ -32,5 +41,10 @@ public final class StoreMeters implements S3StoreListener {
     @Override
     public void localTierHit() {
         localTierHits.increment();
+    }
+
+    @Override
+    public void localCopyRead() {
+        localCopyReads.increment();
     }
 }

@@ -41,7 +41,7 @@ public final class CacheWarmTarget implements WarmTarget {
             throws Exception {
         try (ArchiveSource source =
                 core.mirror().archive(address, version, platform).get()) {
-            if (source instanceof ArchiveSource.Cached) {
+            if (source instanceof ArchiveSource.Cached || source instanceof ArchiveSource.Redirected) {
                 return true;
             }
             ArchiveSource.Filling filling = (ArchiveSource.Filling) source;
@@ -74,7 +74,7 @@ public final class CacheWarmTarget implements WarmTarget {
         try (ArchiveSource archive = core.modules()
                 .archive(address, version, download.type().extension())
                 .get()) {
-            return pinned && archive instanceof ArchiveSource.Cached;
+            return pinned && (archive instanceof ArchiveSource.Cached || archive instanceof ArchiveSource.Redirected);
         }
     }
 

@@ -10,7 +10,9 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.providermirror.cache.CacheKey;
 import io.providermirror.cache.ConditionalFillLeases;
 import io.providermirror.cache.FileBlobStore;
+import io.providermirror.cache.FileDocumentStore;
 import io.providermirror.cache.FillLeases;
+import io.providermirror.s3.LocalCopyDocumentStore;
 import io.providermirror.s3.S3BlobStore;
 import io.providermirror.s3.S3Bucket;
 import io.providermirror.s3.S3DocumentStore;
@@ -109,9 +111,14 @@ final class SharedBucketTest {
             counts.computeIfAbsent("local_tier_hit", k -> new AtomicLong()).incrementAndGet();
         }
 
+        @Override
+        public void localCopyRead() {
+            counts.computeIfAbsent("local_copy_read", k -> new AtomicLong()).incrementAndGet();
+        }
+
         long total() {
             return counts.entrySet().stream()
-                    .filter(e -> !e.getKey().equals("local_tier_hit"))
+                    .filter(e -> !e.getKey().startsWith("local_"))
                     .mapToLong(e -> e.getValue().get())
                     .sum();
         }
@@ -138,6 +145,15 @@ final class SharedBucketTest {
     }
 
     private Instance instance(String holder) throws Exception {
+        return instance(holder, 16L << 20, false);
+    }
+
+    /**
+     * An instance as {@code cache.s3} builds one when {@code localCopies}: its documents copied into its directory.
+     *
+     * @param metadataBytes the memory for metadata; 1 keeps nothing, so every answer reads its documents
+     */
+    private Instance instance(String holder, long metadataBytes, boolean localCopies) throws Exception {
         Requests requests = new Requests();
         S3Settings settings = settings();
         S3Bucket bucket = new S3Bucket(
@@ -156,7 +172,7 @@ final class SharedBucketTest {
                         64L << 20,
                         false,
                         Duration.ofSeconds(10),
-                        16L << 20,
+                        metadataBytes,
                         FillBounds.DEFAULT,
                         Duration.ofSeconds(30)),
                 hostname -> this.origin,
@@ -166,7 +182,12 @@ final class SharedBucketTest {
                         Long.MAX_VALUE,
                         5 * 1024 * 1024,
                         clock),
-                new S3DocumentStore(bucket, clock),
+                localCopies
+                        ? new LocalCopyDocumentStore(
+                                new S3DocumentStore(bucket, clock),
+                                new FileDocumentStore(tmp.resolve(holder + "-documents-" + UUID.randomUUID()), clock),
+                                requests)
+                        : new S3DocumentStore(bucket, clock),
                 leases,
                 executor,
                 executor,
@@ -237,6 +258,38 @@ final class SharedBucketTest {
         assertThat(warmStoreRequests)
                 .as("a warm instance answers from memory and its local tier")
                 .isZero();
+    }
+
+    @Test
+    void withItsMetadataOutOfMemoryAnInstanceAnswersFromItsLocalCopiesWhileTheBucketIsDown() throws Exception {
+        Instance a = instance("a", 1, true);
+        init(a);
+        assertThat(origin.versionCalls).hasValue(1);
+        assertThat(origin.releaseCalls).hasValue(1);
+
+        s3.stop();
+        try {
+            assertThat(a.mirror()
+                            .versionIndex(ADDRESS)
+                            .get(30, TimeUnit.SECONDS)
+                            .json())
+                    .isNotEmpty();
+            assertThat(new String(
+                            a.mirror()
+                                    .versionDocument(ADDRESS, VERSION)
+                                    .get(30, TimeUnit.SECONDS)
+                                    .json(),
+                            java.nio.charset.StandardCharsets.UTF_8))
+                    .contains("zh:");
+            assertThat(fetch(a)).as("from the local tier").isEqualTo(origin.archive);
+        } finally {
+            s3.start();
+        }
+        assertThat(a.requests().counts.get("local_copy_read"))
+                .as("nothing in memory: the version list and the release evidence from their copies")
+                .hasValueGreaterThanOrEqualTo(2);
+        assertThat(origin.versionCalls).as("not from the origin").hasValue(1);
+        assertThat(origin.releaseCalls).hasValue(1);
     }
 
     @Test
