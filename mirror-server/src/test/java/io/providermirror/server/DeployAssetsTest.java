@@ -169,6 +169,45 @@ final class DeployAssetsTest {
         }
     }
 
+    /**
+     * The image starts from an AOT cache made by a training run while it is built: the JVM uses a cache only
+     * under the options it was made with, so the run's options must be the ENTRYPOINT's; the script it runs
+     * is copied from the repository, and the image's JRE is the one that reads such a cache (25 or later).
+     */
+    @Test
+    void theImagesAotCacheIsMadeWithTheOptionsTheMirrorRunsWith() throws Exception {
+        String dockerfile = Files.readString(DEPLOY.resolve("Dockerfile")).replace("\\\n", " ");
+        Matcher entrypoint = Pattern.compile(
+                        "(?m)^ENTRYPOINT \\[\"java\", (.*), \"-XX:AOTCache=([^\"]+)\", \"-jar\", \"([^\"]+)\"\\]$")
+                .matcher(dockerfile);
+        assertThat(entrypoint.find())
+                .as("ENTRYPOINT java <options> -XX:AOTCache=<file> -jar <jar>")
+                .isTrue();
+        List<String> options = List.of(entrypoint.group(1).replace("\"", "").split(",\\s*"));
+        String cache = entrypoint.group(2);
+        String jar = entrypoint.group(3);
+
+        Matcher training = Pattern.compile("(?m)^RUN (\\S+/aot-cache\\.sh) (\\S+) (\\S+) ([^&\\n]*?)\\s*(&&|$)")
+                .matcher(dockerfile);
+        assertThat(training.find())
+                .as("RUN .../aot-cache.sh <jar> <cache> <options>")
+                .isTrue();
+        assertThat(training.group(2)).isEqualTo(jar);
+        assertThat(training.group(3)).isEqualTo(cache);
+        assertThat(List.of(training.group(4).trim().split("\\s+")))
+                .as("the training run's java options")
+                .isEqualTo(options);
+        assertThat(dockerfile).contains("COPY deploy/aot-cache.sh " + training.group(1));
+        assertThat(DEPLOY.resolve("aot-cache.sh")).isRegularFile().isExecutable();
+
+        Matcher runtime =
+                Pattern.compile("(?m)^FROM eclipse-temurin:(\\d+)-jre$").matcher(dockerfile);
+        assertThat(runtime.find()).as("the runtime stage's image").isTrue();
+        assertThat(Integer.parseInt(runtime.group(1)))
+                .as("AOT caches need JDK 25")
+                .isGreaterThanOrEqualTo(25);
+    }
+
     @Test
     void theComposeFileReferencesFilesThatExistAndKeysThatExist() throws Exception {
         JsonNode compose = YAML.readTree(DEPLOY.resolve("compose.yaml").toFile());

@@ -11,6 +11,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.OutputStreamAppender;
 import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.read.ListAppender;
+import io.providermirror.server.logging.LogFormats;
 import io.providermirror.server.logging.RedactingJsonEncoder;
 import io.providermirror.testkit.FakeOrigin;
 import java.net.URI;
@@ -60,20 +61,14 @@ final class SecretsInTextTest {
     }
 
     /**
-     * The encoder of the shipped {@code logback.xml}'s stderr appender, configured in a context of its own (the
-     * tests themselves log to a file through {@code logback-test.xml}).
+     * The encoder of the built-in text format's stderr appender ({@link LogFormats#text}, what the mirror logs
+     * with unless given a configuration), configured in a context of its own (the tests themselves log to a file
+     * through {@code logback-test.xml}).
      */
     @SuppressWarnings("unchecked")
     private static Encoder<ILoggingEvent> shippedEncoder() {
         ch.qos.logback.classic.LoggerContext shipped = new ch.qos.logback.classic.LoggerContext();
-        ch.qos.logback.classic.joran.JoranConfigurator configurator =
-                new ch.qos.logback.classic.joran.JoranConfigurator();
-        configurator.setContext(shipped);
-        try {
-            configurator.doConfigure(SecretsInTextTest.class.getResource("/logback.xml"));
-        } catch (ch.qos.logback.core.joran.spi.JoranException e) {
-            throw new AssertionError("the shipped logback.xml does not load", e);
-        }
+        LogFormats.text(shipped);
         return ((OutputStreamAppender<ILoggingEvent>)
                         shipped.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getAppender("STDERR"))
                 .getEncoder();

@@ -25,7 +25,9 @@ import java.util.regex.Pattern;
  * A signed origin registry as a process, for benchmarks and soak runs, that publishes <em>every</em> provider
  * {@code example.test/acme/<type>} (version 1.0.0, linux_amd64) on demand: a provider's archive is made and
  * signed the first time anything of it is asked for, kept as a file, and served from that file. Archives of
- * types starting with {@code large} are {@code largeBytes}, all others {@code smallBytes}. Every answer waits
+ * types starting with {@code large} are {@code largeBytes}, all others {@code smallBytes}; those of types
+ * starting with {@code deflated} are also {@code largeBytes}, but with a deflated, provider-like executable
+ * ({@link ProviderZips#writeDeflatedProvider}), for measuring {@code h1:}. Every answer waits
  * {@code delayMs} first. Writes {@code origin.env} (discovery URL, CA file, port) into {@code directory} and
  * runs until killed.
  *
@@ -180,8 +182,12 @@ public final class BenchOrigin {
             String sha256;
             try {
                 Path partial = files.resolve(fileName + ".partial");
-                ProviderZips.writeProvider(
-                        partial, t, VERSION, PLATFORM, t.startsWith("large") ? largeBytes : smallBytes);
+                if (t.startsWith("deflated")) {
+                    ProviderZips.writeDeflatedProvider(partial, t, VERSION, PLATFORM, largeBytes);
+                } else {
+                    ProviderZips.writeProvider(
+                            partial, t, VERSION, PLATFORM, t.startsWith("large") ? largeBytes : smallBytes);
+                }
                 Files.move(partial, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 sha256 = sha256(archive);
             } catch (IOException e) {

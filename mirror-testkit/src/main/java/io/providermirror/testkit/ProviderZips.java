@@ -83,6 +83,50 @@ public final class ProviderZips {
         }
     }
 
+    /**
+     * Writes a package whose executable is deflated and compresses about as a real provider binary does (2-3x),
+     * until the archive is about {@code archiveBytes}: the JDK's own {@code libjvm.so} and class library, over
+     * and over (deflate looks back 32 KiB, so repeating them compresses no better). For measuring {@code h1:},
+     * which must inflate what it hashes; {@link #writeProvider}'s payload is stored, incompressible bytes.
+     */
+    public static void writeDeflatedProvider(
+            java.nio.file.Path file, String type, String version, String platform, long archiveBytes)
+            throws IOException {
+        java.nio.file.Path javaHome = java.nio.file.Path.of(System.getProperty("java.home"));
+        java.nio.file.Path[] sources = {javaHome.resolve("lib/server/libjvm.so"), javaHome.resolve("lib/modules")};
+        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(
+                        file,
+                        java.nio.file.StandardOpenOption.CREATE,
+                        java.nio.file.StandardOpenOption.TRUNCATE_EXISTING,
+                        java.nio.file.StandardOpenOption.WRITE);
+                ZipOutputStream zip = new ZipOutputStream(new java.io.BufferedOutputStream(
+                        java.nio.channels.Channels.newOutputStream(channel), 1 << 20))) {
+            writeDocs(zip, type, version);
+            zip.putNextEntry(new ZipEntry(executableName(type, version, platform)));
+            byte[] buffer = new byte[1 << 20];
+            // The channel's size lags what the deflater holds by a buffer or two: close enough for a benchmark.
+            while (channel.size() < archiveBytes) {
+                long before = channel.size();
+                long copied = 0;
+                for (java.nio.file.Path source : sources) {
+                    if (!java.nio.file.Files.isRegularFile(source)) {
+                        continue;
+                    }
+                    try (java.io.InputStream in = java.nio.file.Files.newInputStream(source)) {
+                        for (int n; channel.size() < archiveBytes && (n = in.read(buffer)) > 0; ) {
+                            zip.write(buffer, 0, n);
+                            copied += n;
+                        }
+                    }
+                }
+                if (copied == 0 && channel.size() == before) {
+                    throw new IOException("no JDK files under " + javaHome + " to build a provider-like archive from");
+                }
+            }
+            zip.closeEntry();
+        }
+    }
+
     /** The name the CLI expects the executable to have. */
     private static String executableName(String type, String version, String platform) {
         return "terraform-provider-" + type + "_v" + version + "_x5" + (platform.startsWith("windows_") ? ".exe" : "");

@@ -14,6 +14,8 @@ import java.io.PrintWriter;
 import java.nio.charset.Charset;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -24,12 +26,8 @@ import picocli.CommandLine.Option;
         name = "provider-mirror",
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
-        subcommands = {
-            io.providermirror.server.cli.WarmCommand.class,
-            io.providermirror.server.cli.ExportCommand.class,
-            io.providermirror.server.cli.ImportCommand.class,
-            io.providermirror.server.cli.ModulesCommand.class
-        },
+        // Added by commandLine(), only when the arguments may name one (see there).
+        addMethodSubcommands = false,
         description = "A caching pull-through network mirror for Terraform and OpenTofu providers.",
         footer = {
             "",
@@ -71,8 +69,57 @@ public final class Main implements Callable<Integer> {
         if (System.getProperty(TUNNEL_AUTH_PROPERTY) == null) {
             System.setProperty(TUNNEL_AUTH_PROPERTY, "");
         }
-        StartupPreload.start();
-        System.exit(new CommandLine(new Main()).execute(args));
+        boolean serves = serverOptionsOnly(args);
+        if (serves) {
+            StartupPreload.start();
+        }
+        System.exit(commandLine(serves).execute(args));
+    }
+
+    /** The commands besides serving, in the order the help lists them (then hash-token and healthcheck). */
+    private static final List<Class<?>> COMMANDS =
+            List.of(WarmCommand.class, ExportCommand.class, ImportCommand.class, ModulesCommand.class);
+
+    /** The names of every command, the ones of {@link #COMMANDS} and the methods below (MainTest checks). */
+    static final Set<String> COMMAND_NAMES = Set.of("warm", "export", "import", "modules", "hash-token", "healthcheck");
+
+    /**
+     * The command line. Picocli reads every command's annotations and fields when it is added, a tenth of a
+     * second of start-up; arguments that only start the mirror ({@code serves}) cannot name a command, so
+     * then none is added and the parse is the same.
+     */
+    static CommandLine commandLine(boolean serves) {
+        CommandLine line = new CommandLine(new Main());
+        if (!serves) {
+            for (Class<?> command : COMMANDS) {
+                line.addSubcommand(command);
+            }
+            line.getCommandSpec().addMethodSubcommands();
+        }
+        return line;
+    }
+
+    /**
+     * Whether {@code args} only start the mirror: nothing, {@code --verify-cache}, {@code --config FILE} or
+     * {@code --config=FILE} (with a FILE that is not also a command's name); anything else, a command, help,
+     * a typo, is parsed with every command present.
+     */
+    static boolean serverOptionsOnly(String[] args) {
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (arg.equals("--verify-cache") || arg.startsWith("--config=")) {
+                continue;
+            }
+            if (arg.equals("--config")
+                    && i + 1 < args.length
+                    && !args[i + 1].startsWith("-")
+                    && !COMMAND_NAMES.contains(args[i + 1])) {
+                i++;
+                continue;
+            }
+            return false;
+        }
+        return true;
     }
 
     @Override

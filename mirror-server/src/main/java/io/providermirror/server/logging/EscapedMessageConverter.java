@@ -9,8 +9,8 @@ import io.providermirror.upstream.Urls;
  * of C0 and C1, DEL, the Unicode line and paragraph separators) are escaped as a backslash, {@code x} and two
  * hex digits (four after {@code u} above 0xff), so text from an origin (file names, error messages) cannot
  * forge log lines or send terminal escapes; and URLs lose their query strings ({@link Urls#redactedIn}),
- * which for pre-signed download URLs are credentials. Installed by the built-in {@code logback.xml} as the
- * {@code msg} conversion word.
+ * which for pre-signed download URLs are credentials. Installed by {@link LogFormats} as the {@code msg}
+ * conversion word.
  */
 public class EscapedMessageConverter extends ClassicConverter {
 

@@ -7,7 +7,7 @@ import io.providermirror.upstream.Urls;
 /**
  * {@code %ex} as {@link EscapedMessageConverter} writes messages: the stack trace as usual, but exception
  * messages cannot start a line of their own or carry terminal escapes, and URLs in them lose their queries.
- * Installed by the built-in {@code logback.xml}.
+ * Installed by {@link LogFormats}.
  */
 public class EscapedThrowableConverter extends ThrowableProxyConverter {
 

@@ -8,7 +8,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * {@code logging.format: json}: logback's JSON lines (which escape control characters themselves), with URLs
  * in them stripped of their query strings as {@link EscapedMessageConverter} does for text lines. Installed by
- * the built-in {@code logback-json.xml}.
+ * {@link LogFormats#json}.
  */
 public class RedactingJsonEncoder extends JsonEncoder {
 
