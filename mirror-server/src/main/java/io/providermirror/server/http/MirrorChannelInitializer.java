@@ -35,6 +35,8 @@ final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
     /** Connections of this listener open now, for {@link ConnectionLimits#maxConnections()}. */
     private final AtomicInteger open = new AtomicInteger();
 
+    private final RouteCache routes = new RouteCache();
+
     /**
      * @param sslContext     TLS for this listener, or null for plain HTTP
      * @param trustHint      what a client that fails the TLS handshake must trust, for the log line
@@ -89,6 +91,6 @@ final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
         // the handler (which stops reading while it answers) sees the next only when it asks for it.
         pipeline.addLast("one-at-a-time", new FlowControlHandler());
         pipeline.addLast("chunked", new ChunkedWriteHandler());
-        pipeline.addLast("mirror", new MirrorHttpHandler(services, managementOnly));
+        pipeline.addLast("mirror", new MirrorHttpHandler(services, managementOnly, routes));
     }
 }

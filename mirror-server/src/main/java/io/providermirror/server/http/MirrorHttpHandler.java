@@ -39,14 +39,19 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
     private final ProviderMirror mirror;
     private final boolean managementOnly;
     private final AccessGate access;
+    private final RouteCache routes;
     /** A request is being answered asynchronously; the next one waits. */
     private boolean busy;
     /** The connection is being closed after an answer: requests read after it are not answered. */
     private boolean closing;
 
-    /** @param managementOnly answer only the operator endpoints (the plain-HTTP management listener) */
-    MirrorHttpHandler(HttpServices services, boolean managementOnly) {
+    /**
+     * @param managementOnly answer only the operator endpoints (the plain-HTTP management listener)
+     * @param routes         the listener's parsed routes, shared by its connections
+     */
+    MirrorHttpHandler(HttpServices services, boolean managementOnly, RouteCache routes) {
         this.services = services;
+        this.routes = routes;
         this.mirror = services.mirror();
         this.managementOnly = managementOnly;
         this.access = new AccessGate(services.auth(), managementOnly);
@@ -91,7 +96,7 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
             return;
         }
         String path = new QueryStringDecoder(request.uri()).rawPath();
-        Route route = RouteParser.parse(path);
+        Route route = routes.route(path);
         ctx.channel().attr(ExchangeLog.ROUTE).set(Route.name(route));
         FullHttpResponse immediate = immediateAnswer(route, request, head);
         if (immediate != null) {

@@ -61,6 +61,7 @@ final class EmbeddedMirror implements AutoCloseable {
     private final PrometheusMeterRegistry registry;
     private final HttpServices services;
     private final List<EmbeddedChannel> connections = new CopyOnWriteArrayList<>();
+    private final RouteCache routes = new RouteCache();
 
     private EmbeddedMirror(
             FakeOrigin origin, MirrorCore core, PrometheusMeterRegistry registry, HttpServices services) {
@@ -131,7 +132,7 @@ final class EmbeddedMirror implements AutoCloseable {
                 new FileRegionReader(),
                 new HttpServerKeepAliveHandler(),
                 new ChunkedWriteHandler(),
-                new MirrorHttpHandler(services, managementOnly));
+                new MirrorHttpHandler(services, managementOnly, routes));
         connections.add(channel);
         return channel;
     }
