@@ -15,6 +15,8 @@
 #   RUNS=5 DURATION=10s bench/compare.sh              # more rounds, steadier medians
 #   SCENARIOS="index version" COLD_RUNS=0 bench/compare.sh   # the warm documents only
 #   BASELINE_JAR=/tmp/main.jar bench/compare.sh       # also an A/B: another build of the mirror, same rounds
+#   BASELINE_JAR=mirror-server/target/mirror-server.jar BASELINE_JAVA_OPTS="-Xmx512m -XX:+UseParallelGC" \
+#     bench/compare.sh                                # or the same build with other JVM options
 #   MIRROR_JAVA_OPTS="-Xmx1g" BUILD=0 bench/compare.sh       # another JVM setting, without rebuilding
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,9 +37,12 @@ BASELINE_PORT=${BASELINE_PORT:-18445}
 MIRROR_JAVA_OPTS=${MIRROR_JAVA_OPTS:--Xmx512m}
 MIRROR_JAR=${MIRROR_JAR:-mirror-server/target/mirror-server.jar}
 BASELINE_JAR=${BASELINE_JAR:-}
+BASELINE_JAVA_OPTS=${BASELINE_JAVA_OPTS:-$MIRROR_JAVA_OPTS}
 BUILD=${BUILD:-1}
 command="DURATION=$DURATION WARMUP=$WARMUP RUNS=$RUNS SCENARIOS=\"$SCENARIOS\" COLD_RUNS=$COLD_RUNS"
-command+=" MIRROR_JAVA_OPTS=\"$MIRROR_JAVA_OPTS\"${BASELINE_JAR:+ BASELINE_JAR=$BASELINE_JAR} bench/compare.sh"
+command+=" MIRROR_JAVA_OPTS=\"$MIRROR_JAVA_OPTS\""
+[ -z "$BASELINE_JAR" ] || command+=" BASELINE_JAR=$BASELINE_JAR BASELINE_JAVA_OPTS=\"$BASELINE_JAVA_OPTS\""
+command+=" bench/compare.sh"
 started=$(date -u +%Y-%m-%dT%H:%MZ)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -71,7 +76,7 @@ startup_ms=$STARTUP_MS
 declare -A base=([mirror]="https://127.0.0.1:$MIRROR_PORT/providers" [nginx]="https://127.0.0.1:$NGINX_PORT/providers")
 servers=(mirror nginx)
 if [ -n "$BASELINE_JAR" ]; then
-  start_mirror "$work" baseline "$BASELINE_JAR" "$BASELINE_PORT" "$MIRROR_JAVA_OPTS"
+  start_mirror "$work" baseline "$BASELINE_JAR" "$BASELINE_PORT" "$BASELINE_JAVA_OPTS"
   base[baseline]="https://127.0.0.1:$BASELINE_PORT/providers"
   servers+=(baseline)
 fi
@@ -155,7 +160,7 @@ ratios() {
   done
   if [ -n "$BASELINE_JAR" ]; then
     echo
-    echo "A/B: this build (mirror) against $BASELINE_JAR (baseline), same rounds"
+    echo "A/B: $MIRROR_JAR with $MIRROR_JAVA_OPTS (mirror) against $BASELINE_JAR with $BASELINE_JAVA_OPTS (baseline), same rounds"
     echo
     echo "| scenario | mirror req/s | baseline req/s | mirror/baseline | mirror p99 ms | baseline p99 ms | p99 mirror/baseline |"
     echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
