@@ -11,7 +11,6 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.QueryStringDecoder;
-import io.netty.handler.timeout.IdleStateEvent;
 import io.providermirror.server.core.ProviderMirror;
 import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.server.status.Operations;
@@ -266,15 +265,6 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         closing = true;
         HttpUtil.setKeepAlive(response, false);
         ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
-    }
-
-    @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
-        if (event instanceof IdleStateEvent) {
-            ctx.close();
-            return;
-        }
-        super.userEventTriggered(ctx, event);
     }
 
     @Override

@@ -18,7 +18,6 @@ import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.stream.ChunkedWriteHandler;
@@ -40,6 +39,7 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -122,7 +122,7 @@ final class EmbeddedMirror implements AutoCloseable {
         node.set(parts[parts.length - 1], value);
     }
 
-    /** A connection as the main listener's pipeline has it, from the keep-alive handler on. */
+    /** A connection as the main listener's pipeline has it, from the connection discipline on. */
     EmbeddedChannel connection() {
         return connection(false);
     }
@@ -130,7 +130,7 @@ final class EmbeddedMirror implements AutoCloseable {
     EmbeddedChannel connection(boolean managementOnly) {
         EmbeddedChannel channel = new EmbeddedChannel(
                 new FileRegionReader(),
-                new HttpServerKeepAliveHandler(),
+                new ConnectionDiscipline(new ConnectionLimits(Duration.ofSeconds(30), Duration.ofSeconds(120), 100)),
                 new ChunkedWriteHandler(),
                 new MirrorHttpHandler(services, managementOnly, routes));
         connections.add(channel);
