@@ -11,7 +11,7 @@ BEGIN {
   part[++n] = "HTTP decoding";                        pattern[n] = "HttpObjectDecoder|HttpServerCodec\\$HttpServerRequestDecoder|HttpHeaders|DefaultHeaders"
   part[++n] = "HTTP encoding";                        pattern[n] = "HttpObjectEncoder|HttpServerCodec\\$HttpServerResponseEncoder"
   part[++n] = "aggregator, flow control, chunked writer"; pattern[n] = "MessageAggregator|HttpObjectAggregator|FlowControlHandler|ChunkedWriteHandler"
-  part[++n] = "deadline, idle, keep-alive handlers";  pattern[n] = "IdleStateHandler|RequestReadDeadline|HttpServerKeepAliveHandler|ConnectionTimeouts"
+  part[++n] = "deadline, idle, keep-alive handlers";  pattern[n] = "IdleStateHandler|RequestReadDeadline|HttpServerKeepAliveHandler|ConnectionDiscipline"
   part[++n] = "timers (schedule, cancel)";            pattern[n] = "ScheduledFutureTask|AbstractScheduledEventExecutor|DefaultPriorityQueue"
   part[++n] = "leak detection (Netty's sampling)";    pattern[n] = "ResourceLeakDetector"
   part[++n] = "buffers (pooled allocator)";           pattern[n] = "PooledByteBufAllocator|PoolArena|PoolThreadCache|AbstractByteBufAllocator"
