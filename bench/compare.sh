@@ -11,7 +11,7 @@
 # through the mirror and straight from the origin. Installs Debian's nginx and wrk when missing. Only
 # 127.0.0.1 is contacted.
 #
-#   bench/compare.sh                                  # 4 s warm-up, 3 x 8 s per server and scenario (~6 min)
+#   bench/compare.sh                                  # 8 s warm-up, 3 x 8 s per server and scenario (~7 min)
 #   RUNS=5 DURATION=10s bench/compare.sh              # more rounds, steadier medians
 #   SCENARIOS="index version" COLD_RUNS=0 bench/compare.sh   # the warm documents only
 #   BASELINE_JAR=/tmp/main.jar bench/compare.sh       # also an A/B: another build of the mirror, same rounds
@@ -24,7 +24,7 @@ cd "$(dirname "$0")/.."
 source bench/lib.sh
 
 DURATION=${DURATION:-8s}
-WARMUP=${WARMUP:-4s}
+WARMUP=${WARMUP:-8s}
 RUNS=${RUNS:-3}
 SCENARIOS=${SCENARIOS:-index version small large}
 SMALL_BYTES=${SMALL_BYTES:-200000}
