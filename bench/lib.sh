@@ -1,9 +1,11 @@
 # Shared by the bench scripts (sourced, not run): building, and starting the signed fake origin.
 
-# build_all WORK: builds every module (tests skipped) and writes mirror-testkit's classpath to WORK/classpath.txt.
+# build_all WORK: packages every module (tests skipped) and writes mirror-testkit's classpath to WORK/classpath.txt.
+# Nothing goes into ~/.m2 (no install): the reactor resolves the modules from their target/ directories, in the
+# same invocation, so a bench never picks up, nor leaves behind, another worktree's build.
 build_all() {
-  mvn -B -q install -DskipTests
-  mvn -B -q -pl mirror-testkit dependency:build-classpath -Dmdep.outputFile="$1/classpath.txt" > /dev/null
+  mvn -B -q package -DskipTests dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt > /dev/null
+  cp mirror-testkit/target/bench-classpath.txt "$1/classpath.txt"
 }
 
 # start_bench_origin WORK SMALL_BYTES LARGE_BYTES DELAY_MS: starts BenchOrigin in WORK/origin, adds its pid to
@@ -17,4 +19,170 @@ start_bench_origin() {
   [ -f "$work/origin/origin.env" ] || { echo "the bench origin did not start:" >&2; cat "$work/origin.log" >&2; exit 1; }
   # shellcheck disable=SC1091
   source "$work/origin/origin.env"
+}
+
+# --- Side by side with nginx (compare.sh, profile.sh) -------------------------------------------------------
+
+# install_missing: Debian's nginx, wrk, openssl and curl, when missing.
+install_missing() {
+  local missing=()
+  command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx)
+  command -v wrk >/dev/null 2>&1 || missing+=(wrk)
+  command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+  command -v curl >/dev/null 2>&1 || missing+=(curl)
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "bench: installing ${missing[*]}" >&2
+    apt-get install -y "${missing[@]}" >/dev/null 2>&1 \
+      || { apt-get update >/dev/null && apt-get install -y "${missing[@]}" >/dev/null; }
+  fi
+}
+
+# require_free_ports PORT...: fails when something listens on one of them already.
+require_free_ports() {
+  local port
+  for port in "$@"; do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      echo "bench: port $port is in use (set MIRROR_PORT / NGINX_PORT / BASELINE_PORT, or stop what listens there)" >&2
+      exit 1
+    fi
+  done
+}
+
+# make_certificate WORK: one P-256 certificate (WORK/cert.pem, WORK/key.pem) for every server, so all do the
+# same TLS work.
+make_certificate() {
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj /CN=localhost \
+    -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" -keyout "$1/key.pem" -out "$1/cert.pem" 2>/dev/null
+  chmod 644 "$1/key.pem"
+}
+
+# start_mirror WORK NAME JAR PORT JAVA_OPTS: starts the mirror from JAR over TLS with WORK's certificate and its
+# own cache (WORK/NAME-cache), waits until it answers, and sets STARTED_PID and STARTUP_MS (start to first
+# answered request). Its log is WORK/NAME.log.
+start_mirror() {
+  local work=$1 name=$2 jar=$3 port=$4 opts=$5 start_ns
+  cat > "$work/$name.yaml" <<YAML
+server:
+  host: 127.0.0.1
+  port: $port
+  tls:
+    certificate: $work/cert.pem
+    privateKey: $work/key.pem
+cache:
+  directory: $work/$name-cache
+upstream:
+  trustedCertificates: $ORIGIN_CA
+  hosts:
+    example.test:
+      discoveryUrl: $DISCOVERY_URL
+YAML
+  start_ns=$(date +%s%N)
+  # shellcheck disable=SC2086
+  java $opts -jar "$jar" --config "$work/$name.yaml" > "$work/$name.out" 2> "$work/$name.log" &
+  STARTED_PID=$!
+  pids+=("$STARTED_PID")
+  until curl -sk -o /dev/null "https://127.0.0.1:$port/healthz"; do
+    kill -0 "$STARTED_PID" 2>/dev/null || { echo "bench: the mirror ($name) did not start:" >&2; cat "$work/$name.log" >&2; exit 1; }
+    sleep 0.01
+  done
+  STARTUP_MS=$(( ($(date +%s%N) - start_ns) / 1000000 ))
+}
+
+provider_path() { echo "example.test/acme/$1"; }
+archive_name() { echo "terraform-provider-$1_1.0.0_linux_amd64.zip"; }
+
+# warm_mirror BASE [TREE]: asks the mirror at BASE (https://.../providers) for the small and the large provider's
+# index.json, version document and archive, so all are warm; with TREE, keeps what it served there, as the
+# static tree nginx serves.
+warm_mirror() {
+  local base=$1 tree=${2:-} type file dir
+  for type in small large; do
+    dir="${tree:-/tmp}/providers/$(provider_path "$type")"
+    [ -n "$tree" ] && mkdir -p "$dir"
+    for file in index.json 1.0.0.json "$(archive_name "$type")"; do
+      if [ -n "$tree" ]; then
+        curl -sfk -o "$dir/$file" "$base/$(provider_path "$type")/$file"
+      else
+        curl -sfk -o /dev/null "$base/$(provider_path "$type")/$file"
+      fi
+    done
+  done
+  [ -z "$tree" ] || chmod -R a+rX "$tree"
+}
+
+# start_nginx WORK PORT: nginx serving WORK/www over TLS with WORK's certificate (sendfile on, access log on,
+# one worker per core), until the caller's cleanup stops it (WORK/nginx/nginx.pid).
+start_nginx() {
+  local work=$1 port=$2 nginx
+  nginx=$(command -v nginx || echo /usr/sbin/nginx)
+  mkdir -p "$work/nginx"
+  cat > "$work/nginx/nginx.conf" <<NGINX
+worker_processes auto;
+pid $work/nginx/nginx.pid;
+error_log $work/nginx/error.log;
+daemon off;
+events { worker_connections 4096; }
+http {
+  access_log $work/nginx/access.log;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  keepalive_timeout 120s;
+  types { application/json json; application/zip zip; }
+  default_type application/octet-stream;
+  server {
+    listen 127.0.0.1:$port ssl;
+    ssl_certificate $work/cert.pem;
+    ssl_certificate_key $work/key.pem;
+    ssl_protocols TLSv1.2 TLSv1.3;
+    root $work/www;
+  }
+}
+NGINX
+  "$nginx" -p "$work/nginx" -c "$work/nginx/nginx.conf" > "$work/nginx/stdout.log" 2>&1 &
+  pids+=($!)
+  until curl -sfk -o /dev/null "https://127.0.0.1:$port/providers/$(provider_path small)/index.json"; do sleep 0.05; done
+}
+
+# stop_nginx WORK: nginx removes its pid file as it exits: no file, nothing left to stop.
+stop_nginx() {
+  local nginx_pid
+  nginx_pid=$(cat "$1/nginx/nginx.pid" 2>/dev/null) && kill "$nginx_pid" 2>/dev/null || true
+}
+
+# wrk_run URL CONNECTIONS DURATION: prints "<req/s> <MB/s> <p99 ms>" and fails on any non-2xx or socket error.
+wrk_run() {
+  local url=$1 connections=$2 duration=$3 out requests bytes micros p99 non2xx socket
+  out=$(wrk -t2 -c"$connections" -d"$duration" --timeout 30s -s bench/report.lua "$url" | grep '^RESULT')
+  read -r _ requests bytes micros p99 non2xx socket <<< "$out"
+  if [ "$non2xx" -ne 0 ] || [ "$socket" -ne 0 ]; then
+    echo "bench: FAILED: $url: $non2xx non-2xx responses, $socket socket errors" >&2
+    exit 1
+  fi
+  awk -v r="$requests" -v b="$bytes" -v us="$micros" -v p="$p99" \
+    'BEGIN { printf "%.0f %.1f %.2f\n", r / (us / 1e6), b / (us / 1e6) / 1e6, p / 1000 }'
+}
+
+# median: the median of the numbers on standard input, one a line.
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# scenario_path NAME: the path below /providers/ of a warm scenario (index, version, small, large).
+scenario_path() {
+  case $1 in
+    index) echo "$(provider_path small)/index.json" ;;
+    version) echo "$(provider_path small)/1.0.0.json" ;;
+    small) echo "$(provider_path small)/$(archive_name small)" ;;
+    large) echo "$(provider_path large)/$(archive_name large)" ;;
+    *) echo "bench: unknown scenario $1 (index, version, small, large)" >&2; exit 1 ;;
+  esac
+}
+
+# scenario_connections NAME: wrk's connections for a warm scenario (as a crowd of CLIs would: many for the
+# small documents, fewer for archives).
+scenario_connections() {
+  case $1 in
+    index | version) echo 64 ;;
+    small) echo 16 ;;
+    large) echo 4 ;;
+  esac
 }

@@ -116,6 +116,55 @@ final class HostileClientsTest {
         }
     }
 
+    /** Reads one response to {@code /healthz} (its body has a Content-Length) and answers its status line. */
+    private static String readHealthResponse(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                return "closed after " + head;
+            }
+            head.append((char) b);
+        }
+        String headers = head.toString().toLowerCase(java.util.Locale.ROOT);
+        int at = headers.indexOf("content-length:");
+        int length = Integer.parseInt(headers.substring(at + "content-length:".length(), headers.indexOf('\r', at))
+                .strip());
+        assertThat(in.readNBytes(length)).hasSize(length);
+        return head.substring(0, head.indexOf("\r\n"));
+    }
+
+    @Test
+    void theRequestReadTimeoutStartsAgainAfterEveryAnswer() throws Exception {
+        java.util.concurrent.ScheduledExecutorService pacer =
+                java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        try (SSLSocket socket = connect(strict)) {
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            byte[] request = "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+            // Four requests 600 ms apart on one connection: 1.8 s in all, longer than requestReadTimeout (1 s),
+            // but each arrives well within it of the previous answer.
+            for (int i = 0; i < 4; i++) {
+                pacer.schedule(
+                                () -> {
+                                    out.write(request);
+                                    out.flush();
+                                    return null;
+                                },
+                                i == 0 ? 0 : 600,
+                                java.util.concurrent.TimeUnit.MILLISECONDS)
+                        .get();
+                assertThat(readHealthResponse(in)).as("answer " + (i + 1)).isEqualTo("HTTP/1.1 200 OK");
+            }
+            // And after the last answer, a request that never completes is cut off again.
+            out.write("GET /healthz HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            assertThat(in.read()).isEqualTo(-1);
+        } finally {
+            pacer.shutdownNow();
+        }
+    }
+
     @Test
     void aClientThatNeverReadsIsCutOffByTheIdleTimeout() throws Exception {
         AtomicBoolean cutOff = new AtomicBoolean();

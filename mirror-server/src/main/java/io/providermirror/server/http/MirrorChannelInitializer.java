@@ -5,12 +5,8 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
-import io.netty.handler.flow.FlowControlHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.stream.ChunkedWriteHandler;
-import io.netty.handler.timeout.IdleStateHandler;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,6 +30,8 @@ final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final TlsHandshakeLog.Limiter handshakeFailures;
     /** Connections of this listener open now, for {@link ConnectionLimits#maxConnections()}. */
     private final AtomicInteger open = new AtomicInteger();
+
+    private final RouteCache routes = new RouteCache();
 
     /**
      * @param sslContext     TLS for this listener, or null for plain HTTP
@@ -77,18 +75,12 @@ final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
             pipeline.addLast("tls-or-plain", new PlainHttpOnTlsPort(sslContext));
             pipeline.addLast("tls-failures", new TlsHandshakeLog(handshakeFailures));
         }
-        // Idleness is the connection's, measured on its bytes: behind the flow-control handler (which hands on
-        // queued requests without a read-complete) it would think a read never ends and never fire.
-        pipeline.addLast("idle", new IdleStateHandler(0, 0, limits.idleTimeout().toMillis(), TimeUnit.MILLISECONDS));
         pipeline.addLast("http", new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADER_BYTES, 8192));
         pipeline.addLast("exchange-log", new ExchangeLog(services.metrics()));
-        pipeline.addLast("request-deadline", new RequestReadDeadline(limits.requestReadTimeout()));
-        pipeline.addLast("keep-alive", new HttpServerKeepAliveHandler());
         pipeline.addLast("aggregator", new BoundedRequestAggregator(MAX_REQUEST_BYTES));
-        // The codec decodes every pipelined request in a read at once; this hands them on one per read(), so
-        // the handler (which stops reading while it answers) sees the next only when it asks for it.
-        pipeline.addLast("one-at-a-time", new FlowControlHandler());
+        // Request deadline, idle timeout, one request at a time and keep-alive: one handler on every message's path.
+        pipeline.addLast("discipline", new ConnectionDiscipline(limits));
         pipeline.addLast("chunked", new ChunkedWriteHandler());
-        pipeline.addLast("mirror", new MirrorHttpHandler(services, managementOnly));
+        pipeline.addLast("mirror", new MirrorHttpHandler(services, managementOnly, routes));
     }
 }

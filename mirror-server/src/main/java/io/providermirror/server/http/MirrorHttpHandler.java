@@ -11,7 +11,6 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.QueryStringDecoder;
-import io.netty.handler.timeout.IdleStateEvent;
 import io.providermirror.server.core.ProviderMirror;
 import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.server.status.Operations;
@@ -39,14 +38,19 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
     private final ProviderMirror mirror;
     private final boolean managementOnly;
     private final AccessGate access;
+    private final RouteCache routes;
     /** A request is being answered asynchronously; the next one waits. */
     private boolean busy;
     /** The connection is being closed after an answer: requests read after it are not answered. */
     private boolean closing;
 
-    /** @param managementOnly answer only the operator endpoints (the plain-HTTP management listener) */
-    MirrorHttpHandler(HttpServices services, boolean managementOnly) {
+    /**
+     * @param managementOnly answer only the operator endpoints (the plain-HTTP management listener)
+     * @param routes         the listener's parsed routes, shared by its connections
+     */
+    MirrorHttpHandler(HttpServices services, boolean managementOnly, RouteCache routes) {
         this.services = services;
+        this.routes = routes;
         this.mirror = services.mirror();
         this.managementOnly = managementOnly;
         this.access = new AccessGate(services.auth(), managementOnly);
@@ -91,7 +95,7 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
             return;
         }
         String path = new QueryStringDecoder(request.uri()).rawPath();
-        Route route = RouteParser.parse(path);
+        Route route = routes.route(path);
         ctx.channel().attr(ExchangeLog.ROUTE).set(Route.name(route));
         FullHttpResponse immediate = immediateAnswer(route, request, head);
         if (immediate != null) {
@@ -296,15 +300,6 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         closing = true;
         HttpUtil.setKeepAlive(response, false);
         ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
-    }
-
-    @Override
-    public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
-        if (event instanceof IdleStateEvent) {
-            ctx.close();
-            return;
-        }
-        super.userEventTriggered(ctx, event);
     }
 
     @Override

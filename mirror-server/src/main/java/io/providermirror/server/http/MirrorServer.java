@@ -13,7 +13,9 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.util.NettyRuntime;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.netty.util.internal.SystemPropertyUtil;
 import io.providermirror.server.tls.ServerIdentity;
 import java.net.InetSocketAddress;
 import java.security.cert.X509Certificate;
@@ -77,8 +79,10 @@ public final class MirrorServer implements AutoCloseable {
         NettyTransport transport = NettyTransport.choose(nativeTransport);
         LOG.info("network: {}", transport.describe());
         EventLoopGroup boss = transport.newGroup(1);
-        // One event loop per core, as Netty's default.
-        EventLoopGroup workers = transport.newGroup(0);
+        // One event loop per core (Netty's default is two): nothing blocks them, and more threads than cores only
+        // take turns, which shows in the latency tail (io.netty.eventLoopThreads still overrides it).
+        EventLoopGroup workers = transport.newGroup(SystemPropertyUtil.getInt(
+                "io.netty.eventLoopThreads", Math.max(1, NettyRuntime.availableProcessors())));
         ChannelGroup mainConnections = new DefaultChannelGroup("mirror", GlobalEventExecutor.INSTANCE);
         ChannelGroup managementConnections = new DefaultChannelGroup("management", GlobalEventExecutor.INSTANCE);
         try {

@@ -8,6 +8,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
+import java.util.function.Supplier;
 
 /**
  * The mirror's two log formats, built in code rather than read from XML (parsing logback XML costs a fifth of
@@ -23,7 +24,7 @@ public final class LogFormats {
 
     /** Sets up {@code context} (freshly made or reset) to write text lines to stderr. */
     public static void text(LoggerContext context) {
-        install(context, textEncoder(context));
+        install(context, () -> textEncoder(context));
     }
 
     /**
@@ -32,6 +33,10 @@ public final class LogFormats {
      * {@code kvpList}.
      */
     public static void json(LoggerContext context) {
+        install(context, () -> jsonEncoder(context));
+    }
+
+    private static Encoder<ILoggingEvent> jsonEncoder(LoggerContext context) {
         RedactingJsonEncoder encoder = new RedactingJsonEncoder();
         encoder.setContext(context);
         encoder.setWithSequenceNumber(false);
@@ -41,7 +46,7 @@ public final class LogFormats {
         encoder.setWithArguments(false);
         encoder.setWithFormattedMessage(true);
         encoder.start();
-        install(context, encoder);
+        return encoder;
     }
 
     /**
@@ -62,18 +67,33 @@ public final class LogFormats {
         return encoder;
     }
 
-    private static void install(LoggerContext context, Encoder<ILoggingEvent> encoder) {
-        ConsoleAppender<ILoggingEvent> appender = new ConsoleAppender<>();
-        appender.setContext(context);
-        appender.setName("STDERR");
-        appender.setTarget("System.err");
-        appender.setEncoder(encoder);
-        appender.start();
+    private static void install(LoggerContext context, Supplier<Encoder<ILoggingEvent>> encoders) {
         Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
         root.setLevel(Level.INFO);
-        root.addAppender(appender);
+        root.addAppender(console(context, "STDERR", encoders.get()));
+        // The access log (a line per request, from the event loops) goes out through a writer thread (see
+        // AccessLogAppender), with its own console appender so that it is stopped after the last line is written.
+        AccessLogAppender access = new AccessLogAppender();
+        access.setContext(context);
+        access.setName("ACCESS");
+        access.addAppender(console(context, "ACCESS_STDERR", encoders.get()));
+        access.start();
+        Logger accessLogger = context.getLogger("io.providermirror.access");
+        accessLogger.setAdditive(false);
+        accessLogger.addAppender(access);
         context.getLogger("io.netty").setLevel(Level.WARN);
         // Caffeine reports every failed load; the mirror logs those failures itself, once, with what failed.
         context.getLogger("com.github.benmanes.caffeine").setLevel(Level.ERROR);
+    }
+
+    private static ConsoleAppender<ILoggingEvent> console(
+            LoggerContext context, String name, Encoder<ILoggingEvent> encoder) {
+        ConsoleAppender<ILoggingEvent> appender = new ConsoleAppender<>();
+        appender.setContext(context);
+        appender.setName(name);
+        appender.setTarget("System.err");
+        appender.setEncoder(encoder);
+        appender.start();
+        return appender;
     }
 }

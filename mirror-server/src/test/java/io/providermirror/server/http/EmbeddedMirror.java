@@ -18,7 +18,6 @@ import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponse;
-import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.stream.ChunkedWriteHandler;
@@ -40,6 +39,7 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -61,6 +61,7 @@ final class EmbeddedMirror implements AutoCloseable {
     private final PrometheusMeterRegistry registry;
     private final HttpServices services;
     private final List<EmbeddedChannel> connections = new CopyOnWriteArrayList<>();
+    private final RouteCache routes = new RouteCache();
 
     private EmbeddedMirror(
             FakeOrigin origin, MirrorCore core, PrometheusMeterRegistry registry, HttpServices services) {
@@ -122,7 +123,7 @@ final class EmbeddedMirror implements AutoCloseable {
         node.set(parts[parts.length - 1], value);
     }
 
-    /** A connection as the main listener's pipeline has it, from the keep-alive handler on. */
+    /** A connection as the main listener's pipeline has it, from the connection discipline on. */
     EmbeddedChannel connection() {
         return connection(false);
     }
@@ -130,9 +131,9 @@ final class EmbeddedMirror implements AutoCloseable {
     EmbeddedChannel connection(boolean managementOnly) {
         EmbeddedChannel channel = new EmbeddedChannel(
                 new FileRegionReader(),
-                new HttpServerKeepAliveHandler(),
+                new ConnectionDiscipline(new ConnectionLimits(Duration.ofSeconds(30), Duration.ofSeconds(120), 100)),
                 new ChunkedWriteHandler(),
-                new MirrorHttpHandler(services, managementOnly));
+                new MirrorHttpHandler(services, managementOnly, routes));
         connections.add(channel);
         return channel;
     }

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Where a warm request's time goes (not part of mvn verify): runs the packaged mirror with async-profiler (from
+# Maven Central, tools.profiler:async-profiler, which ships the native library) and, per warm scenario of
+# bench/compare.sh (index.json, version document, small and large archive), puts the same wrk load on it as
+# compare.sh does and records a CPU flame graph. For the warm documents it also records where the event loops
+# spend their wall-clock time (running, or parked in epoll or on a lock), which locks are contended, and what is
+# allocated. Writes bench/profiles/<scenario>-<event>.html (open them in a browser) and a text summary of each
+# (the hottest frames) to bench/profiles/<scenario>-<event>.txt. Only 127.0.0.1 is contacted.
+#
+#   bench/profile.sh                          # everything, about 4 minutes
+#   SCENARIOS=index EVENTS=cpu bench/profile.sh
+#   OUT=/tmp/profiles BUILD=0 bench/profile.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
+
+ASYNC_PROFILER_VERSION=${ASYNC_PROFILER_VERSION:-4.2}
+DURATION=${DURATION:-10s}
+WARMUP=${WARMUP:-8s}
+SCENARIOS=${SCENARIOS:-index version small large}
+EVENTS=${EVENTS:-}
+OUT=${OUT:-bench/profiles}
+SMALL_BYTES=${SMALL_BYTES:-200000}
+LARGE_BYTES=${LARGE_BYTES:-50000000}
+MIRROR_PORT=${MIRROR_PORT:-18443}
+MIRROR_JAVA_OPTS=${MIRROR_JAVA_OPTS:--Xmx512m}
+MIRROR_JAR=${MIRROR_JAR:-mirror-server/target/mirror-server.jar}
+BUILD=${BUILD:-1}
+
+install_missing
+require_free_ports "$MIRROR_PORT"
+work=$(mktemp -d /tmp/provider-mirror-profile.XXXXXX)
+chmod 755 "$work"
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
+trap cleanup EXIT
+
+if [ "$BUILD" = 1 ]; then
+  echo "profile: building (logs and data in $work)"
+  build_all "$work"
+else
+  cp mirror-testkit/target/bench-classpath.txt "$work/classpath.txt"
+fi
+mvn -B -q dependency:copy -Dartifact="tools.profiler:async-profiler:$ASYNC_PROFILER_VERSION:jar:linux-x64" \
+  -DoutputDirectory="$work" > /dev/null
+(cd "$work" && unzip -q -o "async-profiler-$ASYNC_PROFILER_VERSION-linux-x64.jar" linux-x64/libasyncProfiler.so)
+agent="$work/linux-x64/libasyncProfiler.so"
+
+start_bench_origin "$work" "$SMALL_BYTES" "$LARGE_BYTES" 0
+make_certificate "$work"
+# Loaded at start, not attached later: then the JIT keeps the debug information that puts inlined frames in
+# the stacks (DebugNonSafepoints), so a flame graph shows the methods the code names, not only their callers.
+start_mirror "$work" mirror "$MIRROR_JAR" "$MIRROR_PORT" "-agentpath:$agent $MIRROR_JAVA_OPTS"
+mirror=$STARTED_PID
+base="https://127.0.0.1:$MIRROR_PORT/providers"
+warm_mirror "$base"
+mkdir -p "$OUT"
+
+# profiler COMMAND: sends one command (start,..., stop,...) to the profiler inside the mirror.
+# jcmd reads name=value pairs itself: quoted, the whole string reaches the profiler.
+profiler() {
+  local answer
+  answer=$(jcmd "$mirror" JVMTI.agent_load "$agent" "\"$1\"")
+  grep -q 'return code: 0' <<< "$answer" || { echo "profile: the profiler refused $1: $answer" >&2; exit 1; }
+}
+
+# profile SCENARIO EVENT: one wrk run of DURATION on SCENARIO's path while EVENT is recorded.
+profile() {
+  local s=$1 event=$2 options title name
+  case $event in
+    cpu) options="event=cpu,interval=1ms" ;;
+    # Every thread's time, running or not, split by thread: an event loop parked on a lock shows there.
+    wall) options="event=wall,interval=2ms,threads" ;;
+    lock) options="event=lock,lock=10us" ;;
+    alloc) options="event=alloc" ;;
+  esac
+  name="$OUT/$s-$event"
+  title="provider-mirror:warm-$s:$event:$(date -u +%Y-%m-%d):$(scenario_connections "$s")-connections:$DURATION"
+  echo "profile: $s, $event"
+  profiler "start,$options"
+  wrk_run "$base/$(scenario_path "$s")" "$(scenario_connections "$s")" "$DURATION" > "$name.wrk"
+  # The same samples as text: the hottest frames by their own samples, then the hottest whole stacks.
+  profiler "dump,file=$name.txt,flat=25,traces=8"
+  # And every stack, one a line, for grep and awk (kept with the logs, not committed: large).
+  profiler "dump,file=$work/$s-$event.collapsed,collapsed"
+  profiler "stop,file=$name.html,title=$title"
+}
+
+for s in $SCENARIOS; do
+  path=$(scenario_path "$s")
+  echo "profile: $s ($(scenario_connections "$s") connections; $WARMUP uncounted, then $DURATION per event)"
+  wrk_run "$base/$path" "$(scenario_connections "$s")" "$WARMUP" > /dev/null
+  events=${EVENTS:-$(case $s in index | version) echo "cpu wall lock alloc" ;; *) echo cpu ;; esac)}
+  for event in $events; do profile "$s" "$event"; done
+done
+echo "profile: flame graphs in $OUT (req/s, MB/s, p99 ms of each run beside them in .wrk); logs in $work"

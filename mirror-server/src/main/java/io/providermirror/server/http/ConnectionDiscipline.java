@@ -1,0 +1,242 @@
+package io.providermirror.server.http;
+
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpStatusClass;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+import java.util.ArrayDeque;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What a connection must keep to, in one handler behind the request aggregator: each request arrives within
+ * {@code requestReadTimeout} of the connection opening or of the previous answer (a client that trickles bytes
+ * or sits between requests is closed); no traffic either way for {@code idleTimeout} closes it (a client that
+ * stops reading); requests are handed on one at a time, the next only while reading is on (a client that
+ * pipelines without reading its answers cannot make the server queue them); and the connection stays open
+ * after an answer only when both sides want that and the answer's length is defined (HTTP keep-alive).
+ * These were four handlers; on a warm document each added its own passes over every message, a promise
+ * listener, a timer scheduled and cancelled per request, or a queue per request.
+ */
+final class ConnectionDiscipline extends ChannelDuplexHandler {
+
+    private final long requestReadNanos;
+    private final long idleNanos;
+
+    /** The last time bytes were read, or a write completed. */
+    private long lastActivityNanos;
+    /** A request is awaited, due by {@link #requestDueNanos}. */
+    private boolean awaitingRequest;
+
+    private long requestDueNanos;
+    /** The one timer of this connection, or null when none is scheduled. */
+    private ScheduledFuture<?> check;
+    /** Requests that arrived (handed on or queued) and whose answer has not been sent yet. */
+    private int outstanding;
+
+    /** Requests that wait for reading to be asked for (pipelined while one was answered). */
+    private final ArrayDeque<Object> waiting = new ArrayDeque<>(2);
+    /** Reading was asked for while nothing waited: hand on the next request even if auto-read is off. */
+    private boolean handOnNext;
+
+    /** Answers owed; with {@link #persistent}, whether the connection outlives the next answer (as Netty's). */
+    private int pendingResponses;
+
+    private boolean persistent = true;
+
+    private ChannelHandlerContext ctx;
+    private boolean started;
+    private final ChannelFutureListener wrote = future -> lastActivityNanos = System.nanoTime();
+    private final ChannelFutureListener answered = this::answered;
+
+    ConnectionDiscipline(ConnectionLimits limits) {
+        this.requestReadNanos = limits.requestReadTimeout().toNanos();
+        this.idleNanos = limits.idleTimeout().toNanos();
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        this.ctx = ctx;
+        if (ctx.channel().isActive() && ctx.channel().isRegistered()) {
+            start();
+        }
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        start();
+        super.channelActive(ctx);
+    }
+
+    /** The connection is open: the first request is awaited, and the clocks run. */
+    private void start() {
+        if (!started) {
+            started = true;
+            lastActivityNanos = System.nanoTime();
+            awaitRequest();
+        }
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (msg instanceof HttpRequest request) {
+            outstanding++;
+            awaitingRequest = false;
+            if (persistent) {
+                pendingResponses++;
+                persistent = HttpUtil.isKeepAlive(request);
+            }
+        }
+        if (waiting.isEmpty() && (handOnNext || ctx.channel().config().isAutoRead())) {
+            // Nothing is queued and the next handler may read: the common case passes straight through.
+            handOnNext = false;
+            ctx.fireChannelRead(msg);
+            return;
+        }
+        waiting.add(msg);
+        int atLeast = handOnNext ? 1 : 0;
+        handOnNext = false;
+        handOn(ctx, atLeast);
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        lastActivityNanos = System.nanoTime();
+        // While requests wait, a read is not complete for the handler behind: handOn says when it is.
+        if (waiting.isEmpty()) {
+            ctx.fireChannelReadComplete();
+        }
+    }
+
+    @Override
+    public void read(ChannelHandlerContext ctx) {
+        if (handOn(ctx, 1) == 0) {
+            handOnNext = true;
+            ctx.read();
+        } else if (ctx.channel().config().isAutoRead()) {
+            ctx.read();
+        }
+    }
+
+    /** Hands on at least {@code atLeast} waiting requests, and more while auto-read is on; answers how many. */
+    private int handOn(ChannelHandlerContext ctx, int atLeast) {
+        int handed = 0;
+        while (handed < atLeast || ctx.channel().config().isAutoRead()) {
+            Object msg = waiting.poll();
+            if (msg == null) {
+                break;
+            }
+            handed++;
+            // May come back here through read(): each request is polled before it is handed on, so none twice.
+            ctx.fireChannelRead(msg);
+        }
+        if (handed > 0 && waiting.isEmpty()) {
+            ctx.fireChannelReadComplete();
+        }
+        return handed;
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
+        if (msg instanceof HttpResponse response) {
+            if (response.status().codeClass() != HttpStatusClass.INFORMATIONAL) {
+                pendingResponses--;
+            }
+            if (!HttpUtil.isKeepAlive(response) || !hasDefinedLength(response)) {
+                // The client can tell where this answer ends only by the connection closing.
+                pendingResponses = 0;
+                persistent = false;
+            }
+            if (!keepsAlive()) {
+                HttpUtil.setKeepAlive(response, false);
+            }
+        }
+        // A write that completes is traffic for the idle timeout; the last part of an answer also ends a request.
+        ctx.write(msg, promise.unvoid().addListener(msg instanceof LastHttpContent ? answered : wrote));
+    }
+
+    private void answered(ChannelFuture future) {
+        lastActivityNanos = System.nanoTime();
+        outstanding = Math.max(0, outstanding - 1);
+        if (!keepsAlive()) {
+            future.channel().close();
+        } else if (future.isSuccess() && future.channel().isActive() && outstanding == 0) {
+            awaitRequest();
+        }
+    }
+
+    private boolean keepsAlive() {
+        return pendingResponses != 0 || persistent;
+    }
+
+    private static boolean hasDefinedLength(HttpResponse response) {
+        String type = response.headers().get(HttpHeaderNames.CONTENT_TYPE);
+        return HttpUtil.isContentLengthSet(response)
+                || HttpUtil.isTransferEncodingChunked(response)
+                || (type != null && type.regionMatches(true, 0, "multipart", 0, "multipart".length()))
+                || response.status().codeClass() == HttpStatusClass.INFORMATIONAL
+                || response.status().code() == HttpResponseStatus.NO_CONTENT.code();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        stop();
+        super.channelInactive(ctx);
+    }
+
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+        stop();
+    }
+
+    private void stop() {
+        awaitingRequest = false;
+        if (check != null) {
+            check.cancel(false);
+            check = null;
+        }
+        Object msg;
+        while ((msg = waiting.poll()) != null) {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    /*
+     * Deadlines move with every request and every write, but a timer is not scheduled and cancelled for each: the
+     * connection has one, set for the earliest deadline when it was scheduled; when it runs it closes the
+     * connection if a deadline has passed, or schedules itself again for the earliest one now.
+     */
+    private void awaitRequest() {
+        awaitingRequest = true;
+        requestDueNanos = System.nanoTime() + requestReadNanos;
+        if (check == null) {
+            check = ctx.executor().schedule(this::expire, Math.min(requestReadNanos, idleNanos), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void expire() {
+        check = null;
+        if (!ctx.channel().isOpen()) {
+            return;
+        }
+        long now = System.nanoTime();
+        long due = lastActivityNanos + idleNanos;
+        if (awaitingRequest && requestDueNanos - due < 0) {
+            due = requestDueNanos;
+        }
+        if (now - due >= 0) {
+            ctx.channel().close();
+        } else {
+            check = ctx.executor().schedule(this::expire, due - now, TimeUnit.NANOSECONDS);
+        }
+    }
+}

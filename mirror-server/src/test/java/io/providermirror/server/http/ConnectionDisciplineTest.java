@@ -1,0 +1,136 @@
+package io.providermirror.server.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The connection discipline on its own: one request at a time, keep-alive as HTTP/1.1 has it, and the two
+ * clocks (request deadline, idle timeout). Whole-server behaviour with real sockets is in HostileClientsTest.
+ */
+final class ConnectionDisciplineTest {
+
+    /** Records the requests handed to it; stops reading on the first one, as the mirror does while it answers. */
+    private static final class BusyHandler extends ChannelInboundHandlerAdapter {
+        final List<String> seen = new ArrayList<>();
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            FullHttpRequest request = (FullHttpRequest) msg;
+            seen.add(request.uri());
+            request.release();
+            ctx.channel().config().setAutoRead(false);
+        }
+    }
+
+    private final List<EmbeddedChannel> channels = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        channels.forEach(EmbeddedChannel::finishAndReleaseAll);
+    }
+
+    private EmbeddedChannel channel(Duration requestRead, Duration idle, BusyHandler handler) {
+        EmbeddedChannel channel =
+                new EmbeddedChannel(new ConnectionDiscipline(new ConnectionLimits(requestRead, idle, 10)), handler);
+        channels.add(channel);
+        return channel;
+    }
+
+    private static FullHttpRequest get(String uri) {
+        return new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, uri);
+    }
+
+    private static FullHttpResponse ok(boolean withLength) {
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+        if (withLength) {
+            response.headers().set(HttpHeaderNames.CONTENT_LENGTH, 0);
+        }
+        return response;
+    }
+
+    @Test
+    void aPipelinedRequestWaitsUntilReadingIsAskedForAgain() {
+        BusyHandler handler = new BusyHandler();
+        EmbeddedChannel channel = channel(Duration.ofMinutes(1), Duration.ofMinutes(1), handler);
+        channel.writeInbound(get("/first"), get("/second"), get("/third"));
+        assertThat(handler.seen).containsExactly("/first");
+
+        channel.read();
+        assertThat(handler.seen).containsExactly("/first", "/second");
+        channel.config().setAutoRead(true);
+        assertThat(handler.seen).containsExactly("/first", "/second", "/third");
+    }
+
+    @Test
+    void theConnectionStaysOpenAfterAnAnswerOfKnownLength() {
+        EmbeddedChannel channel = channel(Duration.ofMinutes(1), Duration.ofMinutes(1), new BusyHandler());
+        channel.writeInbound(get("/"));
+        channel.writeOutbound(ok(true));
+        assertThat(channel.isOpen()).isTrue();
+        FullHttpResponse sent = channel.readOutbound();
+        assertThat(sent.headers().contains(HttpHeaderNames.CONNECTION)).isFalse();
+        sent.release();
+    }
+
+    @Test
+    void aClientThatAsksForCloseIsClosedAfterItsAnswer() {
+        EmbeddedChannel channel = channel(Duration.ofMinutes(1), Duration.ofMinutes(1), new BusyHandler());
+        FullHttpRequest request = get("/");
+        request.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        channel.writeInbound(request);
+        channel.writeOutbound(ok(true));
+        assertThat(channel.isOpen()).isFalse();
+        FullHttpResponse sent = channel.readOutbound();
+        assertThat(sent.headers().get(HttpHeaderNames.CONNECTION)).isEqualTo("close");
+        sent.release();
+    }
+
+    @Test
+    void anAnswerWithoutALengthEndsTheConnection() {
+        EmbeddedChannel channel = channel(Duration.ofMinutes(1), Duration.ofMinutes(1), new BusyHandler());
+        channel.writeInbound(get("/"));
+        channel.writeOutbound(ok(false));
+        assertThat(channel.isOpen()).isFalse();
+        FullHttpResponse sent = channel.readOutbound();
+        assertThat(sent.headers().get(HttpHeaderNames.CONNECTION)).isEqualTo("close");
+        sent.release();
+    }
+
+    @Test
+    void aConnectionThatSendsNoRequestIsClosedAfterTheRequestReadTimeout() {
+        EmbeddedChannel channel = channel(Duration.ofMillis(200), Duration.ofMinutes(1), new BusyHandler());
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            channel.runScheduledPendingTasks();
+            return !channel.isOpen();
+        });
+    }
+
+    @Test
+    void aConnectionWithNoTrafficIsClosedAfterTheIdleTimeoutEvenWhileARequestIsAnswered() {
+        // The request arrived (no request deadline runs), but its answer never leaves: only the idle timeout is left.
+        EmbeddedChannel channel = channel(Duration.ofMinutes(1), Duration.ofMillis(200), new BusyHandler());
+        channel.writeInbound(get("/"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            channel.runScheduledPendingTasks();
+            return !channel.isOpen();
+        });
+    }
+}
