@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-mvn -B -q install -DskipTests
+mvn -B -q package -DskipTests
 out=$(mktemp /tmp/provider-mirror-jmh.XXXXXX)
 # shellcheck disable=SC2086
 java ${JAVA_OPTS:-} -jar mirror-bench/target/benchmarks.jar ${JAVA_OPTS:+-jvmArgsAppend "$JAVA_OPTS"} "$@" | tee "$out"

@@ -1,8 +1,9 @@
 # Shared by the bench scripts (sourced, not run): building, and starting the signed fake origin.
 
 # build_all WORK: builds every module (tests skipped) and writes mirror-testkit's classpath to WORK/classpath.txt.
+# Packages only: installing would put this build into ~/.m2, where other checkouts' builds would pick it up.
 build_all() {
-  mvn -B -q install -DskipTests
+  mvn -B -q package -DskipTests
   mvn -B -q -pl mirror-testkit dependency:build-classpath -Dmdep.outputFile="$1/classpath.txt" > /dev/null
 }
 
