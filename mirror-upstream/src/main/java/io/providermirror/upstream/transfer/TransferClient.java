@@ -109,10 +109,21 @@ public final class TransferClient implements AutoCloseable {
                         ? InetSocketAddress.createUnresolved(request.host(), request.port())
                         : request.proxy().address();
         ChannelFuture connect = bootstrap.connect(remote);
-        if (!connect.await(request.connectTimeout().toMillis() + 1000)) {
-            connect.cancel(false);
+        // The channel's own connect timeout normally fires first; the head's deadline bounds the wait regardless.
+        long connectWait = request.connectTimeout().toNanos() + TimeUnit.SECONDS.toNanos(1);
+        boolean headFirst = request.headTimeout().toNanos() < connectWait;
+        boolean done;
+        try {
+            done = connect.await(Math.min(connectWait, request.headTimeout().toNanos()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
             connect.channel().close();
-            throw new HttpConnectTimeoutException("connecting timed out");
+            throw e;
+        }
+        if (!done) {
+            connect.channel().close();
+            throw headFirst
+                    ? new HttpTimeoutException("request timed out")
+                    : new HttpConnectTimeoutException("connecting timed out");
         }
         if (!connect.isSuccess()) {
             Throwable cause = connect.cause();

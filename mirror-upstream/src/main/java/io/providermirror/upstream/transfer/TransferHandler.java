@@ -212,6 +212,14 @@ final class TransferHandler extends ChannelInboundHandlerAdapter {
     /** The exception the caller sees: TLS and proxy failures as themselves, not as the decoder that met them. */
     private IOException describe(Throwable cause) {
         Throwable failure = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
+        // A refused tunnel also fails the TLS handshake waiting behind it, often first: the proxy's answer is the
+        // cause that matters.
+        for (Throwable link = cause; link != null; link = link.getCause()) {
+            if (link instanceof ProxyConnectException) {
+                failure = link;
+                break;
+            }
+        }
         if (failure instanceof ProxyConnectException proxy) {
             Matcher status = PROXY_STATUS.matcher(String.valueOf(proxy.getMessage()));
             if (status.find()) {
