@@ -10,7 +10,6 @@
 #   bench/compare.sh                         # 15 s per measurement
 #   DURATION=5s bench/compare.sh             # quicker, noisier
 #   MIRROR_JAVA_OPTS="-Xmx1g" bench/compare.sh
-#   COLD_ONLY=1 bench/compare.sh             # only the cold archives (no nginx, no wrk)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=bench/lib.sh
@@ -25,7 +24,6 @@ COLD_WARMUP=${COLD_WARMUP:-3}
 MIRROR_PORT=${MIRROR_PORT:-18443}
 NGINX_PORT=${NGINX_PORT:-18444}
 MIRROR_JAVA_OPTS=${MIRROR_JAVA_OPTS:--Xmx512m}
-COLD_ONLY=${COLD_ONLY:-0}
 
 install_missing() {
   local missing=()
@@ -101,9 +99,6 @@ origin_base="https://127.0.0.1:$ORIGIN_PORT"
 provider_path() { echo "example.test/acme/$1"; }
 archive_name() { echo "terraform-provider-$1_1.0.0_linux_amd64.zip"; }
 
-rows=()
-# The warm scenarios, against nginx (COLD_ONLY=1 skips them)
-if [ "$COLD_ONLY" != 1 ]; then
 echo "bench: warming the mirror and copying what it serves into nginx's tree"
 for type in small large; do
   dir="$work/www/providers/$(provider_path "$type")"
@@ -155,6 +150,7 @@ measure() {
     'BEGIN { printf "%.0f %.1f %.2f\n", r / (us / 1e6), b / (us / 1e6) / 1e6, p / 1000 }'
 }
 
+rows=()
 scenario() {
   local name=$1 path=$2 connections=$3
   echo "bench: $name ($connections connections, $DURATION each, after $WARMUP of warm-up)"
@@ -169,7 +165,6 @@ scenario "warm index.json" "$(provider_path small)/index.json" 64
 scenario "warm version document" "$(provider_path small)/1.0.0.json" 64
 scenario "warm small archive ($((SMALL_BYTES / 1000)) kB)" "$(provider_path small)/$(archive_name small)" 16
 scenario "warm large archive ($((LARGE_BYTES / 1000000)) MB)" "$(provider_path large)/$(archive_name large)" 4
-fi
 
 # Cold: an archive the mirror has never fetched (its version document already asked for, as the CLI does),
 # once straight from the origin and once through the mirror, which fetches, hashes and stores it meanwhile.
@@ -203,8 +198,8 @@ grep -q 'network:' "$work/mirror.log" && network=$(grep -m1 -o 'network: .*' "$w
   echo "nginx:   $("$NGINX" -v 2>&1 | cut -d/ -f2), worker_processes auto, sendfile on; wrk $(wrk -v 2>&1 | head -1 | awk '{print $2}'), 2 threads"
   echo "TLS:     both with the same P-256 certificate; wrk negotiates TLS 1.3"
   echo
-  [ ${#rows[@]} -gt 0 ] && echo "| scenario | connections | mirror req/s | nginx req/s | mirror/nginx | mirror MB/s | nginx MB/s | mirror p99 ms | nginx p99 ms |"
-  [ ${#rows[@]} -gt 0 ] && echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  echo "| scenario | connections | mirror req/s | nginx req/s | mirror/nginx | mirror MB/s | nginx MB/s | mirror p99 ms | nginx p99 ms |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   for row in "${rows[@]}"; do
     IFS='|' read -r name connections m n <<< "$row"
     read -r mr mmb mp <<< "$m"
