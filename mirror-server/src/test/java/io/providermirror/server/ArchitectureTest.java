@@ -72,13 +72,24 @@ final class ArchitectureTest {
     }
 
     @Test
-    void nettyIsUsedOnlyByTheHttpPackage() {
+    void nettyIsUsedOnlyByTheHttpPackageAndTheArchiveTransferClient() {
         noClasses()
                 .that()
-                .resideOutsideOfPackage("io.providermirror.server.http..")
+                .resideOutsideOfPackages("io.providermirror.server.http..", "io.providermirror.upstream.transfer..")
                 .should()
                 .dependOnClassesThat()
                 .resideInAPackage("io.netty..")
+                .check(main);
+    }
+
+    @Test
+    void theArchiveTransferClientKnowsNothingOfOriginsTheCacheOrTheServer() {
+        classes()
+                .that()
+                .resideInAPackage("io.providermirror.upstream.transfer..")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage("java..", "javax.net.ssl..", "io.netty..", "io.providermirror.upstream.transfer..")
                 .check(main);
     }
 

@@ -1,5 +1,6 @@
 package io.providermirror.upstream;
 
+import io.providermirror.upstream.transfer.TunnelRefused;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -24,17 +25,26 @@ final class AttemptFailures {
         // A timed-out attempt used up the deadline; a TLS failure will not heal by itself.
         boolean retryable = !(e instanceof HttpTimeoutException) || e instanceof HttpConnectTimeoutException;
         retryable &= !(e instanceof SSLException || e.getCause() instanceof SSLException);
-        retryable &= !PROXY_REFUSED_CREDENTIALS
-                .matcher(String.valueOf(e.getMessage()))
-                .find();
+        retryable &= !refusedCredentials(e);
         return retryable;
+    }
+
+    /**
+     * True when the proxy refused a tunnel for want of credentials: as the JDK's client reports it, or Netty's
+     * (archives).
+     */
+    private static boolean refusedCredentials(IOException e) {
+        if (e instanceof TunnelRefused refused) {
+            return refused.status() == 407 || refused.status() == 401;
+        }
+        return PROXY_REFUSED_CREDENTIALS.matcher(String.valueOf(e.getMessage())).find();
     }
 
     /** The error for {@code e}, the failure of a request for {@code what} to {@code uri}; {@code proxy} may be null. */
     static OriginException describe(URI uri, String what, IOException e, OriginProxy proxy) {
         if (proxy != null && !proxy.bypasses(uri.getHost())) {
             String message = String.valueOf(e.getMessage());
-            if (PROXY_REFUSED_CREDENTIALS.matcher(message).find()) {
+            if (refusedCredentials(e)) {
                 return new OriginException(
                         OriginException.Reason.UNAVAILABLE,
                         what + ": the proxy " + proxy.describe()

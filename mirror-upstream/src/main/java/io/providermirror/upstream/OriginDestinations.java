@@ -31,8 +31,11 @@ final class OriginDestinations {
     /**
      * Throws unless {@code uri} may be contacted on behalf of {@code origin}; {@code from} is the URL that
      * redirected to it, else null.
+     *
+     * @return the address the host resolved to (the first, which a client connects to), all of whose addresses
+     *         were found allowed; null when the host is configured for the origin, which is allowed unresolved
      */
-    void check(String origin, URI from, URI uri, String what) {
+    InetAddress check(String origin, URI from, URI uri, String what) {
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (!scheme.equals("https") && !scheme.equals("http") || uri.getHost() == null) {
             throw new Refused(
@@ -51,12 +54,13 @@ final class OriginDestinations {
             host = host.substring(1, host.length() - 1);
         }
         if (internalAuthorities.allows(origin, host, port(uri))) {
-            return;
+            return null;
         }
         InetAddress[] addresses;
         try {
-            // Addresses the JVM resolved are cached (networkaddress.cache.ttl, 30 s by default), and the client's
-            // own lookup to connect reads that cache: it connects to an address checked here.
+            // Archives connect to the address returned here, so no later lookup can lead them elsewhere. The JDK's
+            // client for documents resolves again, through the JVM's address cache (networkaddress.cache.ttl, 30 s
+            // by default) that this lookup filled: it normally connects to an address checked here.
             addresses = resolver.resolve(host);
         } catch (java.net.UnknownHostException e) {
             String proxied = proxy != null && !proxy.bypasses(host)
@@ -84,6 +88,7 @@ final class OriginDestinations {
                                 + " under upstream.hosts (its own name, discoveryUrl, mirrorUrl or downloadHosts)");
             }
         }
+        return addresses[0];
     }
 
     /** The port {@code uri} connects to, its scheme's default when it names none. */

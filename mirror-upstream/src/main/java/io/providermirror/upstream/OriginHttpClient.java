@@ -5,54 +5,82 @@ import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 import java.util.OptionalLong;
-import java.util.concurrent.Flow;
-import javax.net.ssl.SSLContext;
+import javax.net.ssl.X509TrustManager;
 
 /**
  * The HTTP client towards origins: JSON documents and small files read whole (with a size cap and a deadline
- * that covers the body), archives opened as streams. Each request is a chain of stages with one job each:
- * {@link RetryingSender} makes attempts within the deadline, {@link RedirectFollower} follows redirects by hand
- * (bounded, and the final URL known, since relative URLs resolve against it), and every hop goes through
- * {@link OriginDestinations}: http(s) only, never from https down to http, and an internal address only when it
- * is an authority configured for the origin (a provider hostname) the request is made for
- * ({@link InternalAuthorities}).
+ * that covers the body) through the JDK's client, archives opened as streams through Netty's
+ * ({@link ArchiveTransport}: OpenSSL, and the body hashed and written from the buffers it arrived in). Each
+ * request is a chain of stages with one job each: {@link RetryingSender} makes attempts within the deadline,
+ * {@link RedirectFollower} follows redirects by hand (bounded, and the final URL known, since relative URLs resolve
+ * against it), and every hop goes through {@link OriginDestinations}: http(s) only, never from https down to http,
+ * and an internal address only when it is an authority configured for the origin (a provider hostname) the request
+ * is made for ({@link InternalAuthorities}). Closing it stops the threads of the archive client.
  */
-public final class OriginHttpClient {
+public final class OriginHttpClient implements AutoCloseable {
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(OriginHttpClient.class);
 
     /**
      * How the client talks to origins. {@code requestTimeout} bounds one request, retries included: until its
      * response starts, and for a document until its whole body has arrived; {@code readTimeout} bounds each wait
-     * for more of a body. {@code offline} refuses every request without sending it;
+     * for more of a body. {@code trustManager} holds the certificate authorities trusted for origins (the JDK's and
+     * {@code upstream.trustedCertificates}). {@code offline} refuses every request without sending it;
      * {@code internalAuthorities} says which internal destinations (host and port) each origin may use: every
-     * other destination must be on the public internet.
+     * other destination must be on the public internet. {@code nativeTransport}: archives over epoll and OpenSSL
+     * when they load (as the server's listeners), else Java NIO and the JDK's TLS.
      */
     public record Settings(
             Duration connectTimeout,
             Duration requestTimeout,
             Duration readTimeout,
-            SSLContext sslContext,
+            X509TrustManager trustManager,
             String userAgent,
             int maxRedirects,
             int maxDocumentBytes,
             RetryPolicy retry,
             boolean offline,
             InternalAuthorities internalAuthorities,
-            OriginProxy proxy) {
+            OriginProxy proxy,
+            boolean nativeTransport) {
+
+        /** Settings with native transport when it loads. */
+        public Settings(
+                Duration connectTimeout,
+                Duration requestTimeout,
+                Duration readTimeout,
+                X509TrustManager trustManager,
+                String userAgent,
+                int maxRedirects,
+                int maxDocumentBytes,
+                RetryPolicy retry,
+                boolean offline,
+                InternalAuthorities internalAuthorities,
+                OriginProxy proxy) {
+            this(
+                    connectTimeout,
+                    requestTimeout,
+                    readTimeout,
+                    trustManager,
+                    userAgent,
+                    maxRedirects,
+                    maxDocumentBytes,
+                    retry,
+                    offline,
+                    internalAuthorities,
+                    proxy,
+                    true);
+        }
 
         /** Settings that reach origins directly. */
         public Settings(
                 Duration connectTimeout,
                 Duration requestTimeout,
                 Duration readTimeout,
-                SSLContext sslContext,
+                X509TrustManager trustManager,
                 String userAgent,
                 int maxRedirects,
                 int maxDocumentBytes,
@@ -63,7 +91,7 @@ public final class OriginHttpClient {
                     connectTimeout,
                     requestTimeout,
                     readTimeout,
-                    sslContext,
+                    trustManager,
                     userAgent,
                     maxRedirects,
                     maxDocumentBytes,
@@ -87,6 +115,7 @@ public final class OriginHttpClient {
                 throw new IllegalArgumentException("maxRedirects: " + maxRedirects + " (expected: >= 0)");
             }
             java.util.Objects.requireNonNull(internalAuthorities, "internalAuthorities");
+            java.util.Objects.requireNonNull(trustManager, "trustManager");
             if (maxDocumentBytes <= 0) {
                 throw new IllegalArgumentException("maxDocumentBytes: " + maxDocumentBytes + " (expected: > 0)");
             }
@@ -127,18 +156,67 @@ public final class OriginHttpClient {
         }
     }
 
-    /** An open archive response; the caller reads and closes {@code body}. */
-    public record ArchiveStream(URI finalUri, OptionalLong contentLength, InputStream body) implements AutoCloseable {
+    /**
+     * An open archive response; the caller reads its body, as {@link #chunks()} (the buffers it arrived in) or as
+     * the stream {@link #body()}, one of the two, and closes it.
+     */
+    public static final class ArchiveStream implements AutoCloseable {
+        private final URI finalUri;
+        private final OptionalLong contentLength;
+        private final ArchiveChunks chunks;
+        private final InputStream body;
+
+        /** An archive whose body is a stream. */
+        public ArchiveStream(URI finalUri, OptionalLong contentLength, InputStream body) {
+            this(finalUri, contentLength, ArchiveChunks.of(body), body);
+        }
+
+        /** An archive whose body arrives in chunks. */
+        public ArchiveStream(URI finalUri, OptionalLong contentLength, ArchiveChunks chunks) {
+            this(finalUri, contentLength, chunks, ArchiveChunks.asStream(chunks));
+        }
+
+        private ArchiveStream(URI finalUri, OptionalLong contentLength, ArchiveChunks chunks, InputStream body) {
+            this.finalUri = finalUri;
+            this.contentLength = contentLength;
+            this.chunks = chunks;
+            this.body = body;
+        }
+
+        /** The URL that answered, after redirects. */
+        public URI finalUri() {
+            return finalUri;
+        }
+
+        /** The length the origin announced, if it did. */
+        public OptionalLong contentLength() {
+            return contentLength;
+        }
+
+        /** The body in the chunks it arrives in, for readers that can take buffers without copying them. */
+        public ArchiveChunks chunks() {
+            return chunks;
+        }
+
+        /** The body as a stream, each read waiting at most {@code upstream.readTimeout}. */
+        public InputStream body() {
+            return body;
+        }
+
         @Override
         public void close() throws IOException {
-            body.close();
+            chunks.close();
         }
     }
 
     private final Settings settings;
     private final OriginObserver observer;
-    /** Attempts, redirects and the destination check of every request, in that order. */
-    private final RetryingSender sender;
+    /** Attempts, redirects and the destination check of every document request, in that order. */
+    private final RetryingSender<DocumentTransport.DocumentHop> documents;
+    /** The same for archives, through Netty's client. */
+    private final RetryingSender<ArchiveTransport.ArchiveHop> archives;
+
+    private final ArchiveTransport archiveTransport;
 
     public OriginHttpClient(Settings settings) {
         this(settings, OriginObserver.NONE);
@@ -171,14 +249,19 @@ public final class OriginHttpClient {
                 .version(HttpClient.Version.HTTP_1_1)
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .connectTimeout(settings.connectTimeout())
-                .sslContext(settings.sslContext());
+                .sslContext(TrustedCertificates.sslContext(settings.trustManager()));
         if (settings.proxy() != null) {
             builder.proxy(settings.proxy());
             settings.proxy().authenticator().ifPresent(builder::authenticator);
         }
         this.destinations = new OriginDestinations(settings.internalAuthorities(), settings.proxy(), resolver);
-        this.sender =
-                new RetryingSender(new RedirectFollower(builder.build(), settings, destinations), settings, sleeper);
+        this.documents = new RetryingSender<>(
+                new RedirectFollower<>(new DocumentTransport(builder.build()), settings, destinations),
+                settings,
+                sleeper);
+        this.archiveTransport = new ArchiveTransport(settings, resolver);
+        this.archives = new RetryingSender<>(
+                new RedirectFollower<>(archiveTransport, settings, destinations), settings, sleeper);
     }
 
     /**
@@ -200,20 +283,14 @@ public final class OriginHttpClient {
             String origin, URI uri, String what, OriginObserver.Operation operation, String bearerToken) {
         long start = System.nanoTime();
         try {
-            HttpResponse<Flow.Publisher<List<ByteBuffer>>> response = sender.send(
-                    origin,
-                    uri,
-                    what,
-                    settings.requestTimeout(),
-                    HttpResponse.BodyHandlers.ofPublisher(),
-                    OriginHttpClient::discard,
-                    bearerToken);
+            DocumentTransport.DocumentHop response =
+                    documents.send(origin, uri, what, settings.requestTimeout(), bearerToken);
             // The request's deadline covers the body too: the JDK's timeout ends with the headers, and an origin
             // trickling its body a byte at a time would otherwise hold this thread for as long as it likes.
             Document document;
             try (TimedBodyStream body = new TimedBodyStream(
                     settings.readTimeout(), start + settings.requestTimeout().toNanos())) {
-                response.body().subscribe(body);
+                response.response().body().subscribe(body);
                 byte[] bytes = body.readNBytes(settings.maxDocumentBytes() + 1);
                 if (bytes.length > settings.maxDocumentBytes()) {
                     throw new OriginException(
@@ -223,10 +300,10 @@ public final class OriginHttpClient {
                 }
                 document = new Document(
                         response.uri(),
-                        response.statusCode(),
-                        response.headers().firstValue("content-type").orElse(null),
+                        response.status(),
+                        response.header("content-type").orElse(null),
                         bytes,
-                        response.headers().firstValue("x-terraform-get").orElse(null));
+                        response.header("x-terraform-get").orElse(null));
             } catch (TimedBodyStream.DeadlineExceeded e) {
                 throw new OriginException(
                         OriginException.Reason.TIMEOUT,
@@ -246,17 +323,17 @@ public final class OriginHttpClient {
             } catch (IOException e) {
                 throw AttemptFailures.describe(uri, what, e, settings.proxy());
             }
-            observe(origin, uri, operation, start, document.status(), null);
+            RequestReports.report(observer, settings.offline(), origin, uri, operation, start, document.status(), null);
             return document;
         } catch (OriginException e) {
-            observe(origin, uri, operation, start, 0, e);
+            RequestReports.report(observer, settings.offline(), origin, uri, operation, start, 0, e);
             throw e;
         }
     }
 
     /**
-     * GETs an archive and returns its open body stream, whose every read waits at most
-     * {@code readTimeout}; any status other than 200 is an error.
+     * GETs an archive and returns its open body, whose every read waits at most {@code readTimeout}; any status
+     * other than 200 is an error. The body is read from the origin only as fast as the caller takes it.
      */
     public ArchiveStream openArchive(String origin, URI uri, String what) {
         return openArchive(origin, uri, what, null);
@@ -266,25 +343,25 @@ public final class OriginHttpClient {
     public ArchiveStream openArchive(String origin, URI uri, String what, String bearerToken) {
         long start = System.nanoTime();
         try {
-            HttpResponse<Flow.Publisher<List<ByteBuffer>>> response = sender.send(
+            ArchiveTransport.ArchiveHop response =
+                    archives.send(origin, uri, what, settings.requestTimeout(), bearerToken);
+            if (response.status() != 200) {
+                response.discard();
+                throw statusError(response.uri(), response.status(), what);
+            }
+            RequestReports.report(
+                    observer,
+                    settings.offline(),
                     origin,
                     uri,
-                    what,
-                    settings.requestTimeout(),
-                    HttpResponse.BodyHandlers.ofPublisher(),
-                    OriginHttpClient::discard,
-                    bearerToken);
-            if (response.statusCode() != 200) {
-                discard(response.body());
-                throw statusError(response.uri(), response.statusCode(), what);
-            }
-            observe(origin, uri, OriginObserver.Operation.ARCHIVE, start, response.statusCode(), null);
-            TimedBodyStream body = new TimedBodyStream(settings.readTimeout());
-            response.body().subscribe(body);
-            OptionalLong length = response.headers().firstValueAsLong("content-length");
-            return new ArchiveStream(response.uri(), length, body);
+                    OriginObserver.Operation.ARCHIVE,
+                    start,
+                    response.status(),
+                    null);
+            return new ArchiveStream(response.uri(), response.contentLength(), response);
         } catch (OriginException e) {
-            observe(origin, uri, OriginObserver.Operation.ARCHIVE, start, 0, e);
+            RequestReports.report(
+                    observer, settings.offline(), origin, uri, OriginObserver.Operation.ARCHIVE, start, 0, e);
             throw e;
         }
     }
@@ -297,60 +374,10 @@ public final class OriginHttpClient {
         destinations.check(origin, null, uri, what);
     }
 
-    /** Reports one logical request: by its status when it got one, else by the exception that ended it. */
-    private void observe(
-            String origin,
-            URI uri,
-            OriginObserver.Operation operation,
-            long startNanos,
-            int status,
-            OriginException failure) {
-        if (failure != null
-                && (failure.reason() == OriginException.Reason.FORBIDDEN
-                        || settings.offline()
-                        || failure instanceof OriginDestinations.Refused)) {
-            return;
-        }
-        OriginObserver.Outcome outcome;
-        if (failure != null) {
-            outcome = failure.reason() == OriginException.Reason.TIMEOUT
-                    ? OriginObserver.Outcome.TIMEOUT
-                    : failure.reason() == OriginException.Reason.NOT_FOUND
-                            ? OriginObserver.Outcome.NOT_FOUND
-                            : OriginObserver.Outcome.ERROR;
-        } else if (status / 100 == 2) {
-            outcome = OriginObserver.Outcome.SUCCESS;
-        } else {
-            outcome = status == 404 || status == 410 ? OriginObserver.Outcome.NOT_FOUND : OriginObserver.Outcome.ERROR;
-        }
-        String detail = failure != null
-                ? failure.getMessage()
-                : outcome == OriginObserver.Outcome.SUCCESS ? null : uri + " answered HTTP " + status;
-        observer.requestCompleted(
-                origin,
-                uri.getAuthority(),
-                operation,
-                outcome,
-                Duration.ofNanos(System.nanoTime() - startNanos),
-                detail);
-    }
-
-    private static void discard(Flow.Publisher<List<ByteBuffer>> body) {
-        body.subscribe(new Flow.Subscriber<>() {
-            @Override
-            public void onSubscribe(Flow.Subscription subscription) {
-                subscription.cancel();
-            }
-
-            @Override
-            public void onNext(List<ByteBuffer> item) {}
-
-            @Override
-            public void onError(Throwable throwable) {}
-
-            @Override
-            public void onComplete() {}
-        });
+    /** Stops the archive client's threads; requests in progress fail. */
+    @Override
+    public void close() {
+        archiveTransport.close();
     }
 
     /** The error for an unexpected status, naming the URL; it carries the status. */

@@ -113,6 +113,16 @@ public final class OriginProxy extends ProxySelector {
         return noProxy;
     }
 
+    /** The proxy's host and port, not resolved. */
+    InetSocketAddress address() {
+        return (InetSocketAddress) proxy.address();
+    }
+
+    /** The basic credentials sent to the proxy, if any. */
+    Optional<PasswordAuthentication> credentials() {
+        return Optional.ofNullable(credentials);
+    }
+
     /** Answers the proxy's 407 with its credentials; nothing else. */
     public Optional<Authenticator> authenticator() {
         if (credentials == null) {

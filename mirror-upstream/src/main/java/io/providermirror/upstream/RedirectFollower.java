@@ -1,29 +1,28 @@
 package io.providermirror.upstream;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
-import java.util.function.Consumer;
 
 /**
  * One attempt at a GET: sent, and its redirects followed by hand, so that their number is bounded, the final
  * URL (against which relative URLs resolve) is known, and every hop goes through {@link OriginDestinations}
- * before it is sent and again once it is answered.
+ * before it is sent, and again once it is answered when the transport resolved the name again to connect.
  */
-final class RedirectFollower {
+final class RedirectFollower<H extends Hop> {
 
-    private final HttpClient client;
+    private final HopTransport<H> transport;
     private final String userAgent;
     private final int maxRedirects;
     private final OriginDestinations destinations;
     private final OriginProxy proxy;
 
-    RedirectFollower(HttpClient client, OriginHttpClient.Settings settings, OriginDestinations destinations) {
-        this.client = client;
+    RedirectFollower(HopTransport<H> transport, OriginHttpClient.Settings settings, OriginDestinations destinations) {
+        this.transport = transport;
         this.userAgent = settings.userAgent();
         this.maxRedirects = settings.maxRedirects();
         this.destinations = destinations;
@@ -31,55 +30,46 @@ final class RedirectFollower {
     }
 
     /**
-     * The response at the end of {@code start}'s redirects (any status but a redirect), within {@code timeout}
-     * per hop; {@code discard} drops the body of a response that is not returned.
+     * The answer at the end of {@code start}'s redirects (any status but a redirect), within {@code timeout}
+     * per hop; the body of every answer not returned is discarded.
      *
      * @throws AttemptFailed when no response came, saying whether another attempt may help
      */
-    <T> HttpResponse<T> send(
-            String origin,
-            URI start,
-            String what,
-            Duration timeout,
-            HttpResponse.BodyHandler<T> handler,
-            Consumer<T> discard,
-            String bearerToken)
-            throws AttemptFailed {
+    H send(String origin, URI start, String what, Duration timeout, String bearerToken) throws AttemptFailed {
         URI uri = start;
         URI previous = null;
         for (int redirects = 0; ; redirects++) {
-            destinations.check(origin, previous, uri, what);
-            HttpRequest.Builder builder = HttpRequest.newBuilder(uri)
-                    .timeout(timeout)
-                    .header("User-Agent", userAgent)
-                    .GET();
+            InetAddress checked = destinations.check(origin, previous, uri, what);
+            Map<String, String> headers = new LinkedHashMap<>();
+            headers.put("User-Agent", userAgent);
             // A token belongs to the authority it was meant for; a redirect elsewhere does not get it.
             if (bearerToken != null && OriginHttpClient.sameAuthority(uri, start)) {
-                builder.header("Authorization", "Bearer " + bearerToken);
+                headers.put("Authorization", "Bearer " + bearerToken);
             }
-            HttpRequest request = builder.build();
-            HttpResponse<T> response;
+            H response;
             try {
-                response = client.send(request, handler);
+                response = transport.send(uri, checked, headers, timeout);
             } catch (IOException e) {
                 throw new AttemptFailed(AttemptFailures.describe(uri, what, e, proxy), AttemptFailures.retryable(e));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new OriginException(OriginException.Reason.UNAVAILABLE, what + ": interrupted", e);
             }
-            try {
-                // The client resolved the name again to connect: it must still lead where the check allowed.
-                destinations.check(origin, previous, uri, what);
-            } catch (OriginException refused) {
-                discard.accept(response.body());
-                throw refused;
+            if (!transport.connectsToCheckedAddress(uri)) {
+                try {
+                    // The client resolved the name again to connect: it must still lead where the check allowed.
+                    destinations.check(origin, previous, uri, what);
+                } catch (OriginException refused) {
+                    response.discard();
+                    throw refused;
+                }
             }
-            int status = response.statusCode();
-            Optional<String> location = response.headers().firstValue("location");
+            int status = response.status();
+            Optional<String> location = response.header("location");
             if (status / 100 != 3 || status == 304 || location.isEmpty()) {
                 return response;
             }
-            discard.accept(response.body());
+            response.discard();
             if (redirects >= maxRedirects) {
                 throw new OriginException(
                         OriginException.Reason.BAD_RESPONSE,

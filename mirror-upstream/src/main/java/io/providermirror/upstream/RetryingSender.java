@@ -1,10 +1,8 @@
 package io.providermirror.upstream;
 
 import java.net.URI;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,17 +10,18 @@ import org.slf4j.LoggerFactory;
  * One logical GET: attempts (each following its redirects) and the pauses between them, as {@link RetryPolicy}
  * says, all within one deadline, so a caller gets an answer (or a clear error that counts the attempts) in time.
  */
-final class RetryingSender {
+final class RetryingSender<H extends Hop> {
 
     /** Logged under the client's name, as before retries had a class of their own: operators filter on it. */
     private static final Logger LOG = LoggerFactory.getLogger(OriginHttpClient.class);
 
-    private final RedirectFollower redirects;
+    private final RedirectFollower<H> redirects;
     private final RetryPolicy retry;
     private final boolean offline;
     private final OriginHttpClient.Sleeper sleeper;
 
-    RetryingSender(RedirectFollower redirects, OriginHttpClient.Settings settings, OriginHttpClient.Sleeper sleeper) {
+    RetryingSender(
+            RedirectFollower<H> redirects, OriginHttpClient.Settings settings, OriginHttpClient.Sleeper sleeper) {
         this.redirects = redirects;
         this.retry = settings.retry();
         this.offline = settings.offline();
@@ -30,14 +29,7 @@ final class RetryingSender {
     }
 
     /** Sends a GET, retrying as {@link RetryPolicy} says, all within {@code timeout}. */
-    <T> HttpResponse<T> send(
-            String origin,
-            URI start,
-            String what,
-            Duration timeout,
-            HttpResponse.BodyHandler<T> handler,
-            Consumer<T> discard,
-            String bearerToken) {
+    H send(String origin, URI start, String what, Duration timeout, String bearerToken) {
         if (offline) {
             throw new OriginException(
                     OriginException.Reason.NOT_FOUND,
@@ -53,15 +45,14 @@ final class RetryingSender {
             }
             Optional<Duration> retryAfter = Optional.empty();
             try {
-                HttpResponse<T> response =
-                        redirects.send(origin, start, what, Duration.ofNanos(remaining), handler, discard, bearerToken);
-                if (!RetryPolicy.isRetryableStatus(response.statusCode()) || attempt >= retry.maxAttempts()) {
+                H response = redirects.send(origin, start, what, Duration.ofNanos(remaining), bearerToken);
+                if (!RetryPolicy.isRetryableStatus(response.status()) || attempt >= retry.maxAttempts()) {
                     return response;
                 }
-                discard.accept(response.body());
-                last = OriginHttpClient.statusError(response.uri(), response.statusCode(), what);
+                response.discard();
+                last = OriginHttpClient.statusError(response.uri(), response.status(), what);
                 retryAfter = RetryPolicy.parseRetryAfter(
-                        response.headers().firstValue("retry-after").orElse(null), java.time.Instant.now());
+                        response.header("retry-after").orElse(null), java.time.Instant.now());
             } catch (RedirectFollower.AttemptFailed failed) {
                 if (!failed.retryable() || attempt >= retry.maxAttempts()) {
                     throw attempt > 1 ? withAttempts(failed.exception(), attempt) : failed.exception();

@@ -13,11 +13,11 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A response body read with a timeout on every read: the JDK client's own stream blocks for as long as the
+ * A document's body read with a timeout on every read: the JDK client's own stream blocks for as long as the
  * origin stays silent. At most {@value #WINDOW} lists of buffers are requested ahead of the reader, so a few
  * hundred KiB at most are held; a read takes whatever has arrived, up to its length, and waits only when
  * nothing has. A read that waits longer than the timeout cancels the response and fails with
- * {@link SocketTimeoutException}. A stream may also have a deadline for the whole body: no read waits past it,
+ * {@link SocketTimeoutException}. The stream also has a deadline for the whole body: no read waits past it,
  * and a read that finds nothing arrived when it comes cancels the response and fails with
  * {@link DeadlineExceeded}, however steadily the origin trickles bytes until then.
  */
@@ -30,10 +30,9 @@ final class TimedBodyStream extends InputStream implements Flow.Subscriber<List<
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final long timeoutNanos;
     private final Duration timeout;
-    /** The {@link System#nanoTime()} past which no read waits, when {@link #bounded}. */
+    /** The {@link System#nanoTime()} past which no read waits. */
     private final long deadlineNanos;
 
-    private final boolean bounded;
     private volatile Flow.Subscription subscription;
     private Iterator<ByteBuffer> pending;
     private ByteBuffer current;
@@ -41,19 +40,11 @@ final class TimedBodyStream extends InputStream implements Flow.Subscriber<List<
     /** A failure that arrived behind bytes the last read returned; the next read throws it. */
     private Throwable failed;
 
-    TimedBodyStream(Duration timeout) {
-        this.timeout = timeout;
-        this.timeoutNanos = timeout.toNanos();
-        this.deadlineNanos = 0;
-        this.bounded = false;
-    }
-
     /** A stream whose every read waits at most {@code timeout}, and none past {@code deadlineNanos} ({@link System#nanoTime()}). */
     TimedBodyStream(Duration timeout, long deadlineNanos) {
         this.timeout = timeout;
         this.timeoutNanos = timeout.toNanos();
         this.deadlineNanos = deadlineNanos;
-        this.bounded = true;
     }
 
     /** A read ran into the stream's deadline for the whole body; the response was cancelled. */
@@ -151,12 +142,10 @@ final class TimedBodyStream extends InputStream implements Flow.Subscriber<List<
         }
         long wait = timeoutNanos;
         boolean deadlineFirst = false;
-        if (bounded) {
-            long left = deadlineNanos - System.nanoTime();
-            if (left < wait) {
-                wait = Math.max(0, left);
-                deadlineFirst = true;
-            }
+        long left = deadlineNanos - System.nanoTime();
+        if (left < wait) {
+            wait = Math.max(0, left);
+            deadlineFirst = true;
         }
         try {
             item = queue.poll(wait, TimeUnit.NANOSECONDS);

@@ -25,18 +25,23 @@ public final class TrustedCertificates {
 
     /** An SSL context trusting the JDK's authorities and every certificate in {@code extraPemBundle}. */
     public static SSLContext sslContext(Path extraPemBundle) throws IOException {
+        return sslContext(trustManager(extraPemBundle));
+    }
+
+    /** An SSL context trusting what {@code trust} trusts, for the JDK's HTTP client. */
+    public static SSLContext sslContext(X509TrustManager trust) {
         try {
             SSLContext context = SSLContext.getInstance("TLS");
-            context.init(null, new TrustManager[] {trustManager(extraPemBundle)}, null);
+            context.init(null, new TrustManager[] {trust}, null);
             return context;
         } catch (GeneralSecurityException e) {
-            throw new IOException("cannot build the TLS trust for origins: " + e.getMessage(), e);
+            throw new IllegalStateException("the JDK offers no TLS context: " + e.getMessage(), e);
         }
     }
 
     /**
      * The trust manager behind {@link #sslContext}, for clients that take trust managers rather than a context
-     * (JGit's HTTP connections).
+     * (JGit's HTTP connections, Netty's client for archives).
      */
     public static X509TrustManager trustManager(Path extraPemBundle) throws IOException {
         try {

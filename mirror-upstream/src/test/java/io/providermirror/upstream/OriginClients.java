@@ -24,7 +24,7 @@ final class OriginClients {
                     Duration.ofSeconds(2),
                     requestTimeout,
                     Duration.ofSeconds(2),
-                    TrustedCertificates.sslContext(extraCa),
+                    TrustedCertificates.trustManager(extraCa),
                     "provider-mirror-test",
                     3,
                     64 * 1024,

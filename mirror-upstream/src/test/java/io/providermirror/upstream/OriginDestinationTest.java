@@ -39,7 +39,7 @@ final class OriginDestinationTest {
                         Duration.ofSeconds(1),
                         Duration.ofSeconds(2),
                         Duration.ofSeconds(1),
-                        TrustedCertificates.sslContext(null),
+                        TrustedCertificates.trustManager(null),
                         "test",
                         3,
                         1024,

@@ -35,7 +35,7 @@ final class OriginObserverTest {
                         Duration.ofSeconds(1),
                         Duration.ofMillis(800),
                         Duration.ofSeconds(1),
-                        TrustedCertificates.sslContext(null),
+                        TrustedCertificates.trustManager(null),
                         "test",
                         3,
                         1024,

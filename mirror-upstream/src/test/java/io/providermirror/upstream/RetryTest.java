@@ -33,7 +33,7 @@ final class RetryTest {
                         Duration.ofSeconds(1),
                         deadline,
                         Duration.ofSeconds(2),
-                        TrustedCertificates.sslContext(null),
+                        TrustedCertificates.trustManager(null),
                         "test",
                         3,
                         1024,

@@ -67,6 +67,8 @@ public final class MirrorCore implements AutoCloseable {
     private final OriginRules rules;
     /** The bucket's stores when {@code cache.s3} is set, else null. */
     private final BucketStores bucketStores;
+    /** The client towards origins, whose archive client has threads of its own. */
+    private final OriginHttpClient http;
 
     private MirrorCore(
             Path cacheDirectory,
@@ -80,7 +82,9 @@ public final class MirrorCore implements AutoCloseable {
             OriginRules rules,
             BucketStores bucketStores,
             io.providermirror.cache.FillLeases fillLeases,
-            ModuleMirror modules) {
+            ModuleMirror modules,
+            OriginHttpClient http) {
+        this.http = http;
         this.modules = modules;
         this.fillLeases = fillLeases;
         this.bucketStores = bucketStores;
@@ -122,6 +126,7 @@ public final class MirrorCore implements AutoCloseable {
         int fills = config.upstream().maxConcurrentFills();
         MirrorPools pools = MirrorPools.create(fills);
         BucketStores bucketStores = null;
+        OriginHttpClient http = null;
         try {
             Map<String, URI> discoveryOverrides = new HashMap<>();
             // Each origin may use exactly the authorities configured for it, whether they are internal or not.
@@ -146,12 +151,12 @@ public final class MirrorCore implements AutoCloseable {
                     new java.util.TreeSet<>(config.upstream().hosts().keySet());
             knownHosts.addAll(MirrorMetrics.PUBLIC_REGISTRIES);
             metrics.expectHosts(knownHosts);
-            OriginHttpClient http = new OriginHttpClient(
+            http = new OriginHttpClient(
                     new OriginHttpClient.Settings(
                             config.upstream().connectTimeout(),
                             config.upstream().requestTimeout(),
                             config.upstream().readTimeout(),
-                            TrustedCertificates.sslContext(config.upstream().trustedCertificates()),
+                            TrustedCertificates.trustManager(config.upstream().trustedCertificates()),
                             "provider-mirror/" + BuildInfo.VERSION,
                             3,
                             4 * 1024 * 1024,
@@ -162,7 +167,8 @@ public final class MirrorCore implements AutoCloseable {
                             config.upstream().offline(),
                             InternalAuthorities.of(internalAuthorities),
                             ConfiguredProxy.from(config.upstream().proxy(), System.getenv())
-                                    .orElse(null)),
+                                    .orElse(null),
+                            config.server().nativeTransport()),
                     metrics);
             long maxBytes = config.cache().maxSize() == null
                     ? Long.MAX_VALUE
@@ -264,10 +270,14 @@ public final class MirrorCore implements AutoCloseable {
                     rules,
                     bucketStores,
                     fillLeases,
-                    modules);
+                    modules,
+                    http);
         } catch (IOException | RuntimeException e) {
             if (bucketStores != null) {
                 bucketStores.close();
+            }
+            if (http != null) {
+                http.close();
             }
             pools.shutdownNow();
             lock.close();
@@ -366,6 +376,7 @@ public final class MirrorCore implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        http.close();
         if (bucketStores != null) {
             bucketStores.close();
         }

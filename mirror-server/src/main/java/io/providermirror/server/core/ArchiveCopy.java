@@ -2,12 +2,12 @@ package io.providermirror.server.core;
 
 import io.providermirror.cache.ArchiveFill;
 import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.upstream.ArchiveChunks;
 import io.providermirror.upstream.Origin;
 import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.PackageHashes;
 import io.providermirror.upstream.VerificationException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.util.HexFormat;
@@ -17,12 +17,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Moves an archive from its origin into its fill within the fill's bounds: its size, its deadline (renewing
- * its download URL included) and the least transfer rate. What it copies it hashes, for the check that follows.
+ * its download URL included) and the least transfer rate. What it copies it hashes, for the check that follows:
+ * each chunk is hashed and written from the buffer the origin client received it in, never copied into an array.
  */
 final class ArchiveCopy {
 
     private static final Logger LOG = LoggerFactory.getLogger(ArchiveCopy.class);
-    private static final int BUFFER_SIZE = 256 * 1024;
 
     private final FillBounds bounds;
     private final long maxArchiveBytes;
@@ -73,7 +73,7 @@ final class ArchiveCopy {
      * before {@code upstream.readTimeout}.
      */
     String copy(
-            InputStream body,
+            ArchiveChunks body,
             ArchiveFill fill,
             OptionalLong announced,
             String what,
@@ -82,13 +82,13 @@ final class ArchiveCopy {
             long deadline)
             throws IOException {
         MessageDigest digest = PackageHashes.sha256();
-        byte[] buffer = new byte[BUFFER_SIZE];
         long total = 0;
         long limit = announced.isPresent() ? Math.min(announced.getAsLong(), maxArchiveBytes) : maxArchiveBytes;
         long windowStarted = System.nanoTime();
         long windowBytes = 0;
-        int n;
-        while ((n = body.read(buffer)) >= 0) {
+        ByteBuffer chunk;
+        while ((chunk = body.next()) != null) {
+            int n = chunk.remaining();
             long now = System.nanoTime();
             if (now - deadline > 0) {
                 metrics.fillAbandoned(originHost, "deadline");
@@ -125,9 +125,11 @@ final class ArchiveCopy {
                                         ? "the " + announced.getAsLong() + " bytes announced"
                                         : "upstream.maxArchiveBytes (" + maxArchiveBytes + ")"));
             }
-            digest.update(buffer, 0, n);
+            int start = chunk.position();
+            digest.update(chunk);
+            chunk.position(start);
             try {
-                fill.append(ByteBuffer.wrap(buffer, 0, n));
+                fill.append(chunk);
             } catch (IOException e) {
                 throw Archives.cacheWriteFailed(what, e);
             }

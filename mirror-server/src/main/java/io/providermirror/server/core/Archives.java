@@ -252,7 +252,7 @@ final class Archives {
             copy.checkAnnounced(announced, what, origin);
             fill.begin(announced);
             String sha256 = copy.copy(
-                    stream.body(),
+                    stream.chunks(),
                     fill,
                     announced,
                     what,

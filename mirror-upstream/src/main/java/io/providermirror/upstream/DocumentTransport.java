@@ -1,0 +1,80 @@
+package io.providermirror.upstream;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Flow;
+
+/**
+ * Documents through the JDK's HTTP client: small bodies read whole, where a second client's speed would not show. It
+ * resolves names itself (through the JVM's address cache, which the destination check filled), so the check is
+ * repeated once the answer has arrived.
+ */
+final class DocumentTransport implements HopTransport<DocumentTransport.DocumentHop> {
+
+    /** An answer of the JDK's client, its body a publisher not subscribed to yet. */
+    record DocumentHop(HttpResponse<Flow.Publisher<List<ByteBuffer>>> response) implements Hop {
+
+        @Override
+        public URI uri() {
+            return response.uri();
+        }
+
+        @Override
+        public int status() {
+            return response.statusCode();
+        }
+
+        @Override
+        public Optional<String> header(String name) {
+            return response.headers().firstValue(name);
+        }
+
+        @Override
+        public void discard() {
+            response.body().subscribe(new Flow.Subscriber<>() {
+                @Override
+                public void onSubscribe(Flow.Subscription subscription) {
+                    subscription.cancel();
+                }
+
+                @Override
+                public void onNext(List<ByteBuffer> item) {}
+
+                @Override
+                public void onError(Throwable throwable) {}
+
+                @Override
+                public void onComplete() {}
+            });
+        }
+    }
+
+    private final HttpClient client;
+
+    DocumentTransport(HttpClient client) {
+        this.client = client;
+    }
+
+    @Override
+    public DocumentHop send(URI uri, InetAddress checked, Map<String, String> headers, Duration timeout)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder request =
+                HttpRequest.newBuilder(uri).timeout(timeout).GET();
+        headers.forEach(request::header);
+        return new DocumentHop(client.send(request.build(), HttpResponse.BodyHandlers.ofPublisher()));
+    }
+
+    @Override
+    public boolean connectsToCheckedAddress(URI uri) {
+        return false;
+    }
+}
