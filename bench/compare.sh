@@ -3,7 +3,7 @@
 # `terraform providers mirror` tree, both over TLS with the same certificate, side by side in one run on
 # this machine. Builds the mirror, starts a signed fake origin (BenchOrigin), warms the mirror through it,
 # copies what the mirror serves into the static tree nginx serves, then, per warm scenario (index.json, a
-# version document, a small and a large archive): WARMUP of uncounted load on each server (long enough for C2
+# version document, the providers.v1 face's versions and download answers, a small and a large archive): WARMUP of uncounted load on each server (long enough for C2
 # to compile the path), then RUNS rounds of DURATION on each server in turn. Reports medians over the runs,
 # the mirror/nginx ratio of each round (the median is the one that counts; rounds pair the two servers in time,
 # so load from elsewhere on the machine hits both), p99 latency, the date, the command and the load average
@@ -18,6 +18,9 @@
 #   BASELINE_JAR=mirror-server/target/mirror-server.jar BASELINE_JAVA_OPTS="-Xmx512m -XX:+UseParallelGC" \
 #     bench/compare.sh                                # or the same build with other JVM options
 #   MIRROR_JAVA_OPTS="-Xmx1g" BUILD=0 bench/compare.sh       # another JVM setting, without rebuilding
+#   STORE=s3 SCENARIOS="small large" bench/compare.sh         # the mirror on an S3 bucket (S3Proxy on loopback):
+#                                   warm archives from its local tier, cold fills into the bucket, and the
+#                                   bucket requests of one cold provider (index, version document, archive)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=bench/lib.sh
@@ -26,7 +29,7 @@ source bench/lib.sh
 DURATION=${DURATION:-8s}
 WARMUP=${WARMUP:-8s}
 RUNS=${RUNS:-3}
-SCENARIOS=${SCENARIOS:-index version small large}
+SCENARIOS=${SCENARIOS:-index version face_versions face_download small large}
 SMALL_BYTES=${SMALL_BYTES:-200000}
 LARGE_BYTES=${LARGE_BYTES:-50000000}
 COLD_RUNS=${COLD_RUNS:-5}
@@ -39,7 +42,10 @@ MIRROR_JAR=${MIRROR_JAR:-mirror-server/target/mirror-server.jar}
 BASELINE_JAR=${BASELINE_JAR:-}
 BASELINE_JAVA_OPTS=${BASELINE_JAVA_OPTS:-$MIRROR_JAVA_OPTS}
 BUILD=${BUILD:-1}
-command="DURATION=$DURATION WARMUP=$WARMUP RUNS=$RUNS SCENARIOS=\"$SCENARIOS\" COLD_RUNS=$COLD_RUNS"
+STORE=${STORE:-disk}
+S3_PORT=${S3_PORT:-18446}
+command="STORE=$STORE "
+command+="DURATION=$DURATION WARMUP=$WARMUP RUNS=$RUNS SCENARIOS=\"$SCENARIOS\" COLD_RUNS=$COLD_RUNS"
 command+=" MIRROR_JAVA_OPTS=\"$MIRROR_JAVA_OPTS\""
 [ -z "$BASELINE_JAR" ] || command+=" BASELINE_JAR=$BASELINE_JAR BASELINE_JAVA_OPTS=\"$BASELINE_JAVA_OPTS\""
 command+=" bench/compare.sh"
@@ -69,6 +75,10 @@ else
 fi
 start_bench_origin "$work" "$SMALL_BYTES" "$LARGE_BYTES" 0
 make_certificate "$work"
+if [ "$STORE" = s3 ]; then
+  require_free_ports "$S3_PORT"
+  start_s3proxy "$work" "$S3_PORT"
+fi
 
 start_mirror "$work" mirror "$MIRROR_JAR" "$MIRROR_PORT" "$MIRROR_JAVA_OPTS"
 mirror=$STARTED_PID
@@ -91,10 +101,10 @@ for s in $SCENARIOS; do
   path=$(scenario_path "$s")
   connections=$(scenario_connections "$s")
   echo "bench: $s ($connections connections; $WARMUP uncounted, then $RUNS x $DURATION on each of ${servers[*]})"
-  for server in "${servers[@]}"; do wrk_run "${base[$server]}/$path" "$connections" "$WARMUP" > /dev/null; done
+  for server in "${servers[@]}"; do wrk_run "${base[$server]%/providers}/$path" "$connections" "$WARMUP" > /dev/null; done
   for round in $(seq 1 "$RUNS"); do
     for server in "${servers[@]}"; do
-      echo "$s $server $round $(wrk_run "${base[$server]}/$path" "$connections" "$DURATION")" >> "$work/runs.txt"
+      echo "$s $server $round $(wrk_run "${base[$server]%/providers}/$path" "$connections" "$DURATION")" >> "$work/runs.txt"
     done
   done
 done
@@ -104,6 +114,7 @@ done
 # The first COLD_WARMUP are not counted: they warm the JIT on the fetching path, as a mirror that has been
 # running for a while has it.
 cold=()
+[ "$STORE" = s3 ] && store_before=$(store_requests "$MIRROR_PORT")
 if [ "$COLD_RUNS" -gt 0 ]; then
   echo "bench: cold archives ($COLD_RUNS runs of $((LARGE_BYTES / 1000000)) MB, after $COLD_WARMUP not counted)"
   origin_base="https://127.0.0.1:$ORIGIN_PORT"
@@ -119,6 +130,7 @@ if [ "$COLD_RUNS" -gt 0 ]; then
   done
 fi
 
+[ "$STORE" = s3 ] && store_after=$(store_requests "$MIRROR_PORT")
 peak_rss_kib=$(awk '/VmHWM/ { print $2 }' "/proc/$mirror/status")
 grep -q 'network:' "$work/mirror.log" && network=$(grep -m1 -o 'network: .*' "$work/mirror.log") || network="network: ?"
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -129,6 +141,8 @@ label() {
     version) echo "warm version document" ;;
     small) echo "warm small archive ($((SMALL_BYTES / 1000)) kB)" ;;
     large) echo "warm large archive ($((LARGE_BYTES / 1000000)) MB)" ;;
+    face_versions) echo "warm providers.v1 versions" ;;
+    face_download) echo "warm providers.v1 download" ;;
   esac
 }
 # column SCENARIO SERVER FIELD: the median of one field (4 req/s, 5 MB/s, 6 p99) over the rounds.
@@ -145,7 +159,7 @@ ratios() {
   echo "date:    $started; command: $command"
   echo "load:    $load_before before, $load_after after (1, 5, 15 min; above 0.5 before means measured under load)"
   echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
-  echo "mirror:  $(java -version 2>&1 | head -1), $MIRROR_JAVA_OPTS, $network"
+  echo "mirror:  $(java -version 2>&1 | head -1), $MIRROR_JAVA_OPTS, $network, cache on $STORE"
   echo "nginx:   $("$NGINX" -v 2>&1 | cut -d/ -f2), worker_processes auto, sendfile on, access log on; wrk $(wrk -v 2>&1 | head -1 | awk '{print $2}'), 2 threads"
   echo "TLS:     both with the same P-256 certificate; wrk negotiates TLS 1.3"
   echo
@@ -182,6 +196,10 @@ ratios() {
     printf '| through the mirror (fetching, hashing, storing) | %.1f | %.1f |\n' "$cold_m_ttfb" "$cold_m_mbs"
     awk -v ot="$cold_o_ttfb" -v mt="$cold_m_ttfb" -v ob="$cold_o_mbs" -v mb="$cold_m_mbs" \
       'BEGIN { printf "| mirror - origin | %+.1f ms | %.2fx |\n", mt - ot, mb / ob }'
+  fi
+  if [ "$STORE" = s3 ] && [ "$COLD_RUNS" -gt 0 ]; then
+    echo
+    echo "bucket (S3Proxy $S3_PORT): $(( (store_after - store_before) / (COLD_WARMUP + COLD_RUNS) )) store requests per cold provider (index.json, version document, archive: what one terraform init of one provider asks), warm requests: none beyond the local tier"
   fi
   echo
   echo "mirror start-up to first answered request: $startup_ms ms; peak RSS: $((peak_rss_kib / 1024)) MiB"

@@ -70,6 +70,7 @@ server:
     privateKey: $work/key.pem
 cache:
   directory: $work/$name-cache
+${MIRROR_CACHE_EXTRA:-}
 upstream:
   trustedCertificates: $ORIGIN_CA
   hosts:
@@ -88,7 +89,38 @@ YAML
   STARTUP_MS=$(( ($(date +%s%N) - start_ns) / 1000000 ))
 }
 
+# start_s3proxy WORK PORT: S3Proxy (the jar the build copies to <module>/target/s3proxy/) on 127.0.0.1:PORT with its
+# filesystem-nio2 backend and a bucket "provider-mirror"; sets MIRROR_CACHE_EXTRA (the cache.s3 block, indented
+# for start_mirror) and exports the AWS credentials it accepts.
+start_s3proxy() {
+  local work=$1 port=$2
+  mkdir -p "$work/s3/data/provider-mirror"
+  cat > "$work/s3/s3proxy.properties" <<PROPS
+s3proxy.endpoint=http://127.0.0.1:$port
+s3proxy.authorization=aws-v2-or-v4
+s3proxy.identity=local-identity
+s3proxy.credential=local-credential
+jclouds.provider=filesystem-nio2
+jclouds.filesystem.basedir=$work/s3/data
+PROPS
+  local jar
+  jar=$(ls ./*/target/s3proxy/s3proxy.jar target/s3proxy/s3proxy.jar 2>/dev/null | head -1)
+  [ -n "$jar" ] || { echo "bench: no S3Proxy jar under */target/s3proxy/ (the build copies it)" >&2; exit 1; }
+  java -Xmx256m -jar "$jar" --properties "$work/s3/s3proxy.properties" > "$work/s3/s3proxy.log" 2>&1 &
+  pids+=($!)
+  until curl -s -o /dev/null "http://127.0.0.1:$port/"; do sleep 0.1; done
+  export AWS_ACCESS_KEY_ID=local-identity AWS_SECRET_ACCESS_KEY=local-credential AWS_REGION=us-east-1
+  MIRROR_CACHE_EXTRA="  s3: {endpoint: 'http://127.0.0.1:$port', bucket: provider-mirror, region: us-east-1, pathStyleAccess: true}"
+}
+
+# store_requests PORT: every request the mirror at PORT has made to its bucket so far (from /metrics).
+store_requests() {
+  curl -sfk "https://127.0.0.1:$1/metrics" \
+    | awk '/^mirror_store_requests_seconds_count/ { n += $NF } END { printf "%d\n", n }'
+}
+
 provider_path() { echo "example.test/acme/$1"; }
+face_path() { echo "registry/example.test/providers.v1/acme/$1"; }
 archive_name() { echo "terraform-provider-$1_1.0.0_linux_amd64.zip"; }
 
 # warm_mirror BASE [TREE]: asks the mirror at BASE (https://.../providers) for the small and the large provider's
@@ -106,6 +138,15 @@ warm_mirror() {
         curl -sfk -o /dev/null "$base/$(provider_path "$type")/$file"
       fi
     done
+  done
+  # The providers.v1 face's answers for the small provider, kept at the same paths for nginx.
+  for file in "$(face_path small)/versions" "$(face_path small)/1.0.0/download/linux/amd64"; do
+    if [ -n "$tree" ]; then
+      mkdir -p "$tree/$(dirname "$file")"
+      curl -sfk -o "$tree/$file" "${base%/providers}/$file"
+    else
+      curl -sfk -o /dev/null "${base%/providers}/$file"
+    fi
   done
   [ -z "$tree" ] || chmod -R a+rX "$tree"
 }
@@ -166,14 +207,17 @@ wrk_run() {
 # median: the median of the numbers on standard input, one a line.
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-# scenario_path NAME: the path below /providers/ of a warm scenario (index, version, small, large).
+# scenario_path NAME: the path below the server's root of a warm scenario (index, version, small, large, and the
+# providers.v1 face's versions and download answers: face_versions, face_download).
 scenario_path() {
   case $1 in
-    index) echo "$(provider_path small)/index.json" ;;
-    version) echo "$(provider_path small)/1.0.0.json" ;;
-    small) echo "$(provider_path small)/$(archive_name small)" ;;
-    large) echo "$(provider_path large)/$(archive_name large)" ;;
-    *) echo "bench: unknown scenario $1 (index, version, small, large)" >&2; exit 1 ;;
+    index) echo "providers/$(provider_path small)/index.json" ;;
+    version) echo "providers/$(provider_path small)/1.0.0.json" ;;
+    small) echo "providers/$(provider_path small)/$(archive_name small)" ;;
+    large) echo "providers/$(provider_path large)/$(archive_name large)" ;;
+    face_versions) echo "$(face_path small)/versions" ;;
+    face_download) echo "$(face_path small)/1.0.0/download/linux/amd64" ;;
+    *) echo "bench: unknown scenario $1 (index, version, small, large, face_versions, face_download)" >&2; exit 1 ;;
   esac
 }
 
@@ -181,7 +225,7 @@ scenario_path() {
 # small documents, fewer for archives).
 scenario_connections() {
   case $1 in
-    index | version) echo 64 ;;
+    index | version | face_versions | face_download) echo 64 ;;
     small) echo 16 ;;
     large) echo 4 ;;
   esac

@@ -79,7 +79,7 @@ profile() {
   title="provider-mirror:warm-$s:$event:$(date -u +%Y-%m-%d):$(scenario_connections "$s")-connections:$DURATION"
   echo "profile: $s, $event"
   profiler "start,$options"
-  wrk_run "$base/$(scenario_path "$s")" "$(scenario_connections "$s")" "$DURATION" > "$name.wrk"
+  wrk_run "${base%/providers}/$(scenario_path "$s")" "$(scenario_connections "$s")" "$DURATION" > "$name.wrk"
   # The same samples as text: the hottest frames by their own samples, then the hottest whole stacks.
   profiler "dump,file=$name.txt,flat=25,traces=8"
   # And every stack, one a line, for grep and awk (kept with the logs, not committed: large).
@@ -90,7 +90,7 @@ profile() {
 for s in $SCENARIOS; do
   path=$(scenario_path "$s")
   echo "profile: $s ($(scenario_connections "$s") connections; $WARMUP uncounted, then $DURATION per event)"
-  wrk_run "$base/$path" "$(scenario_connections "$s")" "$WARMUP" > /dev/null
+  wrk_run "${base%/providers}/$path" "$(scenario_connections "$s")" "$WARMUP" > /dev/null
   events=${EVENTS:-$(case $s in index | version) echo "cpu wall lock alloc" ;; *) echo cpu ;; esac)}
   for event in $events; do profile "$s" "$event"; done
 done
