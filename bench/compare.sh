@@ -96,6 +96,7 @@ warm_mirror "${base[mirror]}" "$work/www"
 [ -z "$BASELINE_JAR" ] || warm_mirror "${base[baseline]}"
 start_nginx "$work" "$NGINX_PORT"
 
+[ "$STORE" = s3 ] && store_warm_before=$(store_requests "$MIRROR_PORT")
 # One line per measurement in runs.txt: <scenario> <server> <round> <req/s> <MB/s> <p99 ms>.
 for s in $SCENARIOS; do
   path=$(scenario_path "$s")
@@ -115,6 +116,7 @@ done
 # running for a while has it.
 cold=()
 [ "$STORE" = s3 ] && store_before=$(store_requests "$MIRROR_PORT")
+[ "$STORE" = s3 ] && warm_requests=$(awk '$2 == "mirror" { n += $4 * '"${DURATION%s}"' } END { printf "%d", n }' "$work/runs.txt")
 if [ "$COLD_RUNS" -gt 0 ]; then
   echo "bench: cold archives ($COLD_RUNS runs of $((LARGE_BYTES / 1000000)) MB, after $COLD_WARMUP not counted)"
   origin_base="https://127.0.0.1:$ORIGIN_PORT"
@@ -199,7 +201,7 @@ ratios() {
   fi
   if [ "$STORE" = s3 ] && [ "$COLD_RUNS" -gt 0 ]; then
     echo
-    echo "bucket (S3Proxy $S3_PORT): $(( (store_after - store_before) / (COLD_WARMUP + COLD_RUNS) )) store requests per cold provider (index.json, version document, archive: what one terraform init of one provider asks), warm requests: none beyond the local tier"
+    echo "bucket (S3Proxy $S3_PORT): $(( (store_after - store_before) / (COLD_WARMUP + COLD_RUNS) )) store requests per cold provider (index.json, version document, archive: what one terraform init of one provider asks); $((store_before - store_warm_before)) store requests during the warm scenarios, warm-ups included (the counted rounds alone answered about $warm_requests requests)"
   fi
   echo
   echo "mirror start-up to first answered request: $startup_ms ms; peak RSS: $((peak_rss_kib / 1024)) MiB"

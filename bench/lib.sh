@@ -104,7 +104,7 @@ jclouds.provider=filesystem-nio2
 jclouds.filesystem.basedir=$work/s3/data
 PROPS
   local jar
-  jar=$(ls ./*/target/s3proxy/s3proxy.jar target/s3proxy/s3proxy.jar 2>/dev/null | head -1)
+  jar=$(find . -path '*/target/s3proxy/s3proxy.jar' -print -quit)
   [ -n "$jar" ] || { echo "bench: no S3Proxy jar under */target/s3proxy/ (the build copies it)" >&2; exit 1; }
   java -Xmx256m -jar "$jar" --properties "$work/s3/s3proxy.properties" > "$work/s3/s3proxy.log" 2>&1 &
   pids+=($!)
