@@ -30,30 +30,40 @@ final class AccessGate {
         if (wantsToken(route) && !auth.accepts(request.headers().get(HttpHeaderNames.AUTHORIZATION))) {
             return unauthorized(head, request.headers().get(HttpHeaderNames.HOST), route);
         }
-        if (route instanceof Route.Archive archive && auth.enabled()) {
-            return archiveRefusal(archive, request, head);
+        if (!auth.enabled()) {
+            return null;
         }
-        if (route instanceof Route.RegistryChecksums checksums && auth.enabled()) {
+        if (route instanceof Route.Archive archive) {
+            return signedUrlRefusal(
+                    request,
+                    head,
+                    (expires, signature, authorization) -> auth.checkArchive(
+                            archive.address(),
+                            archive.version(),
+                            archive.platform(),
+                            expires,
+                            signature,
+                            authorization));
+        }
+        if (route instanceof Route.RegistryChecksums checksums) {
             // The CLI fetches these without credentials, as it fetches archives: they carry the archive's signed query.
-            Map<String, List<String>> query = new QueryStringDecoder(request.uri()).parameters();
-            MirrorAuth.ArchiveVerdict verdict = auth.checkRegistryFile(
-                    checksums.address(),
-                    checksums.version(),
-                    checksums.platform(),
-                    first(query, "expires"),
-                    first(query, "signature"),
-                    request.headers().get(HttpHeaderNames.AUTHORIZATION));
-            return verdict.allowed() ? null : JsonErrors.response(HttpResponseStatus.FORBIDDEN, verdict.reason(), head);
+            return signedUrlRefusal(
+                    request,
+                    head,
+                    (expires, signature, authorization) -> auth.checkRegistryFile(
+                            checksums.address(),
+                            checksums.version(),
+                            checksums.platform(),
+                            expires,
+                            signature,
+                            authorization));
         }
-        if (route instanceof Route.ModuleArchive archive && auth.enabled()) {
-            Map<String, List<String>> query = new QueryStringDecoder(request.uri()).parameters();
-            MirrorAuth.ArchiveVerdict verdict = auth.checkModuleArchive(
-                    archive.address(),
-                    archive.version(),
-                    first(query, "expires"),
-                    first(query, "signature"),
-                    request.headers().get(HttpHeaderNames.AUTHORIZATION));
-            return verdict.allowed() ? null : JsonErrors.response(HttpResponseStatus.FORBIDDEN, verdict.reason(), head);
+        if (route instanceof Route.ModuleArchive archive) {
+            return signedUrlRefusal(
+                    request,
+                    head,
+                    (expires, signature, authorization) -> auth.checkModuleArchive(
+                            archive.address(), archive.version(), expires, signature, authorization));
         }
         return null;
     }
@@ -110,13 +120,16 @@ final class AccessGate {
         return Optional.empty();
     }
 
-    /** Checks a signed archive URL (or a bearer token): a 403 when neither is valid, else null. */
-    private FullHttpResponse archiveRefusal(Route.Archive archive, FullHttpRequest request, boolean head) {
+    /** How one kind of signed URL is checked: its query's expiry and signature, or a bearer token. */
+    @FunctionalInterface
+    private interface SignedUrlCheck {
+        MirrorAuth.ArchiveVerdict check(Optional<String> expires, Optional<String> signature, String authorization);
+    }
+
+    /** Checks a signed URL (or a bearer token) with {@code check}: a 403 when neither is valid, else null. */
+    private static FullHttpResponse signedUrlRefusal(FullHttpRequest request, boolean head, SignedUrlCheck check) {
         Map<String, List<String>> query = new QueryStringDecoder(request.uri()).parameters();
-        MirrorAuth.ArchiveVerdict verdict = auth.checkArchive(
-                archive.address(),
-                archive.version(),
-                archive.platform(),
+        MirrorAuth.ArchiveVerdict verdict = check.check(
                 first(query, "expires"),
                 first(query, "signature"),
                 request.headers().get(HttpHeaderNames.AUTHORIZATION));

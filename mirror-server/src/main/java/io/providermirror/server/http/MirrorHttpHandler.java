@@ -187,19 +187,15 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
             whenDone(
                     exchange,
                     () -> mirror.registry().download(checksums.address(), checksums.version(), checksums.platform()),
-                    (e, pkg) -> e.ctx()
-                            .writeAndFlush(
-                                    checksums.file() == Route.ChecksumFile.SHA256SUMS
-                                            ? DocumentResponse.of(
-                                                    HttpResponseStatus.OK,
-                                                    "text/plain; charset=utf-8",
-                                                    pkg.sha256Sums(),
-                                                    e.head())
-                                            : DocumentResponse.of(
-                                                    HttpResponseStatus.OK,
-                                                    "application/octet-stream",
-                                                    pkg.signature(),
-                                                    e.head())));
+                    (e, pkg) -> {
+                        boolean sums = checksums.file() == Route.ChecksumFile.SHA256SUMS;
+                        e.ctx()
+                                .writeAndFlush(DocumentResponse.of(
+                                        HttpResponseStatus.OK,
+                                        sums ? "text/plain; charset=utf-8" : "application/octet-stream",
+                                        sums ? pkg.sha256Sums() : pkg.signature(),
+                                        e.head()));
+                    });
         } else if (route instanceof Route.Home) {
             String host = request.headers().get(HttpHeaderNames.HOST);
             whenDone(
