@@ -89,7 +89,8 @@ final class AccessGate {
     private static FullHttpResponse unauthorized(boolean head, String host, Route route) {
         String mirrorHost = host == null ? "<mirror host>" : ExchangeLog.printable(host, 255);
         // Through a host block the CLI sends the credentials of the registry host it routes, not the mirror's.
-        String credentialsHost = registryHost(route).orElse(mirrorHost);
+        String credentialsHost =
+                route instanceof Route.RegistryDocument document ? document.registryHost() : mirrorHost;
         boolean page = route instanceof Route.Home || route instanceof Route.ProviderStatus;
         String message = page || route instanceof Route.Metrics
                 ? "this mirror wants a token for " + (page ? "its status page" : "/metrics")
@@ -101,23 +102,6 @@ final class AccessGate {
         FullHttpResponse response = JsonErrors.response(HttpResponseStatus.UNAUTHORIZED, message, head);
         response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"provider-mirror\"");
         return response;
-    }
-
-    /** The registry host a {@code host} block routes to this route, for the registry faces' routes. */
-    private static Optional<String> registryHost(Route route) {
-        if (route instanceof Route.ModuleVersions versions) {
-            return Optional.of(versions.address().hostname());
-        }
-        if (route instanceof Route.ModuleDownload download) {
-            return Optional.of(download.address().hostname());
-        }
-        if (route instanceof Route.RegistryVersions versions) {
-            return Optional.of(versions.address().hostname());
-        }
-        if (route instanceof Route.RegistryDownload download) {
-            return Optional.of(download.address().hostname());
-        }
-        return Optional.empty();
     }
 
     /** How one kind of signed URL is checked: its query's expiry and signature, or a bearer token. */

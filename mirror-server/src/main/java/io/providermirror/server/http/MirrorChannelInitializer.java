@@ -32,6 +32,7 @@ final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
     private final AtomicInteger open = new AtomicInteger();
 
     private final RouteCache routes = new RouteCache();
+    private final RegistryDownloadDocuments downloads;
 
     /**
      * @param sslContext     TLS for this listener, or null for plain HTTP
@@ -52,6 +53,7 @@ final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
         this.limits = limits;
         this.managementOnly = managementOnly;
         this.connections = connections;
+        this.downloads = new RegistryDownloadDocuments(services.auth());
     }
 
     @Override
@@ -81,6 +83,6 @@ final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
         // Request deadline, idle timeout, one request at a time and keep-alive: one handler on every message's path.
         pipeline.addLast("discipline", new ConnectionDiscipline(limits));
         pipeline.addLast("chunked", new ChunkedWriteHandler());
-        pipeline.addLast("mirror", new MirrorHttpHandler(services, managementOnly, routes));
+        pipeline.addLast("mirror", new MirrorHttpHandler(services, managementOnly, routes, downloads));
     }
 }

@@ -39,6 +39,7 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
     private final boolean managementOnly;
     private final AccessGate access;
     private final RouteCache routes;
+    private final RegistryDownloadDocuments downloads;
     /** A request is being answered asynchronously; the next one waits. */
     private boolean busy;
     /** The connection is being closed after an answer: requests read after it are not answered. */
@@ -47,10 +48,13 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
     /**
      * @param managementOnly answer only the operator endpoints (the plain-HTTP management listener)
      * @param routes         the listener's parsed routes, shared by its connections
+     * @param downloads      the listener's providers.v1 download documents, shared by its connections
      */
-    MirrorHttpHandler(HttpServices services, boolean managementOnly, RouteCache routes) {
+    MirrorHttpHandler(
+            HttpServices services, boolean managementOnly, RouteCache routes, RegistryDownloadDocuments downloads) {
         this.services = services;
         this.routes = routes;
+        this.downloads = downloads;
         this.mirror = services.mirror();
         this.managementOnly = managementOnly;
         this.access = new AccessGate(services.auth(), managementOnly);
@@ -171,18 +175,7 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
             whenDone(
                     exchange,
                     () -> mirror.registry().download(download.address(), download.version(), download.platform()),
-                    (e, pkg) -> {
-                        ProviderRegistryRoutes.DownloadUrls urls = ProviderRegistryRoutes.urls(
-                                download,
-                                services.auth().enabled()
-                                        ? services.auth()
-                                                .archiveQuery(
-                                                        download.address(), download.version(), download.platform())
-                                        : "");
-                        sendDocument(
-                                e,
-                                new RenderedDocument(pkg.render(urls.archive(), urls.sha256Sums(), urls.signature())));
-                    });
+                    (e, pkg) -> sendDocument(e, downloads.document(download, pkg)));
         } else if (route instanceof Route.RegistryChecksums checksums) {
             whenDone(
                     exchange,

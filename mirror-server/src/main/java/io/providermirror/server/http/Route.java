@@ -79,20 +79,49 @@ sealed interface Route {
     /** {@code :hostname/:namespace/:type/terraform-provider-:type_:version_:os_:arch.zip}. */
     record Archive(ProviderAddress address, ProviderVersion version, Platform platform) implements Route {}
 
+    /**
+     * A registry face's document that the CLI asks for through a {@code host} block: it sends the credentials of the
+     * registry host the block routes ({@link #registryHost()}), not the mirror's.
+     */
+    sealed interface RegistryDocument extends Route {
+        String registryHost();
+    }
+
     /** {@code /registry/:hostname/modules.v1/:namespace/:name/:system/versions}. */
-    record ModuleVersions(ModuleAddress address) implements Route {}
+    record ModuleVersions(ModuleAddress address) implements RegistryDocument {
+        @Override
+        public String registryHost() {
+            return address.hostname();
+        }
+    }
 
     /** {@code /registry/:hostname/modules.v1/:namespace/:name/:system/:version/download}. */
-    record ModuleDownload(ModuleAddress address, ProviderVersion version) implements Route {}
+    record ModuleDownload(ModuleAddress address, ProviderVersion version) implements RegistryDocument {
+        @Override
+        public String registryHost() {
+            return address.hostname();
+        }
+    }
 
     /** {@code /registry/:hostname/modules.v1/:namespace/:name/:system/:version/module.:extension}. */
     record ModuleArchive(ModuleAddress address, ProviderVersion version, String extension) implements Route {}
 
     /** {@code /registry/:hostname/providers.v1/:namespace/:type/versions}: the providers.v1 face's version list. */
-    record RegistryVersions(ProviderAddress address) implements Route {}
+    record RegistryVersions(ProviderAddress address) implements RegistryDocument {
+        @Override
+        public String registryHost() {
+            return address.hostname();
+        }
+    }
 
     /** {@code /registry/:hostname/providers.v1/:namespace/:type/:version/download/:os/:arch}. */
-    record RegistryDownload(ProviderAddress address, ProviderVersion version, Platform platform) implements Route {}
+    record RegistryDownload(ProviderAddress address, ProviderVersion version, Platform platform)
+            implements RegistryDocument {
+        @Override
+        public String registryHost() {
+            return address.hostname();
+        }
+    }
 
     /** The two files a providers.v1 download document names besides the archive, both the origin's exact bytes. */
     enum ChecksumFile {

@@ -62,6 +62,7 @@ final class EmbeddedMirror implements AutoCloseable {
     private final HttpServices services;
     private final List<EmbeddedChannel> connections = new CopyOnWriteArrayList<>();
     private final RouteCache routes = new RouteCache();
+    private final RegistryDownloadDocuments downloads;
 
     private EmbeddedMirror(
             FakeOrigin origin, MirrorCore core, PrometheusMeterRegistry registry, HttpServices services) {
@@ -69,6 +70,7 @@ final class EmbeddedMirror implements AutoCloseable {
         this.core = core;
         this.registry = registry;
         this.services = services;
+        this.downloads = new RegistryDownloadDocuments(services.auth());
     }
 
     /** A core over {@code directory}/cache; {@code settings} adds configuration keys, dotted or nested. */
@@ -133,7 +135,7 @@ final class EmbeddedMirror implements AutoCloseable {
                 new FileRegionReader(),
                 new ConnectionDiscipline(new ConnectionLimits(Duration.ofSeconds(30), Duration.ofSeconds(120), 100)),
                 new ChunkedWriteHandler(),
-                new MirrorHttpHandler(services, managementOnly, routes));
+                new MirrorHttpHandler(services, managementOnly, routes, downloads));
         connections.add(channel);
         return channel;
     }
