@@ -20,7 +20,8 @@ import javax.net.ssl.SSLServerSocket;
  * An HTTPS origin (with a {@link TestCertificates} server certificate) that keeps each connection open for as many
  * requests as the client sends, and counts the TCP connections it accepted and those still open: what a test of
  * connection reuse observes. A path ending in {@code ?close} is answered with {@code Connection: close}, and the
- * connection then closed.
+ * connection then left open until the client closes it (whether the client honours the header is then what
+ * decides).
  */
 public final class KeepAliveHttpsServer implements AutoCloseable {
 
@@ -110,6 +111,9 @@ public final class KeepAliveHttpsServer implements AutoCloseable {
                 out.write(body);
                 out.flush();
                 if (close) {
+                    while (in.read() >= 0) {
+                        // Nothing more is answered; the client is to close.
+                    }
                     return;
                 }
             }

@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The client's connections, by {@link Route}: Netty's {@link SimpleChannelPool} per route (in an
+ * The client's connections, by {@link ConnectionRoute}: Netty's {@link SimpleChannelPool} per route (in an
  * {@link AbstractChannelPoolMap}), whose idle connections are kept here within the {@link ConnectionReuse} bounds.
  * A new connection is handed out only once it is ready for a request (connected, tunnelled, TLS done); an idle one
  * only if it is still open, and it is watched meanwhile: anything it receives, or its closing, drops it.
@@ -56,9 +56,9 @@ final class ConnectionPool implements AutoCloseable {
     /** Idle connections kept, all routes together. */
     private final AtomicInteger idle = new AtomicInteger();
 
-    private final AbstractChannelPoolMap<Route, RoutePool> pools = new AbstractChannelPoolMap<>() {
+    private final AbstractChannelPoolMap<ConnectionRoute, RoutePool> pools = new AbstractChannelPoolMap<>() {
         @Override
-        protected RoutePool newPool(Route route) {
+        protected RoutePool newPool(ConnectionRoute route) {
             return new RoutePool(route);
         }
     };
@@ -79,7 +79,7 @@ final class ConnectionPool implements AutoCloseable {
      * once it is ready; its {@code release} takes back a connection whose last response arrived whole and which has
      * nothing but its own handlers in its pipeline, kept if it is open and the bounds allow, else closed.
      */
-    ChannelPool of(Route route) {
+    ChannelPool of(ConnectionRoute route) {
         if (!pools.contains(route) && pools.size() >= Math.max(16, 2 * reuse.maxIdle())) {
             forgetRoutesWithoutIdleConnections();
         }
@@ -97,7 +97,7 @@ final class ConnectionPool implements AutoCloseable {
     }
 
     private void forgetRoutesWithoutIdleConnections() {
-        for (Map.Entry<Route, RoutePool> entry : pools) {
+        for (Map.Entry<ConnectionRoute, RoutePool> entry : pools) {
             if (entry.getValue().keptCount.get() == 0) {
                 pools.remove(entry.getKey());
             }
@@ -116,7 +116,7 @@ final class ConnectionPool implements AutoCloseable {
         private final Deque<Channel> kept = new ConcurrentLinkedDeque<>();
         private final AtomicInteger keptCount = new AtomicInteger();
 
-        RoutePool(Route route) {
+        RoutePool(ConnectionRoute route) {
             super(
                     bootstrap.clone().remoteAddress(route.remote()),
                     new Connections(route),
@@ -235,9 +235,9 @@ final class ConnectionPool implements AutoCloseable {
     /** Builds each new connection's pipeline: the proxy's tunnel, TLS, and the guard. */
     private final class Connections implements ChannelPoolHandler {
 
-        private final Route route;
+        private final ConnectionRoute route;
 
-        Connections(Route route) {
+        Connections(ConnectionRoute route) {
             this.route = route;
         }
 

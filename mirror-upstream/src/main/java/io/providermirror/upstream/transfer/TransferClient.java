@@ -37,7 +37,7 @@ import javax.net.ssl.X509TrustManager;
  * An HTTP/1.1 client for large bodies: connections to exactly the address the caller gives (it was checked there, so
  * no later name lookup can lead elsewhere) or through an egress proxy; TLS with the caller's trust, the host name
  * verified and sent as SNI; the body left on the socket until its reader asks for it. A connection whose response
- * arrived whole is kept a few seconds for the next request with exactly the same {@link Route}
+ * arrived whole is kept a few seconds for the next request with exactly the same {@link ConnectionRoute}
  * ({@link ConnectionReuse}), which then needs no new TCP and TLS handshake. It owns a small event-loop group of daemon
  * threads, shut down by {@link #close()}. Failures are the JDK's exception types, so they read as those of the JDK's
  * client: {@link HttpConnectTimeoutException}, {@link java.net.ConnectException}, {@link HttpTimeoutException} when no
@@ -112,7 +112,7 @@ public final class TransferClient implements AutoCloseable {
      */
     public TransferResponse send(TransferRequest request) throws IOException, InterruptedException {
         long deadline = System.nanoTime() + request.headTimeout().toNanos();
-        Route route = Route.of(request);
+        ConnectionRoute route = ConnectionRoute.of(request);
         ChannelPool pool = connections.of(route);
         // Each kept connection is tried at most once, then a new one is made.
         for (int attempt = 0; ; attempt++) {
@@ -129,7 +129,7 @@ public final class TransferClient implements AutoCloseable {
     }
 
     /** A ready connection of {@code pool}, within the request's deadline. */
-    private Channel acquire(ChannelPool pool, Route route, TransferRequest request, long deadline)
+    private Channel acquire(ChannelPool pool, ConnectionRoute route, TransferRequest request, long deadline)
             throws IOException, InterruptedException {
         Future<Channel> acquired = pool.acquire();
         // The channel's own connect timeout normally fires first; the head's deadline bounds the wait regardless.

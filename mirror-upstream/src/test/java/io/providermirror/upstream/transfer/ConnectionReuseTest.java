@@ -144,9 +144,9 @@ final class ConnectionReuseTest {
                 Duration.ofSeconds(1),
                 Duration.ofSeconds(1),
                 Duration.ofSeconds(1));
-        assertThat(Route.of(loopback)).isEqualTo(Route.of(request("origin.test", 443, "/c.zip")));
-        assertThat(Route.of(loopback)).isNotEqualTo(Route.of(other));
-        assertThat(Route.of(loopback)).isNotEqualTo(Route.of(request("other.test", 443, "/a.zip")));
+        assertThat(ConnectionRoute.of(loopback)).isEqualTo(ConnectionRoute.of(request("origin.test", 443, "/c.zip")));
+        assertThat(ConnectionRoute.of(loopback)).isNotEqualTo(ConnectionRoute.of(other));
+        assertThat(ConnectionRoute.of(loopback)).isNotEqualTo(ConnectionRoute.of(request("other.test", 443, "/a.zip")));
     }
 
     @Test

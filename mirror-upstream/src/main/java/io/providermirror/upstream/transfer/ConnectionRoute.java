@@ -12,10 +12,11 @@ import java.net.SocketAddress;
  * @param address the origin's checked address, or null through a proxy
  * @param proxy   the egress proxy (its credentials included), or null
  */
-record Route(InetSocketAddress address, String host, int port, boolean secure, TransferRequest.Proxy proxy) {
+record ConnectionRoute(InetSocketAddress address, String host, int port, boolean secure, TransferRequest.Proxy proxy) {
 
-    static Route of(TransferRequest request) {
-        return new Route(request.address(), request.host(), request.port(), request.secure(), request.proxy());
+    static ConnectionRoute of(TransferRequest request) {
+        return new ConnectionRoute(
+                request.address(), request.host(), request.port(), request.secure(), request.proxy());
     }
 
     /** {@code host:port}, for messages. */
