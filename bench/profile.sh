@@ -74,7 +74,7 @@ profiler() {
 cold_fetches() {
   local i type path
   for i in $(seq 1 "$1"); do
-    type="profilecold$i-$RANDOM"
+    type="largeprofile$i-$RANDOM"  # BenchOrigin makes types named large* LARGE_BYTES long
     path="$base/$(provider_path "$type")"
     curl -sfk -o /dev/null "https://127.0.0.1:$ORIGIN_PORT/v1/providers/acme/$type/1.0.0/download/linux/amd64"
     curl -sfk -o /dev/null "$path/index.json"
