@@ -193,14 +193,17 @@ final class ConnectionPool implements AutoCloseable {
         /** Runs on the connection's event loop (Netty's pool releases there). */
         @Override
         protected boolean offerChannel(Channel channel) {
-            if (keptCount.get() >= reuse.maxIdlePerRoute()) {
+            // A route's connections may be on different event loops: count first, then check, so that two releases
+            // at once cannot both take the last place.
+            if (keptCount.incrementAndGet() > reuse.maxIdlePerRoute()) {
+                keptCount.decrementAndGet();
                 return false;
             }
             if (idle.incrementAndGet() > reuse.maxIdle()) {
                 idle.decrementAndGet();
+                keptCount.decrementAndGet();
                 return false;
             }
-            keptCount.incrementAndGet();
             kept.offerLast(channel);
             if (channel.attr(WATCHED_BY).getAndSet(this) != this) {
                 channel.closeFuture().addListener(closed -> drop(channel));
