@@ -14,6 +14,7 @@
 #   bench/compare.sh                                  # 8 s warm-up, 3 x 8 s per server and scenario (~7 min)
 #   RUNS=5 DURATION=10s bench/compare.sh              # more rounds, steadier medians
 #   SCENARIOS="index version" COLD_RUNS=0 bench/compare.sh   # the warm documents only
+#   SCENARIOS="" COLD_RUNS=9 BASELINE_JAR=/tmp/main.jar bench/compare.sh   # cold archives only, A/B round by round
 #   BASELINE_JAR=/tmp/main.jar bench/compare.sh       # also an A/B: another build of the mirror, same rounds
 #   BASELINE_JAR=mirror-server/target/mirror-server.jar BASELINE_JAVA_OPTS="-Xmx512m -XX:+UseParallelGC" \
 #     bench/compare.sh                                # or the same build with other JVM options
@@ -29,11 +30,15 @@ source bench/lib.sh
 DURATION=${DURATION:-8s}
 WARMUP=${WARMUP:-8s}
 RUNS=${RUNS:-3}
-SCENARIOS=${SCENARIOS:-index version face_versions face_download small large}
+# SCENARIOS="" (or none) runs no warm scenario: only the cold archives.
+SCENARIOS=${SCENARIOS-index version face_versions face_download small large}
+[ "$SCENARIOS" = none ] && SCENARIOS=""
 SMALL_BYTES=${SMALL_BYTES:-200000}
 LARGE_BYTES=${LARGE_BYTES:-50000000}
 COLD_RUNS=${COLD_RUNS:-5}
 COLD_WARMUP=${COLD_WARMUP:-3}
+# 1: each cold round waits until the mirrors are done with the last one (its h1:); 0: the rounds follow at once.
+COLD_SETTLE=${COLD_SETTLE:-1}
 MIRROR_PORT=${MIRROR_PORT:-18443}
 NGINX_PORT=${NGINX_PORT:-18444}
 BASELINE_PORT=${BASELINE_PORT:-18445}
@@ -45,7 +50,7 @@ BUILD=${BUILD:-1}
 STORE=${STORE:-disk}
 S3_PORT=${S3_PORT:-18446}
 command="STORE=$STORE "
-command+="DURATION=$DURATION WARMUP=$WARMUP RUNS=$RUNS SCENARIOS=\"$SCENARIOS\" COLD_RUNS=$COLD_RUNS"
+command+="DURATION=$DURATION WARMUP=$WARMUP RUNS=$RUNS SCENARIOS=\"$SCENARIOS\" COLD_RUNS=$COLD_RUNS COLD_WARMUP=$COLD_WARMUP COLD_SETTLE=$COLD_SETTLE"
 command+=" MIRROR_JAVA_OPTS=\"$MIRROR_JAVA_OPTS\""
 [ -z "$BASELINE_JAR" ] || command+=" BASELINE_JAR=$BASELINE_JAR BASELINE_JAVA_OPTS=\"$BASELINE_JAVA_OPTS\""
 command+=" bench/compare.sh"
@@ -97,6 +102,7 @@ warm_mirror "${base[mirror]}" "$work/www"
 start_nginx "$work" "$NGINX_PORT"
 
 [ "$STORE" = s3 ] && store_warm_before=$(store_requests "$MIRROR_PORT")
+: > "$work/runs.txt"
 # One line per measurement in runs.txt: <scenario> <server> <round> <req/s> <MB/s> <p99 ms>.
 for s in $SCENARIOS; do
   path=$(scenario_path "$s")
@@ -111,23 +117,49 @@ for s in $SCENARIOS; do
 done
 
 # Cold: an archive the mirror has never fetched (its version document already asked for, as the CLI does),
-# once straight from the origin and once through the mirror, which fetches, hashes and stores it meanwhile.
-# The first COLD_WARMUP are not counted: they warm the JIT on the fetching path, as a mirror that has been
-# running for a while has it.
+# once straight from the origin and once through the mirror, which fetches, hashes and stores it meanwhile (and
+# through the baseline too, with BASELINE_JAR: the two take turns going first). The first COLD_WARMUP are not
+# counted: they warm the JIT on the fetching path, as a mirror that has been running for a while has it. After a
+# fill the mirror still computes the archive's h1: (inflating every file in it); each round waits until the last
+# round's version document carries h1: on every mirror, so that work never takes CPU from the next measurement.
 cold=()
+cold_base=()
+# wait_for_h1 BASE TYPE: until the version document of TYPE at BASE lists h1: (the mirror is done with its fill).
+# Appends to WORK/settled.txt how many ms after the archive's last byte the mirror was done.
+wait_for_h1() {
+  local waited=0 from
+  from=$(date +%s%N)
+  until curl -sfk "$1/$(provider_path "$2")/1.0.0.json" | grep -q '"h1:'; do
+    waited=$((waited + 1))
+    [ "$waited" -lt 3000 ] || { echo "bench: no h1: for $2 at $1 after 60 s" >&2; exit 1; }
+    sleep 0.02
+  done
+  echo $(( ($(date +%s%N) - from) / 1000000 )) >> "$work/settled.txt"
+}
 [ "$STORE" = s3 ] && store_before=$(store_requests "$MIRROR_PORT")
 [ "$STORE" = s3 ] && warm_requests=$(awk '$2 == "mirror" { n += $4 * '"${DURATION%s}"' } END { printf "%d", n }' "$work/runs.txt")
 if [ "$COLD_RUNS" -gt 0 ]; then
   echo "bench: cold archives ($COLD_RUNS runs of $((LARGE_BYTES / 1000000)) MB, after $COLD_WARMUP not counted)"
   origin_base="https://127.0.0.1:$ORIGIN_PORT"
+  cold_servers=(mirror)
+  [ -z "$BASELINE_JAR" ] || cold_servers+=(baseline)
   for i in $(seq 1 $((COLD_WARMUP + COLD_RUNS))); do
     type="largecold$i-$RANDOM"
     curl -sfk -o /dev/null "$origin_base/v1/providers/acme/$type/1.0.0/download/linux/amd64"
-    curl -sfk -o /dev/null "${base[mirror]}/$(provider_path "$type")/index.json"
-    curl -sfk -o /dev/null "${base[mirror]}/$(provider_path "$type")/1.0.0.json"
+    for server in "${cold_servers[@]}"; do
+      curl -sfk -o /dev/null "${base[$server]}/$(provider_path "$type")/index.json"
+      curl -sfk -o /dev/null "${base[$server]}/$(provider_path "$type")/1.0.0.json"
+    done
+    order=("${cold_servers[@]}")
+    [ $((i % 2)) = 0 ] && [ ${#order[@]} = 2 ] && order=(baseline mirror)
     o=$(curl -sfk -o /dev/null -w '%{time_starttransfer} %{speed_download}' "$origin_base/files/$type/$(archive_name "$type")")
-    m=$(curl -sfk -o /dev/null -w '%{time_starttransfer} %{speed_download}' "${base[mirror]}/$(provider_path "$type")/$(archive_name "$type")")
-    [ "$i" -gt "$COLD_WARMUP" ] && cold+=("$o $m")
+    declare -A got=()
+    for server in "${order[@]}"; do
+      got[$server]=$(curl -sfk -o /dev/null -w '%{time_starttransfer} %{speed_download}' "${base[$server]}/$(provider_path "$type")/$(archive_name "$type")")
+      [ "$COLD_SETTLE" = 0 ] || wait_for_h1 "${base[$server]}" "$type"
+    done
+    [ "$i" -gt "$COLD_WARMUP" ] && cold+=("$o ${got[mirror]}")
+    [ "$i" -gt "$COLD_WARMUP" ] && [ -n "$BASELINE_JAR" ] && cold_base+=("$o ${got[baseline]}")
     rm -f "$work/origin/files/terraform-provider-$type"_*
   done
 fi
@@ -165,16 +197,16 @@ ratios() {
   echo "nginx:   $("$NGINX" -v 2>&1 | cut -d/ -f2), worker_processes auto, sendfile on, access log on; wrk $(wrk -v 2>&1 | head -1 | awk '{print $2}'), 2 threads"
   echo "TLS:     both with the same P-256 certificate; wrk negotiates TLS 1.3"
   echo
-  echo "Medians of $RUNS rounds of $DURATION, after $WARMUP per server not counted; ratios are the median of the rounds' (each round's, sorted, in brackets)."
-  echo
-  echo "| scenario | connections | mirror req/s | nginx req/s | mirror/nginx | mirror p99 ms | nginx p99 ms | p99 mirror/nginx | mirror MB/s | nginx MB/s |"
-  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  [ -n "$SCENARIOS" ] && echo "Medians of $RUNS rounds of $DURATION, after $WARMUP per server not counted; ratios are the median of the rounds' (each round's, sorted, in brackets)."
+  [ -n "$SCENARIOS" ] && echo
+  [ -n "$SCENARIOS" ] && echo "| scenario | connections | mirror req/s | nginx req/s | mirror/nginx | mirror p99 ms | nginx p99 ms | p99 mirror/nginx | mirror MB/s | nginx MB/s |"
+  [ -n "$SCENARIOS" ] && echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   for s in $SCENARIOS; do
     read -r rate rounds <<< "$(ratios "$s" mirror nginx 4)"
     read -r tail tail_rounds <<< "$(ratios "$s" mirror nginx 6)"
     echo "| $(label "$s") | $(scenario_connections "$s") | $(column "$s" mirror 4) | $(column "$s" nginx 4) | **${rate}x** ($rounds) | $(column "$s" mirror 6) | $(column "$s" nginx 6) | **${tail}x** ($tail_rounds) | $(column "$s" mirror 5) | $(column "$s" nginx 5) |"
   done
-  if [ -n "$BASELINE_JAR" ]; then
+  if [ -n "$BASELINE_JAR" ] && [ -n "$SCENARIOS" ]; then
     echo
     echo "A/B: $MIRROR_JAR with $MIRROR_JAVA_OPTS (mirror) against $BASELINE_JAR with $BASELINE_JAVA_OPTS (baseline), same rounds"
     echo
@@ -198,6 +230,25 @@ ratios() {
     printf '| through the mirror (fetching, hashing, storing) | %.1f | %.1f |\n' "$cold_m_ttfb" "$cold_m_mbs"
     awk -v ot="$cold_o_ttfb" -v mt="$cold_m_ttfb" -v ob="$cold_o_mbs" -v mb="$cold_m_mbs" \
       'BEGIN { printf "| mirror - origin | %+.1f ms | %.2fx |\n", mt - ot, mb / ob }'
+    # Per round: mirror/origin MB/s, and mirror - origin time to first byte.
+    echo "rounds, mirror/origin MB/s: $(printf '%s\n' "${cold[@]}" | awk '{ printf "%.2f ", $4 / $2 }')"
+    [ ! -s "$work/settled.txt" ] || echo "after each fill the mirror was done (its version document listed h1:) a median of $(median < "$work/settled.txt") ms after the archive's last byte (max $(sort -g "$work/settled.txt" | tail -1) ms); the next round waited for it"
+    echo "rounds, mirror - origin first byte ms: $(printf '%s\n' "${cold[@]}" | awk '{ printf "%+.1f ", ($3 - $1) * 1000 }')"
+  fi
+  if [ ${#cold_base[@]} -gt 0 ]; then
+    echo
+    echo "Cold A/B, same rounds (mirror and baseline take turns going first):"
+    echo
+    echo "| cold archive ($((LARGE_BYTES / 1000000)) MB, median of $COLD_RUNS) | time to first byte ms | MB/s | x origin, median of the rounds' ratios (each round's) |"
+    echo "| --- | ---: | ---: | ---: |"
+    for side in mirror baseline; do
+      if [ "$side" = mirror ]; then rows=("${cold[@]}"); else rows=("${cold_base[@]}"); fi
+      ttfb=$(printf '%s\n' "${rows[@]}" | awk '{ print $3 * 1000 }' | median)
+      mbs=$(printf '%s\n' "${rows[@]}" | awk '{ print $4 / 1e6 }' | median)
+      ratio=$(printf '%s\n' "${rows[@]}" | awk '{ printf "%.2f\n", $4 / $2 }' | median)
+      each=$(printf '%s\n' "${rows[@]}" | awk '{ printf "%.2f\n", $4 / $2 }' | paste -sd/)
+      printf '| %s | %.1f | %.1f | **%.2fx** (%s) |\n' "$side" "$ttfb" "$mbs" "$ratio" "$each"
+    done
   fi
   if [ "$STORE" = s3 ] && [ "$COLD_RUNS" -gt 0 ]; then
     echo

@@ -9,6 +9,8 @@
 #
 #   bench/profile.sh                          # everything, about 4 minutes
 #   SCENARIOS=index EVENTS=cpu bench/profile.sh
+#   SCENARIOS=cold bench/profile.sh           # COLD_FETCHES (8) cold 50 MB archives, one after another, after
+#                                             # COLD_WARMUP (3) not recorded: the fill path, and the h1: after it
 #   OUT=/tmp/profiles BUILD=0 bench/profile.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +29,8 @@ MIRROR_PORT=${MIRROR_PORT:-18443}
 MIRROR_JAVA_OPTS=${MIRROR_JAVA_OPTS:--Xmx512m}
 MIRROR_JAR=${MIRROR_JAR:-mirror-server/target/mirror-server.jar}
 BUILD=${BUILD:-1}
+COLD_FETCHES=${COLD_FETCHES:-8}
+COLD_WARMUP=${COLD_WARMUP:-3}
 
 install_missing
 require_free_ports "$MIRROR_PORT"
@@ -65,6 +69,22 @@ profiler() {
   grep -q 'return code: 0' <<< "$answer" || { echo "profile: the profiler refused $1: $answer" >&2; exit 1; }
 }
 
+# cold_fetches N: N archives the mirror has never fetched, one after another, each after its version document (as
+# the CLI asks) and each waiting until the mirror is done with the last (its h1:); prints each archive's MB/s.
+cold_fetches() {
+  local i type path
+  for i in $(seq 1 "$1"); do
+    type="largeprofile$i-$RANDOM"  # BenchOrigin makes types named large* LARGE_BYTES long
+    path="$base/$(provider_path "$type")"
+    curl -sfk -o /dev/null "https://127.0.0.1:$ORIGIN_PORT/v1/providers/acme/$type/1.0.0/download/linux/amd64"
+    curl -sfk -o /dev/null "$path/index.json"
+    curl -sfk -o /dev/null "$path/1.0.0.json"
+    curl -sfk -o /dev/null -w '%{speed_download}\n' "$path/$(archive_name "$type")" | awk '{ printf "%.1f MB/s\n", $1 / 1e6 }'
+    until curl -sfk "$path/1.0.0.json" | grep -q '"h1:'; do sleep 0.02; done
+    rm -f "$work/origin/files/terraform-provider-$type"_*
+  done
+}
+
 # profile SCENARIO EVENT: one wrk run of DURATION on SCENARIO's path while EVENT is recorded.
 profile() {
   local s=$1 event=$2 options title name
@@ -76,10 +96,16 @@ profile() {
     alloc) options="event=alloc" ;;
   esac
   name="$OUT/$s-$event"
-  title="provider-mirror:warm-$s:$event:$(date -u +%Y-%m-%d):$(scenario_connections "$s")-connections:$DURATION"
   echo "profile: $s, $event"
-  profiler "start,$options"
-  wrk_run "${base%/providers}/$(scenario_path "$s")" "$(scenario_connections "$s")" "$DURATION" > "$name.wrk"
+  if [ "$s" = cold ]; then
+    title="provider-mirror:cold:$event:$(date -u +%Y-%m-%d):$COLD_FETCHES-archives-of-$LARGE_BYTES-bytes"
+    profiler "start,$options"
+    cold_fetches "$COLD_FETCHES" > "$name.wrk"
+  else
+    title="provider-mirror:warm-$s:$event:$(date -u +%Y-%m-%d):$(scenario_connections "$s")-connections:$DURATION"
+    profiler "start,$options"
+    wrk_run "${base%/providers}/$(scenario_path "$s")" "$(scenario_connections "$s")" "$DURATION" > "$name.wrk"
+  fi
   # The same samples as text: the hottest frames by their own samples, then the hottest whole stacks.
   profiler "dump,file=$name.txt,flat=25,traces=8"
   # And every stack, one a line, for grep and awk (kept with the logs, not committed: large).
@@ -88,9 +114,14 @@ profile() {
 }
 
 for s in $SCENARIOS; do
-  path=$(scenario_path "$s")
-  echo "profile: $s ($(scenario_connections "$s") connections; $WARMUP uncounted, then $DURATION per event)"
-  wrk_run "${base%/providers}/$path" "$(scenario_connections "$s")" "$WARMUP" > /dev/null
+  if [ "$s" = cold ]; then
+    echo "profile: cold ($COLD_WARMUP archives uncounted, then $COLD_FETCHES per event)"
+    cold_fetches "$COLD_WARMUP" > /dev/null
+  else
+    path=$(scenario_path "$s")
+    echo "profile: $s ($(scenario_connections "$s") connections; $WARMUP uncounted, then $DURATION per event)"
+    wrk_run "${base%/providers}/$path" "$(scenario_connections "$s")" "$WARMUP" > /dev/null
+  fi
   events=${EVENTS:-$(case $s in index | version) echo "cpu wall lock alloc" ;; *) echo cpu ;; esac)}
   for event in $events; do profile "$s" "$event"; done
 done

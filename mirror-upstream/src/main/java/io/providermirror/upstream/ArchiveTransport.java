@@ -1,5 +1,6 @@
 package io.providermirror.upstream;
 
+import io.providermirror.upstream.transfer.ConnectionReuse;
 import io.providermirror.upstream.transfer.TransferClient;
 import io.providermirror.upstream.transfer.TransferRequest;
 import io.providermirror.upstream.transfer.TransferResponse;
@@ -134,7 +135,12 @@ final class ArchiveTransport implements HopTransport<ArchiveTransport.ArchiveHop
         }
         if (client == null) {
             try {
-                client = new TransferClient(settings.trustManager(), settings.nativeTransport());
+                client = new TransferClient(
+                        settings.trustManager(),
+                        settings.nativeTransport(),
+                        ConnectionReuse.DEFAULT,
+                        settings.connectTimeout(),
+                        settings.requestTimeout());
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot set up TLS towards origins: " + e.getMessage(), e);
             }

@@ -1,13 +1,17 @@
 package io.providermirror.upstream.transfer;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.pool.ChannelPool;
 import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpStatusClass;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.proxy.ProxyConnectException;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
@@ -28,7 +32,10 @@ import java.util.regex.Pattern;
  * (auto-read is off): it goes on reading while less than {@link #HIGH_WATER} bytes wait for the reader, and
  * resumes once the reader has taken them down to {@link #LOW_WATER}; so the origin is read only as fast as the
  * reader writes, and an archive is never held in memory. Every buffer is released: by the reader once it moved on,
- * or here when the reader hung up or the channel closed.
+ * or here when the reader hung up or the channel closed. When the body has arrived whole and the origin keeps the
+ * connection open, the handler leaves the pipeline (with the request's HTTP codec, whose leftover bytes, if any,
+ * then reach the connection's guard and close it) and gives the connection back to its pool; in every other case
+ * (a failure, a reader that hung up before the end, bytes after the body) the connection is closed.
  */
 final class TransferHandler extends ChannelInboundHandlerAdapter {
 
@@ -41,12 +48,17 @@ final class TransferHandler extends ChannelInboundHandlerAdapter {
     /** In the queue after the body's last buffer. */
     static final Object END = new Object();
 
+    /** Pipeline name of the request's HTTP codec, which leaves with this handler. */
+    static final String HTTP = "http";
+
     private static final Pattern PROXY_STATUS = Pattern.compile("status: (\\d{3})");
 
     private final CompletableFuture<HttpResponse> head = new CompletableFuture<>();
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final AtomicLong queued = new AtomicLong();
     private final String destination;
+    private final boolean reusedConnection;
+    private final ChannelPool pool;
     private volatile ChannelHandlerContext ctx;
     /** A read is under way; written on the event loop only. */
     private volatile boolean reading;
@@ -56,10 +68,23 @@ final class TransferHandler extends ChannelInboundHandlerAdapter {
     private boolean finished;
     /** An informational (1xx) response is being skipped (event loop). */
     private boolean informational;
+    /** Something of the response arrived (event loop). */
+    private boolean answered;
+    /** Bytes came after the body: the connection is not kept (event loop). */
+    private boolean surplus;
+    /** The connection went back to its pool: this handler no longer owns it (event loop). */
+    private boolean released;
 
-    /** @param destination {@code host:port} of the origin, for a proxy's refusal */
-    TransferHandler(String destination) {
+    /**
+     * @param destination      {@code host:port} of the origin, for a proxy's refusal
+     * @param reusedConnection the connection carried a request before, so it may have been closed by the origin
+     *                         meanwhile: a failure before any answer is then {@link StaleConnection}
+     * @param pool             where the connection goes back after a body that arrived whole
+     */
+    TransferHandler(String destination, boolean reusedConnection, ChannelPool pool) {
         this.destination = destination;
+        this.reusedConnection = reusedConnection;
+        this.pool = pool;
     }
 
     /** Completes with the response's head, or with why none came. */
@@ -76,9 +101,11 @@ final class TransferHandler extends ChannelInboundHandlerAdapter {
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (finished || abandoned || !(msg instanceof HttpObject object)) {
             // Whatever follows the body is never read: the connection is not used again.
+            surplus |= finished;
             ReferenceCountUtil.release(msg);
             return;
         }
+        answered = true;
         if (object.decoderResult().isFailure()) {
             ReferenceCountUtil.release(msg);
             Throwable cause = object.decoderResult().cause();
@@ -106,8 +133,20 @@ final class TransferHandler extends ChannelInboundHandlerAdapter {
                     informational = false;
                 } else {
                     finished = true;
-                    queue.add(END);
-                    ctx.close();
+                    if (HttpUtil.isKeepAlive(head.join())) {
+                        // Not from inside the decoder's loop: the codec leaves the pipeline once this read is over.
+                        // The reader sees the end only then, so its next request finds the connection in the pool.
+                        ctx.executor().execute(() -> {
+                            try {
+                                release();
+                            } finally {
+                                queue.add(END);
+                            }
+                        });
+                    } else {
+                        queue.add(END);
+                        ctx.close();
+                    }
                 }
             }
         }
@@ -146,12 +185,31 @@ final class TransferHandler extends ChannelInboundHandlerAdapter {
         ctx.fireChannelInactive();
     }
 
+    /** Takes this request's handlers out of the connection and gives it back to its pool (event loop). */
+    private void release() {
+        if (released || !ctx.channel().isOpen()) {
+            return;
+        }
+        released = true;
+        Channel channel = ctx.channel();
+        ChannelPipeline pipeline = ctx.pipeline();
+        pipeline.remove(this);
+        // Bytes the codec holds beyond the body go on to the guard, which closes the connection.
+        pipeline.remove(HTTP);
+        if (surplus) {
+            channel.close();
+        } else {
+            pool.release(channel);
+        }
+    }
+
     /** Fails the head, or else the body, unless it already ended (event loop). */
     void fail(Throwable cause) {
         if (finished || head.isCompletedExceptionally()) {
             return;
         }
-        IOException failure = describe(cause);
+        IOException described = describe(destination, cause);
+        IOException failure = reusedConnection && !answered ? new StaleConnection(described) : described;
         if (!head.completeExceptionally(failure)) {
             finished = true;
             queue.add(failure);
@@ -183,12 +241,14 @@ final class TransferHandler extends ChannelInboundHandlerAdapter {
         return item;
     }
 
-    /** The reader hung up: releases what it never took and closes the connection. */
+    /** The reader hung up: releases what it never took and closes the connection, unless it went back whole. */
     void abandon() {
         execute(() -> {
             abandoned = true;
             releaseQueued();
-            ctx.close();
+            if (!released) {
+                ctx.close();
+            }
         });
     }
 
@@ -210,7 +270,7 @@ final class TransferHandler extends ChannelInboundHandlerAdapter {
     }
 
     /** The exception the caller sees: TLS and proxy failures as themselves, not as the decoder that met them. */
-    private IOException describe(Throwable cause) {
+    static IOException describe(String destination, Throwable cause) {
         Throwable failure = cause instanceof DecoderException && cause.getCause() != null ? cause.getCause() : cause;
         // A refused tunnel also fails the TLS handshake waiting behind it, often first: the proxy's answer is the
         // cause that matters.
