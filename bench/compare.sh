@@ -20,8 +20,13 @@
 #     bench/compare.sh                                # or the same build with other JVM options
 #   MIRROR_JAVA_OPTS="-Xmx1g" BUILD=0 bench/compare.sh       # another JVM setting, without rebuilding
 #   STORE=s3 SCENARIOS="small large" bench/compare.sh         # the mirror on an S3 bucket (S3Proxy on loopback):
-#                                   warm archives from its local tier, cold fills into the bucket, and the
-#                                   bucket requests of one cold provider (index, version document, archive)
+#                                   warm archives from its local tier; cold fills into the bucket, with the
+#                                   bucket requests of each fill by operation (count, mean latency); cold archives
+#                                   from the bucket: a second instance (SECOND_PORT, its own local tier) reads each
+#                                   archive the first one filled, against the same object read straight from the
+#                                   bucket; and the bucket requests of one cold provider (index, version document,
+#                                   archive) on either instance
+#   STORE=s3 SCENARIOS=small COLD_RUNS=5 bench/compare.sh     # the S3 store's cold paths, with one warm scenario
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=bench/lib.sh
@@ -49,6 +54,7 @@ BASELINE_JAVA_OPTS=${BASELINE_JAVA_OPTS:-$MIRROR_JAVA_OPTS}
 BUILD=${BUILD:-1}
 STORE=${STORE:-disk}
 S3_PORT=${S3_PORT:-18446}
+SECOND_PORT=${SECOND_PORT:-18447}
 command="STORE=$STORE "
 command+="DURATION=$DURATION WARMUP=$WARMUP RUNS=$RUNS SCENARIOS=\"$SCENARIOS\" COLD_RUNS=$COLD_RUNS COLD_WARMUP=$COLD_WARMUP COLD_SETTLE=$COLD_SETTLE"
 command+=" MIRROR_JAVA_OPTS=\"$MIRROR_JAVA_OPTS\""
@@ -81,7 +87,7 @@ fi
 start_bench_origin "$work" "$SMALL_BYTES" "$LARGE_BYTES" 0
 make_certificate "$work"
 if [ "$STORE" = s3 ]; then
-  require_free_ports "$S3_PORT"
+  require_free_ports "$S3_PORT" "$SECOND_PORT"
   start_s3proxy "$work" "$S3_PORT"
 fi
 
@@ -136,6 +142,22 @@ wait_for_h1() {
   done
   echo $(( ($(date +%s%N) - from) / 1000000 )) >> "$work/settled.txt"
 }
+filled=()
+# count_fill_operations TYPE ROUND: the bucket requests of TYPE's archive fill alone, appended to
+# WORK/fill-operations.txt for a counted ROUND: its lease is removed after the commit, so after the client's last
+# byte; waits for that (at most 5 s) before counting.
+count_fill_operations() {
+  for _ in $(seq 1 50); do
+    store_operations "$MIRROR_PORT" > "$work/operations-after"
+    operations_delta "$work/operations-before" "$work/operations-after" > "$work/operations-delta"
+    if grep -q '^delete_lease:ok ' "$work/operations-delta"; then break; fi
+    sleep 0.1
+  done
+  if [ "$2" -gt "$COLD_WARMUP" ]; then
+    operations_delta "$work/operations-before" "$work/operations-after" >> "$work/fill-operations.txt"
+  fi
+  filled+=("$1")
+}
 [ "$STORE" = s3 ] && store_before=$(store_requests "$MIRROR_PORT")
 [ "$STORE" = s3 ] && warm_requests=$(awk '$2 == "mirror" { n += $4 * '"${DURATION%s}"' } END { printf "%d", n }' "$work/runs.txt")
 if [ "$COLD_RUNS" -gt 0 ]; then
@@ -155,7 +177,9 @@ if [ "$COLD_RUNS" -gt 0 ]; then
     o=$(curl -sfk -o /dev/null -w '%{time_starttransfer} %{speed_download}' "$origin_base/files/$type/$(archive_name "$type")")
     declare -A got=()
     for server in "${order[@]}"; do
+      [ "$STORE" = s3 ] && [ "$server" = mirror ] && store_operations "$MIRROR_PORT" > "$work/operations-before"
       got[$server]=$(curl -sfk -o /dev/null -w '%{time_starttransfer} %{speed_download}' "${base[$server]}/$(provider_path "$type")/$(archive_name "$type")")
+      if [ "$STORE" = s3 ] && [ "$server" = mirror ]; then count_fill_operations "$type" "$i"; fi
       [ "$COLD_SETTLE" = 0 ] || wait_for_h1 "${base[$server]}" "$type"
     done
     [ "$i" -gt "$COLD_WARMUP" ] && cold+=("$o ${got[mirror]}")
@@ -164,7 +188,38 @@ if [ "$COLD_RUNS" -gt 0 ]; then
   done
 fi
 
-[ "$STORE" = s3 ] && store_after=$(store_requests "$MIRROR_PORT")
+# Cold from the bucket (STORE=s3): a second instance on the same bucket, with its own cache directory (so its own
+# local tier), asked for each archive the first instance filled above, which it has never served: it reads the
+# version list and release evidence from the bucket, copies the archive from the bucket into its local tier
+# (checking size and sha256) and serves it. The origin no longer has those archives (removed after each round),
+# so nothing can come from there. The reference is the same object read straight from the bucket (S3Proxy, plain
+# HTTP, signed by curl). The first COLD_WARMUP are not counted, as above.
+from_bucket=()
+if [ "$STORE" = s3 ] && [ "$COLD_RUNS" -gt 0 ]; then
+  store_after=$(store_requests "$MIRROR_PORT")
+  echo "bench: cold archives from the bucket (a second instance on it, $COLD_RUNS runs after $COLD_WARMUP not counted)"
+  start_mirror "$work" second "$MIRROR_JAR" "$SECOND_PORT" "$MIRROR_JAVA_OPTS"
+  second_base="https://127.0.0.1:$SECOND_PORT/providers"
+  second_before=$(store_requests "$SECOND_PORT")
+  for i in "${!filled[@]}"; do
+    type=${filled[$i]}
+    curl -sfk -o /dev/null "$second_base/$(provider_path "$type")/index.json"
+    curl -sfk -o /dev/null "$second_base/$(provider_path "$type")/1.0.0.json"
+    b=$(curl -sf -o /dev/null -w '%{time_starttransfer} %{speed_download}' --aws-sigv4 "aws:amz:us-east-1:s3" \
+      -H "x-amz-content-sha256: UNSIGNED-PAYLOAD" --user "$AWS_ACCESS_KEY_ID:$AWS_SECRET_ACCESS_KEY" \
+      "http://127.0.0.1:$S3_PORT/provider-mirror/blobs/$(provider_path "$type")/1.0.0/$(archive_name "$type")")
+    store_operations "$SECOND_PORT" > "$work/operations-before"
+    m=$(curl -sfk -o /dev/null -w '%{time_starttransfer} %{speed_download}' "$second_base/$(provider_path "$type")/$(archive_name "$type")")
+    store_operations "$SECOND_PORT" > "$work/operations-after"
+    if [ "$i" -ge "$COLD_WARMUP" ]; then
+      from_bucket+=("$b $m")
+      operations_delta "$work/operations-before" "$work/operations-after" >> "$work/read-operations.txt"
+    fi
+  done
+  second_requests=$(( ($(store_requests "$SECOND_PORT") - second_before) / ${#filled[@]} ))
+fi
+
+[ "$STORE" = s3 ] && [ "$COLD_RUNS" -eq 0 ] && store_after=$(store_requests "$MIRROR_PORT")
 peak_rss_kib=$(awk '/VmHWM/ { print $2 }' "/proc/$mirror/status")
 grep -q 'network:' "$work/mirror.log" && network=$(grep -m1 -o 'network: .*' "$work/mirror.log") || network="network: ?"
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -186,6 +241,15 @@ ratios() {
   awk -v s="$1" -v a="$2" -v b="$3" -v f="$4" '$1 == s && $2 == a { x[$3] = $f } $1 == s && $2 == b { y[$3] = $f }
     END { for (r in x) if (r in y) printf "%.2f\n", x[r] / y[r] }' "$work/runs.txt" | sort -g > "$work/ratios"
   echo "$(median < "$work/ratios") $(paste -sd/ "$work/ratios")"
+}
+
+# operation_table FILE ROUNDS: operations_delta lines of ROUNDS requests summed by operation and outcome, as a
+# table of requests per round and their mean latency.
+operation_table() {
+  echo
+  echo "| bucket request (operation:outcome) | requests per archive | mean ms |"
+  echo "| --- | ---: | ---: |"
+  awk -v rounds="$2" '{ n[$1] += $2; s[$1] += $3 } END { for (k in n) printf "| %s | %.1f | %.1f |\n", k, n[k] / rounds, s[k] / n[k] * 1000 }' "$1" | sort
 }
 
 {
@@ -249,6 +313,25 @@ ratios() {
       each=$(printf '%s\n' "${rows[@]}" | awk '{ printf "%.2f\n", $4 / $2 }' | paste -sd/)
       printf '| %s | %.1f | %.1f | **%.2fx** (%s) |\n' "$side" "$ttfb" "$mbs" "$ratio" "$each"
     done
+  fi
+  if [ ${#from_bucket[@]} -gt 0 ]; then
+    echo
+    echo "Bucket requests of one cold archive's fill into the bucket (the archive request alone: its index.json and version document were asked for before; mean of $COLD_RUNS fills; the order on the path to the first byte is in the README):"
+    operation_table "$work/fill-operations.txt" "$COLD_RUNS"
+    bucket_ttfb=$(printf '%s\n' "${from_bucket[@]}" | awk '{ print $1 * 1000 }' | median)
+    bucket_mbs=$(printf '%s\n' "${from_bucket[@]}" | awk '{ print $2 / 1e6 }' | median)
+    second_ttfb=$(printf '%s\n' "${from_bucket[@]}" | awk '{ print $3 * 1000 }' | median)
+    second_mbs=$(printf '%s\n' "${from_bucket[@]}" | awk '{ print $4 / 1e6 }' | median)
+    echo
+    echo "| cold archive from the bucket ($((LARGE_BYTES / 1000000)) MB, median of $COLD_RUNS, a second instance) | time to first byte ms | MB/s |"
+    echo "| --- | ---: | ---: |"
+    printf '| straight from the bucket (S3Proxy, plain HTTP) | %.1f | %.1f |\n' "$bucket_ttfb" "$bucket_mbs"
+    printf '| through a second instance (reading, checking, keeping it in its local tier) | %.1f | %.1f |\n' "$second_ttfb" "$second_mbs"
+    awk -v bt="$bucket_ttfb" -v st="$second_ttfb" -v bb="$bucket_mbs" -v sb="$second_mbs" \
+      'BEGIN { printf "| second instance - bucket | %+.1f ms | %.2fx |\n", st - bt, sb / bb }'
+    echo
+    echo "Bucket requests of the second instance: $second_requests per provider (index.json, version document, archive); the archive request alone:"
+    operation_table "$work/read-operations.txt" "$COLD_RUNS"
   fi
   if [ "$STORE" = s3 ] && [ "$COLD_RUNS" -gt 0 ]; then
     echo

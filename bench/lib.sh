@@ -119,6 +119,24 @@ store_requests() {
     | awk '/^mirror_store_requests_seconds_count/ { n += $NF } END { printf "%d\n", n }'
 }
 
+# store_operations PORT: the mirror's bucket requests so far by operation and outcome (from /metrics), one
+# "<operation>:<outcome> <requests> <seconds>" a line, sorted.
+store_operations() {
+  curl -sfk "https://127.0.0.1:$1/metrics" | awk '
+    /^mirror_store_requests_seconds_(count|sum)\{/ {
+      match($0, /operation="[^"]*"/); operation = substr($0, RSTART + 11, RLENGTH - 12)
+      match($0, /outcome="[^"]*"/); outcome = substr($0, RSTART + 9, RLENGTH - 10)
+      if ($0 ~ /_count\{/) n[operation ":" outcome] = $NF; else s[operation ":" outcome] = $NF
+    }
+    END { for (k in n) printf "%s %d %.6f\n", k, n[k], s[k] }' | sort
+}
+
+# operations_delta BEFORE AFTER: what AFTER (store_operations' lines) adds to BEFORE, as
+# "<operation>:<outcome> <requests> <seconds>" lines for the operations that grew.
+operations_delta() {
+  awk 'NR == FNR { n[$1] = $2; s[$1] = $3; next } $2 > n[$1] { printf "%s %d %.6f\n", $1, $2 - n[$1], $3 - s[$1] }' "$1" "$2"
+}
+
 provider_path() { echo "example.test/acme/$1"; }
 face_path() { echo "registry/example.test/providers.v1/acme/$1"; }
 archive_name() { echo "terraform-provider-$1_1.0.0_linux_amd64.zip"; }

@@ -16,6 +16,14 @@ public interface BlobStore {
     Optional<StoredBlob> find(CacheKey key) throws IOException;
 
     /**
+     * As {@link #find}, asking only this instance's own storage, never a store shared with other instances: what a
+     * write of this instance commits is found here at once. The store of a single instance has nothing else.
+     */
+    default Optional<StoredBlob> findLocal(CacheKey key) throws IOException {
+        return find(key);
+    }
+
+    /**
      * Opens the committed blob at {@code key} for reading and pins it against eviction until the result is
      * closed. The first time a blob is opened after the store was opened, its content is hashed in full; a
      * blob whose content no longer matches its committed sha256 is removed and reported absent.

@@ -26,7 +26,9 @@ public final class FillRegistry {
      * Joins the fill of {@code key}, or creates one and hands it to {@code starter}, which must eventually
      * commit or fail it. The fill leaves the registry when it ends, after its commit, so a caller that found
      * nothing in the store and arrives just after a fill ended would start a second download: before
-     * creating a fill, the store is asked again, and empty is returned when the blob is committed by now.
+     * creating a fill, the store is asked again, and empty is returned when the blob is committed by now. It is
+     * asked only for what this instance committed ({@link BlobStore#findLocal}): the caller has just looked in a
+     * shared store, and a commit by another instance since is the fill lease's to find (after it is granted).
      */
     public Optional<Joined> joinOrStart(CacheKey key, Consumer<ArchiveFill> starter) throws IOException {
         boolean[] created = new boolean[1];
@@ -34,7 +36,7 @@ public final class FillRegistry {
         try {
             fill = inFlight.computeIfAbsent(key, k -> {
                 try {
-                    if (store.find(k).isPresent()) {
+                    if (store.findLocal(k).isPresent()) {
                         return null;
                     }
                     created[0] = true;

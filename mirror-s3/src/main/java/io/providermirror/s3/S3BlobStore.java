@@ -124,6 +124,12 @@ public final class S3BlobStore implements BlobStore {
         return recorded(key, head.get().metadata(), head.get().lastModified());
     }
 
+    /** The local tier's blob only: an archive this instance committed is there, and no request goes to the bucket. */
+    @Override
+    public Optional<StoredBlob> findLocal(CacheKey key) throws IOException {
+        return tier.find(key);
+    }
+
     /** Whether archive requests are answered with presigned URLs ({@code cache.s3.redirectArchives}). */
     @Override
     public boolean redirects() {

@@ -100,13 +100,38 @@ final class LeasedFills {
     }
 
     private void fetchUnder(FillLease lease, ArchiveFill fill, Runnable fetch) {
-        scheduleRenewal(lease, fill);
         try {
+            if (committedBefore(lease, fill)) {
+                return;
+            }
+            scheduleRenewal(lease, fill);
             fetch.run();
         } finally {
             // The fill has committed (the archive is in the store) or failed by now.
             lease.release();
         }
+    }
+
+    /**
+     * Whether the archive is in the store although this instance missed it: a holder commits before it releases
+     * its lease, so an instance whose look came just before that commit and whose lease came after it finds the
+     * commit here, once the lease is granted, and fetches nothing (its fill ends as {@link ArchiveCommittedElsewhere}).
+     */
+    private boolean committedBefore(FillLease lease, ArchiveFill fill) {
+        try {
+            if (blobs.find(lease.key()).isEmpty()) {
+                return false;
+            }
+        } catch (IOException e) {
+            fill.fail(new CacheWriteException(
+                    "the mirror cannot look for " + lease.key() + " in its object store (" + e.getMessage()
+                            + "); nothing was fetched. An operator must check the store",
+                    e));
+            return true;
+        }
+        metrics.fillLease("committed_elsewhere");
+        fill.fail(new ArchiveCommittedElsewhere(lease.key()));
+        return true;
     }
 
     private void scheduleRenewal(FillLease lease, ArchiveFill fill) {

@@ -7,11 +7,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.providermirror.cache.BlobStore;
+import io.providermirror.cache.BlobSummary;
+import io.providermirror.cache.BlobWrite;
 import io.providermirror.cache.CacheKey;
 import io.providermirror.cache.ConditionalFillLeases;
 import io.providermirror.cache.FileBlobStore;
 import io.providermirror.cache.FileDocumentStore;
 import io.providermirror.cache.FillLeases;
+import io.providermirror.cache.LeaseObjects;
+import io.providermirror.cache.OpenBlob;
+import io.providermirror.cache.StoredBlob;
 import io.providermirror.s3.LocalCopyDocumentStore;
 import io.providermirror.s3.S3BlobStore;
 import io.providermirror.s3.S3Bucket;
@@ -33,13 +39,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -99,11 +108,24 @@ final class SharedBucketTest {
     /** Store requests by operation and outcome, as the instance's listener hears them. */
     private static final class Requests implements S3StoreListener {
         final Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
+        /** Every request in the order they ended. */
+        final List<String> order = new CopyOnWriteArrayList<>();
 
         @Override
         public void request(String operation, String outcome, Duration latency) {
             counts.computeIfAbsent(operation + ":" + outcome, k -> new AtomicLong())
                     .incrementAndGet();
+            order.add(operation + ":" + outcome);
+        }
+
+        Map<String, Long> snapshot() {
+            Map<String, Long> now = new TreeMap<>();
+            counts.forEach((k, v) -> {
+                if (!k.startsWith("local_")) {
+                    now.put(k, v.get());
+                }
+            });
+            return now;
         }
 
         @Override
@@ -125,6 +147,7 @@ final class SharedBucketTest {
 
         void clear() {
             counts.clear();
+            order.clear();
         }
     }
 
@@ -154,6 +177,15 @@ final class SharedBucketTest {
      * @param metadataBytes the memory for metadata; 1 keeps nothing, so every answer reads its documents
      */
     private Instance instance(String holder, long metadataBytes, boolean localCopies) throws Exception {
+        return instance(holder, metadataBytes, localCopies, null);
+    }
+
+    /**
+     * As above; with {@code blind}, the instance's blob store misses every archive while it is true, and the
+     * instance's first lease write sets it false: a commit by another instance lands between its looks and its lease.
+     */
+    private Instance instance(String holder, long metadataBytes, boolean localCopies, AtomicBoolean blind)
+            throws Exception {
         Requests requests = new Requests();
         S3Settings settings = settings();
         S3Bucket bucket = new S3Bucket(
@@ -164,7 +196,18 @@ final class SharedBucketTest {
                 settings,
                 requests);
         buckets.add(bucket);
-        FillLeases leases = ConditionalFillLeases.open(new S3LeaseObjects(bucket), holder, LEASE, clock);
+        LeaseObjects leaseObjects =
+                blind == null ? new S3LeaseObjects(bucket) : new Unblinding(new S3LeaseObjects(bucket), blind);
+        FillLeases leases = ConditionalFillLeases.open(leaseObjects, holder, LEASE, clock);
+        BlobStore blobs = new S3BlobStore(
+                bucket,
+                new FileBlobStore(tmp.resolve(holder + "-" + UUID.randomUUID()), clock),
+                Long.MAX_VALUE,
+                5 * 1024 * 1024,
+                clock);
+        if (blind != null) {
+            blobs = new Blind(blobs, blind);
+        }
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         ProviderMirror mirror = new ProviderMirror(
                 new ProviderMirror.Settings(
@@ -176,12 +219,7 @@ final class SharedBucketTest {
                         FillBounds.DEFAULT,
                         Duration.ofSeconds(30)),
                 hostname -> this.origin,
-                new S3BlobStore(
-                        bucket,
-                        new FileBlobStore(tmp.resolve(holder + "-" + UUID.randomUUID()), clock),
-                        Long.MAX_VALUE,
-                        5 * 1024 * 1024,
-                        clock),
+                blobs,
                 localCopies
                         ? new LocalCopyDocumentStore(
                                 new S3DocumentStore(bucket, clock),
@@ -371,5 +409,133 @@ final class SharedBucketTest {
         assertThat(fetch(a)).isEqualTo(origin.archive);
         assertThat(PackageHashes.sha256().digest(fetch(instance("c"))))
                 .isEqualTo(PackageHashes.sha256().digest(origin.archive));
+    }
+
+    @Test
+    void aColdFillLooksForTheArchiveInTheBucketOnceBeforeItsLeaseAndOnceAfterItIsGranted() throws Exception {
+        Instance a = instance("a");
+        a.mirror().versionIndex(ADDRESS).get(30, TimeUnit.SECONDS);
+        a.mirror().versionDocument(ADDRESS, VERSION).get(30, TimeUnit.SECONDS);
+        a.requests().clear();
+
+        assertThat(fetch(a)).isEqualTo(origin.archive);
+        // The lease is removed after the commit, so after the client's last byte.
+        await().atMost(Duration.ofSeconds(30)).until(() -> a.requests().counts.containsKey("delete_lease:ok"));
+
+        assertThat(a.requests().order.subList(0, 5))
+                .as("before the origin is asked: the archive missed in the bucket, the lease (read, created, read"
+                        + " back), and the archive looked for again now that no other instance can be committing it")
+                .containsExactly("get:missing", "get_lease:missing", "put_lease:ok", "get_lease:ok", "head:missing");
+        assertThat(a.requests().snapshot())
+                .as("the archive request of one cold provider (an archive small enough for one upload)")
+                .isEqualTo(new TreeMap<>(Map.of(
+                        "get:missing", 2L, // the archive; hashes.json before its h1: is added
+                        "head:missing", 1L, // the archive, after the lease is granted
+                        "get_lease:missing", 1L,
+                        "put_lease:ok", 1L,
+                        "get_lease:ok", 2L, // read back after the create, read before the release
+                        "delete_lease:ok", 1L,
+                        "put:ok", 2L, // the temporary object, hashes.json
+                        "head:ok", 2L, // the temporary object, then the archive's object after the copy
+                        "copy:ok", 1L,
+                        "delete:ok", 1L))); // the temporary object
+        assertThat(origin.archiveOpens).hasValue(1);
+    }
+
+    @Test
+    void anArchiveCommittedByAnotherInstanceBetweenThisOnesLookAndItsLeaseIsNotFetchedAgain() throws Exception {
+        Instance a = instance("a");
+        init(a);
+        AtomicBoolean blind = new AtomicBoolean(true);
+        Instance b = instance("b", 16L << 20, false, blind);
+        b.requests().clear();
+
+        init(b);
+
+        assertThat(blind).as("b missed the archive until it wrote its lease").isFalse();
+        assertThat(origin.archiveOpens)
+                .as("a's commit is found once b's lease is granted")
+                .hasValue(1);
+        assertThat(b.leases("acquired")).isEqualTo(1);
+        assertThat(b.leases("committed_elsewhere")).isEqualTo(1);
+    }
+
+    /** Lease objects that end {@link Blind}'s blindness at the first lease written. */
+    private record Unblinding(LeaseObjects delegate, AtomicBoolean blind) implements LeaseObjects {
+        @Override
+        public Optional<String> createIfAbsent(String name, byte[] content) throws java.io.IOException {
+            if (!name.contains("/probe/")) {
+                blind.set(false);
+            }
+            return delegate.createIfAbsent(name, content);
+        }
+
+        @Override
+        public Optional<Versioned> read(String name) throws java.io.IOException {
+            return delegate.read(name);
+        }
+
+        @Override
+        public Optional<String> replaceIfMatch(String name, byte[] content, String etag) throws java.io.IOException {
+            return delegate.replaceIfMatch(name, content, etag);
+        }
+
+        @Override
+        public void delete(String name) throws java.io.IOException {
+            delegate.delete(name);
+        }
+    }
+
+    /** A blob store that finds no archive while {@code blind}: its looks came before another instance's commit. */
+    private record Blind(BlobStore delegate, AtomicBoolean blind) implements BlobStore {
+        @Override
+        public Optional<StoredBlob> find(CacheKey key) throws java.io.IOException {
+            return blind.get() ? Optional.empty() : delegate.find(key);
+        }
+
+        @Override
+        public Optional<StoredBlob> findLocal(CacheKey key) throws java.io.IOException {
+            return blind.get() ? Optional.empty() : delegate.findLocal(key);
+        }
+
+        @Override
+        public Optional<OpenBlob> open(CacheKey key) throws java.io.IOException {
+            return blind.get() ? Optional.empty() : delegate.open(key);
+        }
+
+        @Override
+        public Optional<OpenBlob> openVerified(CacheKey key) throws java.io.IOException {
+            return blind.get() ? Optional.empty() : delegate.openVerified(key);
+        }
+
+        @Override
+        public BlobWrite create(CacheKey key) throws java.io.IOException {
+            return delegate.create(key);
+        }
+
+        @Override
+        public void remove(CacheKey key) throws java.io.IOException {
+            delegate.remove(key);
+        }
+
+        @Override
+        public long totalBytes() {
+            return delegate.totalBytes();
+        }
+
+        @Override
+        public int count() {
+            return delegate.count();
+        }
+
+        @Override
+        public long evictions() {
+            return delegate.evictions();
+        }
+
+        @Override
+        public List<BlobSummary> list() {
+            return delegate.list();
+        }
     }
 }
