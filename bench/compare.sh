@@ -2,8 +2,10 @@
 # The benchmark suite (not part of mvn verify): the mirror against nginx serving the identical static
 # `terraform providers mirror` tree, both over TLS with the same certificate, side by side in one run on
 # this machine. Builds the mirror, starts a signed fake origin (BenchOrigin), warms the mirror through it,
-# copies what the mirror serves into the static tree nginx serves, then, per warm scenario (index.json, a
-# version document, the providers.v1 face's versions and download answers, a small and a large archive): WARMUP of uncounted load on each server (long enough for C2
+# copies what the mirror serves into the static tree nginx serves (and the module download's 204 with the
+# mirror's own X-Terraform-Get into an nginx location), then, per warm scenario (index.json, a version
+# document, the providers.v1 face's versions and download answers, a small and a large archive, and the module
+# registry's versions, download and .tar.gz archive): WARMUP of uncounted load on each server (long enough for C2
 # to compile the path), then RUNS rounds of DURATION on each server in turn. Reports medians over the runs,
 # the mirror/nginx ratio of each round (the median is the one that counts; rounds pair the two servers in time,
 # so load from elsewhere on the machine hits both), p99 latency, the date, the command and the load average
@@ -11,10 +13,11 @@
 # through the mirror and straight from the origin. Installs Debian's nginx and wrk when missing. Only
 # 127.0.0.1 is contacted.
 #
-#   bench/compare.sh                                  # 8 s warm-up, 3 x 8 s per server and scenario (~7 min)
+#   bench/compare.sh                                  # 8 s warm-up, 3 x 8 s per server and scenario (~10 min)
 #   RUNS=5 DURATION=10s bench/compare.sh              # more rounds, steadier medians
 #   SCENARIOS="index version" COLD_RUNS=0 bench/compare.sh   # the warm documents only
 #   SCENARIOS="" COLD_RUNS=9 BASELINE_JAR=/tmp/main.jar bench/compare.sh   # cold archives only, A/B round by round
+#   SCENARIOS="module_versions module_download module_archive" COLD_RUNS=0 bench/compare.sh   # modules only
 #   BASELINE_JAR=/tmp/main.jar bench/compare.sh       # also an A/B: another build of the mirror, same rounds
 #   BASELINE_JAR=mirror-server/target/mirror-server.jar BASELINE_JAVA_OPTS="-Xmx512m -XX:+UseParallelGC" \
 #     bench/compare.sh                                # or the same build with other JVM options
@@ -36,7 +39,7 @@ DURATION=${DURATION:-8s}
 WARMUP=${WARMUP:-8s}
 RUNS=${RUNS:-3}
 # SCENARIOS="" (or none) runs no warm scenario: only the cold archives.
-SCENARIOS=${SCENARIOS-index version face_versions face_download small large}
+SCENARIOS=${SCENARIOS-index version face_versions face_download small large module_versions module_download module_archive}
 [ "$SCENARIOS" = none ] && SCENARIOS=""
 SMALL_BYTES=${SMALL_BYTES:-200000}
 LARGE_BYTES=${LARGE_BYTES:-50000000}
@@ -232,6 +235,9 @@ label() {
     large) echo "warm large archive ($((LARGE_BYTES / 1000000)) MB)" ;;
     face_versions) echo "warm providers.v1 versions" ;;
     face_download) echo "warm providers.v1 download" ;;
+    module_versions) echo "warm module versions" ;;
+    module_download) echo "warm module download (204)" ;;
+    module_archive) echo "warm module archive ($(stat -c %s "$work/www/$(scenario_path module_archive)") B tar.gz)" ;;
   esac
 }
 # column SCENARIO SERVER FIELD: the median of one field (4 req/s, 5 MB/s, 6 p99) over the rounds.

@@ -140,12 +140,16 @@ operations_delta() {
 provider_path() { echo "example.test/acme/$1"; }
 face_path() { echo "registry/example.test/providers.v1/acme/$1"; }
 archive_name() { echo "terraform-provider-$1_1.0.0_linux_amd64.zip"; }
+# The module the module scenarios ask for (BenchOrigin publishes every example.test/acme/<name>/<system> at 1.0.0).
+module_path() { echo "registry/example.test/modules.v1/acme/network/aws"; }
 
 # warm_mirror BASE [TREE]: asks the mirror at BASE (https://.../providers) for the small and the large provider's
-# index.json, version document and archive, so all are warm; with TREE, keeps what it served there, as the
-# static tree nginx serves.
+# index.json, version document and archive, the providers.v1 face's answers and the module's versions, download
+# and archive, so all are warm; with TREE, keeps what it served there, as the static tree nginx serves, and writes
+# TREE.locations: the nginx location that answers the module's download as the mirror does (204, no body, the
+# mirror's own X-Terraform-Get and X-Cache headers, byte for byte).
 warm_mirror() {
-  local base=$1 tree=${2:-} type file dir
+  local base=$1 tree=${2:-} type file dir headers
   for type in small large; do
     dir="${tree:-/tmp}/providers/$(provider_path "$type")"
     [ -n "$tree" ] && mkdir -p "$dir"
@@ -157,8 +161,12 @@ warm_mirror() {
       fi
     done
   done
-  # The providers.v1 face's answers for the small provider, kept at the same paths for nginx.
-  for file in "$(face_path small)/versions" "$(face_path small)/1.0.0/download/linux/amd64"; do
+  # The providers.v1 face's answers for the small provider, and the module's versions and archive (the download,
+  # asked first as the CLI does, starts the archive's fetch; the archive request follows it), kept at the same
+  # paths for nginx.
+  curl -sfk -o /dev/null "${base%/providers}/$(module_path)/1.0.0/download"
+  for file in "$(face_path small)/versions" "$(face_path small)/1.0.0/download/linux/amd64" \
+    "$(module_path)/versions" "$(module_path)/1.0.0/module.tar.gz"; do
     if [ -n "$tree" ]; then
       mkdir -p "$tree/$(dirname "$file")"
       curl -sfk -o "$tree/$file" "${base%/providers}/$file"
@@ -166,7 +174,22 @@ warm_mirror() {
       curl -sfk -o /dev/null "${base%/providers}/$file"
     fi
   done
-  [ -z "$tree" ] || chmod -R a+rX "$tree"
+  if [ -n "$tree" ]; then
+    local get cache
+    # The download answer once the archive is cached (X-Cache: HIT), as every warm request gets it.
+    headers=$(curl -sfk -D - -o /dev/null "${base%/providers}/$(module_path)/1.0.0/download" | tr -d '\r')
+    get=$(awk -F': ' 'tolower($1) == "x-terraform-get" { print $2 }' <<< "$headers")
+    cache=$(awk -F': ' 'tolower($1) == "x-cache" { print $2 }' <<< "$headers")
+    [ -n "$get" ] || { echo "bench: the mirror's module download has no X-Terraform-Get:" >&2; echo "$headers" >&2; exit 1; }
+    cat > "$tree.locations" <<NGINX
+location = /$(module_path)/1.0.0/download {
+  add_header X-Terraform-Get "$get" always;
+  add_header X-Cache "$cache" always;
+  return 204;
+}
+NGINX
+    chmod -R a+rX "$tree" "$tree.locations"
+  fi
 }
 
 # start_nginx WORK PORT: nginx serving WORK/www over TLS with WORK's certificate (sendfile on, access log on,
@@ -175,6 +198,7 @@ start_nginx() {
   local work=$1 port=$2 nginx
   nginx=$(command -v nginx || echo /usr/sbin/nginx)
   mkdir -p "$work/nginx"
+  touch "$work/www.locations"
   cat > "$work/nginx/nginx.conf" <<NGINX
 worker_processes auto;
 pid $work/nginx/nginx.pid;
@@ -187,7 +211,7 @@ http {
   tcp_nopush on;
   keepalive_requests 1000000;
   keepalive_timeout 120s;
-  types { application/json json; application/zip zip; }
+  types { application/json json; application/zip zip; application/gzip gz; }
   default_type application/octet-stream;
   server {
     listen 127.0.0.1:$port ssl;
@@ -195,6 +219,8 @@ http {
     ssl_certificate_key $work/key.pem;
     ssl_protocols TLSv1.2 TLSv1.3;
     root $work/www;
+    # Answers that are not files (the module download's 204), written by warm_mirror.
+    include $work/www.locations;
   }
 }
 NGINX
@@ -209,13 +235,13 @@ stop_nginx() {
   nginx_pid=$(cat "$1/nginx/nginx.pid" 2>/dev/null) && kill "$nginx_pid" 2>/dev/null || true
 }
 
-# wrk_run URL CONNECTIONS DURATION: prints "<req/s> <MB/s> <p99 ms>" and fails on any non-2xx or socket error.
+# wrk_run URL CONNECTIONS DURATION: prints "<req/s> <MB/s> <p99 ms>" and fails on any 4xx/5xx or socket error.
 wrk_run() {
   local url=$1 connections=$2 duration=$3 out requests bytes micros p99 non2xx socket
   out=$(wrk -t2 -c"$connections" -d"$duration" --timeout 30s -s bench/report.lua "$url" | grep '^RESULT')
   read -r _ requests bytes micros p99 non2xx socket <<< "$out"
   if [ "$non2xx" -ne 0 ] || [ "$socket" -ne 0 ]; then
-    echo "bench: FAILED: $url: $non2xx non-2xx responses, $socket socket errors" >&2
+    echo "bench: FAILED: $url: $non2xx 4xx/5xx responses, $socket socket errors" >&2
     exit 1
   fi
   awk -v r="$requests" -v b="$bytes" -v us="$micros" -v p="$p99" \
@@ -225,8 +251,9 @@ wrk_run() {
 # median: the median of the numbers on standard input, one a line.
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-# scenario_path NAME: the path below the server's root of a warm scenario (index, version, small, large, and the
-# providers.v1 face's versions and download answers: face_versions, face_download).
+# scenario_path NAME: the path below the server's root of a warm scenario (index, version, small, large, the
+# providers.v1 face's versions and download answers: face_versions, face_download, and the module registry's:
+# module_versions, module_download (a 204 with X-Terraform-Get) and module_archive (the .tar.gz it names)).
 scenario_path() {
   case $1 in
     index) echo "providers/$(provider_path small)/index.json" ;;
@@ -235,7 +262,10 @@ scenario_path() {
     large) echo "providers/$(provider_path large)/$(archive_name large)" ;;
     face_versions) echo "$(face_path small)/versions" ;;
     face_download) echo "$(face_path small)/1.0.0/download/linux/amd64" ;;
-    *) echo "bench: unknown scenario $1 (index, version, small, large, face_versions, face_download)" >&2; exit 1 ;;
+    module_versions) echo "$(module_path)/versions" ;;
+    module_download) echo "$(module_path)/1.0.0/download" ;;
+    module_archive) echo "$(module_path)/1.0.0/module.tar.gz" ;;
+    *) echo "bench: unknown scenario $1 (index, version, small, large, face_versions, face_download, module_versions, module_download, module_archive)" >&2; exit 1 ;;
   esac
 }
 
@@ -243,8 +273,8 @@ scenario_path() {
 # small documents, fewer for archives).
 scenario_connections() {
   case $1 in
-    index | version | face_versions | face_download) echo 64 ;;
-    small) echo 16 ;;
+    index | version | face_versions | face_download | module_versions | module_download) echo 64 ;;
+    small | module_archive) echo 16 ;;
     large) echo 4 ;;
   esac
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Where a warm request's time goes (not part of mvn verify): runs the packaged mirror with async-profiler (from
 # Maven Central, tools.profiler:async-profiler, which ships the native library) and, per warm scenario of
-# bench/compare.sh (index.json, version document, small and large archive), puts the same wrk load on it as
+# bench/compare.sh (by default index.json, version document, small and large archive; SCENARIOS takes any of
+# compare.sh's, the providers.v1 face's and the modules' too), puts the same wrk load on it as
 # compare.sh does and records a CPU flame graph. For the warm documents it also records where the event loops
 # spend their wall-clock time (running, or parked in epoll or on a lock), which locks are contended, and what is
 # allocated. Writes bench/profiles/<scenario>-<event>.html (open them in a browser) and a text summary of each
@@ -11,6 +12,7 @@
 #   SCENARIOS=index EVENTS=cpu bench/profile.sh
 #   SCENARIOS=cold bench/profile.sh           # COLD_FETCHES (8) cold 50 MB archives, one after another, after
 #                                             # COLD_WARMUP (3) not recorded: the fill path, and the h1: after it
+#   SCENARIOS="module_versions module_download module_archive" EVENTS="cpu wall" bench/profile.sh   # any of compare.sh's
 #   OUT=/tmp/profiles BUILD=0 bench/profile.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."

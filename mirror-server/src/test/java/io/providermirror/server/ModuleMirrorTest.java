@@ -1,6 +1,7 @@
 package io.providermirror.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.ProviderVersion;
@@ -15,6 +16,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -129,6 +131,55 @@ final class ModuleMirrorTest {
     }
 
     @Test
+    void warmAnswersAreReadyAtOnceWithoutAnotherThread() throws Exception {
+        byte[] archive = ModuleArchives.tarGz(module("warm"));
+        registry.serveArchive("/archives/warm.tar.gz", archive);
+        registry.publish("corp", "warm", "aws", "1.0.0", "/archives/warm.tar.gz//sub");
+        mirror = builder().start();
+        assertThat(followDownload(mirror.get(path("corp/warm/aws", "1.0.0/download")))
+                        .body())
+                .isEqualTo(archive);
+        assertThat(mirror.get(path("corp/warm/aws", "versions")).statusCode()).isEqualTo(200);
+        var modules = mirror.mirror.core().modules();
+        ModuleAddress address = new ModuleAddress(MirrorFixture.HOST, "corp", "warm", "aws");
+        ProviderVersion version = new ProviderVersion("1.0.0");
+        modules.download(address, version).join();
+
+        // What the event loop answers on its own thread (no thread hop, no file read): the download from the
+        // pin's answer, the cached archive with one open, the versions answer as the bytes rendered before.
+        var download = modules.download(address, version);
+        var archiveSource = modules.archive(address, version, "tar.gz");
+        var versions = modules.versions(address);
+        var again = modules.versions(address);
+
+        assertThat(download).isDone();
+        assertThat(download.join().pinned()).isTrue();
+        assertThat(download.join().subdirectory()).isEqualTo("sub");
+        assertThat(archiveSource).isDone();
+        archiveSource.join().close();
+        assertThat(versions).isDone();
+        assertThat(again.join()).isSameAs(versions.join());
+        assertThat(mirror.get(path("corp/warm/aws", "1.0.0/download")).headers().firstValue("X-Terraform-Get"))
+                .contains(mirror.url(path("corp/warm/aws", "1.0.0/module.tar.gz")) + "//sub?archive=tar.gz");
+    }
+
+    @Test
+    void aRefreshedVersionListIsRenderedAgain() throws Exception {
+        registry.publish("corp", "grow", "aws", "1.0.0", "/archives/grow.tar.gz");
+        mirror = builder().set("cache.indexTtl", "1ms").start();
+        assertThat(new String(mirror.get(path("corp/grow/aws", "versions")).body(), StandardCharsets.UTF_8))
+                .isEqualTo("{\"modules\":[{\"versions\":[{\"version\":\"1.0.0\"}]}]}");
+
+        registry.publish("corp", "grow", "aws", "1.1.0", "/archives/grow.tar.gz");
+
+        // Stale at once (1 ms): each request is answered from the list held and refreshes it in the background.
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(new String(
+                                mirror.get(path("corp/grow/aws", "versions")).body(), StandardCharsets.UTF_8))
+                        .isEqualTo("{\"modules\":[{\"versions\":[{\"version\":\"1.0.0\"},{\"version\":\"1.1.0\"}]}]}"));
+    }
+
+    @Test
     void anArchiveWhoseEntriesClimbOutOfItsDirectoryIsRefusedAndNotKept() throws Exception {
         registry.serveArchive("/archives/evil.tar.gz", ModuleArchives.tarGz(Map.of("../../etc/cron.d/x", "boom")));
         registry.publish("corp", "evil", "aws", "1.0.0", "/archives/evil.tar.gz");
@@ -183,8 +234,18 @@ final class ModuleMirrorTest {
                 .containsPattern(
                         "mirror_verification_failures_total\\{host=\"example.test\",reason=\"module_pin\"} 1.0");
 
+        assertThat(mirror.get(path("corp/gitnet/aws", "1.0.0/download"))
+                        .headers()
+                        .firstValue("X-Cache"))
+                .as("answered from the pin")
+                .contains("HIT");
+
         mirror.mirror.core().modules().acceptNewContent(address, version);
-        HttpResponse<byte[]> accepted = followDownload(mirror.get(path("corp/gitnet/aws", "1.0.0/download")));
+        HttpResponse<byte[]> acceptedDownload = mirror.get(path("corp/gitnet/aws", "1.0.0/download"));
+        assertThat(acceptedDownload.headers().firstValue("X-Cache"))
+                .as("a released pin no longer answers the download")
+                .contains("MISS");
+        HttpResponse<byte[]> accepted = followDownload(acceptedDownload);
         assertThat(accepted.statusCode()).isEqualTo(200);
         assertThat(accepted.body()).isNotEqualTo(first.body());
         assertThat(mirror.mirror

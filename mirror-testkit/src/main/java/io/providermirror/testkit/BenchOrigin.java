@@ -10,13 +10,16 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -27,9 +30,11 @@ import java.util.regex.Pattern;
  * signed the first time anything of it is asked for, kept as a file, and served from that file. Archives of
  * types starting with {@code large} are {@code largeBytes}, all others {@code smallBytes}; those of types
  * starting with {@code deflated} are also {@code largeBytes}, but with a deflated, provider-like executable
- * ({@link ProviderZips#writeDeflatedProvider}), for measuring {@code h1:}. Every answer waits
- * {@code delayMs} first. Writes {@code origin.env} (discovery URL, CA file, port) into {@code directory} and
- * runs until killed.
+ * ({@link ProviderZips#writeDeflatedProvider}), for measuring {@code h1:}. It also serves the module registry
+ * protocol: every module {@code example.test/acme/<name>/<system>} at version 1.0.0, with a small {@code .tar.gz}
+ * on the origin itself ({@link BenchModules}). Every answer waits
+ * {@code delayMs} first. As a process ({@link #main}) it writes {@code origin.env} (discovery URL, CA
+ * file, port) into {@code directory} and runs until killed; tests {@link #start} it in-process.
  *
  * <p>Unlike {@link FakeOrigin} (WireMock stubs, for tests), it holds nothing per provider in memory but its
  * signed checksums, so a run can ask for tens of thousands of providers that were never seen before.
@@ -55,12 +60,34 @@ public final class BenchOrigin {
     private final int delayMs;
     private final TestPgpKey key = TestPgpKey.generate("Bench Origin <bench@example.test>");
     private final Map<String, Published> published = new ConcurrentHashMap<>();
+    private final BenchModules modules;
 
-    private BenchOrigin(Path files, long smallBytes, long largeBytes, int delayMs) {
+    private BenchOrigin(Path files, long smallBytes, long largeBytes, int delayMs, BenchModules modules) {
         this.files = files;
+        this.modules = modules;
         this.smallBytes = smallBytes;
         this.largeBytes = largeBytes;
         this.delayMs = delayMs;
+    }
+
+    /** A started origin: its port and CA, until closed. */
+    public record Running(HttpsServer server, ExecutorService threads, Path caPem) implements AutoCloseable {
+
+        /** The port the origin listens on, on the loopback address. */
+        public int port() {
+            return server.getAddress().getPort();
+        }
+
+        /** The discovery base URL ({@code https://127.0.0.1:<port>/}). */
+        public URI baseUrl() {
+            return URI.create("https://127.0.0.1:" + port() + "/");
+        }
+
+        @Override
+        public void close() {
+            server.stop(0);
+            threads.shutdownNow();
+        }
     }
 
     public static void main(String[] args) throws Exception {
@@ -68,16 +95,35 @@ public final class BenchOrigin {
             System.err.println("usage: BenchOrigin <directory> <smallBytes> <largeBytes> <delayMs>");
             System.exit(2);
         }
-        Path directory = Files.createDirectories(Path.of(args[0]));
-        BenchOrigin origin = new BenchOrigin(
-                Files.createDirectories(directory.resolve("files")),
-                Long.parseLong(args[1]),
-                Long.parseLong(args[2]),
-                Integer.parseInt(args[3]));
+        Path directory = Path.of(args[0]);
+        Running running = start(directory, Long.parseLong(args[1]), Long.parseLong(args[2]), Integer.parseInt(args[3]));
+        Files.writeString(
+                directory.resolve("origin.env"),
+                "DISCOVERY_URL=" + running.baseUrl() + "\n" + "ORIGIN_CA="
+                        + running.caPem().toAbsolutePath() + "\n" + "ORIGIN_PORT=" + running.port() + "\n",
+                StandardCharsets.UTF_8);
+        System.out.println("bench origin ready on 127.0.0.1:" + running.port());
+        new CountDownLatch(1).await();
+    }
+
+    /**
+     * Starts the origin on a free loopback port, keeping its files and TLS material in {@code directory}: what
+     * {@link #main} runs, and what a test starts in-process.
+     */
+    public static Running start(Path directory, long smallBytes, long largeBytes, int delayMs) throws IOException {
+        Files.createDirectories(directory);
         TestCertificates certificates = TestCertificates.create(directory.resolve("tls"), "bench-origin");
         HttpsServer server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
         server.setHttpsConfigurator(new HttpsConfigurator(certificates.serverSslContext()));
-        server.setExecutor(Executors.newFixedThreadPool(512));
+        ExecutorService threads = Executors.newFixedThreadPool(512);
+        server.setExecutor(threads);
+        BenchOrigin origin = new BenchOrigin(
+                Files.createDirectories(directory.resolve("files")),
+                smallBytes,
+                largeBytes,
+                delayMs,
+                new BenchModules(
+                        URI.create("https://127.0.0.1:" + server.getAddress().getPort() + "/")));
         server.createContext("/", exchange -> {
             try (exchange) {
                 origin.answer(exchange);
@@ -86,14 +132,7 @@ public final class BenchOrigin {
             }
         });
         server.start();
-        int port = server.getAddress().getPort();
-        Files.writeString(
-                directory.resolve("origin.env"),
-                "DISCOVERY_URL=https://127.0.0.1:" + port + "/\n" + "ORIGIN_CA="
-                        + certificates.caPem().toAbsolutePath() + "\n" + "ORIGIN_PORT=" + port + "\n",
-                StandardCharsets.UTF_8);
-        System.out.println("bench origin ready on 127.0.0.1:" + port);
-        new CountDownLatch(1).await();
+        return new Running(server, threads, certificates.caPem());
     }
 
     private void answer(HttpExchange exchange) throws IOException {
@@ -110,7 +149,19 @@ public final class BenchOrigin {
             send(
                     exchange,
                     "application/json",
-                    "{\"providers.v1\":\"/v1/providers/\"}".getBytes(StandardCharsets.UTF_8));
+                    ("{\"providers.v1\":\"/v1/providers/\",\"modules.v1\":\"" + BenchModules.BASE_PATH + "\"}")
+                            .getBytes(StandardCharsets.UTF_8));
+            return;
+        }
+        Optional<BenchModules.Answer> module = modules.answer(path);
+        if (module.isPresent()) {
+            BenchModules.Answer answer = module.get();
+            answer.terraformGet().ifPresent(url -> exchange.getResponseHeaders().set("X-Terraform-Get", url));
+            if (answer.body().length == 0) {
+                exchange.sendResponseHeaders(answer.status(), -1);
+            } else {
+                send(exchange, answer.contentType(), answer.body());
+            }
             return;
         }
         Matcher provider = PROVIDER.matcher(path);

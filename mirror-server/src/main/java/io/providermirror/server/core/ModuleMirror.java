@@ -1,8 +1,7 @@
 package io.providermirror.server.core;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.providermirror.cache.BlobStore;
 import io.providermirror.cache.BlobSummary;
 import io.providermirror.cache.CacheKey;
@@ -39,8 +38,6 @@ import java.util.concurrent.TimeoutException;
  */
 public final class ModuleMirror {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     /**
      * Tunables of modules through the mirror.
      *
@@ -73,6 +70,12 @@ public final class ModuleMirror {
     private final OriginRules rules;
     private final Executor executor;
     private final MirrorMetrics metrics;
+    private final ModuleVersionAnswers versionAnswers;
+    /** The download answers that came from pins (not being accepted), so a warm download reads no file. */
+    private final Cache<PinnedVersion, ModuleDownload> pinnedDownloads;
+
+    /** A module version, as the key of what its pin answers. */
+    private record PinnedVersion(ModuleAddress address, ProviderVersion version) {}
 
     /**
      * @param executor     for blocking work of bounded length: disk, registry requests
@@ -114,42 +117,34 @@ public final class ModuleMirror {
         this.rules = rules;
         this.executor = executor;
         this.metrics = metrics;
+        this.versionAnswers = new ModuleVersionAnswers(policy);
+        // Bounded like every cache keyed by what clients send; a pin's answer is kept no longer than a version list
+        // is fresh: a pin released by `modules accept` on another instance sharing the store is seen within that.
+        this.pinnedDownloads = Caffeine.newBuilder()
+                .maximumSize(10_000)
+                .expireAfterWrite(settings.indexTtl())
+                .build();
     }
 
-    /** The {@code versions} answer of the module registry protocol: every version the policy lets in. */
+    /**
+     * The {@code versions} answer of the module registry protocol: every version the policy lets in, rendered once
+     * per version list (the policy does not change while the mirror runs) and then served as the same bytes.
+     */
     public CompletableFuture<RenderedDocument> versions(ModuleAddress address) {
-        return allowedVersions(address).thenApply(list -> {
-            ObjectNode root = JSON.createObjectNode();
-            ArrayNode entries = root.putArray("modules").addObject().putArray("versions");
-            list.forEach(version -> entries.addObject().put("version", version.toString()));
-            try {
-                return new RenderedDocument(JSON.writeValueAsBytes(root));
-            } catch (IOException e) {
-                throw new IllegalStateException("cannot render a version list", e);
-            }
-        });
+        return listed(address).thenApply(entry -> versionAnswers.rendered(address, entry));
     }
 
     /** The versions of {@code address} that {@link #versions} lists, in the origin's order. */
     public CompletableFuture<List<ProviderVersion>> allowedVersions(ModuleAddress address) {
+        return listed(address).thenApply(entry -> versionAnswers.allowed(address, entry));
+    }
+
+    private CompletableFuture<ModuleVersions.Entry> listed(ModuleAddress address) {
         Optional<String> refused = refusalOf(address, null);
         if (refused.isPresent()) {
             return CompletableFuture.failedFuture(forbidden(refused.get()));
         }
-        return withinDeadline(versions.get(address), address, "the version list", settings.metadataTimeout())
-                .thenApply(entry -> {
-                    List<ProviderVersion> allowed = entry.versions().stream()
-                            .filter(version -> policy.allows(address, version))
-                            .toList();
-                    if (allowed.isEmpty() && !entry.versions().isEmpty()) {
-                        throw new PolicyDeniedException("the policy refuses every version of module " + address
-                                + " its origin lists ("
-                                + policy.refusal(address, entry.versions().get(0))
-                                        .orElse("")
-                                + ")");
-                    }
-                    return allowed;
-                });
+        return withinDeadline(versions.get(address), address, "the version list", settings.metadataTimeout());
     }
 
     /**
@@ -161,12 +156,20 @@ public final class ModuleMirror {
         if (refused.isPresent()) {
             return CompletableFuture.failedFuture(forbidden(refused.get()));
         }
+        PinnedVersion key = new PinnedVersion(address, version);
+        ModuleDownload known = pinnedDownloads.getIfPresent(key);
+        if (known != null) {
+            // Hot path, on the caller's (event loop) thread: what the pin says never changes while it holds.
+            return CompletableFuture.completedFuture(known);
+        }
         CompletableFuture<ModuleDownload> answer = CompletableFuture.supplyAsync(
                 () -> {
                     Optional<ModulePin> pin = readPin(address, version).filter(p -> !p.accepting());
                     if (pin.isPresent()) {
-                        return ModuleDownload.onMirror(
+                        ModuleDownload pinned = ModuleDownload.onMirror(
                                 archiveType(pin.get().archiveType()), pin.get().subdirectory(), true);
+                        pinnedDownloads.put(key, pinned);
+                        return pinned;
                     }
                     ModuleRegistryClient.ResolvedSource resolved = resolve(address, version);
                     ModuleSource source = resolved.source();
@@ -197,6 +200,14 @@ public final class ModuleMirror {
             return CompletableFuture.failedFuture(forbidden(refused.get()));
         }
         CacheKey key = CacheLayout.moduleArchive(address, version, extension);
+        if (!blobs.redirects()) {
+            Optional<ArchiveSource> verified = openVerified(key);
+            if (verified.isPresent()) {
+                // Hot path, on the caller's (event loop) thread: a warm archive needs one open(2), as for providers.
+                metrics.cacheLookup(MirrorMetrics.LookupKind.MODULE_ARCHIVE, MirrorMetrics.LookupResult.HIT);
+                return CompletableFuture.completedFuture(verified.get());
+            }
+        }
         CompletableFuture<ArchiveSource> answer = CompletableFuture.supplyAsync(
                         () -> blobs.redirects()
                                 ? ArchiveRedirects.find(blobs, key).or(() -> openCached(key))
@@ -294,8 +305,18 @@ public final class ModuleMirror {
                 .orElseThrow(() -> new IllegalArgumentException("module " + address + " " + version
                         + " has no pin in this cache: nothing to accept (the next fetch pins what it finds)"));
         documents.writeModulePin(address, version, pin.accepted());
+        pinnedDownloads.invalidate(new PinnedVersion(address, version));
         blobs.remove(CacheLayout.moduleArchive(address, version, pin.archiveType()));
         return pin;
+    }
+
+    private Optional<ArchiveSource> openVerified(CacheKey key) {
+        try {
+            return blobs.openVerified(key).map(ArchiveSource.Cached::new);
+        } catch (IOException e) {
+            // Not an answer: the blocking path below opens it and says what is wrong.
+            return Optional.empty();
+        }
     }
 
     private Optional<ArchiveSource> openCached(CacheKey key) {

@@ -1,5 +1,6 @@
 package io.providermirror.server.http;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
@@ -7,6 +8,7 @@ import io.netty.channel.DefaultFileRegion;
 import io.netty.handler.codec.DateFormatter;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpChunkedInput;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -162,6 +164,12 @@ final class ArchiveResponse {
             ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
             return;
         }
+        if (length <= FILE_CHUNK_SIZE
+                && cached.channel() instanceof FileChannel small
+                && ctx.pipeline().get(SslHandler.class) != null) {
+            sendSmall(ctx, response, cached, small, offset, (int) length);
+            return;
+        }
         ctx.write(response);
         ChannelFuture done;
         try {
@@ -188,6 +196,38 @@ final class ArchiveResponse {
                 ctx.close();
             }
         });
+    }
+
+    /**
+     * An archive of at most one chunk over TLS (a module's, typically a few kB) as one full response: the same one
+     * read a chunked transfer would make, without the chunked writer's queue, its listeners and a separate write
+     * of the last chunk, which cost a tiny archive more than its bytes do.
+     */
+    private static void sendSmall(
+            ChannelHandlerContext ctx,
+            HttpResponse head,
+            ArchiveSource.Cached cached,
+            FileChannel file,
+            long offset,
+            int length) {
+        ByteBuf content = ctx.alloc().buffer(length);
+        try {
+            while (content.readableBytes() < length) {
+                int read = content.writeBytes(file, offset + content.readableBytes(), length - content.readableBytes());
+                if (read < 0) {
+                    throw new IOException(
+                            "the cached archive ended after " + content.readableBytes() + " of " + length + " bytes");
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            content.release();
+            closeQuietly(cached);
+            ctx.close();
+            return;
+        }
+        closeQuietly(cached);
+        ctx.writeAndFlush(new DefaultFullHttpResponse(
+                head.protocolVersion(), head.status(), content, head.headers(), EmptyHttpHeaders.INSTANCE));
     }
 
     private static void sendFilling(Exchange exchange, ArchiveSource.Filling filling) {
