@@ -10,7 +10,7 @@
 #
 #   bench/h1.sh
 #   ARCHIVE_BYTES=300000000 RUNS=5 bench/h1.sh
-#   SKIP_BUILD=1 JAR=/tmp/old.jar bench/h1.sh      # a jar already built (testkit classes must be built)
+#   BUILD=0 JAR=/tmp/old.jar bench/h1.sh      # a jar already built (testkit classes must be built)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=bench/lib.sh
@@ -31,7 +31,7 @@ pids=()
 cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; rm -rf "$work/origin/files" "$work/cache"; }
 trap cleanup EXIT
 
-if [ -z "${SKIP_BUILD:-}" ]; then
+if [ "${BUILD:-1}" = 1 ]; then
   echo "h1: building (logs and data in $work)"
   mvn -B -q package -DskipTests
 fi

@@ -13,7 +13,7 @@
 #   bench/startup.sh
 #   RUNS=11 bench/startup.sh
 #   JAVA25=/path/to/jdk-25/bin/java bench/startup.sh       # default: /usr/lib/jvm/temurin-25-jdk-amd64/bin/java
-#   SKIP_BUILD=1 JAR=/tmp/old.jar bench/startup.sh         # measure a jar already built
+#   BUILD=0 JAR=/tmp/old.jar bench/startup.sh         # measure a jar already built
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,7 +35,7 @@ mirror=""
 cleanup() { [ -z "$mirror" ] || kill "$mirror" 2>/dev/null || true; }
 trap cleanup EXIT
 
-if [ -z "${SKIP_BUILD:-}" ]; then
+if [ "${BUILD:-1}" = 1 ]; then
   echo "startup: building (the README's quick-start command)"
   mvn -B -q package -DskipTests
 fi
