@@ -153,6 +153,19 @@ public final class OpenPgpSignatures {
      * the issuer of one of the signatures decides; a listed key holding none is passed over.
      */
     private static String firstSigner(Search search) {
+        try {
+            return walk(search);
+        } catch (VerificationException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // Bouncy Castle's complaint about a malformed packet: hostile input is refused, never a server error.
+            throw new VerificationException(
+                    VerificationException.Check.SIGNATURE,
+                    "the origin's signing keys or the signature over SHA256SUMS cannot be read: " + e.getMessage());
+        }
+    }
+
+    private static String walk(Search search) {
         Set<String> unusable = new LinkedHashSet<>();
         for (int index = 0; index < search.listed().size(); index++) {
             List<PGPPublicKeyRing> rings = search.listed().get(index);
