@@ -22,6 +22,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * An origin registry for tests, over HTTPS on 127.0.0.1 with its own CA: discovery, version lists, download
@@ -171,6 +172,40 @@ public final class FakeOrigin implements AutoCloseable {
     /** Publishes a release, optionally broken, with archives of about {@code payloadBytes} each. */
     public Release publish(
             String namespace, String type, String version, Tamper tamper, int payloadBytes, String... platforms) {
+        return publish(
+                namespace,
+                type,
+                version,
+                tamper,
+                payloadBytes,
+                key,
+                (tamper == Tamper.WRONG_SIGNING_KEY ? otherKey : key)::signDetached,
+                platforms);
+    }
+
+    /**
+     * Publishes a release whose download documents list {@code listed} as the signing key and whose SHA256SUMS
+     * carries the signature {@code signature} makes of it (one with chosen dates, say).
+     */
+    public Release publishSigned(
+            String namespace,
+            String type,
+            String version,
+            TestPgpKey listed,
+            Function<byte[], byte[]> signature,
+            String... platforms) {
+        return publish(namespace, type, version, Tamper.NONE, 0, listed, signature, platforms);
+    }
+
+    private Release publish(
+            String namespace,
+            String type,
+            String version,
+            Tamper tamper,
+            int payloadBytes,
+            TestPgpKey listed,
+            Function<byte[], byte[]> signer,
+            String... platforms) {
         Map<String, byte[]> archives = new LinkedHashMap<>();
         StringBuilder sums = new StringBuilder();
         for (String platform : platforms) {
@@ -190,7 +225,7 @@ public final class FakeOrigin implements AutoCloseable {
         String sumsName = "terraform-provider-" + type + "_" + version + "_SHA256SUMS";
         server.stubFor(get(urlEqualTo(base + sumsName))
                 .willReturn(aResponse().withHeader("Content-Type", "text/plain").withBody(sumsBytes)));
-        byte[] signature = (tamper == Tamper.WRONG_SIGNING_KEY ? otherKey : key).signDetached(sumsBytes);
+        byte[] signature = signer.apply(sumsBytes);
         server.stubFor(get(urlEqualTo(base + sumsName + ".sig"))
                 .willReturn(aResponse()
                         .withHeader("Content-Type", "application/octet-stream")
@@ -215,7 +250,7 @@ public final class FakeOrigin implements AutoCloseable {
             download.putArray("protocols").add("5.0");
             ArrayNode keys = download.putObject("signing_keys").putArray("gpg_public_keys");
             if (tamper != Tamper.UNSIGNED) {
-                keys.addObject().put("key_id", key.signingKeyId()).put("ascii_armor", key.armoredPublicKey());
+                keys.addObject().put("key_id", listed.signingKeyId()).put("ascii_armor", listed.armoredPublicKey());
             }
             server.stubFor(get(urlEqualTo("/v1/providers/" + namespace + "/" + type + "/" + version + "/download/"
                             + parts[0] + "/" + parts[1]))

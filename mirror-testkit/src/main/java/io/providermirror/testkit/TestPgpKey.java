@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import org.bouncycastle.bcpg.ArmoredOutputStream;
@@ -14,9 +15,6 @@ import org.bouncycastle.bcpg.HashAlgorithmTags;
 import org.bouncycastle.bcpg.PublicKeyAlgorithmTags;
 import org.bouncycastle.bcpg.PublicKeyPacket;
 import org.bouncycastle.bcpg.PublicSubkeyPacket;
-import org.bouncycastle.bcpg.RSAPublicBCPGKey;
-import org.bouncycastle.bcpg.RSASecretBCPGKey;
-import org.bouncycastle.bcpg.UserIDPacket;
 import org.bouncycastle.bcpg.sig.KeyFlags;
 import org.bouncycastle.crypto.AsymmetricCipherKeyPair;
 import org.bouncycastle.crypto.generators.RSAKeyPairGenerator;
@@ -24,7 +22,6 @@ import org.bouncycastle.crypto.params.RSAKeyGenerationParameters;
 import org.bouncycastle.openpgp.PGPException;
 import org.bouncycastle.openpgp.PGPKeyPair;
 import org.bouncycastle.openpgp.PGPKeyRingGenerator;
-import org.bouncycastle.openpgp.PGPPrivateKey;
 import org.bouncycastle.openpgp.PGPPublicKey;
 import org.bouncycastle.openpgp.PGPPublicKeyRing;
 import org.bouncycastle.openpgp.PGPSignature;
@@ -47,7 +44,7 @@ public final class TestPgpKey {
     private final PGPKeyPair subkey;
     private final PGPPublicKeyRing publicRing;
 
-    private TestPgpKey(PGPKeyPair primary, PGPKeyPair subkey, PGPPublicKeyRing publicRing) {
+    TestPgpKey(PGPKeyPair primary, PGPKeyPair subkey, PGPPublicKeyRing publicRing) {
         this.primary = primary;
         this.subkey = subkey;
         this.publicRing = publicRing;
@@ -55,12 +52,31 @@ public final class TestPgpKey {
 
     /** A key with only a primary key, which signs. */
     public static TestPgpKey generate(String userId) {
-        return generate(userId, false, Flaw.NONE);
+        return generate(userId, false, Flaw.NONE, Dates.FOREVER_FROM_NOW);
     }
 
     /** A key whose signatures are made by a signing subkey, as HashiCorp's are. */
     public static TestPgpKey generateWithSigningSubkey(String userId) {
-        return generate(userId, true, Flaw.NONE);
+        return generate(userId, true, Flaw.NONE, Dates.FOREVER_FROM_NOW);
+    }
+
+    /**
+     * A key made at {@code dates.created()} (its key packets and every self-signature dated then) whose key that
+     * signs (the primary key, or with {@code withSigningSubkey} the subkey) expires after {@code dates.lifetime()}, as
+     * its self-signature (the subkey's binding) says.
+     */
+    public static TestPgpKey generateDated(String userId, boolean withSigningSubkey, Dates dates) {
+        return generate(userId, withSigningSubkey, Flaw.NONE, dates);
+    }
+
+    /** When a test key was made and how long the key that signs lives ({@code null}: it never expires). */
+    public record Dates(Instant created, Duration lifetime) {
+        /** Made now, never expiring. */
+        static final Dates FOREVER_FROM_NOW = new Dates(null, null);
+
+        Date creationDate() {
+            return Date.from(created == null ? Instant.now() : created);
+        }
     }
 
     /**
@@ -68,7 +84,7 @@ public final class TestPgpKey {
      * is about (the primary key for {@code PRIMARY_*} flaws, a subkey for {@code SUBKEY_*} ones).
      */
     public static TestPgpKey generateFlawed(String userId, Flaw flaw) {
-        return generate(userId, flaw.name().startsWith("SUBKEY_"), flaw);
+        return generate(userId, flaw.name().startsWith("SUBKEY_"), flaw, Dates.FOREVER_FROM_NOW);
     }
 
     /** One way a key's self-signatures can fall short of what the CLI requires of a signing key. */
@@ -93,11 +109,16 @@ public final class TestPgpKey {
      * A key as GnuPG makes them, which the real CLI's OpenPGP library accepts: key flags on the primary key's
      * self-signature, and a signing subkey's binding carrying the subkey's own back-signature (cross-certification).
      */
-    private static TestPgpKey generate(String userId, boolean withSubkey, Flaw flaw) {
+    private static TestPgpKey generate(String userId, boolean withSubkey, Flaw flaw, Dates dates) {
         try {
-            PGPKeyPair primary = rsaKeyPair();
+            Date created = dates.creationDate();
+            PGPKeyPair primary = rsaKeyPair(created);
             PGPDigestCalculator sha1 = new BcPGPDigestCalculatorProvider().get(HashAlgorithmTags.SHA1);
             PGPSignatureSubpacketGenerator primaryFlags = new PGPSignatureSubpacketGenerator();
+            primaryFlags.setSignatureCreationTime(false, created);
+            if (!withSubkey && dates.lifetime() != null) {
+                primaryFlags.setKeyExpirationTime(false, dates.lifetime().toSeconds());
+            }
             if (flaw != Flaw.PRIMARY_WITHOUT_KEY_FLAGS) {
                 primaryFlags.setKeyFlags(
                         false,
@@ -116,8 +137,12 @@ public final class TestPgpKey {
                     null);
             PGPKeyPair subkey = null;
             if (withSubkey) {
-                subkey = rsaKeyPair();
+                subkey = rsaKeyPair(created);
                 PGPSignatureSubpacketGenerator binding = new PGPSignatureSubpacketGenerator();
+                binding.setSignatureCreationTime(false, created);
+                if (dates.lifetime() != null) {
+                    binding.setKeyExpirationTime(false, dates.lifetime().toSeconds());
+                }
                 if (flaw != Flaw.SUBKEY_WITHOUT_KEY_FLAGS) {
                     binding.setKeyFlags(
                             false,
@@ -126,8 +151,9 @@ public final class TestPgpKey {
                                     : KeyFlags.SIGN_DATA);
                 }
                 if (flaw != Flaw.SUBKEY_WITHOUT_KEY_FLAGS && flaw != Flaw.SUBKEY_WITHOUT_BACK_SIGNATURE) {
-                    PGPKeyPair backSigner = flaw == Flaw.SUBKEY_BACK_SIGNED_BY_ANOTHER_KEY ? rsaKeyPair() : subkey;
-                    binding.addEmbeddedSignature(false, backSignature(primary, subkey, backSigner));
+                    PGPKeyPair backSigner =
+                            flaw == Flaw.SUBKEY_BACK_SIGNED_BY_ANOTHER_KEY ? rsaKeyPair(created) : subkey;
+                    binding.addEmbeddedSignature(false, backSignature(primary, subkey, backSigner, created));
                 }
                 rings.addSubKey(subkey, binding.generate(), null);
             }
@@ -138,12 +164,15 @@ public final class TestPgpKey {
     }
 
     /** The primary key binding signature by {@code signer} over {@code primary} and {@code subkey}. */
-    private static PGPSignature backSignature(PGPKeyPair primary, PGPKeyPair subkey, PGPKeyPair signer)
+    private static PGPSignature backSignature(PGPKeyPair primary, PGPKeyPair subkey, PGPKeyPair signer, Date created)
             throws PGPException {
         PGPSignatureGenerator back = new PGPSignatureGenerator(
                 new BcPGPContentSignerBuilder(signer.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256),
                 signer.getPublicKey());
         back.init(PGPSignature.PRIMARYKEY_BINDING, signer.getPrivateKey());
+        PGPSignatureSubpacketGenerator dated = new PGPSignatureSubpacketGenerator();
+        dated.setSignatureCreationTime(false, created);
+        back.setHashedSubpackets(dated.generate());
         return back.generateCertification(primary.getPublicKey(), subkey.getPublicKey());
     }
 
@@ -185,58 +214,14 @@ public final class TestPgpKey {
      * somebody else's (v4) key ID; it has a user ID and no self-signature.
      */
     public static TestPgpKey forgeV3(String keyId) {
-        BigInteger target = new BigInteger(keyId, 16);
-        BigInteger modulo = BigInteger.ONE.shiftLeft(64);
-        BigInteger e = BigInteger.valueOf(0x10001);
-        SecureRandom random = new SecureRandom();
-        while (true) {
-            BigInteger p = BigInteger.probablePrime(1024, random);
-            if (!p.subtract(BigInteger.ONE).gcd(e).equals(BigInteger.ONE)) {
-                continue;
-            }
-            // q = target / p (mod 2^64), so that p * q ends in the target's 64 bits.
-            BigInteger q = new BigInteger(1024, random)
-                    .setBit(1023)
-                    .shiftRight(64)
-                    .shiftLeft(64)
-                    .add(target.multiply(p.modInverse(modulo)).mod(modulo));
-            for (int tries = 0; tries < 20_000; tries++, q = q.add(modulo)) {
-                if (q.isProbablePrime(40) && q.subtract(BigInteger.ONE).gcd(e).equals(BigInteger.ONE)) {
-                    return v3Key(p, q, e);
-                }
-            }
-        }
+        return ForgedV3Keys.forge(keyId);
     }
 
-    private static TestPgpKey v3Key(BigInteger p, BigInteger q, BigInteger e) {
-        try {
-            BigInteger d = e.modInverse(p.subtract(BigInteger.ONE).multiply(q.subtract(BigInteger.ONE)));
-            PublicKeyPacket packet = new PublicKeyPacket(
-                    3,
-                    PublicKeyAlgorithmTags.RSA_GENERAL,
-                    Date.from(Instant.now()),
-                    new RSAPublicBCPGKey(p.multiply(q), e));
-            PGPPublicKey publicKey = new PGPPublicKey(packet, new BcKeyFingerprintCalculator());
-            ByteArrayOutputStream encoded = new ByteArrayOutputStream();
-            try (BCPGOutputStream out = new BCPGOutputStream(encoded)) {
-                packet.encode(out);
-                new UserIDPacket("Forger <v3@example.test>").encode(out);
-            }
-            PGPPublicKeyRing ring = new PGPPublicKeyRing(encoded.toByteArray(), new BcKeyFingerprintCalculator());
-            PGPKeyPair pair = new PGPKeyPair(
-                    publicKey, new PGPPrivateKey(publicKey.getKeyID(), packet, new RSASecretBCPGKey(d, p, q)));
-            return new TestPgpKey(pair, null, ring);
-        } catch (IOException | PGPException failure) {
-            throw new IllegalStateException("cannot make the v3 test key", failure);
-        }
-    }
-
-    private static PGPKeyPair rsaKeyPair() throws PGPException {
+    static PGPKeyPair rsaKeyPair(Date created) throws PGPException {
         RSAKeyPairGenerator generator = new RSAKeyPairGenerator();
         generator.init(new RSAKeyGenerationParameters(BigInteger.valueOf(0x10001), new SecureRandom(), 2048, 12));
         AsymmetricCipherKeyPair pair = generator.generateKeyPair();
-        return new BcPGPKeyPair(
-                PublicKeyPacket.VERSION_4, PublicKeyAlgorithmTags.RSA_GENERAL, pair, Date.from(Instant.now()));
+        return new BcPGPKeyPair(PublicKeyPacket.VERSION_4, PublicKeyAlgorithmTags.RSA_GENERAL, pair, created);
     }
 
     /** The public key ring, ASCII-armored, as origins list it in {@code signing_keys}. */
@@ -313,12 +298,20 @@ public final class TestPgpKey {
 
     /** A detached binary signature over {@code document}. */
     public byte[] signDetached(byte[] document) {
-        return sign(document, false);
+        return sign(document, false, Instant.now(), null);
+    }
+
+    /**
+     * A detached binary signature over {@code document} made at {@code created} that expires after {@code lifetime}
+     * (its signature expiration time; {@code null}: never).
+     */
+    public byte[] signDetached(byte[] document, Instant created, Duration lifetime) {
+        return sign(document, false, created, lifetime);
     }
 
     /** A detached ASCII-armored signature over {@code document}. */
     public byte[] signDetachedArmored(byte[] document) {
-        return sign(document, true);
+        return sign(document, true, Instant.now(), null);
     }
 
     /** A detached binary signature of OpenPGP version 3 over {@code document}. */
@@ -344,12 +337,18 @@ public final class TestPgpKey {
     }
 
     @SuppressWarnings("deprecation")
-    private byte[] sign(byte[] document, boolean armor) {
+    private byte[] sign(byte[] document, boolean armor, Instant created, Duration lifetime) {
         try {
             PGPKeyPair signer = signer();
             PGPSignatureGenerator generator = new PGPSignatureGenerator(
                     new BcPGPContentSignerBuilder(signer.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256));
             generator.init(PGPSignature.BINARY_DOCUMENT, signer.getPrivateKey());
+            PGPSignatureSubpacketGenerator dated = new PGPSignatureSubpacketGenerator();
+            dated.setSignatureCreationTime(false, Date.from(created));
+            if (lifetime != null) {
+                dated.setSignatureExpirationTime(false, lifetime.toSeconds());
+            }
+            generator.setHashedSubpackets(dated.generate());
             generator.update(document);
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             try (OutputStream out = armor ? new ArmoredOutputStream(bytes) : bytes) {

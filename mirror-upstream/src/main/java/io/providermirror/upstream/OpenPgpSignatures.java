@@ -4,12 +4,14 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiPredicate;
 import org.bouncycastle.openpgp.PGPCompressedData;
 import org.bouncycastle.openpgp.PGPException;
 import org.bouncycastle.openpgp.PGPPublicKey;
@@ -21,38 +23,51 @@ import org.bouncycastle.openpgp.PGPUtil;
 import org.bouncycastle.openpgp.bc.BcPGPObjectFactory;
 import org.bouncycastle.openpgp.operator.bc.BcKeyFingerprintCalculator;
 import org.bouncycastle.openpgp.operator.bc.BcPGPContentVerifierBuilderProvider;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Verifies a detached OpenPGP signature (binary, as the registry protocol says, or ASCII-armored) over a
- * document with one of a set of ASCII-armored public keys, as the CLI does: key expiry is not enforced, and a key
- * signs only when the CLI's OpenPGP library would let it ({@link SigningKeyRules}: flagged for signing, a subkey
- * bound by its primary key and cross-signed by itself, not revoked). Keys and signatures of OpenPGP
- * version 3 count for nothing (the CLI's OpenPGP library does not read v3 keys): a v3 key's ID is the low 64 bits
- * of its RSA modulus, which whoever makes the key chooses, so anyone can make one with another key's ID.
+ * document with one of a set of ASCII-armored public keys, as the CLI does. The listed keys are tried in order, and
+ * the first one that holds the issuer of a signature decides: a key the CLI's OpenPGP library cannot read, a
+ * signature that does not verify with that key, a revoked key ({@link SigningKeyRules}) or an expired signature
+ * ({@link SignatureDates}) refuses the signature whatever later keys would say; an expired key is tolerated, as
+ * Terraform tolerates it. A key signs only when the library would let it: flagged for signing, a subkey bound by its
+ * primary key and cross-signed by itself. Keys and signatures of OpenPGP version 3 count for nothing (the library
+ * does not read v3 keys): a v3 key's ID is the low 64 bits of its RSA modulus, which whoever makes the key
+ * chooses, so anyone can make one with another key's ID. Dates are judged at a time the caller gives.
  */
 public final class OpenPgpSignatures {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OpenPgpSignatures.class);
 
     private OpenPgpSignatures() {}
 
     /**
-     * Returns the hex key ID of the key that made a valid signature over {@code document}.
+     * Returns the hex key ID of the key that made a valid signature over {@code document}, its dates judged at
+     * {@code at}.
      *
-     * @throws VerificationException when no signature in {@code signature} verifies with any of the keys
+     * @throws VerificationException when the CLI would refuse the signature
      */
-    public static String verify(byte[] document, byte[] signature, List<String> armoredKeys) {
-        return verify(document, signature, armoredKeys, Set.of(), "");
+    public static String verify(byte[] document, byte[] signature, List<String> armoredKeys, Instant at) {
+        return verify(document, signature, armoredKeys, Set.of(), "", at);
     }
 
     /**
-     * As {@link #verify(byte[], byte[], List)}, when {@code pinned} is not empty using only pinned keys: a key
-     * whose own fingerprint, or ID (16 hex digits: for these keys, part of the fingerprint), is pinned, or a subkey
-     * validly bound to a primary key that is. Other keys, even in the same armored block or key ring as a pinned
-     * one, sign nothing.
+     * As {@link #verify(byte[], byte[], List, Instant)}, and when {@code pinned} is not empty a pinned key must have
+     * made the signature too: a key whose own fingerprint, or ID (16 hex digits: for these keys, part of the
+     * fingerprint), is pinned, or a subkey validly bound to a primary key that is. Other keys, even in the same
+     * armored block or key ring as a pinned one, sign nothing.
      *
      * @param pinSetting how to name the pin in an error, e.g. the configuration key
      */
     public static String verify(
-            byte[] document, byte[] signature, List<String> armoredKeys, Set<String> pinned, String pinSetting) {
+            byte[] document,
+            byte[] signature,
+            List<String> armoredKeys,
+            Set<String> pinned,
+            String pinSetting,
+            Instant at) {
         if (armoredKeys.isEmpty()) {
             throw new VerificationException(
                     VerificationException.Check.SIGNATURE,
@@ -67,22 +82,20 @@ public final class OpenPgpSignatures {
                     "the SHA256SUMS signature is of "
                             + "OpenPGP version 3, which the mirror does not accept (a signature of version 4 or later is needed)");
         }
-        // Each certificate (key ring) on its own: a signing subkey is judged by its binding to its own primary key.
-        List<PGPPublicKeyRing> keyRings = new ArrayList<>();
-        List<String> refused = new ArrayList<>();
+        // Each listed key on its own, as the CLI reads them; a key ring of one of them is one certificate.
+        List<List<PGPPublicKeyRing>> listed = new ArrayList<>();
         List<String> outdated = new ArrayList<>();
         for (String armored : armoredKeys) {
-            for (PGPPublicKeyRing ring : readKeys(armored)) {
-                if (ring.getPublicKey().getVersion() < 4) {
-                    outdated.add(keyId(ring.getPublicKey().getKeyID()));
-                } else if (pinned.isEmpty() || mentionsPin(ring, pinned)) {
-                    keyRings.add(ring);
-                } else {
-                    refused.add(fingerprint(ring.getPublicKey()));
-                }
-            }
+            List<PGPPublicKeyRing> rings = new ArrayList<>();
+            readKeys(armored).forEach(rings::add);
+            rings.stream()
+                    .filter(ring -> ring.getPublicKey().getVersion() < 4)
+                    .forEach(ring -> outdated.add(keyId(ring.getPublicKey().getKeyID())));
+            listed.add(rings);
         }
-        if (keyRings.isEmpty() && refused.isEmpty()) {
+        if (listed.stream()
+                .flatMap(List::stream)
+                .allMatch(ring -> ring.getPublicKey().getVersion() < 4)) {
             throw new VerificationException(
                     VerificationException.Check.SIGNATURE,
                     "the origin's signing key(s) ("
@@ -90,7 +103,21 @@ public final class OpenPgpSignatures {
                             + ") are of OpenPGP version 3, which neither the CLI nor the mirror "
                             + "accepts: a version 3 key ID is chosen by whoever makes the key");
         }
-        if (keyRings.isEmpty()) {
+        String signer = firstSigner(new Search(document, signatures, listed, (ring, key) -> true, "", at));
+        if (pinned.isEmpty()) {
+            return signer;
+        }
+        List<List<PGPPublicKeyRing>> pinnedRings = listed.stream()
+                .map(rings -> rings.stream()
+                        .filter(ring -> ring.getPublicKey().getVersion() >= 4 && mentionsPin(ring, pinned))
+                        .toList())
+                .toList();
+        if (pinnedRings.stream().allMatch(List::isEmpty)) {
+            List<String> refused = new ArrayList<>();
+            listed.stream()
+                    .flatMap(List::stream)
+                    .filter(ring -> ring.getPublicKey().getVersion() >= 4)
+                    .forEach(ring -> refused.add(fingerprint(ring.getPublicKey())));
             throw new VerificationException(
                     VerificationException.Check.SIGNATURE,
                     "none of the origin's signing keys ("
@@ -100,38 +127,153 @@ public final class OpenPgpSignatures {
                                     : "; keys of OpenPGP version 3 (" + String.join(", ", outdated)
                                             + ") sign nothing"));
         }
-        // Why each key that would have made a signature may not (as the CLI judges keys), for the error.
+        return firstSigner(new Search(
+                document,
+                signatures,
+                pinnedRings,
+                (ring, key) -> mayUse(ring, key, pinned),
+                " that " + pinSetting + " " + pinned + " lets sign",
+                at));
+    }
+
+    /** What one pass over the listed keys looks for; {@code restriction} names the keys it may use, for errors. */
+    private record Search(
+            byte[] document,
+            List<PGPSignature> signatures,
+            List<List<PGPPublicKeyRing>> listed,
+            BiPredicate<PGPPublicKeyRing, PGPPublicKey> mayUse,
+            String restriction,
+            Instant at) {}
+
+    /** A key offered for signing, in its key ring. */
+    private record Candidate(PGPPublicKeyRing ring, PGPPublicKey key) {}
+
+    /**
+     * The CLI's pass over the listed keys: the first listed key that holds, among the keys it offers for signing,
+     * the issuer of one of the signatures decides; a listed key holding none is passed over.
+     */
+    private static String firstSigner(Search search) {
+        try {
+            return walk(search);
+        } catch (VerificationException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // Bouncy Castle's complaint about a malformed packet: hostile input is refused, never a server error.
+            throw new VerificationException(
+                    VerificationException.Check.SIGNATURE,
+                    "the origin's signing keys or the signature over SHA256SUMS cannot be read: " + e.getMessage());
+        }
+    }
+
+    private static String walk(Search search) {
         Set<String> unusable = new LinkedHashSet<>();
-        for (PGPSignature candidate : signatures) {
-            for (PGPPublicKeyRing ring : keyRings) {
-                PGPPublicKey key = ring.getPublicKey(candidate.getKeyID());
-                if (key == null || key.getVersion() < 4) {
-                    continue;
+        for (int index = 0; index < search.listed().size(); index++) {
+            List<PGPPublicKeyRing> rings = search.listed().get(index);
+            if (rings.isEmpty()) {
+                continue; // nothing in it may sign in this pass
+            }
+            String which = "the origin's signing key #" + (index + 1);
+            List<PGPPublicKeyRing> readable = new ArrayList<>();
+            List<String> unreadable = new ArrayList<>();
+            for (PGPPublicKeyRing ring : rings) {
+                if (ring.getPublicKey().getVersion() < 4) {
+                    unreadable.add("the key " + keyId(ring.getPublicKey().getKeyID()) + " is of OpenPGP version 3");
+                } else {
+                    SigningKeyRules.whyUnreadable(ring).ifPresentOrElse(unreadable::add, () -> readable.add(ring));
                 }
-                Optional<String> whyNot = SigningKeyRules.whyNotUsable(ring, key);
-                if (whyNot.isPresent()) {
-                    unusable.add(whyNot.get());
-                    continue;
-                }
-                try {
-                    if (mayUse(ring, key, pinned) && verifies(candidate, key, document)) {
-                        return keyId(candidate.getKeyID());
-                    }
-                } catch (PGPException e) {
-                    // A key that cannot check this signature is simply not the one that made it.
+            }
+            if (readable.isEmpty()) {
+                throw new VerificationException(
+                        VerificationException.Check.SIGNATURE,
+                        "the signature over SHA256SUMS does not verify: the CLI's OpenPGP library reads nothing of "
+                                + which + " (" + String.join("; ", unreadable)
+                                + "), and the CLI refuses a package at the first listed key it cannot read");
+            }
+            for (PGPSignature signature : search.signatures()) {
+                List<Candidate> candidates = candidates(signature, readable, search.mayUse(), unusable);
+                if (!candidates.isEmpty()) {
+                    return decide(search, signature, candidates, which);
                 }
             }
         }
         StringBuilder ids = new StringBuilder();
-        for (PGPSignature candidate : signatures) {
+        for (PGPSignature candidate : search.signatures()) {
             ids.append(ids.length() == 0 ? "" : ", ").append(keyId(candidate.getKeyID()));
         }
         throw new VerificationException(
                 VerificationException.Check.SIGNATURE,
                 "the signature over SHA256SUMS (made by key " + ids + ") does not verify with any of the origin's "
-                        + armoredKeys.size() + " signing key(s)"
-                        + (pinned.isEmpty() ? "" : " that " + pinSetting + " " + pinned + " lets sign")
+                        + search.listed().size() + " signing key(s)" + search.restriction()
                         + (unusable.isEmpty() ? "" : "; " + String.join("; ", unusable)));
+    }
+
+    /**
+     * The keys of {@code rings} with {@code signature}'s issuer ID that the CLI's library offers for signing (and
+     * the pass may use); why the others are not offered goes to {@code unusable}.
+     */
+    private static List<Candidate> candidates(
+            PGPSignature signature,
+            List<PGPPublicKeyRing> rings,
+            BiPredicate<PGPPublicKeyRing, PGPPublicKey> mayUse,
+            Set<String> unusable) {
+        List<Candidate> candidates = new ArrayList<>();
+        for (PGPPublicKeyRing ring : rings) {
+            for (PGPPublicKey key : ring) {
+                if (key.getKeyID() != signature.getKeyID() || key.getVersion() < 4) {
+                    continue;
+                }
+                Optional<String> whyNot = SigningKeyRules.whyNotSigning(ring, key);
+                if (whyNot.isPresent()) {
+                    unusable.add(whyNot.get());
+                } else if (mayUse.test(ring, key)) {
+                    candidates.add(new Candidate(ring, key));
+                }
+            }
+        }
+        return candidates;
+    }
+
+    /**
+     * The CLI's verdict on {@code signature} once a listed key holds its issuer: the first candidate it verifies with
+     * is judged for revocation, then for dates; when it verifies with none, it is refused.
+     */
+    private static String decide(Search search, PGPSignature signature, List<Candidate> candidates, String which) {
+        String issuer = keyId(signature.getKeyID());
+        for (Candidate candidate : candidates) {
+            try {
+                if (!verifies(signature, candidate.key(), search.document())) {
+                    continue;
+                }
+            } catch (PGPException e) {
+                continue; // a key that cannot check this signature is not the one that made it
+            }
+            Optional<String> revoked = SigningKeyRules.whyRevoked(candidate.ring(), candidate.key());
+            if (revoked.isPresent()) {
+                throw new VerificationException(
+                        VerificationException.Check.SIGNATURE,
+                        "the signature over SHA256SUMS by " + issuer + " verifies, but " + revoked.get()
+                                + ", and the CLI refuses what a revoked key signed");
+            }
+            SignatureDates.Verdict dates =
+                    SignatureDates.judge(candidate.ring(), candidate.key(), signature, search.at());
+            if (dates.finding() == SignatureDates.Finding.SIGNATURE_EXPIRED) {
+                throw new VerificationException(
+                        VerificationException.Check.SIGNATURE_EXPIRED,
+                        dates.detail() + " (judged at " + search.at() + "), and the CLI refuses an expired signature");
+            }
+            if (dates.finding() == SignatureDates.Finding.KEY_EXPIRED) {
+                LOG.info(
+                        "accepting a signature by {} although {}, as the CLI tolerates an expired key",
+                        issuer,
+                        dates.detail());
+            }
+            return issuer;
+        }
+        throw new VerificationException(
+                VerificationException.Check.SIGNATURE,
+                "the signature over SHA256SUMS made by key " + issuer + " does not verify with " + which
+                        + ", which holds that key" + search.restriction()
+                        + " (the CLI refuses a package at the first listed key that holds the signature's issuer)");
     }
 
     /** True when any key of {@code ring} is pinned, so the ring is worth looking at. */

@@ -4,6 +4,7 @@ import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import java.net.URI;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -21,21 +22,18 @@ public final class ReleaseVerifier {
     private ReleaseVerifier() {}
 
     /**
-     * @throws VerificationException when any package fails a check; a release is trusted whole or not at all
-     * @throws OriginException       when the evidence is malformed
-     */
-    public static VerifiedRelease verify(ProviderAddress address, ProviderVersion version, ReleaseEvidence evidence) {
-        return verify(address, version, evidence, SignaturePolicy.defaultFor(address.hostname()));
-    }
-
-    /**
-     * As {@link #verify(ProviderAddress, ProviderVersion, ReleaseEvidence)}, under {@code policy}.
+     * Verifies {@code evidence} under {@code policy}, judging the dates of signatures at {@code at} (the CLI judges
+     * them at the time it installs).
      *
      * @throws VerificationException when any package fails a check; a release is trusted whole or not at all
      * @throws OriginException       when the evidence is malformed or holds no package
      */
     public static VerifiedRelease verify(
-            ProviderAddress address, ProviderVersion version, ReleaseEvidence evidence, SignaturePolicy policy) {
+            ProviderAddress address,
+            ProviderVersion version,
+            ReleaseEvidence evidence,
+            SignaturePolicy policy,
+            Instant at) {
         String setting = "upstream.hosts." + address.hostname() + ".mirrorUrl";
         if (evidence.parentMirror() != null) {
             URI claimed = evidence.parentMirror().url();
@@ -109,10 +107,10 @@ public final class ReleaseVerifier {
             }
             String keyId;
             try {
-                keyId = signature(address, checksums, document, policy);
+                keyId = signature(address, checksums, document, policy, at);
             } catch (VerificationException e) {
                 throw new VerificationException(
-                        VerificationException.Check.SIGNATURE,
+                        e.check(),
                         address + " " + version + " " + platform + ": " + e.getMessage() + " (SHA256SUMS "
                                 + document.shasumsUrl() + ")");
             }
@@ -187,7 +185,8 @@ public final class ReleaseVerifier {
             ProviderAddress address,
             ReleaseEvidence.Checksums checksums,
             DownloadDocument document,
-            SignaturePolicy policy) {
+            SignaturePolicy policy,
+            Instant at) {
         if (document.signingKeys().isEmpty()
                 && policy.allowUnsigned()
                 && policy.trustedKeys().isEmpty()) {
@@ -205,6 +204,7 @@ public final class ReleaseVerifier {
                 checksums.signature(),
                 document.signingKeys(),
                 policy.trustedKeys(),
-                "upstream.hosts." + address.hostname() + ".trustedKeys");
+                "upstream.hosts." + address.hostname() + ".trustedKeys",
+                at);
     }
 }

@@ -30,50 +30,76 @@ final class SigningKeyRules {
     private SigningKeyRules() {}
 
     /**
-     * Why {@code key} of {@code ring} may not verify signatures as the CLI sees it, or empty when it may.
-     * Expiry is not judged: the CLI tolerates an expired key.
+     * Why the CLI's library would not read {@code ring} (it drops the whole key ring), or empty when it would: a
+     * signature on it that does not verify, a subkey flagged for signing without a good back-signature, no user ID
+     * with a self-signature.
      */
-    static Optional<String> whyNotUsable(PGPPublicKeyRing ring, PGPPublicKey key) {
+    static Optional<String> whyUnreadable(PGPPublicKeyRing ring) {
         PGPPublicKey primary = ring.getPublicKey();
         try {
-            Optional<String> unreadable = whyUnreadable(ring);
-            if (unreadable.isPresent()) {
-                return Optional.of(unreadable.get() + "; the CLI's OpenPGP library ignores the whole key "
-                        + keyId(primary.getKeyID()));
-            }
-            if (primary.getSignaturesOfType(PGPSignature.KEY_REVOCATION).hasNext()) {
-                return Optional.of("the key " + keyId(primary.getKeyID()) + " is revoked");
-            }
-            Optional<UserIdentity> identity = primaryIdentity(primary);
-            if (identity.isEmpty()) {
-                return Optional.of("the key " + keyId(primary.getKeyID())
+            Optional<String> unreadable = whyNotRead(ring);
+            if (unreadable.isEmpty() && primaryIdentity(primary).isEmpty()) {
+                unreadable = Optional.of("the key " + keyId(primary.getKeyID())
                         + " has no user ID with a self-signature, which the CLI requires");
             }
-            if (identity.get().revoked()) {
-                return Optional.of("the primary user ID of the key " + keyId(primary.getKeyID()) + " is revoked");
-            }
-            if (key.isMasterKey()) {
-                return whyNotFlaggedForSigning(
-                        identity.get().selfSignature(), "the primary key " + keyId(key.getKeyID()));
-            }
-            if (key.getSignaturesOfType(PGPSignature.SUBKEY_REVOCATION).hasNext()) {
-                return Optional.of("the subkey " + keyId(key.getKeyID()) + " is revoked");
-            }
-            PGPSignature newest = null;
-            for (PGPSignature binding : iterable(key.getSignaturesOfType(PGPSignature.SUBKEY_BINDING))) {
-                if (newest == null || created(binding).isAfter(created(newest))) {
-                    newest = binding;
-                }
-            }
-            // Every binding verified (whyUnreadable), and one is there; a flagged one carries a good back-signature.
-            return whyNotFlaggedForSigning(newest, "the subkey " + keyId(key.getKeyID()));
+            return unreadable.map(
+                    why -> why + "; the CLI's OpenPGP library ignores the whole key " + keyId(primary.getKeyID()));
         } catch (PGPException | RuntimeException e) {
             return Optional.of("the key " + keyId(primary.getKeyID()) + " cannot be read: " + e.getMessage());
         }
     }
 
-    /** Why the CLI's library would not read {@code ring} at all, or empty when it would. */
-    private static Optional<String> whyUnreadable(PGPPublicKeyRing ring) throws PGPException {
+    /**
+     * Why {@code key} of a readable {@code ring} is not offered for signing by the CLI's library (it looks a
+     * signature's issuer up among keys whose self-signature flags them for signing), or empty when it is.
+     */
+    static Optional<String> whyNotSigning(PGPPublicKeyRing ring, PGPPublicKey key) {
+        if (key.isMasterKey()) {
+            return whyNotFlaggedForSigning(
+                    selfSignature(ring, key).orElseThrow(), "the primary key " + keyId(key.getKeyID()));
+        }
+        return whyNotFlaggedForSigning(selfSignature(ring, key).orElseThrow(), "the subkey " + keyId(key.getKeyID()));
+    }
+
+    /**
+     * Why the CLI refuses a signature {@code key} of a readable {@code ring} made (its primary key, its primary user
+     * ID or the subkey is revoked), or empty when it does not. The CLI checks this only once the signature verified,
+     * and stops there.
+     */
+    static Optional<String> whyRevoked(PGPPublicKeyRing ring, PGPPublicKey key) {
+        PGPPublicKey primary = ring.getPublicKey();
+        if (primary.getSignaturesOfType(PGPSignature.KEY_REVOCATION).hasNext()) {
+            return Optional.of("the key " + keyId(primary.getKeyID()) + " is revoked");
+        }
+        if (primaryIdentity(primary).map(UserIdentity::revoked).orElse(false)) {
+            return Optional.of("the primary user ID of the key " + keyId(primary.getKeyID()) + " is revoked");
+        }
+        if (!key.isMasterKey()
+                && key.getSignaturesOfType(PGPSignature.SUBKEY_REVOCATION).hasNext()) {
+            return Optional.of("the subkey " + keyId(key.getKeyID()) + " is revoked");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The self-signature the CLI's library reads {@code key}'s flags and lifetime from: its primary user ID's newest
+     * self-signature for a primary key, its newest binding for a subkey; empty when there is none.
+     */
+    static Optional<PGPSignature> selfSignature(PGPPublicKeyRing ring, PGPPublicKey key) {
+        if (key.isMasterKey()) {
+            return primaryIdentity(ring.getPublicKey()).map(UserIdentity::selfSignature);
+        }
+        PGPSignature newest = null;
+        for (PGPSignature binding : iterable(key.getSignaturesOfType(PGPSignature.SUBKEY_BINDING))) {
+            if (newest == null || created(binding).isAfter(created(newest))) {
+                newest = binding;
+            }
+        }
+        return Optional.ofNullable(newest);
+    }
+
+    /** Why the CLI's library would not read {@code ring}'s signatures, or empty when it would. */
+    private static Optional<String> whyNotRead(PGPPublicKeyRing ring) throws PGPException {
         PGPPublicKey primary = ring.getPublicKey();
         for (PGPSignature revocation : iterable(primary.getSignaturesOfType(PGPSignature.KEY_REVOCATION))) {
             if (!verifiesKey(revocation, primary)) {

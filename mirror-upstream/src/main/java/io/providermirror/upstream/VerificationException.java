@@ -13,6 +13,11 @@ public final class VerificationException extends OriginException {
         CHECKSUM_LISTING,
         /** No signing key of the origin verifies the signature over SHA256SUMS. */
         SIGNATURE,
+        /**
+         * The signature over SHA256SUMS, or a self-signature of the key that made it, has expired (or was made after
+         * the time it is judged at) while that key has not: the CLI refuses it.
+         */
+        SIGNATURE_EXPIRED,
         /** The downloaded archive's sha256 differs from the signed one. */
         ARCHIVE_HASH,
         /** The downloaded archive's size differs from what the origin announced. */

@@ -32,20 +32,20 @@ final class OpenPgpSignaturesTest {
     @Test
     void acceptsABinaryDetachedSignature() {
         String keyId =
-                OpenPgpSignatures.verify(SUMS, primaryOnly.signDetached(SUMS), List.of(primaryOnly.armoredPublicKey()));
+                VerifyNow.signature(SUMS, primaryOnly.signDetached(SUMS), List.of(primaryOnly.armoredPublicKey()));
         assertThat(keyId).isEqualTo(primaryOnly.signingKeyId());
     }
 
     @Test
     void acceptsAnArmoredDetachedSignature() {
-        assertThat(OpenPgpSignatures.verify(
+        assertThat(VerifyNow.signature(
                         SUMS, primaryOnly.signDetachedArmored(SUMS), List.of(primaryOnly.armoredPublicKey())))
                 .isEqualTo(primaryOnly.signingKeyId());
     }
 
     @Test
     void acceptsASignatureBySigningSubkeyBoundToTheListedKey() {
-        assertThat(OpenPgpSignatures.verify(
+        assertThat(VerifyNow.signature(
                         SUMS,
                         withSubkey.signDetached(SUMS),
                         List.of(stranger.armoredPublicKey(), withSubkey.armoredPublicKey())))
@@ -54,8 +54,8 @@ final class OpenPgpSignaturesTest {
 
     @Test
     void refusesASignatureByAKeyTheOriginDoesNotList() {
-        assertThatThrownBy(() -> OpenPgpSignatures.verify(
-                        SUMS, stranger.signDetached(SUMS), List.of(primaryOnly.armoredPublicKey())))
+        assertThatThrownBy(() ->
+                        VerifyNow.signature(SUMS, stranger.signDetached(SUMS), List.of(primaryOnly.armoredPublicKey())))
                 .isInstanceOfSatisfying(
                         VerificationException.class,
                         e -> assertThat(e.check()).isEqualTo(VerificationException.Check.SIGNATURE))
@@ -67,26 +67,26 @@ final class OpenPgpSignaturesTest {
         byte[] signature = primaryOnly.signDetached(SUMS);
         byte[] tampered = SUMS.clone();
         tampered[0] = 'b';
-        assertThatThrownBy(() -> OpenPgpSignatures.verify(tampered, signature, List.of(primaryOnly.armoredPublicKey())))
+        assertThatThrownBy(() -> VerifyNow.signature(tampered, signature, List.of(primaryOnly.armoredPublicKey())))
                 .isInstanceOf(VerificationException.class)
                 .hasMessageContaining("does not verify");
     }
 
     @Test
     void refusesWhenTheOriginListsNoKeys() {
-        assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, primaryOnly.signDetached(SUMS), List.of()))
+        assertThatThrownBy(() -> VerifyNow.signature(SUMS, primaryOnly.signDetached(SUMS), List.of()))
                 .isInstanceOf(VerificationException.class)
                 .hasMessageContaining("no signing keys");
     }
 
     @Test
     void refusesGarbageSignaturesAndKeys() {
-        assertThatThrownBy(() -> OpenPgpSignatures.verify(
+        assertThatThrownBy(() -> VerifyNow.signature(
                         SUMS,
                         "not a signature".getBytes(StandardCharsets.UTF_8),
                         List.of(primaryOnly.armoredPublicKey())))
                 .isInstanceOf(VerificationException.class);
-        assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, primaryOnly.signDetached(SUMS), List.of("garbage")))
+        assertThatThrownBy(() -> VerifyNow.signature(SUMS, primaryOnly.signDetached(SUMS), List.of("garbage")))
                 .isInstanceOf(VerificationException.class);
     }
 
@@ -95,12 +95,12 @@ final class OpenPgpSignaturesTest {
         byte[] signature = withSubkey.signDetached(SUMS);
         List<String> listed = List.of(stranger.armoredPublicKey(), withSubkey.armoredPublicKey());
         // The primary's fingerprint, or the signing subkey's ID, pins the key.
-        assertThat(OpenPgpSignatures.verify(SUMS, signature, listed, Set.of(withSubkey.primaryFingerprint()), "pins"))
+        assertThat(VerifyNow.signature(SUMS, signature, listed, Set.of(withSubkey.primaryFingerprint()), "pins"))
                 .isEqualTo(withSubkey.signingKeyId());
-        assertThat(OpenPgpSignatures.verify(SUMS, signature, listed, Set.of(withSubkey.signingKeyId()), "pins"))
+        assertThat(VerifyNow.signature(SUMS, signature, listed, Set.of(withSubkey.signingKeyId()), "pins"))
                 .isEqualTo(withSubkey.signingKeyId());
         // A key the origin lists but the operator did not pin is refused, even when it made a valid signature.
-        assertThatThrownBy(() -> OpenPgpSignatures.verify(
+        assertThatThrownBy(() -> VerifyNow.signature(
                         SUMS,
                         signature,
                         listed,
@@ -108,7 +108,7 @@ final class OpenPgpSignaturesTest {
                         "upstream.hosts.example.test.trustedKeys"))
                 .isInstanceOf(VerificationException.class)
                 .hasMessageContaining("does not verify with any of the origin's 2 signing key(s)");
-        assertThatThrownBy(() -> OpenPgpSignatures.verify(
+        assertThatThrownBy(() -> VerifyNow.signature(
                         SUMS,
                         signature,
                         List.of(withSubkey.armoredPublicKey()),
@@ -124,17 +124,17 @@ final class OpenPgpSignaturesTest {
         // One ascii_armor with the pinned key and a key of the origin's own choosing.
         List<String> listed = List.of(TestPgpKey.armoredTogether(withSubkey, stranger));
         byte[] byStranger = stranger.signDetached(SUMS);
-        assertThat(OpenPgpSignatures.verify(SUMS, byStranger, listed))
+        assertThat(VerifyNow.signature(SUMS, byStranger, listed))
                 .as("without a pin, as the CLI: any listed key")
                 .isEqualTo(stranger.signingKeyId());
         for (String pin : List.of(withSubkey.primaryFingerprint(), withSubkey.signingKeyId())) {
-            assertThatThrownBy(() -> OpenPgpSignatures.verify(
+            assertThatThrownBy(() -> VerifyNow.signature(
                             SUMS, byStranger, listed, Set.of(pin), "upstream.hosts.example.test.trustedKeys"))
                     .as(pin)
                     .isInstanceOf(VerificationException.class)
                     .hasMessageContaining("made by key " + stranger.signingKeyId())
                     .hasMessageContaining("that upstream.hosts.example.test.trustedKeys [" + pin + "] lets sign");
-            assertThat(OpenPgpSignatures.verify(SUMS, withSubkey.signDetached(SUMS), listed, Set.of(pin), "pins"))
+            assertThat(VerifyNow.signature(SUMS, withSubkey.signDetached(SUMS), listed, Set.of(pin), "pins"))
                     .as(pin)
                     .isEqualTo(withSubkey.signingKeyId());
         }
@@ -145,26 +145,25 @@ final class OpenPgpSignaturesTest {
         // Bound without the sign flag the ring is one the CLI reads, so the pin rule alone keeps its primary out.
         String claiming = stranger.armoredPublicKeyClaiming(primaryOnly, false);
         Set<String> pin = Set.of(primaryOnly.primaryFingerprint());
-        assertThatThrownBy(() ->
-                        OpenPgpSignatures.verify(SUMS, stranger.signDetached(SUMS), List.of(claiming), pin, "pins"))
+        assertThatThrownBy(() -> VerifyNow.signature(SUMS, stranger.signDetached(SUMS), List.of(claiming), pin, "pins"))
                 .isInstanceOf(VerificationException.class)
                 .hasMessageContaining("does not verify");
-        assertThat(OpenPgpSignatures.verify(SUMS, stranger.signDetached(SUMS), List.of(claiming)))
+        assertThat(VerifyNow.signature(SUMS, stranger.signDetached(SUMS), List.of(claiming)))
                 .as("without the pin the stranger's own key signs, as in the CLI")
                 .isEqualTo(stranger.signingKeyId());
-        assertThatThrownBy(() ->
-                        OpenPgpSignatures.verify(SUMS, primaryOnly.signDetached(SUMS), List.of(claiming), pin, "pins"))
+        assertThatThrownBy(
+                        () -> VerifyNow.signature(SUMS, primaryOnly.signDetached(SUMS), List.of(claiming), pin, "pins"))
                 .as("the copy is not flagged for signing in the stranger's ring")
                 .isInstanceOf(VerificationException.class)
                 .hasMessageContaining("the subkey " + primaryOnly.signingKeyId() + " is not flagged for signing");
         // Flagged for signing, the copy lacks the back-signature only its owner could make: the CLI ignores the ring.
         String flagged = stranger.armoredPublicKeyClaiming(primaryOnly, true);
         for (TestPgpKey signer : List.of(stranger, primaryOnly)) {
-            assertThatThrownBy(() ->
-                            OpenPgpSignatures.verify(SUMS, signer.signDetached(SUMS), List.of(flagged), pin, "pins"))
+            assertThatThrownBy(
+                            () -> VerifyNow.signature(SUMS, signer.signDetached(SUMS), List.of(flagged), pin, "pins"))
                     .isInstanceOf(VerificationException.class)
                     .hasMessageContaining("does not verify");
-            assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, signer.signDetached(SUMS), List.of(flagged)))
+            assertThatThrownBy(() -> VerifyNow.signature(SUMS, signer.signDetached(SUMS), List.of(flagged)))
                     .isInstanceOf(VerificationException.class)
                     .hasMessageContaining("the signing subkey " + primaryOnly.signingKeyId()
                             + " has no cross-signature (back-signature) from itself, which the CLI requires")
@@ -188,15 +187,15 @@ final class OpenPgpSignaturesTest {
             assertThat(flawed.signingKeyId())
                     .as(flaw.name())
                     .isNotEqualTo(flawed.primaryFingerprint().substring(24));
-            assertThatThrownBy(() -> OpenPgpSignatures.verify(
-                            SUMS, flawed.signDetached(SUMS), List.of(flawed.armoredPublicKey())))
+            assertThatThrownBy(() ->
+                            VerifyNow.signature(SUMS, flawed.signDetached(SUMS), List.of(flawed.armoredPublicKey())))
                     .as(flaw.name())
                     .isInstanceOfSatisfying(
                             VerificationException.class,
                             e -> assertThat(e.check()).isEqualTo(VerificationException.Check.SIGNATURE))
                     .hasMessageContaining(flawed.signingKeyId() + " " + reason.split(" ", 2)[0])
                     .hasMessageContaining(reason);
-            assertThatThrownBy(() -> OpenPgpSignatures.verify(
+            assertThatThrownBy(() -> VerifyNow.signature(
                             SUMS,
                             flawed.signDetached(SUMS),
                             List.of(flawed.armoredPublicKey()),
@@ -218,8 +217,8 @@ final class OpenPgpSignaturesTest {
         reasons.forEach((flaw, reason) -> {
             TestPgpKey flawed = TestPgpKey.generateFlawed("Flawed <f@example.test>", flaw);
             assertThat(flawed.primaryFingerprint()).as(flaw.name()).endsWith(flawed.signingKeyId());
-            assertThatThrownBy(() -> OpenPgpSignatures.verify(
-                            SUMS, flawed.signDetached(SUMS), List.of(flawed.armoredPublicKey())))
+            assertThatThrownBy(() ->
+                            VerifyNow.signature(SUMS, flawed.signDetached(SUMS), List.of(flawed.armoredPublicKey())))
                     .as(flaw.name())
                     .isInstanceOf(VerificationException.class)
                     .hasMessageContaining("the primary key " + flawed.signingKeyId() + " " + reason);
@@ -228,11 +227,11 @@ final class OpenPgpSignaturesTest {
 
     @Test
     void aRevokedKeySignsNothing() {
-        assertThatThrownBy(() -> OpenPgpSignatures.verify(
+        assertThatThrownBy(() -> VerifyNow.signature(
                         SUMS, primaryOnly.signDetached(SUMS), List.of(primaryOnly.armoredPublicKeyRevokingSigner())))
                 .isInstanceOf(VerificationException.class)
                 .hasMessageContaining("the key " + primaryOnly.signingKeyId() + " is revoked");
-        assertThatThrownBy(() -> OpenPgpSignatures.verify(
+        assertThatThrownBy(() -> VerifyNow.signature(
                         SUMS, withSubkey.signDetached(SUMS), List.of(withSubkey.armoredPublicKeyRevokingSigner())))
                 .isInstanceOf(VerificationException.class)
                 .hasMessageContaining("the subkey " + withSubkey.signingKeyId() + " is revoked");
@@ -243,12 +242,12 @@ final class OpenPgpSignaturesTest {
         // Made by GnuPG 2.2.40 (see gnupg-keys/README.md): an ed25519 primary key that signs, and an RSA key whose
         // signing subkey is cross-signed, as GnuPG always makes them.
         byte[] sums = fixture("SHA256SUMS");
-        assertThat(OpenPgpSignatures.verify(
+        assertThat(VerifyNow.signature(
                         sums,
                         fixture("SHA256SUMS.primary-signer.sig"),
                         List.of(new String(fixture("primary-signer.asc"), StandardCharsets.US_ASCII))))
                 .isEqualTo("EC73EFEB157526B4");
-        assertThat(OpenPgpSignatures.verify(
+        assertThat(VerifyNow.signature(
                         sums,
                         fixture("SHA256SUMS.subkey-signer.sig"),
                         List.of(new String(fixture("subkey-signer.asc"), StandardCharsets.US_ASCII)),
@@ -272,16 +271,16 @@ final class OpenPgpSignaturesTest {
         assertThat(forged.signingKeyId()).isEqualTo(hashicorp);
         List<String> listed = List.of(forged.armoredPublicKey());
         byte[] signature = forged.signDetachedV3(SUMS);
-        assertThatThrownBy(() -> OpenPgpSignatures.verify(
+        assertThatThrownBy(() -> VerifyNow.signature(
                         SUMS, signature, listed, Set.of(hashicorp), "upstream.hosts.registry.terraform.io.trustedKeys"))
                 .isInstanceOf(VerificationException.class)
                 .hasMessageContaining("version 3");
-        assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, signature, listed))
+        assertThatThrownBy(() -> VerifyNow.signature(SUMS, signature, listed))
                 .as("nor without a pin, as the CLI, which reads no v3 key")
                 .isInstanceOf(VerificationException.class)
                 .hasMessageContaining("version 3");
         // A v3 signature by a genuine v4 key is refused too.
-        assertThatThrownBy(() -> OpenPgpSignatures.verify(
+        assertThatThrownBy(() -> VerifyNow.signature(
                         SUMS, primaryOnly.signDetachedV3(SUMS), List.of(primaryOnly.armoredPublicKey())))
                 .isInstanceOf(VerificationException.class)
                 .hasMessageContaining("version 3");

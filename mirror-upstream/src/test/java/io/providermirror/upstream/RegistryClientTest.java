@@ -127,7 +127,7 @@ final class RegistryClientTest {
                 .find(new ProviderVersion("1.0.0"))
                 .orElseThrow();
         ReleaseEvidence evidence = registry.fetchRelease(base, address("good"), listed);
-        VerifiedRelease release = ReleaseVerifier.verify(address("good"), listed.version(), evidence);
+        VerifiedRelease release = VerifyNow.release(address("good"), listed.version(), evidence);
 
         assertThat(release.packages())
                 .containsOnlyKeys(new Platform("darwin", "arm64"), new Platform("linux", "amd64"));
@@ -151,7 +151,7 @@ final class RegistryClientTest {
                 .list()
                 .find(new ProviderVersion("1.0.0"))
                 .orElseThrow();
-        VerifiedRelease release = ReleaseVerifier.verify(
+        VerifiedRelease release = VerifyNow.release(
                 address("stream"), listed.version(), registry.fetchRelease(base, address("stream"), listed));
         VerifiedPackage pkg = release.find(new Platform("linux", "amd64")).orElseThrow();
         try (OriginHttpClient.ArchiveStream stream =
@@ -199,8 +199,7 @@ final class RegistryClientTest {
                 .list()
                 .find(new ProviderVersion("1.0.0"))
                 .orElseThrow();
-        return ReleaseVerifier.verify(
-                address(type), listed.version(), registry.fetchRelease(base, address(type), listed));
+        return VerifyNow.release(address(type), listed.version(), registry.fetchRelease(base, address(type), listed));
     }
 
     @Test
@@ -214,19 +213,18 @@ final class RegistryClientTest {
         ReleaseEvidence.Checksums sums = evidence.checksums().get(0);
         byte[] otherHash = sums.sums().clone();
         otherHash[0] = (byte) (otherHash[0] == '0' ? '1' : '0');
-        assertThatThrownBy(() ->
-                        ReleaseVerifier.verify(address("evidence"), listed.version(), withSums(evidence, otherHash)))
+        assertThatThrownBy(
+                        () -> VerifyNow.release(address("evidence"), listed.version(), withSums(evidence, otherHash)))
                 .isInstanceOfSatisfying(
                         VerificationException.class,
                         e -> assertThat(e.check()).isEqualTo(VerificationException.Check.CHECKSUM_LISTING));
         byte[] garbled = "<html>gateway error</html>\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        assertThatThrownBy(() ->
-                        ReleaseVerifier.verify(address("evidence"), listed.version(), withSums(evidence, garbled)))
+        assertThatThrownBy(() -> VerifyNow.release(address("evidence"), listed.version(), withSums(evidence, garbled)))
                 .isInstanceOfSatisfying(
                         VerificationException.class,
                         e -> assertThat(e.check()).isEqualTo(VerificationException.Check.CHECKSUM_LISTING))
                 .hasMessageContaining("malformed");
-        assertThat(ReleaseVerifier.verify(address("evidence"), listed.version(), evidence)
+        assertThat(VerifyNow.release(address("evidence"), listed.version(), evidence)
                         .packages())
                 .hasSize(1);
     }

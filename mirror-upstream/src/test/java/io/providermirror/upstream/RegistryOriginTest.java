@@ -54,7 +54,7 @@ final class RegistryOriginTest {
         FakeOrigin.Release release = origin.publish("acme", type, "1.0", PLATFORM);
         ProviderAddress address = new ProviderAddress("example.test", "acme", type);
         ListedVersion listed = registry.versions(address).list().find(version()).orElseThrow();
-        VerifiedPackage pkg = ReleaseVerifier.verify(
+        VerifiedPackage pkg = VerifyNow.release(
                         address,
                         version(),
                         registry.release(address, listed),
@@ -116,7 +116,7 @@ final class RegistryOriginTest {
         FakeOrigin.Release release = origin.publish("acme", "fresh", "1.0", PLATFORM);
         ProviderAddress address = new ProviderAddress("example.test", "acme", "fresh");
         ListedVersion listed = registry.versions(address).list().find(version()).orElseThrow();
-        VerifiedPackage pkg = ReleaseVerifier.verify(
+        VerifiedPackage pkg = VerifyNow.release(
                         address,
                         version(),
                         registry.release(address, listed),

@@ -33,11 +33,11 @@ final class ReleaseVerifierTest {
 
     @Test
     void aSignedFileNamedForThisProviderVersionAndPlatformVerifies() {
-        VerifiedRelease release = ReleaseVerifier.verify(
+        VerifiedRelease release = VerifyNow.release(
                 ADDRESS, VERSION, signed("linux_amd64", "terraform-provider-bound_1.2.0_linux_amd64.zip"));
         assertThat(release.find(Platform.parse("linux_amd64")).orElseThrow().sha256())
                 .isEqualTo(SHA256);
-        assertThat(ReleaseVerifier.verify(
+        assertThat(VerifyNow.release(
                                 ADDRESS, VERSION, signed("linux_amd64", "terraform-provider-bound_1.2_linux_amd64.zip"))
                         .packages())
                 .as("the origin's shorter spelling of the same version")
@@ -54,7 +54,7 @@ final class ReleaseVerifierTest {
                 "terraform-provider-bound_1.2.0_linux_amd64.tar.gz",
                 "terraform-provider-bound__linux_amd64.zip",
                 "bound.zip")) {
-            assertThatThrownBy(() -> ReleaseVerifier.verify(ADDRESS, VERSION, signed("linux_amd64", other)))
+            assertThatThrownBy(() -> VerifyNow.release(ADDRESS, VERSION, signed("linux_amd64", other)))
                     .as(other)
                     .isInstanceOfSatisfying(
                             VerificationException.class,
@@ -69,20 +69,19 @@ final class ReleaseVerifierTest {
         URI parent = URI.create("https://dmz.corp.example/providers/");
         ReleaseEvidence evidence = fromParent("https://dmz.corp.example/providers/example.test/acme/bound/1.2.0.json");
 
-        assertThatThrownBy(() -> ReleaseVerifier.verify(ADDRESS, VERSION, evidence))
+        assertThatThrownBy(() -> VerifyNow.release(ADDRESS, VERSION, evidence))
                 .isInstanceOf(VerificationException.class)
                 .hasMessageContaining("upstream.hosts.example.test.mirrorUrl is not set");
-        assertThatThrownBy(
-                        () -> ReleaseVerifier.verify(ADDRESS, VERSION, evidence, new SignaturePolicy(true, Set.of())))
+        assertThatThrownBy(() -> VerifyNow.release(ADDRESS, VERSION, evidence, new SignaturePolicy(true, Set.of())))
                 .as("not even where unsigned releases are allowed")
                 .isInstanceOf(VerificationException.class);
 
-        assertThat(ReleaseVerifier.verify(ADDRESS, VERSION, evidence, new SignaturePolicy(false, Set.of(), parent))
+        assertThat(VerifyNow.release(ADDRESS, VERSION, evidence, new SignaturePolicy(false, Set.of(), parent))
                         .find(Platform.parse("linux_amd64"))
                         .orElseThrow()
                         .sha256())
                 .isEqualTo(SHA256);
-        assertThat(ReleaseVerifier.verify(
+        assertThat(VerifyNow.release(
                         ADDRESS,
                         VERSION,
                         evidence,
@@ -98,7 +97,7 @@ final class ReleaseVerifierTest {
                 "https://evil.example/providers/example.test/acme/bound/1.2.0.json",
                 "https://dmz.corp.example.evil.example/providers/example.test/acme/bound/1.2.0.json",
                 "https://dmz.corp.example/providers-2/example.test/acme/bound/1.2.0.json")) {
-            assertThatThrownBy(() -> ReleaseVerifier.verify(
+            assertThatThrownBy(() -> VerifyNow.release(
                             ADDRESS, VERSION, fromParent(elsewhere), new SignaturePolicy(false, Set.of(), parent)))
                     .as(elsewhere)
                     .isInstanceOf(VerificationException.class)
@@ -108,7 +107,7 @@ final class ReleaseVerifierTest {
 
     @Test
     void aHostWhoseSourceIsANetworkMirrorAcceptsNoOtherEvidence() {
-        assertThatThrownBy(() -> ReleaseVerifier.verify(
+        assertThatThrownBy(() -> VerifyNow.release(
                         ADDRESS,
                         VERSION,
                         signed("linux_amd64", "terraform-provider-bound_1.2.0_linux_amd64.zip"),
@@ -122,7 +121,7 @@ final class ReleaseVerifierTest {
 
     @Test
     void evidenceOfNoPackageAtAllVerifiesNothing() {
-        assertThatThrownBy(() -> ReleaseVerifier.verify(
+        assertThatThrownBy(() -> VerifyNow.release(
                         ADDRESS,
                         VERSION,
                         new ReleaseEvidence(List.of(), List.of()),
@@ -134,8 +133,8 @@ final class ReleaseVerifierTest {
         empty.putObject("archives");
         ReleaseEvidence noArchives =
                 ReleaseEvidence.fromParentMirror(parent.resolve("example.test/acme/bound/1.2.0.json"), bytes(empty));
-        assertThatThrownBy(() -> ReleaseVerifier.verify(
-                        ADDRESS, VERSION, noArchives, new SignaturePolicy(false, Set.of(), parent)))
+        assertThatThrownBy(() ->
+                        VerifyNow.release(ADDRESS, VERSION, noArchives, new SignaturePolicy(false, Set.of(), parent)))
                 .isInstanceOf(OriginException.class)
                 .hasMessageContaining("holds no platform package");
     }
@@ -147,19 +146,17 @@ final class ReleaseVerifierTest {
         TestPgpKey notForSigning =
                 TestPgpKey.generateFlawed("Origin <o@example.test>", TestPgpKey.Flaw.PRIMARY_WITHOUT_KEY_FLAGS);
         String filename = "terraform-provider-bound_1.2.0_linux_amd64.zip";
-        assertThatThrownBy(
-                        () -> ReleaseVerifier.verify(ADDRESS, VERSION, signed("linux_amd64", filename, notCrossSigned)))
+        assertThatThrownBy(() -> VerifyNow.release(ADDRESS, VERSION, signed("linux_amd64", filename, notCrossSigned)))
                 .isInstanceOfSatisfying(
                         VerificationException.class,
                         e -> assertThat(e.check()).isEqualTo(VerificationException.Check.SIGNATURE))
                 .hasMessageContaining("example.test/acme/bound 1.2.0 linux_amd64: ")
                 .hasMessageContaining("the signing subkey " + notCrossSigned.signingKeyId()
                         + " has no cross-signature (back-signature) from itself, which the CLI requires");
-        assertThatThrownBy(
-                        () -> ReleaseVerifier.verify(ADDRESS, VERSION, signed("linux_amd64", filename, notForSigning)))
+        assertThatThrownBy(() -> VerifyNow.release(ADDRESS, VERSION, signed("linux_amd64", filename, notForSigning)))
                 .isInstanceOf(VerificationException.class)
                 .hasMessageContaining("the primary key " + notForSigning.signingKeyId() + " carries no key flags");
-        assertThat(ReleaseVerifier.verify(
+        assertThat(VerifyNow.release(
                                 ADDRESS,
                                 VERSION,
                                 signed(

@@ -54,6 +54,7 @@ public final class MirrorCore implements AutoCloseable {
     /** How long closing waits for the h1: hashes of archives just committed. */
     private static final java.time.Duration BACKGROUND_WORK_GRACE = java.time.Duration.ofSeconds(30);
 
+    private final Clock clock;
     private final Path cacheDirectory;
     private final CacheLock lock;
     private final MirrorPools pools;
@@ -83,7 +84,9 @@ public final class MirrorCore implements AutoCloseable {
             BucketStores bucketStores,
             io.providermirror.cache.FillLeases fillLeases,
             ModuleMirror modules,
-            OriginHttpClient http) {
+            OriginHttpClient http,
+            Clock clock) {
+        this.clock = clock;
         this.http = http;
         this.modules = modules;
         this.fillLeases = fillLeases;
@@ -271,7 +274,8 @@ public final class MirrorCore implements AutoCloseable {
                     bucketStores,
                     fillLeases,
                     modules,
-                    http);
+                    http,
+                    clock);
         } catch (IOException | RuntimeException e) {
             if (bucketStores != null) {
                 bucketStores.close();
@@ -340,6 +344,11 @@ public final class MirrorCore implements AutoCloseable {
 
     public MirrorAuth auth() {
         return auth;
+    }
+
+    /** The clock the mirror judges time by (expiring URLs, cache freshness, signature dates). */
+    public Clock clock() {
+        return clock;
     }
 
     public MirrorMetrics metrics() {

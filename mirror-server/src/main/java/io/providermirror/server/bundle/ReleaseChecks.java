@@ -114,8 +114,14 @@ final class ReleaseChecks {
             ProviderAddress address, ProviderVersion version, ReleaseEvidence evidence, String what)
             throws RefusedException {
         try {
+            // Taken in now as from an origin: its signatures' dates are judged at the import (a bundle's documents
+            // carry no time the mirror could trust).
             return ReleaseVerifier.verify(
-                    address, version, evidence, core.rules().signaturePolicy(address.hostname()));
+                    address,
+                    version,
+                    evidence,
+                    core.rules().signaturePolicy(address.hostname()),
+                    core.clock().instant());
         } catch (OriginException | IllegalArgumentException e) {
             throw new RefusedException(what + " does not verify: " + e.getMessage());
         }
@@ -128,12 +134,22 @@ final class ReleaseChecks {
             return stored.isEmpty()
                     ? null
                     : ReleaseVerifier.verify(
-                            address, version, stored.get().value(), core.rules().signaturePolicy(address.hostname()));
+                            address,
+                            version,
+                            stored.get().value(),
+                            core.rules().signaturePolicy(address.hostname()),
+                            judgedAt(stored.get().storedAt()));
         } catch (OriginException | CacheDocuments.Unreadable | IllegalArgumentException unverifiable) {
             // The mirror drops such evidence when it reads it; it vouches for nothing here either. A cache that
             // cannot be read at all (any other IOException) stops the import: nothing may replace what it holds.
             return null;
         }
+    }
+
+    /** As the mirror judges its own cached evidence: when it was stored, never later than now. */
+    private java.time.Instant judgedAt(java.time.Instant storedAt) {
+        java.time.Instant now = core.clock().instant();
+        return storedAt.isBefore(now) ? storedAt : now;
     }
 
     /**

@@ -127,12 +127,12 @@ public final class ProviderMirror {
         this.knownHashes = new KnownHashes(cacheDocuments);
         this.lists = new VersionLists(
                 settings, origins, cacheDocuments, executor, clock, metrics, policy, new RefreshLease(leases));
-        this.releases =
-                new Releases(settings, lists, origins, cacheDocuments, knownHashes, executor, metrics, policy, rules);
+        this.releases = new Releases(
+                settings, lists, origins, cacheDocuments, knownHashes, executor, clock, metrics, policy, rules);
         this.archives = new Archives(
                 settings, releases, lists, origins, knownHashes, blobs, leases, executor, fillExecutor, metrics);
         this.registry = new ProviderRegistryFace(
-                this, cacheDocuments, policy, rules, executor, metrics, settings.metadataMemoryBytes() / 4);
+                this, cacheDocuments, policy, rules, executor, clock, metrics, settings.metadataMemoryBytes() / 4);
     }
 
     /** The providers.v1 face: the provider registry protocol over this mirror's verified releases. */

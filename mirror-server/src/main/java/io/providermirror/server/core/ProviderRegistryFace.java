@@ -15,16 +15,22 @@ import io.providermirror.upstream.ListedVersion;
 import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.ReleaseEvidence;
 import io.providermirror.upstream.ReleaseVerifier;
+import io.providermirror.upstream.VerificationException;
 import io.providermirror.upstream.VerifiedPackage;
 import io.providermirror.upstream.VerifiedRelease;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The mirror's {@code providers.v1} face: the provider registry protocol for every origin host, answered from what
@@ -37,9 +43,13 @@ import java.util.concurrent.Executor;
 public final class ProviderRegistryFace {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Logger LOG = LoggerFactory.getLogger(ProviderRegistryFace.class);
+
+    /** How long a release verified for this face is handed out before its evidence is verified again. */
+    static final Duration RECHECK = Duration.ofHours(1);
 
     /** A verified release's packages as their origin published them. */
-    private record PublishedRelease(Map<Platform, PublishedPackage> packages, int estimatedBytes) {}
+    private record PublishedRelease(Map<Platform, PublishedPackage> packages, int estimatedBytes, Instant verifiedAt) {}
 
     private record Key(ProviderAddress address, ProviderVersion version) {}
 
@@ -48,6 +58,7 @@ public final class ProviderRegistryFace {
     private final ProviderPolicy policy;
     private final OriginRules rules;
     private final Executor executor;
+    private final Clock clock;
     /** Each version list's rendered registry form, for as long as the list itself is in memory (weak keys). */
     private final Cache<VersionLists.Entry, RenderedDocument> versionDocuments;
 
@@ -60,8 +71,10 @@ public final class ProviderRegistryFace {
             ProviderPolicy policy,
             OriginRules rules,
             Executor executor,
+            Clock clock,
             MirrorMetrics metrics,
             long memoryBytes) {
+        this.clock = clock;
         this.mirror = mirror;
         this.documents = documents;
         this.policy = policy;
@@ -148,12 +161,26 @@ public final class ProviderRegistryFace {
                         + "install it through this mirror's network mirror protocol (provider_installation { "
                         + "network_mirror { url = \"https://<mirror>/providers/\" } })");
             }
-            return published
-                    .get(
-                            new Key(address, version),
-                            (key, ignored) -> CompletableFuture.supplyAsync(() -> load(key, entry.release()), executor))
+            return published(new Key(address, version), entry.release())
                     .thenApply(
                             release -> Objects.requireNonNull(release.packages().get(platform)));
+        });
+    }
+
+    /**
+     * The published form of {@code release}, verified again when its verdict is older than {@link #RECHECK}, so that a
+     * signature that expires meanwhile is noticed as the CLI would notice it.
+     */
+    private CompletableFuture<PublishedRelease> published(Key key, VerifiedRelease release) {
+        java.util.function.BiFunction<Key, Executor, CompletableFuture<PublishedRelease>> loader =
+                (k, ignored) -> CompletableFuture.supplyAsync(() -> load(k, release), executor);
+        CompletableFuture<PublishedRelease> current = published.get(key, loader);
+        return current.thenCompose(found -> {
+            if (!clock.instant().isAfter(found.verifiedAt().plus(RECHECK))) {
+                return CompletableFuture.completedFuture(found);
+            }
+            published.asMap().remove(key, current);
+            return published.get(key, loader);
         });
     }
 
@@ -166,8 +193,9 @@ public final class ProviderRegistryFace {
     }
 
     /**
-     * The evidence of {@code release} read back from the cache and verified again under today's signature policy;
-     * each package it vouches for must be the one {@code release} holds, whose archive the mirror serves.
+     * The evidence of {@code release} read back from the cache and verified again under today's signature policy, its
+     * signatures' dates judged now as the CLI will judge them; each package it vouches for must be the one
+     * {@code release} holds, whose archive the mirror serves.
      */
     private PublishedRelease load(Key key, VerifiedRelease release) {
         ReleaseEvidence evidence;
@@ -183,11 +211,26 @@ public final class ProviderRegistryFace {
             throw new UncheckedIOException(
                     "cannot read the evidence of " + key.address() + " " + key.version() + " from the cache", e);
         }
-        VerifiedRelease verified = ReleaseVerifier.verify(
-                key.address(),
-                key.version(),
-                evidence,
-                rules.signaturePolicy(key.address().hostname()));
+        Instant now = clock.instant();
+        VerifiedRelease verified;
+        try {
+            verified = ReleaseVerifier.verify(
+                    key.address(),
+                    key.version(),
+                    evidence,
+                    rules.signaturePolicy(key.address().hostname()),
+                    now);
+        } catch (VerificationException e) {
+            if (e.check() != VerificationException.Check.SIGNATURE_EXPIRED) {
+                throw e;
+            }
+            LOG.warn("not offering {} {} through providers.v1: {}", key.address(), key.version(), e.getMessage());
+            throw new ExpiredOriginSignatureException(e.getMessage()
+                    + "; the mirror verified it before that, but through the provider registry protocol the CLI checks"
+                    + " the origin's signature itself and would refuse it: install " + key.address() + " "
+                    + key.version() + " through this mirror's network mirror protocol (provider_installation { "
+                    + "network_mirror { url = \"https://<mirror>/providers/\" } })");
+        }
         Map<Platform, PublishedPackage> packages = new HashMap<>();
         int bytes = 256;
         for (ReleaseEvidence.Download download : evidence.downloads()) {
@@ -214,7 +257,7 @@ public final class ProviderRegistryFace {
                     new PublishedPackage(platform, document(download), checksums.sums(), checksums.signature()));
             bytes += 2 * download.document().length + checksums.sums().length + checksums.signature().length + 128;
         }
-        return new PublishedRelease(Map.copyOf(packages), bytes);
+        return new PublishedRelease(Map.copyOf(packages), bytes, now);
     }
 
     private static ObjectNode document(ReleaseEvidence.Download download) {

@@ -16,6 +16,8 @@ import io.providermirror.upstream.VerifiedPackage;
 import io.providermirror.upstream.VerifiedRelease;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -56,6 +58,7 @@ public final class Releases {
     private final MirrorMetrics metrics;
     private final ProviderPolicy policy;
     private final OriginRules rules;
+    private final Clock clock;
 
     /** Takes three eighths of {@code settings.metadataMemoryBytes()}, as {@link VersionLists} does. */
     Releases(
@@ -65,9 +68,11 @@ public final class Releases {
             CacheDocuments documents,
             KnownHashes hashes,
             Executor executor,
+            Clock clock,
             MirrorMetrics metrics,
             ProviderPolicy policy,
             OriginRules rules) {
+        this.clock = clock;
         this.metrics = metrics;
         this.policy = policy;
         this.rules = rules;
@@ -157,12 +162,12 @@ public final class Releases {
         CompletableFuture<Entry> current = entries.getIfPresent(key);
         Optional<Entry> entry = current != null && current.isDone() && !current.isCompletedExceptionally()
                 ? Optional.of(current.join())
-                : verifyStored(key, evidence.get().value());
+                : verifyStored(key, evidence.get());
         return entry.map(e -> new Stored(e.release(), e.h1(), evidence.get().storedAt()));
     }
 
     private Optional<Entry> loadFromDisk(Key key) {
-        return readEvidence(key).flatMap(evidence -> verifyStored(key, evidence.value()));
+        return readEvidence(key).flatMap(evidence -> verifyStored(key, evidence));
     }
 
     /** The evidence the cache directory holds for {@code key}; none when there is none or it is unreadable. */
@@ -182,14 +187,22 @@ public final class Releases {
         }
     }
 
-    /** Evidence read back from disk, verified again: nothing is trusted because it was on disk. */
-    private Optional<Entry> verifyStored(Key key, ReleaseEvidence evidence) {
+    /**
+     * Evidence read back from disk, verified again: nothing is trusted because it was on disk. Signatures are judged
+     * as of when the evidence was stored (verified), never later than now: the network mirror protocol hands the CLI
+     * no signature, the mirror vouches for what it verified then, and a signature that has expired since (its key
+     * rotated, say) does not make a cached provider vanish.
+     */
+    private Optional<Entry> verifyStored(Key key, CacheDocuments.Dated<ReleaseEvidence> evidence) {
+        Instant now = clock.instant();
+        Instant verifiedAt = evidence.storedAt().isBefore(now) ? evidence.storedAt() : now;
         try {
             VerifiedRelease release = ReleaseVerifier.verify(
                     key.address(),
                     key.version(),
-                    evidence,
-                    rules.signaturePolicy(key.address().hostname()));
+                    evidence.value(),
+                    rules.signaturePolicy(key.address().hostname()),
+                    verifiedAt);
             return Optional.of(entry(release, hashes.read(key.address(), key.version()), false));
         } catch (OriginException | IllegalArgumentException e) {
             LOG.warn(
@@ -207,8 +220,8 @@ public final class Releases {
         ReleaseEvidence evidence = origin.release(address, listed);
         VerifiedRelease release;
         try {
-            release =
-                    ReleaseVerifier.verify(address, key.version(), evidence, rules.signaturePolicy(address.hostname()));
+            release = ReleaseVerifier.verify(
+                    address, key.version(), evidence, rules.signaturePolicy(address.hostname()), clock.instant());
         } catch (VerificationException e) {
             LOG.error(
                     "refusing {} {} from {}: {} check failed: {}",

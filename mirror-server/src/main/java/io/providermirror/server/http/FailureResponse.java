@@ -6,6 +6,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.providermirror.s3.StoreUnavailableException;
 import io.providermirror.server.core.CacheWriteException;
 import io.providermirror.server.core.CapacityException;
+import io.providermirror.server.core.ExpiredOriginSignatureException;
 import io.providermirror.server.core.NoOriginSignatureException;
 import io.providermirror.server.core.PolicyDeniedException;
 import io.providermirror.upstream.OriginException;
@@ -16,7 +17,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one place where why the mirror could not answer becomes an HTTP status: an origin's reason, a policy
- * refusal, a package the providers.v1 face cannot offer (409), a full disk or a busy mirror, a cache that cannot be written, and anything else as a logged 500.
+ * refusal, a package the providers.v1 face cannot offer (409: no origin signature, or one expired since), a full disk or a busy mirror, a cache that cannot be written, and anything else as a logged 500.
  */
 final class FailureResponse {
 
@@ -43,6 +44,9 @@ final class FailureResponse {
         }
         if (cause instanceof NoOriginSignatureException unsigned) {
             return JsonErrors.response(HttpResponseStatus.CONFLICT, unsigned.getMessage(), head);
+        }
+        if (cause instanceof ExpiredOriginSignatureException expired) {
+            return JsonErrors.response(HttpResponseStatus.CONFLICT, expired.getMessage(), head);
         }
         if (cause instanceof CapacityException capacity) {
             boolean disk = capacity.limit() == CapacityException.Limit.DISK;

@@ -1,0 +1,138 @@
+package io.providermirror.upstream;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import org.bouncycastle.openpgp.PGPException;
+import org.bouncycastle.openpgp.PGPPublicKey;
+import org.bouncycastle.openpgp.PGPPublicKeyRing;
+import org.bouncycastle.openpgp.PGPSignature;
+import org.bouncycastle.openpgp.PGPSignatureList;
+import org.bouncycastle.openpgp.PGPSignatureSubpacketVector;
+
+/**
+ * Judges the dates of a verified signature as the CLI's OpenPGP library does at a given time (ProtonMail go-crypto
+ * v1.0.0 in Terraform 1.11, unchanged in v1.1.3): first whether the signing key has expired (the primary key by its
+ * primary user ID's self-signature, a signing subkey also by its binding; a key created after that time counts as
+ * expired), then whether any of the signatures involved has (the signature itself, that self-signature, the
+ * subkey's binding and its cross-signature; one created after that time counts as expired). The first finding is
+ * the answer: Terraform tolerates an expired key, so a signature whose key has expired is never judged for its own
+ * expiry; it refuses an expired signature.
+ */
+final class SignatureDates {
+
+    private SignatureDates() {}
+
+    /** What the dates say. */
+    enum Finding {
+        /** Nothing has expired. */
+        CURRENT,
+        /** The signing key has expired: the CLI tolerates it (and checks no signature's dates). */
+        KEY_EXPIRED,
+        /** A signature has expired while its key has not: the CLI refuses it. */
+        SIGNATURE_EXPIRED
+    }
+
+    /** A finding and, unless {@link Finding#CURRENT}, what expired when. */
+    record Verdict(Finding finding, String detail) {}
+
+    /**
+     * Judges {@code signature}, already verified with {@code key} of the readable {@code ring}, at {@code at}.
+     */
+    static Verdict judge(PGPPublicKeyRing ring, PGPPublicKey key, PGPSignature signature, Instant at) {
+        PGPPublicKey primary = ring.getPublicKey();
+        PGPSignature primarySelf = SigningKeyRules.selfSignature(ring, primary).orElseThrow();
+        Optional<String> expired = keyExpired(primary, primarySelf, "the key " + keyId(primary), at);
+        PGPSignature binding = null;
+        if (expired.isEmpty() && !key.isMasterKey()) {
+            binding = SigningKeyRules.selfSignature(ring, key).orElseThrow();
+            expired = keyExpired(key, binding, "the subkey " + keyId(key), at);
+        }
+        if (expired.isPresent()) {
+            return new Verdict(Finding.KEY_EXPIRED, expired.get());
+        }
+        List<Named> involved = new ArrayList<>();
+        involved.add(new Named(signature, "the signature over SHA256SUMS by " + keyId(key)));
+        involved.add(new Named(primarySelf, "the self-signature of the key " + keyId(primary) + "'s primary user ID"));
+        if (binding != null) {
+            involved.add(new Named(binding, "the binding of the subkey " + keyId(key)));
+            backSignature(binding)
+                    .ifPresent(
+                            back -> involved.add(new Named(back, "the cross-signature of the subkey " + keyId(key))));
+        }
+        for (Named named : involved) {
+            Optional<String> why = signatureExpired(named.signature(), named.name(), at);
+            if (why.isPresent()) {
+                return new Verdict(Finding.SIGNATURE_EXPIRED, why.get());
+            }
+        }
+        return new Verdict(Finding.CURRENT, "");
+    }
+
+    private record Named(PGPSignature signature, String name) {}
+
+    private static Optional<String> keyExpired(PGPPublicKey key, PGPSignature selfSignature, String name, Instant at) {
+        Instant created = key.getCreationTime().toInstant();
+        if (created.isAfter(at)) {
+            return Optional.of(name + " was created on " + created + ", after " + at);
+        }
+        long lifetime = selfSignature.getHashedSubPackets() == null
+                ? 0
+                : selfSignature.getHashedSubPackets().getKeyExpirationTime();
+        if (lifetime <= 0) {
+            return Optional.empty();
+        }
+        Instant expires = created.plusSeconds(lifetime);
+        return at.isAfter(expires)
+                ? Optional.of(name + " expired on " + expires + " (created " + created + ", valid for " + days(lifetime)
+                        + ")")
+                : Optional.empty();
+    }
+
+    private static Optional<String> signatureExpired(PGPSignature signature, String name, Instant at) {
+        Instant created = signature.getCreationTime().toInstant();
+        if (created.isAfter(at)) {
+            return Optional.of(name + " was made on " + created + ", after " + at);
+        }
+        PGPSignatureSubpacketVector hashed = signature.getHashedSubPackets();
+        long lifetime = hashed == null ? 0 : hashed.getSignatureExpirationTime();
+        if (lifetime <= 0) {
+            return Optional.empty();
+        }
+        Instant expires = created.plusSeconds(lifetime);
+        return at.isAfter(expires)
+                ? Optional.of(
+                        name + " expired on " + expires + " (made " + created + ", valid for " + days(lifetime) + ")")
+                : Optional.empty();
+    }
+
+    /** The back-signature a signing subkey's binding carries (its readability was checked with the ring's). */
+    private static Optional<PGPSignature> backSignature(PGPSignature binding) {
+        for (PGPSignatureSubpacketVector area :
+                new PGPSignatureSubpacketVector[] {binding.getHashedSubPackets(), binding.getUnhashedSubPackets()}) {
+            try {
+                PGPSignatureList embedded = area == null ? null : area.getEmbeddedSignatures();
+                if (embedded != null && !embedded.isEmpty()) {
+                    return Optional.of(embedded.get(0));
+                }
+            } catch (PGPException e) {
+                return Optional.empty();
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static String days(long seconds) {
+        Duration lifetime = Duration.ofSeconds(seconds);
+        return lifetime.toDays() >= 1 && lifetime.toSeconds() % 86_400 == 0
+                ? lifetime.toDays() + " day(s)"
+                : lifetime.toSeconds() + " second(s)";
+    }
+
+    private static String keyId(PGPPublicKey key) {
+        return String.format(Locale.ROOT, "%016X", key.getKeyID());
+    }
+}
