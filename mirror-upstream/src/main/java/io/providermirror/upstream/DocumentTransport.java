@@ -1,6 +1,7 @@
 package io.providermirror.upstream;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -58,9 +59,10 @@ final class DocumentTransport implements HopTransport<DocumentTransport.Document
         }
     }
 
-    private final HttpClient client;
+    private final Memoized<HttpClient> client;
 
-    DocumentTransport(HttpClient client) {
+    /** Documents through the client {@code client} makes when the first one is asked for. */
+    DocumentTransport(Memoized<HttpClient> client) {
         this.client = client;
     }
 
@@ -70,7 +72,14 @@ final class DocumentTransport implements HopTransport<DocumentTransport.Document
         HttpRequest.Builder request =
                 HttpRequest.newBuilder(uri).timeout(timeout).GET();
         headers.forEach(request::header);
-        return new DocumentHop(client.send(request.build(), HttpResponse.BodyHandlers.ofPublisher()));
+        HttpClient made;
+        try {
+            made = client.get();
+        } catch (UncheckedIOException e) {
+            // The trust towards origins could not be made: this request fails with the reason, as any TLS failure.
+            throw e.getCause();
+        }
+        return new DocumentHop(made.send(request.build(), HttpResponse.BodyHandlers.ofPublisher()));
     }
 
     @Override

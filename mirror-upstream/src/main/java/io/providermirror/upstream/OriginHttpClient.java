@@ -8,7 +8,6 @@ import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.OptionalLong;
-import javax.net.ssl.X509TrustManager;
 
 /**
  * The HTTP client towards origins: JSON documents and small files read whole (with a size cap and a deadline
@@ -27,8 +26,8 @@ public final class OriginHttpClient implements AutoCloseable {
     /**
      * How the client talks to origins. {@code requestTimeout} bounds one request, retries included: until its
      * response starts, and for a document until its whole body has arrived; {@code readTimeout} bounds each wait
-     * for more of a body. {@code trustManager} holds the certificate authorities trusted for origins (the JDK's and
-     * {@code upstream.trustedCertificates}). {@code offline} refuses every request without sending it;
+     * for more of a body. {@code trust} holds the certificate authorities trusted for origins (the JDK's and
+     * {@code upstream.trustedCertificates}), made when the first request needs them. {@code offline} refuses every request without sending it;
      * {@code internalAuthorities} says which internal destinations (host and port) each origin may use: every
      * other destination must be on the public internet. {@code nativeTransport}: archives over epoll and OpenSSL
      * when they load (as the server's listeners), else Java NIO and the JDK's TLS.
@@ -37,7 +36,7 @@ public final class OriginHttpClient implements AutoCloseable {
             Duration connectTimeout,
             Duration requestTimeout,
             Duration readTimeout,
-            X509TrustManager trustManager,
+            OriginTrust trust,
             String userAgent,
             int maxRedirects,
             int maxDocumentBytes,
@@ -52,7 +51,7 @@ public final class OriginHttpClient implements AutoCloseable {
                 Duration connectTimeout,
                 Duration requestTimeout,
                 Duration readTimeout,
-                X509TrustManager trustManager,
+                OriginTrust trust,
                 String userAgent,
                 int maxRedirects,
                 int maxDocumentBytes,
@@ -64,7 +63,7 @@ public final class OriginHttpClient implements AutoCloseable {
                     connectTimeout,
                     requestTimeout,
                     readTimeout,
-                    trustManager,
+                    trust,
                     userAgent,
                     maxRedirects,
                     maxDocumentBytes,
@@ -80,7 +79,7 @@ public final class OriginHttpClient implements AutoCloseable {
                 Duration connectTimeout,
                 Duration requestTimeout,
                 Duration readTimeout,
-                X509TrustManager trustManager,
+                OriginTrust trust,
                 String userAgent,
                 int maxRedirects,
                 int maxDocumentBytes,
@@ -91,7 +90,7 @@ public final class OriginHttpClient implements AutoCloseable {
                     connectTimeout,
                     requestTimeout,
                     readTimeout,
-                    trustManager,
+                    trust,
                     userAgent,
                     maxRedirects,
                     maxDocumentBytes,
@@ -115,7 +114,7 @@ public final class OriginHttpClient implements AutoCloseable {
                 throw new IllegalArgumentException("maxRedirects: " + maxRedirects + " (expected: >= 0)");
             }
             java.util.Objects.requireNonNull(internalAuthorities, "internalAuthorities");
-            java.util.Objects.requireNonNull(trustManager, "trustManager");
+            java.util.Objects.requireNonNull(trust, "trust");
             if (maxDocumentBytes <= 0) {
                 throw new IllegalArgumentException("maxDocumentBytes: " + maxDocumentBytes + " (expected: > 0)");
             }
@@ -245,18 +244,23 @@ public final class OriginHttpClient implements AutoCloseable {
             LOG.warn("networkaddress.cache.ttl is 0: the JVM does not keep resolved addresses, so the address an "
                     + "origin request connects to may differ from the one checked for being internal");
         }
-        HttpClient.Builder builder = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(settings.connectTimeout())
-                .sslContext(TrustedCertificates.sslContext(settings.trustManager()));
-        if (settings.proxy() != null) {
-            builder.proxy(settings.proxy());
-            settings.proxy().authenticator().ifPresent(builder::authenticator);
-        }
         this.destinations = new OriginDestinations(settings.internalAuthorities(), settings.proxy(), resolver);
+        // Made by the first document request, not here: with its TLS context it is most of what start-up would
+        // otherwise spend on origins before the first answer, which may well come from the cache.
+        Memoized<HttpClient> documentClient = new Memoized<>(() -> {
+            HttpClient.Builder builder = HttpClient.newBuilder()
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .followRedirects(HttpClient.Redirect.NEVER)
+                    .connectTimeout(settings.connectTimeout())
+                    .sslContext(settings.trust().sslContext());
+            if (settings.proxy() != null) {
+                builder.proxy(settings.proxy());
+                settings.proxy().authenticator().ifPresent(builder::authenticator);
+            }
+            return builder.build();
+        });
         this.documents = new RetryingSender<>(
-                new RedirectFollower<>(new DocumentTransport(builder.build()), settings, destinations),
+                new RedirectFollower<>(new DocumentTransport(documentClient), settings, destinations),
                 settings,
                 sleeper);
         this.archiveTransport = new ArchiveTransport(settings, resolver);
