@@ -120,6 +120,9 @@ public final class MirrorServer implements AutoCloseable {
                             listener.identity().privateKey(),
                             listener.identity().chain().toArray(X509Certificate[]::new))
                     .sslProvider(transport.sslProvider())
+                    // No client certificates are asked for; without a trust manager of its own, Netty would make
+                    // the JDK's default one, reading every CA the JDK ships, before the first answer.
+                    .trustManager(new NoClientCertificates())
                     .build();
         }
         try {
