@@ -27,10 +27,10 @@ public final class OriginHttpClient implements AutoCloseable {
      * How the client talks to origins. {@code requestTimeout} bounds one request, retries included: until its
      * response starts, and for a document until its whole body has arrived; {@code readTimeout} bounds each wait
      * for more of a body. {@code trust} holds the certificate authorities trusted for origins (the JDK's and
-     * {@code upstream.trustedCertificates}), made when the first request needs them. {@code offline} refuses every request without sending it;
-     * {@code internalAuthorities} says which internal destinations (host and port) each origin may use: every
-     * other destination must be on the public internet. {@code nativeTransport}: archives over epoll and OpenSSL
-     * when they load (as the server's listeners), else Java NIO and the JDK's TLS.
+     * {@code upstream.trustedCertificates}), made when the first request needs them. {@code offline} refuses
+     * every request without sending it; {@code internalAuthorities} says which internal destinations (host and
+     * port) each origin may use: every other destination must be on the public internet. {@code nativeTransport}:
+     * archives over epoll and OpenSSL when they load (as the server's listeners), else Java NIO and the JDK's TLS.
      */
     public record Settings(
             Duration connectTimeout,
