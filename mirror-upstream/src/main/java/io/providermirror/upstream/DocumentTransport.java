@@ -61,9 +61,24 @@ final class DocumentTransport implements HopTransport<DocumentTransport.Document
 
     private final Memoized<HttpClient> client;
 
-    /** Documents through the client {@code client} makes when the first one is asked for. */
-    DocumentTransport(Memoized<HttpClient> client) {
-        this.client = client;
+    /**
+     * Documents through a client with {@code settings}' timeouts, trust and proxy, made by the first document request,
+     * not here: with its TLS context it is most of what start-up would otherwise spend on origins before the first
+     * answer, which may well come from the cache.
+     */
+    DocumentTransport(OriginHttpClient.Settings settings) {
+        this.client = new Memoized<>(() -> {
+            HttpClient.Builder builder = HttpClient.newBuilder()
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .followRedirects(HttpClient.Redirect.NEVER)
+                    .connectTimeout(settings.connectTimeout())
+                    .sslContext(settings.trust().sslContext());
+            if (settings.proxy() != null) {
+                builder.proxy(settings.proxy());
+                settings.proxy().authenticator().ifPresent(builder::authenticator);
+            }
+            return builder.build();
+        });
     }
 
     @Override

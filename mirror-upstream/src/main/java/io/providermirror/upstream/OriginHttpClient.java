@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.OptionalLong;
@@ -245,24 +244,8 @@ public final class OriginHttpClient implements AutoCloseable {
                     + "origin request connects to may differ from the one checked for being internal");
         }
         this.destinations = new OriginDestinations(settings.internalAuthorities(), settings.proxy(), resolver);
-        // Made by the first document request, not here: with its TLS context it is most of what start-up would
-        // otherwise spend on origins before the first answer, which may well come from the cache.
-        Memoized<HttpClient> documentClient = new Memoized<>(() -> {
-            HttpClient.Builder builder = HttpClient.newBuilder()
-                    .version(HttpClient.Version.HTTP_1_1)
-                    .followRedirects(HttpClient.Redirect.NEVER)
-                    .connectTimeout(settings.connectTimeout())
-                    .sslContext(settings.trust().sslContext());
-            if (settings.proxy() != null) {
-                builder.proxy(settings.proxy());
-                settings.proxy().authenticator().ifPresent(builder::authenticator);
-            }
-            return builder.build();
-        });
         this.documents = new RetryingSender<>(
-                new RedirectFollower<>(new DocumentTransport(documentClient), settings, destinations),
-                settings,
-                sleeper);
+                new RedirectFollower<>(new DocumentTransport(settings), settings, destinations), settings, sleeper);
         this.archiveTransport = new ArchiveTransport(settings, resolver);
         this.archives = new RetryingSender<>(
                 new RedirectFollower<>(archiveTransport, settings, destinations), settings, sleeper);
