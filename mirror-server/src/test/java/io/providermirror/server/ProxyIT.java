@@ -9,6 +9,7 @@ import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.OriginHttpClient;
 import io.providermirror.upstream.OriginProxy;
+import io.providermirror.upstream.OriginTrust;
 import io.providermirror.upstream.RetryPolicy;
 import io.providermirror.upstream.TrustedCertificates;
 import java.net.URI;
@@ -152,7 +153,7 @@ final class ProxyIT {
                 Duration.ofSeconds(5),
                 Duration.ofSeconds(20),
                 Duration.ofSeconds(10),
-                TrustedCertificates.trustManager(origin.caCertificate()),
+                OriginTrust.of(origin.caCertificate()),
                 "provider-mirror-test",
                 3,
                 1024 * 1024,

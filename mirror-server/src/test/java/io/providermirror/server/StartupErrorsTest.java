@@ -54,6 +54,22 @@ final class StartupErrorsTest {
     }
 
     @Test
+    void aTrustedCertificatesFileThatHoldsNoCertificateStopsStartUpNamingItsKeyPathAndReason() throws Exception {
+        // The trust towards origins is made when an origin is first reached; the bundle is still read at start-up.
+        Path notes = Files.writeString(tmp.resolve("ca.pem"), "ask IT for the proxy's CA\n");
+        Path cache = tmp.resolve("cache");
+        MirrorConfig config = config("""
+                server: {host: 127.0.0.1, port: 0}
+                cache: {directory: '%s'}
+                upstream: {trustedCertificates: '%s'}
+                """.formatted(cache, notes));
+        assertThatThrownBy(() -> MirrorApplication.start(config, Clock.systemUTC()))
+                .hasMessage("upstream.trustedCertificates: " + notes
+                        + " is not a PEM certificate bundle: No certificate data found");
+        assertThat(cache).doesNotExist();
+    }
+
+    @Test
     void aCacheDirectoryThatIsAFileOrCannotBeCreatedIsExplained() throws Exception {
         Path file = Files.writeString(tmp.resolve("a-file"), "x");
         assertThatThrownBy(() -> MirrorApplication.start(config("""

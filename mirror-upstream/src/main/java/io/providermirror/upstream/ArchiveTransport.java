@@ -129,20 +129,22 @@ final class ArchiveTransport implements HopTransport<ArchiveTransport.ArchiveHop
         }
     }
 
-    private synchronized TransferClient client() {
+    private synchronized TransferClient client() throws IOException {
         if (closed) {
             throw new IllegalStateException("the origin client is closed");
         }
         if (client == null) {
             try {
                 client = new TransferClient(
-                        settings.trustManager(),
+                        settings.trust().trustManager(),
                         settings.nativeTransport(),
                         ConnectionReuse.DEFAULT,
                         settings.connectTimeout(),
                         settings.requestTimeout());
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot set up TLS towards origins: " + e.getMessage(), e);
+                throw new IOException("cannot set up TLS towards origins: " + e.getMessage(), e);
             }
             LOG.debug("archives from origins: {}", client.describe());
         }

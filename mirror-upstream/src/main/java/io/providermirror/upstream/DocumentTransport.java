@@ -1,6 +1,7 @@
 package io.providermirror.upstream;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -58,10 +59,26 @@ final class DocumentTransport implements HopTransport<DocumentTransport.Document
         }
     }
 
-    private final HttpClient client;
+    private final Memoized<HttpClient> client;
 
-    DocumentTransport(HttpClient client) {
-        this.client = client;
+    /**
+     * Documents through a client with {@code settings}' timeouts, trust and proxy, made by the first document request,
+     * not here: with its TLS context it is most of what start-up would otherwise spend on origins before the first
+     * answer, which may well come from the cache.
+     */
+    DocumentTransport(OriginHttpClient.Settings settings) {
+        this.client = new Memoized<>(() -> {
+            HttpClient.Builder builder = HttpClient.newBuilder()
+                    .version(HttpClient.Version.HTTP_1_1)
+                    .followRedirects(HttpClient.Redirect.NEVER)
+                    .connectTimeout(settings.connectTimeout())
+                    .sslContext(settings.trust().sslContext());
+            if (settings.proxy() != null) {
+                builder.proxy(settings.proxy());
+                settings.proxy().authenticator().ifPresent(builder::authenticator);
+            }
+            return builder.build();
+        });
     }
 
     @Override
@@ -70,7 +87,14 @@ final class DocumentTransport implements HopTransport<DocumentTransport.Document
         HttpRequest.Builder request =
                 HttpRequest.newBuilder(uri).timeout(timeout).GET();
         headers.forEach(request::header);
-        return new DocumentHop(client.send(request.build(), HttpResponse.BodyHandlers.ofPublisher()));
+        HttpClient made;
+        try {
+            made = client.get();
+        } catch (UncheckedIOException e) {
+            // The trust towards origins could not be made: this request fails with the reason, as any TLS failure.
+            throw e.getCause();
+        }
+        return new DocumentHop(made.send(request.build(), HttpResponse.BodyHandlers.ofPublisher()));
     }
 
     @Override

@@ -4,11 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.OptionalLong;
-import javax.net.ssl.X509TrustManager;
 
 /**
  * The HTTP client towards origins: JSON documents and small files read whole (with a size cap and a deadline
@@ -27,17 +25,17 @@ public final class OriginHttpClient implements AutoCloseable {
     /**
      * How the client talks to origins. {@code requestTimeout} bounds one request, retries included: until its
      * response starts, and for a document until its whole body has arrived; {@code readTimeout} bounds each wait
-     * for more of a body. {@code trustManager} holds the certificate authorities trusted for origins (the JDK's and
-     * {@code upstream.trustedCertificates}). {@code offline} refuses every request without sending it;
-     * {@code internalAuthorities} says which internal destinations (host and port) each origin may use: every
-     * other destination must be on the public internet. {@code nativeTransport}: archives over epoll and OpenSSL
-     * when they load (as the server's listeners), else Java NIO and the JDK's TLS.
+     * for more of a body. {@code trust} holds the certificate authorities trusted for origins (the JDK's and
+     * {@code upstream.trustedCertificates}), made when the first request needs them. {@code offline} refuses
+     * every request without sending it; {@code internalAuthorities} says which internal destinations (host and
+     * port) each origin may use: every other destination must be on the public internet. {@code nativeTransport}:
+     * archives over epoll and OpenSSL when they load (as the server's listeners), else Java NIO and the JDK's TLS.
      */
     public record Settings(
             Duration connectTimeout,
             Duration requestTimeout,
             Duration readTimeout,
-            X509TrustManager trustManager,
+            OriginTrust trust,
             String userAgent,
             int maxRedirects,
             int maxDocumentBytes,
@@ -52,7 +50,7 @@ public final class OriginHttpClient implements AutoCloseable {
                 Duration connectTimeout,
                 Duration requestTimeout,
                 Duration readTimeout,
-                X509TrustManager trustManager,
+                OriginTrust trust,
                 String userAgent,
                 int maxRedirects,
                 int maxDocumentBytes,
@@ -64,7 +62,7 @@ public final class OriginHttpClient implements AutoCloseable {
                     connectTimeout,
                     requestTimeout,
                     readTimeout,
-                    trustManager,
+                    trust,
                     userAgent,
                     maxRedirects,
                     maxDocumentBytes,
@@ -80,7 +78,7 @@ public final class OriginHttpClient implements AutoCloseable {
                 Duration connectTimeout,
                 Duration requestTimeout,
                 Duration readTimeout,
-                X509TrustManager trustManager,
+                OriginTrust trust,
                 String userAgent,
                 int maxRedirects,
                 int maxDocumentBytes,
@@ -91,7 +89,7 @@ public final class OriginHttpClient implements AutoCloseable {
                     connectTimeout,
                     requestTimeout,
                     readTimeout,
-                    trustManager,
+                    trust,
                     userAgent,
                     maxRedirects,
                     maxDocumentBytes,
@@ -115,7 +113,7 @@ public final class OriginHttpClient implements AutoCloseable {
                 throw new IllegalArgumentException("maxRedirects: " + maxRedirects + " (expected: >= 0)");
             }
             java.util.Objects.requireNonNull(internalAuthorities, "internalAuthorities");
-            java.util.Objects.requireNonNull(trustManager, "trustManager");
+            java.util.Objects.requireNonNull(trust, "trust");
             if (maxDocumentBytes <= 0) {
                 throw new IllegalArgumentException("maxDocumentBytes: " + maxDocumentBytes + " (expected: > 0)");
             }
@@ -245,20 +243,9 @@ public final class OriginHttpClient implements AutoCloseable {
             LOG.warn("networkaddress.cache.ttl is 0: the JVM does not keep resolved addresses, so the address an "
                     + "origin request connects to may differ from the one checked for being internal");
         }
-        HttpClient.Builder builder = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(settings.connectTimeout())
-                .sslContext(TrustedCertificates.sslContext(settings.trustManager()));
-        if (settings.proxy() != null) {
-            builder.proxy(settings.proxy());
-            settings.proxy().authenticator().ifPresent(builder::authenticator);
-        }
         this.destinations = new OriginDestinations(settings.internalAuthorities(), settings.proxy(), resolver);
         this.documents = new RetryingSender<>(
-                new RedirectFollower<>(new DocumentTransport(builder.build()), settings, destinations),
-                settings,
-                sleeper);
+                new RedirectFollower<>(new DocumentTransport(settings), settings, destinations), settings, sleeper);
         this.archiveTransport = new ArchiveTransport(settings, resolver);
         this.archives = new RetryingSender<>(
                 new RedirectFollower<>(archiveTransport, settings, destinations), settings, sleeper);

@@ -10,6 +10,7 @@ import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.Collection;
+import java.util.List;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
@@ -44,6 +45,14 @@ public final class TrustedCertificates {
      * (JGit's HTTP connections, Netty's client for archives).
      */
     public static X509TrustManager trustManager(Path extraPemBundle) throws IOException {
+        return trustManager(extraPemBundle == null ? List.of() : readBundle(extraPemBundle));
+    }
+
+    /**
+     * A trust manager trusting the JDK's authorities and {@code extra}. It reads the JDK's whole CA store, which
+     * is why {@link OriginTrust} makes it only when an origin is first reached.
+     */
+    static X509TrustManager trustManager(Collection<? extends Certificate> extra) throws IOException {
         try {
             KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
             store.load(null, null);
@@ -51,14 +60,8 @@ public final class TrustedCertificates {
             for (X509Certificate ca : defaultTrustManager().getAcceptedIssuers()) {
                 store.setCertificateEntry("jdk-" + index++, ca);
             }
-            if (extraPemBundle != null) {
-                Collection<? extends Certificate> extra = readPem(extraPemBundle);
-                if (extra.isEmpty()) {
-                    throw new IOException(extraPemBundle + " holds no PEM certificate");
-                }
-                for (Certificate certificate : extra) {
-                    store.setCertificateEntry("extra-" + index++, certificate);
-                }
+            for (Certificate certificate : extra) {
+                store.setCertificateEntry("extra-" + index++, certificate);
             }
             TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             factory.init(store);
@@ -71,6 +74,15 @@ public final class TrustedCertificates {
         } catch (GeneralSecurityException e) {
             throw new IOException("cannot build the TLS trust for origins: " + e.getMessage(), e);
         }
+    }
+
+    /** Reads every certificate of a PEM bundle meant to be trusted, refusing one that holds none. */
+    public static Collection<? extends Certificate> readBundle(Path pemBundle) throws IOException {
+        Collection<? extends Certificate> certificates = readPem(pemBundle);
+        if (certificates.isEmpty()) {
+            throw new IOException(pemBundle + " holds no PEM certificate");
+        }
+        return certificates;
     }
 
     /** Reads every certificate of a PEM bundle. */

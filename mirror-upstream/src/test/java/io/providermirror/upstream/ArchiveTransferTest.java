@@ -53,7 +53,7 @@ final class ArchiveTransferTest {
                         Duration.ofSeconds(1),
                         Duration.ofSeconds(5),
                         Duration.ofSeconds(2),
-                        TrustedCertificates.trustManager(certificates.caPem()),
+                        OriginTrust.of(certificates.caPem()),
                         "test",
                         3,
                         1024,

@@ -20,19 +20,23 @@ final class OriginClients {
 
     static OriginHttpClient http(Path extraCa, Duration requestTimeout) {
         try {
-            return new OriginHttpClient(new OriginHttpClient.Settings(
-                    Duration.ofSeconds(2),
-                    requestTimeout,
-                    Duration.ofSeconds(2),
-                    TrustedCertificates.trustManager(extraCa),
-                    "provider-mirror-test",
-                    3,
-                    64 * 1024,
-                    new RetryPolicy(3, Duration.ofMillis(10), Duration.ofMillis(50)),
-                    false,
-                    (origin, host, port) -> host.equals("127.0.0.1") || host.equals("localhost")));
+            return trusting(OriginTrust.of(extraCa), requestTimeout);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    static OriginHttpClient trusting(OriginTrust trust, Duration requestTimeout) {
+        return new OriginHttpClient(new OriginHttpClient.Settings(
+                Duration.ofSeconds(2),
+                requestTimeout,
+                Duration.ofSeconds(2),
+                trust,
+                "provider-mirror-test",
+                3,
+                64 * 1024,
+                new RetryPolicy(3, Duration.ofMillis(10), Duration.ofMillis(50)),
+                false,
+                (origin, host, port) -> host.equals("127.0.0.1") || host.equals("localhost")));
     }
 }

@@ -39,7 +39,7 @@ final class OriginDestinationTest {
                         Duration.ofSeconds(1),
                         Duration.ofSeconds(2),
                         Duration.ofSeconds(1),
-                        TrustedCertificates.trustManager(null),
+                        OriginTrust.of(null),
                         "test",
                         3,
                         1024,

@@ -35,7 +35,7 @@ final class OriginObserverTest {
                         Duration.ofSeconds(1),
                         Duration.ofMillis(800),
                         Duration.ofSeconds(1),
-                        TrustedCertificates.trustManager(null),
+                        OriginTrust.of(null),
                         "test",
                         3,
                         1024,

@@ -33,7 +33,7 @@ final class RetryTest {
                         Duration.ofSeconds(1),
                         deadline,
                         Duration.ofSeconds(2),
-                        TrustedCertificates.trustManager(null),
+                        OriginTrust.of(null),
                         "test",
                         3,
                         1024,

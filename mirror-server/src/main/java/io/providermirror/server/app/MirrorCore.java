@@ -22,11 +22,11 @@ import io.providermirror.server.metrics.StoreMeters;
 import io.providermirror.upstream.InternalAuthorities;
 import io.providermirror.upstream.OriginCredentials;
 import io.providermirror.upstream.OriginHttpClient;
+import io.providermirror.upstream.OriginTrust;
 import io.providermirror.upstream.ParentMirrorClient;
 import io.providermirror.upstream.RegistryClient;
 import io.providermirror.upstream.RetryPolicy;
 import io.providermirror.upstream.ServiceDiscovery;
-import io.providermirror.upstream.TrustedCertificates;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -117,6 +117,14 @@ public final class MirrorCore implements AutoCloseable {
             MeterRegistry registry)
             throws IOException {
         Path cacheDirectory = config.cache().directory().toAbsolutePath().normalize();
+        // The bundle is read and checked now, before anything is created; the trust built from it (the JDK's
+        // whole CA store) only when an origin is first reached.
+        OriginTrust trust;
+        try {
+            trust = OriginTrust.of(config.upstream().trustedCertificates());
+        } catch (IOException e) {
+            throw new IOException("upstream.trustedCertificates: " + e.getMessage(), e);
+        }
         try {
             io.providermirror.server.config.ConfiguredFiles.createCacheDirectory(cacheDirectory);
         } catch (io.providermirror.server.config.ConfigException e) {
@@ -159,7 +167,7 @@ public final class MirrorCore implements AutoCloseable {
                             config.upstream().connectTimeout(),
                             config.upstream().requestTimeout(),
                             config.upstream().readTimeout(),
-                            TrustedCertificates.trustManager(config.upstream().trustedCertificates()),
+                            trust,
                             "provider-mirror/" + BuildInfo.VERSION,
                             3,
                             4 * 1024 * 1024,
@@ -252,6 +260,7 @@ public final class MirrorCore implements AutoCloseable {
                     config,
                     cacheDirectory,
                     http,
+                    trust,
                     new ServiceDiscovery(http, discoveryOverrides, tokens),
                     tokens,
                     blobs,

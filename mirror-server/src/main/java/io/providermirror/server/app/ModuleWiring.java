@@ -11,8 +11,8 @@ import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.OriginCredentials;
 import io.providermirror.upstream.OriginHttpClient;
+import io.providermirror.upstream.OriginTrust;
 import io.providermirror.upstream.ServiceDiscovery;
-import io.providermirror.upstream.TrustedCertificates;
 import io.providermirror.upstream.git.ArchiveLimits;
 import io.providermirror.upstream.git.FetchedSource;
 import io.providermirror.upstream.git.GitCredential;
@@ -42,6 +42,7 @@ final class ModuleWiring {
             MirrorConfig config,
             Path cacheDirectory,
             OriginHttpClient http,
+            OriginTrust trust,
             ServiceDiscovery discovery,
             OriginCredentials tokens,
             BlobStore blobs,
@@ -56,7 +57,7 @@ final class ModuleWiring {
         FetchedSource.deleteTree(work);
         Files.createDirectories(work);
         GitSource git = new GitSource(
-                TrustedCertificates.trustManager(config.upstream().trustedCertificates()),
+                trust::trustManager,
                 gitCredentials(config.modules().gitHosts()),
                 config.upstream().archiveTimeout(),
                 clock,

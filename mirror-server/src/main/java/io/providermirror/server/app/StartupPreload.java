@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * Start-up on a machine with more than one core: while the main thread reads the command line and the
  * configuration, another loads what comes next, in the order the main thread needs it (the logging back
- * end, the configuration binding, the native epoll and OpenSSL libraries, the HTTP client), so the class
+ * end, the configuration binding, the native epoll and OpenSSL libraries, Caffeine), so the class
  * loading and native initialisation of both overlap. Anything that fails here fails again, with its message,
  * where it is really used.
  */
@@ -39,7 +39,6 @@ public final class StartupPreload {
         }
         try {
             MirrorServer.preload();
-            java.net.http.HttpClient.newBuilder();
             Class.forName("com.github.benmanes.caffeine.cache.Caffeine");
         } catch (Throwable e) {
             // Left to the code that needs it, which reports it properly.

@@ -120,6 +120,13 @@ public final class MirrorServer implements AutoCloseable {
                             listener.identity().privateKey(),
                             listener.identity().chain().toArray(X509Certificate[]::new))
                     .sslProvider(transport.sslProvider())
+                    // Netty hands the key to its key manager through an in-memory key store, never written
+                    // anywhere: the default PKCS#12 would encrypt it and decrypt it again with 10,000 rounds of
+                    // PBKDF2 each (a tenth of a second of start-up); JKS only obfuscates it, which is all this needs.
+                    .keyStoreType("JKS")
+                    // No client certificates are asked for; without a trust manager of its own, Netty would make
+                    // the JDK's default one, reading every CA the JDK ships, before the first answer.
+                    .trustManager(new NoClientCertificates())
                     .build();
         }
         try {

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
@@ -40,29 +41,33 @@ public final class GitSource {
     private static final Pattern COMMIT_ID = Pattern.compile("[0-9a-f]{40}");
     private static final String FETCHED = "refs/mirror/fetched";
 
-    private final X509TrustManager trust;
+    private final Supplier<? extends X509TrustManager> trust;
     private final java.net.ProxySelector proxy;
     private final Map<String, GitCredential> credentialsByHost;
     private final Duration timeout;
     private final Clock clock;
 
     /**
-     * @param trust the mirror's trust towards origins ({@code TrustedCertificates.trustManager})
+     * @param trust the mirror's trust towards origins ({@code OriginTrust::trustManager}), asked for when a
+     *     connection is made, so a mirror that never fetches from git never makes it
      * @param credentialsByHost the credential for each host (lower case), if any
      * @param timeout the bound on one fetch, from the first request to the checkout
      */
     public GitSource(
-            X509TrustManager trust, Map<String, GitCredential> credentialsByHost, Duration timeout, Clock clock) {
+            Supplier<? extends X509TrustManager> trust,
+            Map<String, GitCredential> credentialsByHost,
+            Duration timeout,
+            Clock clock) {
         this(trust, credentialsByHost, timeout, clock, null);
     }
 
     /**
-     * As {@link #GitSource(X509TrustManager, Map, Duration, Clock)}, reaching git servers through {@code proxy}
+     * As {@link #GitSource(Supplier, Map, Duration, Clock)}, reaching git servers through {@code proxy}
      * (the mirror's egress proxy; null: directly, never through the JVM's default proxy). Credentials for the proxy
      * itself are not sent by this client.
      */
     public GitSource(
-            X509TrustManager trust,
+            Supplier<? extends X509TrustManager> trust,
             Map<String, GitCredential> credentialsByHost,
             Duration timeout,
             Clock clock,
@@ -219,10 +224,10 @@ public final class GitSource {
 
     /** JGit's JDK connections, each trusting what the mirror trusts. */
     private static final class TrustingConnectionFactory extends JDKHttpConnectionFactory {
-        private final X509TrustManager trust;
+        private final Supplier<? extends X509TrustManager> trust;
         private final java.net.ProxySelector proxy;
 
-        TrustingConnectionFactory(X509TrustManager trust, java.net.ProxySelector proxy) {
+        TrustingConnectionFactory(Supplier<? extends X509TrustManager> trust, java.net.ProxySelector proxy) {
             this.trust = trust;
             this.proxy = proxy;
         }
@@ -252,7 +257,9 @@ public final class GitSource {
 
         private HttpConnection trusting(HttpConnection connection) throws IOException {
             try {
-                connection.configure(null, new TrustManager[] {trust}, null);
+                connection.configure(null, new TrustManager[] {trust.get()}, null);
+            } catch (java.io.UncheckedIOException e) {
+                throw e.getCause();
             } catch (java.security.GeneralSecurityException e) {
                 throw new IOException("cannot apply the mirror's TLS trust: " + e.getMessage(), e);
             }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.providermirror.testkit.GitHttpServer;
 import io.providermirror.testkit.StallingServer;
 import io.providermirror.testkit.TestCertificates;
-import io.providermirror.upstream.TrustedCertificates;
+import io.providermirror.upstream.OriginTrust;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -65,7 +65,7 @@ class GitSourceTest {
         GitHttpServer.updateServerInfo(bare.getRepository());
         server = GitHttpServer.start(temp.resolve("repos"), certificates);
         source = new GitSource(
-                TrustedCertificates.trustManager(certificates.caPem()),
+                OriginTrust.of(certificates.caPem())::trustManager,
                 Map.of("localhost", GitCredential.bearer("s3cret-token")),
                 Duration.ofSeconds(30),
                 Clock.systemUTC());
@@ -153,8 +153,8 @@ class GitSourceTest {
 
     @Test
     void aServerOutsideTheMirrorsTrustIsRefused() throws Exception {
-        GitSource untrusting = new GitSource(
-                TrustedCertificates.trustManager(null), Map.of(), Duration.ofSeconds(30), Clock.systemUTC());
+        GitSource untrusting =
+                new GitSource(OriginTrust.of(null)::trustManager, Map.of(), Duration.ofSeconds(30), Clock.systemUTC());
 
         assertThatThrownBy(() -> untrusting.fetch(server.url("repo"), "v1.0.0", temp.resolve("checkouts"), LIMITS))
                 .isInstanceOf(GitFetchException.class);
@@ -174,10 +174,7 @@ class GitSourceTest {
     void aStallingServerFailsTheFetchWithinItsTimeout() throws Exception {
         TestCertificates certificates = TestCertificates.create(temp.resolve("stalling-tls"), "stalling");
         GitSource impatient = new GitSource(
-                TrustedCertificates.trustManager(certificates.caPem()),
-                Map.of(),
-                Duration.ofSeconds(2),
-                Clock.systemUTC());
+                OriginTrust.of(certificates.caPem())::trustManager, Map.of(), Duration.ofSeconds(2), Clock.systemUTC());
         try (StallingServer stalling = StallingServer.start(
                 certificates,
                 "0000000000000000000000000000000000000000\trefs/heads/main\n".getBytes(StandardCharsets.UTF_8),
