@@ -8,7 +8,6 @@ import io.providermirror.cache.FileBlobStore;
 import io.providermirror.cache.FileDocumentStore;
 import io.providermirror.server.BuildInfo;
 import io.providermirror.server.access.MirrorAuth;
-import io.providermirror.server.config.HostConfig;
 import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.ConfiguredOrigins;
@@ -28,14 +27,9 @@ import io.providermirror.upstream.RegistryClient;
 import io.providermirror.upstream.RetryPolicy;
 import io.providermirror.upstream.ServiceDiscovery;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.function.UnaryOperator;
@@ -139,22 +133,9 @@ public final class MirrorCore implements AutoCloseable {
         BucketStores bucketStores = null;
         OriginHttpClient http = null;
         try {
-            Map<String, URI> discoveryOverrides = new HashMap<>();
             // Each origin may use exactly the authorities configured for it, whether they are internal or not.
-            Map<String, Set<String>> internalAuthorities = new HashMap<>();
-            for (Map.Entry<String, HostConfig> host : config.upstream().hosts().entrySet()) {
-                Set<String> authorities = internalAuthorities.computeIfAbsent(host.getKey(), key -> new HashSet<>());
-                authorities.add(host.getKey());
-                authorities.addAll(host.getValue().downloadHosts());
-                if (host.getValue().discoveryUrl() != null) {
-                    discoveryOverrides.put(host.getKey(), host.getValue().discoveryUrl());
-                    authorities.add(authority(host.getValue().discoveryUrl()));
-                }
-                if (host.getValue().mirrorUrl() != null) {
-                    // A parent mirror is usually inside the company, on an internal address.
-                    authorities.add(authority(host.getValue().mirrorUrl()));
-                }
-            }
+            ConfiguredOriginAuthorities origins =
+                    ConfiguredOriginAuthorities.of(config.upstream().hosts());
             OriginCredentials tokens = ConfiguredCredentials.load(config.upstream());
             MirrorAuth auth = MirrorAuth.load(config.auth(), cacheDirectory, clock);
             MirrorMetrics metrics = new MirrorMetrics(registry, clock);
@@ -176,7 +157,7 @@ public final class MirrorCore implements AutoCloseable {
                                     RetryPolicy.DEFAULT.baseDelay(),
                                     RetryPolicy.DEFAULT.maxDelay()),
                             config.upstream().offline(),
-                            InternalAuthorities.of(internalAuthorities),
+                            InternalAuthorities.of(origins.internal()),
                             ConfiguredProxy.from(config.upstream().proxy(), System.getenv())
                                     .orElse(null),
                             config.server().nativeTransport()),
@@ -241,7 +222,7 @@ public final class MirrorCore implements AutoCloseable {
                             config.cache().notFoundTtl()),
                     new ConfiguredOrigins(
                             rules,
-                            new ServiceDiscovery(http, discoveryOverrides, tokens),
+                            new ServiceDiscovery(http, origins.discoveryOverrides(), tokens),
                             new RegistryClient(http, pools.origin(), tokens),
                             new ParentMirrorClient(http, tokens),
                             new CacheDocuments(documents),
@@ -261,7 +242,7 @@ public final class MirrorCore implements AutoCloseable {
                     cacheDirectory,
                     http,
                     trust,
-                    new ServiceDiscovery(http, discoveryOverrides, tokens),
+                    new ServiceDiscovery(http, origins.discoveryOverrides(), tokens),
                     tokens,
                     blobs,
                     documents,
@@ -305,12 +286,6 @@ public final class MirrorCore implements AutoCloseable {
                 what,
                 report.removed().size(),
                 report.removed().isEmpty() ? "" : ": " + report.removed());
-    }
-
-    /** {@code host:port} of a configured URL, the port spelled out. */
-    private static String authority(URI url) {
-        int port = url.getPort() != -1 ? url.getPort() : url.getScheme().equalsIgnoreCase("https") ? 443 : 80;
-        return url.getHost().toLowerCase(Locale.ROOT) + ":" + port;
     }
 
     /**
