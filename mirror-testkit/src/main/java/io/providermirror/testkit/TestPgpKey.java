@@ -71,12 +71,24 @@ public final class TestPgpKey {
 
     /** When a test key was made and how long the key that signs lives ({@code null}: it never expires). */
     public record Dates(Instant created, Duration lifetime) {
-        /** Made now, never expiring. */
+        /** Made a little before now ({@link #BACKDATED}), never expiring. */
         static final Dates FOREVER_FROM_NOW = new Dates(null, null);
 
         Date creationDate() {
-            return Date.from(created == null ? Instant.now() : created);
+            return Date.from(created == null ? recently() : created);
         }
+    }
+
+    /**
+     * How long before now undated keys and signatures are made, as an origin's were made some time before a mirror
+     * reads them: OpenPGP dates have whole seconds, and a signature or self-signature dated after the verifier's now
+     * is refused as the CLI refuses it, so a test clock frozen a moment before the signing must not see it from the
+     * future.
+     */
+    public static final Duration BACKDATED = Duration.ofHours(1);
+
+    private static Instant recently() {
+        return Instant.now().minus(BACKDATED);
     }
 
     /**
@@ -298,7 +310,7 @@ public final class TestPgpKey {
 
     /** A detached binary signature over {@code document}. */
     public byte[] signDetached(byte[] document) {
-        return sign(document, false, Instant.now(), null);
+        return sign(document, false, recently(), null);
     }
 
     /**
@@ -311,7 +323,7 @@ public final class TestPgpKey {
 
     /** A detached ASCII-armored signature over {@code document}. */
     public byte[] signDetachedArmored(byte[] document) {
-        return sign(document, true, Instant.now(), null);
+        return sign(document, true, recently(), null);
     }
 
     /** A detached binary signature of OpenPGP version 3 over {@code document}. */
