@@ -8,7 +8,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiPredicate;
@@ -90,7 +89,8 @@ public final class OpenPgpSignatures {
             readKeys(armored).forEach(rings::add);
             rings.stream()
                     .filter(ring -> ring.getPublicKey().getVersion() < 4)
-                    .forEach(ring -> outdated.add(keyId(ring.getPublicKey().getKeyID())));
+                    .forEach(ring -> outdated.add(
+                            SigningKeyRules.keyId(ring.getPublicKey().getKeyID())));
             listed.add(rings);
         }
         if (listed.stream()
@@ -177,7 +177,8 @@ public final class OpenPgpSignatures {
             List<String> unreadable = new ArrayList<>();
             for (PGPPublicKeyRing ring : rings) {
                 if (ring.getPublicKey().getVersion() < 4) {
-                    unreadable.add("the key " + keyId(ring.getPublicKey().getKeyID()) + " is of OpenPGP version 3");
+                    unreadable.add("the key "
+                            + SigningKeyRules.keyId(ring.getPublicKey().getKeyID()) + " is of OpenPGP version 3");
                 } else {
                     SigningKeyRules.whyUnreadable(ring).ifPresentOrElse(unreadable::add, () -> readable.add(ring));
                 }
@@ -198,7 +199,7 @@ public final class OpenPgpSignatures {
         }
         StringBuilder ids = new StringBuilder();
         for (PGPSignature candidate : search.signatures()) {
-            ids.append(ids.length() == 0 ? "" : ", ").append(keyId(candidate.getKeyID()));
+            ids.append(ids.length() == 0 ? "" : ", ").append(SigningKeyRules.keyId(candidate.getKeyID()));
         }
         throw new VerificationException(
                 VerificationException.Check.SIGNATURE,
@@ -238,7 +239,7 @@ public final class OpenPgpSignatures {
      * is judged for revocation, then for dates; when it verifies with none, it is refused.
      */
     private static String decide(Search search, PGPSignature signature, List<Candidate> candidates, String which) {
-        String issuer = keyId(signature.getKeyID());
+        String issuer = SigningKeyRules.keyId(signature.getKeyID());
         for (Candidate candidate : candidates) {
             try {
                 if (!verifies(signature, candidate.key(), search.document())) {
@@ -353,9 +354,5 @@ public final class OpenPgpSignatures {
                     VerificationException.Check.SIGNATURE,
                     "the origin's signing key is not a valid ASCII-armored OpenPGP public key: " + e.getMessage());
         }
-    }
-
-    private static String keyId(long id) {
-        return String.format(Locale.ROOT, "%016X", id);
     }
 }

@@ -4,13 +4,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import org.bouncycastle.openpgp.PGPException;
 import org.bouncycastle.openpgp.PGPPublicKey;
 import org.bouncycastle.openpgp.PGPPublicKeyRing;
 import org.bouncycastle.openpgp.PGPSignature;
-import org.bouncycastle.openpgp.PGPSignatureList;
 import org.bouncycastle.openpgp.PGPSignatureSubpacketVector;
 
 /**
@@ -45,23 +43,26 @@ final class SignatureDates {
     static Verdict judge(PGPPublicKeyRing ring, PGPPublicKey key, PGPSignature signature, Instant at) {
         PGPPublicKey primary = ring.getPublicKey();
         PGPSignature primarySelf = SigningKeyRules.selfSignature(ring, primary).orElseThrow();
-        Optional<String> expired = keyExpired(primary, primarySelf, "the key " + keyId(primary), at);
+        Optional<String> expired =
+                keyExpired(primary, primarySelf, "the key " + SigningKeyRules.keyId(primary.getKeyID()), at);
         PGPSignature binding = null;
         if (expired.isEmpty() && !key.isMasterKey()) {
             binding = SigningKeyRules.selfSignature(ring, key).orElseThrow();
-            expired = keyExpired(key, binding, "the subkey " + keyId(key), at);
+            expired = keyExpired(key, binding, "the subkey " + SigningKeyRules.keyId(key.getKeyID()), at);
         }
         if (expired.isPresent()) {
             return new Verdict(Finding.KEY_EXPIRED, expired.get());
         }
         List<Named> involved = new ArrayList<>();
-        involved.add(new Named(signature, "the signature over SHA256SUMS by " + keyId(key)));
-        involved.add(new Named(primarySelf, "the self-signature of the key " + keyId(primary) + "'s primary user ID"));
+        involved.add(new Named(signature, "the signature over SHA256SUMS by " + SigningKeyRules.keyId(key.getKeyID())));
+        involved.add(new Named(
+                primarySelf,
+                "the self-signature of the key " + SigningKeyRules.keyId(primary.getKeyID()) + "'s primary user ID"));
         if (binding != null) {
-            involved.add(new Named(binding, "the binding of the subkey " + keyId(key)));
+            involved.add(new Named(binding, "the binding of the subkey " + SigningKeyRules.keyId(key.getKeyID())));
             backSignature(binding)
-                    .ifPresent(
-                            back -> involved.add(new Named(back, "the cross-signature of the subkey " + keyId(key))));
+                    .ifPresent(back -> involved.add(new Named(
+                            back, "the cross-signature of the subkey " + SigningKeyRules.keyId(key.getKeyID()))));
         }
         for (Named named : involved) {
             Optional<String> why = signatureExpired(named.signature(), named.name(), at);
@@ -75,54 +76,50 @@ final class SignatureDates {
     private record Named(PGPSignature signature, String name) {}
 
     private static Optional<String> keyExpired(PGPPublicKey key, PGPSignature selfSignature, String name, Instant at) {
-        Instant created = key.getCreationTime().toInstant();
-        if (created.isAfter(at)) {
-            return Optional.of(name + " was created on " + created + ", after " + at);
-        }
-        long lifetime = selfSignature.getHashedSubPackets() == null
-                ? 0
-                : selfSignature.getHashedSubPackets().getKeyExpirationTime();
-        if (lifetime <= 0) {
-            return Optional.empty();
-        }
-        Instant expires = created.plusSeconds(lifetime);
-        return at.isAfter(expires)
-                ? Optional.of(name + " expired on " + expires + " (created " + created + ", valid for " + days(lifetime)
-                        + ")")
-                : Optional.empty();
+        PGPSignatureSubpacketVector hashed = selfSignature.getHashedSubPackets();
+        return expired(
+                key.getCreationTime().toInstant(),
+                hashed == null ? 0 : hashed.getKeyExpirationTime(),
+                name,
+                "created",
+                at);
     }
 
     private static Optional<String> signatureExpired(PGPSignature signature, String name, Instant at) {
-        Instant created = signature.getCreationTime().toInstant();
-        if (created.isAfter(at)) {
-            return Optional.of(name + " was made on " + created + ", after " + at);
-        }
         PGPSignatureSubpacketVector hashed = signature.getHashedSubPackets();
-        long lifetime = hashed == null ? 0 : hashed.getSignatureExpirationTime();
+        return expired(
+                signature.getCreationTime().toInstant(),
+                hashed == null ? 0 : hashed.getSignatureExpirationTime(),
+                name,
+                "made",
+                at);
+    }
+
+    /**
+     * Why {@code name}, {@code made} at {@code created} and valid for {@code lifetime} seconds (none: 0), is not
+     * valid {@code at}: made after it, or expired before it.
+     */
+    private static Optional<String> expired(Instant created, long lifetime, String name, String made, Instant at) {
+        if (created.isAfter(at)) {
+            return Optional.of(name + " was " + made + " on " + created + ", after " + at);
+        }
         if (lifetime <= 0) {
             return Optional.empty();
         }
         Instant expires = created.plusSeconds(lifetime);
         return at.isAfter(expires)
-                ? Optional.of(
-                        name + " expired on " + expires + " (made " + created + ", valid for " + days(lifetime) + ")")
+                ? Optional.of(name + " expired on " + expires + " (" + made + " " + created + ", valid for "
+                        + days(lifetime) + ")")
                 : Optional.empty();
     }
 
     /** The back-signature a signing subkey's binding carries (its readability was checked with the ring's). */
     private static Optional<PGPSignature> backSignature(PGPSignature binding) {
-        for (PGPSignatureSubpacketVector area :
-                new PGPSignatureSubpacketVector[] {binding.getHashedSubPackets(), binding.getUnhashedSubPackets()}) {
-            try {
-                PGPSignatureList embedded = area == null ? null : area.getEmbeddedSignatures();
-                if (embedded != null && !embedded.isEmpty()) {
-                    return Optional.of(embedded.get(0));
-                }
-            } catch (PGPException e) {
-                return Optional.empty();
-            }
+        try {
+            return SigningKeyRules.embeddedSignatures(binding).stream().findFirst();
+        } catch (PGPException e) {
+            return Optional.empty();
         }
-        return Optional.empty();
     }
 
     private static String days(long seconds) {
@@ -130,9 +127,5 @@ final class SignatureDates {
         return lifetime.toDays() >= 1 && lifetime.toSeconds() % 86_400 == 0
                 ? lifetime.toDays() + " day(s)"
                 : lifetime.toSeconds() + " second(s)";
-    }
-
-    private static String keyId(PGPPublicKey key) {
-        return String.format(Locale.ROOT, "%016X", key.getKeyID());
     }
 }

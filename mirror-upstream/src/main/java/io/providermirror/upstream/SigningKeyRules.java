@@ -159,9 +159,7 @@ final class SigningKeyRules {
     private static Optional<String> whyNoBackSignature(PGPSignature binding, PGPPublicKey primary, PGPPublicKey subkey)
             throws PGPException {
         String name = keyId(subkey.getKeyID());
-        List<PGPSignature> embedded = new ArrayList<>();
-        embedded(binding.getHashedSubPackets()).forEach(embedded::add);
-        embedded(binding.getUnhashedSubPackets()).forEach(embedded::add);
+        List<PGPSignature> embedded = embeddedSignatures(binding);
         if (embedded.isEmpty()) {
             return Optional.of("the signing subkey " + name
                     + " has no cross-signature (back-signature) from itself, which the CLI requires");
@@ -202,6 +200,14 @@ final class SigningKeyRules {
             return Optional.empty();
         }
         return Optional.of(hashed.getKeyFlags());
+    }
+
+    /** The signatures embedded in {@code binding}, hashed area first: a signing subkey's back-signature. */
+    static List<PGPSignature> embeddedSignatures(PGPSignature binding) throws PGPException {
+        List<PGPSignature> embedded = new ArrayList<>();
+        embedded(binding.getHashedSubPackets()).forEach(embedded::add);
+        embedded(binding.getUnhashedSubPackets()).forEach(embedded::add);
+        return embedded;
     }
 
     private static PGPSignatureList embedded(PGPSignatureSubpacketVector subpackets) throws PGPException {
@@ -289,7 +295,8 @@ final class SigningKeyRules {
         return () -> iterator;
     }
 
-    private static String keyId(long id) {
+    /** A key ID as the CLI prints it: 16 upper-case hex digits. */
+    static String keyId(long id) {
         return String.format(Locale.ROOT, "%016X", id);
     }
 }
