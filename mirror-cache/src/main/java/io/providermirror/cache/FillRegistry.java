@@ -63,6 +63,11 @@ public final class FillRegistry {
         return Optional.of(new Joined(fill, created[0]));
     }
 
+    /** The fill of {@code key} in progress now, if one is: to follow without starting one. */
+    public Optional<ArchiveFill> running(CacheKey key) {
+        return Optional.ofNullable(inFlight.get(key));
+    }
+
     /** Whether a fill of {@code key} is in progress now (a request would join it rather than start one). */
     public boolean inProgress(CacheKey key) {
         return inFlight.containsKey(key);

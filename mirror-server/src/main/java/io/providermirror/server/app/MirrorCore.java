@@ -13,6 +13,7 @@ import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.ConfiguredOrigins;
 import io.providermirror.server.core.FillBounds;
 import io.providermirror.server.core.ModuleMirror;
+import io.providermirror.server.core.OriginFills;
 import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.core.ProviderMirror;
 import io.providermirror.server.core.ProviderPolicy;
@@ -204,22 +205,33 @@ public final class MirrorCore implements AutoCloseable {
             io.providermirror.cache.FillLeases fillLeases = bucketStores == null
                     ? io.providermirror.cache.FillLeases.local()
                     : bucketStores.fillLeases(config.cache().s3().fillLeaseDuration(), clock);
+            ProviderMirror.Settings settings = new ProviderMirror.Settings(
+                    config.cache().indexTtl(),
+                    config.upstream().maxArchiveBytes(),
+                    config.upstream().offline(),
+                    config.server().metadataTimeout(),
+                    config.cache().metadataMemory() == null
+                            ? Runtime.getRuntime().maxMemory() / 4
+                            : config.cache().metadataMemory().bytes(),
+                    new FillBounds(
+                            fills,
+                            config.upstream().maxConcurrentFillsPerHost(),
+                            config.upstream().archiveTimeout(),
+                            config.upstream().minTransferRate().bytes(),
+                            config.upstream().readTimeout()),
+                    config.cache().notFoundTtl());
+            // One set of places, leases and bounds for everything fetched from origins: provider archives, module
+            // archives and git trees, on the one fill pool (as many threads as places, so none queues).
+            OriginFills originFills = new OriginFills(
+                    settings.fillBounds(),
+                    settings.maxArchiveBytes(),
+                    blobs,
+                    fillLeases,
+                    pools.io(),
+                    pools.fills(),
+                    metrics);
             ProviderMirror mirror = new ProviderMirror(
-                    new ProviderMirror.Settings(
-                            config.cache().indexTtl(),
-                            config.upstream().maxArchiveBytes(),
-                            config.upstream().offline(),
-                            config.server().metadataTimeout(),
-                            config.cache().metadataMemory() == null
-                                    ? Runtime.getRuntime().maxMemory() / 4
-                                    : config.cache().metadataMemory().bytes(),
-                            new FillBounds(
-                                    fills,
-                                    config.upstream().maxConcurrentFillsPerHost(),
-                                    config.upstream().archiveTimeout(),
-                                    config.upstream().minTransferRate().bytes(),
-                                    config.upstream().readTimeout()),
-                            config.cache().notFoundTtl()),
+                    settings,
                     new ConfiguredOrigins(
                             rules,
                             new ServiceDiscovery(http, origins.discoveryOverrides(), tokens),
@@ -229,9 +241,8 @@ public final class MirrorCore implements AutoCloseable {
                             config.cache().indexTtl()),
                     blobs,
                     documents,
-                    fillLeases,
+                    originFills,
                     pools.io(),
-                    pools.fills(),
                     clock,
                     metrics,
                     new ProviderPolicy(config.policy()),
@@ -248,7 +259,7 @@ public final class MirrorCore implements AutoCloseable {
                     documents,
                     rules,
                     pools.io(),
-                    pools.modules(),
+                    originFills,
                     clock,
                     metrics);
             return new MirrorCore(

@@ -8,36 +8,31 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The mirror's thread pools, each bounded: blocking work of bounded length (disk, metadata requests),
- * archive downloads (one thread for each download allowed at once), and the requests a release needs in
- * parallel (their caller waits for them on an "io" thread, so they must not queue behind it), and module
- * fetches (archives and git clones, which may be slow: on their own threads, so they never hold up provider fills).
+ * fetches from origins (provider archives, module archives and git clones: one thread for each place
+ * {@code upstream.maxConcurrentFills} allows, so a fetch holding a place never queues, and no host holds more than
+ * {@code upstream.maxConcurrentFillsPerHost} of them), and the requests a release needs in parallel (their caller
+ * waits for them on an "io" thread, so they must not queue behind it).
  */
-record MirrorPools(ExecutorService io, ExecutorService fills, ExecutorService origin, ExecutorService modules) {
-
-    /** Module versions fetched at once; more wait their turn. */
-    static final int MODULE_FETCHES = 4;
+record MirrorPools(ExecutorService io, ExecutorService fills, ExecutorService origin) {
 
     static MirrorPools create(int fills) {
         int threads = Math.max(16, fills);
         return new MirrorPools(
                 boundedPool("mirror-io", threads),
                 boundedPool("mirror-fill", fills),
-                boundedPool("mirror-origin", threads),
-                boundedPool("mirror-module", MODULE_FETCHES));
+                boundedPool("mirror-origin", threads));
     }
 
     void shutdownNow() {
         io.shutdownNow();
         fills.shutdownNow();
         origin.shutdownNow();
-        modules.shutdownNow();
     }
 
     void awaitTermination(long seconds) throws InterruptedException {
         io.awaitTermination(seconds, TimeUnit.SECONDS);
         fills.awaitTermination(seconds, TimeUnit.SECONDS);
         origin.awaitTermination(seconds, TimeUnit.SECONDS);
-        modules.awaitTermination(seconds, TimeUnit.SECONDS);
     }
 
     /** Up to {@code threads} daemon threads, started when work comes and ended after a minute idle; more work queues. */

@@ -6,6 +6,7 @@ import io.providermirror.server.config.GitHostConfig;
 import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.core.ModuleMirror;
 import io.providermirror.server.core.ModulePolicy;
+import io.providermirror.server.core.OriginFills;
 import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.ModuleRegistryClient;
@@ -29,7 +30,7 @@ import java.util.concurrent.Executor;
 /**
  * Builds {@link ModuleMirror} from the configuration: the git hosts' credentials read from their token files (a
  * file that cannot be read stops the start, naming its key), the bounds, and the directory for git clones (emptied
- * of what a crashed run left).
+ * of what a crashed run left). Its fetches go through the {@link OriginFills} provider archives use.
  */
 final class ModuleWiring {
 
@@ -49,7 +50,7 @@ final class ModuleWiring {
             DocumentStore documents,
             OriginRules rules,
             Executor executor,
-            Executor fillExecutor,
+            OriginFills fills,
             Clock clock,
             MirrorMetrics metrics)
             throws IOException {
@@ -69,7 +70,6 @@ final class ModuleWiring {
                         config.upstream().archiveTimeout(),
                         config.modules().passthroughUnsupported(),
                         config.upstream().offline(),
-                        config.upstream().maxArchiveBytes(),
                         new ArchiveLimits(
                                 config.modules().maxArchiveEntries(),
                                 config.modules().maxUnpackedSize().bytes()),
@@ -84,7 +84,7 @@ final class ModuleWiring {
                 new ModulePolicy(config.policy().modules()),
                 rules,
                 executor,
-                fillExecutor,
+                fills,
                 clock,
                 metrics);
     }

@@ -131,7 +131,7 @@ final class ArchiveCopy {
             try {
                 fill.append(chunk);
             } catch (IOException e) {
-                throw Archives.cacheWriteFailed(what, e);
+                throw OriginFills.cacheWriteFailed(what, e);
             }
         }
         if (announced.isPresent() && total != announced.getAsLong()) {

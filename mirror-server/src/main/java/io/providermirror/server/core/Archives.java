@@ -3,9 +3,7 @@ package io.providermirror.server.core;
 import io.providermirror.cache.ArchiveFill;
 import io.providermirror.cache.BlobStore;
 import io.providermirror.cache.CacheKey;
-import io.providermirror.cache.FillLeases;
 import io.providermirror.cache.FillRegistry;
-import io.providermirror.cache.InsufficientStorageException;
 import io.providermirror.cache.StoredBlob;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
@@ -39,11 +37,9 @@ final class Archives {
     private final Origins origins;
     private final KnownHashes knownHashes;
     private final BlobStore blobs;
-    private final FillRegistry fills;
-    private final LeasedFills leased;
+    private final OriginFills fills;
     private final Executor executor;
 
-    private final FillPermits permits;
     private final ArchiveCopy copy;
     private final MirrorMetrics metrics;
 
@@ -56,27 +52,22 @@ final class Archives {
 
     /** @param lists where the origin's spelling of a version is looked up, should its download URL need renewing */
     Archives(
-            ProviderMirror.Settings settings,
             Releases releases,
             VersionLists lists,
             Origins origins,
             KnownHashes knownHashes,
             BlobStore blobs,
-            FillLeases leases,
+            OriginFills fills,
             Executor executor,
-            Executor fillExecutor,
             MirrorMetrics metrics) {
         this.releases = releases;
         this.lists = lists;
         this.origins = origins;
         this.knownHashes = knownHashes;
         this.blobs = blobs;
-        this.fills = new FillRegistry(blobs);
-        this.leased = new LeasedFills(leases, blobs, settings.fillBounds().deadline(), executor, fillExecutor, metrics);
-        metrics.bindStore(blobs, fills);
+        this.fills = fills;
         this.executor = executor;
-        this.permits = new FillPermits(settings.fillBounds(), metrics);
-        this.copy = new ArchiveCopy(settings.fillBounds(), settings.maxArchiveBytes(), metrics);
+        this.copy = fills.copy();
         this.metrics = metrics;
     }
 
@@ -141,44 +132,11 @@ final class Archives {
                     .orElseThrow(() -> new OriginException(
                             OriginException.Reason.NOT_FOUND,
                             address + " " + version + " is not available for " + platform));
-            String what = "the archive of " + address + " " + version + " " + platform;
-            // Joining a download in progress costs nothing more; starting one needs a place (taken here when the
-            // download ended between the two looks).
-            FillPermits.Permit permit = fills.inProgress(key) ? null : permits.acquire(address.hostname(), what);
-            Optional<FillRegistry.Joined> joined;
-            try {
-                joined = fills.joinOrStart(key, fill -> {
-                    FillPermits.Permit place = permit != null ? permit : permits.acquire(address.hostname(), what);
-                    // The place is free once the archive is committed or failed, before its last byte reaches a
-                    // client (recording its h1: hash afterwards holds no socket or temporary file).
-                    fill.completion().whenComplete((blob, failure) -> place.close());
-                    leased.start(
-                            fill,
-                            what,
-                            place,
-                            () -> permits.acquire(address.hostname(), what),
-                            () -> runFill(fill, origin, address, version, pkg));
-                });
-            } catch (InsufficientStorageException e) {
-                closeQuietly(permit);
-                metrics.refused("disk", address.hostname());
-                LOG.error("not fetching {} from {}: {}", what, origin.describe(), e.getMessage());
-                throw new CapacityException(
-                        CapacityException.Limit.DISK,
-                        "the mirror has no room in its cache for "
-                                + what + " from " + address.hostname() + ": " + e.getMessage()
-                                + ". An operator must free disk space or lower cache.minFreeSpace",
-                        FillPermits.RETRY_AFTER);
-            } catch (IOException e) {
-                closeQuietly(permit);
-                throw cacheWriteFailed(address + " " + version + " " + platform, e);
-            } catch (RuntimeException e) {
-                closeQuietly(permit);
-                throw e;
-            }
-            if (joined.isEmpty() || !joined.get().started()) {
-                closeQuietly(permit);
-            }
+            Optional<FillRegistry.Joined> joined = fills.joinOrStart(
+                    key,
+                    address.hostname(),
+                    address + " " + version + " " + platform,
+                    fill -> runFill(fill, origin, address, version, pkg));
             if (joined.isEmpty()) {
                 // Committed by a fill that ended since this request looked.
                 return CompletableFuture.supplyAsync(() -> findCommitted(key, address, version, platform), executor);
@@ -222,12 +180,6 @@ final class Archives {
         return new ArchiveSource.Filling(fill, length, reader);
     }
 
-    private static void closeQuietly(FillPermits.Permit permit) {
-        if (permit != null) {
-            permit.close();
-        }
-    }
-
     private static void closeQuietly(java.nio.channels.SeekableByteChannel channel) {
         if (channel != null) {
             try {
@@ -267,7 +219,7 @@ final class Archives {
                 try {
                     blob = fill.commit(sha256);
                 } catch (IOException e) {
-                    throw cacheWriteFailed(what, e);
+                    throw OriginFills.cacheWriteFailed(what, e);
                 }
                 LOG.info("cached {} from {} ({} bytes, sha256 {})", what, origin, blob.size(), sha256);
                 if (h1 != null) {
@@ -359,13 +311,6 @@ final class Archives {
                             + " does not match the h1: hashes the network mirror lists");
         }
         return h1;
-    }
-
-    static CacheWriteException cacheWriteFailed(String what, IOException e) {
-        return new CacheWriteException(
-                "the mirror cannot write the archive of " + what + " to its cache (" + e.getMessage()
-                        + "); nothing was stored. An operator must check the cache directory's disk",
-                e);
     }
 
     private void hashAndRecord(ProviderAddress address, ProviderVersion version, Platform platform, ArchiveFill fill) {

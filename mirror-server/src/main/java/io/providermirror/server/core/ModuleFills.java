@@ -1,8 +1,8 @@
 package io.providermirror.server.core;
 
-import io.providermirror.cache.BlobStore;
-import io.providermirror.cache.BlobWrite;
+import io.providermirror.cache.ArchiveFill;
 import io.providermirror.cache.CacheKey;
+import io.providermirror.cache.FillRegistry;
 import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.metrics.MirrorMetrics;
@@ -11,7 +11,6 @@ import io.providermirror.upstream.ModuleSource;
 import io.providermirror.upstream.OriginCredentials;
 import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.OriginHttpClient;
-import io.providermirror.upstream.PackageHashes;
 import io.providermirror.upstream.VerificationException;
 import io.providermirror.upstream.git.ArchiveLimits;
 import io.providermirror.upstream.git.FetchedSource;
@@ -19,52 +18,47 @@ import io.providermirror.upstream.git.GitFetchException;
 import io.providermirror.upstream.git.GitSource;
 import io.providermirror.upstream.git.PackedTree;
 import io.providermirror.upstream.git.TreeArchive;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.time.Clock;
-import java.util.HexFormat;
-import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
+import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Fetches a module version's content into the archive store, once however many callers ask: an https archive as
- * the origin's bytes (checked for size, entries and names before it is kept), a git ref as the mirror's
- * deterministic tar.gz of its tree (the git server checked as a destination of the module's origin first). The
- * first fetch pins the content ({@link ModulePin}); a later fetch that differs is refused and counted, and what
- * the cache holds stays.
+ * Fetches a module version's content into the archive store through {@link OriginFills}, as provider archives are
+ * fetched: once however many callers ask, holding one of the places of the module's host, within the archive's
+ * deadline and the least transfer rate. An https archive is kept as the origin's bytes (checked for size, entries
+ * and names first), a git ref as the mirror's deterministic tar.gz of its tree (the git server checked as a
+ * destination of the module's origin first). The first fetch pins the content ({@link ModulePin}) before it is
+ * committed; a later fetch that differs is refused and counted, and what the cache holds stays.
  */
 final class ModuleFills {
 
     private static final Logger LOG = LoggerFactory.getLogger(ModuleFills.class);
 
-    /** The bounds and places of module fetches. */
-    record Settings(long maxArchiveBytes, ArchiveLimits unpacked, Path workDirectory) {}
-
-    private record Key(ModuleAddress address, ProviderVersion version) {}
+    /** The bounds on what module content unpacks to, and where git clones are made. */
+    record Settings(ArchiveLimits unpacked, Path workDirectory) {}
 
     private final Settings settings;
     private final OriginHttpClient http;
     private final GitSource git;
     private final OriginCredentials credentials;
     private final ModuleOrigins origins;
-    private final BlobStore blobs;
+    private final OriginFills fills;
     private final CacheDocuments documents;
-    private final Executor fillExecutor;
     private final Clock clock;
     private final MirrorMetrics metrics;
-    private final Map<Key, CompletableFuture<ModulePin>> running = new ConcurrentHashMap<>();
 
     ModuleFills(
             Settings settings,
@@ -72,9 +66,8 @@ final class ModuleFills {
             GitSource git,
             OriginCredentials credentials,
             ModuleOrigins origins,
-            BlobStore blobs,
+            OriginFills fills,
             CacheDocuments documents,
-            Executor fillExecutor,
             Clock clock,
             MirrorMetrics metrics) {
         this.settings = settings;
@@ -82,127 +75,169 @@ final class ModuleFills {
         this.git = git;
         this.credentials = credentials;
         this.origins = origins;
-        this.blobs = blobs;
+        this.fills = fills;
         this.documents = documents;
-        this.fillExecutor = fillExecutor;
         this.clock = clock;
         this.metrics = metrics;
     }
 
-    /** The fetch of this version running now, if one is. */
-    Optional<CompletableFuture<ModulePin>> running(ModuleAddress address, ProviderVersion version) {
-        return Optional.ofNullable(running.get(new Key(address, version)));
+    /** The fetch of the archive {@code key} running now, if one is: it completes once the archive is committed. */
+    Optional<CompletableFuture<Void>> running(CacheKey key) {
+        return fills.running(key).map(ModuleFills::committed);
     }
 
-    /** Fetches {@code source} as this version's content, or joins the fetch of it that is running. */
-    CompletableFuture<ModulePin> fill(ModuleAddress address, ProviderVersion version, ModuleSource source) {
-        Key key = new Key(address, version);
-        CompletableFuture<ModulePin> started = new CompletableFuture<>();
-        CompletableFuture<ModulePin> joined = running.putIfAbsent(key, started);
-        if (joined != null) {
-            return joined;
+    /**
+     * Fetches {@code source} as this version's content, or joins the fetch of it that is running; completes once
+     * its archive is in the store (at once when it is already), or with why not (no place free for its host, say).
+     */
+    CompletableFuture<Void> fill(ModuleAddress address, ProviderVersion version, ModuleSource source) {
+        String what = "module " + address + " " + version;
+        if (source.kind() == ModuleSource.Kind.UNSUPPORTED) {
+            return CompletableFuture.failedFuture(new OriginException(
+                    OriginException.Reason.BAD_RESPONSE,
+                    what + ": the mirror cannot fetch its source " + source + ": " + source.reason()));
         }
-        CompletableFuture.runAsync(
-                () -> {
-                    try {
-                        started.complete(fetch(address, version, source));
-                    } catch (RuntimeException e) {
-                        started.completeExceptionally(e);
-                    } finally {
-                        running.remove(key, started);
-                    }
-                },
-                fillExecutor);
-        return started;
+        CacheKey key =
+                CacheLayout.moduleArchive(address, version, typeOf(source).extension());
+        Optional<FillRegistry.Joined> joined;
+        try {
+            joined = fills.joinOrStart(key, address.hostname(), what, fill -> fetch(fill, address, version, source));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return joined.map(j -> committed(j.fill())).orElseGet(() -> CompletableFuture.completedFuture(null));
     }
 
-    private ModulePin fetch(ModuleAddress address, ProviderVersion version, ModuleSource source) {
+    /** The archive type the mirror serves a source as: the origin's for archives, tar.gz for git trees. */
+    static ModuleSource.ArchiveType typeOf(ModuleSource source) {
+        return source.kind() == ModuleSource.Kind.GIT ? ModuleSource.ArchiveType.TAR_GZ : source.archiveType();
+    }
+
+    /** Completes when {@code fill} is committed, here or (under a fill lease) by another instance. */
+    private static CompletableFuture<Void> committed(ArchiveFill fill) {
+        return fill.completion().handle((blob, failure) -> {
+            if (failure == null || Futures.cause(failure) instanceof ArchiveCommittedElsewhere) {
+                return null;
+            }
+            throw failure instanceof CompletionException completion ? completion : new CompletionException(failure);
+        });
+    }
+
+    /** Runs on the fill pool, holding a place: commits {@code fill} or fails it, whatever happens. */
+    private void fetch(ArchiveFill fill, ModuleAddress address, ProviderVersion version, ModuleSource source) {
         String what = "module " + address + " " + version;
         try {
             Optional<ModulePin> pinned = documents.modulePin(address, version).filter(pin -> !pin.accepting());
-            ModulePin pin = switch (source.kind()) {
-                case ARCHIVE -> fetchArchive(address, version, source, pinned);
-                case GIT -> fetchGit(address, version, source, pinned);
-                case UNSUPPORTED ->
-                    throw new OriginException(
-                            OriginException.Reason.BAD_RESPONSE,
-                            what + ": the mirror cannot fetch its source " + source + ": " + source.reason());
-            };
+            ModulePin pin = source.kind() == ModuleSource.Kind.GIT
+                    ? fetchGit(fill, address, version, source, pinned)
+                    : fetchArchive(fill, address, version, source, pinned);
+            // Pinned before it is visible: whatever a reader is served, the pin holds it.
             if (pinned.isEmpty()) {
                 documents.writeModulePin(address, version, pin);
                 LOG.info("pinned {} at {} ({})", what, pin.identity(), pin.source());
             }
-            return pin;
-        } catch (IOException e) {
-            throw new OriginException(
-                    OriginException.Reason.UNAVAILABLE, what + ": the cache could not store it: " + e.getMessage(), e);
+            try {
+                fill.commit(pin.sha256());
+            } catch (IOException e) {
+                throw OriginFills.cacheWriteFailed(what, e);
+            }
+            LOG.info("cached {} from {} ({} bytes, sha256 {})", what, source, pin.size(), pin.sha256());
+        } catch (OriginException | CacheWriteException e) {
+            LOG.warn("fetching {} from {} failed: {}", what, source, e.getMessage());
+            fill.fail(e);
+        } catch (SocketTimeoutException e) {
+            fill.fail(failed(
+                    OriginException.Reason.TIMEOUT,
+                    "the archive of " + what + " from " + source.url().getAuthority() + " stalled: " + e.getMessage()
+                            + " (upstream.readTimeout)",
+                    e));
+        } catch (IOException | RuntimeException e) {
+            fill.fail(failed(
+                    OriginException.Reason.UNAVAILABLE,
+                    "fetching " + what + " from " + source + " failed: " + e.getMessage(),
+                    e));
         }
     }
 
+    private static OriginException failed(OriginException.Reason reason, String message, Exception cause) {
+        LOG.warn("{}", message);
+        return new OriginException(reason, message, cause);
+    }
+
     private ModulePin fetchArchive(
-            ModuleAddress address, ProviderVersion version, ModuleSource source, Optional<ModulePin> pinned)
+            ArchiveFill fill,
+            ModuleAddress address,
+            ProviderVersion version,
+            ModuleSource source,
+            Optional<ModulePin> pinned)
             throws IOException {
-        String what = "the archive of module " + address + " " + version;
-        String extension = source.archiveType().extension();
-        CacheKey key = CacheLayout.moduleArchive(address, version, extension);
+        String what = "module " + address + " " + version;
+        ArchiveCopy copy = fills.copy();
+        // upstream.archiveTimeout counts from here, as for a provider archive.
+        long deadline = copy.deadlineFromNow();
         URI registry = origins.modulesBase(address.hostname());
         // The host's token goes only where the registry itself serves the archive, as for its API.
         String token = OriginHttpClient.sameAuthority(source.url(), registry)
                 ? credentials.tokenFor(address.hostname()).orElse(null)
                 : null;
-        try (OriginHttpClient.ArchiveStream stream = http.openArchive(address.hostname(), source.url(), what, token);
-                BlobWrite write = blobs.create(key)) {
-            MessageDigest sha256 = PackageHashes.sha256();
-            long size = copy(stream.body(), write, sha256, what);
-            String hex = HexFormat.of().formatHex(sha256.digest());
-            try (SeekableByteChannel reader = write.openReader()) {
+        String origin = source.url().getAuthority();
+        try (OriginHttpClient.ArchiveStream stream =
+                http.openArchive(address.hostname(), source.url(), "the archive of " + what, token)) {
+            OptionalLong announced = stream.contentLength();
+            copy.checkAnnounced(announced, what, origin);
+            fill.begin(announced);
+            String hex = copy.copy(
+                    stream.chunks(), fill, announced, what, origin, source.url().getHost(), deadline);
+            try (SeekableByteChannel reader = fill.openReader()) {
                 Optional<String> problem =
                         ModuleArchiveCheck.problem(reader, source.archiveType(), settings.unpacked());
                 if (problem.isPresent()) {
                     throw refused(
                             address,
                             VerificationException.Check.MODULE_ARCHIVE,
-                            what + " is refused: " + problem.get());
+                            "the archive of " + what + " is refused: " + problem.get());
                 }
             }
             ModulePin pin = new ModulePin(
                     "ARCHIVE",
                     hex,
-                    size,
+                    fill.writtenBytes(),
                     "",
-                    extension,
+                    source.archiveType().extension(),
                     source.subdirectory(),
                     source.toString(),
                     clock.instant(),
                     false);
             checkPin(address, version, pinned, pin);
-            write.commit(hex);
             return pin;
         }
     }
 
     private ModulePin fetchGit(
-            ModuleAddress address, ProviderVersion version, ModuleSource source, Optional<ModulePin> pinned)
+            ArchiveFill fill,
+            ModuleAddress address,
+            ProviderVersion version,
+            ModuleSource source,
+            Optional<ModulePin> pinned)
             throws IOException {
         String what = "module " + address + " " + version;
         // JGit connects by itself: the git server passes the same destination checks as any origin request first.
         http.checkDestination(address.hostname(), source.url(), "the git source of " + what);
         Files.createDirectories(settings.workDirectory());
+        // GitSource bounds the clone by upstream.archiveTimeout itself.
         try (FetchedSource fetched =
                 git.fetch(source.url(), source.gitRef(), settings.workDirectory(), settings.unpacked())) {
-            String extension = ModuleSource.ArchiveType.TAR_GZ.extension();
             if (pinned.isPresent()
                     && pinned.get().kind().equals("GIT")
                     && !pinned.get().commitId().equals(fetched.commitId())) {
                 checkPin(address, version, pinned, gitPin(source, fetched.commitId(), "", 0));
             }
-            try (BlobWrite write = blobs.create(CacheLayout.moduleArchive(address, version, extension));
-                    OutputStream out = new BlobOutput(write)) {
+            fill.begin(OptionalLong.empty());
+            try (OutputStream out = new BufferedOutputStream(new FillOutput(fill), 64 * 1024)) {
                 PackedTree packed = TreeArchive.write(fetched.tree(), out, settings.unpacked());
                 out.flush();
                 ModulePin pin = gitPin(source, fetched.commitId(), packed.sha256(), packed.archiveBytes());
                 checkPin(address, version, pinned, pin);
-                write.commit(packed.sha256());
                 return pin;
             }
         } catch (GitFetchException e) {
@@ -258,39 +293,22 @@ final class ModuleFills {
         return new VerificationException(check, message);
     }
 
-    private long copy(InputStream in, BlobWrite write, MessageDigest sha256, String what) throws IOException {
-        byte[] buffer = new byte[64 * 1024];
-        long size = 0;
-        int read;
-        while ((read = in.read(buffer)) != -1) {
-            size += read;
-            if (size > settings.maxArchiveBytes()) {
-                throw new OriginException(
-                        OriginException.Reason.BAD_RESPONSE,
-                        what + " is larger than upstream.maxArchiveBytes (" + settings.maxArchiveBytes() + " bytes)");
-            }
-            sha256.update(buffer, 0, read);
-            write.write(ByteBuffer.wrap(buffer, 0, read));
-        }
-        return size;
-    }
+    /** Bytes appended to a fill. */
+    private static final class FillOutput extends OutputStream {
+        private final ArchiveFill fill;
 
-    /** Bytes written to a {@link BlobWrite}. */
-    private static final class BlobOutput extends OutputStream {
-        private final BlobWrite write;
-
-        BlobOutput(BlobWrite write) {
-            this.write = write;
+        FillOutput(ArchiveFill fill) {
+            this.fill = fill;
         }
 
         @Override
         public void write(int b) throws IOException {
-            write.write(ByteBuffer.wrap(new byte[] {(byte) b}));
+            fill.append(ByteBuffer.wrap(new byte[] {(byte) b}));
         }
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
-            write.write(ByteBuffer.wrap(b, off, len));
+            fill.append(ByteBuffer.wrap(b, off, len));
         }
     }
 }

@@ -46,7 +46,6 @@ public final class ModuleMirror {
      * @param archiveTimeout  how long an archive request waits for its fetch
      * @param passthroughUnsupported hand sources the mirror cannot fetch to clients unchanged
      * @param offline         serve the cache only
-     * @param maxArchiveBytes the largest archive fetched from an origin
      * @param unpacked        the bounds on what an archive (or a git tree) unpacks to
      * @param workDirectory   where git clones are made, then deleted
      */
@@ -56,7 +55,6 @@ public final class ModuleMirror {
             Duration archiveTimeout,
             boolean passthroughUnsupported,
             boolean offline,
-            long maxArchiveBytes,
             ArchiveLimits unpacked,
             Path workDirectory) {}
 
@@ -78,8 +76,8 @@ public final class ModuleMirror {
     private record PinnedVersion(ModuleAddress address, ProviderVersion version) {}
 
     /**
-     * @param executor     for blocking work of bounded length: disk, registry requests
-     * @param fillExecutor runs archive downloads and git clones
+     * @param executor for blocking work of bounded length: disk, registry requests
+     * @param fills    fetches archives and git trees, under the same places and bounds as provider archives
      */
     public ModuleMirror(
             Settings settings,
@@ -93,7 +91,7 @@ public final class ModuleMirror {
             ModulePolicy policy,
             OriginRules rules,
             Executor executor,
-            Executor fillExecutor,
+            OriginFills fills,
             Clock clock,
             MirrorMetrics metrics) {
         this.settings = settings;
@@ -102,14 +100,13 @@ public final class ModuleMirror {
         this.versions = new ModuleVersions(
                 origins, documents, executor, clock, settings.indexTtl(), settings.offline(), metrics);
         this.fills = new ModuleFills(
-                new ModuleFills.Settings(settings.maxArchiveBytes(), settings.unpacked(), settings.workDirectory()),
+                new ModuleFills.Settings(settings.unpacked(), settings.workDirectory()),
                 http,
                 git,
                 credentials,
                 origins,
-                blobs,
+                fills,
                 documents,
-                fillExecutor,
                 clock,
                 metrics);
         this.blobs = blobs;
@@ -184,7 +181,7 @@ public final class ModuleMirror {
                                         + "sources to clients unchanged)");
                     }
                     fills.fill(address, version, source);
-                    return ModuleDownload.onMirror(typeOf(source), source.subdirectory(), false);
+                    return ModuleDownload.onMirror(ModuleFills.typeOf(source), source.subdirectory(), false);
                 },
                 executor);
         return withinDeadline(answer, address, "the download of version " + version, settings.metadataTimeout());
@@ -219,31 +216,40 @@ public final class ModuleMirror {
                         return CompletableFuture.completedFuture(cached.get());
                     }
                     metrics.cacheLookup(MirrorMetrics.LookupKind.MODULE_ARCHIVE, MirrorMetrics.LookupResult.MISS);
-                    return fetching(address, version)
-                            .thenApply(pin -> openCached(key)
-                                    .orElseThrow(() -> new OriginException(
-                                            OriginException.Reason.NOT_FOUND,
-                                            "module " + address + " " + version + " has no ." + extension
-                                                    + " archive on this mirror (its download names a ."
-                                                    + pin.archiveType()
-                                                    + " archive)")));
+                    String what = "module " + address + " " + version;
+                    return fetching(key, address, version, extension)
+                            .thenApplyAsync(
+                                    done -> openCached(key)
+                                            .orElseThrow(() -> new OriginException(
+                                                    OriginException.Reason.UNAVAILABLE,
+                                                    "the archive of " + what
+                                                            + " vanished from the cache as it was committed")),
+                                    executor);
                 });
         return withinDeadline(answer, address, "the archive of version " + version, settings.archiveTimeout());
     }
 
-    private CompletableFuture<ModulePin> fetching(ModuleAddress address, ProviderVersion version) {
-        Optional<CompletableFuture<ModulePin>> running = fills.running(address, version);
+    /** The fetch of the archive {@code key}: the one running, else a new one. */
+    private CompletableFuture<Void> fetching(
+            CacheKey key, ModuleAddress address, ProviderVersion version, String extension) {
+        Optional<CompletableFuture<Void>> running = fills.running(key);
         if (running.isPresent()) {
             return running.get();
         }
-        if (settings.offline()) {
-            return CompletableFuture.failedFuture(new OriginException(
-                    OriginException.Reason.NOT_FOUND,
-                    "module " + address + " " + version + " is not in the cache and the mirror is offline "
-                            + "(upstream.offline)"));
-        }
+        // Offline, resolving fails: the version is not in the cache.
         return CompletableFuture.supplyAsync(() -> resolve(address, version).source(), executor)
-                .thenCompose(source -> fills.fill(address, version, source));
+                .thenCompose(source -> {
+                    String named = source.kind() == ModuleSource.Kind.UNSUPPORTED
+                            ? extension
+                            : ModuleFills.typeOf(source).extension();
+                    if (!named.equals(extension)) {
+                        throw new OriginException(
+                                OriginException.Reason.NOT_FOUND,
+                                "module " + address + " " + version + " has no ." + extension
+                                        + " archive (its download names ." + named + ")");
+                    }
+                    return fills.fill(address, version, source);
+                });
     }
 
     /**
@@ -358,11 +364,6 @@ public final class ModuleMirror {
         return reason.startsWith("refused to fetch")
                 ? new OriginException(OriginException.Reason.FORBIDDEN, reason)
                 : new PolicyDeniedException(reason);
-    }
-
-    /** The archive type the mirror serves a source as: the origin's for archives, tar.gz for git trees. */
-    private static ModuleSource.ArchiveType typeOf(ModuleSource source) {
-        return source.kind() == ModuleSource.Kind.GIT ? ModuleSource.ArchiveType.TAR_GZ : source.archiveType();
     }
 
     /** The archive type of an extension, as pins and archive names write it. */

@@ -118,6 +118,43 @@ public final class ProviderMirror {
             ProviderPolicy policy,
             OriginRules rules,
             MirrorAuth auth) {
+        this(
+                settings,
+                origins,
+                blobs,
+                documents,
+                new OriginFills(
+                        settings.fillBounds(),
+                        settings.maxArchiveBytes(),
+                        blobs,
+                        leases,
+                        executor,
+                        fillExecutor,
+                        metrics),
+                executor,
+                clock,
+                metrics,
+                policy,
+                rules,
+                auth);
+    }
+
+    /**
+     * As the other constructors, fetching archives through {@code fills}, which module content shares: one set of
+     * places, leases and bounds for everything the mirror fetches from origins.
+     */
+    public ProviderMirror(
+            Settings settings,
+            Origins origins,
+            BlobStore blobs,
+            DocumentStore documents,
+            OriginFills fills,
+            Executor executor,
+            Clock clock,
+            MirrorMetrics metrics,
+            ProviderPolicy policy,
+            OriginRules rules,
+            MirrorAuth auth) {
         this.policy = policy;
         this.rules = rules;
         this.auth = auth;
@@ -126,11 +163,10 @@ public final class ProviderMirror {
         CacheDocuments cacheDocuments = new CacheDocuments(documents);
         this.knownHashes = new KnownHashes(cacheDocuments);
         this.lists = new VersionLists(
-                settings, origins, cacheDocuments, executor, clock, metrics, policy, new RefreshLease(leases));
+                settings, origins, cacheDocuments, executor, clock, metrics, policy, new RefreshLease(fills.leases()));
         this.releases = new Releases(
                 settings, lists, origins, cacheDocuments, knownHashes, executor, clock, metrics, policy, rules);
-        this.archives = new Archives(
-                settings, releases, lists, origins, knownHashes, blobs, leases, executor, fillExecutor, metrics);
+        this.archives = new Archives(releases, lists, origins, knownHashes, blobs, fills, executor, metrics);
         this.registry = new ProviderRegistryFace(
                 this, cacheDocuments, policy, rules, executor, clock, metrics, settings.metadataMemoryBytes() / 4);
     }
