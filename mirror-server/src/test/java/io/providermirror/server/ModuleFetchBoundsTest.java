@@ -59,8 +59,9 @@ final class ModuleFetchBoundsTest {
     /** A mirror whose {@code slow.test} host is the same origin as {@code example.test}. */
     private MirrorFixture.Builder builder() {
         return MirrorFixture.builder(tmp.resolve("cache"), origin)
-                .set("upstream.hosts." + SLOW_HOST.replace(".", "\\.") + ".discoveryUrl", origin.discoveryUrl()
-                        .toString());
+                .set(
+                        "upstream.hosts." + SLOW_HOST.replace(".", "\\.") + ".discoveryUrl",
+                        origin.discoveryUrl().toString());
     }
 
     private static String path(String host, String module, String rest) {
@@ -77,7 +78,7 @@ final class ModuleFetchBoundsTest {
     private CompletableFuture<HttpResponse<byte[]>> getAsync(String path) {
         return mirror.client.sendAsync(
                 HttpRequest.newBuilder(mirror.url(path))
-                        .timeout(Duration.ofSeconds(120))
+                        .timeout(Duration.ofMinutes(2))
                         .GET()
                         .build(),
                 HttpResponse.BodyHandlers.ofByteArray());
@@ -122,8 +123,7 @@ final class ModuleFetchBoundsTest {
             }
         }
 
-        HttpResponse<byte[]> served =
-                mirror.get(path(MirrorFixture.HOST, "corp/healthy/aws", "1.0.0/module.tar.gz"));
+        HttpResponse<byte[]> served = mirror.get(path(MirrorFixture.HOST, "corp/healthy/aws", "1.0.0/module.tar.gz"));
 
         assertThat(served.statusCode()).isEqualTo(200);
         assertThat(served.body()).isEqualTo(healthy);
@@ -205,6 +205,9 @@ final class ModuleFetchBoundsTest {
             archives.add(getAsync(path(MirrorFixture.HOST, "corp/once/aws", "1.0.0/module.tar.gz")));
         }
 
+        CompletableFuture.allOf(downloads.toArray(CompletableFuture[]::new)).get();
+        CompletableFuture.allOf(archives.toArray(CompletableFuture[]::new)).get();
+        assertThat(registry.archiveDownloads("/archives/once.tar.gz")).isEqualTo(1);
         for (CompletableFuture<HttpResponse<byte[]>> download : downloads) {
             assertThat(download.get().statusCode()).isEqualTo(204);
         }
@@ -212,6 +215,5 @@ final class ModuleFetchBoundsTest {
             assertThat(response.get().statusCode()).isEqualTo(200);
             assertThat(response.get().body()).isEqualTo(archive);
         }
-        assertThat(registry.archiveDownloads("/archives/once.tar.gz")).isEqualTo(1);
     }
 }
