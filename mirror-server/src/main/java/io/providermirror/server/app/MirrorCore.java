@@ -17,6 +17,7 @@ import io.providermirror.server.core.OriginFills;
 import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.core.ProviderMirror;
 import io.providermirror.server.core.ProviderPolicy;
+import io.providermirror.server.core.RememberedFailures;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.metrics.StoreMeters;
 import io.providermirror.upstream.InternalAuthorities;
@@ -229,7 +230,8 @@ public final class MirrorCore implements AutoCloseable {
                     fillLeases,
                     pools.io(),
                     pools.fills(),
-                    metrics);
+                    metrics,
+                    new RememberedFailures(config.upstream().verificationFailureTtl(), clock, metrics));
             ProviderMirror mirror = new ProviderMirror(
                     settings,
                     new ConfiguredOrigins(

@@ -23,7 +23,8 @@ public record MirrorConfig(
         modules = modules == null ? ModulesConfig.defaults() : modules;
         cache = cache == null ? new CacheConfig(null, null, null, null, null, null, null) : cache;
         upstream = upstream == null
-                ? new UpstreamConfig(null, null, null, null, null, null, null, null, null, null, null, null, null, null)
+                ? new UpstreamConfig(
+                        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null)
                 : upstream;
     }
 

@@ -9,7 +9,8 @@ import java.util.TreeMap;
  * How the mirror talks to origin registries, or, when {@code offline}, that it does not; and how much of the
  * mirror archive downloads may hold: {@code maxConcurrentFills} at once ({@code maxConcurrentFillsPerHost} per
  * origin host), each for at most {@code archiveTimeout}, and no slower than {@code minTransferRate} bytes per
- * second averaged over each {@code readTimeout}.
+ * second averaged over each {@code readTimeout}; an archive that failed verification is refused again without
+ * asking the origin for {@code verificationFailureTtl}.
  */
 public record UpstreamConfig(
         Path trustedCertificates,
@@ -25,7 +26,8 @@ public record UpstreamConfig(
         Integer maxConcurrentFills,
         Integer maxConcurrentFillsPerHost,
         Duration archiveTimeout,
-        DataSize minTransferRate) {
+        DataSize minTransferRate,
+        Duration verificationFailureTtl) {
 
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /** Below the CLI's own ~10 s timeout for JSON requests, so a slow origin gives a clear error in time. */
@@ -43,6 +45,11 @@ public record UpstreamConfig(
     public static final Duration DEFAULT_ARCHIVE_TIMEOUT = Duration.ofHours(1);
     /** Bytes per second below which a download is abandoned (averaged over each readTimeout): a modem's pace. */
     public static final long DEFAULT_MIN_TRANSFER_RATE = 1024;
+    /**
+     * How long an archive that failed verification is refused again at once, without asking the origin: the CLI
+     * retries a download several times, and each retry would fetch the same bad bytes again.
+     */
+    public static final Duration DEFAULT_VERIFICATION_FAILURE_TTL = Duration.ofMinutes(5);
 
     public UpstreamConfig {
         hosts = hosts == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(hosts));
@@ -89,6 +96,12 @@ public record UpstreamConfig(
         }
         archiveTimeout = positive(archiveTimeout, DEFAULT_ARCHIVE_TIMEOUT, "archiveTimeout");
         minTransferRate = minTransferRate == null ? new DataSize(DEFAULT_MIN_TRANSFER_RATE) : minTransferRate;
+        verificationFailureTtl =
+                verificationFailureTtl == null ? DEFAULT_VERIFICATION_FAILURE_TTL : verificationFailureTtl;
+        if (verificationFailureTtl.isNegative()) {
+            throw new IllegalArgumentException(
+                    "verificationFailureTtl: " + verificationFailureTtl + " (expected: >= 0; 0 remembers nothing)");
+        }
         if (maxArchiveBytes <= 0) {
             throw new IllegalArgumentException("maxArchiveBytes: " + maxArchiveBytes + " (expected: > 0)");
         }

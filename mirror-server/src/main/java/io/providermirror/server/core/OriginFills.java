@@ -7,6 +7,7 @@ import io.providermirror.cache.FillLeases;
 import io.providermirror.cache.FillRegistry;
 import io.providermirror.cache.InsufficientStorageException;
 import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.upstream.VerificationException;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -30,6 +31,7 @@ public final class OriginFills {
     private final ArchiveCopy copy;
     private final FillLeases leases;
     private final MirrorMetrics metrics;
+    private final RememberedFailures remembered;
 
     /**
      * @param maxArchiveBytes the largest archive fetched ({@code upstream.maxArchiveBytes})
@@ -44,7 +46,9 @@ public final class OriginFills {
             FillLeases leases,
             Executor executor,
             Executor fillExecutor,
-            MirrorMetrics metrics) {
+            MirrorMetrics metrics,
+            RememberedFailures remembered) {
+        this.remembered = remembered;
         this.fills = new FillRegistry(blobs);
         this.leased = new LeasedFills(leases, blobs, bounds.deadline(), executor, fillExecutor, metrics);
         this.permits = new FillPermits(bounds, metrics);
@@ -75,11 +79,13 @@ public final class OriginFills {
      * place.
      *
      * @param subject what the archive is of, for messages ("the archive of " + subject)
+     * @throws VerificationException the archive failed verification a moment ago ({@link RememberedFailures})
      * @throws CapacityException  when no place is free (for the host, or at all), or the disk is full
      * @throws CacheWriteException when the store cannot make the temporary object
      */
     Optional<FillRegistry.Joined> joinOrStart(CacheKey key, String host, String subject, Consumer<ArchiveFill> fetch) {
         String what = "the archive of " + subject;
+        remembered.refuseIfRemembered(key, host);
         // Starting a download needs a place (taken here when the download ended between the two looks).
         FillPermits.Permit permit = fills.inProgress(key) ? null : permits.acquire(host, what);
         Optional<FillRegistry.Joined> joined;
@@ -88,7 +94,10 @@ public final class OriginFills {
                 FillPermits.Permit place = permit != null ? permit : permits.acquire(host, what);
                 // The place is free once the archive is committed or failed, before its last byte reaches a
                 // client (what follows the commit holds no socket or temporary file).
-                fill.completion().whenComplete((blob, failure) -> place.close());
+                fill.completion().whenComplete((blob, failure) -> {
+                    place.close();
+                    remembered.record(key, failure);
+                });
                 leased.start(fill, what, place, () -> permits.acquire(host, what), () -> fetch.accept(fill));
             });
         } catch (InsufficientStorageException e) {
