@@ -176,6 +176,13 @@ final class CachePersistenceTest {
                 assertThat(offline.get(base + "terraform-provider-island_1.0.0_darwin_arm64.zip")
                                 .statusCode())
                         .isEqualTo(404);
+                assertThat(new String(offline.get("/").body(), java.nio.charset.StandardCharsets.UTF_8))
+                        .as("the status page says so at the top")
+                        .contains("<p class=\"offline\" id=\"offline\"><b>OFFLINE</b>");
+                assertThat(JSON.readTree(offline.get("/status.json").body())
+                                .get("offline")
+                                .asBoolean())
+                        .isTrue();
             }
             assertThat(origin.wireMock().getAllServeEvents())
                     .as("no request reached the origin")

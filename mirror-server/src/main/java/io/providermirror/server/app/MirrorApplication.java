@@ -46,7 +46,11 @@ public final class MirrorApplication implements AutoCloseable {
     private final Operations operations;
     private final PrometheusMeterRegistry registry;
     private final AutoCloseable binders;
+    private final OriginRecheck recheck;
     private final AtomicBoolean stopped = new AtomicBoolean();
+
+    /** How often an unreachable origin is asked again, so that its health recovers with it. */
+    static final Duration ORIGIN_RECHECK_INTERVAL = Duration.ofSeconds(30);
 
     private MirrorApplication(
             MirrorServer server,
@@ -54,7 +58,9 @@ public final class MirrorApplication implements AutoCloseable {
             ServerIdentity identity,
             Operations operations,
             PrometheusMeterRegistry registry,
-            AutoCloseable binders) {
+            AutoCloseable binders,
+            OriginRecheck recheck) {
+        this.recheck = recheck;
         this.server = server;
         this.core = core;
         this.identity = identity;
@@ -153,7 +159,16 @@ public final class MirrorApplication implements AutoCloseable {
                     config.server().nativeTransport());
             operations.listener(server::isListening);
             operations.fillLeases(core.fillLeases());
-            return new MirrorApplication(server, core, identity, operations, registry, binders);
+            OriginRecheck recheck = new OriginRecheck(
+                    core.metrics().originHealth(),
+                    host -> core.discovery().providersBase(host),
+                    StartupBanner.parentMirrorHosts(config),
+                    core.executor(),
+                    ORIGIN_RECHECK_INTERVAL);
+            if (!config.upstream().offline()) {
+                recheck.start();
+            }
+            return new MirrorApplication(server, core, identity, operations, registry, binders, recheck);
         } catch (IOException | InterruptedException | RuntimeException e) {
             core.close();
             registry.close();
@@ -237,6 +252,7 @@ public final class MirrorApplication implements AutoCloseable {
         if (!stopped.compareAndSet(false, true)) {
             return;
         }
+        recheck.close();
         server.close();
         core.close();
         try {

@@ -51,6 +51,7 @@ public final class MirrorCore implements AutoCloseable {
     private static final java.time.Duration BACKGROUND_WORK_GRACE = java.time.Duration.ofSeconds(30);
 
     private final Clock clock;
+    private final ServiceDiscovery discovery;
     private final Path cacheDirectory;
     private final CacheLock lock;
     private final MirrorPools pools;
@@ -81,9 +82,11 @@ public final class MirrorCore implements AutoCloseable {
             io.providermirror.cache.FillLeases fillLeases,
             ModuleMirror modules,
             OriginHttpClient http,
+            ServiceDiscovery discovery,
             Clock clock) {
         this.clock = clock;
         this.http = http;
+        this.discovery = discovery;
         this.modules = modules;
         this.fillLeases = fillLeases;
         this.bucketStores = bucketStores;
@@ -232,11 +235,13 @@ public final class MirrorCore implements AutoCloseable {
                     pools.fills(),
                     metrics,
                     new RememberedFailures(config.upstream().verificationFailureTtl(), clock, metrics));
+            // One discovery for every service of every host: providers, modules, and the recheck of failing origins.
+            ServiceDiscovery discovery = new ServiceDiscovery(http, origins.discoveryOverrides(), tokens);
             ProviderMirror mirror = new ProviderMirror(
                     settings,
                     new ConfiguredOrigins(
                             rules,
-                            new ServiceDiscovery(http, origins.discoveryOverrides(), tokens),
+                            discovery,
                             new RegistryClient(http, pools.origin(), tokens),
                             new ParentMirrorClient(http, tokens),
                             new CacheDocuments(documents),
@@ -255,7 +260,7 @@ public final class MirrorCore implements AutoCloseable {
                     cacheDirectory,
                     http,
                     trust,
-                    new ServiceDiscovery(http, origins.discoveryOverrides(), tokens),
+                    discovery,
                     tokens,
                     blobs,
                     documents,
@@ -278,6 +283,7 @@ public final class MirrorCore implements AutoCloseable {
                     fillLeases,
                     modules,
                     http,
+                    discovery,
                     clock);
         } catch (IOException | RuntimeException e) {
             if (bucketStores != null) {
@@ -354,6 +360,11 @@ public final class MirrorCore implements AutoCloseable {
 
     public OriginRules rules() {
         return rules;
+    }
+
+    /** Service discovery of origin hosts, as every face uses it. */
+    public ServiceDiscovery discovery() {
+        return discovery;
     }
 
     /** With {@code cache.s3}: whether the bucket answers now ("reachable" or why not), for readiness. */

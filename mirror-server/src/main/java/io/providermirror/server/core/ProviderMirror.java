@@ -59,6 +59,7 @@ public final class ProviderMirror {
     }
 
     private final Duration metadataTimeout;
+    private final boolean offline;
     private final ProviderPolicy policy;
     private final OriginRules rules;
     private final MirrorAuth auth;
@@ -160,6 +161,7 @@ public final class ProviderMirror {
         this.rules = rules;
         this.auth = auth;
         this.metadataTimeout = settings.metadataTimeout();
+        this.offline = settings.offline();
         this.origins = origins;
         CacheDocuments cacheDocuments = new CacheDocuments(documents);
         this.knownHashes = new KnownHashes(cacheDocuments);
@@ -170,6 +172,11 @@ public final class ProviderMirror {
         this.archives = new Archives(releases, lists, origins, knownHashes, blobs, fills, executor, metrics);
         this.registry = new ProviderRegistryFace(
                 this, cacheDocuments, policy, rules, executor, clock, metrics, settings.metadataMemoryBytes() / 4);
+    }
+
+    /** Whether the mirror serves only what it holds and never contacts an origin ({@code upstream.offline}). */
+    public boolean offline() {
+        return offline;
     }
 
     /** The providers.v1 face: the provider registry protocol over this mirror's verified releases. */

@@ -83,6 +83,7 @@ final class AccessGate {
                 || !managementOnly
                         && (route instanceof Route.Home
                                 || route instanceof Route.ProviderStatus
+                                || route instanceof Route.StatusJson
                                 || route instanceof Route.Metrics);
     }
 
@@ -91,7 +92,9 @@ final class AccessGate {
         // Through a host block the CLI sends the credentials of the registry host it routes, not the mirror's.
         String credentialsHost =
                 route instanceof Route.RegistryDocument document ? document.registryHost() : mirrorHost;
-        boolean page = route instanceof Route.Home || route instanceof Route.ProviderStatus;
+        boolean page = route instanceof Route.Home
+                || route instanceof Route.ProviderStatus
+                || route instanceof Route.StatusJson;
         String message = page || route instanceof Route.Metrics
                 ? "this mirror wants a token for " + (page ? "its status page" : "/metrics")
                         + ": send the header \"Authorization: Bearer <token>\" (the mirror's operators give out tokens; "

@@ -198,6 +198,14 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
                     (e, page) -> e.ctx()
                             .writeAndFlush(DocumentResponse.of(
                                     HttpResponseStatus.OK, "text/html; charset=utf-8", page, e.head())));
+        } else if (route instanceof Route.StatusJson) {
+            whenDone(
+                    exchange,
+                    () -> CompletableFuture.supplyAsync(
+                            () -> services.statusPage().renderJson(), services.executor()),
+                    (e, json) -> e.ctx()
+                            .writeAndFlush(
+                                    DocumentResponse.of(HttpResponseStatus.OK, "application/json", json, e.head())));
         } else if (route instanceof Route.ProviderStatus status) {
             whenDone(
                     exchange,

@@ -10,7 +10,7 @@ sealed interface Route {
 
     /** The name of a route, as the request meter's {@code route} tag gives it. */
     static String name(Route route) {
-        if (route instanceof Home || route instanceof ProviderStatus) {
+        if (route instanceof Home || route instanceof ProviderStatus || route instanceof StatusJson) {
             return "status";
         } else if (route instanceof CaCertificate) {
             return "ca";
@@ -51,6 +51,9 @@ sealed interface Route {
 
     /** The status page at {@code /} and at the mirror's base URL. */
     record Home() implements Route {}
+
+    /** {@code /status.json}: the status page's data as JSON, for scripts. */
+    record StatusJson() implements Route {}
 
     /** {@code /status/providers/:hostname/:namespace/:type}: the status page's view of one cached provider. */
     record ProviderStatus(ProviderAddress address) implements Route {}

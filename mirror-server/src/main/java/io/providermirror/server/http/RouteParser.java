@@ -42,6 +42,8 @@ final class RouteParser {
                 return new Route.Home();
             case "/metrics":
                 return new Route.Metrics();
+            case "/status.json":
+                return new Route.StatusJson();
             case "/healthz":
                 return new Route.Health();
             case "/readyz":

@@ -28,7 +28,11 @@ public final class OriginHealth implements OriginObserver {
     /** How many contacted authorities are kept per origin. */
     static final int MAX_AUTHORITIES = 8;
 
-    /** One origin's record, as of now; {@code contacted} are the authorities requests went to for it. */
+    /**
+     * One origin's record, as of now; {@code contacted} are the authorities requests went to for it;
+     * {@code unreachable} is true when its last failure was a request that got no usable answer (not a refused
+     * release), which a recheck can clear.
+     */
     public record Snapshot(
             String origin,
             List<String> contacted,
@@ -37,7 +41,8 @@ public final class OriginHealth implements OriginObserver {
             long refused,
             Instant lastSuccess,
             Instant lastFailure,
-            String lastFailureMessage) {
+            String lastFailureMessage,
+            boolean unreachable) {
         /**
          * Healthy when the last thing that happened was a success (or "not found", which is an answer): a failed
          * request or a refused release after the last success makes the origin failing.
@@ -47,8 +52,26 @@ public final class OriginHealth implements OriginObserver {
         }
     }
 
-    /** One thing that went wrong: when, with which origin, for which provider (null if not known), and what. */
-    public record Problem(Instant time, String origin, String provider, String what) {}
+    /**
+     * One thing that went wrong: when it last happened, with which origin, for which provider or module (null if not
+     * known), what, and how often since start-up (a CLI's retries of one failure are one problem).
+     */
+    public record Problem(Instant time, String origin, String subject, String what, long count) {
+
+        boolean sameAs(Problem other) {
+            return origin.equals(other.origin)
+                    && java.util.Objects.equals(subject, other.subject)
+                    && what.equals(other.what);
+        }
+    }
+
+    /**
+     * A provider or module address in a failure message ({@code the version list of example.test/acme/x: ...},
+     * {@code the download of module example.test/acme/x/aws 1.0.0: ...}), with the version and platform after it.
+     */
+    private static final java.util.regex.Pattern SUBJECT =
+            java.util.regex.Pattern.compile(" of (?:module )?([a-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9_.-]+){2,3}"
+                    + "(?: [0-9][0-9A-Za-z.+-]*(?: [a-z0-9]+_[a-z0-9]+)?)?)(?=[: ]|$)");
 
     private static final class Tally {
         final AtomicLong succeeded = new AtomicLong();
@@ -58,6 +81,7 @@ public final class OriginHealth implements OriginObserver {
         volatile Instant lastSuccess;
         volatile Instant lastFailure;
         volatile String lastFailureMessage;
+        volatile boolean unreachable;
     }
 
     private final Clock clock;
@@ -84,7 +108,8 @@ public final class OriginHealth implements OriginObserver {
             String what = Urls.redactedIn(failure);
             record.failed.incrementAndGet();
             failed(record, now, what);
-            problem(new Problem(now, origin == null ? host : origin, null, what));
+            record.unreachable = true;
+            problem(new Problem(now, origin == null ? host : origin, subjectOf(what), what, 1));
         }
     }
 
@@ -99,7 +124,8 @@ public final class OriginHealth implements OriginObserver {
                 "refused: the " + check + " check failed" + (detail == null ? "" : ": " + Urls.redactedIn(detail));
         record.refused.incrementAndGet();
         failed(record, now, what);
-        problem(new Problem(now, origin, provider, what));
+        record.unreachable = false;
+        problem(new Problem(now, origin, provider, what, 1));
     }
 
     private Tally record(String origin) {
@@ -111,12 +137,29 @@ public final class OriginHealth implements OriginObserver {
         record.lastFailureMessage = what;
     }
 
+    /** The provider or module a failure message names, with its version and platform, or null. */
+    static String subjectOf(String what) {
+        java.util.regex.Matcher subject = SUBJECT.matcher(what == null ? "" : what);
+        return subject.find() ? subject.group(1) : null;
+    }
+
+    /** Keeps {@code problem} as the newest; the same problem seen before is one problem with a higher count. */
     private void problem(Problem problem) {
         synchronized (problems) {
+            Problem counted = problem;
+            for (java.util.Iterator<Problem> seen = problems.iterator(); seen.hasNext(); ) {
+                Problem earlier = seen.next();
+                if (earlier.sameAs(problem)) {
+                    seen.remove();
+                    counted = new Problem(
+                            problem.time(), problem.origin(), problem.subject(), problem.what(), earlier.count() + 1);
+                    break;
+                }
+            }
             if (problems.size() == RECENT_PROBLEMS) {
                 problems.removeFirst();
             }
-            problems.addLast(problem);
+            problems.addLast(counted);
         }
     }
 
@@ -140,7 +183,8 @@ public final class OriginHealth implements OriginObserver {
                         e.getValue().refused.get(),
                         e.getValue().lastSuccess,
                         e.getValue().lastFailure,
-                        e.getValue().lastFailureMessage))
+                        e.getValue().lastFailureMessage,
+                        e.getValue().unreachable))
                 .sorted(Comparator.comparing(Snapshot::origin))
                 .toList();
     }

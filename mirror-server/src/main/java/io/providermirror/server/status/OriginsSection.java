@@ -95,9 +95,10 @@ final class OriginsSection {
         }
         html.append("<p class=\"muted small\">The last ")
                 .append(OriginHealth.RECENT_PROBLEMS)
-                .append(" at most, newest first; the log has every one.</p>")
-                .append("<table id=\"problems\"><thead><tr><th>When</th><th>Origin</th><th>Provider</th>")
-                .append("<th>What failed</th></tr></thead><tbody>\n");
+                .append(" at most, newest first, each once with how often it happened (a CLI's retries of one ")
+                .append("failure are one row); the log has every one.</p>")
+                .append("<table id=\"problems\"><thead><tr><th>Last seen</th><th>Origin</th>")
+                .append("<th>Provider or module</th><th>What failed</th><th>Times</th></tr></thead><tbody>\n");
         for (OriginHealth.Problem problem : problems) {
             html.append("<tr><td>")
                     .append(page.ago(problem.time()))
@@ -105,11 +106,13 @@ final class OriginsSection {
                     .append(PageHtml.escape(problem.origin()))
                     .append("</code></td><td>")
                     .append(
-                            problem.provider() == null
+                            problem.subject() == null
                                     ? "&ndash;"
-                                    : "<code>" + PageHtml.escape(problem.provider()) + "</code>")
-                    .append("</td><td class=\"small\">")
+                                    : "<code>" + PageHtml.escape(problem.subject()) + "</code>")
+                    .append("</td><td class=\"small wrap\">")
                     .append(PageHtml.escape(problem.what()))
+                    .append("</td><td class=\"count\">")
+                    .append(problem.count())
                     .append("</td></tr>\n");
         }
         html.append("</tbody></table>\n");

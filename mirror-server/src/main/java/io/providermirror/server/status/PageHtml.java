@@ -99,6 +99,8 @@ final class PageHtml {
             + "table{border-collapse:collapse;width:100%;font-size:.95em}th,td{text-align:left;padding:.45rem .6rem;"
             + "border-bottom:1px solid #e5e5ea;vertical-align:top}th{color:#6e6e73;font-weight:500}"
             + "td.hashes code{display:block;font-size:.8em;word-break:break-all}"
+            + "td code,td.wrap{overflow-wrap:anywhere}table{table-layout:auto}"
+            + ".offline{background:#fff4e5;border:1px solid #b35c00;border-radius:8px;padding:.6rem 1rem}"
             + ".ok{color:#1a7f37;font-weight:600}.bad{color:#c62828;font-weight:600}.warn{color:#b35c00;font-weight:600}"
             + ".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(20rem,1fr));gap:1rem}"
             + ".charts figure{margin:0;background:#f4f4f6;border-radius:8px;padding:.6rem .8rem}"

@@ -39,10 +39,14 @@ public final class StatusPage {
     private static final int VERSIONS_SHOWN = 5;
 
     /** One provider's cached archives, gathered from the store's index: platforms by version. */
-    private static final class Provider {
+    static final class Provider {
         final TreeMap<ProviderVersion, TreeSet<String>> versions = new TreeMap<>(java.util.Comparator.reverseOrder());
         long bytes;
         Instant lastFetched = Instant.EPOCH;
+
+        long archives() {
+            return versions.values().stream().mapToLong(TreeSet::size).sum();
+        }
     }
 
     private final BlobStore store;
@@ -54,6 +58,9 @@ public final class StatusPage {
     private final OriginsSection origins;
     private final ProviderStatusView providerView;
     private final GeneratedCa ca;
+    private final ProviderMirror mirror;
+    private final ModuleMirror moduleMirror;
+    private final Map<String, String> configuredOrigins;
 
     /**
      * @param configuredOrigins configured origins by hostname, each with where it is reached (as the banner says it)
@@ -72,6 +79,9 @@ public final class StatusPage {
             String fallbackAuthority,
             Clock clock) {
         this.modules = new ModulesSection(modules, configuredOrigins.keySet(), parentMirrorHosts);
+        this.mirror = mirror;
+        this.moduleMirror = modules;
+        this.configuredOrigins = Map.copyOf(configuredOrigins);
         this.store = store;
         this.metrics = metrics;
         this.fallbackAuthority = fallbackAuthority;
@@ -98,6 +108,11 @@ public final class StatusPage {
                 .append(" &middot; up since ")
                 .append(PageHtml.TIME.format(started))
                 .append("</p></header>\n");
+        if (mirror.offline()) {
+            html.append("<p class=\"offline\" id=\"offline\"><b>OFFLINE</b> (<code>upstream.offline</code>): this ")
+                    .append("mirror serves only what it holds and contacts no origin; what is not cached answers 404. ")
+                    .append("Bring more in with <code>import</code>.</p>\n");
+        }
         html.append("<p>A caching network mirror for Terraform and OpenTofu providers. It fetches providers of any ")
                 .append("registry on demand, verifies them against their origin's signed checksums, and serves them ")
                 .append("from its cache from then on.</p>\n");
@@ -106,7 +121,7 @@ public final class StatusPage {
         if (ca != null) {
             ca.instructions(html);
         }
-        summary(html, providers);
+        summary(html, providers, moduleMirror.storedModules().size());
         TrafficChart.render(html, metrics.traffic().lastHour());
         origins.render(html);
         providerTable(html, providers);
@@ -133,7 +148,22 @@ public final class StatusPage {
                 .append("</code></pre><button type=\"button\" id=\"copy\">Copy</button></div></section>\n");
     }
 
-    private void summary(StringBuilder html, Map<String, Provider> providers) {
+    /**
+     * What the page shows, as JSON for scripts ({@code /status.json}): the cache, the hit rate, each origin's health,
+     * the recent problems, the cached providers and modules.
+     */
+    public byte[] renderJson() {
+        return StatusJson.render(
+                started,
+                mirror.offline(),
+                providers(store.list()),
+                moduleMirror.storedModules(),
+                store.totalBytes(),
+                metrics,
+                configuredOrigins);
+    }
+
+    private void summary(StringBuilder html, Map<String, Provider> providers, int moduleVersions) {
         double hits = metrics.lookups(MirrorMetrics.LookupResult.HIT);
         double stale = metrics.lookups(MirrorMetrics.LookupResult.STALE);
         double total = hits + stale + metrics.lookups(MirrorMetrics.LookupResult.MISS);
@@ -142,8 +172,13 @@ public final class StatusPage {
                 .append("<div><dt>Providers cached</dt><dd id=\"providers-cached\">")
                 .append(providers.size())
                 .append("</dd></div>")
-                .append("<div><dt>Archives cached</dt><dd id=\"archives-cached\">")
-                .append(store.count())
+                .append("<div><dt>Provider archives</dt><dd id=\"archives-cached\">")
+                .append(providers.values().stream()
+                        .mapToLong(Provider::archives)
+                        .sum())
+                .append("</dd></div>")
+                .append("<div><dt>Module versions cached</dt><dd id=\"modules-cached\">")
+                .append(moduleVersions)
                 .append("</dd></div>")
                 .append("<div><dt>Cache size</dt><dd>")
                 .append(PageHtml.bytes(store.totalBytes()))
@@ -200,7 +235,7 @@ public final class StatusPage {
     }
 
     /** Archives by provider, from keys {@code <hostname>/<namespace>/<type>/<version>/terraform-provider-...zip}. */
-    private static Map<String, Provider> providers(List<BlobSummary> blobs) {
+    static Map<String, Provider> providers(List<BlobSummary> blobs) {
         Map<String, Provider> providers = new TreeMap<>();
         for (BlobSummary blob : blobs) {
             List<String> segments = blob.key().segments();

@@ -44,10 +44,13 @@ final class OriginHealthTest {
             assertThat(origin.lastFailure()).isEqualTo(clock.instant());
             assertThat(origin.lastFailureMessage()).contains("archive_hash").contains("signed SHA256SUMS");
         });
-        assertThat(health.recentProblems()).hasSize(3).allSatisfy(problem -> {
+        assertThat(health.recentProblems()).singleElement().satisfies(problem -> {
             assertThat(problem.origin()).isEqualTo("example.test");
-            assertThat(problem.provider()).isEqualTo("example.test/acme/bad 1.0.0 linux_amd64");
+            assertThat(problem.subject()).isEqualTo("example.test/acme/bad 1.0.0 linux_amd64");
             assertThat(problem.what()).startsWith("refused: the archive_hash check failed");
+            assertThat(problem.count())
+                    .as("the same refusal three times is one problem")
+                    .isEqualTo(3);
         });
     }
 
@@ -83,5 +86,55 @@ final class OriginHealthTest {
                 .contains("/p5.zip");
         assertThat(health.recentProblems()).noneMatch(problem -> problem.what().contains("s3cr3t"));
         assertThat(health.snapshot().get(0).lastFailureMessage()).doesNotContain("s3cr3t");
+    }
+
+    private void failed(String what) {
+        health.requestCompleted(
+                "example.test",
+                "127.0.0.1:42601",
+                OriginObserver.Operation.VERSIONS,
+                OriginObserver.Outcome.ERROR,
+                Duration.ofMillis(5),
+                what);
+    }
+
+    @Test
+    void aFailedRequestNamesTheProviderOrModuleItWasFor() {
+        failed("the version list of example.test/acme/aws from example.test: answered HTTP 500");
+        failed("the download of module example.test/acme/network/aws 1.2.0: the request timed out");
+        failed("the download document of example.test/acme/aws 5.1.0 linux_amd64: answered HTTP 502");
+        failed("service discovery for example.test: connection refused");
+
+        assertThat(health.recentProblems())
+                .extracting(OriginHealth.Problem::subject)
+                .containsExactly(
+                        null,
+                        "example.test/acme/aws 5.1.0 linux_amd64",
+                        "example.test/acme/network/aws 1.2.0",
+                        "example.test/acme/aws");
+    }
+
+    @Test
+    void retriesOfOneFailureAreOneProblemWithACountMovedToTheTop() {
+        failed("the version list of example.test/acme/a: answered HTTP 500");
+        failed("the version list of example.test/acme/b: answered HTTP 500");
+        failed("the version list of example.test/acme/a: answered HTTP 500");
+        failed("the version list of example.test/acme/a: answered HTTP 500");
+
+        assertThat(health.recentProblems())
+                .extracting(OriginHealth.Problem::subject, OriginHealth.Problem::count)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("example.test/acme/a", 3L),
+                        org.assertj.core.groups.Tuple.tuple("example.test/acme/b", 1L));
+    }
+
+    @Test
+    void onlyAnOriginThatGotNoAnswerIsUnreachableNotOneWhoseReleaseWasRefused() {
+        failed("the version list of example.test/acme/a: connection refused");
+        assertThat(health.snapshot().get(0).unreachable()).isTrue();
+
+        health.verificationFailed("example.test", "example.test/acme/a 1.0.0 linux_amd64", "signature", null);
+        assertThat(health.snapshot().get(0).unreachable()).isFalse();
+        assertThat(health.snapshot().get(0).healthy()).isFalse();
     }
 }
