@@ -568,6 +568,80 @@ final class ModuleMirrorTest {
     }
 
     @Test
+    void aBundleWithoutAModulesVersionListIsRefusedSinceAnOfflineMirrorCouldNotListWhatItImported() throws Exception {
+        registry.serveArchive("/archives/a-1.tar.gz", ModuleArchives.tarGz(module("a 1")));
+        registry.publish("corp", "a", "aws", "1.1.0", "/archives/a-1.tar.gz");
+        Path source = java.nio.file.Files.writeString(
+                tmp.resolve("source.yaml"),
+                MirrorFixture.builder(tmp.resolve("source-cache"), origin).yaml());
+        Path bundle = tmp.resolve("modules.tar");
+        java.io.ByteArrayOutputStream exported = new java.io.ByteArrayOutputStream();
+        assertThat(run(
+                        new io.providermirror.server.cli.ExportCommand(into(exported), Map.of()),
+                        "--config",
+                        source.toString(),
+                        "--platform",
+                        "linux_amd64",
+                        "--dir",
+                        configurationCalling(MirrorFixture.HOST + "/corp/a/aws", "1.1.0")
+                                .toString(),
+                        "--output",
+                        bundle.toString()))
+                .as(exported.toString(StandardCharsets.UTF_8))
+                .isZero();
+        // As a bundle written before bundles carried modules' version lists: the list and its manifest entry gone.
+        String list = "_modules/" + MirrorFixture.HOST + "/corp/a/aws/versions.json";
+        Path withoutList = tmp.resolve("without-list.tar");
+        Map<String, byte[]> entries = new LinkedHashMap<>();
+        try (var tar = new org.apache.commons.compress.archivers.tar.TarArchiveInputStream(
+                java.nio.file.Files.newInputStream(bundle))) {
+            for (var entry = tar.getNextEntry(); entry != null; entry = tar.getNextEntry()) {
+                entries.put(entry.getName(), tar.readAllBytes());
+            }
+        }
+        assertThat(entries.remove(list))
+                .as("the bundle's version list of the module")
+                .isNotNull();
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        var manifest = (com.fasterxml.jackson.databind.node.ObjectNode)
+                json.readTree(entries.get(io.providermirror.server.bundle.BundleManifest.PATH));
+        var listed = manifest.withArray("entries");
+        for (int i = listed.size() - 1; i >= 0; i--) {
+            if (listed.get(i).get("path").asText().equals(list)) {
+                listed.remove(i);
+            }
+        }
+        entries.put(io.providermirror.server.bundle.BundleManifest.PATH, json.writeValueAsBytes(manifest));
+        try (var tar = new org.apache.commons.compress.archivers.tar.TarArchiveOutputStream(
+                java.nio.file.Files.newOutputStream(withoutList))) {
+            tar.setLongFileMode(org.apache.commons.compress.archivers.tar.TarArchiveOutputStream.LONGFILE_POSIX);
+            for (Map.Entry<String, byte[]> entry : entries.entrySet()) {
+                var header = new org.apache.commons.compress.archivers.tar.TarArchiveEntry(entry.getKey());
+                header.setSize(entry.getValue().length);
+                tar.putArchiveEntry(header);
+                tar.write(entry.getValue());
+                tar.closeArchiveEntry();
+            }
+        }
+
+        Path targetConfig = java.nio.file.Files.writeString(
+                tmp.resolve("target.yaml"),
+                builder().set("upstream.offline", true).yaml());
+        java.io.ByteArrayOutputStream imported = new java.io.ByteArrayOutputStream();
+        int exit = run(
+                new io.providermirror.server.cli.ImportCommand(into(imported), Map.of()),
+                "--config",
+                targetConfig.toString(),
+                withoutList.toString());
+        assertThat(exit).as(imported.toString(StandardCharsets.UTF_8)).isEqualTo(1);
+        assertThat(imported.toString(StandardCharsets.UTF_8))
+                .contains("REFUSED " + withoutList)
+                .contains("module " + MirrorFixture.HOST + "/corp/a/aws 1.1.0: the bundle lacks the module's "
+                        + "version list")
+                .contains("export it again");
+    }
+
+    @Test
     void importRefusesABundleWhoseModuleContentDiffersFromWhatTheCachePinnedAndKeepsThePin() throws Exception {
         registry.serveArchive("/archives/a-1.tar.gz", ModuleArchives.tarGz(module("exported")));
         registry.publish("corp", "a", "aws", "1.1.0", "/archives/a-1.tar.gz");
