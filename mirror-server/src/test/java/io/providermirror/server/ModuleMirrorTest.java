@@ -489,10 +489,11 @@ final class ModuleMirrorTest {
     }
 
     @Test
-    void exportCarriesModulesWithTheirPinsAndImportBringsThemIntoAnotherMirrorThatServesThemWithoutTheOrigin()
-            throws Exception {
+    void exportCarriesModulesWithTheirPinsAndVersionListsAndAnOfflineMirrorServesThemAfterTheImport() throws Exception {
         registry.serveArchive("/archives/a-1.tar.gz", ModuleArchives.tarGz(module("a 1")));
+        registry.serveArchive("/archives/a-0.tar.gz", ModuleArchives.tarGz(module("a 0")));
         registry.publish("corp", "a", "aws", "1.1.0", "/archives/a-1.tar.gz");
+        registry.publish("corp", "a", "aws", "1.0.0", "/archives/a-0.tar.gz");
         Path source = java.nio.file.Files.writeString(
                 tmp.resolve("source.yaml"),
                 MirrorFixture.builder(tmp.resolve("source-cache"), origin).yaml());
@@ -510,10 +511,16 @@ final class ModuleMirrorTest {
                 directory.toString(),
                 "--output",
                 bundle.toString());
-        assertThat(exit).as(exported.toString(StandardCharsets.UTF_8)).isZero();
-        assertThat(exported.toString(StandardCharsets.UTF_8)).contains("1 module version(s)");
+        String exportOutput = exported.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as(exportOutput).isZero();
+        assertThat(exportOutput)
+                .contains(
+                        "export: cache directory " + tmp.resolve("source-cache").toAbsolutePath())
+                .contains("export: modules: 1 fetched, 0 already cached, 0 failed")
+                .contains("1 module(s), 1 module version(s)")
+                .doesNotContain("warm:");
 
-        MirrorFixture.Builder target = builder();
+        MirrorFixture.Builder target = builder().set("upstream.offline", true);
         Path targetConfig = java.nio.file.Files.writeString(tmp.resolve("target.yaml"), target.yaml());
         java.io.ByteArrayOutputStream imported = new java.io.ByteArrayOutputStream();
         int importExit = run(
@@ -521,16 +528,117 @@ final class ModuleMirrorTest {
                 "--config",
                 targetConfig.toString(),
                 bundle.toString());
-        assertThat(importExit).as(imported.toString(StandardCharsets.UTF_8)).isZero();
-        assertThat(imported.toString(StandardCharsets.UTF_8)).contains("1 module version(s), verified and cached");
+        String importOutput = imported.toString(StandardCharsets.UTF_8);
+        assertThat(importExit).as(importOutput).isZero();
+        assertThat(importOutput)
+                .contains("import: cache directory " + tmp.resolve("cache").toAbsolutePath())
+                .contains("0 provider(s), 0 provider version(s), 0 archive(s); 1 module(s), 1 module version(s), "
+                        + "verified and cached; new here: 0 archive(s), 1 module version(s), 1 version(s) added to "
+                        + "version lists");
+        assertThat(exportOutput)
+                .as("export and import count what the bundle carries the same way")
+                .contains("0 provider(s), 0 provider version(s), 0 archive(s); 1 module(s), 1 module version(s)");
 
         origin.close();
         mirror = target.start();
+        HttpResponse<byte[]> versions = mirror.get(path("corp/a/aws", "versions"));
+        assertThat(versions.statusCode())
+                .as(new String(versions.body(), StandardCharsets.UTF_8))
+                .isEqualTo(200);
+        assertThat(new String(versions.body(), StandardCharsets.UTF_8))
+                .as("just the bundled version, so the CLI never picks one the bundle lacks")
+                .isEqualTo("{\"modules\":[{\"versions\":[{\"version\":\"1.1.0\"}]}]}");
         HttpResponse<byte[]> download = mirror.get(path("corp/a/aws", "1.1.0/download"));
         assertThat(download.headers().firstValue("X-Cache")).contains("HIT");
         HttpResponse<byte[]> archive = followDownload(download);
         assertThat(archive.statusCode()).isEqualTo(200);
         assertThat(archive.body()).isEqualTo(ModuleArchives.tarGz(module("a 1")));
+        mirror.close();
+        mirror = null;
+
+        java.io.ByteArrayOutputStream again = new java.io.ByteArrayOutputStream();
+        assertThat(run(
+                        new io.providermirror.server.cli.ImportCommand(into(again), Map.of()),
+                        "--config",
+                        targetConfig.toString(),
+                        bundle.toString()))
+                .isZero();
+        assertThat(again.toString(StandardCharsets.UTF_8))
+                .contains("1 module(s), 1 module version(s), verified; nothing new: the cache held all of it already");
+    }
+
+    @Test
+    void aBundleWithoutAModulesVersionListIsRefusedSinceAnOfflineMirrorCouldNotListWhatItImported() throws Exception {
+        registry.serveArchive("/archives/a-1.tar.gz", ModuleArchives.tarGz(module("a 1")));
+        registry.publish("corp", "a", "aws", "1.1.0", "/archives/a-1.tar.gz");
+        Path source = java.nio.file.Files.writeString(
+                tmp.resolve("source.yaml"),
+                MirrorFixture.builder(tmp.resolve("source-cache"), origin).yaml());
+        Path bundle = tmp.resolve("modules.tar");
+        java.io.ByteArrayOutputStream exported = new java.io.ByteArrayOutputStream();
+        assertThat(run(
+                        new io.providermirror.server.cli.ExportCommand(into(exported), Map.of()),
+                        "--config",
+                        source.toString(),
+                        "--platform",
+                        "linux_amd64",
+                        "--dir",
+                        configurationCalling(MirrorFixture.HOST + "/corp/a/aws", "1.1.0")
+                                .toString(),
+                        "--output",
+                        bundle.toString()))
+                .as(exported.toString(StandardCharsets.UTF_8))
+                .isZero();
+        // As a bundle written before bundles carried modules' version lists: the list and its manifest entry gone.
+        String list = "_modules/" + MirrorFixture.HOST + "/corp/a/aws/versions.json";
+        Path withoutList = tmp.resolve("without-list.tar");
+        Map<String, byte[]> entries = new LinkedHashMap<>();
+        try (var tar = new org.apache.commons.compress.archivers.tar.TarArchiveInputStream(
+                java.nio.file.Files.newInputStream(bundle))) {
+            for (var entry = tar.getNextEntry(); entry != null; entry = tar.getNextEntry()) {
+                entries.put(entry.getName(), tar.readAllBytes());
+            }
+        }
+        assertThat(entries.remove(list))
+                .as("the bundle's version list of the module")
+                .isNotNull();
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        var manifest = (com.fasterxml.jackson.databind.node.ObjectNode)
+                json.readTree(entries.get(io.providermirror.server.bundle.BundleManifest.PATH));
+        var listed = manifest.withArray("entries");
+        for (int i = listed.size() - 1; i >= 0; i--) {
+            if (listed.get(i).get("path").asText().equals(list)) {
+                listed.remove(i);
+            }
+        }
+        entries.put(io.providermirror.server.bundle.BundleManifest.PATH, json.writeValueAsBytes(manifest));
+        try (var tar = new org.apache.commons.compress.archivers.tar.TarArchiveOutputStream(
+                java.nio.file.Files.newOutputStream(withoutList))) {
+            tar.setLongFileMode(org.apache.commons.compress.archivers.tar.TarArchiveOutputStream.LONGFILE_POSIX);
+            for (Map.Entry<String, byte[]> entry : entries.entrySet()) {
+                var header = new org.apache.commons.compress.archivers.tar.TarArchiveEntry(entry.getKey());
+                header.setSize(entry.getValue().length);
+                tar.putArchiveEntry(header);
+                tar.write(entry.getValue());
+                tar.closeArchiveEntry();
+            }
+        }
+
+        Path targetConfig = java.nio.file.Files.writeString(
+                tmp.resolve("target.yaml"),
+                builder().set("upstream.offline", true).yaml());
+        java.io.ByteArrayOutputStream imported = new java.io.ByteArrayOutputStream();
+        int exit = run(
+                new io.providermirror.server.cli.ImportCommand(into(imported), Map.of()),
+                "--config",
+                targetConfig.toString(),
+                withoutList.toString());
+        assertThat(exit).as(imported.toString(StandardCharsets.UTF_8)).isEqualTo(1);
+        assertThat(imported.toString(StandardCharsets.UTF_8))
+                .contains("REFUSED " + withoutList)
+                .contains("module " + MirrorFixture.HOST + "/corp/a/aws 1.1.0: the bundle lacks the module's "
+                        + "version list")
+                .contains("export it again");
     }
 
     @Test

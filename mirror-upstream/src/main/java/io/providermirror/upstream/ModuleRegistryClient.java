@@ -100,6 +100,22 @@ public final class ModuleRegistryClient {
     }
 
     /**
+     * {@code versions} in the registry's form ({@code {"modules":[{"versions":[{"version":...}]}]}}), in their order:
+     * what {@link #parseVersions} reads.
+     */
+    public static byte[] versionsDocument(List<ProviderVersion> versions) {
+        com.fasterxml.jackson.databind.node.ObjectNode root = JSON.createObjectNode();
+        com.fasterxml.jackson.databind.node.ArrayNode entries =
+                root.putArray("modules").addObject().putArray("versions");
+        versions.forEach(version -> entries.addObject().put("version", version.toString()));
+        try {
+            return JSON.writeValueAsBytes(root);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot render a version list", e);
+        }
+    }
+
+    /**
      * {@code GET :namespace/:name/:system/:version/download}: the module's source, from a {@code 204} (or
      * {@code 200}) with {@code X-Terraform-Get}, or a {@code 200} whose JSON body is {@code {"location": ...}};
      * a relative value is resolved against the download URL as the CLI does.

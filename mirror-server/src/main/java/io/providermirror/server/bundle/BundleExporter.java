@@ -3,6 +3,7 @@ package io.providermirror.server.bundle;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.providermirror.cache.CacheKey;
 import io.providermirror.cache.OpenBlob;
+import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
@@ -32,7 +33,8 @@ import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 /**
  * Writes a bundle of cached releases: for each provider a version list of just the bundled versions, for
  * each version its evidence exactly as the origin served it (download documents with their signing keys,
- * SHA256SUMS and signatures), and the archives; a manifest with every entry's sha256 comes first. The
+ * SHA256SUMS and signatures), and the archives; for each registry module a version list of just the bundled
+ * versions, and each version's pin and archive; a manifest with every entry's sha256 comes first. The
  * documents are the cache's own, written by {@link CacheDocuments} as the cache holds them.
  */
 public final class BundleExporter {
@@ -114,6 +116,15 @@ public final class BundleExporter {
             }
         }
         List<BundleManifest.Module> moduleVersions = new ArrayList<>();
+        Map<ModuleAddress, TreeSet<ProviderVersion>> byModule = new LinkedHashMap<>();
+        modules.forEach(module ->
+                byModule.computeIfAbsent(module.address(), a -> new TreeSet<>()).add(module.version()));
+        for (var module : byModule.entrySet()) {
+            // As for providers: just the bundled versions, so the CLI inside never picks one the bundle lacks.
+            CacheKey list = CacheLayout.moduleVersions(module.getKey());
+            bundled.writeModuleVersionList(module.getKey(), List.copyOf(module.getValue()));
+            items.add(bytesItem(path(list), documents.bytes(list)));
+        }
         for (StoredModule module : modules) {
             CacheKey pin = CacheLayout.modulePin(module.address(), module.version());
             bundled.writeModulePin(module.address(), module.version(), module.pin());

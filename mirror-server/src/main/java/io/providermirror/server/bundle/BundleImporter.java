@@ -1,5 +1,7 @@
 package io.providermirror.server.bundle;
 
+import io.providermirror.cache.CacheKey;
+import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
@@ -17,8 +19,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * Brings a bundle into a cache directory, trusting nothing in it until it is checked again: every entry
@@ -26,9 +28,10 @@ import java.util.TreeSet;
  * SHA256SUMS and signature with its origin's keys under the host's signature policy (pinned keys apply;
  * parent-mirror evidence only for a host configured with that parent), every archive against its verified
  * hash and against what the cache already holds: a cached version never changes (its cached, verified evidence
- * stays, and the bundle's must agree with it). Version lists are merged only for the versions the bundle carries.
- * Only when all of it holds does anything enter the cache; a bundle that fails any check is refused whole.
- * Reading is {@link BundleReader}'s job, checking {@link ReleaseChecks}'; this class commits.
+ * stays, and the bundle's must agree with it). Version lists, of providers and of modules, are merged only for the
+ * versions the bundle carries. Only when all of it holds does anything enter the cache; a bundle that fails any
+ * check is refused whole. Reading is {@link BundleReader}'s job, checking {@link ReleaseChecks}' and
+ * {@link ModuleChecks}'; this class commits.
  */
 public final class BundleImporter {
 
@@ -44,9 +47,22 @@ public final class BundleImporter {
         }
     }
 
-    /** What an import brought in, and which keys vouched for it. */
+    /**
+     * What an import brought in: what the bundle carries (all of it verified), which keys vouched for it, and what of
+     * it this cache lacked: archives of providers, module versions, and versions its version lists did not name.
+     */
     public record Report(
-            int releases, int archives, long bytes, Map<String, TreeSet<String>> signingKeysByHost, int modules) {}
+            BundleCounts carried,
+            Map<String, SortedSet<String>> signingKeysByHost,
+            int newArchives,
+            int newModuleVersions,
+            int newlyListed) {
+
+        /** True when the cache held everything the bundle carries already: the import changed nothing. */
+        public boolean addedNothing() {
+            return newArchives == 0 && newModuleVersions == 0 && newlyListed == 0;
+        }
+    }
 
     private final MirrorCore core;
     private final CacheDocuments cache;
@@ -66,25 +82,35 @@ public final class BundleImporter {
     public Report importBundle(Path bundle) throws IOException {
         try (BundleContents contents = reader.read(bundle)) {
             List<ReleaseChecks.CheckedRelease> checked = new ArrayList<>();
-            Report report = new ReleaseChecks(core, cache).check(contents, checked);
+            Map<String, SortedSet<String>> keys = new ReleaseChecks(core, cache).check(contents, checked);
             List<ModuleChecks.CheckedModule> modules = new ArrayList<>();
             new ModuleChecks(core, cache).check(contents, modules);
-            commit(contents, checked);
-            commitModules(contents, modules);
+            Added added = new Added();
+            commit(contents, checked, added);
+            commitModules(contents, modules, added);
             return new Report(
-                    report.releases(), report.archives(), report.bytes(), report.signingKeysByHost(), modules.size());
+                    BundleCounts.of(contents.manifest()), keys, added.archives, added.moduleVersions, added.listed);
         }
     }
 
-    private void commit(BundleContents contents, List<ReleaseChecks.CheckedRelease> checked) throws IOException {
+    /** What the commits added that the cache lacked. */
+    private static final class Added {
+        int archives;
+        int moduleVersions;
+        int listed;
+    }
+
+    private void commit(BundleContents contents, List<ReleaseChecks.CheckedRelease> checked, Added added)
+            throws IOException {
         Map<ProviderAddress, Set<ProviderVersion>> carried = new LinkedHashMap<>();
         for (ReleaseChecks.CheckedRelease release : checked) {
             ProviderAddress address = release.address();
             ProviderVersion version = release.version();
             Map<Platform, String> h1 = new TreeMap<>();
             for (Platform platform : release.platforms()) {
-                BundleContents.StagedArchive staged =
-                        contents.archives().get(CacheLayout.archive(address, version, platform));
+                CacheKey key = CacheLayout.archive(address, version, platform);
+                BundleContents.StagedArchive staged = contents.archives().get(key);
+                added.archives += core.blobs().find(key).isEmpty() ? 1 : 0;
                 staged.write().commit(staged.sha256());
                 h1.put(platform, PackageHashes.h1(staged.write().openReader()));
             }
@@ -99,28 +125,70 @@ public final class BundleImporter {
         for (Map.Entry<ProviderAddress, Set<ProviderVersion>> provider : carried.entrySet()) {
             VersionList list =
                     bundled.versionList(provider.getKey()).orElseThrow().value();
-            cache.writeVersionList(merged(list, provider.getValue()));
-        }
-    }
-
-    /** Commits each checked module version's archive, and its pin where the cache had none. */
-    private void commitModules(BundleContents contents, List<ModuleChecks.CheckedModule> modules) throws IOException {
-        for (ModuleChecks.CheckedModule module : modules) {
-            BundleContents.StagedArchive staged = contents.archives()
-                    .get(CacheLayout.moduleArchive(
-                            module.address(), module.version(), module.pin().archiveType()));
-            staged.write().commit(staged.sha256());
-            if (!module.pinnedAlready()) {
-                cache.writeModulePin(module.address(), module.version(), module.pin());
-            }
+            added.listed += merge(list, provider.getValue());
         }
     }
 
     /**
-     * The versions the cache lists already, unchanged, joined by the bundle's {@code carried} versions (those whose
-     * releases the bundle holds and that verified) that the cache does not list yet: an import only adds.
+     * Commits each checked module version's archive, and its pin where the cache had none; then merges each module's
+     * version list as {@link #merge} does providers'.
      */
-    private VersionList merged(VersionList bundled, Set<ProviderVersion> carried) throws IOException {
+    private void commitModules(BundleContents contents, List<ModuleChecks.CheckedModule> modules, Added added)
+            throws IOException {
+        Map<ModuleAddress, Set<ProviderVersion>> carried = new LinkedHashMap<>();
+        for (ModuleChecks.CheckedModule module : modules) {
+            CacheKey key = CacheLayout.moduleArchive(
+                    module.address(), module.version(), module.pin().archiveType());
+            BundleContents.StagedArchive staged = contents.archives().get(key);
+            added.moduleVersions +=
+                    !module.pinnedAlready() || core.blobs().find(key).isEmpty() ? 1 : 0;
+            staged.write().commit(staged.sha256());
+            if (!module.pinnedAlready()) {
+                cache.writeModulePin(module.address(), module.version(), module.pin());
+            }
+            carried.computeIfAbsent(module.address(), a -> new HashSet<>()).add(module.version());
+        }
+        CacheDocuments bundled = new CacheDocuments(contents.documents());
+        for (Map.Entry<ModuleAddress, Set<ProviderVersion>> module : carried.entrySet()) {
+            List<ProviderVersion> listed =
+                    bundled.moduleVersionList(module.getKey()).orElseThrow().value();
+            added.listed += mergeModule(module.getKey(), listed, module.getValue());
+        }
+    }
+
+    /**
+     * As {@link #merge}, for a module: the versions the cache lists already, unchanged and in their order, then the
+     * bundle's {@code carried} versions it does not list yet.
+     *
+     * @return how many versions the cache's list gained
+     */
+    private int mergeModule(ModuleAddress address, List<ProviderVersion> bundled, Set<ProviderVersion> carried)
+            throws IOException {
+        List<ProviderVersion> all = new ArrayList<>();
+        try {
+            cache.moduleVersionList(address).ifPresent(cached -> all.addAll(cached.value()));
+        } catch (CacheDocuments.Unreadable unreadable) {
+            // The bundle's list replaces an unreadable one; a cache that cannot be read at all stops the import.
+        }
+        int before = all.size();
+        bundled.stream()
+                .filter(carried::contains)
+                .filter(version -> !all.contains(version))
+                .forEach(all::add);
+        if (all.size() > before) {
+            cache.writeModuleVersionList(address, all);
+        }
+        return all.size() - before;
+    }
+
+    /**
+     * Writes the versions the cache lists already, unchanged, joined by the bundle's {@code carried} versions (those
+     * whose releases the bundle holds and that verified) that the cache does not list yet, when there are such: an
+     * import only adds.
+     *
+     * @return how many versions the cache's list gained
+     */
+    private int merge(VersionList bundled, Set<ProviderVersion> carried) throws IOException {
         Map<ProviderVersion, ListedVersion> all = new TreeMap<>();
         try {
             cache.versionList(bundled.address())
@@ -128,9 +196,13 @@ public final class BundleImporter {
         } catch (CacheDocuments.Unreadable unreadable) {
             // The bundle's list replaces an unreadable one; a cache that cannot be read at all stops the import.
         }
+        int before = all.size();
         bundled.versions().keySet().stream()
                 .filter(carried::contains)
                 .forEach(version -> all.putIfAbsent(version, bundled.versions().get(version)));
-        return new VersionList(bundled.address(), all);
+        if (all.size() > before) {
+            cache.writeVersionList(new VersionList(bundled.address(), all));
+        }
+        return all.size() - before;
     }
 }

@@ -160,10 +160,11 @@ final class BundleReader {
     private static CacheKey key(String name) throws RefusedException {
         try {
             CacheKey key = new CacheKey(List.of(name.split("/", -1)));
-            boolean module = key.segments().get(0).equals(CacheLayout.MODULES);
-            if (module
-                    ? key.segments().size() != 7
-                    : key.segments().size() != 4 && key.segments().size() != 5) {
+            List<String> segments = key.segments();
+            boolean module = segments.get(0).equals(CacheLayout.MODULES);
+            // A module's version list is one level above its versions' pins and archives.
+            boolean moduleList = segments.size() == 6 && segments.get(5).equals("versions.json");
+            if (module ? segments.size() != 7 && !moduleList : segments.size() != 4 && segments.size() != 5) {
                 throw new IllegalArgumentException("unexpected depth");
             }
             return key;

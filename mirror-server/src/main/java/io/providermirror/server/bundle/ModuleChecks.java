@@ -13,10 +13,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Checks every registry module version of a read bundle: its pin is in the bundle, its archive is the one the pin
- * names (sha256 and size) and passes the limits on entries, sizes and names that archives from origins pass, the
- * mirror would serve it, and it agrees with what the cache pinned already: a pinned version never changes, so a
- * bundle that carries other content for it is refused, naming both. Any failure refuses the whole bundle.
+ * Checks every registry module version of a read bundle: its pin and its module's version list are in the bundle,
+ * its archive is the one the pin names (sha256 and size) and passes the limits on entries, sizes and names that
+ * archives from origins pass, the mirror would serve it, and it agrees with what the cache pinned already: a pinned
+ * version never changes, so a bundle that carries other content for it is refused, naming both. Any failure refuses
+ * the whole bundle.
  */
 final class ModuleChecks {
 
@@ -59,6 +60,7 @@ final class ModuleChecks {
             } catch (IOException e) {
                 throw new RefusedException(what + ": its pin in the bundle is unreadable: " + e.getMessage());
             }
+            requireVersionList(bundled, address, what);
             BundleContents.StagedArchive staged;
             try {
                 io.providermirror.server.core.ModuleMirror.archiveType(pin.archiveType());
@@ -89,6 +91,21 @@ final class ModuleChecks {
                                 + "bundle was imported");
             }
             checked.add(new CheckedModule(address, version, pin.withoutAcceptance(), stored.isPresent()));
+        }
+    }
+
+    /** The bundle's version list of the module, which import merges as it merges providers' lists. */
+    private static void requireVersionList(CacheDocuments bundled, ModuleAddress address, String what)
+            throws RefusedException {
+        try {
+            if (bundled.moduleVersionList(address).isEmpty()) {
+                throw new RefusedException(what + ": the bundle lacks the module's version list (a bundle written "
+                        + "before bundles carried them; export it again)");
+            }
+        } catch (RefusedException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new RefusedException(what + ": its version list in the bundle is unreadable: " + e.getMessage());
         }
     }
 

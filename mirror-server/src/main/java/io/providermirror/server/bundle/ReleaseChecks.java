@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -45,11 +46,14 @@ final class ReleaseChecks {
         this.cache = cache;
     }
 
-    /** Checks every release of {@code contents}; {@code checked} receives each, in the manifest's order. */
-    BundleImporter.Report check(BundleContents contents, List<CheckedRelease> checked) throws IOException {
+    /**
+     * Checks every release of {@code contents}; {@code checked} receives each, in the manifest's order.
+     *
+     * @return the keys that vouched for them, by host
+     */
+    Map<String, SortedSet<String>> check(BundleContents contents, List<CheckedRelease> checked) throws IOException {
         CacheDocuments bundled = new CacheDocuments(contents.documents());
-        Map<String, TreeSet<String>> keys = new TreeMap<>();
-        long bytes = 0;
+        Map<String, SortedSet<String>> keys = new TreeMap<>();
         for (BundleManifest.Release release : contents.manifest().releases()) {
             ProviderAddress address = address(release.provider());
             ProviderVersion version = version(release);
@@ -82,12 +86,10 @@ final class ReleaseChecks {
                         what + " " + platform, pkg, cached, staged, CacheLayout.archive(address, version, platform));
                 platforms.add(platform);
                 keys.computeIfAbsent(address.hostname(), h -> new TreeSet<>()).add(pkg.signingKeyId());
-                bytes += staged.size();
             }
             checked.add(new CheckedRelease(address, version, platforms, evidence, cached != null));
         }
-        return new BundleImporter.Report(
-                contents.manifest().releases().size(), contents.archives().size(), bytes, keys, 0);
+        return keys;
     }
 
     private static ReleaseEvidence bundledEvidence(

@@ -1,12 +1,11 @@
 package io.providermirror.server.cli;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.providermirror.server.app.CacheLock;
 import io.providermirror.server.app.MirrorCore;
+import io.providermirror.server.bundle.BundleCounts;
 import io.providermirror.server.bundle.BundleExporter;
 import io.providermirror.server.bundle.BundleManifest;
 import io.providermirror.server.config.ConfigException;
-import io.providermirror.server.config.ConfigLoader;
 import io.providermirror.server.config.DataSize;
 import io.providermirror.server.core.StoredModule;
 import io.providermirror.server.logging.LoggingSetup;
@@ -17,7 +16,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,11 +32,12 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {
-            "Writes a bundle (tar, or tar.zst when the file name ends in .zst) of selected providers for a "
-                    + "network without internet: archives, and their origins' evidence (download documents with signing keys, "
-                    + "SHA256SUMS, signatures), to be verified again by import.",
+            "Writes a bundle (tar, or tar.zst when the file name ends in .zst) of selected providers and registry "
+                    + "modules for a network without internet: provider archives with their origins' evidence (download "
+                    + "documents with signing keys, SHA256SUMS, signatures), module archives with their pins, and version "
+                    + "lists of just the bundled versions, to be verified again by import.",
             "Works on a cache directory (--config) with no mirror running on it, fetching and verifying what is not "
-                    + "cached yet.",
+                    + "cached yet; without --config, on ./mirror-data if it exists.",
             "Exits 0 when the bundle was written, 1 when anything failed (then no bundle is written), 2 on a usage "
                     + "error, a configuration that does not load or a cache directory in use."
         },
@@ -87,16 +86,11 @@ public final class ExportCommand implements Callable<Integer> {
         if (selected.isEmpty()) {
             return 2;
         }
-        try (MirrorCore core = MirrorCore.open(
-                new ConfigLoader(environment).load(config),
-                Clock.systemUTC(),
-                false,
-                UnaryOperator.identity(),
-                new SimpleMeterRegistry())) {
+        try (MirrorCore core = CommandCache.open("export", config, environment, UnaryOperator.identity(), out)) {
             CacheWarmTarget target = new CacheWarmTarget(core);
             List<Warmer.Job> archives = List.of();
             if (!selected.get().requests().isEmpty()) {
-                Warmer.Summary summary = selection.run(new Warmer(target, out, false), selected.get());
+                Warmer.Summary summary = selection.run(new Warmer(target, out, false, "export"), selected.get());
                 if (summary.failed()) {
                     out.println("export: no bundle written, since not everything could be fetched and verified");
                     return 1;
@@ -105,7 +99,8 @@ public final class ExportCommand implements Callable<Integer> {
             }
             List<StoredModule> modules = new ArrayList<>();
             if (!selected.get().modules().isEmpty()) {
-                ModuleWarmer.Summary summary = selection.runModules(new ModuleWarmer(target, out), selected.get());
+                ModuleWarmer.Summary summary =
+                        selection.runModules(new ModuleWarmer(target, out, "export"), selected.get());
                 if (summary.failed()) {
                     out.println("export: no bundle written, since not every module could be fetched and pinned");
                     return 1;
@@ -122,8 +117,7 @@ public final class ExportCommand implements Callable<Integer> {
             }
             BundleManifest manifest = new BundleExporter(core).export(archives, modules, output);
             out.println("export: wrote " + output + " (" + DataSize.format(Files.size(output)) + "): "
-                    + manifest.releases().size() + " release(s), "
-                    + archives.size() + " archive(s), " + manifest.modules().size() + " module version(s)");
+                    + BundleCounts.of(manifest).describe());
             return 0;
         } catch (CacheLock.InUseException e) {
             out.println("export: " + e.getMessage() + "; stop the mirror while exporting, or export from a copy of its "

@@ -1,17 +1,15 @@
 package io.providermirror.server.cli;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.providermirror.server.app.CacheLock;
 import io.providermirror.server.app.MirrorCore;
 import io.providermirror.server.bundle.BundleImporter;
 import io.providermirror.server.config.ConfigException;
-import io.providermirror.server.config.ConfigLoader;
+import io.providermirror.server.config.DataSize;
 import io.providermirror.server.logging.LoggingSetup;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,8 +24,8 @@ import picocli.CommandLine.Parameters;
         name = "import",
         mixinStandardHelpOptions = true,
         description = {
-            "Brings bundles written by export into a cache directory (--config; no mirror may be running on "
-                    + "it). Every entry is checked against the bundle's manifest, every release's signature against its "
+            "Brings bundles written by export into a cache directory (--config, or ./mirror-data if it exists; no "
+                    + "mirror may be running on it). Every entry is checked against the bundle's manifest, every release's signature against its "
                     + "origin's keys under this mirror's signature policy (upstream.hosts.<host>.trustedKeys applies), every "
                     + "archive against its verified hash; only then does anything enter the cache. An altered bundle is "
                     + "refused whole; so is a truncated one.",
@@ -72,19 +70,13 @@ public final class ImportCommand implements Callable<Integer> {
             out.println("import: nothing was imported");
             return 2;
         }
-        try (MirrorCore core = MirrorCore.open(
-                new ConfigLoader(environment).load(config),
-                Clock.systemUTC(),
-                false,
-                UnaryOperator.identity(),
-                new SimpleMeterRegistry())) {
+        try (MirrorCore core = CommandCache.open("import", config, environment, UnaryOperator.identity(), out)) {
             int exit = 0;
             for (Path bundle : bundles) {
                 try {
                     BundleImporter.Report report = new BundleImporter(core).importBundle(bundle);
-                    out.println("import: " + bundle + ": " + report.releases() + " release(s), " + report.archives()
-                            + " archive(s), " + report.bytes() + " bytes, " + report.modules()
-                            + " module version(s), verified and cached");
+                    out.println("import: " + bundle + " (" + DataSize.format(Files.size(bundle)) + "): "
+                            + report.carried().describe() + ", " + added(report));
                     report.signingKeysByHost()
                             .forEach((host, keys) ->
                                     out.println("  " + host + ": signed by key(s) " + String.join(", ", keys)));
@@ -103,6 +95,15 @@ public final class ImportCommand implements Callable<Integer> {
             out.println("import: " + e.getMessage());
             return 2;
         }
+    }
+
+    /** What the import added to the cache, or that it added nothing. */
+    private static String added(BundleImporter.Report report) {
+        if (report.addedNothing()) {
+            return "verified; nothing new: the cache held all of it already";
+        }
+        return "verified and cached; new here: " + report.newArchives() + " archive(s), " + report.newModuleVersions()
+                + " module version(s), " + report.newlyListed() + " version(s) added to version lists";
     }
 
     /** What keeps {@code bundle} from being read, checked before the cache is opened; null when nothing does. */

@@ -1,18 +1,15 @@
 package io.providermirror.server.cli;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.app.CacheLock;
 import io.providermirror.server.app.MirrorCore;
 import io.providermirror.server.config.ConfigException;
-import io.providermirror.server.config.ConfigLoader;
 import io.providermirror.server.core.ModulePin;
 import io.providermirror.server.logging.LoggingSetup;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -84,12 +81,8 @@ public final class ModulesCommand implements Callable<Integer> {
                 out.println("modules accept: version '" + version + "' is not a semantic version such as 1.2.0");
                 return 2;
             }
-            try (MirrorCore core = MirrorCore.open(
-                    new ConfigLoader(environment).load(config),
-                    Clock.systemUTC(),
-                    false,
-                    UnaryOperator.identity(),
-                    new SimpleMeterRegistry())) {
+            try (MirrorCore core =
+                    CommandCache.open("modules accept", config, environment, UnaryOperator.identity(), out)) {
                 ModulePin pin = core.modules().acceptNewContent(address, parsed.get());
                 out.println("modules accept: " + address + " " + parsed.get() + " was pinned at " + pin.identity()
                         + " (" + pin.source() + ", " + pin.pinnedAt() + "); the next request fetches it again "

@@ -44,8 +44,8 @@ public final class ProviderSelection {
     @Option(
             names = "--dir",
             paramLabel = "DIR",
-            description = "a Terraform configuration: the required_providers of its *.tf files, and for warm the "
-                    + "registry modules its module blocks call (repeatable)")
+            description = "a Terraform configuration: the required_providers of its *.tf files, and the registry "
+                    + "modules its module blocks call (repeatable)")
     List<Path> directories = new ArrayList<>();
 
     @Option(names = "--all-versions", description = "every version that matches a constraint, not only the newest")

@@ -1,10 +1,7 @@
 package io.providermirror.server.cli;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.providermirror.server.app.CacheLock;
-import io.providermirror.server.app.MirrorCore;
 import io.providermirror.server.config.ConfigException;
-import io.providermirror.server.config.ConfigLoader;
 import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.logging.LoggingSetup;
 import io.providermirror.server.warm.CacheWarmTarget;
@@ -19,7 +16,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -107,12 +103,12 @@ public final class WarmCommand implements Callable<Integer> {
             boolean failed = false;
             if (!selected.get().requests().isEmpty()) {
                 Warmer.Summary summary = selection.run(
-                        new Warmer(target, out, System.console() != null && out == System.out), selected.get());
+                        new Warmer(target, out, System.console() != null && out == System.out, "warm"), selected.get());
                 failed = summary.failed();
             }
             if (!selected.get().modules().isEmpty()) {
                 failed |= selection
-                        .runModules(new ModuleWarmer(target, out), selected.get())
+                        .runModules(new ModuleWarmer(target, out, "warm"), selected.get())
                         .failed();
             }
             return failed ? 1 : 0;
@@ -131,10 +127,9 @@ public final class WarmCommand implements Callable<Integer> {
             String token = tokenFile == null
                     ? null
                     : Files.readString(tokenFile, StandardCharsets.UTF_8).strip();
+            out.println("warm: through the mirror at " + mirror);
             return new MirrorWarmTarget(mirror, TrustedCertificates.sslContext(ca), token);
         }
-        MirrorConfig mirrorConfig = configView.apply(new ConfigLoader(environment).load(config));
-        return new CacheWarmTarget(MirrorCore.open(
-                mirrorConfig, Clock.systemUTC(), false, UnaryOperator.identity(), new SimpleMeterRegistry()));
+        return new CacheWarmTarget(CommandCache.open("warm", config, environment, configView, out));
     }
 }

@@ -8,6 +8,7 @@ import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
+import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.ReleaseEvidence;
 import io.providermirror.upstream.VersionList;
@@ -15,6 +16,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -195,6 +197,32 @@ public final class CacheDocuments {
     /** Stores the version list of module {@code address} as its origin sent it. */
     public void writeModuleVersions(ModuleAddress address, byte[] registryForm) throws IOException {
         store.write(CacheLayout.moduleVersions(address), registryForm);
+    }
+
+    /**
+     * The versions the cached version list of module {@code address} names, in its order, if the cache holds one.
+     *
+     * @throws Unreadable when the list does not parse
+     */
+    public Optional<Dated<List<ProviderVersion>>> moduleVersionList(ModuleAddress address) throws IOException {
+        Optional<Dated<byte[]>> stored = moduleVersions(address);
+        if (stored.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new Dated<>(
+                    ModuleRegistryClient.parseVersions(
+                                    stored.get().value(), "the cached version list of module " + address)
+                            .versions(),
+                    stored.get().storedAt()));
+        } catch (OriginException e) {
+            throw new Unreadable(e.getMessage(), e);
+        }
+    }
+
+    /** Stores {@code versions}, in their order, as the version list of module {@code address}. */
+    public void writeModuleVersionList(ModuleAddress address, List<ProviderVersion> versions) throws IOException {
+        writeModuleVersions(address, ModuleRegistryClient.versionsDocument(versions));
     }
 
     /** The pin of a module version, if it was ever fetched. */

@@ -1,13 +1,10 @@
 package io.providermirror.server.core;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.ProviderVersion;
-import java.io.IOException;
+import io.providermirror.upstream.ModuleRegistryClient;
 import java.util.List;
 
 /**
@@ -16,8 +13,6 @@ import java.util.List;
  * as the providers' {@code index.json} is. The policy does not change while the mirror runs.
  */
 final class ModuleVersionAnswers {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** A version list and the answer rendered from it: reused while the list served is that same one. */
     private record Rendered(ModuleVersions.Entry entry, RenderedDocument document) {}
@@ -64,13 +59,6 @@ final class ModuleVersionAnswers {
     }
 
     private static RenderedDocument render(List<ProviderVersion> versions) {
-        ObjectNode root = JSON.createObjectNode();
-        ArrayNode entries = root.putArray("modules").addObject().putArray("versions");
-        versions.forEach(version -> entries.addObject().put("version", version.toString()));
-        try {
-            return new RenderedDocument(JSON.writeValueAsBytes(root));
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot render a version list", e);
-        }
+        return new RenderedDocument(ModuleRegistryClient.versionsDocument(versions));
     }
 }

@@ -97,18 +97,15 @@ final class ModuleVersions {
 
     private Optional<Entry> fromCache(ModuleAddress address) {
         try {
-            Optional<CacheDocuments.Dated<byte[]>> stored = documents.moduleVersions(address);
-            if (stored.isEmpty()) {
-                return Optional.empty();
-            }
-            Entry entry = new Entry(
-                    ModuleRegistryClient.parseVersions(
-                                    stored.get().value(), "the cached version list of module " + address)
-                            .versions(),
-                    stored.get().storedAt());
-            memory.put(address, entry);
-            return Optional.of(entry);
-        } catch (IOException | OriginException e) {
+            Optional<Entry> entry =
+                    documents.moduleVersionList(address).map(stored -> new Entry(stored.value(), stored.storedAt()));
+            entry.ifPresent(known -> memory.put(address, known));
+            return entry;
+        } catch (CacheDocuments.Unreadable e) {
+            // Its message names the list and what is wrong with it.
+            LOG.warn("{}", e.getMessage());
+            return Optional.empty();
+        } catch (IOException e) {
             LOG.warn("cannot read the cached version list of module {}: {}", address, e.getMessage());
             return Optional.empty();
         }

@@ -32,10 +32,13 @@ public final class ModuleWarmer {
 
     private final WarmTarget target;
     private final PrintStream out;
+    private final String command;
 
-    public ModuleWarmer(WarmTarget target, PrintStream out) {
+    /** A warmer for {@code command} ({@code warm}, {@code export}), whose name starts each summary it prints. */
+    public ModuleWarmer(WarmTarget target, PrintStream out, String command) {
         this.target = target;
         this.out = out;
+        this.command = command;
     }
 
     public Summary run(List<ModuleRequest> requests, boolean allVersions) {
@@ -83,7 +86,7 @@ public final class ModuleWarmer {
                 out.println("  " + name + ": FAILED");
             }
         }
-        out.println("warm: modules: " + fetched + " fetched, " + cached + " already cached, " + failures.size()
+        out.println(command + ": modules: " + fetched + " fetched, " + cached + " already cached, " + failures.size()
                 + " failed");
         failures.forEach(line -> out.println("  FAILED: " + line));
         return new Summary(fetched, cached, failures, warmed);

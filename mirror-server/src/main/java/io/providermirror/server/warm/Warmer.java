@@ -48,11 +48,14 @@ public final class Warmer {
     private final WarmTarget target;
     private final PrintStream out;
     private final boolean interactive;
+    private final String command;
 
-    public Warmer(WarmTarget target, PrintStream out, boolean interactive) {
+    /** A warmer for {@code command} ({@code warm}, {@code export}), whose name starts each line it prints. */
+    public Warmer(WarmTarget target, PrintStream out, boolean interactive, String command) {
         this.target = target;
         this.out = out;
         this.interactive = interactive;
+        this.command = command;
     }
 
     public Summary run(List<ProviderRequest> requests, Set<Platform> platforms, boolean allVersions, int parallel)
@@ -61,7 +64,7 @@ public final class Warmer {
         List<String> failures = new ArrayList<>();
         List<String> notOffered = new ArrayList<>();
         List<Job> jobs = plan(requests, platforms, allVersions, failures, notOffered);
-        out.println("warm: " + jobs.size() + " archive(s) of " + requests.size() + " provider request(s) for "
+        out.println(command + ": " + jobs.size() + " archive(s) of " + requests.size() + " provider request(s) for "
                 + platforms.stream().map(Platform::toString).toList() + ", " + parallel + " at a time");
         AtomicLong bytes = new AtomicLong();
         int fetched = 0;
@@ -106,7 +109,8 @@ public final class Warmer {
         Summary summary = new Summary(fetched, cached, bytes.get(), failures, notOffered, warmed);
         out.println(String.format(
                 Locale.ROOT,
-                "warm: %d fetched (%s), %d already cached, %d failed, in %.1f s",
+                "%s: %d fetched (%s), %d already cached, %d failed, in %.1f s",
+                command,
                 fetched,
                 size(bytes.get()),
                 cached,

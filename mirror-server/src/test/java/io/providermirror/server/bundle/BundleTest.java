@@ -152,8 +152,10 @@ final class BundleTest {
 
         assertThat(importInside(bundle, "")).as(output).isZero();
         assertThat(output)
-                .contains("1 release(s), 2 archive(s)")
-                .contains("verified and cached")
+                .contains(
+                        "1 provider(s), 1 provider version(s), 2 archive(s) for darwin_arm64, linux_amd64; 0 module(s), "
+                                + "0 module version(s), verified and cached; new here: 2 archive(s), 0 module version(s), 1 "
+                                + "version(s) added to version lists")
                 .contains("example.test: signed by key(s) "
                         + fixture.origin().signingKey().signingKeyId());
 
@@ -347,7 +349,8 @@ final class BundleTest {
         assertThat(output)
                 .contains("export: wrote " + bundle + " ("
                         + io.providermirror.server.config.DataSize.format(Files.size(bundle))
-                        + "): 1 release(s), 2 archive(s)");
+                        + "): 1 provider(s), 1 provider version(s), 2 archive(s) for darwin_arm64, linux_amd64; 0 "
+                        + "module(s), 0 module version(s)");
         assertThat(Files.size(bundle)).as("a size worth a unit").isGreaterThan(1024);
     }
 
@@ -862,7 +865,7 @@ final class BundleTest {
                     .hasMessageContaining("documents")
                     .hasMessageContaining("more than " + (documents - 1) + " bytes");
             assertThat(archivesInside()).isEmpty();
-            assertThat(new BundleImporter(core, documents).importBundle(bundle).archives())
+            assertThat(new BundleImporter(core, documents).importBundle(bundle).newArchives())
                     .isEqualTo(2);
         }
     }
