@@ -238,6 +238,26 @@ final class OpenPgpSignaturesTest {
     }
 
     @Test
+    void aKeyWhoseOnlyUserIdIsRevokedSignsNothing() {
+        // go-crypto v1.0.0 (checkSignatureDetails) refuses with ErrKeyRevoked when the primary identity is revoked;
+        // a key with one user ID has no other to prefer. The revocation is made when the key was (an hour ago).
+        java.time.Instant made = java.time.Instant.now().minus(TestPgpKey.BACKDATED);
+        for (TestPgpKey key : List.of(primaryOnly, withSubkey)) {
+            String primaryKeyId = key.primaryFingerprint().substring(24);
+            assertThatThrownBy(() -> VerifyNow.signature(
+                            SUMS, key.signDetached(SUMS), List.of(key.armoredPublicKeyRevokingUserId(made))))
+                    .isInstanceOfSatisfying(
+                            VerificationException.class,
+                            e -> assertThat(e.check()).isEqualTo(VerificationException.Check.SIGNATURE))
+                    .hasMessageContaining("the signature over SHA256SUMS by " + key.signingKeyId() + " verifies")
+                    .hasMessageContaining("the primary user ID of the key " + primaryKeyId + " is revoked");
+            assertThat(VerifyNow.signature(SUMS, key.signDetached(SUMS), List.of(key.armoredPublicKey())))
+                    .as("the same key without the revocation")
+                    .isEqualTo(key.signingKeyId());
+        }
+    }
+
+    @Test
     void keysMadeByGnuPgVerifyTheirOwnSignatures() throws IOException {
         // Made by GnuPG 2.2.40 (see gnupg-keys/README.md): an ed25519 primary key that signs, and an RSA key whose
         // signing subkey is cross-signed, as GnuPG always makes them.

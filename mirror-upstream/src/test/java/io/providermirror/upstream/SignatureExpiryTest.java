@@ -59,6 +59,24 @@ final class SignatureExpiryTest {
     }
 
     @Test
+    void anExpiredCrossSignatureOfTheSigningSubkeyIsRefusedWhileKeyBindingAndSignatureAreCurrent() {
+        // go-crypto v1.0.0 judges the subkey's embedded back-signature with the others (checkSignatureDetails).
+        TestPgpKey crossMonth = TestPgpKey.generateDated(
+                "Cross month <cm@example.test>", true, new TestPgpKey.Dates(MADE, null, MONTH));
+        byte[] signature = crossMonth.signDetached(SUMS, SIGNED, null);
+        List<String> listed = List.of(crossMonth.armoredPublicKey());
+        assertThat(OpenPgpSignatures.verify(SUMS, signature, listed, MADE.plus(Duration.ofDays(29))))
+                .isEqualTo(crossMonth.signingKeyId());
+        Instant later = MADE.plus(Duration.ofDays(31));
+        assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, signature, listed, later))
+                .isInstanceOfSatisfying(
+                        VerificationException.class,
+                        e -> assertThat(e.check()).isEqualTo(VerificationException.Check.SIGNATURE_EXPIRED))
+                .hasMessageContaining("the cross-signature of the subkey " + crossMonth.signingKeyId()
+                        + " expired on 2025-01-31T00:00:00Z (made 2025-01-01T00:00:00Z, valid for 30 day(s))");
+    }
+
+    @Test
     void aSignatureMadeAfterTheTimeItIsJudgedAtIsRefused() {
         byte[] signature = forever.signDetached(SUMS, SIGNED, null);
         assertThatThrownBy(() -> OpenPgpSignatures.verify(
