@@ -77,7 +77,7 @@ final class ArchiveFillTest {
         assertThat(starts.get()).isEqualTo(1);
         assertThat(seen).allMatch(f -> f == seen[0]);
         seen[0].commit("0".repeat(64));
-        await().atMost(5, TimeUnit.SECONDS).until(() -> fills.size() == 0);
+        await().atMost(30, TimeUnit.SECONDS).until(() -> fills.size() == 0);
         assertThat(fills.joinOrStart(KEY, f -> starts.incrementAndGet()))
                 .as("committed: nothing to fetch")
                 .isEmpty();
@@ -93,7 +93,7 @@ final class ArchiveFillTest {
         assertThat(store.find(KEY)).isEmpty();
         first.append(java.nio.ByteBuffer.wrap(new byte[] {1, 2, 3}));
         first.commit("0".repeat(64));
-        await().atMost(5, TimeUnit.SECONDS).until(() -> fills.size() == 0);
+        await().atMost(30, TimeUnit.SECONDS).until(() -> fills.size() == 0);
 
         assertThat(fills.joinOrStart(KEY, f -> {
                     throw new AssertionError("a second download started");
@@ -105,7 +105,7 @@ final class ArchiveFillTest {
     void aFailedFillLeavesRoomForANewOne() throws Exception {
         FillRegistry fills = new FillRegistry(new FileBlobStore(root, Clock.systemUTC()));
         fills.joinOrStart(KEY, f -> {}).orElseThrow().fill().fail(new java.io.IOException("origin went away"));
-        await().atMost(5, TimeUnit.SECONDS).until(() -> fills.size() == 0);
+        await().atMost(30, TimeUnit.SECONDS).until(() -> fills.size() == 0);
 
         assertThat(fills.joinOrStart(KEY, f -> {}).orElseThrow().started()).isTrue();
     }

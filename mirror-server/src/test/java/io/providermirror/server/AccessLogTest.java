@@ -74,7 +74,7 @@ final class AccessLogTest {
                         .build());
         assertThat(response.statusCode()).isEqualTo(200);
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> linesFor(path).size() == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> linesFor(path).size() == 1);
         ILoggingEvent line = linesFor(path).get(0);
         Map<String, Object> fields = fields(line);
         assertThat(fields)
@@ -96,7 +96,7 @@ final class AccessLogTest {
         String path = "/providers/EXAMPLE/acme/x/index.json";
         assertThat(fixture.mirror().get(path).statusCode()).isEqualTo(400);
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> linesFor(path).size() == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> linesFor(path).size() == 1);
         assertThat(fields(linesFor(path).get(0))).containsEntry("status", 400).containsEntry("route", "invalid");
     }
 
@@ -166,7 +166,7 @@ final class AccessLogTest {
             socket.getInputStream().readAllBytes();
         }
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> linesFor("/nothing").size() == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> linesFor("/nothing").size() == 1);
         assertThat(fields(linesFor("/nothing").get(0)).get("userAgent")).isEqualTo("evil\\x22 \\x5c \\xe9");
     }
 }

@@ -80,9 +80,13 @@ final class MirrorFixture implements AutoCloseable {
                 .set("cache.directory", cacheDirectory.toString())
                 .set("upstream.trustedCertificates", originCa.toString())
                 .set("upstream.hosts", Map.of(HOST, Map.of("discoveryUrl", discoveryUrl.toString())))
-                .set("upstream.connectTimeout", "2s")
-                .set("upstream.requestTimeout", "3s")
-                .set("upstream.readTimeout", "2s");
+                // Generous deadlines: a test that is not about them must not see a timeout because the machine is
+                // busy (a loaded 2-core machine has taken 3.5 s for one answer of a loopback origin). A test about
+                // a deadline sets a short one and an origin that stalls far longer.
+                .set("upstream.connectTimeout", "60s")
+                .set("upstream.requestTimeout", "60s")
+                .set("upstream.readTimeout", "60s")
+                .set("server.metadataTimeout", "60s");
     }
 
     /** Configuration keys in their dotted form, as the README documents them. */
@@ -141,7 +145,7 @@ final class MirrorFixture implements AutoCloseable {
                         .version(HttpClient.Version.HTTP_1_1)
                         .sslContext(TrustedCertificates.sslContext(
                                 mirror.generatedCaFile().orElseThrow()))
-                        .connectTimeout(Duration.ofSeconds(5))
+                        .connectTimeout(Duration.ofSeconds(30))
                         .build();
                 return new MirrorFixture(cacheDirectory, mirror, client);
             } catch (IOException e) {
@@ -164,14 +168,14 @@ final class MirrorFixture implements AutoCloseable {
 
     HttpResponse<byte[]> get(String path) throws IOException, InterruptedException {
         return send(HttpRequest.newBuilder(url(path))
-                .timeout(Duration.ofSeconds(20))
+                .timeout(Duration.ofSeconds(90))
                 .GET()
                 .build());
     }
 
     HttpResponse<byte[]> head(String path) throws IOException, InterruptedException {
         return send(HttpRequest.newBuilder(url(path))
-                .timeout(Duration.ofSeconds(20))
+                .timeout(Duration.ofSeconds(90))
                 .method("HEAD", HttpRequest.BodyPublishers.noBody())
                 .build());
     }

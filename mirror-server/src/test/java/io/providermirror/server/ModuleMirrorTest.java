@@ -693,4 +693,75 @@ final class ModuleMirrorTest {
                         .body())
                 .isEqualTo(ModuleArchives.tarGz(module("pinned here")));
     }
+
+    @Test
+    void importRefusesABundleWhoseModuleArchiveWasSwappedForOtherBytesOfTheSameLength() throws Exception {
+        byte[] genuine = ModuleArchives.tarGz(module("exported"));
+        // Another well-formed module archive of exactly the same length: only its sha256 tells it apart.
+        byte[] other = java.util.stream.IntStream.range(0, 10_000)
+                .mapToObj(i -> ModuleArchives.tarGz(module("other " + i)))
+                .filter(candidate -> candidate.length == genuine.length)
+                .findFirst()
+                .orElseThrow();
+        registry.serveArchive("/archives/a-1.tar.gz", genuine);
+        registry.publish("corp", "a", "aws", "1.1.0", "/archives/a-1.tar.gz");
+        Path source = java.nio.file.Files.writeString(
+                tmp.resolve("source.yaml"),
+                MirrorFixture.builder(tmp.resolve("source-cache"), origin).yaml());
+        Path directory = configurationCalling(MirrorFixture.HOST + "/corp/a/aws", "1.1.0");
+        Path bundle = tmp.resolve("modules.tar");
+        java.io.ByteArrayOutputStream exported = new java.io.ByteArrayOutputStream();
+        assertThat(run(
+                        new io.providermirror.server.cli.ExportCommand(into(exported), Map.of()),
+                        "--config",
+                        source.toString(),
+                        "--platform",
+                        "linux_amd64",
+                        "--dir",
+                        directory.toString(),
+                        "--output",
+                        bundle.toString()))
+                .as(exported.toString(StandardCharsets.UTF_8))
+                .isZero();
+        java.util.function.BiFunction<String, byte[], byte[]> swapped =
+                (name, bytes) -> name.endsWith("/module.tar.gz") ? other : bytes;
+        MirrorFixture.Builder target = builder();
+        Path targetConfig = java.nio.file.Files.writeString(tmp.resolve("target.yaml"), target.yaml());
+
+        // The manifest still names the genuine archive: the bytes are not the ones it lists.
+        Path altered = io.providermirror.server.bundle.BundleRewrite.rewrite(
+                bundle, tmp.resolve("altered.tar"), swapped, false);
+        java.io.ByteArrayOutputStream refused = new java.io.ByteArrayOutputStream();
+        assertThat(run(
+                        new io.providermirror.server.cli.ImportCommand(into(refused), Map.of()),
+                        "--config",
+                        targetConfig.toString(),
+                        altered.toString()))
+                .isEqualTo(1);
+        assertThat(refused.toString(StandardCharsets.UTF_8)).contains("REFUSED").contains("was altered");
+
+        // The manifest rewritten to agree: the pin in the bundle still names the genuine archive's sha256.
+        Path consistent = io.providermirror.server.bundle.BundleRewrite.rewrite(
+                bundle, tmp.resolve("consistent.tar"), swapped, true);
+        java.io.ByteArrayOutputStream refusedAgain = new java.io.ByteArrayOutputStream();
+        assertThat(run(
+                        new io.providermirror.server.cli.ImportCommand(into(refusedAgain), Map.of()),
+                        "--config",
+                        targetConfig.toString(),
+                        consistent.toString()))
+                .isEqualTo(1);
+        assertThat(refusedAgain.toString(StandardCharsets.UTF_8))
+                .contains("REFUSED")
+                .contains("module " + MirrorFixture.HOST + "/corp/a/aws 1.1.0")
+                .contains("is not the one its pin names");
+
+        java.nio.file.Files.createDirectories(tmp.resolve("cache"));
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(tmp.resolve("cache"))) {
+            assertThat(files.filter(java.nio.file.Files::isRegularFile)
+                            .map(Path::toString)
+                            .filter(name -> name.contains("module.") || name.endsWith("pin.json")))
+                    .as("nothing of either bundle was imported")
+                    .isEmpty();
+        }
+    }
 }

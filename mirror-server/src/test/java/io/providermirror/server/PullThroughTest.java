@@ -331,16 +331,13 @@ final class PullThroughTest {
                 .set("server.metadataTimeout", "1s")
                 .set("upstream.requestTimeout", "6s")
                 .start()) {
-            long start = System.nanoTime();
             HttpResponse<byte[]> response = sluggish.get(sluggish.providerPath("acme", "sluggish") + "index.json");
-            Duration took = Duration.ofNanos(System.nanoTime() - start);
 
             assertThat(response.statusCode())
                     .as(new String(response.body(), java.nio.charset.StandardCharsets.UTF_8))
                     .isEqualTo(504);
-            assertThat(took)
-                    .as("server.metadataTimeout and a margin, not the origin's 4 s")
-                    .isLessThan(Duration.ofMillis(2_500));
+            // The answer names server.metadataTimeout's 1000 ms: the mirror answered when it passed, not when the
+            // origin did (no elapsed-time bound: how long that takes depends on how busy the machine is).
             assertThat(json(response).get("errors").get(0).asText())
                     .contains("the version list of example.test/acme/sluggish")
                     .contains("127.0.0.1:" + fixture.origin().discoveryUrl().getPort())
@@ -358,13 +355,17 @@ final class PullThroughTest {
                         .willReturn(com.github.tomakehurst.wiremock.client.WireMock.aResponse()
                                 .withFixedDelay(6_000)
                                 .withBody("{\"versions\":[]}")));
-        HttpResponse<byte[]> response =
-                fixture.mirror().get(fixture.mirror().providerPath("acme", "slow") + "index.json");
-        assertThat(response.statusCode()).isEqualTo(504);
-        assertThat(json(response).get("errors").get(0).asText())
-                .contains("example.test/acme/slow")
-                .contains("127.0.0.1:" + fixture.origin().discoveryUrl().getPort())
-                .contains("did not answer in time");
+        // upstream.requestTimeout (3 s) is half the origin's delay; server.metadataTimeout is the fixture's 60 s.
+        try (MirrorFixture impatient = MirrorFixture.builder(tmp.resolve("impatient-cache"), fixture.origin())
+                .set("upstream.requestTimeout", "3s")
+                .start()) {
+            HttpResponse<byte[]> response = impatient.get(impatient.providerPath("acme", "slow") + "index.json");
+            assertThat(response.statusCode()).isEqualTo(504);
+            assertThat(json(response).get("errors").get(0).asText())
+                    .contains("example.test/acme/slow")
+                    .contains("127.0.0.1:" + fixture.origin().discoveryUrl().getPort())
+                    .contains("did not answer in time");
+        }
     }
 
     @Test
@@ -407,8 +408,13 @@ final class PullThroughTest {
         try (io.providermirror.testkit.StallingServer stalling =
                 io.providermirror.testkit.StallingServer.start(fixture.origin().certificates(), genuine, 50_000)) {
             fixture.origin().pointArchiveAt(release, "linux_amd64", stalling.url("/stall.zip"));
-            // The fixture's upstream.readTimeout is 2 s; the origin sends 50 kB and then nothing.
-            try (MirrorFixture mirror = withDownloadHost("stall-cache", stalling.url("/"))) {
+            // upstream.readTimeout is 2 s; the origin sends 50 kB and then nothing for 60 s.
+            try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("stall-cache"), fixture.origin())
+                    .set(
+                            "upstream.hosts.example\\.test.downloadHosts",
+                            List.of(stalling.url("/").getAuthority()))
+                    .set("upstream.readTimeout", "2s")
+                    .start()) {
                 HttpResponse<java.io.InputStream> response = mirror.client.send(
                         HttpRequest.newBuilder(mirror.url(path)).build(), HttpResponse.BodyHandlers.ofInputStream());
                 assertThat(response.statusCode()).isEqualTo(200);

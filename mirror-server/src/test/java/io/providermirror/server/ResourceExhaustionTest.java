@@ -166,12 +166,12 @@ final class ResourceExhaustionTest {
             String path = archivePath(mirror, release, "linux_amd64");
 
             CompletableFuture<HttpResponse<byte[]>> trickled = getAsync(mirror, path);
-            await().atMost(Duration.ofSeconds(15)).until(trickled::isDone);
+            await().atMost(Duration.ofSeconds(60)).until(trickled::isDone);
             assertThat(trickled.handle((response, failure) -> failure != null || response.statusCode() != 200)
                             .get())
                     .as("the client gets an error or a cut connection, never a complete archive")
                     .isTrue();
-            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                 try (Stream<Path> leftovers = Files.list(mirror.cacheDirectory.resolve("tmp"))) {
                     assertThat(leftovers).as("the temporary file is removed").isEmpty();
                 }

@@ -112,7 +112,7 @@ final class SecretsInTextTest {
                 .as("the error names the URL without its query")
                 .contains("/bucket/presigned.zip?[redacted]")
                 .doesNotContain(SECRET);
-        await().atMost(Duration.ofSeconds(5))
+        await().atMost(Duration.ofSeconds(30))
                 .until(() -> logLines().stream().anyMatch(l -> l.contains("presigned.zip")));
         assertThat(logLines()).noneMatch(line -> line.contains(SECRET));
         String page = body(fixture.mirror().get("/"));
@@ -148,7 +148,7 @@ final class SecretsInTextTest {
                 .get(fixture.mirror().providerPath("acme", "forger")
                         + "terraform-provider-forger_1.0.0_linux_amd64.zip");
 
-        await().atMost(Duration.ofSeconds(5)).until(() -> logLines().stream().anyMatch(l -> l.contains("forger")));
+        await().atMost(Duration.ofSeconds(30)).until(() -> logLines().stream().anyMatch(l -> l.contains("forger")));
         assertThat(logLines()).allSatisfy(line -> {
             assertThat(line.substring(0, line.length() - 1))
                     .as("one line")

@@ -49,10 +49,12 @@ final class TricklingOriginTest {
                 MirrorFixture mirror = MirrorFixture.builder(
                                 tmp.resolve("discovery-cache"), origin.caCertificate(), trickler.url("/"))
                         .set("server.metadataTimeout", "2s")
+                        .set("upstream.requestTimeout", "3s")
                         .start()) {
+            // The trickle would last more than a day: the client's bound only keeps a broken mirror from hanging.
             HttpResponse<byte[]> response =
                     mirror.send(HttpRequest.newBuilder(mirror.url(mirror.providerPath("acme", "slow") + "index.json"))
-                            .timeout(Duration.ofSeconds(8))
+                            .timeout(Duration.ofSeconds(60))
                             .build());
 
             assertThat(response.statusCode()).isEqualTo(504);
@@ -60,7 +62,7 @@ final class TricklingOriginTest {
                     .contains("example.test/acme/slow")
                     .contains(trickler.url("/").getAuthority());
             // upstream.requestTimeout is 3 s: past it no mirror thread is left reading from the origin.
-            assertThat(hungUp.await(10, TimeUnit.SECONDS))
+            assertThat(hungUp.await(60, TimeUnit.SECONDS))
                     .as("the origin saw the mirror hang up")
                     .isTrue();
         }
@@ -74,6 +76,7 @@ final class TricklingOriginTest {
         // The verified download URL has expired: it answers 404, so the fill asks for the download document again.
         origin.pointArchiveAt(renewed, "linux_amd64", origin.discoveryUrl().resolve("/expired/renewed.zip"));
         try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("refresh-cache"), origin)
+                .set("upstream.requestTimeout", "3s")
                 .set("upstream.maxConcurrentFills", 1)
                 .set("upstream.maxConcurrentFillsPerHost", 1)
                 .start()) {
@@ -90,12 +93,13 @@ final class TricklingOriginTest {
             CompletableFuture<HttpResponse<byte[]>> stuck = mirror.client.sendAsync(
                     HttpRequest.newBuilder(mirror.url(
                                     mirror.providerPath("acme", "renewed") + renewed.fileName("linux_amd64")))
-                            .timeout(Duration.ofSeconds(30))
+                            .timeout(Duration.ofSeconds(60))
                             .build(),
                     HttpResponse.BodyHandlers.ofByteArray());
 
             // upstream.requestTimeout is 3 s for the archive's URL, and as much for the renewed document.
-            assertThat(stuck).succeedsWithin(Duration.ofSeconds(10)).satisfies(response -> {
+            // Generous: the dribble lasts 6 s per request, so a 504 naming upstream.requestTimeout is the deadline.
+            assertThat(stuck).succeedsWithin(Duration.ofSeconds(60)).satisfies(response -> {
                 assertThat(response.statusCode()).isEqualTo(504);
                 assertThat(error(response))
                         .contains("example.test/acme/renewed")
@@ -121,7 +125,8 @@ final class TricklingOriginTest {
                             .statusCode())
                     .isEqualTo(200);
             // The renewed document names the working URL, but every answer now takes 1.5 s: well within
-            // upstream.requestTimeout (3 s), and past the archive's 1 s once the expired URL and the renewal are asked.
+            // upstream.requestTimeout (the fixture's 60 s), and past the archive's 1 s once the expired URL and the
+            // renewal are asked.
             origin.pointArchiveAt(late, "linux_amd64", origin.discoveryUrl().resolve(late.archivePath("linux_amd64")));
             origin.wireMock().setGlobalFixedDelay(1_500);
             try {

@@ -81,7 +81,7 @@ final class ZipBombTest {
                         assertThat(aborted).isNotNull();
                     }
                 }
-                await().atMost(Duration.ofSeconds(5))
+                await().atMost(Duration.ofSeconds(30))
                         .untilAsserted(() -> assertThat(events.list.stream().map(ILoggingEvent::getFormattedMessage))
                                 .anySatisfy(line -> assertThat(line)
                                         .contains("acme/bomb")

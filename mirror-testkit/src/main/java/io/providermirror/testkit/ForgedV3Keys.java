@@ -7,6 +7,7 @@ import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Date;
 import org.bouncycastle.bcpg.BCPGOutputStream;
+import org.bouncycastle.bcpg.HashAlgorithmTags;
 import org.bouncycastle.bcpg.PublicKeyAlgorithmTags;
 import org.bouncycastle.bcpg.PublicKeyPacket;
 import org.bouncycastle.bcpg.RSAPublicBCPGKey;
@@ -17,7 +18,10 @@ import org.bouncycastle.openpgp.PGPKeyPair;
 import org.bouncycastle.openpgp.PGPPrivateKey;
 import org.bouncycastle.openpgp.PGPPublicKey;
 import org.bouncycastle.openpgp.PGPPublicKeyRing;
+import org.bouncycastle.openpgp.PGPSignature;
+import org.bouncycastle.openpgp.PGPV3SignatureGenerator;
 import org.bouncycastle.openpgp.operator.bc.BcKeyFingerprintCalculator;
+import org.bouncycastle.openpgp.operator.bc.BcPGPContentSignerBuilder;
 
 /** Version 3 OpenPGP keys forged to carry a chosen key ID, for {@link TestPgpKey#forgeV3(String)}. */
 final class ForgedV3Keys {
@@ -73,6 +77,23 @@ final class ForgedV3Keys {
             return new TestPgpKey(pair, null, ring);
         } catch (IOException | PGPException failure) {
             throw new IllegalStateException("cannot make the v3 test key", failure);
+        }
+    }
+
+    /** A detached binary signature of OpenPGP version 3 by {@code signer} over {@code document}. */
+    static byte[] signV3(PGPKeyPair signer, byte[] document) {
+        try {
+            PGPV3SignatureGenerator generator = new PGPV3SignatureGenerator(
+                    new BcPGPContentSignerBuilder(signer.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256));
+            generator.init(PGPSignature.BINARY_DOCUMENT, signer.getPrivateKey());
+            generator.update(document);
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            try (BCPGOutputStream out = new BCPGOutputStream(bytes)) {
+                generator.generate().encode(out);
+            }
+            return bytes.toByteArray();
+        } catch (PGPException | IOException e) {
+            throw new IllegalStateException("cannot sign with the test key", e);
         }
     }
 }

@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import org.bouncycastle.bcpg.ArmoredOutputStream;
-import org.bouncycastle.bcpg.BCPGOutputStream;
 import org.bouncycastle.bcpg.HashAlgorithmTags;
 import org.bouncycastle.bcpg.PublicKeyAlgorithmTags;
 import org.bouncycastle.bcpg.PublicKeyPacket;
@@ -27,7 +26,6 @@ import org.bouncycastle.openpgp.PGPPublicKeyRing;
 import org.bouncycastle.openpgp.PGPSignature;
 import org.bouncycastle.openpgp.PGPSignatureGenerator;
 import org.bouncycastle.openpgp.PGPSignatureSubpacketGenerator;
-import org.bouncycastle.openpgp.PGPV3SignatureGenerator;
 import org.bouncycastle.openpgp.operator.PGPDigestCalculator;
 import org.bouncycastle.openpgp.operator.bc.BcKeyFingerprintCalculator;
 import org.bouncycastle.openpgp.operator.bc.BcPGPContentSignerBuilder;
@@ -69,10 +67,18 @@ public final class TestPgpKey {
         return generate(userId, withSigningSubkey, Flaw.NONE, dates);
     }
 
-    /** When a test key was made and how long the key that signs lives ({@code null}: it never expires). */
-    public record Dates(Instant created, Duration lifetime) {
+    /**
+     * When a test key was made, how long the key that signs lives and how long a signing subkey's cross-signature
+     * (back-signature) is valid ({@code null}: it never expires).
+     */
+    public record Dates(Instant created, Duration lifetime, Duration crossSignatureLifetime) {
         /** Made a little before now ({@link #BACKDATED}), never expiring. */
         static final Dates FOREVER_FROM_NOW = new Dates(null, null);
+
+        /** A key whose cross-signature, if any, never expires. */
+        public Dates(Instant created, Duration lifetime) {
+            this(created, lifetime, null);
+        }
 
         Date creationDate() {
             return Date.from(created == null ? recently() : created);
@@ -165,7 +171,8 @@ public final class TestPgpKey {
                 if (flaw != Flaw.SUBKEY_WITHOUT_KEY_FLAGS && flaw != Flaw.SUBKEY_WITHOUT_BACK_SIGNATURE) {
                     PGPKeyPair backSigner =
                             flaw == Flaw.SUBKEY_BACK_SIGNED_BY_ANOTHER_KEY ? rsaKeyPair(created) : subkey;
-                    binding.addEmbeddedSignature(false, backSignature(primary, subkey, backSigner, created));
+                    binding.addEmbeddedSignature(
+                            false, backSignature(primary, subkey, backSigner, created, dates.crossSignatureLifetime()));
                 }
                 rings.addSubKey(subkey, binding.generate(), null);
             }
@@ -176,7 +183,8 @@ public final class TestPgpKey {
     }
 
     /** The primary key binding signature by {@code signer} over {@code primary} and {@code subkey}. */
-    private static PGPSignature backSignature(PGPKeyPair primary, PGPKeyPair subkey, PGPKeyPair signer, Date created)
+    private static PGPSignature backSignature(
+            PGPKeyPair primary, PGPKeyPair subkey, PGPKeyPair signer, Date created, Duration lifetime)
             throws PGPException {
         PGPSignatureGenerator back = new PGPSignatureGenerator(
                 new BcPGPContentSignerBuilder(signer.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256),
@@ -184,6 +192,9 @@ public final class TestPgpKey {
         back.init(PGPSignature.PRIMARYKEY_BINDING, signer.getPrivateKey());
         PGPSignatureSubpacketGenerator dated = new PGPSignatureSubpacketGenerator();
         dated.setSignatureCreationTime(false, created);
+        if (lifetime != null) {
+            dated.setSignatureExpirationTime(false, lifetime.toSeconds());
+        }
         back.setHashedSubpackets(dated.generate());
         return back.generateCertification(primary.getPublicKey(), subkey.getPublicKey());
     }
@@ -194,30 +205,61 @@ public final class TestPgpKey {
      */
     public String armoredPublicKeyRevokingSigner() {
         try {
-            PGPSignatureGenerator generator = new PGPSignatureGenerator(
-                    new BcPGPContentSignerBuilder(primary.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256),
-                    primary.getPublicKey());
-            PGPPublicKeyRing ring;
+            PGPPublicKey revoked;
             if (subkey == null) {
-                generator.init(PGPSignature.KEY_REVOCATION, primary.getPrivateKey());
-                PGPPublicKey revoked = PGPPublicKey.addCertification(
-                        publicRing.getPublicKey(), generator.generateCertification(primary.getPublicKey()));
-                ring = PGPPublicKeyRing.insertPublicKey(publicRing, revoked);
+                revoked = PGPPublicKey.addCertification(
+                        publicRing.getPublicKey(),
+                        byPrimary(PGPSignature.KEY_REVOCATION, null).generateCertification(primary.getPublicKey()));
             } else {
-                generator.init(PGPSignature.SUBKEY_REVOCATION, primary.getPrivateKey());
                 PGPPublicKey listed = publicRing.getPublicKey(subkey.getKeyID());
-                PGPPublicKey revoked = PGPPublicKey.addCertification(
-                        listed, generator.generateCertification(primary.getPublicKey(), listed));
-                ring = PGPPublicKeyRing.insertPublicKey(publicRing, revoked);
+                revoked = PGPPublicKey.addCertification(
+                        listed,
+                        byPrimary(PGPSignature.SUBKEY_REVOCATION, null)
+                                .generateCertification(primary.getPublicKey(), listed));
             }
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            try (ArmoredOutputStream armored = new ArmoredOutputStream(bytes)) {
-                ring.encode(armored);
-            }
-            return bytes.toString(StandardCharsets.US_ASCII);
+            return armored(PGPPublicKeyRing.insertPublicKey(publicRing, revoked));
         } catch (PGPException | IOException e) {
             throw new IllegalStateException("cannot revoke the test key", e);
         }
+    }
+
+    /**
+     * This key's public key ring, ASCII-armored, with its (only) user ID revoked by the primary key: a certification
+     * revocation (0x30) made at {@code made}.
+     */
+    public String armoredPublicKeyRevokingUserId(Instant made) {
+        try {
+            PGPPublicKey key = publicRing.getPublicKey();
+            String userId = key.getUserIDs().next();
+            PGPSignature revocation =
+                    byPrimary(PGPSignature.CERTIFICATION_REVOCATION, made).generateCertification(userId, key);
+            return armored(PGPPublicKeyRing.insertPublicKey(
+                    publicRing, PGPPublicKey.addCertification(key, userId, revocation)));
+        } catch (PGPException | IOException e) {
+            throw new IllegalStateException("cannot revoke the test key's user ID", e);
+        }
+    }
+
+    /** A generator of {@code type} signatures by the primary key, made at {@code made} (null: now). */
+    private PGPSignatureGenerator byPrimary(int type, Instant made) throws PGPException {
+        PGPSignatureGenerator generator = new PGPSignatureGenerator(
+                new BcPGPContentSignerBuilder(primary.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256),
+                primary.getPublicKey());
+        generator.init(type, primary.getPrivateKey());
+        if (made != null) {
+            PGPSignatureSubpacketGenerator dated = new PGPSignatureSubpacketGenerator();
+            dated.setSignatureCreationTime(false, Date.from(made));
+            generator.setHashedSubpackets(dated.generate());
+        }
+        return generator;
+    }
+
+    private static String armored(PGPPublicKeyRing ring) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ArmoredOutputStream armored = new ArmoredOutputStream(bytes)) {
+            ring.encode(armored);
+        }
+        return bytes.toString(StandardCharsets.US_ASCII);
     }
 
     /**
@@ -238,13 +280,11 @@ public final class TestPgpKey {
 
     /** The public key ring, ASCII-armored, as origins list it in {@code signing_keys}. */
     public String armoredPublicKey() {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ArmoredOutputStream armored = new ArmoredOutputStream(bytes)) {
-            publicRing.encode(armored);
+        try {
+            return armored(publicRing);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
-        return bytes.toString(StandardCharsets.US_ASCII);
     }
 
     /**
@@ -276,21 +316,13 @@ public final class TestPgpKey {
                     new PublicSubkeyPacket(
                             PublicKeyPacket.VERSION_4, packet.getAlgorithm(), packet.getTime(), packet.getKey()),
                     new BcKeyFingerprintCalculator());
-            PGPSignatureGenerator generator = new PGPSignatureGenerator(
-                    new BcPGPContentSignerBuilder(primary.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256),
-                    primary.getPublicKey());
-            generator.init(PGPSignature.SUBKEY_BINDING, primary.getPrivateKey());
+            PGPSignatureGenerator generator = byPrimary(PGPSignature.SUBKEY_BINDING, null);
             PGPSignatureSubpacketGenerator flags = new PGPSignatureSubpacketGenerator();
             flags.setKeyFlags(false, flaggedForSigning ? KeyFlags.SIGN_DATA : KeyFlags.ENCRYPT_COMMS);
             generator.setHashedSubpackets(flags.generate());
             PGPPublicKey bound =
                     PGPPublicKey.addCertification(copy, generator.generateCertification(primary.getPublicKey(), copy));
-            PGPPublicKeyRing ring = PGPPublicKeyRing.insertPublicKey(publicRing, bound);
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            try (ArmoredOutputStream armored = new ArmoredOutputStream(bytes)) {
-                ring.encode(armored);
-            }
-            return bytes.toString(StandardCharsets.US_ASCII);
+            return armored(PGPPublicKeyRing.insertPublicKey(publicRing, bound));
         } catch (PGPException | IOException e) {
             throw new IllegalStateException("cannot make the test key ring", e);
         }
@@ -328,20 +360,7 @@ public final class TestPgpKey {
 
     /** A detached binary signature of OpenPGP version 3 over {@code document}. */
     public byte[] signDetachedV3(byte[] document) {
-        try {
-            PGPKeyPair signer = signer();
-            PGPV3SignatureGenerator generator = new PGPV3SignatureGenerator(
-                    new BcPGPContentSignerBuilder(signer.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256));
-            generator.init(PGPSignature.BINARY_DOCUMENT, signer.getPrivateKey());
-            generator.update(document);
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            try (BCPGOutputStream out = new BCPGOutputStream(bytes)) {
-                generator.generate().encode(out);
-            }
-            return bytes.toByteArray();
-        } catch (PGPException | IOException e) {
-            throw new IllegalStateException("cannot sign with the test key", e);
-        }
+        return ForgedV3Keys.signV3(signer(), document);
     }
 
     private PGPKeyPair signer() {

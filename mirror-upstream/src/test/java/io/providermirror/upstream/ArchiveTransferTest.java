@@ -50,9 +50,9 @@ final class ArchiveTransferTest {
             throws IOException {
         return new OriginHttpClient(
                 new OriginHttpClient.Settings(
-                        Duration.ofSeconds(1),
-                        Duration.ofSeconds(5),
-                        Duration.ofSeconds(2),
+                        OriginClients.GENEROUS,
+                        OriginClients.GENEROUS,
+                        OriginClients.GENEROUS,
                         OriginTrust.of(certificates.caPem()),
                         "test",
                         3,

@@ -20,7 +20,6 @@ import io.providermirror.upstream.ModuleSource.ArchiveType;
 import io.providermirror.upstream.ModuleSource.Kind;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -33,8 +32,7 @@ final class ModuleRegistryClientTest {
     private static final String DOWNLOAD = "/v1/modules/acme/hello/null/1.1.0/download";
 
     private static ModuleRegistryClient client() {
-        return new ModuleRegistryClient(
-                OriginClients.http(null, Duration.ofSeconds(2)), OriginCredentials.of(Map.of("example.test", "tok")));
+        return new ModuleRegistryClient(OriginClients.http(null), OriginCredentials.of(Map.of("example.test", "tok")));
     }
 
     private static URI base(WireMockRuntimeInfo wm) {
@@ -183,8 +181,7 @@ final class ModuleRegistryClientTest {
                         .withHeader("Content-Type", "application/json")
                         .withBody("{\"providers.v1\":\"/v1/providers/\",\"modules.v1\":\"/v1/modules\"}")));
         ServiceDiscovery discovery = new ServiceDiscovery(
-                OriginClients.http(null, Duration.ofSeconds(2)),
-                Map.of("example.test", URI.create(wm.getHttpBaseUrl() + "/")));
+                OriginClients.http(null), Map.of("example.test", URI.create(wm.getHttpBaseUrl() + "/")));
         assertThat(discovery.modulesBase("example.test")).isEqualTo(base(wm));
         assertThat(discovery.providersBase("example.test"))
                 .isEqualTo(URI.create(wm.getHttpBaseUrl() + "/v1/providers/"));

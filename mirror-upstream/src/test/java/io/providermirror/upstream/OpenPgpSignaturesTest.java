@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 final class OpenPgpSignaturesTest {
@@ -18,15 +17,17 @@ final class OpenPgpSignaturesTest {
     private static final byte[] SUMS =
             ("a".repeat(64) + "  terraform-provider-x_1.0.0_linux_amd64.zip\n").getBytes(StandardCharsets.UTF_8);
 
-    private static TestPgpKey primaryOnly;
-    private static TestPgpKey withSubkey;
-    private static TestPgpKey stranger;
+    // Made once per JVM, not per run of the class: RSA keys take a while, and mutation testing runs these tests
+    // again for every mutant.
+    private static final TestPgpKey primaryOnly = TestPgpKey.generate("Primary <p@example.test>");
+    private static final TestPgpKey withSubkey = TestPgpKey.generateWithSigningSubkey("Sub <s@example.test>");
+    private static final TestPgpKey stranger = TestPgpKey.generate("Stranger <x@example.test>");
+    private static final Map<TestPgpKey.Flaw, TestPgpKey> flawed = new java.util.EnumMap<>(TestPgpKey.Flaw.class);
 
-    @BeforeAll
-    static void keys() {
-        primaryOnly = TestPgpKey.generate("Primary <p@example.test>");
-        withSubkey = TestPgpKey.generateWithSigningSubkey("Sub <s@example.test>");
-        stranger = TestPgpKey.generate("Stranger <x@example.test>");
+    static {
+        for (TestPgpKey.Flaw flaw : TestPgpKey.Flaw.values()) {
+            flawed.put(flaw, TestPgpKey.generateFlawed("Flawed <f@example.test>", flaw));
+        }
     }
 
     @Test
@@ -183,23 +184,22 @@ final class OpenPgpSignaturesTest {
                 TestPgpKey.Flaw.SUBKEY_WITHOUT_KEY_FLAGS,
                 "carries no key flags in its self-signature or binding");
         reasons.forEach((flaw, reason) -> {
-            TestPgpKey flawed = TestPgpKey.generateFlawed("Flawed <f@example.test>", flaw);
-            assertThat(flawed.signingKeyId())
+            TestPgpKey key = flawed.get(flaw);
+            assertThat(key.signingKeyId())
                     .as(flaw.name())
-                    .isNotEqualTo(flawed.primaryFingerprint().substring(24));
-            assertThatThrownBy(() ->
-                            VerifyNow.signature(SUMS, flawed.signDetached(SUMS), List.of(flawed.armoredPublicKey())))
+                    .isNotEqualTo(key.primaryFingerprint().substring(24));
+            assertThatThrownBy(() -> VerifyNow.signature(SUMS, key.signDetached(SUMS), List.of(key.armoredPublicKey())))
                     .as(flaw.name())
                     .isInstanceOfSatisfying(
                             VerificationException.class,
                             e -> assertThat(e.check()).isEqualTo(VerificationException.Check.SIGNATURE))
-                    .hasMessageContaining(flawed.signingKeyId() + " " + reason.split(" ", 2)[0])
+                    .hasMessageContaining(key.signingKeyId() + " " + reason.split(" ", 2)[0])
                     .hasMessageContaining(reason);
             assertThatThrownBy(() -> VerifyNow.signature(
                             SUMS,
-                            flawed.signDetached(SUMS),
-                            List.of(flawed.armoredPublicKey()),
-                            Set.of(flawed.primaryFingerprint()),
+                            key.signDetached(SUMS),
+                            List.of(key.armoredPublicKey()),
+                            Set.of(key.primaryFingerprint()),
                             "pins"))
                     .as(flaw.name() + ", pinned")
                     .isInstanceOf(VerificationException.class)
@@ -215,13 +215,12 @@ final class OpenPgpSignaturesTest {
                 TestPgpKey.Flaw.PRIMARY_NOT_FLAGGED_FOR_SIGNING,
                 "is not flagged for signing (its key flags are 0x1), so the CLI does not let it sign");
         reasons.forEach((flaw, reason) -> {
-            TestPgpKey flawed = TestPgpKey.generateFlawed("Flawed <f@example.test>", flaw);
-            assertThat(flawed.primaryFingerprint()).as(flaw.name()).endsWith(flawed.signingKeyId());
-            assertThatThrownBy(() ->
-                            VerifyNow.signature(SUMS, flawed.signDetached(SUMS), List.of(flawed.armoredPublicKey())))
+            TestPgpKey key = flawed.get(flaw);
+            assertThat(key.primaryFingerprint()).as(flaw.name()).endsWith(key.signingKeyId());
+            assertThatThrownBy(() -> VerifyNow.signature(SUMS, key.signDetached(SUMS), List.of(key.armoredPublicKey())))
                     .as(flaw.name())
                     .isInstanceOf(VerificationException.class)
-                    .hasMessageContaining("the primary key " + flawed.signingKeyId() + " " + reason);
+                    .hasMessageContaining("the primary key " + key.signingKeyId() + " " + reason);
         });
     }
 
@@ -235,6 +234,26 @@ final class OpenPgpSignaturesTest {
                         SUMS, withSubkey.signDetached(SUMS), List.of(withSubkey.armoredPublicKeyRevokingSigner())))
                 .isInstanceOf(VerificationException.class)
                 .hasMessageContaining("the subkey " + withSubkey.signingKeyId() + " is revoked");
+    }
+
+    @Test
+    void aKeyWhoseOnlyUserIdIsRevokedSignsNothing() {
+        // go-crypto v1.0.0 (checkSignatureDetails) refuses with ErrKeyRevoked when the primary identity is revoked;
+        // a key with one user ID has no other to prefer. The revocation is made when the key was (an hour ago).
+        java.time.Instant made = java.time.Instant.now().minus(TestPgpKey.BACKDATED);
+        for (TestPgpKey key : List.of(primaryOnly, withSubkey)) {
+            String primaryKeyId = key.primaryFingerprint().substring(24);
+            assertThatThrownBy(() -> VerifyNow.signature(
+                            SUMS, key.signDetached(SUMS), List.of(key.armoredPublicKeyRevokingUserId(made))))
+                    .isInstanceOfSatisfying(
+                            VerificationException.class,
+                            e -> assertThat(e.check()).isEqualTo(VerificationException.Check.SIGNATURE))
+                    .hasMessageContaining("the signature over SHA256SUMS by " + key.signingKeyId() + " verifies")
+                    .hasMessageContaining("the primary user ID of the key " + primaryKeyId + " is revoked");
+            assertThat(VerifyNow.signature(SUMS, key.signDetached(SUMS), List.of(key.armoredPublicKey())))
+                    .as("the same key without the revocation")
+                    .isEqualTo(key.signingKeyId());
+        }
     }
 
     @Test

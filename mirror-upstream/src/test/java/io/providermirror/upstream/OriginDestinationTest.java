@@ -36,9 +36,9 @@ final class OriginDestinationTest {
             throws IOException {
         return new OriginHttpClient(
                 new OriginHttpClient.Settings(
-                        Duration.ofSeconds(1),
-                        Duration.ofSeconds(2),
-                        Duration.ofSeconds(1),
+                        OriginClients.GENEROUS,
+                        OriginClients.GENEROUS,
+                        OriginClients.GENEROUS,
                         OriginTrust.of(null),
                         "test",
                         3,

@@ -29,12 +29,13 @@ final class OriginObserverTest {
     private final List<Report> reports = new CopyOnWriteArrayList<>();
     private final List<String> origins = new CopyOnWriteArrayList<>();
 
-    private OriginHttpClient client(boolean offline, Set<String> internalAllowed) throws IOException {
+    private OriginHttpClient client(boolean offline, Set<String> internalAllowed, Duration requestTimeout)
+            throws IOException {
         return new OriginHttpClient(
                 new OriginHttpClient.Settings(
-                        Duration.ofSeconds(1),
-                        Duration.ofMillis(800),
-                        Duration.ofSeconds(1),
+                        OriginClients.GENEROUS,
+                        requestTimeout,
+                        OriginClients.GENEROUS,
                         OriginTrust.of(null),
                         "test",
                         3,
@@ -50,8 +51,17 @@ final class OriginObserverTest {
                 });
     }
 
+    private OriginHttpClient client(boolean offline, Set<String> internalAllowed) throws IOException {
+        return client(offline, internalAllowed, OriginClients.GENEROUS);
+    }
+
     private OriginHttpClient client() throws IOException {
         return client(false, Set.of("localhost"));
+    }
+
+    /** A client whose requests time out after 800 ms, for an origin that answers after 3 s. */
+    private OriginHttpClient impatient() throws IOException {
+        return client(false, Set.of("localhost"), Duration.ofMillis(800));
     }
 
     @Test
@@ -103,8 +113,9 @@ final class OriginObserverTest {
 
         client.getDocument("origin.test", URI.create(base + "/gone"), "test", OriginObserver.Operation.DOWNLOAD);
         client.getDocument("origin.test", URI.create(base + "/broken"), "test", OriginObserver.Operation.CHECKSUMS);
-        assertThatThrownBy(() -> client.getDocument(
-                        "origin.test", URI.create(base + "/slow"), "test", OriginObserver.Operation.SIGNATURE))
+        assertThatThrownBy(() -> impatient()
+                        .getDocument(
+                                "origin.test", URI.create(base + "/slow"), "test", OriginObserver.Operation.SIGNATURE))
                 .isInstanceOf(OriginException.class);
         assertThatThrownBy(() -> client.openArchive("origin.test", URI.create(base + "/broken"), "test"))
                 .isInstanceOf(OriginException.class);

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,7 +38,7 @@ final class OriginTrustTest {
     @Test
     void theFirstDocumentMakesTheTrustAndReachesAnOriginThatOnlyTheBundleVouchesFor() throws IOException {
         OriginTrust trust = OriginTrust.of(origin.caCertificate());
-        try (OriginHttpClient client = OriginClients.trusting(trust, Duration.ofSeconds(5))) {
+        try (OriginHttpClient client = OriginClients.trusting(trust, OriginClients.GENEROUS)) {
             assertThat(trust.isMade()).as("made when the client is").isFalse();
 
             OriginHttpClient.Document discovery = client.getDocument(
@@ -59,7 +58,7 @@ final class OriginTrustTest {
     void theFirstArchiveMakesTheTrustAndReachesThatOriginToo() throws IOException {
         FakeOrigin.Release release = origin.publish("acme", "lazy", "1.0.0", "linux_amd64");
         OriginTrust trust = OriginTrust.of(origin.caCertificate());
-        try (OriginHttpClient client = OriginClients.trusting(trust, Duration.ofSeconds(5))) {
+        try (OriginHttpClient client = OriginClients.trusting(trust, OriginClients.GENEROUS)) {
             assertThat(trust.isMade()).isFalse();
             URI archive = origin.discoveryUrl()
                     .resolve(release.archivePath("linux_amd64").substring(1));
@@ -74,7 +73,7 @@ final class OriginTrustTest {
 
     @Test
     void withoutTheBundleTheSameOriginIsRefusedOnTheFirstRequest() throws IOException {
-        try (OriginHttpClient client = OriginClients.trusting(OriginTrust.of(null), Duration.ofSeconds(5))) {
+        try (OriginHttpClient client = OriginClients.trusting(OriginTrust.of(null), OriginClients.GENEROUS)) {
             assertThatThrownBy(() -> client.getDocument(
                             "example.test",
                             origin.discoveryUrl().resolve(".well-known/terraform.json"),

@@ -49,9 +49,7 @@ final class ProviderBasesTest {
 
     private ProviderBases bases(WireMockRuntimeInfo wm, Duration freshness) {
         return new ProviderBases(
-                new ServiceDiscovery(
-                        OriginClients.http(null, Duration.ofSeconds(2)),
-                        Map.of(HOST, URI.create(wm.getHttpBaseUrl() + "/"))),
+                new ServiceDiscovery(OriginClients.http(null), Map.of(HOST, URI.create(wm.getHttpBaseUrl() + "/"))),
                 memory,
                 freshness);
     }
@@ -121,7 +119,7 @@ final class ProviderBasesTest {
                         .withFixedDelay(6_000)));
         ProviderBases bases = new ProviderBases(
                 new ServiceDiscovery(
-                        OriginClients.http(null, Duration.ofSeconds(10)),
+                        OriginClients.http(null),
                         Map.of(
                                 HOST,
                                 URI.create(wm.getHttpBaseUrl() + "/"),
@@ -133,7 +131,7 @@ final class ProviderBasesTest {
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
             Future<URI> slowBase = pool.submit(() -> bases.providersBase(slow));
-            await().atMost(Duration.ofSeconds(5))
+            await().atMost(Duration.ofSeconds(30))
                     .until(() -> WireMock.findAll(getRequestedFor(urlEqualTo("/slow/.well-known/terraform.json")))
                                     .size()
                             == 1);

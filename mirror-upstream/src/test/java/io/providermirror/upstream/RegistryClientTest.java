@@ -13,7 +13,6 @@ import io.providermirror.testkit.FakeOrigin;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,10 +33,9 @@ final class RegistryClientTest {
     @BeforeAll
     static void start() {
         origin = FakeOrigin.start(tmp);
-        registry = new RegistryClient(
-                OriginClients.http(origin.caCertificate(), Duration.ofSeconds(2)), OriginClients.EXECUTOR);
+        registry = new RegistryClient(OriginClients.http(origin.caCertificate()), OriginClients.EXECUTOR);
         base = new ServiceDiscovery(
-                        OriginClients.http(origin.caCertificate(), Duration.ofSeconds(2)),
+                        OriginClients.http(origin.caCertificate()),
                         java.util.Map.of("example.test", origin.discoveryUrl()))
                 .providersBase("example.test");
     }
@@ -58,8 +56,7 @@ final class RegistryClientTest {
 
     @Test
     void anOriginWhoseCaIsNotTrustedFailsWithATlsError() {
-        RegistryClient untrusting =
-                new RegistryClient(OriginClients.http(null, Duration.ofSeconds(2)), OriginClients.EXECUTOR);
+        RegistryClient untrusting = new RegistryClient(OriginClients.http(null), OriginClients.EXECUTOR);
         origin.publish("acme", "tls", "1.0.0", "linux_amd64");
         assertThatThrownBy(() -> untrusting.versions(base, address("tls")))
                 .isInstanceOfSatisfying(

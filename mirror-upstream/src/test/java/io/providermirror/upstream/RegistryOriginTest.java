@@ -34,7 +34,7 @@ final class RegistryOriginTest {
     @BeforeAll
     static void start() {
         origin = FakeOrigin.start(tmp);
-        OriginHttpClient http = OriginClients.http(origin.caCertificate(), Duration.ofSeconds(2));
+        OriginHttpClient http = OriginClients.http(origin.caCertificate());
         registry = new RegistryOrigin(
                 "example.test",
                 new RegistryClient(http, OriginClients.EXECUTOR),

@@ -13,7 +13,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** What evidence vouches for which release: file names bound to the release, parent mirrors only where configured. */
@@ -24,12 +23,14 @@ final class ReleaseVerifierTest {
     private static final ProviderVersion VERSION = new ProviderVersion("1.2.0");
     private static final String SHA256 = "ab".repeat(32);
 
-    private static TestPgpKey key;
-
-    @BeforeAll
-    static void key() {
-        key = TestPgpKey.generate("Origin <o@example.test>");
-    }
+    // Made once per JVM, not per run of the class: RSA keys take a while, and mutation testing runs these tests
+    // again for every mutant.
+    private static final TestPgpKey key = TestPgpKey.generate("Origin <o@example.test>");
+    private static final TestPgpKey notCrossSigned =
+            TestPgpKey.generateFlawed("Origin <o@example.test>", TestPgpKey.Flaw.SUBKEY_WITHOUT_BACK_SIGNATURE);
+    private static final TestPgpKey notForSigning =
+            TestPgpKey.generateFlawed("Origin <o@example.test>", TestPgpKey.Flaw.PRIMARY_WITHOUT_KEY_FLAGS);
+    private static final TestPgpKey madeAsGnuPgDoes = TestPgpKey.generateWithSigningSubkey("Origin <o@example.test>");
 
     @Test
     void aSignedFileNamedForThisProviderVersionAndPlatformVerifies() {
@@ -141,10 +142,6 @@ final class ReleaseVerifierTest {
 
     @Test
     void aReleaseSignedByAKeyTheCliWouldNotUseIsRefusedWholeSayingWhy() {
-        TestPgpKey notCrossSigned =
-                TestPgpKey.generateFlawed("Origin <o@example.test>", TestPgpKey.Flaw.SUBKEY_WITHOUT_BACK_SIGNATURE);
-        TestPgpKey notForSigning =
-                TestPgpKey.generateFlawed("Origin <o@example.test>", TestPgpKey.Flaw.PRIMARY_WITHOUT_KEY_FLAGS);
         String filename = "terraform-provider-bound_1.2.0_linux_amd64.zip";
         assertThatThrownBy(() -> VerifyNow.release(ADDRESS, VERSION, signed("linux_amd64", filename, notCrossSigned)))
                 .isInstanceOfSatisfying(
@@ -156,13 +153,7 @@ final class ReleaseVerifierTest {
         assertThatThrownBy(() -> VerifyNow.release(ADDRESS, VERSION, signed("linux_amd64", filename, notForSigning)))
                 .isInstanceOf(VerificationException.class)
                 .hasMessageContaining("the primary key " + notForSigning.signingKeyId() + " carries no key flags");
-        assertThat(VerifyNow.release(
-                                ADDRESS,
-                                VERSION,
-                                signed(
-                                        "linux_amd64",
-                                        filename,
-                                        TestPgpKey.generateWithSigningSubkey("Origin <o@example.test>")))
+        assertThat(VerifyNow.release(ADDRESS, VERSION, signed("linux_amd64", filename, madeAsGnuPgDoes))
                         .packages())
                 .as("a key made as GnuPG makes them")
                 .hasSize(1);

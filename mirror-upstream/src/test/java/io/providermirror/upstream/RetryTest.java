@@ -30,9 +30,9 @@ final class RetryTest {
     private OriginHttpClient client(int attempts, Duration deadline) throws IOException {
         return new OriginHttpClient(
                 new OriginHttpClient.Settings(
-                        Duration.ofSeconds(1),
+                        OriginClients.GENEROUS,
                         deadline,
-                        Duration.ofSeconds(2),
+                        OriginClients.GENEROUS,
                         OriginTrust.of(null),
                         "test",
                         3,
@@ -64,7 +64,7 @@ final class RetryTest {
     @Test
     void serverErrorsAreRetriedWithGrowingJitteredPauses(WireMockRuntimeInfo wm) throws IOException {
         failThenSucceed("/flaky", 2, 503, null);
-        OriginHttpClient.Document document = client(3, Duration.ofSeconds(5))
+        OriginHttpClient.Document document = client(3, Duration.ofSeconds(30))
                 .getDocument(
                         "origin.test",
                         URI.create(wm.getHttpBaseUrl() + "/flaky"),
@@ -80,7 +80,7 @@ final class RetryTest {
     @Test
     void tooManyRequestsHonoursRetryAfter(WireMockRuntimeInfo wm) throws IOException {
         failThenSucceed("/busy", 1, 429, "2");
-        assertThat(client(3, Duration.ofSeconds(5))
+        assertThat(client(3, Duration.ofSeconds(30))
                         .getDocument(
                                 "origin.test",
                                 URI.create(wm.getHttpBaseUrl() + "/busy"),
@@ -94,7 +94,7 @@ final class RetryTest {
     @Test
     void aRetryAfterBeyondTheDeadlineGivesUpAtOnce(WireMockRuntimeInfo wm) throws IOException {
         failThenSucceed("/later", 1, 503, "60");
-        assertThatThrownBy(() -> client(3, Duration.ofSeconds(5))
+        assertThatThrownBy(() -> client(3, Duration.ofSeconds(30))
                         .getDocument(
                                 "origin.test",
                                 URI.create(wm.getHttpBaseUrl() + "/later"),
@@ -112,7 +112,7 @@ final class RetryTest {
     void notImplementedAndClientErrorsAreNotRetried(WireMockRuntimeInfo wm) throws IOException {
         stubFor(get(urlEqualTo("/501")).willReturn(aResponse().withStatus(501)));
         stubFor(get(urlEqualTo("/404")).willReturn(aResponse().withStatus(404)));
-        OriginHttpClient client = client(3, Duration.ofSeconds(5));
+        OriginHttpClient client = client(3, Duration.ofSeconds(30));
         assertThat(client.getDocument(
                                 "origin.test",
                                 URI.create(wm.getHttpBaseUrl() + "/501"),
@@ -134,7 +134,7 @@ final class RetryTest {
     @Test
     void persistentServerErrorsStopAfterMaxAttempts(WireMockRuntimeInfo wm) throws IOException {
         stubFor(get(urlEqualTo("/down")).willReturn(aResponse().withStatus(502)));
-        assertThat(client(3, Duration.ofSeconds(5))
+        assertThat(client(3, Duration.ofSeconds(30))
                         .getDocument(
                                 "origin.test",
                                 URI.create(wm.getHttpBaseUrl() + "/down"),
@@ -151,7 +151,7 @@ final class RetryTest {
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        assertThatThrownBy(() -> client(3, Duration.ofSeconds(5))
+        assertThatThrownBy(() -> client(3, Duration.ofSeconds(30))
                         .getDocument(
                                 "origin.test",
                                 URI.create("http://127.0.0.1:" + port + "/x"),

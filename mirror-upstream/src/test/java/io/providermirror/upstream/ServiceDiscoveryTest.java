@@ -19,8 +19,7 @@ final class ServiceDiscoveryTest {
 
     private static ServiceDiscovery discovery(WireMockRuntimeInfo wm) {
         return new ServiceDiscovery(
-                OriginClients.http(null, Duration.ofSeconds(2)),
-                Map.of("example.test", URI.create(wm.getHttpBaseUrl() + "/")));
+                OriginClients.http(null), Map.of("example.test", URI.create(wm.getHttpBaseUrl() + "/")));
     }
 
     private static void discoveryAnswers(String body, String contentType) {
@@ -114,7 +113,7 @@ final class ServiceDiscoveryTest {
 
     @Test
     void withoutAnOverrideTheHostnameItselfIsAsked() {
-        ServiceDiscovery plain = new ServiceDiscovery(OriginClients.http(null, Duration.ofSeconds(1)), Map.of());
+        ServiceDiscovery plain = new ServiceDiscovery(OriginClients.http(null), Map.of());
         assertThat(plain.discoveryUrl("registry.terraform.io"))
                 .isEqualTo(URI.create("https://registry.terraform.io/.well-known/terraform.json"));
         assertThat(plain.discoveryUrl("example.test:8443"))

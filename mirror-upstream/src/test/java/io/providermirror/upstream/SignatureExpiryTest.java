@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,19 +25,20 @@ final class SignatureExpiryTest {
     private static final Instant SIGNED = MADE.plus(Duration.ofDays(1));
     private static final Duration MONTH = Duration.ofDays(30);
 
-    private static TestPgpKey forever;
-    private static TestPgpKey foreverSubkey;
-    private static TestPgpKey monthLong;
-    private static TestPgpKey monthLongSubkey;
-
-    @BeforeAll
-    static void keys() {
-        forever = TestPgpKey.generateDated("Forever <f@example.test>", false, new TestPgpKey.Dates(MADE, null));
-        foreverSubkey = TestPgpKey.generateDated("Sub <s@example.test>", true, new TestPgpKey.Dates(MADE, null));
-        monthLong = TestPgpKey.generateDated("Month <m@example.test>", false, new TestPgpKey.Dates(MADE, MONTH));
-        monthLongSubkey =
-                TestPgpKey.generateDated("Month sub <ms@example.test>", true, new TestPgpKey.Dates(MADE, MONTH));
-    }
+    // Made once per JVM, not per run of the class: RSA keys take a while, and mutation testing runs these tests
+    // again for every mutant.
+    private static final TestPgpKey forever =
+            TestPgpKey.generateDated("Forever <f@example.test>", false, new TestPgpKey.Dates(MADE, null));
+    private static final TestPgpKey foreverSubkey =
+            TestPgpKey.generateDated("Sub <s@example.test>", true, new TestPgpKey.Dates(MADE, null));
+    private static final TestPgpKey monthLong =
+            TestPgpKey.generateDated("Month <m@example.test>", false, new TestPgpKey.Dates(MADE, MONTH));
+    private static final TestPgpKey crossMonth =
+            TestPgpKey.generateDated("Cross month <cm@example.test>", true, new TestPgpKey.Dates(MADE, null, MONTH));
+    private static final TestPgpKey unreadable =
+            TestPgpKey.generateFlawed("Flawed <u@example.test>", TestPgpKey.Flaw.SUBKEY_WITHOUT_BACK_SIGNATURE);
+    private static final TestPgpKey monthLongSubkey =
+            TestPgpKey.generateDated("Month sub <ms@example.test>", true, new TestPgpKey.Dates(MADE, MONTH));
 
     @Test
     void anExpiredSignatureIsRefusedWithItsDates() {
@@ -56,6 +56,22 @@ final class SignatureExpiryTest {
                             + " expired on 2025-02-01T00:00:00Z (made 2025-01-02T00:00:00Z, valid for 30 day(s))")
                     .hasMessageContaining("judged at " + later);
         }
+    }
+
+    @Test
+    void anExpiredCrossSignatureOfTheSigningSubkeyIsRefusedWhileKeyBindingAndSignatureAreCurrent() {
+        // go-crypto v1.0.0 judges the subkey's embedded back-signature with the others (checkSignatureDetails).
+        byte[] signature = crossMonth.signDetached(SUMS, SIGNED, null);
+        List<String> listed = List.of(crossMonth.armoredPublicKey());
+        assertThat(OpenPgpSignatures.verify(SUMS, signature, listed, MADE.plus(Duration.ofDays(29))))
+                .isEqualTo(crossMonth.signingKeyId());
+        Instant later = MADE.plus(Duration.ofDays(31));
+        assertThatThrownBy(() -> OpenPgpSignatures.verify(SUMS, signature, listed, later))
+                .isInstanceOfSatisfying(
+                        VerificationException.class,
+                        e -> assertThat(e.check()).isEqualTo(VerificationException.Check.SIGNATURE_EXPIRED))
+                .hasMessageContaining("the cross-signature of the subkey " + crossMonth.signingKeyId()
+                        + " expired on 2025-01-31T00:00:00Z (made 2025-01-01T00:00:00Z, valid for 30 day(s))");
     }
 
     @Test
@@ -135,8 +151,6 @@ final class SignatureExpiryTest {
 
     @Test
     void aListedKeyTheCliCannotReadStopsTheSearch() {
-        TestPgpKey unreadable =
-                TestPgpKey.generateFlawed("Flawed <u@example.test>", TestPgpKey.Flaw.SUBKEY_WITHOUT_BACK_SIGNATURE);
         byte[] signature = forever.signDetached(SUMS, SIGNED, null);
         Instant later = SIGNED.plus(Duration.ofDays(1));
         assertThatThrownBy(() -> OpenPgpSignatures.verify(

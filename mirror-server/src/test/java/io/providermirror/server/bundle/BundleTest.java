@@ -19,14 +19,11 @@ import io.providermirror.testkit.TestPgpKey;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +31,6 @@ import java.util.function.BiFunction;
 import java.util.stream.Stream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
-import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -1001,9 +997,7 @@ final class BundleTest {
     }
 
     private static byte[] flip(byte[] bytes) {
-        byte[] copy = bytes.clone();
-        copy[copy.length / 2] ^= 0x01;
-        return copy;
+        return BundleRewrite.flip(bytes);
     }
 
     /** release.json with SHA256SUMS saying another hash for linux_amd64, signed by {@code forger}. */
@@ -1063,46 +1057,14 @@ final class BundleTest {
     /** Rewrites a bundle's entries; with {@code updateManifest}, its manifest then agrees with the changes. */
     private Path rewrite(Path bundle, String name, BiFunction<String, byte[], byte[]> change, boolean updateManifest)
             throws IOException {
-        Map<String, byte[]> entries = new LinkedHashMap<>();
-        try (InputStream in = Files.newInputStream(bundle);
-                TarArchiveInputStream tar = new TarArchiveInputStream(in)) {
-            TarArchiveEntry entry;
-            while ((entry = tar.getNextEntry()) != null) {
-                entries.put(entry.getName(), change.apply(entry.getName(), tar.readAllBytes()));
-            }
-        }
-        if (updateManifest) {
-            ObjectNode manifest = (ObjectNode) JSON.readTree(entries.get(BundleManifest.PATH));
-            for (JsonNode entry : manifest.get("entries")) {
-                byte[] bytes = entries.get(entry.get("path").asText());
-                ((ObjectNode) entry).put("size", bytes.length).put("sha256", sha256(bytes));
-            }
-            entries.put(BundleManifest.PATH, JSON.writeValueAsBytes(manifest));
-        }
-        return writeTar(name, entries);
+        return BundleRewrite.rewrite(bundle, tmp.resolve(name), change, updateManifest);
     }
 
     private Path writeTar(String name, Map<String, byte[]> entries) throws IOException {
-        Path out = tmp.resolve(name);
-        try (OutputStream file = Files.newOutputStream(out);
-                TarArchiveOutputStream tar = new TarArchiveOutputStream(file)) {
-            tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
-            for (Map.Entry<String, byte[]> entry : entries.entrySet()) {
-                TarArchiveEntry header = new TarArchiveEntry(entry.getKey());
-                header.setSize(entry.getValue().length);
-                tar.putArchiveEntry(header);
-                tar.write(entry.getValue());
-                tar.closeArchiveEntry();
-            }
-        }
-        return out;
+        return BundleRewrite.writeTar(tmp.resolve(name), entries);
     }
 
     private static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return BundleRewrite.sha256(bytes);
     }
 }

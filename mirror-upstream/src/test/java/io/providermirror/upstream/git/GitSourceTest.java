@@ -184,7 +184,9 @@ class GitSourceTest {
             assertThatThrownBy(
                             () -> impatient.fetch(stalling.url("/repo.git"), "main", temp.resolve("checkouts"), LIMITS))
                     .isInstanceOf(GitFetchException.class);
-            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(15));
+            // The server stalls for 60 s: a fetch that ends well before that ended by its own deadline (2 s); the
+            // bound leaves a busy machine a wide margin.
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(40));
         }
         assertThat(temp.resolve("checkouts")).isEmptyDirectory();
     }

@@ -35,6 +35,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 final class ConnectionReuseTest {
 
+    /** Deadlines for connections and answers: generous, since no test here is about them and a busy machine is slow. */
+    private static final Duration GENEROUS = Duration.ofSeconds(60);
+
     private static final byte[] SMALL = "a small archive".getBytes(StandardCharsets.US_ASCII);
     /** Far more than the client reads ahead (1 MiB) and the sockets buffer, so the origin waits for the reader. */
     private static final byte[] LARGE = new byte[8 * 1024 * 1024];
@@ -53,11 +56,7 @@ final class ConnectionReuseTest {
 
     private static TransferClient client(boolean nativeTransport, ConnectionReuse reuse) throws IOException {
         return new TransferClient(
-                TrustedCertificates.trustManager(certificates.caPem()),
-                nativeTransport,
-                reuse,
-                Duration.ofSeconds(2),
-                Duration.ofSeconds(10));
+                TrustedCertificates.trustManager(certificates.caPem()), nativeTransport, reuse, GENEROUS, GENEROUS);
     }
 
     private static KeepAliveHttpsServer origin() {
@@ -71,9 +70,9 @@ final class ConnectionReuseTest {
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), port),
                 null,
                 Map.of(),
-                Duration.ofSeconds(2),
-                Duration.ofSeconds(10),
-                Duration.ofSeconds(5));
+                GENEROUS,
+                GENEROUS,
+                GENEROUS);
     }
 
     private static byte[] readAll(TransferResponse response) throws IOException {
