@@ -52,7 +52,12 @@ final class ModuleFills {
     /** The bounds and places of module fetches. */
     record Settings(long maxArchiveBytes, ArchiveLimits unpacked, Path workDirectory) {}
 
-    private record Key(ModuleAddress address, ProviderVersion version) {}
+    /** One fetch per pin: spellings of a version that differ only in build metadata share one. */
+    private record Key(ModuleAddress address, ProviderVersion version) {
+        Key {
+            version = version.withoutBuildMetadata();
+        }
+    }
 
     private final Settings settings;
     private final OriginHttpClient http;

@@ -7,6 +7,7 @@ import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.OriginException;
+import io.providermirror.upstream.VerificationException;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -102,9 +103,10 @@ final class ModuleVersions {
                 return Optional.empty();
             }
             Entry entry = new Entry(
-                    ModuleRegistryClient.parseVersions(
-                                    stored.get().value(), "the cached version list of module " + address)
-                            .versions(),
+                    DistinctVersions.of(ModuleRegistryClient.parseVersions(
+                                            stored.get().value(), "the cached version list of module " + address)
+                                    .versions())
+                            .listed(),
                     stored.get().storedAt());
             memory.put(address, entry);
             return Optional.of(entry);
@@ -112,6 +114,25 @@ final class ModuleVersions {
             LOG.warn("cannot read the cached version list of module {}: {}", address, e.getMessage());
             return Optional.empty();
         }
+    }
+
+    /** Counts and logs a version the origin lists beside one that differs from it only in build metadata. */
+    private void twinListed(ModuleAddress address, ProviderVersion twin, DistinctVersions distinct) {
+        ProviderVersion one = twin.withoutBuildMetadata();
+        ProviderVersion listed = distinct.listed().stream()
+                .filter(version -> version.withoutBuildMetadata().equals(one))
+                .findFirst()
+                .orElse(one);
+        String message = "module " + address + ": its origin lists " + twin + " beside " + listed
+                + ", which differs only in build metadata; the CLI takes them for one version, so the mirror lists "
+                + listed + " only and serves what it pinned for " + one + " to either (a twin beside a version is a "
+                + "supply-chain alarm: ask the module's publisher)";
+        metrics.verificationFailure(
+                address.hostname(),
+                VerificationException.Check.MODULE_VERSION_TWIN.name(),
+                address.toString(),
+                message);
+        LOG.warn("{}", message);
     }
 
     /** One origin request for {@code address} at a time; its result replaces what memory and the cache hold. */
@@ -135,7 +156,9 @@ final class ModuleVersions {
                         } catch (IOException e) {
                             LOG.warn("cannot store the version list of module {}: {}", address, e.getMessage());
                         }
-                        Entry entry = new Entry(fetched.versions(), clock.instant());
+                        DistinctVersions distinct = DistinctVersions.of(fetched.versions());
+                        distinct.twins().forEach(twin -> twinListed(address, twin, distinct));
+                        Entry entry = new Entry(distinct.listed(), clock.instant());
                         memory.put(address, entry);
                         started.complete(entry);
                     } catch (RuntimeException e) {
