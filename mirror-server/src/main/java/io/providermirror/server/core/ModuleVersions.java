@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Modules' version lists, pulled through and cached as providers' are: read from memory, else the cache, else the
  * origin (one request however many callers); refreshed in the background once older than the TTL; the last good
- * list is served while a refresh runs and when it fails (stale-if-error). Offline, only the cache answers.
+ * list is served while a refresh runs and when it fails (stale-if-error). Offline, only the cache answers. A list
+ * holds each version the CLI tells apart once ({@link DistinctVersions}); a build-metadata twin an origin lists is
+ * left out and counted ({@code module_version_twin}).
  */
 final class ModuleVersions {
 
