@@ -229,6 +229,7 @@ final class ModuleIdentityTest {
                 mirror.send(HttpRequest.newBuilder(mirror.url(path("corp/a/aws", "1.0.0/download")))
                         .header("Authorization", "Bearer " + TOKEN)
                         .build());
+        assertThat(download.statusCode()).as("the download answer").isEqualTo(204);
         String location = download.headers().firstValue("X-Terraform-Get").orElseThrow();
         String query = location.split("\\?", 2)[1].replaceFirst("archive=[^&]*&?", "");
         assertThat(mirror.get(path("corp/a/aws", "1.0.0/module.tar.gz") + "?" + query)
