@@ -1,13 +1,16 @@
 package io.providermirror.model;
 
+import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
  * The address of a registry module, {@code hostname/namespace/name/system} (e.g.
  * {@code registry.terraform.io/acme/hello/null}). The hostname follows {@link ProviderAddress}'s rules and is
- * normalised the same way. Namespace and name keep the case they are written in, as the CLI sends them so in
- * its registry requests ({@code Azure/aks/azurerm}); the target system is lowercase letters and digits only.
- * Module versions are {@link ProviderVersion}s: the registry protocol requires semantic versions for both.
+ * normalised the same way. Namespace and name may be written in any case ({@code Azure/aks/azurerm}, as the CLI
+ * sends a configuration's spelling), but registries compare them ignoring case, so they are kept in lowercase: every
+ * spelling of one module is one address, with one policy decision, one pin and one place in the cache. The target
+ * system is lowercase letters and digits only. Module versions are {@link ProviderVersion}s: the registry protocol
+ * requires semantic versions for both.
  */
 public record ModuleAddress(String hostname, String namespace, String name, String system) {
 
@@ -28,6 +31,8 @@ public record ModuleAddress(String hostname, String namespace, String name, Stri
             throw new IllegalArgumentException(
                     "module name: '" + name + "' (expected: letters, digits, '-' or '_', at most 64 characters)");
         }
+        namespace = namespace.toLowerCase(Locale.ROOT);
+        name = name.toLowerCase(Locale.ROOT);
         if (system == null || !SYSTEM.matcher(system).matches()) {
             throw new IllegalArgumentException("module target system: '" + system
                     + "' (expected: lowercase letters and digits, at most 64 characters)");

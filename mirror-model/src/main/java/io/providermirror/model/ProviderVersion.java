@@ -56,6 +56,15 @@ public record ProviderVersion(String canonical) implements Comparable<ProviderVe
         return dash < 0 ? "" : withoutBuild.substring(dash + 1);
     }
 
+    /**
+     * This version without its build metadata ({@code 1.2.3} of {@code 1.2.3+build.5}): the CLI's version matching
+     * ignores build metadata, so versions that differ only there are one version to it.
+     */
+    public ProviderVersion withoutBuildMetadata() {
+        int plus = canonical.indexOf('+');
+        return plus < 0 ? this : new ProviderVersion(canonical.substring(0, plus));
+    }
+
     public boolean isPrerelease() {
         return !prerelease().isEmpty();
     }

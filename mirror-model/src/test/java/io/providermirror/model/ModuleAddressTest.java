@@ -10,11 +10,20 @@ import org.junit.jupiter.params.provider.ValueSource;
 final class ModuleAddressTest {
 
     @Test
-    void parsesFourPartsKeepingTheNamespaceCaseAndFoldingTheDefaultPort() {
-        ModuleAddress address = ModuleAddress.parse("registry.terraform.io:443/Azure/aks/azurerm");
-        assertThat(address).isEqualTo(new ModuleAddress("registry.terraform.io", "Azure", "aks", "azurerm"));
-        assertThat(address.registryPath()).isEqualTo("Azure/aks/azurerm");
-        assertThat(address).hasToString("registry.terraform.io/Azure/aks/azurerm");
+    void parsesFourPartsFoldingTheDefaultPort() {
+        ModuleAddress address = ModuleAddress.parse("registry.terraform.io:443/azure/aks/azurerm");
+        assertThat(address).isEqualTo(new ModuleAddress("registry.terraform.io", "azure", "aks", "azurerm"));
+        assertThat(address.registryPath()).isEqualTo("azure/aks/azurerm");
+        assertThat(address).hasToString("registry.terraform.io/azure/aks/azurerm");
+    }
+
+    @Test
+    void everySpellingOfANamespaceAndNameIsOneAddressAsRegistriesCompareThemIgnoringCase() {
+        ModuleAddress address = ModuleAddress.parse("registry.terraform.io/Azure/AKS/azurerm");
+        assertThat(address).isEqualTo(ModuleAddress.parse("registry.terraform.io/azure/aks/azurerm"));
+        assertThat(address).isEqualTo(new ModuleAddress("registry.terraform.io", "AZURE", "Aks", "azurerm"));
+        assertThat(address.registryPath()).isEqualTo("azure/aks/azurerm");
+        assertThat(address).hasToString("registry.terraform.io/azure/aks/azurerm");
     }
 
     @ParameterizedTest

@@ -23,6 +23,12 @@ final class ProviderNamesTest {
     }
 
     @ParameterizedTest
+    @CsvSource({"1.0.0+evil,1.0.0", "1.0.0-rc.1+b.2,1.0.0-rc.1", "1.0.0,1.0.0", "1.0.0-rc.1,1.0.0-rc.1"})
+    void buildMetadataComesOffForTheVersionTheCliMatches(String given, String without) {
+        assertThat(new ProviderVersion(given).withoutBuildMetadata()).isEqualTo(new ProviderVersion(without));
+    }
+
+    @ParameterizedTest
     @ValueSource(strings = {"v1.2.3", "1.2.3.4", "01.2.3", "1..2", "", "latest", "1.2.3-", "1.2.3/../x", "1.2.3\u0000"})
     void nonSemverVersionsAreRejected(String given) {
         assertThat(ProviderVersion.parse(given)).isEmpty();

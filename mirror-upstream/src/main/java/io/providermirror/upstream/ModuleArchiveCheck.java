@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.util.Enumeration;
 import java.util.Optional;
 import org.apache.commons.compress.archivers.ArchiveEntry;
@@ -19,10 +20,14 @@ import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
 /**
  * Reads a module archive from an origin before the mirror keeps it, as hostile: at most {@code maxEntries}
  * entries and {@code maxBytes} unpacked (counted as the bytes come out, not as the headers claim), and no entry
- * name or link target that is absolute or climbs out with {@code ..}. What a client unpacks from a kept archive
- * is therefore bounded, whatever the origin sent. Formats it cannot read are refused.
+ * name or link target (a tar link's, or a zip Unix symlink's content) that is absolute or climbs out with
+ * {@code ..}. What a client unpacks from a kept archive is therefore bounded, whatever the origin sent. Formats it
+ * cannot read are refused.
  */
 public final class ModuleArchiveCheck {
+
+    /** The longest link target read from a zip entry: longer than any path a system resolves (PATH_MAX). */
+    private static final int MAX_LINK_TARGET = 4096;
 
     private ModuleArchiveCheck() {}
 
@@ -97,6 +102,13 @@ public final class ModuleArchiveCheck {
                 if (entry.isDirectory()) {
                     continue;
                 }
+                if (entry.isUnixSymlink()) {
+                    // A zip keeps a Unix link's target as the entry's content: the same rules as a tar link's.
+                    problem = linkTargetProblem(zip, entry);
+                    if (problem.isPresent()) {
+                        return problem;
+                    }
+                }
                 try (InputStream content = zip.getInputStream(entry)) {
                     int read;
                     while ((read = content.read(buffer)) != -1) {
@@ -110,6 +122,17 @@ public final class ModuleArchiveCheck {
             return Optional.empty();
         } catch (IOException | IllegalArgumentException e) {
             return Optional.of("not a readable zip archive: " + e.getMessage());
+        }
+    }
+
+    private static Optional<String> linkTargetProblem(ZipFile zip, ZipArchiveEntry link) throws IOException {
+        try (InputStream content = zip.getInputStream(link)) {
+            byte[] target = content.readNBytes(MAX_LINK_TARGET + 1);
+            if (target.length > MAX_LINK_TARGET) {
+                return Optional.of(
+                        "a link target longer than " + MAX_LINK_TARGET + " bytes (" + printable(link.getName()) + ")");
+            }
+            return nameProblem(new String(target, StandardCharsets.UTF_8), "link target");
         }
     }
 

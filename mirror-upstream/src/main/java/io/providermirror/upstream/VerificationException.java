@@ -25,7 +25,12 @@ public final class VerificationException extends OriginException {
         /** A module version's content differs from what the mirror pinned when it first fetched it. */
         MODULE_PIN,
         /** A module archive breaks the limits on entries, sizes or names. */
-        MODULE_ARCHIVE
+        MODULE_ARCHIVE,
+        /**
+         * A module's version list names versions that differ only in build metadata ({@code 1.0.0} and
+         * {@code 1.0.0+x}): the CLI takes them for one version, so the mirror lists one and serves its pin.
+         */
+        MODULE_VERSION_TWIN
     }
 
     private final Check check;

@@ -53,6 +53,10 @@ public final class CacheLayout {
                 MODULES, address.hostname(), address.namespace(), address.name(), address.system(), "versions.json");
     }
 
+    /**
+     * The pin of a module version. Kept by the version without build metadata, as the CLI matches versions: the
+     * spellings {@code 1.0.0} and {@code 1.0.0+x} of one version share one pin (and one archive).
+     */
     public static CacheKey modulePin(ModuleAddress address, ProviderVersion version) {
         return CacheKey.of(
                 MODULES,
@@ -60,11 +64,11 @@ public final class CacheLayout {
                 address.namespace(),
                 address.name(),
                 address.system(),
-                version.canonical(),
+                version.withoutBuildMetadata().canonical(),
                 "pin.json");
     }
 
-    /** The archive of a module version, by its extension ({@code tar.gz}, {@code zip}, ...). */
+    /** The archive of a module version, by its extension ({@code tar.gz}, {@code zip}, ...), beside its pin. */
     public static CacheKey moduleArchive(ModuleAddress address, ProviderVersion version, String extension) {
         return CacheKey.of(
                 MODULES,
@@ -72,7 +76,7 @@ public final class CacheLayout {
                 address.namespace(),
                 address.name(),
                 address.system(),
-                version.canonical(),
+                version.withoutBuildMetadata().canonical(),
                 "module." + extension);
     }
 }

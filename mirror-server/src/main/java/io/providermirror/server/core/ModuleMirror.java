@@ -72,8 +72,12 @@ public final class ModuleMirror {
     /** The download answers that came from pins (not being accepted), so a warm download reads no file. */
     private final Cache<PinnedVersion, ModuleDownload> pinnedDownloads;
 
-    /** A module version, as the key of what its pin answers. */
-    private record PinnedVersion(ModuleAddress address, ProviderVersion version) {}
+    /** A module version, as the key of what its pin answers (without build metadata, as pins are kept). */
+    private record PinnedVersion(ModuleAddress address, ProviderVersion version) {
+        PinnedVersion {
+            version = version.withoutBuildMetadata();
+        }
+    }
 
     /**
      * @param executor for blocking work of bounded length: disk, registry requests

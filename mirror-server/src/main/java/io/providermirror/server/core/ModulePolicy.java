@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
 
 /**
  * What the mirror lets in of registry modules ({@code policy.modules}): deny rules refuse what they match; when
- * allow rules exist, only what one of them matches comes in. A refusal names the rule.
+ * allow rules exist, only what one of them matches comes in. A refusal names the rule. Rules match ignoring case,
+ * as registries compare module addresses, so no spelling of a denied module ({@code Blocked/mod/x}) gets past them.
  */
 public final class ModulePolicy {
 

@@ -7,6 +7,7 @@ import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.OriginException;
+import io.providermirror.upstream.VerificationException;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,7 +24,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Modules' version lists, pulled through and cached as providers' are: read from memory, else the cache, else the
  * origin (one request however many callers); refreshed in the background once older than the TTL; the last good
- * list is served while a refresh runs and when it fails (stale-if-error). Offline, only the cache answers.
+ * list is served while a refresh runs and when it fails (stale-if-error). Offline, only the cache answers. A list
+ * holds each version the CLI tells apart once ({@link DistinctVersions}); a build-metadata twin an origin lists is
+ * left out and counted ({@code module_version_twin}).
  */
 final class ModuleVersions {
 
@@ -97,8 +100,9 @@ final class ModuleVersions {
 
     private Optional<Entry> fromCache(ModuleAddress address) {
         try {
-            Optional<Entry> entry =
-                    documents.moduleVersionList(address).map(stored -> new Entry(stored.value(), stored.storedAt()));
+            Optional<Entry> entry = documents
+                    .moduleVersionList(address)
+                    .map(stored -> new Entry(DistinctVersions.of(stored.value()).listed(), stored.storedAt()));
             entry.ifPresent(known -> memory.put(address, known));
             return entry;
         } catch (CacheDocuments.Unreadable e) {
@@ -109,6 +113,25 @@ final class ModuleVersions {
             LOG.warn("cannot read the cached version list of module {}: {}", address, e.getMessage());
             return Optional.empty();
         }
+    }
+
+    /** Counts and logs a version the origin lists beside one that differs from it only in build metadata. */
+    private void twinListed(ModuleAddress address, ProviderVersion twin, DistinctVersions distinct) {
+        ProviderVersion one = twin.withoutBuildMetadata();
+        ProviderVersion listed = distinct.listed().stream()
+                .filter(version -> version.withoutBuildMetadata().equals(one))
+                .findFirst()
+                .orElse(one);
+        String message = "module " + address + ": its origin lists " + twin + " beside " + listed
+                + ", which differs only in build metadata; the CLI takes them for one version, so the mirror lists "
+                + listed + " only and serves what it pinned for " + one + " to either (a twin beside a version is a "
+                + "supply-chain alarm: ask the module's publisher)";
+        metrics.verificationFailure(
+                address.hostname(),
+                VerificationException.Check.MODULE_VERSION_TWIN.name(),
+                address.toString(),
+                message);
+        LOG.warn("{}", message);
     }
 
     /** One origin request for {@code address} at a time; its result replaces what memory and the cache hold. */
@@ -132,7 +155,9 @@ final class ModuleVersions {
                         } catch (IOException e) {
                             LOG.warn("cannot store the version list of module {}: {}", address, e.getMessage());
                         }
-                        Entry entry = new Entry(fetched.versions(), clock.instant());
+                        DistinctVersions distinct = DistinctVersions.of(fetched.versions());
+                        distinct.twins().forEach(twin -> twinListed(address, twin, distinct));
+                        Entry entry = new Entry(distinct.listed(), clock.instant());
                         memory.put(address, entry);
                         started.complete(entry);
                     } catch (RuntimeException e) {

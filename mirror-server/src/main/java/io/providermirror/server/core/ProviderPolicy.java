@@ -63,12 +63,17 @@ public final class ProviderPolicy {
         return List.copyOf(rules);
     }
 
+    /**
+     * One part of a rule's pattern, matched ignoring case: the CLI lowercases provider addresses and registries
+     * compare module addresses ignoring case, so a rule written {@code HashiCorp/*} means what it says for every
+     * spelling of what it names instead of silently matching nothing.
+     */
     static Pattern glob(String glob) {
         StringBuilder regex = new StringBuilder();
         for (char c : glob.toCharArray()) {
             regex.append(c == '*' ? ".*" : c == '?' ? "." : Pattern.quote(String.valueOf(c)));
         }
-        return Pattern.compile(regex.toString());
+        return Pattern.compile(regex.toString(), Pattern.CASE_INSENSITIVE);
     }
 
     /** Why {@code address} is refused whatever the version, if it is. */
