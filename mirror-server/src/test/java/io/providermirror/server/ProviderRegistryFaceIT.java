@@ -236,6 +236,52 @@ final class ProviderRegistryFaceIT {
     }
 
     @Test
+    void aDownloadDocumentWithUpperCaseTwinsNeverInstallsTheAttackersPackage() throws Exception {
+        FakeOrigin.Release genuine = origin.publish("acme", "twinned", "1.0.0", "linux_amd64");
+        try (FakeOrigin attacker = FakeOrigin.start(origin.certificates())) {
+            FakeOrigin.Release evil =
+                    attacker.publish("acme", "twinned", "1.0.0", FakeOrigin.Tamper.NONE, 5_000, "linux_amd64");
+            CaseTwinnedDownload.serve(origin, attacker, "twinned", "1.0.0", "linux_amd64");
+            String attackersKey = attacker.signingKey().primaryFingerprint().substring(24);
+
+            // The attack is real: the CLI installing straight from this origin takes the twins.
+            Path straight = configuration("twinned-direct", "twinned", "1.0.0");
+            TerraformCli.Result fromOrigin = init(direct, straight);
+            assertThat(fromOrigin.exitCode()).as(fromOrigin.output()).isZero();
+            assertThat(lockedHashes(straight)).contains("zh:" + evil.sha256("linux_amd64"));
+            assertThat(fromOrigin.output()).contains("key ID " + attackersKey);
+
+            // A CLI that trusts the mirror and, as for any public registry's files, the attacker's host too.
+            Path bothCas = tmp.resolve("mirror-and-origin-ca.pem");
+            Files.writeString(
+                    bothCas,
+                    Files.readString(mirror.mirror.generatedCaFile().orElseThrow()) + "\n"
+                            + Files.readString(origin.caCertificate()));
+            TerraformCli trusting = cli(
+                    "face-trusting-origin",
+                    "https://localhost:" + mirror.mirror.port() + "/registry/" + MirrorFixture.HOST + "/providers.v1/",
+                    bothCas);
+            Path directory = configuration("twinned-face", "twinned", "1.0.0");
+            TerraformCli.Result viaFace = init(trusting, directory);
+
+            assertThat(viaFace.output())
+                    .doesNotContain(attackersKey)
+                    .doesNotContain("127.0.0.1:" + attacker.wireMock().httpsPort());
+            if (viaFace.exitCode() == 0) {
+                assertThat(lockedHashes(directory))
+                        .contains("zh:" + genuine.sha256("linux_amd64"))
+                        .doesNotContain("zh:" + evil.sha256("linux_amd64"));
+            } else {
+                assertThat(viaFace.output())
+                        .as("the mirror refused the document")
+                        .contains("502 Bad Gateway");
+                assertThat(directory.resolve(".terraform/providers/example.test/acme/twinned"))
+                        .doesNotExist();
+            }
+        }
+    }
+
+    @Test
     void anArchiveAlteredInTheCacheIsNeverServed() throws Exception {
         FakeOrigin.Release release = origin.publish("acme", "altered", "1.0.0", "linux_amd64");
         Path cache = tmp.resolve("altered-cache");

@@ -124,6 +124,11 @@ final class ProviderRegistryFaceTest {
             servedRest.remove(field);
             originRest.remove(field);
         }
+        ObjectNode servedKey = (ObjectNode) servedRest.at("/signing_keys/gpg_public_keys/0");
+        assertThat(servedKey.remove("key_id").asText())
+                .as("the key's primary key ID, as the protocol names a key (this origin names its signing subkey)")
+                .isEqualTo(fixture.origin().signingKey().primaryFingerprint().substring(24));
+        ((ObjectNode) originRest.at("/signing_keys/gpg_public_keys/0")).remove("key_id");
         assertThat(servedRest)
                 .as("filename, shasum, protocols, os, arch and signing_keys as the origin served them")
                 .isEqualTo(originRest);
@@ -168,6 +173,106 @@ final class ProviderRegistryFaceTest {
         HttpResponse<byte[]> head = fixture.mirror().head(path + "/SHA256SUMS");
         assertThat(head.statusCode()).isEqualTo(200);
         assertThat(head.headers().firstValueAsLong("content-length")).hasValue(originSums.length);
+    }
+
+    @Test
+    void aDownloadDocumentWithUpperCaseTwinsOfItsKeysIsRefusedAndNothingOfTheAttackersIsHandedOut() throws Exception {
+        fixture.origin().publish("acme", "twinned", "1.0.0", "linux_amd64");
+        try (FakeOrigin attacker = FakeOrigin.start(fixture.origin().certificates())) {
+            attacker.publish("acme", "twinned", "1.0.0", FakeOrigin.Tamper.NONE, 5_000, "linux_amd64");
+            CaseTwinnedDownload.serve(fixture.origin(), attacker, "twinned", "1.0.0", "linux_amd64");
+            int attackerRequests = attacker.requestsMatching(".*");
+            String path = base("twinned") + "1.0.0/download/linux/amd64";
+
+            HttpResponse<byte[]> download = get(path);
+            HttpResponse<byte[]> versionDocument = get(fixture.mirror().providerPath("acme", "twinned") + "1.0.0.json");
+
+            assertThat(download.statusCode()).isEqualTo(502);
+            assertThat(error(download))
+                    .as("refused at fill time, naming provider, version, platform and key")
+                    .contains("example.test/acme/twinned 1.0.0 linux_amd64")
+                    .contains("\"download_url\" and \"DOWNLOAD_URL\"");
+            String attackers = "127.0.0.1:" + attacker.wireMock().httpsPort();
+            for (HttpResponse<byte[]> answer : List.of(download, versionDocument, get(path + "/SHA256SUMS"))) {
+                assertThat(answer.statusCode()).isEqualTo(502);
+                assertThat(new String(answer.body(), StandardCharsets.UTF_8))
+                        .doesNotContain(attackers)
+                        .doesNotContain(attacker.signingKey().signingKeyId());
+            }
+            assertThat(attacker.requestsMatching(".*"))
+                    .as("the mirror never fetched what the twins name")
+                    .isEqualTo(attackerRequests);
+        }
+    }
+
+    @Test
+    void theDownloadDocumentHandedOutHoldsOnlyTheProtocolsKeysWithTheVerifiedValues() throws Exception {
+        FakeOrigin.Release release = fixture.origin().publish("acme", "extras", "1.0.0", "linux_amd64");
+        String originPath = "/v1/providers/acme/extras/1.0.0/download/linux/amd64";
+        ObjectNode document =
+                (ObjectNode) JSON.readTree(fromOrigin(originDownload("extras", "1.0.0", "linux", "amd64")));
+        // Keys the protocol does not define, the CLI reads (trust_signature) or might one day: none is passed on.
+        document.put("trust_signature", "-----BEGIN PGP SIGNATURE-----\nforged\n-----END PGP SIGNATURE-----");
+        document.put("download-url", "https://evil.test/x.zip");
+        ((ObjectNode) document.at("/signing_keys/gpg_public_keys/0"))
+                .put("trust_signature", "forged")
+                .put("source", "Evil");
+        fixture.origin()
+                .wireMock()
+                .stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(originPath)
+                        .atPriority(1)
+                        .willReturn(aResponse()
+                                .withHeader("Content-Type", "application/json")
+                                .withBody(JSON.writeValueAsBytes(document))));
+
+        HttpResponse<byte[]> download = get(base("extras") + "1.0.0/download/linux/amd64");
+
+        assertThat(download.statusCode()).isEqualTo(200);
+        JsonNode served = JSON.readTree(download.body());
+        assertThat(served.fieldNames())
+                .toIterable()
+                .containsExactly(
+                        "protocols",
+                        "os",
+                        "arch",
+                        "filename",
+                        "download_url",
+                        "shasums_url",
+                        "shasums_signature_url",
+                        "shasum",
+                        "signing_keys");
+        assertThat(served.get("shasum").asText()).isEqualTo(release.sha256("linux_amd64"));
+        assertThat(served.at("/signing_keys/gpg_public_keys/0").fieldNames())
+                .toIterable()
+                .containsExactly("key_id", "ascii_armor");
+        assertThat(new String(download.body(), StandardCharsets.UTF_8))
+                .doesNotContain("evil")
+                .doesNotContain("forged");
+    }
+
+    @Test
+    void cachedEvidenceWhoseDownloadDocumentHasCaseTwinsIsNeverHandedOut() throws Exception {
+        fixture.origin().publish("acme", "twinnedcache", "1.0.0", "linux_amd64");
+        String path = base("twinnedcache") + "1.0.0/download/linux/amd64";
+        assertThat(get(fixture.mirror().providerPath("acme", "twinnedcache") + "1.0.0.json")
+                        .statusCode())
+                .isEqualTo(200);
+        // Evidence an earlier version of the mirror stored, or a bundle brought: its document has twins.
+        Path evidence =
+                fixture.mirror().cacheDirectory.resolve("metadata/example.test/acme/twinnedcache/1.0.0/release.json");
+        ObjectNode stored = (ObjectNode) JSON.readTree(evidence.toFile());
+        ObjectNode download = (ObjectNode) stored.get("downloads").get(0);
+        ObjectNode document =
+                (ObjectNode) JSON.readTree(download.get("document").binaryValue());
+        document.put("DOWNLOAD_URL", "https://evil.test/x.zip");
+        download.put("document", JSON.writeValueAsBytes(document));
+        Files.write(evidence, JSON.writeValueAsBytes(stored));
+
+        HttpResponse<byte[]> answer = get(path);
+
+        assertThat(answer.statusCode()).isEqualTo(502);
+        assertThat(error(answer)).contains("\"download_url\" and \"DOWNLOAD_URL\"");
+        assertThat(new String(answer.body(), StandardCharsets.UTF_8)).doesNotContain("https://evil.test");
     }
 
     @Test

@@ -1,10 +1,8 @@
 package io.providermirror.upstream;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.ProviderVersion;
-import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +19,6 @@ import org.slf4j.LoggerFactory;
 public final class ModuleRegistryClient {
 
     private static final Logger LOG = LoggerFactory.getLogger(ModuleRegistryClient.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
      * A module's version list with the exact bytes the origin sent, for caching.
@@ -74,20 +71,20 @@ public final class ModuleRegistryClient {
      * origin sent it or the cache kept it; {@code from} names it in errors.
      */
     public static FetchedModuleVersions parseVersions(byte[] body, String from) {
-        JsonNode modules = readJson(body, from).path("modules");
+        JsonNode modules = OriginJson.member(readJson(body, from), "modules");
         if (!modules.isArray()) {
             throw new OriginException(OriginException.Reason.BAD_RESPONSE, from + " has no \"modules\" array");
         }
         if (modules.isEmpty()) {
             throw new OriginException(OriginException.Reason.NOT_FOUND, from + " lists no module");
         }
-        JsonNode entries = modules.get(0).path("versions");
+        JsonNode entries = OriginJson.member(modules.get(0), "versions");
         if (!entries.isArray()) {
             throw new OriginException(OriginException.Reason.BAD_RESPONSE, from + " has no \"versions\" array");
         }
         List<ProviderVersion> versions = new ArrayList<>();
         for (JsonNode entry : entries) {
-            JsonNode version = entry.path("version");
+            JsonNode version = OriginJson.member(entry, "version");
             Optional<ProviderVersion> parsed =
                     version.isTextual() ? ProviderVersion.parse(version.asText()) : Optional.empty();
             if (parsed.isPresent()) {
@@ -149,7 +146,7 @@ public final class ModuleRegistryClient {
                 throw new OriginException(
                         OriginException.Reason.BAD_RESPONSE, from + " answered 204 without X-Terraform-Get");
             }
-            JsonNode value = readJson(document.body(), from).path("location");
+            JsonNode value = OriginJson.member(readJson(document.body(), from), "location");
             if (!value.isTextual() || value.asText().isEmpty()) {
                 throw new OriginException(
                         OriginException.Reason.BAD_RESPONSE,
@@ -168,14 +165,10 @@ public final class ModuleRegistryClient {
     }
 
     private static JsonNode readJson(byte[] body, String from) {
-        try {
-            JsonNode root = JSON.readTree(body);
-            if (root == null || !root.isObject()) {
-                throw new OriginException(OriginException.Reason.BAD_RESPONSE, from + " is not a JSON object");
-            }
-            return root;
-        } catch (IOException e) {
-            throw new OriginException(OriginException.Reason.BAD_RESPONSE, from + " is not valid JSON", e);
+        JsonNode root = OriginJson.read(body, from);
+        if (!root.isObject()) {
+            throw new OriginException(OriginException.Reason.BAD_RESPONSE, from + " is not a JSON object");
         }
+        return root;
     }
 }

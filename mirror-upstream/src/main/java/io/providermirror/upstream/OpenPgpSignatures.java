@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -343,6 +344,21 @@ public final class OpenPgpSignatures {
                     VerificationException.Check.SIGNATURE, "the SHA256SUMS signature file holds no OpenPGP signature");
         }
         return result;
+    }
+
+    /**
+     * The ID of the (first) primary key in an ASCII-armored key, 16 upper-case hex digits: the {@code key_id} the
+     * provider registry protocol names it by.
+     *
+     * @throws VerificationException when {@code armored} holds no OpenPGP public key
+     */
+    public static String primaryKeyId(String armored) {
+        Iterator<PGPPublicKeyRing> rings = readKeys(armored).getKeyRings();
+        if (!rings.hasNext()) {
+            throw new VerificationException(
+                    VerificationException.Check.SIGNATURE, "the origin's signing key holds no OpenPGP public key");
+        }
+        return SigningKeyRules.keyId(rings.next().getPublicKey().getKeyID());
     }
 
     private static PGPPublicKeyRingCollection readKeys(String armored) {

@@ -1,11 +1,9 @@
 package io.providermirror.upstream;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
-import java.io.IOException;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +25,6 @@ import org.slf4j.LoggerFactory;
 public final class ParentMirrorClient {
 
     private static final Logger LOG = LoggerFactory.getLogger(ParentMirrorClient.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
 
     private final OriginHttpClient http;
@@ -132,14 +129,9 @@ public final class ParentMirrorClient {
             ProviderAddress address, ProviderVersion version, ReleaseEvidence.ParentDocument parent) {
         String what = "version " + version + " of " + address + " from the network mirror "
                 + parent.url().getAuthority();
-        JsonNode root;
-        try {
-            root = JSON.readTree(parent.document());
-        } catch (IOException e) {
-            throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + " is not valid JSON", e);
-        }
-        JsonNode archives = root == null ? null : root.get("archives");
-        if (archives == null || !archives.isObject()) {
+        // The platforms are the keys of a map, which the CLI matches exactly; url and hashes are fields.
+        JsonNode archives = OriginJson.member(OriginJson.read(parent.document(), what), "archives");
+        if (!archives.isObject()) {
             throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + " has no 'archives' object");
         }
         Map<Platform, VerifiedPackage> packages = new HashMap<>();
@@ -148,14 +140,15 @@ public final class ParentMirrorClient {
             URI url;
             try {
                 platform = Platform.parse(archive.getKey());
-                url = parent.url().resolve(archive.getValue().path("url").asText(""));
+                url = parent.url()
+                        .resolve(OriginJson.member(archive.getValue(), "url").asText(""));
             } catch (IllegalArgumentException e) {
                 LOG.debug("{}: skipping archive {}: {}", what, archive.getKey(), e.getMessage());
                 continue;
             }
             String sha256 = null;
             List<String> h1 = new ArrayList<>();
-            for (JsonNode hash : archive.getValue().path("hashes")) {
+            for (JsonNode hash : OriginJson.member(archive.getValue(), "hashes")) {
                 String text = hash.asText("");
                 if (text.startsWith("zh:")
                         && SHA256.matcher(text.substring(3).toLowerCase(Locale.ROOT))

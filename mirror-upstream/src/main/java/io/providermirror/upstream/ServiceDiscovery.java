@@ -1,8 +1,6 @@
 package io.providermirror.upstream;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.net.URI;
 import java.util.Map;
 
@@ -14,8 +12,6 @@ public final class ServiceDiscovery {
 
     /** The path of the discovery document beneath a host. */
     public static final String WELL_KNOWN_PATH = ".well-known/terraform.json";
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final OriginHttpClient http;
     private final Map<String, URI> discoveryOverrides;
@@ -90,15 +86,11 @@ public final class ServiceDiscovery {
                     OriginException.Reason.BAD_RESPONSE,
                     what + " answered with media type '" + document.contentType() + "', not application/json");
         }
-        JsonNode root;
-        try {
-            root = JSON.readTree(document.body());
-        } catch (IOException e) {
-            throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + " is not valid JSON", e);
-        }
-        if (root == null || !root.isObject()) {
+        JsonNode root = OriginJson.read(document.body(), what);
+        if (!root.isObject()) {
             throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + " is not a JSON object");
         }
+        // The CLI reads the document into a map, whose keys it matches exactly.
         JsonNode base = root.get(service);
         if (base == null) {
             throw new OriginException(

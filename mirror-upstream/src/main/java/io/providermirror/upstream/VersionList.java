@@ -43,21 +43,15 @@ public record VersionList(ProviderAddress address, Map<ProviderVersion, ListedVe
     /** Parses an origin's {@code versions} response body. */
     public static VersionList parse(ProviderAddress address, byte[] body, String origin) {
         String what = "the version list of " + address + " from " + origin;
-        JsonNode root;
-        try {
-            root = JSON.readTree(body);
-        } catch (IOException e) {
-            throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + " is not valid JSON", e);
-        }
-        JsonNode list = root == null ? null : root.get("versions");
-        if (list == null || !list.isArray()) {
+        JsonNode list = OriginJson.member(OriginJson.read(body, what), "versions");
+        if (!list.isArray()) {
             throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + " has no 'versions' array");
         }
         Map<ProviderVersion, ListedVersion> versions = new LinkedHashMap<>();
         for (JsonNode entry : list) {
-            JsonNode text = entry.get("version");
+            JsonNode text = OriginJson.member(entry, "version");
             Optional<ProviderVersion> version =
-                    text != null && text.isTextual() ? ProviderVersion.parse(text.asText()) : Optional.empty();
+                    text.isTextual() ? ProviderVersion.parse(text.asText()) : Optional.empty();
             if (version.isEmpty()) {
                 LOG.debug("{}: skipping entry with version {} (not a semantic version)", what, text);
                 continue;
@@ -98,14 +92,9 @@ public record VersionList(ProviderAddress address, Map<ProviderVersion, ListedVe
      */
     public static byte[] fromMirrorIndex(ProviderAddress address, byte[] body, String origin) {
         String what = "the version list of " + address + " from the network mirror " + origin;
-        JsonNode root;
-        try {
-            root = JSON.readTree(body);
-        } catch (IOException e) {
-            throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + " is not valid JSON", e);
-        }
-        JsonNode versions = root == null ? null : root.get("versions");
-        if (versions == null || !versions.isObject()) {
+        // The versions are the keys of a map, which the CLI matches exactly.
+        JsonNode versions = OriginJson.member(OriginJson.read(body, what), "versions");
+        if (!versions.isObject()) {
             throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + " has no 'versions' object");
         }
         ObjectNode registry = JSON.createObjectNode();
@@ -122,12 +111,13 @@ public record VersionList(ProviderAddress address, Map<ProviderVersion, ListedVe
 
     /**
      * The protocol versions an entry names ({@code "5.0"}, {@code "6"}): short strings of digits and dots only,
-     * at most eight; anything else an origin writes there is left out, as it is repeated to clients.
+     * at most eight; anything else an origin writes there is left out, as it is repeated to clients. Also the
+     * protocols of a download document.
      */
-    private static List<String> protocols(JsonNode entry) {
+    static List<String> protocols(JsonNode entry) {
         List<String> protocols = new ArrayList<>();
-        JsonNode list = entry.get("protocols");
-        if (list != null && list.isArray()) {
+        JsonNode list = OriginJson.member(entry, "protocols");
+        if (list.isArray()) {
             for (JsonNode protocol : list) {
                 String text = protocol.isTextual() ? protocol.asText() : "";
                 if (PROTOCOL.matcher(text).matches() && protocols.size() < MAX_PROTOCOLS) {
@@ -142,13 +132,13 @@ public record VersionList(ProviderAddress address, Map<ProviderVersion, ListedVe
 
     private static List<Platform> platforms(JsonNode entry) {
         TreeSet<Platform> platforms = new TreeSet<>();
-        JsonNode list = entry.get("platforms");
-        if (list != null && list.isArray()) {
+        JsonNode list = OriginJson.member(entry, "platforms");
+        if (list.isArray()) {
             for (JsonNode platform : list) {
                 try {
                     platforms.add(new Platform(
-                            platform.path("os").asText(null),
-                            platform.path("arch").asText(null)));
+                            OriginJson.member(platform, "os").asText(null),
+                            OriginJson.member(platform, "arch").asText(null)));
                 } catch (IllegalArgumentException e) {
                     LOG.debug("skipping platform {}: {}", platform, e.getMessage());
                 }

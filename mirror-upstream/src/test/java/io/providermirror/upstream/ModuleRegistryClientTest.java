@@ -100,6 +100,22 @@ final class ModuleRegistryClientTest {
     }
 
     @Test
+    void aLocationAnswerWhoseKeysDifferOnlyInCaseIsRefused(WireMockRuntimeInfo wm) {
+        stubFor(get(urlEqualTo(DOWNLOAD))
+                .willReturn(aResponse()
+                        .withStatus(200)
+                        .withHeader("Content-Type", "application/json")
+                        .withBody("{\"location\":\"https://files.test/hello-1.1.0.zip\","
+                                + "\"LOCATION\":\"https://evil.test/other.zip\"}")));
+        assertThatThrownBy(() -> client().download(base(wm), HELLO, V110))
+                .isInstanceOfSatisfying(
+                        OriginException.class,
+                        e -> assertThat(e.reason()).isEqualTo(OriginException.Reason.BAD_RESPONSE))
+                .hasMessageContaining("example.test/acme/hello/null 1.1.0")
+                .hasMessageContaining("\"location\" and \"LOCATION\"");
+    }
+
+    @Test
     void readsTheSourceFromA204WithXTerraformGet(WireMockRuntimeInfo wm) {
         stubFor(get(urlEqualTo(DOWNLOAD))
                 .willReturn(aResponse()

@@ -1,11 +1,11 @@
 package io.providermirror.server.bundle;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.providermirror.cache.BlobStore;
 import io.providermirror.cache.BlobWrite;
 import io.providermirror.cache.CacheKey;
 import io.providermirror.server.bundle.BundleImporter.RefusedException;
 import io.providermirror.server.core.CacheLayout;
+import io.providermirror.upstream.OriginJson;
 import io.providermirror.upstream.PackageHashes;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -26,7 +26,6 @@ import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
  */
 final class BundleReader {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_DOCUMENT_BYTES = 16 * 1024 * 1024;
 
     private final BlobStore blobs;
@@ -60,7 +59,7 @@ final class BundleReader {
         }
         BundleManifest manifest;
         try {
-            manifest = JSON.readValue(bounded(tar, first, MAX_DOCUMENT_BYTES), BundleManifest.class);
+            manifest = OriginJson.readValue(bounded(tar, first, MAX_DOCUMENT_BYTES), BundleManifest.class);
         } catch (com.fasterxml.jackson.core.JacksonException e) {
             throw new RefusedException(bundle + ": the manifest is not valid: " + e.getOriginalMessage());
         }

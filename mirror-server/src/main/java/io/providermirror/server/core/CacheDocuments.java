@@ -10,6 +10,7 @@ import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.OriginException;
+import io.providermirror.upstream.OriginJson;
 import io.providermirror.upstream.ReleaseEvidence;
 import io.providermirror.upstream.VersionList;
 import java.io.IOException;
@@ -131,7 +132,7 @@ public final class CacheDocuments {
         }
         try {
             return Optional.of(new Dated<>(
-                    JSON.readValue(stored.get().content(), ReleaseEvidence.class),
+                    OriginJson.readValue(stored.get().content(), ReleaseEvidence.class),
                     stored.get().storedAt()));
         } catch (IOException | IllegalArgumentException e) {
             throw new Unreadable(
@@ -153,7 +154,7 @@ public final class CacheDocuments {
         }
         try {
             Map<Platform, String> hashes = new TreeMap<>();
-            JSON.readValue(stored.get().content(), HASHES)
+            OriginJson.readValue(stored.get().content(), HASHES)
                     .forEach((platform, h1) -> hashes.put(Platform.parse(platform), h1));
             return hashes;
         } catch (IOException | IllegalArgumentException e) {
@@ -232,8 +233,8 @@ public final class CacheDocuments {
             return Optional.empty();
         }
         try {
-            return Optional.of(
-                    JSON.readValue(stored.get().content(), PinDocument.class).pin());
+            return Optional.of(OriginJson.readValue(stored.get().content(), PinDocument.class)
+                    .pin());
         } catch (IOException | IllegalArgumentException | java.time.DateTimeException e) {
             // Not Unreadable: a pin is never dropped and fetched again, since that would take whatever the source
             // holds now.

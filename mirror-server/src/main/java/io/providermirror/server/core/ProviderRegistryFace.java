@@ -244,27 +244,21 @@ public final class ProviderRegistryFace {
                                 + " no longer names the package the mirror verified; restart the mirror to verify "
                                 + "it again");
             }
-            // Verified above: the document parses, and its SHA256SUMS and signature are in the evidence.
+            // Verified above: the document parses as the CLI reads it, and its SHA256SUMS and signature are in the
+            // evidence. What the CLI gets is written from what was read here, never the origin's bytes.
             DownloadDocument named = DownloadDocument.parse(
-                    platform, download.url(), download.document(), "the download document of " + key.address());
+                    platform,
+                    download.url(),
+                    download.document(),
+                    "the download document of " + key.address() + " " + key.version() + " " + platform);
             ReleaseEvidence.Checksums checksums = evidence.checksums().stream()
                     .filter(c -> c.url().equals(named.shasumsUrl())
                             && c.signatureUrl().equals(named.shasumsSignatureUrl()))
                     .findFirst()
                     .orElseThrow();
-            packages.put(
-                    platform,
-                    new PublishedPackage(platform, document(download), checksums.sums(), checksums.signature()));
+            packages.put(platform, PublishedPackage.of(named, checksums.sums(), checksums.signature()));
             bytes += 2 * download.document().length + checksums.sums().length + checksums.signature().length + 128;
         }
         return new PublishedRelease(Map.copyOf(packages), bytes, now);
-    }
-
-    private static ObjectNode document(ReleaseEvidence.Download download) {
-        try {
-            return (ObjectNode) JSON.readTree(download.document());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -1,49 +1,76 @@
 package io.providermirror.server.core;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.providermirror.model.Platform;
+import io.providermirror.upstream.DownloadDocument;
+import io.providermirror.upstream.OpenPgpSignatures;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.Map;
-import java.util.Set;
+import java.util.List;
 
 /**
- * One platform's package as its origin published it, verified: the origin's download document, and the exact bytes
- * of the SHA256SUMS and signature it names. What the providers.v1 face hands the CLI, with only the three URLs of
- * the download document changed to point at the mirror.
+ * One platform's package as its origin published it, verified: what its download document said that the mirror
+ * verified, and the exact bytes of the SHA256SUMS and signature it names. What the providers.v1 face hands the CLI
+ * is written from these, key by key, in the protocol's spelling: nothing else the origin's document held is passed
+ * on, so no key the mirror did not read (another spelling of one it did, say) reaches the CLI.
  *
- * @param downloadDocument the origin's download document, parsed; never modified (every rendering writes anew)
+ * @param document the origin's download document as the mirror read and verified it
+ * @param keyIds   the ID of each of the document's signing keys, in its order: the key's primary key ID
  */
-public record PublishedPackage(Platform platform, ObjectNode downloadDocument, byte[] sha256Sums, byte[] signature) {
+public record PublishedPackage(
+        Platform platform, DownloadDocument document, List<String> keyIds, byte[] sha256Sums, byte[] signature) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** The fields of a download document that name where its files are: the ones the mirror rewrites. */
-    static final Set<String> URL_FIELDS = Set.of("download_url", "shasums_url", "shasums_signature_url");
+    public PublishedPackage {
+        keyIds = List.copyOf(keyIds);
+        if (keyIds.size() != document.signingKeys().size()) {
+            throw new IllegalArgumentException("one key ID per signing key");
+        }
+    }
+
+    /** The package of a verified {@code document}, with the SHA256SUMS and signature it names. */
+    public static PublishedPackage of(DownloadDocument document, byte[] sha256Sums, byte[] signature) {
+        List<String> keyIds = document.signingKeys().stream()
+                .map(OpenPgpSignatures::primaryKeyId)
+                .toList();
+        return new PublishedPackage(document.platform(), document, keyIds, sha256Sums, signature);
+    }
 
     /**
-     * The origin's download document with {@code download_url}, {@code shasums_url} and
-     * {@code shasums_signature_url} replaced by these; every other field as the origin served it, in its order.
+     * The download document the CLI gets: the keys the provider registry protocol defines, with the verified values
+     * and {@code download_url}, {@code shasums_url} and {@code shasums_signature_url} pointing at these.
      */
     public byte[] render(String downloadUrl, String shasumsUrl, String signatureUrl) {
-        Map<String, String> urls =
-                Map.of("download_url", downloadUrl, "shasums_url", shasumsUrl, "shasums_signature_url", signatureUrl);
         ByteArrayOutputStream out = new ByteArrayOutputStream(2048);
         try (JsonGenerator json = JSON.createGenerator(out)) {
             json.writeStartObject();
-            for (Map.Entry<String, JsonNode> field : downloadDocument.properties()) {
-                String url = urls.get(field.getKey());
-                if (url != null) {
-                    json.writeStringField(field.getKey(), url);
-                } else {
-                    json.writeFieldName(field.getKey());
-                    JSON.writeTree(json, field.getValue());
+            if (!document.protocols().isEmpty()) {
+                json.writeArrayFieldStart("protocols");
+                for (String protocol : document.protocols()) {
+                    json.writeString(protocol);
                 }
+                json.writeEndArray();
             }
+            json.writeStringField("os", platform.os());
+            json.writeStringField("arch", platform.arch());
+            json.writeStringField("filename", document.filename());
+            json.writeStringField("download_url", downloadUrl);
+            json.writeStringField("shasums_url", shasumsUrl);
+            json.writeStringField("shasums_signature_url", signatureUrl);
+            json.writeStringField("shasum", document.shasum());
+            json.writeObjectFieldStart("signing_keys");
+            json.writeArrayFieldStart("gpg_public_keys");
+            for (int i = 0; i < keyIds.size(); i++) {
+                json.writeStartObject();
+                json.writeStringField("key_id", keyIds.get(i));
+                json.writeStringField("ascii_armor", document.signingKeys().get(i));
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeEndObject();
             json.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

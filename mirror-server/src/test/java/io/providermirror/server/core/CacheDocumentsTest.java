@@ -96,4 +96,27 @@ final class CacheDocumentsTest {
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("the cached release of registry.terraform.io/hashicorp/null 3.2.1");
     }
+
+    @Test
+    void documentsWhoseKeysDifferOnlyInCaseAreRefusedAsABundleMightBringThem() throws IOException {
+        store.write(
+                CacheLayout.versions(ADDRESS),
+                "{\"versions\":[],\"Versions\":[{\"version\":\"6.6.6\"}]}".getBytes(StandardCharsets.UTF_8));
+        store.write(
+                CacheLayout.packageHashes(ADDRESS, VERSION),
+                "{\"linux_amd64\":\"h1:a=\",\"LINUX_AMD64\":\"h1:b=\"}".getBytes(StandardCharsets.UTF_8));
+        store.write(
+                CacheLayout.release(ADDRESS, VERSION),
+                "{\"downloads\":[],\"checksums\":[],\"Downloads\":[]}".getBytes(StandardCharsets.UTF_8));
+
+        assertThatThrownBy(() -> documents.versionList(ADDRESS))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("\"versions\" and \"Versions\"");
+        assertThatThrownBy(() -> documents.packageHashes(ADDRESS, VERSION))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("\"linux_amd64\" and \"LINUX_AMD64\"");
+        assertThatThrownBy(() -> documents.releaseEvidence(ADDRESS, VERSION))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("\"downloads\" and \"Downloads\"");
+    }
 }

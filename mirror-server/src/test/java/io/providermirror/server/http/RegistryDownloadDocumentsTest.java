@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
@@ -13,7 +12,9 @@ import io.providermirror.server.config.AuthConfig;
 import io.providermirror.server.core.PublishedPackage;
 import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.testkit.SettableClock;
+import io.providermirror.upstream.DownloadDocument;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -90,15 +91,16 @@ final class RegistryDownloadDocumentsTest {
         assertThat(documents.size()).isZero();
     }
 
-    private static PublishedPackage pkg() throws IOException {
-        ObjectNode document = (ObjectNode) JSON.readTree("""
-                {"protocols":["5.0"],"os":"linux","arch":"amd64",
-                 "filename":"terraform-provider-demo_1.2.0_linux_amd64.zip",
-                 "download_url":"https://origin.example.test/demo.zip",
-                 "shasums_url":"https://origin.example.test/SHA256SUMS",
-                 "shasums_signature_url":"https://origin.example.test/SHA256SUMS.sig",
-                 "shasum":"00"}
-                """);
-        return new PublishedPackage(PLATFORM, document, new byte[] {1}, new byte[] {2});
+    private static PublishedPackage pkg() {
+        DownloadDocument document = new DownloadDocument(
+                PLATFORM,
+                List.of("5.0"),
+                "terraform-provider-demo_1.2.0_linux_amd64.zip",
+                URI.create("https://origin.example.test/demo.zip"),
+                URI.create("https://origin.example.test/SHA256SUMS"),
+                URI.create("https://origin.example.test/SHA256SUMS.sig"),
+                "00",
+                List.of());
+        return new PublishedPackage(PLATFORM, document, List.of(), new byte[] {1}, new byte[] {2});
     }
 }
