@@ -101,15 +101,12 @@ public final class ModuleRegistryClient {
      * what {@link #parseVersions} reads.
      */
     public static byte[] versionsDocument(List<ProviderVersion> versions) {
-        com.fasterxml.jackson.databind.node.ObjectNode root = JSON.createObjectNode();
+        com.fasterxml.jackson.databind.node.ObjectNode root =
+                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
         com.fasterxml.jackson.databind.node.ArrayNode entries =
                 root.putArray("modules").addObject().putArray("versions");
         versions.forEach(version -> entries.addObject().put("version", version.toString()));
-        try {
-            return JSON.writeValueAsBytes(root);
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot render a version list", e);
-        }
+        return root.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /**
