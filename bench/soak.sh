@@ -50,7 +50,7 @@ java -Xmx"$HEAP" -jar mirror-server/target/mirror-server.jar --config "$work/mir
 mirror=$!
 pids+=("$mirror")
 for _ in $(seq 1 60); do grep -q "is serving" "$work/mirror.out" 2>/dev/null && break; sleep 1; done
-ca="$work/cache/tls/ca.pem"
+ca="$work/cache-tls/ca.pem"   # the generated CA, beside the cache directory
 base="https://127.0.0.1:$PORT/providers/example.test/acme"
 
 echo "soak: warming $WARM providers"

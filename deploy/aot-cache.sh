@@ -27,6 +27,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 PROVIDER_MIRROR_CACHE_DIRECTORY="$work/cache" \
+PROVIDER_MIRROR_SERVER_GENERATEDTLS_DIRECTORY="$work/tls" \
 PROVIDER_MIRROR_SERVER_PORT="$port" \
 PROVIDER_MIRROR_MANAGEMENT_PORT="$management" \
   "$java" "$@" -XX:AOTCacheOutput="$cache" -jar "$jar" > "$work/mirror.out" 2> "$work/mirror.log" &
@@ -34,11 +35,11 @@ mirror=$!
 
 # The image has no curl: the jar's own healthcheck command asks (a JVM start per try, so a try each second).
 ask() {
-  "$java" -XX:TieredStopAtLevel=1 -Xmx32m -jar "$jar" healthcheck --url "$1" --ca "$work/cache/tls/ca.pem" \
+  "$java" -XX:TieredStopAtLevel=1 -Xmx32m -jar "$jar" healthcheck --url "$1" --ca "$work/tls/ca.pem" \
     > /dev/null 2>&1
 }
 tries=0
-until [ -f "$work/cache/tls/ca.pem" ] && ask "https://127.0.0.1:$port/healthz"; do
+until [ -f "$work/tls/ca.pem" ] && ask "https://127.0.0.1:$port/healthz"; do
   if ! kill -0 "$mirror" 2> /dev/null; then
     echo "aot-cache.sh: the training run stopped before it answered:" >&2
     cat "$work/mirror.out" "$work/mirror.log" >&2

@@ -241,12 +241,12 @@ final class AccessControlTest {
         Map<String, String> spellings = Map.of(
                 "?expires=1&signature=abc", "?expires=1&signature=redacted",
                 "?signature=abc&expires=1", "?signature=redacted&expires=1",
-                "?a=1&signature=abc&b=2", "?a=1&signature=redacted&b=2",
+                "?a=1&signature=abc&b=2", "?signature=redacted",
                 "?expires=1;signature=abc", "?expires=1;signature=redacted",
                 "?expires=1&sig%6Eature=abc", "?expires=1&sig%6Eature=redacted",
                 "?expires=1&%73ignature=abc=def", "?expires=1&%73ignature=redacted",
-                "?expires=1&signatures=abc", "?expires=1&signatures=abc",
-                "?expires=1&bad%zzname=abc", "?expires=1&bad%zzname=abc");
+                "?expires=1&signatures=abc", "?expires=1",
+                "?expires=1&bad%zzname=abc", "?expires=1");
         spellings.forEach((query, logged) -> assertThat(
                         io.providermirror.server.http.ExchangeLogs.redacted("/providers/a/b/c/x.zip" + query))
                 .as(query)

@@ -64,6 +64,21 @@ final class AccessLogTest {
     }
 
     @Test
+    void aTokenAClientPutsInTheQueryStringIsNotLogged() throws Exception {
+        String path = fixture.mirror().providerPath("acme", "queried") + "index.json";
+        HttpResponse<byte[]> response = fixture.mirror()
+                .send(HttpRequest.newBuilder(
+                                fixture.mirror().url(path + "?token=s3cr3t-t0ken&expires=17&X-Api-Key=k3y&archive=zip"))
+                        .build());
+        assertThat(response.statusCode()).isLessThan(500);
+
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> linesFor(path + "?expires=17&archive=zip").size() == 1);
+        ILoggingEvent line = linesFor(path + "?expires=17&archive=zip").get(0);
+        assertThat(line.getFormattedMessage()).doesNotContain("s3cr3t-t0ken", "k3y", "token");
+    }
+
+    @Test
     void eachRequestGetsOneLineWithClientMethodPathStatusBytesDurationAndUserAgent() throws Exception {
         FakeOrigin.Release release = fixture.origin().publish("acme", "logged", "1.0.0", "linux_amd64");
         String path =

@@ -49,6 +49,9 @@ final class ConfiguredTlsTest {
             assertThat(ca.body()).startsWith("{\"errors\":[").contains("server.tls");
             assertThat(mirror.generatedCaFile()).isEmpty();
             assertThat(Files.exists(tmp.resolve("cache/tls"))).isFalse();
+            assertThat(Files.exists(
+                            MirrorFixtures.generatedCa(tmp.resolve("cache")).getParent()))
+                    .isFalse();
         }
     }
 }

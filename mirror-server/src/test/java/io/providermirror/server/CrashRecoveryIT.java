@@ -72,7 +72,7 @@ final class CrashRecoveryIT {
 
             PackagedMirror first = start(config);
             HttpClient client = HttpClient.newBuilder()
-                    .sslContext(TrustedCertificates.sslContext(cache.resolve("tls/ca.pem")))
+                    .sslContext(TrustedCertificates.sslContext(MirrorFixtures.generatedCa(cache)))
                     .build();
             try {
                 assertThat(get(client, first.port(), keptPath).body())

@@ -151,7 +151,10 @@ final class DeployAssetsTest {
                 .contains("COPY --from=build /src/mirror-server/target/mirror-server.jar")
                 .contains("\"healthcheck\", \"--url\", \"http://127.0.0.1:"
                         + config.management().port() + "/readyz\"")
-                .contains("VOLUME [\"" + config.cache().directory() + "\"]")
+                .contains("VOLUME [\"" + config.cache().directory() + "\", \""
+                        + config.server()
+                                .generatedTls()
+                                .directoryBeside(config.cache().directory()) + "\"]")
                 .contains("USER 10001:10001");
         // The jar the image copies is the one the build names (DockerBuildContextIT builds it for real).
         assertThat(Files.readString(Path.of("pom.xml")))

@@ -163,7 +163,7 @@ final class FleetIT {
                                                         + slow.url("/").getPort()))));
                 try (MirrorFixture b = configB.start()) {
                     HttpClient clientA = HttpClient.newBuilder()
-                            .sslContext(TrustedCertificates.sslContext(cacheA.resolve("tls/ca.pem")))
+                            .sslContext(TrustedCertificates.sslContext(MirrorFixtures.generatedCa(cacheA)))
                             .build();
                     CompletableFuture<HttpResponse<byte[]>> onA = clientA.sendAsync(
                             HttpRequest.newBuilder(URI.create("https://localhost:" + a.port() + path))

@@ -84,7 +84,7 @@ final class GracefulShutdownIT {
                         .isOne();
 
                 HttpClient client = HttpClient.newBuilder()
-                        .sslContext(TrustedCertificates.sslContext(cache.resolve("tls/ca.pem")))
+                        .sslContext(TrustedCertificates.sslContext(MirrorFixtures.generatedCa(cache)))
                         .build();
                 HttpResponse<InputStream> transfer = client.send(
                         HttpRequest.newBuilder(

@@ -9,6 +9,13 @@ import java.time.Duration;
 /** Running mirrors for tests outside this package (the commands' tests). */
 public final class MirrorFixtures {
 
+    /** The CA a mirror caching in {@code cacheDirectory} generates by default (beside that directory). */
+    public static Path generatedCa(Path cacheDirectory) {
+        return io.providermirror.server.config.GeneratedTlsConfig.defaults()
+                .directoryBeside(cacheDirectory)
+                .resolve("ca.pem");
+    }
+
     /** A running mirror for a test, closed with the test. */
     public static final class Running implements AutoCloseable {
         private final MirrorFixture fixture;

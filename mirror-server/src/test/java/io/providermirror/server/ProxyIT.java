@@ -49,7 +49,7 @@ final class ProxyIT {
 
     private static HttpResponse<byte[]> get(PackagedMirror mirror, Path cache, String path) throws Exception {
         return HttpClient.newBuilder()
-                .sslContext(TrustedCertificates.sslContext(cache.resolve("tls/ca.pem")))
+                .sslContext(TrustedCertificates.sslContext(MirrorFixtures.generatedCa(cache)))
                 .build()
                 .send(
                         HttpRequest.newBuilder(URI.create("https://localhost:" + mirror.port() + path))

@@ -13,6 +13,8 @@ import io.providermirror.server.metrics.StandardBinders;
 import io.providermirror.server.status.Operations;
 import io.providermirror.server.status.StatusPage;
 import io.providermirror.server.tls.ConfiguredIdentity;
+import io.providermirror.server.tls.EarlierCa;
+import io.providermirror.server.tls.GeneratedCa;
 import io.providermirror.server.tls.GeneratedCertificates;
 import io.providermirror.server.tls.ServerIdentity;
 import java.io.IOException;
@@ -43,6 +45,7 @@ public final class MirrorApplication implements AutoCloseable {
     private final MirrorServer server;
     private final MirrorCore core;
     private final ServerIdentity identity;
+    private final GeneratedCa generatedCa;
     private final Operations operations;
     private final PrometheusMeterRegistry registry;
     private final AutoCloseable binders;
@@ -56,6 +59,7 @@ public final class MirrorApplication implements AutoCloseable {
             MirrorServer server,
             MirrorCore core,
             ServerIdentity identity,
+            GeneratedCa generatedCa,
             Operations operations,
             PrometheusMeterRegistry registry,
             AutoCloseable binders,
@@ -64,6 +68,7 @@ public final class MirrorApplication implements AutoCloseable {
         this.server = server;
         this.core = core;
         this.identity = identity;
+        this.generatedCa = generatedCa;
         this.operations = operations;
         this.registry = registry;
         this.binders = binders;
@@ -113,7 +118,12 @@ public final class MirrorApplication implements AutoCloseable {
                     ? null
                     : configuredIdentity != null
                             ? configuredIdentity
-                            : new GeneratedCertificates(core.cacheDirectory().resolve("tls"), clock).loadOrCreate();
+                            : new GeneratedCertificates(
+                                            config.server().generatedTls().directoryBeside(core.cacheDirectory()),
+                                            config.server().generatedTls().names(),
+                                            clock)
+                                    .loadOrCreate();
+            EarlierCa.removeFrom(core.cacheDirectory(), identity == null ? Optional.empty() : identity.generatedCa());
             Operations operations =
                     new Operations(registry, core.cacheDirectory().resolve("tmp"));
             core.storeProbe().ifPresent(operations::store);
@@ -168,7 +178,15 @@ public final class MirrorApplication implements AutoCloseable {
             if (!config.upstream().offline()) {
                 recheck.start();
             }
-            return new MirrorApplication(server, core, identity, operations, registry, binders, recheck);
+            return new MirrorApplication(
+                    server,
+                    core,
+                    identity,
+                    caPem == null ? null : GeneratedCa.of(caPem),
+                    operations,
+                    registry,
+                    binders,
+                    recheck);
         } catch (IOException | InterruptedException | RuntimeException e) {
             core.close();
             registry.close();
@@ -211,6 +229,11 @@ public final class MirrorApplication implements AutoCloseable {
     /** The CA certificate clients must trust, when the mirror generated its own certificate. */
     public Optional<Path> generatedCaFile() {
         return identity == null ? Optional.empty() : identity.generatedCa();
+    }
+
+    /** The CA the mirror generated, with what it can sign, when it generated its own certificate. */
+    public Optional<GeneratedCa> generatedCa() {
+        return Optional.ofNullable(generatedCa);
     }
 
     /** The mirror behind the listeners: what the operator commands and the tests act on directly. */

@@ -50,9 +50,14 @@ public final class StartupBanner {
                         .append('\n'));
         out.append("  network:   ").append(application.transport()).append('\n');
         application.generatedCaFile().ifPresent(ca -> {
-            out.append("  TLS:       a certificate generated for localhost, 127.0.0.1 and ")
-                    .append(host)
-                    .append(", signed by this mirror's own CA:\n");
+            out.append("  TLS:       a certificate signed by this mirror's own CA, which can sign only for\n")
+                    .append("             ")
+                    .append(application
+                            .generatedCa()
+                            .map(generated -> String.join(", ", generated.signsFor()) + " (until "
+                                    + generated.notAfter().toString().substring(0, 10) + ")")
+                            .orElse("this mirror's names"))
+                    .append(":\n");
             out.append("             ").append(ca.toAbsolutePath()).append('\n');
             out.append(
                     "             Clients must trust that CA: add it to the system trust store, or for a quick try\n");

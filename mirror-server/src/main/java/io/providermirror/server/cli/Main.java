@@ -212,7 +212,7 @@ public final class Main implements Callable<Integer> {
                             names = "--ca",
                             paramLabel = "FILE",
                             description =
-                                    "PEM CA certificates to trust for an https URL (e.g. <cache.directory>/tls/ca.pem)")
+                                    "PEM CA certificates to trust for an https URL (e.g. <cache.directory>-tls/ca.pem)")
                     Path ca) {
         try {
             java.net.http.HttpClient client = java.net.http.HttpClient.newBuilder()

@@ -53,7 +53,8 @@ public final class WarmCommand implements Callable<Integer> {
     @Option(
             names = "--ca",
             paramLabel = "FILE",
-            description = "PEM CA certificates to trust for --mirror (e.g. its tls/ca.pem)")
+            description =
+                    "PEM CA certificates to trust for --mirror (e.g. its generated ca.pem, in <cache.directory>-tls)")
     Path ca;
 
     @Option(names = "--token-file", paramLabel = "FILE", description = "a file holding the token --mirror wants")

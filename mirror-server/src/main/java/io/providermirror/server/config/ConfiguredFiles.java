@@ -19,15 +19,47 @@ import java.util.Map;
  */
 public final class ConfiguredFiles {
 
-    /** The one path key that names a directory the mirror creates, rather than a file it reads. */
+    /** The path keys that name a directory the mirror creates, rather than a file it reads. */
     private static final String CACHE_DIRECTORY = "cache.directory";
+
+    private static final String TLS_DIRECTORY = "server.generatedTls.directory";
 
     private ConfiguredFiles() {}
 
     /** @throws ConfigException naming the first key whose file is missing, unreadable or not a file */
     public static void check(MirrorConfig config) throws ConfigException {
         checkRecord(config, "");
-        checkCacheDirectory(config.cache().directory());
+        checkDirectory(CACHE_DIRECTORY, config.cache().directory());
+        Path tls = config.server().generatedTls().directoryBeside(config.cache().directory());
+        checkDirectory(TLS_DIRECTORY, tls);
+        if (within(tls, config.cache().directory())) {
+            throw new ConfigException(
+                    TLS_DIRECTORY + ": " + tls.toAbsolutePath().normalize() + " is inside "
+                            + CACHE_DIRECTORY + " "
+                            + config.cache().directory().toAbsolutePath().normalize()
+                            + " (expected: a directory outside it, so no copy of the cache carries the generated CA's key)");
+        }
+    }
+
+    /** True when {@code path} is {@code directory} or beneath it, links resolved as far as they exist. */
+    private static boolean within(Path path, Path directory) {
+        return real(path).startsWith(real(directory));
+    }
+
+    private static Path real(Path path) {
+        Path absolute = path.toAbsolutePath().normalize();
+        Path existing = absolute;
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            return absolute;
+        }
+        try {
+            return existing.toRealPath().resolve(existing.relativize(absolute));
+        } catch (IOException e) {
+            return absolute;
+        }
     }
 
     /**
@@ -35,7 +67,7 @@ public final class ConfiguredFiles {
      * <reason>}.
      */
     public static Path createCacheDirectory(Path directory) throws ConfigException {
-        checkCacheDirectory(directory);
+        checkDirectory(CACHE_DIRECTORY, directory);
         try {
             Files.createDirectories(directory);
         } catch (IOException e) {
@@ -47,18 +79,18 @@ public final class ConfiguredFiles {
         return directory;
     }
 
-    private static void checkCacheDirectory(Path directory) throws ConfigException {
+    private static void checkDirectory(String key, Path directory) throws ConfigException {
         Path absolute = directory.toAbsolutePath().normalize();
         if (Files.exists(absolute) && !Files.isDirectory(absolute)) {
-            throw new ConfigException(CACHE_DIRECTORY + ": " + absolute + " is a file, not a directory");
+            throw new ConfigException(key + ": " + absolute + " is a file, not a directory");
         }
         Path existing = absolute;
         while (existing != null && !Files.exists(existing)) {
             existing = existing.getParent();
         }
         if (existing != null && !Files.isDirectory(existing)) {
-            throw new ConfigException(CACHE_DIRECTORY + ": " + absolute + " cannot be created: " + existing
-                    + " is a file, not a directory");
+            throw new ConfigException(
+                    key + ": " + absolute + " cannot be created: " + existing + " is a file, not a directory");
         }
     }
 
@@ -66,7 +98,7 @@ public final class ConfiguredFiles {
         for (RecordComponent component : value.getClass().getRecordComponents()) {
             Object field = read(component, value);
             String key = prefix + component.getName();
-            if (field instanceof Path path && !key.equals(CACHE_DIRECTORY)) {
+            if (field instanceof Path path && !key.equals(CACHE_DIRECTORY) && !key.equals(TLS_DIRECTORY)) {
                 checkFile(key, path);
             } else if (field instanceof Record nested) {
                 checkRecord(nested, key + ".");

@@ -15,7 +15,9 @@ public record MirrorConfig(
         ModulesConfig modules) {
 
     public MirrorConfig {
-        server = server == null ? new ServerConfig(null, null, null, null, null, null, null, null, null, null) : server;
+        server = server == null
+                ? new ServerConfig(null, null, null, null, null, null, null, null, null, null, null)
+                : server;
         management = management == null ? new ManagementConfig(null, null) : management;
         logging = logging == null ? new LoggingConfig(null) : logging;
         policy = policy == null ? new PolicyConfig(null, null, null, null) : policy;

@@ -1,7 +1,8 @@
 package io.providermirror.server.config;
 
 /**
- * The mirror's listener: address, port, the certificate to present (generated when absent) or plain HTTP
+ * The mirror's listener: address, port, the certificate to present (generated when absent, as
+ * {@code generatedTls} says) or plain HTTP
  * behind a TLS-terminating load balancer, how long a client may take to send a request or stay silent, how
  * long a client waits at most for a metadata answer, how long transfers in progress may finish when the
  * mirror is told to stop, whether Linux epoll and OpenSSL are used when available, and how many connections
@@ -11,6 +12,7 @@ public record ServerConfig(
         String host,
         Integer port,
         TlsConfig tls,
+        GeneratedTlsConfig generatedTls,
         java.time.Duration requestReadTimeout,
         java.time.Duration idleTimeout,
         java.time.Duration metadataTimeout,
@@ -36,6 +38,7 @@ public record ServerConfig(
 
     public ServerConfig {
         host = host == null ? "0.0.0.0" : host;
+        generatedTls = generatedTls == null ? GeneratedTlsConfig.defaults() : generatedTls;
         port = port == null ? DEFAULT_PORT : port;
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port: " + port + " (expected: 0 to 65535; 0 picks a free port)");

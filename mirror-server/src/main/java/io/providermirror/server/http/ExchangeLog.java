@@ -16,7 +16,10 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -182,17 +185,27 @@ final class ExchangeLog extends ChannelDuplexHandler {
     }
 
     /**
-     * A signed archive URL's signature opens the archive for a while: it is not written to logs. The query is
-     * split as {@link io.netty.handler.codec.http.QueryStringDecoder} splits it for the check (at {@code &} and
-     * {@code ;}, names percent-decoded), so every spelling the mirror would accept as {@code signature} is
-     * redacted, not only the literal one.
+     * The parameters the mirror defines, each with the values it writes (anything else is logged as {@code
+     * redacted}); a signed archive URL's {@code signature} opens the archive for a while and is never logged.
+     */
+    private static final Map<String, Pattern> LOGGED_PARAMETERS = Map.of(
+            "expires", Pattern.compile("[0-9]{1,20}"),
+            "archive", Pattern.compile("[a-z0-9.]{1,16}"),
+            "signature", Pattern.compile("(?!)"));
+
+    /**
+     * The request URI as the access log writes it: the path, and of the query only the parameters the mirror
+     * defines ({@code expires}, {@code signature}, {@code archive}); anything else a client put there (a token, say)
+     * is left out. The query is split as {@link io.netty.handler.codec.http.QueryStringDecoder} splits it for the
+     * check (at {@code &} and {@code ;}, names percent-decoded), so every spelling the mirror would accept as {@code
+     * signature} is recognised and redacted, not only the literal one.
      */
     static String redacted(String uri) {
         int query = uri.indexOf('?');
         if (query < 0) {
             return uri;
         }
-        StringBuilder out = new StringBuilder(uri.length()).append(uri, 0, query + 1);
+        StringBuilder kept = new StringBuilder();
         int start = query + 1;
         while (start <= uri.length()) {
             int end = start;
@@ -202,23 +215,27 @@ final class ExchangeLog extends ChannelDuplexHandler {
             String parameter = uri.substring(start, end);
             int equals = parameter.indexOf('=');
             String name = equals < 0 ? parameter : parameter.substring(0, equals);
-            out.append(isSignature(name) ? name + "=redacted" : parameter);
-            if (end < uri.length()) {
-                out.append(uri.charAt(end));
+            Pattern values = LOGGED_PARAMETERS.get(decodedName(name));
+            if (values != null) {
+                String value = equals < 0 ? "" : parameter.substring(equals + 1);
+                kept.append(kept.length() == 0 ? "" : String.valueOf(start > 0 ? uri.charAt(start - 1) : '&'))
+                        .append(name)
+                        .append('=')
+                        .append(values.matcher(value).matches() ? value : "redacted");
             }
             start = end + 1;
         }
-        return out.toString();
+        return kept.length() == 0 ? uri.substring(0, query) : uri.substring(0, query + 1) + kept;
     }
 
-    private static boolean isSignature(String rawName) {
+    private static String decodedName(String rawName) {
         try {
-            return "signature"
-                    .equalsIgnoreCase(QueryStringDecoder.decodeComponent(rawName, StandardCharsets.UTF_8)
-                            .strip());
+            return QueryStringDecoder.decodeComponent(rawName, StandardCharsets.UTF_8)
+                    .strip()
+                    .toLowerCase(Locale.ROOT);
         } catch (IllegalArgumentException malformed) {
-            // Not a name the decoder accepts, so not one the signature check reads.
-            return false;
+            // Not a name the decoder accepts, so not one the mirror reads.
+            return "";
         }
     }
 

@@ -3,7 +3,6 @@ package io.providermirror.server.tls;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringWriter;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -104,19 +103,5 @@ public final class PemFiles {
             }
         }
         return text.toString();
-    }
-
-    /** Writes PEM text readable by the owner only where the file system allows it. */
-    public static void writePrivate(Path file, String pem) throws IOException {
-        Files.deleteIfExists(file);
-        Files.createFile(file);
-        try {
-            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-        } catch (UnsupportedOperationException ignored) {
-            // Not a POSIX file system.
-        }
-        try (Writer writer = Files.newBufferedWriter(file, StandardCharsets.US_ASCII)) {
-            writer.write(pem);
-        }
     }
 }

@@ -74,7 +74,7 @@ public final class MirrorWarmTarget implements WarmTarget {
             throw new IOException(
                     "cannot verify the certificate of " + base + " (" + e.getMessage() + "): give the CA "
                             + "that signed it with --ca FILE (a mirror with a generated certificate keeps it in "
-                            + "<cache.directory>/tls/ca.pem)",
+                            + "ca.pem in server.generatedTls.directory, by default <cache.directory>-tls)",
                     e);
         }
     }

@@ -60,7 +60,7 @@ final class TlsFilesTest {
     @Test
     void generatedCertificatesCoverLocalNamesAndSurviveARestart() throws Exception {
         Clock clock = Clock.fixed(Instant.now(), ZoneOffset.UTC);
-        ServerIdentity first = new GeneratedCertificates(tmp.resolve("tls"), clock).loadOrCreate();
+        ServerIdentity first = new GeneratedCertificates(tmp.resolve("tls"), List.of(), clock).loadOrCreate();
         X509Certificate server = first.chain().get(0);
         X509Certificate ca = first.chain().get(1);
         server.verify(ca.getPublicKey());
@@ -71,11 +71,11 @@ final class TlsFilesTest {
         assertThat(names).contains("localhost", "127.0.0.1");
         assertThat(first.generatedCa()).contains(tmp.resolve("tls/ca.pem"));
 
-        ServerIdentity second = new GeneratedCertificates(tmp.resolve("tls"), clock).loadOrCreate();
+        ServerIdentity second = new GeneratedCertificates(tmp.resolve("tls"), List.of(), clock).loadOrCreate();
         assertThat(second.chain()).isEqualTo(first.chain());
 
         Clock nearExpiry = Clock.offset(clock, Duration.ofDays(380));
-        ServerIdentity renewed = new GeneratedCertificates(tmp.resolve("tls"), nearExpiry).loadOrCreate();
+        ServerIdentity renewed = new GeneratedCertificates(tmp.resolve("tls"), List.of(), nearExpiry).loadOrCreate();
         assertThat(renewed.chain().get(0)).isNotEqualTo(server);
         assertThat(renewed.chain().get(1)).as("the CA clients trust stays").isEqualTo(ca);
         renewed.chain().get(0).verify(ca.getPublicKey());
