@@ -148,7 +148,11 @@ final class DeployAssetsTest {
         assertThat(dockerfile)
                 .contains("EXPOSE " + config.server().port() + " "
                         + config.management().port())
-                .contains("COPY --from=build /src/mirror-server/target/mirror-server.jar")
+                .contains("COPY --from=build /src/mirror-server/target/mirror-server.jar "
+                        + "/opt/provider-mirror/lib/mirror-server.jar")
+                // The launcher every message names, beside the jar as in the distribution archive, and on PATH.
+                .contains("COPY mirror-server/src/dist/bin/provider-mirror /opt/provider-mirror/bin/provider-mirror")
+                .contains("ln -s /opt/provider-mirror/bin/provider-mirror /usr/local/bin/provider-mirror")
                 .contains("\"healthcheck\", \"--url\", \"http://127.0.0.1:"
                         + config.management().port() + "/readyz\"")
                 .contains("VOLUME [\"" + config.cache().directory() + "\"]")
@@ -285,7 +289,7 @@ final class DeployAssetsTest {
             assertThat(ConfigLoader.environmentNames()).as("unit Environment").containsKey(variables.group(1));
         }
         assertThat(text)
-                .contains("-jar /opt/provider-mirror/mirror-server.jar --config /etc/provider-mirror/mirror.yaml")
+                .contains("-jar /opt/provider-mirror/lib/mirror-server.jar --config /etc/provider-mirror/mirror.yaml")
                 .contains("KillSignal=SIGTERM");
         Path analyze = ExternalTools.locateOrSkip("systemd", "systemd-analyze");
         ExternalTools.Result verify =
