@@ -148,7 +148,11 @@ final class DeployAssetsTest {
         assertThat(dockerfile)
                 .contains("EXPOSE " + config.server().port() + " "
                         + config.management().port())
-                .contains("COPY --from=build /src/mirror-server/target/mirror-server.jar")
+                .contains("COPY --from=build /src/mirror-server/target/mirror-server.jar "
+                        + "/opt/provider-mirror/lib/mirror-server.jar")
+                // The launcher every message names, beside the jar as in the distribution archive, and on PATH.
+                .contains("COPY mirror-server/src/dist/bin/provider-mirror /opt/provider-mirror/bin/provider-mirror")
+                .contains("ln -s /opt/provider-mirror/bin/provider-mirror /usr/local/bin/provider-mirror")
                 .contains("\"healthcheck\", \"--url\", \"http://127.0.0.1:"
                         + config.management().port() + "/readyz\"")
                 .contains("VOLUME [\"" + config.cache().directory() + "\", \""
@@ -234,6 +238,54 @@ final class DeployAssetsTest {
     }
 
     @Test
+    void theImageBuildContextLeavesOutBuildOutputAndHistoryButNothingTheDockerfileCopies() throws Exception {
+        Path ignore = DEPLOY.resolveSibling(".dockerignore");
+        List<String> patterns = Files.readAllLines(ignore).stream()
+                .map(String::strip)
+                .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+                .toList();
+        assertThat(patterns).contains("**/target/", ".git/");
+        for (String line : Files.readAllLines(DEPLOY.resolve("Dockerfile"))) {
+            if (line.startsWith("COPY ") && !line.startsWith("COPY --from")) {
+                String source = line.substring(5).strip().split("\\s+")[0];
+                assertThat(patterns)
+                        .as("COPY " + source + " is not ignored")
+                        .noneMatch(p -> source.startsWith(p.replace("**/", "")) || source.contains("/" + p));
+            }
+        }
+    }
+
+    @Test
+    void theComposeFleetWaitsForItsBucketAddsItsLifecycleRuleOnceAndIsScrapedWhole() throws Exception {
+        JsonNode compose = YAML.readTree(DEPLOY.resolve("compose.yaml").toFile());
+        List<String> mirrors = new java.util.ArrayList<>();
+        compose.get("services").properties().forEach(service -> {
+            if (service.getValue().path("image").asText().startsWith("provider-mirror:")) {
+                mirrors.add(service.getKey());
+            }
+        });
+        assertThat(mirrors).contains("mirror", "mirror-1", "mirror-2");
+        for (String replica : List.of("mirror-1", "mirror-2")) {
+            assertThat(compose.at("/services/" + replica + "/depends_on/minio-bucket/condition")
+                            .asText())
+                    .as(replica + " waits until the bucket exists")
+                    .isEqualTo("service_completed_successfully");
+        }
+        String bucketScript = compose.at("/services/minio-bucket/entrypoint/2").asText();
+        assertThat(bucketScript)
+                .as("the lifecycle rule is added only when the bucket has none for tmp/")
+                .containsPattern("mc ilm rule ls [^|]*\\|\\s*grep -q [^|]*tmp/[^|]*\\|\\|\\s*mc ilm rule add");
+        JsonNode prometheus =
+                YAML.readTree(DEPLOY.resolve("prometheus/prometheus.yml").toFile());
+        List<String> scraped = new java.util.ArrayList<>();
+        prometheus.at("/scrape_configs/0/dns_sd_configs/0/names").forEach(name -> scraped.add(name.asText()));
+        prometheus
+                .at("/scrape_configs/0/static_configs/0/targets")
+                .forEach(target -> scraped.add(target.asText().split(":")[0]));
+        assertThat(scraped).as("every mirror compose runs is scraped").containsAll(mirrors);
+    }
+
+    @Test
     void theKubernetesManifestsFitTheMirror() throws Exception {
         Map<String, JsonNode> byKind = new HashMap<>();
         try (MappingIterator<JsonNode> documents = YAML.readerFor(JsonNode.class)
@@ -244,7 +296,13 @@ final class DeployAssetsTest {
             }
         }
         assertThat(byKind)
-                .containsKeys("ConfigMap", "PersistentVolumeClaim", "Deployment", "Service", "ServiceMonitor");
+                .containsKeys("ConfigMap", "PersistentVolumeClaim", "Deployment", "Service")
+                .as("the main manifest applies without the Prometheus Operator's CRDs")
+                .doesNotContainKey("ServiceMonitor");
+        JsonNode serviceMonitor = YAML.readTree(
+                DEPLOY.resolve("kubernetes/provider-mirror-servicemonitor.yaml").toFile());
+        assertThat(serviceMonitor.get("kind").asText()).isEqualTo("ServiceMonitor");
+        byKind.put("ServiceMonitor", serviceMonitor);
         MirrorConfig config = new ConfigLoader(Map.of())
                 .loadText(byKind.get("ConfigMap").at("/data/mirror.yaml").asText());
 
@@ -288,7 +346,7 @@ final class DeployAssetsTest {
             assertThat(ConfigLoader.environmentNames()).as("unit Environment").containsKey(variables.group(1));
         }
         assertThat(text)
-                .contains("-jar /opt/provider-mirror/mirror-server.jar --config /etc/provider-mirror/mirror.yaml")
+                .contains("-jar /opt/provider-mirror/lib/mirror-server.jar --config /etc/provider-mirror/mirror.yaml")
                 .contains("KillSignal=SIGTERM");
         Path analyze = ExternalTools.locateOrSkip("systemd", "systemd-analyze");
         ExternalTools.Result verify =

@@ -95,6 +95,29 @@ final class FleetDeployTest {
                 .as("shared by every replica")
                 .isNotNull();
 
+        // The memory limit holds the heap (75% of it, the image's -XX:MaxRAMPercentage), direct buffers capped
+        // below the rest, and about 200Mi of metaspace, code cache and stacks; the local tier fits its emptyDir.
+        long limit = kubernetesBytes(container.at("/resources/limits/memory").asText());
+        java.util.regex.Matcher direct = java.util.regex.Pattern.compile("-XX:MaxDirectMemorySize=(\\d+)m")
+                .matcher(environment.getOrDefault("JAVA_TOOL_OPTIONS", ""));
+        assertThat(direct.find())
+                .as("direct buffers capped in JAVA_TOOL_OPTIONS")
+                .isTrue();
+        assertThat(limit * 3 / 4 + Long.parseLong(direct.group(1)) * MIB + 200 * MIB)
+                .as("heap + direct buffers + the JVM's own memory")
+                .isLessThanOrEqualTo(limit);
+        JsonNode cacheVolume = null;
+        for (JsonNode volume : byKind.get("Deployment").at("/spec/template/spec/volumes")) {
+            if (volume.get("name").asText().equals("cache")) {
+                cacheVolume = volume;
+            }
+        }
+        assertThat(cacheVolume).isNotNull();
+        assertThat(config.cache().s3().localTierSize().bytes())
+                .as("the local tier, with room for fills in progress and documents, in its emptyDir")
+                .isLessThan(
+                        kubernetesBytes(cacheVolume.at("/emptyDir/sizeLimit").asText()) * 4 / 5);
+
         assertThat(byKind.get("Deployment").at("/spec/replicas").asInt()).isEqualTo(3);
         assertThat(byKind.get("HorizontalPodAutoscaler")
                         .at("/spec/scaleTargetRef/name")
@@ -102,5 +125,16 @@ final class FleetDeployTest {
                 .isEqualTo(byKind.get("Deployment").at("/metadata/name").asText());
         assertThat(byKind.get("HorizontalPodAutoscaler").at("/spec/minReplicas").asInt())
                 .isEqualTo(3);
+    }
+
+    private static final long MIB = 1024 * 1024;
+
+    /** A Kubernetes quantity in Mi or Gi, in bytes. */
+    private static long kubernetesBytes(String quantity) {
+        if (quantity.endsWith("Gi")) {
+            return Long.parseLong(quantity.substring(0, quantity.length() - 2)) * 1024 * MIB;
+        }
+        assertThat(quantity).endsWith("Mi");
+        return Long.parseLong(quantity.substring(0, quantity.length() - 2)) * MIB;
     }
 }

@@ -143,10 +143,14 @@ final class PrometheusIT {
         ObjectNode config = (ObjectNode)
                 yaml.readTree(DEPLOY.resolve("prometheus/prometheus.yml").toFile());
         ((ObjectNode) config.get("global")).put("scrape_interval", "1s").put("evaluation_interval", "1s");
-        JsonNode job = config.get("scrape_configs").get(0);
+        ObjectNode job = (ObjectNode) config.get("scrape_configs").get(0);
         assertThat(job.get("job_name").asText()).isEqualTo("provider-mirror");
-        ArrayNode targets = (ArrayNode) job.get("static_configs").get(0).get("targets");
-        targets.removeAll().add("127.0.0.1:" + managementPort);
+        // The shipped job finds compose's instances by DNS; here the one mirror is on loopback.
+        assertThat(job.remove("dns_sd_configs"))
+                .as("the shipped job's instances")
+                .isNotNull();
+        ArrayNode targets = job.putArray("static_configs").addObject().putArray("targets");
+        targets.add("127.0.0.1:" + managementPort);
         Path directory = Files.createDirectories(tmp.resolve("prometheus"));
         Files.copy(DEPLOY.resolve("prometheus/alerts.yml"), directory.resolve("alerts.yml"));
         Path file = directory.resolve("prometheus.yml");

@@ -299,6 +299,25 @@ final class ProviderRegistryFaceTest {
     }
 
     @Test
+    void aDownloadThatFailsForAnotherPlatformsDocumentNamesThePlatformAskedFor() throws Exception {
+        fixture.origin().publish("acme", "halfbroken", "1.0.0", "linux_amd64", "darwin_arm64");
+        fixture.origin()
+                .wireMock()
+                .stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(
+                                "/v1/providers/acme/halfbroken/1.0.0/download/darwin/arm64")
+                        .willReturn(aResponse().withStatus(403)));
+
+        HttpResponse<byte[]> failed = get(base("halfbroken") + "1.0.0/download/linux/amd64");
+
+        assertThat(failed.statusCode()).isEqualTo(502);
+        assertThat(error(failed))
+                .startsWith("example.test/acme/halfbroken 1.0.0 linux_amd64 cannot be offered until its release is "
+                        + "fetched: ")
+                .contains("darwin_arm64")
+                .doesNotContain("java.", "Exception");
+    }
+
+    @Test
     void platformsThatAreNotThereOrNotServedAre404() throws Exception {
         fixture.origin().publish("acme", "someplatforms", "1.0.0", "linux_amd64", "windows_amd64");
 

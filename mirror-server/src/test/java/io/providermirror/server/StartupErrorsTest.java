@@ -103,7 +103,7 @@ final class StartupErrorsTest {
     }
 
     @Test
-    void aPortInUseIsNamedWithItsAddressItsKeysAndTheReason() throws Exception {
+    void aPortInUseIsNamedWithItsAddressItsKeysAndTheReasonBeforeAnythingIsCreated() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             int port = taken.getLocalPort();
             assertThatThrownBy(() ->
@@ -113,6 +113,7 @@ final class StartupErrorsTest {
                     """.formatted(port, tmp.resolve("a"))), Clock.systemUTC()))
                     .hasMessage("cannot listen on 127.0.0.1:" + port
                             + " (server.host, server.port): address already in use");
+            assertThat(tmp.resolve("a")).doesNotExist();
             assertThatThrownBy(() ->
                             MirrorApplication.start(config("""
                     server: {host: 127.0.0.1, port: 0}
@@ -121,6 +122,7 @@ final class StartupErrorsTest {
                     """.formatted(port, tmp.resolve("b"))), Clock.systemUTC()))
                     .hasMessage("cannot listen on 127.0.0.1:" + port
                             + " (management.host, management.port): address already in use");
+            assertThat(tmp.resolve("b")).doesNotExist();
         }
     }
 }

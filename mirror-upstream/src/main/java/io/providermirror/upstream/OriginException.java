@@ -3,7 +3,8 @@ package io.providermirror.upstream;
 /**
  * An origin registry could not give what was asked: the message names the origin and what failed, and is
  * written for the person who reads it in a client's error output. URLs in the message lose their query strings
- * ({@link Urls#redactedIn}), which for pre-signed download URLs are credentials.
+ * ({@link Urls#redactedIn}), which for pre-signed download URLs are credentials, and the JDK's internals
+ * ({@link OriginMessages}).
  */
 public class OriginException extends RuntimeException {
 
@@ -34,13 +35,13 @@ public class OriginException extends RuntimeException {
 
     /** An error for an HTTP answer with {@code status}. */
     public OriginException(Reason reason, String message, int status) {
-        super(Urls.redactedIn(message));
+        super(OriginMessages.plain(Urls.redactedIn(message)));
         this.reason = reason;
         this.status = status;
     }
 
     public OriginException(Reason reason, String message, Throwable cause) {
-        super(Urls.redactedIn(message), cause);
+        super(OriginMessages.plain(Urls.redactedIn(message)), cause);
         this.reason = reason;
         this.status = cause instanceof OriginException origin ? origin.status : 0;
     }

@@ -101,6 +101,13 @@ public final class MirrorApplication implements AutoCloseable {
         } catch (ConfigException e) {
             throw new IOException(e.getMessage(), e);
         }
+        // So is every address the mirror listens on: a port in use stops start-up with nothing made.
+        MirrorServer.checkCanListen(new MirrorServer.Listener(
+                config.server().host(), config.server().port(), null, "server"));
+        if (config.management().enabled()) {
+            MirrorServer.checkCanListen(new MirrorServer.Listener(
+                    config.management().host(), config.management().port(), null, "management"));
+        }
         ServerIdentity configuredIdentity = config.server().tls() == null
                 ? null
                 : ConfiguredIdentity.read(config.server().tls(), publicHostName(), clock);

@@ -24,7 +24,7 @@ public record AuthConfig(List<String> tokens, Path tokensFile, Duration archiveU
             if (!TOKEN_HASH.matcher(token).matches()) {
                 throw new IllegalArgumentException(
                         "tokens: '" + abbreviate(token) + "' (expected: sha256:<64 hex digits>, "
-                                + "the hash of a token as `java -jar mirror-server.jar hash-token` prints it; never the token itself)");
+                                + "the hash of a token as `provider-mirror hash-token` prints it; never the token itself)");
             }
         }
         archiveUrlTtl = archiveUrlTtl == null ? DEFAULT_ARCHIVE_URL_TTL : archiveUrlTtl;

@@ -44,14 +44,15 @@ public final class ConfigLoader {
 
     public ConfigLoader(Map<String, String> environment) {
         this.environment = Map.copyOf(environment);
-        SimpleModule durations = new SimpleModule("durations");
-        durations.addDeserializer(Duration.class, new DurationDeserializer());
-        durations.addDeserializer(DataSize.class, new DataSizeDeserializer());
+        SimpleModule values = new SimpleModule("values");
+        values.addDeserializer(Duration.class, new DurationDeserializer());
+        values.addDeserializer(DataSize.class, new DataSizeDeserializer());
+        values.addDeserializer(Path.class, new PathDeserializer(System.getProperty("user.home")));
         this.yaml = YAMLMapper.builder()
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-                .addModule(durations)
+                .addModule(values)
                 .build();
     }
 

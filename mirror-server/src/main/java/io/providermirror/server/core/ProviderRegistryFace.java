@@ -141,30 +141,52 @@ public final class ProviderRegistryFace {
         if (refused.isPresent()) {
             return CompletableFuture.failedFuture(new PolicyDeniedException(refused.get()));
         }
-        return mirror.allowedRelease(address, version).thenCompose(entry -> {
-            VerifiedPackage pkg = entry.release()
-                    .find(platform)
-                    .orElseThrow(() -> new OriginException(
-                            OriginException.Reason.NOT_FOUND,
-                            address + " " + version + " has no package for " + platform + " at its origin"));
-            if (VerifiedPackage.PARENT_MIRROR.equals(pkg.signingKeyId())) {
-                throw new NoOriginSignatureException(parentMirrorMessage(
-                        address,
-                        rules.parentMirror(address.hostname())
-                                .map(Object::toString)
-                                .orElse("a parent")));
-            }
-            if (pkg.unsigned()) {
-                throw new NoOriginSignatureException(address + " " + version + " " + platform
-                        + " came from its origin without a signature (upstream.hosts." + address.hostname()
-                        + ".allowUnsigned), so the CLI could not verify it through the provider registry protocol: "
-                        + "install it through this mirror's network mirror protocol (provider_installation { "
-                        + "network_mirror { url = \"https://<mirror>/providers/\" } })");
-            }
-            return published(new Key(address, version), entry.release())
-                    .thenApply(
-                            release -> Objects.requireNonNull(release.packages().get(platform)));
-        });
+        return mirror.allowedRelease(address, version)
+                .exceptionallyCompose(
+                        failure -> CompletableFuture.failedFuture(namingPlatform(failure, address, version, platform)))
+                .thenCompose(entry -> {
+                    VerifiedPackage pkg = entry.release()
+                            .find(platform)
+                            .orElseThrow(() -> new OriginException(
+                                    OriginException.Reason.NOT_FOUND,
+                                    address + " " + version + " has no package for " + platform + " at its origin"));
+                    if (VerifiedPackage.PARENT_MIRROR.equals(pkg.signingKeyId())) {
+                        throw new NoOriginSignatureException(parentMirrorMessage(
+                                address,
+                                rules.parentMirror(address.hostname())
+                                        .map(Object::toString)
+                                        .orElse("a parent")));
+                    }
+                    if (pkg.unsigned()) {
+                        throw new NoOriginSignatureException(address + " " + version + " " + platform
+                                + " came from its origin without a signature (upstream.hosts." + address.hostname()
+                                + ".allowUnsigned), so the CLI could not verify it through the provider registry protocol: "
+                                + "install it through this mirror's network mirror protocol (provider_installation { "
+                                + "network_mirror { url = \"https://<mirror>/providers/\" } })");
+                    }
+                    return published(new Key(address, version), entry.release())
+                            .thenApply(release ->
+                                    Objects.requireNonNull(release.packages().get(platform)));
+                });
+    }
+
+    /**
+     * A failure to fetch the release, said about the package that was asked for: the release is fetched with every
+     * platform's download document, so the origin's trouble may name another platform than the client's.
+     */
+    private static Throwable namingPlatform(
+            Throwable failure, ProviderAddress address, ProviderVersion version, Platform platform) {
+        Throwable cause = Futures.cause(failure);
+        if (cause.getClass() != OriginException.class
+                || String.valueOf(cause.getMessage()).contains(platform.toString())) {
+            return failure;
+        }
+        OriginException origin = (OriginException) cause;
+        return new OriginException(
+                origin.reason(),
+                address + " " + version + " " + platform + " cannot be offered until its release is fetched: "
+                        + origin.getMessage(),
+                origin);
     }
 
     /**

@@ -147,6 +147,25 @@ public final class MirrorServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Says whether {@code listener}'s address can be bound now, by binding it and letting it go at once: so a port in
+     * use is reported before start-up creates anything (the cache directory, a CA). The bind in {@link #bind} is
+     * still the one that counts; a listener on port 0 always can.
+     *
+     * @throws java.net.BindException in the words of {@link #bind}'s: {@code cannot listen on 0.0.0.0:8443
+     *     (server.host, server.port): address already in use}
+     */
+    public static void checkCanListen(Listener listener) throws java.net.BindException {
+        if (listener.port() == 0) {
+            return;
+        }
+        try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+            probe.bind(new java.net.InetSocketAddress(listener.host(), listener.port()), 1);
+        } catch (java.io.IOException e) {
+            throw new java.net.BindException(cannotListen(listener, e));
+        }
+    }
+
     /** What clients must trust to complete a handshake with {@code listener}, for the log. */
     private static String trustHint(Listener listener) {
         return listener.identity() == null

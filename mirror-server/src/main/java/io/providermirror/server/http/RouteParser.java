@@ -22,6 +22,9 @@ final class RouteParser {
     private static final String SHAPE = "expected /providers/<hostname>/<namespace>/<type>/index.json, "
             + "<version>.json or terraform-provider-<type>_<version>_<os>_<arch>.zip";
 
+    /** The first segments of the mirror's own paths, which are never read as a provider's hostname. */
+    private static final java.util.Set<String> OWN_FOLDERS = java.util.Set.of("providers", "registry", "status");
+
     private RouteParser() {}
 
     static Route parse(String rawPath) {
@@ -64,11 +67,28 @@ final class RouteParser {
         if (rawPath.startsWith(PROVIDER_STATUS)) {
             return providerStatus(rawPath.substring(PROVIDER_STATUS.length()));
         }
-        if (!rawPath.startsWith(PROVIDERS)) {
-            return new Route.Invalid(
-                    404, "nothing is served at " + rawPath + "; the provider mirror is under " + PROVIDERS);
+        if (rawPath.startsWith(PROVIDERS)) {
+            return mirrorPath(rawPath.substring(PROVIDERS.length()));
         }
-        String[] segments = rawPath.substring(PROVIDERS.length()).split("/", -1);
+        String[] segments =
+                rawPath.isEmpty() ? new String[0] : rawPath.substring(1).split("/", -1);
+        if (segments.length == 4
+                && !OWN_FOLDERS.contains(segments[0])
+                && ProviderAddress.isValidHostname(segments[0])) {
+            return mirrorPath(rawPath.substring(1));
+        }
+        return new Route.Invalid(
+                404, "nothing is served at " + rawPath + "; the provider mirror is under " + PROVIDERS);
+    }
+
+    /**
+     * {@code <hostname>/<namespace>/<type>/<file>}: the network mirror protocol's request below the base path, or
+     * below {@code /} for a CLI whose {@code network_mirror} url lacks its trailing slash ({@code
+     * https://mirror/providers} resolves the protocol's relative paths against {@code /}). Nothing else lives at
+     * {@code /<hostname>/}, so that common slip is answered the same way, access control included.
+     */
+    private static Route mirrorPath(String rest) {
+        String[] segments = rest.split("/", -1);
         if (segments.length != 4) {
             return new Route.Invalid(400, "malformed mirror path: " + SHAPE);
         }

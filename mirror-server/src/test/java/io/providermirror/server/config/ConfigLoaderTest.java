@@ -250,4 +250,45 @@ final class ConfigLoaderTest {
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(file))
                 .hasMessageContaining("'logging.format': 'xml' (expected: text or json)");
     }
+
+    @Test
+    void aTildeAtTheStartOfEveryPathKeyIsTheHomeDirectory() throws Exception {
+        Path home = Path.of(System.getProperty("user.home"));
+        MirrorConfig config =
+                new ConfigLoader(Map.of("PROVIDER_MIRROR_SERVER_TLS_PRIVATEKEY", "~/tls/key.pem")).loadText("""
+                        server:
+                          tls:
+                            certificate: ~/tls/chain.pem
+                        cache:
+                          directory: "~"
+                        upstream:
+                          terraformCredentials: ~/.terraform.d/credentials.tfrc.json
+                          hosts:
+                            registry.terraform.io:
+                              tokenFile: ~/tokens/registry
+                        modules:
+                          gitHosts:
+                            github.com:
+                              tokenFile: ~/tokens/git
+                        auth:
+                          tokensFile: ~/mirror/tokens
+                        """);
+        assertThat(config.server().tls().certificate()).isEqualTo(home.resolve("tls/chain.pem"));
+        assertThat(config.server().tls().privateKey()).isEqualTo(home.resolve("tls/key.pem"));
+        assertThat(config.cache().directory()).isEqualTo(home);
+        assertThat(config.upstream().terraformCredentials())
+                .isEqualTo(home.resolve(".terraform.d/credentials.tfrc.json"));
+        assertThat(config.upstream().hosts().get("registry.terraform.io").tokenFile())
+                .isEqualTo(home.resolve("tokens/registry"));
+        assertThat(config.modules().gitHosts().get("github.com").tokenFile()).isEqualTo(home.resolve("tokens/git"));
+        assertThat(config.auth().tokensFile()).isEqualTo(home.resolve("mirror/tokens"));
+    }
+
+    @Test
+    void aTildeElsewhereIsKeptAndAnotherUsersHomeIsRefused() throws Exception {
+        MirrorConfig config = new ConfigLoader(Map.of()).loadText("cache:\n  directory: data/~/x\n");
+        assertThat(config.cache().directory()).isEqualTo(Path.of("data/~/x"));
+        assertThatThrownBy(() -> new ConfigLoader(Map.of()).loadText("cache:\n  directory: ~bob/x\n"))
+                .hasMessageContaining("'cache.directory': '~bob/x' is not valid (expected: a file path)");
+    }
 }

@@ -30,6 +30,48 @@ final class RouteParserTest {
     }
 
     @Test
+    void theMirrorRequestsAreAnsweredAtTheRootTooForAUrlWithoutItsTrailingSlash() {
+        // network_mirror { url = "https://mirror/providers" }: the CLI resolves its relative paths against "/".
+        assertThat(RouteParser.parse("/registry.terraform.io/hashicorp/random/index.json"))
+                .isEqualTo(new Route.VersionIndex(RANDOM));
+        assertThat(RouteParser.parse("/registry.terraform.io/hashicorp/random/2.0.0.json"))
+                .isEqualTo(new Route.VersionDocument(RANDOM, new ProviderVersion("2.0.0")));
+        assertThat(RouteParser.parse(
+                        "/registry.terraform.io/hashicorp/random/terraform-provider-random_2.0.0_linux_amd64.zip"))
+                .isEqualTo(new Route.Archive(RANDOM, new ProviderVersion("2.0.0"), new Platform("linux", "amd64")));
+        assertThat(RouteParser.parse("/example.test:8443/a_b/c-d/index.json"))
+                .isEqualTo(new Route.VersionIndex(new ProviderAddress("example.test:8443", "a_b", "c-d")));
+        // Checked exactly as below the base path.
+        assertThat(RouteParser.parse("/registry.terraform.io/hashicorp/random/v1.0.0.json"))
+                .isInstanceOfSatisfying(
+                        Route.Invalid.class,
+                        invalid -> assertThat(invalid.status()).isEqualTo(400));
+        assertThat(RouteParser.parse("/127.1/hashicorp/random/index.json"))
+                .isInstanceOfSatisfying(
+                        Route.Invalid.class,
+                        invalid -> assertThat(invalid.status()).isEqualTo(404));
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "/registry/hashicorp/random/index.json",
+                "/status/hashicorp/random/index.json",
+                "/providers/registry.terraform.io/hashicorp/random/index.json/x",
+                "/.well-known/hashicorp/random/index.json",
+                "/registry.terraform.io/hashicorp/random",
+                "/registry.terraform.io/hashicorp/random/index.json/x",
+                "/Registry.terraform.io/hashicorp/random/index.json",
+                "/favicon.ico"
+            })
+    void theRootAnswersOnlyWhatLooksLikeAMirrorRequestAndTheMirrorsOwnFoldersStayTheirs(String path) {
+        assertThat(RouteParser.parse(path))
+                .isInstanceOfSatisfying(
+                        Route.Invalid.class,
+                        invalid -> assertThat(invalid.status()).isIn(400, 404));
+    }
+
+    @Test
     void theDefaultPortOfAHostIsTheHostItself() {
         assertThat(RouteParser.parse("/providers/registry.terraform.io:443/hashicorp/random/index.json"))
                 .isEqualTo(new Route.VersionIndex(RANDOM));

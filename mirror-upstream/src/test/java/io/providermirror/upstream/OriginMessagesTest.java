@@ -1,0 +1,56 @@
+package io.providermirror.upstream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import javax.net.ssl.SSLHandshakeException;
+import org.junit.jupiter.api.Test;
+
+/** Origin failures as people read them: no JDK internals, no prefix said twice. */
+final class OriginMessagesTest {
+
+    private static final URI URL = URI.create("https://registry.example:8443/v1/providers/acme/foo/versions");
+    private static final String WHAT = "the version list of registry.example/acme/foo";
+
+    /** What the JDK's client says about an origin whose CA it does not trust, nested as it arrives. */
+    private static final String JDK_PKIX = "javax.net.ssl.SSLHandshakeException: PKIX path building failed: "
+            + "sun.security.provider.certpath.SunCertPathBuilderException: unable to find valid certification path "
+            + "to requested target";
+
+    @Test
+    void anUntrustedOriginCertificateIsSaidInPlainWordsWithTheSettingThatFixesIt() {
+        OriginException error = AttemptFailures.describe(
+                URL, WHAT, new IOException(JDK_PKIX, new SSLHandshakeException(JDK_PKIX)), null);
+
+        assertThat(error.getMessage())
+                .isEqualTo(WHAT + ": TLS with registry.example:8443 failed (its certificate is not issued by a CA the"
+                        + " mirror trusts); is its CA in upstream.trustedCertificates?")
+                .doesNotContain("sun.security", "javax.", "PKIX");
+    }
+
+    @Test
+    void anExceptionWithoutAMessageIsNamedByWhatItMeansNotByItsClass() {
+        OriginException refused = AttemptFailures.describe(URL, WHAT, new IOException(new ConnectException()), null);
+
+        assertThat(refused.getMessage())
+                .isEqualTo(WHAT + ": request to " + URL + " failed: connection refused")
+                .doesNotContain("java.");
+        assertThat(OriginMessages.plain("reading failed: java.io.EOFException"))
+                .isEqualTo("reading failed: the connection was closed before the answer ended");
+        assertThat(OriginMessages.plain("x failed: java.net.http.HttpTimeoutException: request timed out"))
+                .isEqualTo("x failed: request timed out");
+    }
+
+    @Test
+    void aPrefixThatWrappingRepeatedIsSaidOnce() {
+        String what = "the download of module localhost:8443/corp/net/aws 1.2.0";
+        OriginException doubled = new OriginException(
+                OriginException.Reason.UNAVAILABLE, what + ": " + what + ": the origin answered 500");
+
+        assertThat(doubled.getMessage()).isEqualTo(what + ": the origin answered 500");
+        // Words that merely recur are kept.
+        assertThat(OriginMessages.plain("cannot get x: cannot get y: z")).isEqualTo("cannot get x: cannot get y: z");
+    }
+}
