@@ -5,8 +5,9 @@
 # compare.sh's, the providers.v1 face's and the modules' too), puts the same wrk load on it as
 # compare.sh does and records a CPU flame graph. For the warm documents it also records where the event loops
 # spend their wall-clock time (running, or parked in epoll or on a lock), which locks are contended, and what is
-# allocated. Writes bench/profiles/<scenario>-<event>.html (open them in a browser) and a text summary of each
-# (the hottest frames) to bench/profiles/<scenario>-<event>.txt. Only 127.0.0.1 is contacted.
+# allocated. Writes $OUT/<scenario>-<event>.html (open them in a browser; OUT defaults to
+# /tmp/provider-mirror-profiles, outside the tree) and a text summary of each
+# (the hottest frames) to $OUT/<scenario>-<event>.txt. Only 127.0.0.1 is contacted.
 #
 #   bench/profile.sh                          # everything, about 4 minutes
 #   SCENARIOS=index EVENTS=cpu bench/profile.sh
@@ -24,7 +25,7 @@ DURATION=${DURATION:-10s}
 WARMUP=${WARMUP:-8s}
 SCENARIOS=${SCENARIOS:-index version small large}
 EVENTS=${EVENTS:-}
-OUT=${OUT:-bench/profiles}
+OUT=${OUT:-/tmp/provider-mirror-profiles}
 SMALL_BYTES=${SMALL_BYTES:-200000}
 LARGE_BYTES=${LARGE_BYTES:-50000000}
 MIRROR_PORT=${MIRROR_PORT:-18443}

@@ -176,6 +176,20 @@ final class OperationsTest {
     }
 
     @Test
+    void theManualIsServedPageByPageFromTheJar() throws Exception {
+        HttpResponse<byte[]> readme = fixture.mirror().get("/docs");
+        assertThat(readme.statusCode()).isEqualTo(200);
+        assertThat(new String(readme.body(), java.nio.charset.StandardCharsets.UTF_8))
+                .startsWith("# provider-mirror")
+                .contains("docs/security.md");
+        HttpResponse<byte[]> security = fixture.mirror().get("/docs/security.md");
+        assertThat(security.statusCode()).isEqualTo(200);
+        assertThat(new String(security.body(), java.nio.charset.StandardCharsets.UTF_8))
+                .startsWith("# Security");
+        assertThat(fixture.mirror().get("/docs/no-such-page.md").statusCode()).isEqualTo(404);
+    }
+
+    @Test
     void healthAndReadinessOnBothListeners() throws Exception {
         assertThat(management("/healthz").body()).isEqualTo("{\"status\":\"ok\"}");
         assertThat(fixture.mirror().get("/healthz").statusCode()).isEqualTo(200);

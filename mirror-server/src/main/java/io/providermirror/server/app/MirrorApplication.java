@@ -8,6 +8,7 @@ import io.providermirror.server.config.ConfiguredFiles;
 import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.http.ConnectionLimits;
 import io.providermirror.server.http.HttpServices;
+import io.providermirror.server.http.Manual;
 import io.providermirror.server.http.MirrorServer;
 import io.providermirror.server.metrics.StandardBinders;
 import io.providermirror.server.status.Operations;
@@ -24,7 +25,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -39,8 +42,8 @@ public final class MirrorApplication implements AutoCloseable {
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(MirrorApplication.class);
 
-    /** The README, packaged into the jar at build time and served at {@code /docs}. */
-    private static final String DOCUMENTATION = "/provider-mirror/README.md";
+    /** The README and the pages of {@code docs/}, packaged into the jar at build time and served at {@code /docs}. */
+    private static final String DOCUMENTATION = "/provider-mirror/";
 
     private final MirrorServer server;
     private final MirrorCore core;
@@ -154,7 +157,7 @@ public final class MirrorApplication implements AutoCloseable {
                     operations,
                     core.metrics(),
                     core.auth(),
-                    documentation(),
+                    manual(),
                     core.executor(),
                     core.modules());
             MirrorServer server = MirrorServer.bind(
@@ -201,12 +204,22 @@ public final class MirrorApplication implements AutoCloseable {
         }
     }
 
-    private static byte[] documentation() throws IOException {
-        try (InputStream in = MirrorApplication.class.getResourceAsStream(DOCUMENTATION)) {
-            return in == null
-                    ? "This build carries no documentation; see the README of provider-mirror.\n"
-                            .getBytes(StandardCharsets.UTF_8)
-                    : in.readAllBytes();
+    private static Manual manual() throws IOException {
+        Map<String, byte[]> pages = new HashMap<>();
+        readPage(DOCUMENTATION + "README.md").ifPresent(text -> pages.put("", text));
+        for (String name : Manual.PAGE_NAMES) {
+            readPage(DOCUMENTATION + "docs/" + name + ".md").ifPresent(text -> pages.put(name, text));
+        }
+        pages.putIfAbsent(
+                "",
+                "This build carries no documentation; see the README of provider-mirror.\n"
+                        .getBytes(StandardCharsets.UTF_8));
+        return new Manual(pages);
+    }
+
+    private static Optional<byte[]> readPage(String resource) throws IOException {
+        try (InputStream in = MirrorApplication.class.getResourceAsStream(resource)) {
+            return in == null ? Optional.empty() : Optional.of(in.readAllBytes());
         }
     }
 

@@ -19,6 +19,6 @@ public record HttpServices(
         Operations operations,
         MirrorMetrics metrics,
         MirrorAuth auth,
-        byte[] documentation,
+        Manual manual,
         Executor executor,
         ModuleMirror modules) {}

@@ -130,9 +130,14 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
             return JsonErrors.response(HttpResponseStatus.valueOf(invalid.status()), invalid.message(), head);
         } else if (route instanceof Route.Health) {
             return DocumentResponse.of(HttpResponseStatus.OK, "application/json", ALIVE, head);
-        } else if (route instanceof Route.Docs) {
-            return DocumentResponse.of(
-                    HttpResponseStatus.OK, "text/plain; charset=utf-8", services.documentation(), head);
+        } else if (route instanceof Route.Docs docs) {
+            return services.manual()
+                    .page(docs.page())
+                    .map(text -> DocumentResponse.of(HttpResponseStatus.OK, "text/plain; charset=utf-8", text, head))
+                    .orElseGet(() -> JsonErrors.response(
+                            HttpResponseStatus.NOT_FOUND,
+                            "no such page of the manual: " + docs.page() + ".md (the manual starts at /docs)",
+                            head));
         } else if (route instanceof Route.CaCertificate) {
             // Open with access control too: the CA certificate is public, and clients need it before anything else.
             return DocumentResponse.caCertificate(services.statusPage().caCertificate(), head);

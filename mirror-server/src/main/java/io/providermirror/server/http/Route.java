@@ -70,8 +70,11 @@ sealed interface Route {
     /** {@code /readyz}: the mirror can take traffic. */
     record Ready() implements Route {}
 
-    /** {@code /docs}: this mirror's documentation (its README), for networks that cannot reach the internet. */
-    record Docs() implements Route {}
+    /**
+     * {@code /docs} (the README, {@code page} empty) and {@code /docs/<page>.md}: this mirror's manual, for networks
+     * that cannot reach the internet.
+     */
+    record Docs(String page) implements Route {}
 
     /** {@code :hostname/:namespace/:type/index.json}. */
     record VersionIndex(ProviderAddress address) implements Route {}

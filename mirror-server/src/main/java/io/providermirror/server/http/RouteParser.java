@@ -19,6 +19,11 @@ final class RouteParser {
     /** Where the status page's view of one provider lives: {@code /status/providers/<hostname>/<namespace>/<type>}. */
     static final String PROVIDER_STATUS = io.providermirror.server.status.StatusPage.PROVIDER_PATH;
 
+    /** Where the pages of the manual live: {@code /docs/<page>.md}. */
+    static final String DOCS_PREFIX = "/docs/";
+
+    private static final java.util.regex.Pattern DOCS_PAGE = java.util.regex.Pattern.compile("[a-z][a-z-]{0,39}");
+
     private static final String SHAPE = "expected /providers/<hostname>/<namespace>/<type>/index.json, "
             + "<version>.json or terraform-provider-<type>_<version>_<os>_<arch>.zip";
 
@@ -51,12 +56,15 @@ final class RouteParser {
                 return new Route.Health();
             case "/readyz":
                 return new Route.Ready();
-            case "/docs":
-                return new Route.Docs();
+            case "/docs", "/docs/":
+                return new Route.Docs("");
             case "/ca.pem":
                 return new Route.CaCertificate();
             default:
                 break;
+        }
+        if (rawPath.startsWith(DOCS_PREFIX)) {
+            return docsPage(rawPath.substring(DOCS_PREFIX.length()));
         }
         if (rawPath.startsWith(ModuleRoutes.PREFIX) && rawPath.contains(ModuleRoutes.SERVICE)) {
             return ModuleRoutes.parse(rawPath);
@@ -112,6 +120,15 @@ final class RouteParser {
             return archive(address, file);
         }
         return new Route.Invalid(400, "malformed mirror path: " + SHAPE);
+    }
+
+    /** {@code <page>.md} below {@link #DOCS_PREFIX}: a page name of lower-case letters and dashes. */
+    private static Route docsPage(String file) {
+        String page = file.endsWith(".md") ? file.substring(0, file.length() - 3) : "";
+        return DOCS_PAGE.matcher(page).matches()
+                ? new Route.Docs(page)
+                : new Route.Invalid(
+                        400, "malformed manual path: expected /docs or /docs/<page>.md, e.g. /docs/using.md");
     }
 
     /** {@code <hostname>/<namespace>/<type>} below {@link #PROVIDER_STATUS}, each segment checked as for the mirror. */

@@ -110,7 +110,7 @@ final class EmbeddedMirror implements AutoCloseable {
                 new Operations(registry, directory.resolve("cache").resolve("tmp")),
                 core.metrics(),
                 core.auth(),
-                "docs".getBytes(StandardCharsets.UTF_8),
+                new Manual(Map.of("", "docs".getBytes(StandardCharsets.UTF_8))),
                 core.executor(),
                 core.modules());
         return new EmbeddedMirror(origin, core, registry, services);

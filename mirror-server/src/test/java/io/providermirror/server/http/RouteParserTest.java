@@ -84,6 +84,29 @@ final class RouteParserTest {
     }
 
     @Test
+    void theManualIsTheReadmeAtDocsAndOnePageOfDocsBelowIt() {
+        assertThat(RouteParser.parse("/docs")).isEqualTo(new Route.Docs(""));
+        assertThat(RouteParser.parse("/docs/using.md")).isEqualTo(new Route.Docs("using"));
+        assertThat(RouteParser.parse("/docs/closed-network.md")).isEqualTo(new Route.Docs("closed-network"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "/docs/../README.md",
+                "/docs/using",
+                "/docs/Using.md",
+                "/docs/sub/using.md",
+                "/docs/%2e%2e.md",
+                "/docs/.md",
+                "/docs/-x.md"
+            })
+    void anythingElseBelowDocsIsABadRequest(String path) {
+        assertThat(RouteParser.parse(path)).isInstanceOf(Route.Invalid.class);
+        assertThat(((Route.Invalid) RouteParser.parse(path)).status()).isEqualTo(400);
+    }
+
+    @Test
     void aProvidersStatusViewAndTheGeneratedCaHaveTheirOwnRoutes() {
         assertThat(RouteParser.parse("/status/providers/registry.terraform.io/hashicorp/random"))
                 .isEqualTo(
