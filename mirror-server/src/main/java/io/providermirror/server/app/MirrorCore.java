@@ -6,7 +6,6 @@ import io.providermirror.cache.CacheDirectoryCheck;
 import io.providermirror.cache.DocumentStore;
 import io.providermirror.cache.FileBlobStore;
 import io.providermirror.cache.FileDocumentStore;
-import io.providermirror.server.BuildInfo;
 import io.providermirror.server.access.MirrorAuth;
 import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.core.CacheDocuments;
@@ -20,13 +19,11 @@ import io.providermirror.server.core.ProviderPolicy;
 import io.providermirror.server.core.RememberedFailures;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.metrics.StoreMeters;
-import io.providermirror.upstream.InternalAuthorities;
 import io.providermirror.upstream.OriginCredentials;
 import io.providermirror.upstream.OriginHttpClient;
 import io.providermirror.upstream.OriginTrust;
 import io.providermirror.upstream.ParentMirrorClient;
 import io.providermirror.upstream.RegistryClient;
-import io.providermirror.upstream.RetryPolicy;
 import io.providermirror.upstream.ServiceDiscovery;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -148,25 +145,7 @@ public final class MirrorCore implements AutoCloseable {
                     new java.util.TreeSet<>(config.upstream().hosts().keySet());
             knownHosts.addAll(MirrorMetrics.PUBLIC_REGISTRIES);
             metrics.expectHosts(knownHosts);
-            http = new OriginHttpClient(
-                    new OriginHttpClient.Settings(
-                            config.upstream().connectTimeout(),
-                            config.upstream().requestTimeout(),
-                            config.upstream().readTimeout(),
-                            trust,
-                            "provider-mirror/" + BuildInfo.VERSION,
-                            3,
-                            4 * 1024 * 1024,
-                            new RetryPolicy(
-                                    config.upstream().maxAttempts(),
-                                    RetryPolicy.DEFAULT.baseDelay(),
-                                    RetryPolicy.DEFAULT.maxDelay()),
-                            config.upstream().offline(),
-                            InternalAuthorities.of(origins.internal()),
-                            ConfiguredProxy.from(config.upstream().proxy(), System.getenv())
-                                    .orElse(null),
-                            config.server().nativeTransport()),
-                    metrics);
+            http = ConfiguredOriginClient.open(config, trust, origins, metrics);
             long maxBytes = config.cache().maxSize() == null
                     ? Long.MAX_VALUE
                     : config.cache().maxSize().bytes();

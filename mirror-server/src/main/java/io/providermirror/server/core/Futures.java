@@ -1,9 +1,14 @@
 package io.providermirror.server.core;
 
+import io.providermirror.upstream.OriginException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
-/** Unwraps the wrappers that futures put around the exception that really happened. */
+/** What the mirror does with futures: unwrap their failures, and bound how long a client waits for one. */
 final class Futures {
 
     private Futures() {}
@@ -14,5 +19,26 @@ final class Futures {
             t = t.getCause();
         }
         return t;
+    }
+
+    /**
+     * {@code work} as a client waits for it: at most {@code timeout}, then a timeout naming {@code what} and the
+     * origin ({@code origin}, as people know it); the work itself goes on, so a retry finds it done.
+     */
+    static <T> CompletableFuture<T> withinDeadline(
+            CompletableFuture<T> work, String what, String origin, Duration timeout) {
+        if (work.isDone()) {
+            return work;
+        }
+        return work.copy().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).exceptionally(failure -> {
+            Throwable cause = cause(failure);
+            if (cause instanceof TimeoutException) {
+                throw new OriginException(
+                        OriginException.Reason.TIMEOUT,
+                        what + ": its origin " + origin + " did not answer within " + timeout.toMillis()
+                                + " ms; the mirror goes on fetching it, so trying again shortly may succeed");
+            }
+            throw failure instanceof CompletionException completion ? completion : new CompletionException(cause);
+        });
     }
 }

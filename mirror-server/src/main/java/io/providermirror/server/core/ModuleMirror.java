@@ -25,10 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Registry modules through the mirror, as plain Java: a module's versions (pulled through and cached like
@@ -145,7 +142,11 @@ public final class ModuleMirror {
         if (refused.isPresent()) {
             return CompletableFuture.failedFuture(forbidden(refused.get()));
         }
-        return withinDeadline(versions.get(address), address, "the version list", settings.metadataTimeout());
+        return Futures.withinDeadline(
+                versions.get(address),
+                "the version list of module " + address,
+                address.hostname(),
+                settings.metadataTimeout());
     }
 
     /**
@@ -188,7 +189,11 @@ public final class ModuleMirror {
                     return ModuleDownload.onMirror(ModuleFills.typeOf(source), source.subdirectory(), false);
                 },
                 executor);
-        return withinDeadline(answer, address, "the download of version " + version, settings.metadataTimeout());
+        return Futures.withinDeadline(
+                answer,
+                "the download of version " + version + " of module " + address,
+                address.hostname(),
+                settings.metadataTimeout());
     }
 
     /**
@@ -230,7 +235,11 @@ public final class ModuleMirror {
                                                             + " vanished from the cache as it was committed")),
                                     executor);
                 });
-        return withinDeadline(answer, address, "the archive of version " + version, settings.archiveTimeout());
+        return Futures.withinDeadline(
+                answer,
+                "the archive of version " + version + " of module " + address,
+                address.hostname(),
+                settings.archiveTimeout());
     }
 
     /** The fetch of the archive {@code key}: the one running, else a new one. */
@@ -378,24 +387,5 @@ public final class ModuleMirror {
             }
         }
         throw new IllegalArgumentException("archive extension: '" + extension + "'");
-    }
-
-    /** The caller's view of {@code work}, failed with a TIMEOUT naming the origin after {@code timeout}. */
-    private static <T> CompletableFuture<T> withinDeadline(
-            CompletableFuture<T> work, ModuleAddress address, String what, Duration timeout) {
-        if (work.isDone()) {
-            return work;
-        }
-        return work.copy().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).exceptionally(failure -> {
-            Throwable cause = Futures.cause(failure);
-            if (cause instanceof TimeoutException) {
-                throw new OriginException(
-                        OriginException.Reason.TIMEOUT,
-                        what + " of module " + address + ": its origin " + address.hostname()
-                                + " did not answer within " + timeout.toMillis() + " ms; the mirror goes on "
-                                + "fetching it, so trying again shortly may succeed");
-            }
-            throw failure instanceof CompletionException completion ? completion : new CompletionException(cause);
-        });
     }
 }

@@ -15,10 +15,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 
 /**
@@ -315,27 +312,11 @@ public final class ProviderMirror {
      * retries once) finds it done or joins it.
      */
     private <T> CompletableFuture<T> withinDeadline(CompletableFuture<T> work, ProviderAddress address, String what) {
-        if (work.isDone()) {
-            return work;
-        }
-        return work.copy()
-                .orTimeout(metadataTimeout.toMillis(), TimeUnit.MILLISECONDS)
-                .exceptionally(failure -> {
-                    Throwable cause = Futures.cause(failure);
-                    if (cause instanceof TimeoutException) {
-                        throw new OriginException(
-                                OriginException.Reason.TIMEOUT,
-                                what + " of " + address + ": its origin "
-                                        + address.hostname() + " ("
-                                        + origins.of(address.hostname()).describe()
-                                        + ") did not answer within " + metadataTimeout.toMillis()
-                                        + " ms; the mirror goes on "
-                                        + "fetching it, so trying again shortly may succeed");
-                    }
-                    throw failure instanceof CompletionException completion
-                            ? completion
-                            : new CompletionException(cause);
-                });
+        return Futures.withinDeadline(
+                work,
+                what + " of " + address,
+                address.hostname() + " (" + origins.of(address.hostname()).describe() + ")",
+                metadataTimeout);
     }
 
     /** The archive, unless the policy refuses it: from disk when cached, else following its fill from the origin. */
