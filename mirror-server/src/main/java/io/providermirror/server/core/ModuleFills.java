@@ -185,11 +185,10 @@ final class ModuleFills {
             ModuleAddress address, ProviderVersion version, ModuleSource source, Optional<ModulePin> pinned)
             throws IOException {
         String what = "module " + address + " " + version;
-        // JGit connects by itself: the git server passes the same destination checks as any origin request first.
-        http.checkDestination(address.hostname(), source.url(), "the git source of " + what);
         Files.createDirectories(settings.workDirectory());
-        try (FetchedSource fetched =
-                git.fetch(source.url(), source.gitRef(), settings.workDirectory(), settings.unpacked())) {
+        // every connection git makes passes the destination checks of the module's origin (GitSource)
+        try (FetchedSource fetched = git.fetch(
+                address.hostname(), source.url(), source.gitRef(), settings.workDirectory(), settings.unpacked())) {
             String extension = ModuleSource.ArchiveType.TAR_GZ.extension();
             if (pinned.isPresent()
                     && pinned.get().kind().equals("GIT")
@@ -198,7 +197,15 @@ final class ModuleFills {
             }
             try (BlobWrite write = blobs.create(CacheLayout.moduleArchive(address, version, extension));
                     OutputStream out = new BlobOutput(write)) {
-                PackedTree packed = TreeArchive.write(fetched.tree(), out, settings.unpacked());
+                PackedTree packed;
+                try {
+                    packed = TreeArchive.write(fetched, out, settings.unpacked());
+                } catch (TreeArchive.Refused e) {
+                    throw refused(
+                            address,
+                            VerificationException.Check.MODULE_ARCHIVE,
+                            "the git tree of " + what + " is refused: " + e.getMessage());
+                }
                 out.flush();
                 ModulePin pin = gitPin(source, fetched.commitId(), packed.sha256(), packed.archiveBytes());
                 checkPin(address, version, pinned, pin);
