@@ -71,18 +71,24 @@ final class TestTrees {
 
     private TestTrees() {}
 
-    /** Commits exactly {@code files} (paths with slashes) and returns the commit. */
+    /** Commits exactly {@code files} (paths with slashes; one blob given for many paths is stored once). */
     static ObjectId commit(Repository repository, Map<String, Blob> files) throws IOException {
         try (ObjectInserter inserter = repository.newObjectInserter()) {
             DirCache index = DirCache.newInCore();
             DirCacheBuilder builder = index.builder();
+            java.util.IdentityHashMap<Blob, ObjectId> inserted = new java.util.IdentityHashMap<>();
             for (Map.Entry<String, Blob> file : files.entrySet()) {
                 DirCacheEntry entry = new DirCacheEntry(file.getKey());
-                entry.setFileMode(file.getValue().mode());
-                try (InputStream in = file.getValue().content().get()) {
-                    entry.setObjectId(
-                            inserter.insert(Constants.OBJ_BLOB, file.getValue().size(), in));
+                Blob blob = file.getValue();
+                entry.setFileMode(blob.mode());
+                ObjectId id = inserted.get(blob);
+                if (id == null) {
+                    try (InputStream in = blob.content().get()) {
+                        id = inserter.insert(Constants.OBJ_BLOB, blob.size(), in);
+                    }
+                    inserted.put(blob, id);
                 }
+                entry.setObjectId(id);
                 builder.add(entry);
             }
             builder.finish();
