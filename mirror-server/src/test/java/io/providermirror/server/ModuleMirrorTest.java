@@ -220,7 +220,10 @@ final class ModuleMirrorTest {
         HttpResponse<byte[]> archive = followDownload(mirror.get(path("corp/wide/aws", "1.0.0/download")));
 
         assertThat(archive.statusCode()).isEqualTo(502);
-        assertThat(MirrorFixture.error(archive)).contains("corp/wide/aws").contains("more than 20 entries");
+        assertThat(MirrorFixture.error(archive))
+                .contains("corp/wide/aws")
+                .contains("git tree")
+                .contains("is refused: the tree holds more than 20 entries");
         assertThat(mirror.get("/metrics").body())
                 .asString(StandardCharsets.UTF_8)
                 .contains("reason=\"module_archive\"");
