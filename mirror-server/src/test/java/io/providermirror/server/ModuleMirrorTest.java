@@ -207,6 +207,30 @@ final class ModuleMirrorTest {
     }
 
     @Test
+    void aGitTreeBeyondTheEntryLimitIsRefusedAndCountedWithNothingLeftInTheWorkDirectory() throws Exception {
+        GitRepository repository = git.createRepository("wide");
+        Map<String, String> files = new java.util.TreeMap<>();
+        for (int i = 0; i < 40; i++) {
+            files.put("f" + i + ".tf", "# " + i + "\n");
+        }
+        repository.tag("v1.0.0", repository.commit(files, "wide"), false);
+        registry.publish("corp", "wide", "aws", "1.0.0", "git::" + repository.url() + "?ref=v1.0.0");
+        mirror = builderAllowingGit().set("modules.maxArchiveEntries", 20).start();
+
+        HttpResponse<byte[]> archive = followDownload(mirror.get(path("corp/wide/aws", "1.0.0/download")));
+
+        assertThat(archive.statusCode()).isEqualTo(502);
+        assertThat(MirrorFixture.error(archive))
+                .contains("corp/wide/aws")
+                .contains("git tree")
+                .contains("is refused: the tree holds more than 20 entries");
+        assertThat(mirror.get("/metrics").body())
+                .asString(StandardCharsets.UTF_8)
+                .contains("reason=\"module_archive\"");
+        assertThat(tmp.resolve("cache/git-work")).isEmptyDirectory();
+    }
+
+    @Test
     void aGitModuleIsPackedOnceAndAMovedTagIsRefusedUntilAnOperatorAcceptsIt() throws Exception {
         GitRepository repository = git.createRepository("net");
         repository.tag("v1.0.0", repository.commit(module("first"), "first"), true);

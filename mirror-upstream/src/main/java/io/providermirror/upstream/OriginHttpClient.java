@@ -355,10 +355,13 @@ public final class OriginHttpClient implements AutoCloseable {
 
     /**
      * Throws an {@link OriginException} unless {@code uri} may be contacted on behalf of {@code origin}: for
-     * clients other than this one (git) that must pass the same destination checks before they connect.
+     * clients other than this one (git) that must pass the same destination check before each connection.
+     *
+     * @return the address to connect to, the one that was checked (so that no second name lookup can lead the
+     *     connection elsewhere); null when the host is configured for the origin and is connected to by name
      */
-    public void checkDestination(String origin, URI uri, String what) {
-        destinations.check(origin, null, uri, what);
+    public InetAddress checkDestination(String origin, URI uri, String what) {
+        return destinations.check(origin, null, uri, what);
     }
 
     /** Stops the archive client's threads; requests in progress fail. */

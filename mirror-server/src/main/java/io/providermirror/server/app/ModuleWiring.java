@@ -29,12 +29,12 @@ import java.util.concurrent.Executor;
 
 /**
  * Builds {@link ModuleMirror} from the configuration: the git hosts' credentials read from their token files (a
- * file that cannot be read stops the start, naming its key), the bounds, and the directory for git clones (emptied
+ * file that cannot be read stops the start, naming its key), the bounds, and the directory for git fetches (emptied
  * of what a crashed run left). Its fetches go through the {@link OriginFills} provider archives use.
  */
 final class ModuleWiring {
 
-    /** Beside the archive store, never inside its {@code tmp/}: clones are directory trees. */
+    /** Beside the archive store, never inside its {@code tmp/}: fetches are bare repositories, directory trees. */
     static final String GIT_WORK = "git-work";
 
     private ModuleWiring() {}
@@ -58,6 +58,7 @@ final class ModuleWiring {
         FetchedSource.deleteTree(work);
         Files.createDirectories(work);
         GitSource git = new GitSource(
+                http::checkDestination,
                 trust::trustManager,
                 gitCredentials(config.modules().gitHosts()),
                 config.upstream().archiveTimeout(),

@@ -221,12 +221,11 @@ final class ModuleFills {
             Optional<ModulePin> pinned)
             throws IOException {
         String what = "module " + address + " " + version;
-        // JGit connects by itself: the git server passes the same destination checks as any origin request first.
-        http.checkDestination(address.hostname(), source.url(), "the git source of " + what);
         Files.createDirectories(settings.workDirectory());
-        // GitSource bounds the clone by upstream.archiveTimeout itself.
-        try (FetchedSource fetched =
-                git.fetch(source.url(), source.gitRef(), settings.workDirectory(), settings.unpacked())) {
+        // every connection git makes passes the destination checks of the module's origin (GitSource), which also
+        // bounds the fetch by upstream.archiveTimeout
+        try (FetchedSource fetched = git.fetch(
+                address.hostname(), source.url(), source.gitRef(), settings.workDirectory(), settings.unpacked())) {
             if (pinned.isPresent()
                     && pinned.get().kind().equals("GIT")
                     && !pinned.get().commitId().equals(fetched.commitId())) {
@@ -234,7 +233,15 @@ final class ModuleFills {
             }
             fill.begin(OptionalLong.empty());
             try (OutputStream out = new BufferedOutputStream(new FillOutput(fill), 64 * 1024)) {
-                PackedTree packed = TreeArchive.write(fetched.tree(), out, settings.unpacked());
+                PackedTree packed;
+                try {
+                    packed = TreeArchive.write(fetched, out, settings.unpacked());
+                } catch (TreeArchive.Refused e) {
+                    throw refused(
+                            address,
+                            VerificationException.Check.MODULE_ARCHIVE,
+                            "the git tree of " + what + " is refused: " + e.getMessage());
+                }
                 out.flush();
                 ModulePin pin = gitPin(source, fetched.commitId(), packed.sha256(), packed.archiveBytes());
                 checkPin(address, version, pinned, pin);

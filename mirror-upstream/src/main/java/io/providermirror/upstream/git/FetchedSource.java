@@ -8,17 +8,18 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /**
- * A checkout made by {@link GitSource#fetch}: the commit the ref resolved to (40 hex digits) and the working tree
- * (with its {@code .git}, which {@link TreeArchive} leaves out). Closing it deletes the tree.
+ * What {@link GitSource#fetch} got: the commit the ref resolved to (40 hex digits) and the bare repository that
+ * holds it (no working tree; {@link TreeArchive} packs the commit's tree from its objects). Closing it deletes the
+ * repository.
  */
-public record FetchedSource(String commitId, Path tree) implements AutoCloseable {
+public record FetchedSource(String commitId, Path repository) implements AutoCloseable {
 
     @Override
     public void close() {
-        deleteTree(tree);
+        deleteTree(repository);
     }
 
-    /** Deletes {@code root} and everything beneath it, as far as it can (a clone left by a crashed run). */
+    /** Deletes {@code root} and everything beneath it, as far as it can (a repository left by a crashed run). */
     public static void deleteTree(Path root) {
         if (!Files.exists(root)) {
             return;
@@ -28,7 +29,7 @@ public record FetchedSource(String commitId, Path tree) implements AutoCloseable
                 Files.delete(path);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot delete the checkout " + root, e);
+            throw new UncheckedIOException("cannot delete " + root, e);
         }
     }
 }

@@ -10,10 +10,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
-import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509TrustManager;
 import org.eclipse.jgit.api.Git;
 import org.eclipse.jgit.api.TransportConfigCallback;
@@ -25,22 +23,23 @@ import org.eclipse.jgit.lib.Repository;
 import org.eclipse.jgit.lib.StoredConfig;
 import org.eclipse.jgit.transport.RefSpec;
 import org.eclipse.jgit.transport.TransportHttp;
-import org.eclipse.jgit.transport.http.HttpConnection;
-import org.eclipse.jgit.transport.http.HttpConnectionFactory;
-import org.eclipse.jgit.transport.http.JDKHttpConnectionFactory;
 
 /**
  * Fetches a module source that the CLI would get with git: one ref (a branch, a tag or a commit id) of an HTTPS
- * repository, checked out in a new directory. Shallow (depth 1) where the server allows it, else in full; with
- * the mirror's TLS trust and an optional {@link GitCredential} per host; redirects are not followed (the
- * credential must not travel to another host); time is bounded by {@code timeout} and the repository's size on
- * disk by {@link ArchiveLimits#maxBytes()} (checked while it is received and after).
+ * repository, into a new bare repository (no working tree: {@link TreeArchive} packs the tree from the objects).
+ * Shallow (depth 1) where the server allows it, else in full; with the mirror's TLS trust. Every connection passes
+ * {@link GitDestinations} first and goes to the address it checked ({@link GitConnections}); redirects of the first
+ * request are followed, as git does by default, each through the check again; git alternates are not; the
+ * optional {@link GitCredential} of the repository's host goes to the repository's authority only. Time is bounded
+ * by {@code timeout} and the repository's size on disk by {@link ArchiveLimits#maxBytes()} (checked while it is
+ * received and after).
  */
 public final class GitSource {
 
     private static final Pattern COMMIT_ID = Pattern.compile("[0-9a-f]{40}");
     private static final String FETCHED = "refs/mirror/fetched";
 
+    private final GitDestinations destinations;
     private final Supplier<? extends X509TrustManager> trust;
     private final java.net.ProxySelector proxy;
     private final Map<String, GitCredential> credentialsByHost;
@@ -48,30 +47,34 @@ public final class GitSource {
     private final Clock clock;
 
     /**
+     * @param destinations the destination check of origin requests, asked before every connection
      * @param trust the mirror's trust towards origins ({@code OriginTrust::trustManager}), asked for when a
      *     connection is made, so a mirror that never fetches from git never makes it
      * @param credentialsByHost the credential for each host (lower case), if any
-     * @param timeout the bound on one fetch, from the first request to the checkout
+     * @param timeout the bound on one fetch, from the first request to the last object
      */
     public GitSource(
+            GitDestinations destinations,
             Supplier<? extends X509TrustManager> trust,
             Map<String, GitCredential> credentialsByHost,
             Duration timeout,
             Clock clock) {
-        this(trust, credentialsByHost, timeout, clock, null);
+        this(destinations, trust, credentialsByHost, timeout, clock, null);
     }
 
     /**
-     * As {@link #GitSource(Supplier, Map, Duration, Clock)}, reaching git servers through {@code proxy}
-     * (the mirror's egress proxy; null: directly, never through the JVM's default proxy). Credentials for the proxy
-     * itself are not sent by this client.
+     * As {@link #GitSource(GitDestinations, Supplier, Map, Duration, Clock)}, reaching git servers through {@code
+     * proxy} (the mirror's egress proxy; null: directly, never through the JVM's default proxy). Credentials for the
+     * proxy itself are not sent by this client.
      */
     public GitSource(
+            GitDestinations destinations,
             Supplier<? extends X509TrustManager> trust,
             Map<String, GitCredential> credentialsByHost,
             Duration timeout,
             Clock clock,
             java.net.ProxySelector proxy) {
+        this.destinations = destinations;
         this.proxy = proxy;
         this.trust = trust;
         this.credentialsByHost = Map.copyOf(credentialsByHost);
@@ -80,13 +83,15 @@ public final class GitSource {
     }
 
     /**
-     * Clones {@code ref} of {@code repository} (an {@code https://} URL) into a new directory under {@code
-     * workDirectory}. A tag is peeled to its commit; a branch name wins over a tag of the same name, as with
-     * {@code git clone --branch}. The caller closes the result to delete the checkout.
+     * Fetches {@code ref} of {@code repository} (an {@code https://} URL) on behalf of {@code origin} (the module's
+     * registry host, whose configured authorities the fetch may use) into a new bare repository under {@code
+     * workDirectory}. A tag is peeled to its commit; a branch name wins over a tag of the same name, as with {@code
+     * git clone --branch}. The caller closes the result to delete the repository.
      *
      * @throws GitFetchException when the URL, the ref or the server fails, or a bound is exceeded
+     * @throws io.providermirror.upstream.OriginException when a connection's destination is refused
      */
-    public FetchedSource fetch(URI repository, String ref, Path workDirectory, ArchiveLimits limits)
+    public FetchedSource fetch(String origin, URI repository, String ref, Path workDirectory, ArchiveLimits limits)
             throws GitFetchException {
         if (!"https".equals(repository.getScheme()) || repository.getHost() == null) {
             throw new GitFetchException("a git module source must be an https:// URL: " + repository);
@@ -96,31 +101,38 @@ public final class GitSource {
         try {
             directory = Files.createTempDirectory(workDirectory, "git-");
         } catch (IOException e) {
-            throw new GitFetchException("cannot make a directory for the clone: " + e.getMessage(), e);
+            throw new GitFetchException("cannot make a directory for the fetch: " + e.getMessage(), e);
         }
-        try (Git git = Git.init().setDirectory(directory.toFile()).call()) {
+        GitConnections connections = new GitConnections(
+                origin,
+                repository,
+                destinations,
+                trust,
+                proxy,
+                credentialsByHost.get(repository.getHost().toLowerCase(Locale.ROOT)));
+        try (Git git = Git.init().setBare(true).setDirectory(directory.toFile()).call()) {
             StoredConfig config = git.getRepository().getConfig();
-            config.setString("http", null, "followRedirects", "false");
-            // No auto-gc after a fetch: JGit runs it detached, racing the next fetch and the checkout's deletion
-            // (a NoSuchFileException on .git/gc.log.lock), and a throw-away clone has nothing to collect.
+            // git's default: redirects of the first request only, each made through the factory and so checked
+            config.setString("http", null, "followRedirects", "initial");
+            // No auto-gc after a fetch: JGit runs it detached, racing the next fetch and the directory's deletion
+            // (a NoSuchFileException on gc.log.lock), and a throw-away repository has nothing to collect.
             config.setInt("gc", null, "auto", 0);
             config.setBoolean("gc", null, "autoDetach", false);
             config.save();
             String url = repository.toString();
-            TransportConfigCallback transport = transport(repository.getHost().toLowerCase(Locale.ROOT));
+            TransportConfigCallback transport = transport(connections);
             String wanted = wantedRef(git, url, ref, transport, deadline);
-            FetchProgress progress = new FetchProgress(clock, deadline, directory.resolve(".git"), limits.maxBytes());
+            FetchProgress progress = new FetchProgress(clock, deadline, directory, limits.maxBytes());
             fetchRef(git, url, wanted, transport, deadline, progress);
             progress.checkRepositorySize();
-            Repository local = git.getRepository();
-            ObjectId commit = local.resolve(FETCHED + "^{commit}");
+            ObjectId commit = git.getRepository().resolve(FETCHED + "^{commit}");
             if (commit == null) {
                 throw new GitFetchException(repository + " has no commit at " + ref);
             }
-            git.checkout().setName(commit.name()).setForced(true).call();
             return new FetchedSource(commit.name(), directory);
         } catch (GitAPIException | IOException | GitFetchException | RuntimeException e) {
             FetchedSource.deleteTree(directory);
+            connections.throwIfRefused();
             if (e instanceof GitFetchException fetchException) {
                 throw fetchException;
             }
@@ -209,61 +221,13 @@ public final class GitSource {
         return (int) Math.min(Integer.MAX_VALUE, left);
     }
 
-    private TransportConfigCallback transport(String host) {
-        Optional<GitCredential> credential = Optional.ofNullable(credentialsByHost.get(host));
-        HttpConnectionFactory connections = new TrustingConnectionFactory(trust, proxy);
+    private static TransportConfigCallback transport(GitConnections connections) {
         return transport -> {
             if (transport instanceof TransportHttp http) {
                 http.setHttpConnectionFactory(connections);
-                credential.ifPresent(c -> http.setAdditionalHeaders(Map.of("Authorization", c.authorization())));
             } else {
                 throw new IllegalStateException("git module sources are fetched over HTTPS only");
             }
         };
-    }
-
-    /** JGit's JDK connections, each trusting what the mirror trusts. */
-    private static final class TrustingConnectionFactory extends JDKHttpConnectionFactory {
-        private final Supplier<? extends X509TrustManager> trust;
-        private final java.net.ProxySelector proxy;
-
-        TrustingConnectionFactory(Supplier<? extends X509TrustManager> trust, java.net.ProxySelector proxy) {
-            this.trust = trust;
-            this.proxy = proxy;
-        }
-
-        /** JGit's choice of proxy (the JVM's default) is replaced by the mirror's. */
-        @Override
-        public HttpConnection create(java.net.URL url, java.net.Proxy ignored) throws IOException {
-            return trusting(super.create(url, proxyFor(url)));
-        }
-
-        @Override
-        public HttpConnection create(java.net.URL url) throws IOException {
-            return trusting(super.create(url, proxyFor(url)));
-        }
-
-        private java.net.Proxy proxyFor(java.net.URL url) throws IOException {
-            if (proxy == null) {
-                return java.net.Proxy.NO_PROXY;
-            }
-            try {
-                List<java.net.Proxy> proxies = proxy.select(url.toURI());
-                return proxies.isEmpty() ? java.net.Proxy.NO_PROXY : proxies.get(0);
-            } catch (java.net.URISyntaxException e) {
-                throw new IOException("not a URL: " + url, e);
-            }
-        }
-
-        private HttpConnection trusting(HttpConnection connection) throws IOException {
-            try {
-                connection.configure(null, new TrustManager[] {trust.get()}, null);
-            } catch (java.io.UncheckedIOException e) {
-                throw e.getCause();
-            } catch (java.security.GeneralSecurityException e) {
-                throw new IOException("cannot apply the mirror's TLS trust: " + e.getMessage(), e);
-            }
-            return connection;
-        }
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.providermirror.testkit.GitHttpServer;
 import io.providermirror.testkit.StallingServer;
 import io.providermirror.testkit.TestCertificates;
+import io.providermirror.upstream.OriginHttpClient;
 import io.providermirror.upstream.OriginTrust;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -33,6 +34,7 @@ class GitSourceTest {
 
     private Git bare;
     private GitHttpServer server;
+    private OriginHttpClient http;
     private GitSource source;
     private RevCommit first;
     private RevCommit second;
@@ -64,7 +66,9 @@ class GitSourceTest {
         copyTags(work);
         GitHttpServer.updateServerInfo(bare.getRepository());
         server = GitHttpServer.start(temp.resolve("repos"), certificates);
+        http = GitHttps.client(server.url("repo").getAuthority());
         source = new GitSource(
+                http::checkDestination,
                 OriginTrust.of(certificates.caPem())::trustManager,
                 Map.of("localhost", GitCredential.bearer("s3cret-token")),
                 Duration.ofSeconds(30),
@@ -76,14 +80,16 @@ class GitSourceTest {
     void stopServer() {
         server.close();
         bare.close();
+        http.close();
     }
 
     @Test
     void anAnnotatedTagIsFetchedAsItsCommitWithTheWholeTree() throws Exception {
         try (FetchedSource fetched = fetch("v1.0.0")) {
             assertThat(fetched.commitId()).isEqualTo(first.name());
-            assertThat(fetched.tree().resolve("main.tf")).hasContent("# v1");
-            assertThat(fetched.tree().resolve("modules/net/main.tf")).exists();
+            byte[] archive = pack(fetched);
+            assertThat(TreeArchiveTest.content(archive, "main.tf")).isEqualTo("# v1\n");
+            assertThat(TreeArchiveTest.content(archive, "modules/net/main.tf")).isNotEmpty();
         }
     }
 
@@ -94,9 +100,9 @@ class GitSourceTest {
                 FetchedSource commit = fetch(second.name())) {
             assertThat(tag.commitId()).isEqualTo(second.name());
             assertThat(branch.commitId()).isEqualTo(first.name());
-            assertThat(branch.tree().resolve("main.tf")).hasContent("# v1");
+            assertThat(TreeArchiveTest.content(pack(branch), "main.tf")).isEqualTo("# v1\n");
             assertThat(commit.commitId()).isEqualTo(second.name());
-            assertThat(commit.tree().resolve("main.tf")).hasContent("# v2");
+            assertThat(TreeArchiveTest.content(pack(commit), "main.tf")).isEqualTo("# v2\n");
         }
     }
 
@@ -113,19 +119,19 @@ class GitSourceTest {
 
         try (FetchedSource after = fetch("v2.0.0")) {
             assertThat(after.commitId()).isEqualTo(first.name());
-            assertThat(after.tree().resolve("main.tf")).hasContent("# v1");
+            assertThat(TreeArchiveTest.content(pack(after), "main.tf")).isEqualTo("# v1\n");
         }
     }
 
     @Test
-    void theCheckoutPacksToTheSameArchiveTwiceWithoutGit() throws Exception {
+    void theFetchedTreePacksToTheSameArchiveTwice() throws Exception {
         byte[] one;
         byte[] two;
         try (FetchedSource fetched = fetch("v1.0.0")) {
-            one = pack(fetched.tree());
+            one = pack(fetched);
         }
         try (FetchedSource fetched = fetch(first.name())) {
-            two = pack(fetched.tree());
+            two = pack(fetched);
         }
         assertThat(two).isEqualTo(one);
         assertThat(TreeArchiveTest.read(one))
@@ -144,7 +150,7 @@ class GitSourceTest {
     }
 
     @Test
-    void anUnknownRefIsRefusedAndLeavesNoCheckout() throws Exception {
+    void anUnknownRefIsRefusedAndLeavesNoRepository() throws Exception {
         assertThatThrownBy(() -> fetch("v9.9.9"))
                 .isInstanceOf(GitFetchException.class)
                 .hasMessageContaining("no branch or tag v9.9.9");
@@ -153,10 +159,15 @@ class GitSourceTest {
 
     @Test
     void aServerOutsideTheMirrorsTrustIsRefused() throws Exception {
-        GitSource untrusting =
-                new GitSource(OriginTrust.of(null)::trustManager, Map.of(), Duration.ofSeconds(30), Clock.systemUTC());
+        GitSource untrusting = new GitSource(
+                http::checkDestination,
+                OriginTrust.of(null)::trustManager,
+                Map.of(),
+                Duration.ofSeconds(30),
+                Clock.systemUTC());
 
-        assertThatThrownBy(() -> untrusting.fetch(server.url("repo"), "v1.0.0", temp.resolve("checkouts"), LIMITS))
+        assertThatThrownBy(() -> untrusting.fetch(
+                        GitHttps.ORIGIN, server.url("repo"), "v1.0.0", temp.resolve("checkouts"), LIMITS))
                 .isInstanceOf(GitFetchException.class);
         assertThat(server.paths()).isEmpty();
     }
@@ -164,7 +175,11 @@ class GitSourceTest {
     @Test
     void aRepositoryLargerThanTheLimitIsRefused() {
         assertThatThrownBy(() -> source.fetch(
-                        server.url("repo"), "v1.0.0", temp.resolve("checkouts"), new ArchiveLimits(1000, 64)))
+                        GitHttps.ORIGIN,
+                        server.url("repo"),
+                        "v1.0.0",
+                        temp.resolve("checkouts"),
+                        new ArchiveLimits(1000, 64)))
                 .isInstanceOf(GitFetchException.class)
                 .hasMessageContaining("outgrew 64 bytes");
         assertThat(temp.resolve("checkouts")).isEmptyDirectory();
@@ -173,16 +188,22 @@ class GitSourceTest {
     @Test
     void aStallingServerFailsTheFetchWithinItsTimeout() throws Exception {
         TestCertificates certificates = TestCertificates.create(temp.resolve("stalling-tls"), "stalling");
-        GitSource impatient = new GitSource(
-                OriginTrust.of(certificates.caPem())::trustManager, Map.of(), Duration.ofSeconds(2), Clock.systemUTC());
         try (StallingServer stalling = StallingServer.start(
-                certificates,
-                "0000000000000000000000000000000000000000\trefs/heads/main\n".getBytes(StandardCharsets.UTF_8),
-                10)) {
+                        certificates,
+                        "0000000000000000000000000000000000000000\trefs/heads/main\n".getBytes(StandardCharsets.UTF_8),
+                        10);
+                OriginHttpClient allowing =
+                        GitHttps.client(stalling.url("/repo.git").getAuthority())) {
+            GitSource impatient = new GitSource(
+                    allowing::checkDestination,
+                    OriginTrust.of(certificates.caPem())::trustManager,
+                    Map.of(),
+                    Duration.ofSeconds(2),
+                    Clock.systemUTC());
             long started = System.nanoTime();
 
-            assertThatThrownBy(
-                            () -> impatient.fetch(stalling.url("/repo.git"), "main", temp.resolve("checkouts"), LIMITS))
+            assertThatThrownBy(() -> impatient.fetch(
+                            GitHttps.ORIGIN, stalling.url("/repo.git"), "main", temp.resolve("checkouts"), LIMITS))
                     .isInstanceOf(GitFetchException.class);
             // The server stalls for 60 s: a fetch that ends well before that ended by its own deadline (2 s); the
             // bound leaves a busy machine a wide margin.
@@ -194,18 +215,22 @@ class GitSourceTest {
     @Test
     void aPlainHttpUrlIsRefused() {
         assertThatThrownBy(() -> source.fetch(
-                        java.net.URI.create("http://localhost/repo.git"), "main", temp.resolve("checkouts"), LIMITS))
+                        GitHttps.ORIGIN,
+                        java.net.URI.create("http://localhost/repo.git"),
+                        "main",
+                        temp.resolve("checkouts"),
+                        LIMITS))
                 .isInstanceOf(GitFetchException.class)
                 .hasMessageContaining("https://");
     }
 
     private FetchedSource fetch(String ref) throws GitFetchException {
-        return source.fetch(server.url("repo"), ref, temp.resolve("checkouts"), LIMITS);
+        return source.fetch(GitHttps.ORIGIN, server.url("repo"), ref, temp.resolve("checkouts"), LIMITS);
     }
 
-    private static byte[] pack(Path tree) throws IOException {
+    private static byte[] pack(FetchedSource fetched) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        TreeArchive.write(tree, out, LIMITS);
+        TreeArchive.write(fetched, out, LIMITS);
         return out.toByteArray();
     }
 

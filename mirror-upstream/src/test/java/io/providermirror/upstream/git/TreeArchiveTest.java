@@ -1,5 +1,8 @@
 package io.providermirror.upstream.git;
 
+import static io.providermirror.upstream.git.TestTrees.Blob.executable;
+import static io.providermirror.upstream.git.TestTrees.Blob.symlink;
+import static io.providermirror.upstream.git.TestTrees.Blob.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -7,57 +10,56 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
+import org.eclipse.jgit.internal.storage.dfs.DfsRepositoryDescription;
+import org.eclipse.jgit.internal.storage.dfs.InMemoryRepository;
+import org.eclipse.jgit.lib.Constants;
+import org.eclipse.jgit.lib.FileMode;
+import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectInserter;
+import org.eclipse.jgit.lib.TreeFormatter;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 class TreeArchiveTest {
 
     private static final ArchiveLimits GENEROUS = new ArchiveLimits(1000, 1 << 20);
 
-    @TempDir
-    Path temp;
+    private final InMemoryRepository repository = new InMemoryRepository(new DfsRepositoryDescription("trees"));
 
     @Test
-    void theSameTreeGivesTheSameBytesTwiceElsewhereAndWithOtherTimes() throws IOException {
-        Path first = module(temp.resolve("one"), Instant.parse("2020-01-01T00:00:00Z"));
-        Path second = module(temp.resolve("elsewhere/two"), Instant.parse("2024-06-30T12:34:56Z"));
+    void theSameTreeGivesTheSameBytesTwiceAndFromAnotherRepository() throws IOException {
+        ObjectId commit = TestTrees.commit(repository, module());
+        InMemoryRepository other = new InMemoryRepository(new DfsRepositoryDescription("other"));
+        ObjectId again = TestTrees.commit(other, module());
 
-        byte[] a = pack(first);
-        byte[] again = pack(first);
-        byte[] b = pack(second);
+        byte[] a = pack(commit);
 
-        assertThat(again).isEqualTo(a);
-        assertThat(b).isEqualTo(a);
+        assertThat(pack(commit)).isEqualTo(a);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PackedTree packed = TreeArchive.write(second, out, GENEROUS);
+        PackedTree packed = TreeArchive.write(other, again, out, GENEROUS);
+        assertThat(out.toByteArray()).isEqualTo(a);
         assertThat(packed.archiveBytes()).isEqualTo(a.length);
         assertThat(packed.sha256()).hasSize(64);
     }
 
     @Test
     void aChangedFileChangesTheBytes() throws IOException {
-        Path tree = module(temp.resolve("one"), Instant.EPOCH);
-        byte[] before = pack(tree);
-        Files.writeString(tree.resolve("main.tf"), "# changed\n");
+        byte[] before = pack(TestTrees.commit(repository, module()));
+        Map<String, TestTrees.Blob> changed = module();
+        changed.put("main.tf", text("# changed\n"));
 
-        assertThat(pack(tree)).isNotEqualTo(before);
+        assertThat(pack(TestTrees.commit(repository, changed))).isNotEqualTo(before);
     }
 
     @Test
-    void theArchiveHoldsSortedNamesWithoutGitAndNormalisedOwnersModesAndTimes() throws IOException {
-        Path tree = module(temp.resolve("one"), Instant.parse("2020-01-01T00:00:00Z"));
-
-        List<TarArchiveEntry> entries = read(pack(tree));
+    void theArchiveHoldsSortedNamesAndNormalisedOwnersModesAndTimes() throws IOException {
+        List<TarArchiveEntry> entries = read(pack(TestTrees.commit(repository, module())));
 
         assertThat(entries)
                 .extracting(TarArchiveEntry::getName)
@@ -85,76 +87,101 @@ class TreeArchiveTest {
     }
 
     @Test
-    void aSymlinkLeavingTheTreeIsRefused() throws IOException {
-        Path tree = module(temp.resolve("one"), Instant.EPOCH);
-        Files.createSymbolicLink(tree.resolve("modules/escape"), Path.of("../../../secret"));
+    void filesAreConvertedAsTheTreesGitattributesAskACheckoutTo() throws IOException {
+        Map<String, TestTrees.Blob> files = module();
+        files.put(".gitattributes", text("*.bat eol=crlf\n"));
+        files.put("run.bat", text("echo one\necho two\n"));
 
-        assertThatThrownBy(() -> pack(tree)).isInstanceOf(IOException.class).hasMessageContaining("modules/escape");
+        byte[] archive = pack(TestTrees.commit(repository, files));
+
+        assertThat(content(archive, "run.bat")).isEqualTo("echo one\r\necho two\r\n");
+        assertThat(content(archive, "main.tf")).doesNotContain("\r");
+    }
+
+    @Test
+    void aSymlinkLeavingTheTreeIsRefused() throws IOException {
+        Map<String, TestTrees.Blob> files = module();
+        files.put("modules/escape", symlink("../../secret"));
+        ObjectId commit = TestTrees.commit(repository, files);
+
+        assertThatThrownBy(() -> pack(commit))
+                .isInstanceOf(TreeArchive.Refused.class)
+                .hasMessageContaining("modules/escape");
     }
 
     @Test
     void anAbsoluteSymlinkIsRefused() throws IOException {
-        Path tree = module(temp.resolve("one"), Instant.EPOCH);
-        Files.createSymbolicLink(tree.resolve("passwd"), Path.of("/etc/passwd"));
+        Map<String, TestTrees.Blob> files = module();
+        files.put("passwd", symlink("/etc/passwd"));
+        ObjectId commit = TestTrees.commit(repository, files);
 
-        assertThatThrownBy(() -> pack(tree)).isInstanceOf(IOException.class).hasMessageContaining("outside");
+        assertThatThrownBy(() -> pack(commit))
+                .isInstanceOf(TreeArchive.Refused.class)
+                .hasMessageContaining("outside");
     }
 
     @Test
-    void tooManyEntriesAreRefused() throws IOException {
-        Path tree = module(temp.resolve("one"), Instant.EPOCH);
+    void aNameACheckoutRefusesIsRefused() throws IOException {
+        try (ObjectInserter inserter = repository.newObjectInserter()) {
+            ObjectId blob = inserter.insert(Constants.OBJ_BLOB, "[core]\n".getBytes(StandardCharsets.UTF_8));
+            TreeFormatter git = new TreeFormatter();
+            git.append("config", FileMode.REGULAR_FILE, blob);
+            TreeFormatter root = new TreeFormatter();
+            root.append(".git", FileMode.TREE, inserter.insert(git));
+            ObjectId commit = TestTrees.commitTree(inserter, inserter.insert(root));
 
-        assertThatThrownBy(() -> TreeArchive.write(tree, new ByteArrayOutputStream(), new ArchiveLimits(7, 1 << 20)))
-                .hasMessageContaining("more than 7 entries");
-        assertThat(TreeArchive.write(tree, new ByteArrayOutputStream(), new ArchiveLimits(8, 1 << 20))
-                        .entries())
-                .isEqualTo(8);
+            assertThatThrownBy(() -> pack(commit))
+                    .isInstanceOf(TreeArchive.Refused.class)
+                    .hasMessageContaining(".git");
+        }
     }
 
     @Test
-    void tooManyBytesAreRefused() throws IOException {
-        Path tree = module(temp.resolve("one"), Instant.EPOCH);
-        long total = contentBytes(tree);
-
-        assertThatThrownBy(
-                        () -> TreeArchive.write(tree, new ByteArrayOutputStream(), new ArchiveLimits(100, total - 1)))
-                .hasMessageContaining("total bytes");
-        assertThat(TreeArchive.write(tree, new ByteArrayOutputStream(), new ArchiveLimits(100, total))
-                        .entries())
-                .isEqualTo(8);
-    }
-
-    private static long contentBytes(Path tree) throws IOException {
-        long total = 0;
-        for (String name : List.of("README.md", "main.tf", "modules/net/main.tf", "scripts/run.sh")) {
-            total += Files.size(tree.resolve(name));
-        }
-        return total;
-    }
-
-    /** A module checkout: files, a subdirectory, an executable, an inside symlink and a .git directory. */
-    static Path module(Path root, Instant mtime) throws IOException {
-        Files.createDirectories(root.resolve("modules/net"));
-        Files.createDirectories(root.resolve("scripts"));
-        Files.createDirectories(root.resolve(".git/objects"));
-        Files.writeString(root.resolve(".git/HEAD"), "ref: refs/heads/main\n");
-        Files.writeString(root.resolve("main.tf"), "module \"net\" { source = \"./modules/net\" }\n");
-        Files.writeString(root.resolve("README.md"), "# a module\n");
-        Files.writeString(root.resolve("modules/net/main.tf"), "variable \"cidr\" {}\n");
-        Path script = root.resolve("scripts/run.sh");
-        Files.writeString(script, "#!/bin/sh\necho hi\n");
-        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-x---"));
-        Files.setPosixFilePermissions(root.resolve("README.md"), PosixFilePermissions.fromString("rw-------"));
-        Files.createSymbolicLink(root.resolve("shared.tf"), Path.of("modules/net/main.tf"));
-        for (String name : List.of("main.tf", "README.md", "modules/net/main.tf", "scripts/run.sh", "modules")) {
-            Files.setLastModifiedTime(root.resolve(name), FileTime.from(mtime));
-        }
-        return root;
-    }
-
-    private static byte[] pack(Path tree) throws IOException {
+    void tooManyEntriesAreRefusedWithNothingWritten() throws IOException {
+        ObjectId commit = TestTrees.commit(repository, module());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        TreeArchive.write(tree, out, GENEROUS);
+
+        assertThatThrownBy(() -> TreeArchive.write(repository, commit, out, new ArchiveLimits(7, 1 << 20)))
+                .isInstanceOf(TreeArchive.Refused.class)
+                .hasMessageContaining("more than 7 entries");
+        assertThat(out.size()).isZero();
+        assertThat(TreeArchive.write(repository, commit, new ByteArrayOutputStream(), new ArchiveLimits(8, 1 << 20))
+                        .entries())
+                .isEqualTo(8);
+    }
+
+    @Test
+    void tooManyBytesAreRefusedWithNothingWritten() throws IOException {
+        ObjectId commit = TestTrees.commit(repository, module());
+        long total = module().values().stream()
+                .filter(blob -> blob.mode() != FileMode.SYMLINK)
+                .mapToLong(TestTrees.Blob::size)
+                .sum();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+        assertThatThrownBy(() -> TreeArchive.write(repository, commit, out, new ArchiveLimits(100, total - 1)))
+                .isInstanceOf(TreeArchive.Refused.class)
+                .hasMessageContaining("total bytes");
+        assertThat(out.size()).isZero();
+        assertThat(TreeArchive.write(repository, commit, new ByteArrayOutputStream(), new ArchiveLimits(100, total))
+                        .entries())
+                .isEqualTo(8);
+    }
+
+    /** A module: files, a subdirectory, an executable and an inside symlink. */
+    static Map<String, TestTrees.Blob> module() {
+        Map<String, TestTrees.Blob> files = new LinkedHashMap<>();
+        files.put("main.tf", text("module \"net\" { source = \"./modules/net\" }\n"));
+        files.put("README.md", text("# a module\n"));
+        files.put("modules/net/main.tf", text("variable \"cidr\" {}\n"));
+        files.put("scripts/run.sh", executable("#!/bin/sh\necho hi\n"));
+        files.put("shared.tf", symlink("modules/net/main.tf"));
+        return files;
+    }
+
+    private byte[] pack(ObjectId commit) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        TreeArchive.write(repository, commit, out, GENEROUS);
         return out.toByteArray();
     }
 
