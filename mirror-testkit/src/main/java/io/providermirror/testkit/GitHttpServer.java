@@ -35,6 +35,9 @@ public final class GitHttpServer implements AutoCloseable {
     private final List<String> authorizations = new CopyOnWriteArrayList<>();
     private final List<String> paths = new CopyOnWriteArrayList<>();
     private int port;
+    /** Milliseconds between the small pieces of a body, when trickling; 0 sends bodies at once. */
+    private volatile long trickleMillis;
+
     private HttpsServer server;
 
     private GitHttpServer(Path root, TestCertificates certificates) {
@@ -69,6 +72,16 @@ public final class GitHttpServer implements AutoCloseable {
             throw new UncheckedIOException("cannot start the git server on port " + port, e);
         }
     }
+
+    /**
+     * Sends every body from now on in pieces of {@value #TRICKLE_PIECE} bytes, {@code pause} apart: a server too slow
+     * to wait for ({@link Duration#ZERO} sends bodies at once again).
+     */
+    public void trickle(java.time.Duration pause) {
+        trickleMillis = pause.toMillis();
+    }
+
+    private static final int TRICKLE_PIECE = 16;
 
     /** Stops serving: connections are refused until {@link #start()}. */
     public synchronized void stop() {
@@ -153,7 +166,21 @@ public final class GitHttpServer implements AutoCloseable {
             byte[] body = Files.readAllBytes(file);
             exchange.sendResponseHeaders(200, body.length);
             try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
+                long pause = trickleMillis;
+                if (pause == 0) {
+                    out.write(body);
+                    return;
+                }
+                for (int offset = 0; offset < body.length; offset += TRICKLE_PIECE) {
+                    out.write(body, offset, Math.min(TRICKLE_PIECE, body.length - offset));
+                    out.flush();
+                    try {
+                        Thread.sleep(pause); // the slowness being simulated, not a wait for anything
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
             }
         }
     }

@@ -58,12 +58,16 @@ final class ModuleWiring {
         FetchedSource.deleteTree(work);
         Files.createDirectories(work);
         GitSource git = new GitSource(
-                http::checkDestination,
-                trust::trustManager,
-                gitCredentials(config.modules().gitHosts()),
-                config.upstream().archiveTimeout(),
-                clock,
-                ConfiguredProxy.from(config.upstream().proxy(), System.getenv()).orElse(null));
+                        http::checkDestination,
+                        trust::trustManager,
+                        gitCredentials(config.modules().gitHosts()),
+                        config.upstream().archiveTimeout(),
+                        clock,
+                        ConfiguredProxy.from(config.upstream().proxy(), System.getenv())
+                                .orElse(null))
+                .withMinimumRate(
+                        config.upstream().minTransferRate().bytes(),
+                        config.upstream().readTimeout());
         return new ModuleMirror(
                 new ModuleMirror.Settings(
                         config.cache().indexTtl(),

@@ -6,6 +6,7 @@ import io.providermirror.upstream.ArchiveChunks;
 import io.providermirror.upstream.Origin;
 import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.PackageHashes;
+import io.providermirror.upstream.TransferPace;
 import io.providermirror.upstream.VerificationException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -84,13 +85,13 @@ final class ArchiveCopy {
         MessageDigest digest = PackageHashes.sha256();
         long total = 0;
         long limit = announced.isPresent() ? Math.min(announced.getAsLong(), maxArchiveBytes) : maxArchiveBytes;
-        long windowStarted = System.nanoTime();
-        long windowBytes = 0;
+        TransferPace pace =
+                new TransferPace(bounds.minBytesPerSecond(), bounds.rateWindow(), System.nanoTime(), deadline);
         ByteBuffer chunk;
         while ((chunk = body.next()) != null) {
             int n = chunk.remaining();
-            long now = System.nanoTime();
-            if (now - deadline > 0) {
+            TransferPace.Verdict verdict = pace.arrived(n, System.nanoTime());
+            if (verdict == TransferPace.Verdict.PAST_DEADLINE) {
                 metrics.fillAbandoned(originHost, "deadline");
                 throw new OriginException(
                         OriginException.Reason.TIMEOUT,
@@ -99,21 +100,15 @@ final class ArchiveCopy {
                                 + bounds.deadline().toSeconds() + " s, "
                                 + (total + n) + " bytes received); abandoned, the next request tries again");
             }
-            windowBytes += n;
-            long window = now - windowStarted;
-            if (window >= bounds.rateWindow().toNanos()) {
-                long rate = (long) (windowBytes / (window / 1e9));
-                if (rate < bounds.minBytesPerSecond()) {
-                    metrics.fillAbandoned(originHost, "too_slow");
-                    throw new OriginException(
-                            OriginException.Reason.TIMEOUT,
-                            "the archive of " + what + " from " + origin
-                                    + " arrived at "
-                                    + rate + " bytes/s, below upstream.minTransferRate (" + bounds.minBytesPerSecond()
-                                    + " bytes/s); abandoned, the next request tries again");
-                }
-                windowStarted = now;
-                windowBytes = 0;
+            if (verdict == TransferPace.Verdict.TOO_SLOW) {
+                metrics.fillAbandoned(originHost, "too_slow");
+                throw new OriginException(
+                        OriginException.Reason.TIMEOUT,
+                        "the archive of " + what + " from " + origin
+                                + " arrived at "
+                                + pace.lastRate() + " bytes/s, below upstream.minTransferRate ("
+                                + bounds.minBytesPerSecond()
+                                + " bytes/s); abandoned, the next request tries again");
             }
             total += n;
             if (total > limit) {

@@ -29,9 +29,15 @@ final class GitConnection implements HttpConnection {
     private static final String AUTHORIZATION = "Authorization";
 
     private final HttpsURLConnection connection;
+    private final PacedInputStream.Pace pace;
 
-    /** @param authorization the {@code Authorization} value for this URL's authority, or null */
-    GitConnection(URL url, Proxy proxy, SSLSocketFactory sockets, String authorization) throws IOException {
+    /**
+     * @param authorization the {@code Authorization} value for this URL's authority, or null
+     * @param pace the pace the fetch's response bodies must keep together
+     */
+    GitConnection(URL url, Proxy proxy, SSLSocketFactory sockets, String authorization, PacedInputStream.Pace pace)
+            throws IOException {
+        this.pace = pace;
         if (!(url.openConnection(proxy) instanceof HttpsURLConnection https)) {
             throw new IOException("git module sources are fetched over https only: " + url);
         }
@@ -125,7 +131,7 @@ final class GitConnection implements HttpConnection {
 
     @Override
     public InputStream getInputStream() throws IOException {
-        return connection.getInputStream();
+        return new PacedInputStream(connection.getInputStream(), pace, connection.getURL());
     }
 
     @Override

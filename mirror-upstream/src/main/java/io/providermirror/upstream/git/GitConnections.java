@@ -40,6 +40,8 @@ final class GitConnections implements HttpConnectionFactory2 {
     private final Supplier<? extends X509TrustManager> trust;
     private final ProxySelector proxy;
     private final GitCredential credential;
+    /** The pace every response body of the fetch must keep together. */
+    private final PacedInputStream.Pace pace;
     /** One socket factory per host, port and checked address, so JDK keep-alive reuses only those. */
     private final Map<String, CheckedAddressSockets> sockets = new HashMap<>();
 
@@ -50,6 +52,7 @@ final class GitConnections implements HttpConnectionFactory2 {
     /**
      * @param proxy the mirror's egress proxy, or null to connect directly (never through the JVM's default)
      * @param credential the credential for {@code repository}'s authority, or null
+     * @param pace the pace the fetch's response bodies must keep together
      */
     GitConnections(
             String origin,
@@ -57,7 +60,9 @@ final class GitConnections implements HttpConnectionFactory2 {
             GitDestinations destinations,
             Supplier<? extends X509TrustManager> trust,
             ProxySelector proxy,
-            GitCredential credential) {
+            GitCredential credential,
+            PacedInputStream.Pace pace) {
+        this.pace = pace;
         this.origin = origin;
         this.repository = repository;
         this.destinations = destinations;
@@ -103,7 +108,8 @@ final class GitConnections implements HttpConnectionFactory2 {
                 url,
                 proxyFor(uri),
                 sockets(uri, address),
-                own && credential != null ? credential.authorization() : null);
+                own && credential != null ? credential.authorization() : null,
+                pace);
     }
 
     /** Rethrows the first refusal, if there was one: the reason a failed fetch failed. */

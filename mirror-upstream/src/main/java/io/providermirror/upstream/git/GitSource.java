@@ -45,6 +45,8 @@ public final class GitSource {
     private final Map<String, GitCredential> credentialsByHost;
     private final Duration timeout;
     private final Clock clock;
+    private final long minBytesPerSecond;
+    private final Duration rateWindow;
 
     /**
      * @param destinations the destination check of origin requests, asked before every connection
@@ -74,12 +76,34 @@ public final class GitSource {
             Duration timeout,
             Clock clock,
             java.net.ProxySelector proxy) {
+        this(destinations, trust, credentialsByHost, timeout, clock, proxy, 0, Duration.ofSeconds(30));
+    }
+
+    private GitSource(
+            GitDestinations destinations,
+            Supplier<? extends X509TrustManager> trust,
+            Map<String, GitCredential> credentialsByHost,
+            Duration timeout,
+            Clock clock,
+            java.net.ProxySelector proxy,
+            long minBytesPerSecond,
+            Duration rateWindow) {
+        this.minBytesPerSecond = minBytesPerSecond;
+        this.rateWindow = rateWindow;
         this.destinations = destinations;
         this.proxy = proxy;
         this.trust = trust;
         this.credentialsByHost = Map.copyOf(credentialsByHost);
         this.timeout = timeout;
         this.clock = clock;
+    }
+
+    /**
+     * This source, abandoning a fetch whose bytes arrive slower than {@code minBytesPerSecond} averaged over each
+     * {@code window} ({@code upstream.minTransferRate} over {@code upstream.readTimeout}), as archive fills are.
+     */
+    public GitSource withMinimumRate(long minBytesPerSecond, Duration window) {
+        return new GitSource(destinations, trust, credentialsByHost, timeout, clock, proxy, minBytesPerSecond, window);
     }
 
     /**
@@ -103,13 +127,16 @@ public final class GitSource {
         } catch (IOException e) {
             throw new GitFetchException("cannot make a directory for the fetch: " + e.getMessage(), e);
         }
+        PacedInputStream.Pace pace =
+                new PacedInputStream.Pace(minBytesPerSecond, rateWindow, System.nanoTime() + timeout.toNanos());
         GitConnections connections = new GitConnections(
                 origin,
                 repository,
                 destinations,
                 trust,
                 proxy,
-                credentialsByHost.get(repository.getHost().toLowerCase(Locale.ROOT)));
+                credentialsByHost.get(repository.getHost().toLowerCase(Locale.ROOT)),
+                pace);
         try (Git git = Git.init().setBare(true).setDirectory(directory.toFile()).call()) {
             StoredConfig config = git.getRepository().getConfig();
             // git's default: redirects of the first request only, each made through the factory and so checked
@@ -133,6 +160,7 @@ public final class GitSource {
         } catch (GitAPIException | IOException | GitFetchException | RuntimeException e) {
             FetchedSource.deleteTree(directory);
             connections.throwIfRefused();
+            pace.throwIfAbandoned();
             if (e instanceof GitFetchException fetchException) {
                 throw fetchException;
             }

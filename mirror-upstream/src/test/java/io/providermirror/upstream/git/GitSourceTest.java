@@ -213,6 +213,27 @@ class GitSourceTest {
     }
 
     @Test
+    void aServerTricklingBelowTheMinimumRateIsAbandonedWithTheSettingNamed() throws Exception {
+        // 16 bytes every 100 ms is at most 160 bytes/s, however fast the machine: below 1 KiB/s over any second.
+        server.trickle(Duration.ofMillis(100));
+        GitSource paced = source.withMinimumRate(1024, Duration.ofSeconds(1));
+
+        assertThatThrownBy(() ->
+                        paced.fetch(GitHttps.ORIGIN, server.url("repo"), "v1.0.0", temp.resolve("checkouts"), LIMITS))
+                .isInstanceOf(GitFetchException.class)
+                .hasMessageContaining("below upstream.minTransferRate (1024 bytes/s)");
+        assertThat(temp.resolve("checkouts")).isEmptyDirectory();
+
+        server.trickle(Duration.ZERO);
+        try (FetchedSource fetched =
+                paced.fetch(GitHttps.ORIGIN, server.url("repo"), "v1.0.0", temp.resolve("checkouts"), LIMITS)) {
+            assertThat(fetched.commitId())
+                    .as("a server at speed keeps the pace")
+                    .isEqualTo(first.name());
+        }
+    }
+
+    @Test
     void aPlainHttpUrlIsRefused() {
         assertThatThrownBy(() -> source.fetch(
                         GitHttps.ORIGIN,
