@@ -29,10 +29,30 @@ public final class ConfiguredIdentity {
 
     private ConfiguredIdentity() {}
 
+    /** Reads one of the two files, a failure naming the configuration key (a swapped pair names the first). */
+    private static <T> T readNamingKey(String key, PemRead<T> read) throws IOException {
+        try {
+            return read.read();
+        } catch (IOException e) {
+            throw new IOException(
+                    key + ": " + e.getMessage()
+                            + (key.endsWith("certificate")
+                                    ? " (are server.tls.certificate and server.tls.privateKey swapped?)"
+                                    : ""),
+                    e);
+        }
+    }
+
+    @FunctionalInterface
+    private interface PemRead<T> {
+        T read() throws IOException;
+    }
+
     /** Reads and checks {@code tls}; {@code hostName} is the name clients most likely use, for the warning. */
     public static ServerIdentity read(TlsConfig tls, String hostName, Clock clock) throws IOException {
-        List<X509Certificate> chain = PemFiles.readCertificates(tls.certificate());
-        PrivateKey key = PemFiles.readPrivateKey(tls.privateKey());
+        List<X509Certificate> chain =
+                readNamingKey("server.tls.certificate", () -> PemFiles.readCertificates(tls.certificate()));
+        PrivateKey key = readNamingKey("server.tls.privateKey", () -> PemFiles.readPrivateKey(tls.privateKey()));
         if (chain.isEmpty()) {
             throw new IOException("server.tls.certificate: " + tls.certificate() + " holds no certificate");
         }

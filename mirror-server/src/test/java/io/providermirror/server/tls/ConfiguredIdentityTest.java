@@ -98,4 +98,15 @@ final class ConfiguredIdentityTest {
                 .hasMessageContaining(other.serverKeyPem().toString())
                 .hasMessageContaining(corp.serverCertificatePem().toString());
     }
+
+    @Test
+    void aSwappedCertificateAndKeyNameTheKeyOfTheFirstFileThatIsWrong() {
+        TestCertificates corp = TestCertificates.create(tmp.resolve("corp"), "corp");
+        assertThatThrownBy(() -> ConfiguredIdentity.read(
+                        new TlsConfig(corp.serverKeyPem(), corp.serverCertificatePem()),
+                        "localhost",
+                        Clock.systemUTC()))
+                .hasMessageStartingWith("server.tls.certificate: " + corp.serverKeyPem())
+                .hasMessageContaining("swapped");
+    }
 }
