@@ -86,7 +86,9 @@ final class MirrorFixture implements AutoCloseable {
                 .set("upstream.connectTimeout", "60s")
                 .set("upstream.requestTimeout", "60s")
                 .set("upstream.readTimeout", "60s")
-                .set("server.metadataTimeout", "60s");
+                .set("server.metadataTimeout", "60s")
+                // Tests of an origin that recovers ask again at once; RememberedFailuresTest sets what it is about.
+                .set("upstream.verificationFailureTtl", "0s");
     }
 
     /** Configuration keys in their dotted form, as the README documents them. */
