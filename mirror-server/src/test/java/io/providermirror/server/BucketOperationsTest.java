@@ -92,8 +92,16 @@ final class BucketOperationsTest {
                         + "_1.0.0_linux_amd64.zip");
     }
 
+    /** Runs a command as the launcher would; the root log level it sets for people is put back for later tests. */
     private static int run(Object command, String... args) {
-        return new CommandLine(command).execute(args);
+        ch.qos.logback.classic.Logger root =
+                (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        ch.qos.logback.classic.Level level = root.getLevel();
+        try {
+            return new CommandLine(command).execute(args);
+        } finally {
+            root.setLevel(level);
+        }
     }
 
     private static PrintStream into(ByteArrayOutputStream output) {

@@ -127,6 +127,9 @@ final class GeneratedCaTest {
         Path bundle = tmp.resolve("bundle.tar");
         Path config = Files.writeString(tmp.resolve("outside.yaml"), MirrorFixtures.yaml(cache, fixture.origin()));
         ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        ch.qos.logback.classic.Logger root =
+                (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        ch.qos.logback.classic.Level rootLevel = root.getLevel();
         int exit = new CommandLine(new ExportCommand(new PrintStream(printed, true, StandardCharsets.UTF_8), Map.of()))
                 .execute(
                         "--config",
@@ -136,6 +139,7 @@ final class GeneratedCaTest {
                         "--platform",
                         "linux_amd64",
                         "example.test/acme/carried@1.0.0");
+        root.setLevel(rootLevel); // the command set WARN, as it does for people; later tests in this JVM want INFO
         assertThat(exit).as(printed.toString(StandardCharsets.UTF_8)).isZero();
         byte[] carried = Files.readAllBytes(bundle);
         assertThat(new String(carried, StandardCharsets.ISO_8859_1)).doesNotContain("PRIVATE KEY", "ca.pem");
