@@ -2,6 +2,7 @@ package io.providermirror.s3;
 
 import io.providermirror.cache.CacheKey;
 import io.providermirror.cache.FileBlobStore;
+import io.providermirror.cache.StoreUnavailableException;
 import io.providermirror.cache.StoredBlob;
 import java.io.IOException;
 import java.io.InputStream;

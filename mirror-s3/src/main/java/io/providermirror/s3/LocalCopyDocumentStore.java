@@ -3,6 +3,8 @@ package io.providermirror.s3;
 import io.providermirror.cache.CacheKey;
 import io.providermirror.cache.DocumentStore;
 import io.providermirror.cache.FileDocumentStore;
+import io.providermirror.cache.RemoteStoreListener;
+import io.providermirror.cache.StoreUnavailableException;
 import io.providermirror.cache.StoredDocument;
 import java.io.IOException;
 import java.util.Arrays;
@@ -25,11 +27,11 @@ public final class LocalCopyDocumentStore implements DocumentStore {
 
     private final S3DocumentStore bucket;
     private final FileDocumentStore copies;
-    private final S3StoreListener listener;
+    private final RemoteStoreListener listener;
     /** Copies are being read because the bucket does not answer: logged once when it starts and when it ends. */
     private final AtomicBoolean readingCopies = new AtomicBoolean();
 
-    public LocalCopyDocumentStore(S3DocumentStore bucket, FileDocumentStore copies, S3StoreListener listener) {
+    public LocalCopyDocumentStore(S3DocumentStore bucket, FileDocumentStore copies, RemoteStoreListener listener) {
         this.bucket = bucket;
         this.copies = copies;
         this.listener = listener;

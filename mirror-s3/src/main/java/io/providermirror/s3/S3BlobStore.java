@@ -7,6 +7,7 @@ import io.providermirror.cache.BlobWrite;
 import io.providermirror.cache.CacheKey;
 import io.providermirror.cache.FileBlobStore;
 import io.providermirror.cache.OpenBlob;
+import io.providermirror.cache.StoreUnavailableException;
 import io.providermirror.cache.StoredBlob;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,8 @@
 package io.providermirror.s3;
 
 import io.providermirror.cache.CacheKey;
+import io.providermirror.cache.RemoteStoreListener;
+import io.providermirror.cache.StoreUnavailableException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,7 +23,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 /**
  * One bucket as the stores see it: the client, the names of objects beneath the prefix ({@code blobs/},
  * {@code documents/}, {@code tmp/}), and every request made through {@link #call}, which times it for the
- * {@link S3StoreListener} and turns the SDK's failures into {@link StoreUnavailableException}s naming the bucket.
+ * {@link RemoteStoreListener} and turns the SDK's failures into {@link StoreUnavailableException}s naming the bucket.
  */
 public final class S3Bucket implements AutoCloseable {
 
@@ -37,9 +39,9 @@ public final class S3Bucket implements AutoCloseable {
 
     private final S3Client client;
     private final S3Settings settings;
-    private final S3StoreListener listener;
+    private final RemoteStoreListener listener;
 
-    public S3Bucket(S3Client client, S3Settings settings, S3StoreListener listener) {
+    public S3Bucket(S3Client client, S3Settings settings, RemoteStoreListener listener) {
         this.client = client;
         this.settings = settings;
         this.listener = listener;
@@ -77,7 +79,7 @@ public final class S3Bucket implements AutoCloseable {
         return settings.bucket();
     }
 
-    S3StoreListener listener() {
+    RemoteStoreListener listener() {
         return listener;
     }
 

@@ -1,6 +1,7 @@
 package io.providermirror.s3;
 
 import io.providermirror.cache.LeaseObjects;
+import io.providermirror.cache.StoreUnavailableException;
 import java.time.Duration;
 import java.util.Optional;
 import software.amazon.awssdk.awscore.AwsRequestOverrideConfiguration;

@@ -1,6 +1,7 @@
 package io.providermirror.s3;
 
 import io.providermirror.cache.CacheKey;
+import io.providermirror.cache.StoreUnavailableException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.providermirror.cache.CacheKey;
 import io.providermirror.cache.FileDocumentStore;
+import io.providermirror.cache.StoreUnavailableException;
 import io.providermirror.cache.StoredDocument;
 import io.providermirror.testkit.SettableClock;
 import java.io.IOException;

@@ -1,12 +1,13 @@
 package io.providermirror.s3;
 
+import io.providermirror.cache.RemoteStoreListener;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A listener that keeps what it hears, for tests. */
-final class RecordingListener implements S3StoreListener {
+final class RecordingListener implements RemoteStoreListener {
 
     private final List<String> requests = new CopyOnWriteArrayList<>();
     private final AtomicLong localTierHits = new AtomicLong();

@@ -8,6 +8,7 @@ import io.providermirror.cache.BlobRedirect;
 import io.providermirror.cache.BlobWrite;
 import io.providermirror.cache.CacheKey;
 import io.providermirror.cache.FileBlobStore;
+import io.providermirror.cache.StoreUnavailableException;
 import io.providermirror.testkit.S3ProxyServer;
 import io.providermirror.testkit.SettableClock;
 import java.io.IOException;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.providermirror.cache.CacheKey;
 import io.providermirror.cache.ConditionalFillLeases;
 import io.providermirror.cache.FillLease;
+import io.providermirror.cache.StoreUnavailableException;
 import io.providermirror.testkit.SettableClock;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

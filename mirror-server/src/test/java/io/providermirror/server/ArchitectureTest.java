@@ -138,6 +138,19 @@ final class ArchitectureTest {
     }
 
     @Test
+    void onlyTheWiringKnowsWhichStoreBackendTheCacheIsOn() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.providermirror.server..")
+                .and()
+                .resideOutsideOfPackage("io.providermirror.server.app..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.providermirror.s3..")
+                .check(main);
+    }
+
+    @Test
     void noMainCodeDependsOnTheTestKit() {
         noClasses()
                 .that()

@@ -2,14 +2,14 @@ package io.providermirror.server.app;
 
 import io.providermirror.cache.FileBlobStore;
 import io.providermirror.cache.FileDocumentStore;
+import io.providermirror.cache.RemoteStoreListener;
+import io.providermirror.cache.StoreUnavailableException;
 import io.providermirror.s3.LocalCopyDocumentStore;
 import io.providermirror.s3.S3BlobStore;
 import io.providermirror.s3.S3Bucket;
 import io.providermirror.s3.S3DocumentStore;
 import io.providermirror.s3.S3Redirects;
 import io.providermirror.s3.S3Settings;
-import io.providermirror.s3.S3StoreListener;
-import io.providermirror.s3.StoreUnavailableException;
 import io.providermirror.server.config.S3Config;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -44,7 +44,7 @@ record BucketStores(
             long maxBytes,
             long minFreeBytes,
             Clock clock,
-            S3StoreListener listener)
+            RemoteStoreListener listener)
             throws IOException {
         S3Settings settings = new S3Settings(
                 Optional.ofNullable(config.endpoint()),

@@ -3,7 +3,7 @@ package io.providermirror.server.http;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.providermirror.s3.StoreUnavailableException;
+import io.providermirror.cache.StoreUnavailableException;
 import io.providermirror.server.core.CacheWriteException;
 import io.providermirror.server.core.CapacityException;
 import io.providermirror.server.core.ExpiredOriginSignatureException;

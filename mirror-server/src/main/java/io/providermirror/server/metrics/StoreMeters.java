@@ -3,14 +3,14 @@ package io.providermirror.server.metrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.providermirror.s3.S3StoreListener;
+import io.providermirror.cache.RemoteStoreListener;
 import java.time.Duration;
 
 /**
  * The S3 stores' requests, local tier hits and local copy reads as meters ({@link MeterNames#STORE_REQUESTS}); the
  * redirect counter is registered here at zero so that its series exists from the first scrape.
  */
-public final class StoreMeters implements S3StoreListener {
+public final class StoreMeters implements RemoteStoreListener {
 
     private final MeterRegistry registry;
     private final Counter localTierHits;

@@ -17,6 +17,7 @@ import io.providermirror.cache.FileDocumentStore;
 import io.providermirror.cache.FillLeases;
 import io.providermirror.cache.LeaseObjects;
 import io.providermirror.cache.OpenBlob;
+import io.providermirror.cache.RemoteStoreListener;
 import io.providermirror.cache.StoredBlob;
 import io.providermirror.s3.LocalCopyDocumentStore;
 import io.providermirror.s3.S3BlobStore;
@@ -24,7 +25,6 @@ import io.providermirror.s3.S3Bucket;
 import io.providermirror.s3.S3DocumentStore;
 import io.providermirror.s3.S3LeaseObjects;
 import io.providermirror.s3.S3Settings;
-import io.providermirror.s3.S3StoreListener;
 import io.providermirror.server.access.MirrorAuth;
 import io.providermirror.server.metrics.MeterNames;
 import io.providermirror.server.metrics.MirrorMetrics;
@@ -106,7 +106,7 @@ final class SharedBucketTest {
     }
 
     /** Store requests by operation and outcome, as the instance's listener hears them. */
-    private static final class Requests implements S3StoreListener {
+    private static final class Requests implements RemoteStoreListener {
         final Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
         /** Every request in the order they ended. */
         final List<String> order = new CopyOnWriteArrayList<>();

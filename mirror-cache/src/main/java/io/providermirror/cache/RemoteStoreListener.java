@@ -1,15 +1,16 @@
-package io.providermirror.s3;
+package io.providermirror.cache;
 
 import java.time.Duration;
 
 /**
- * What the S3 stores report for metrics: every request to the bucket by operation and outcome with its latency,
- * reads answered by the local disk tier, and documents read from their local copies while the bucket is down. The server binds it to its meter registry; this module has none.
+ * What a store behind the cache (an S3 bucket) reports for metrics: every request to it by operation and outcome with
+ * its latency, reads answered by the local disk tier, and documents read from their local copies while it is down.
+ * The server binds it to its meter registry; the stores have none.
  */
-public interface S3StoreListener {
+public interface RemoteStoreListener {
 
     /** A listener that records nothing. */
-    S3StoreListener NONE = new S3StoreListener() {
+    RemoteStoreListener NONE = new RemoteStoreListener() {
         @Override
         public void request(String operation, String outcome, Duration latency) {}
 
