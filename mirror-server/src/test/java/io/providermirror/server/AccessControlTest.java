@@ -218,6 +218,68 @@ final class AccessControlTest {
     }
 
     @Test
+    void aBrowserSignsInWithAFormAndItsCookieOpensTheStatusPageButNoProtocolDocument() throws Exception {
+        HttpResponse<byte[]> page = fixture.mirror()
+                .send(HttpRequest.newBuilder(fixture.mirror().url("/"))
+                        .header("Accept", "text/html,application/xhtml+xml")
+                        .build());
+        assertThat(page.statusCode()).isEqualTo(401);
+        assertThat(page.headers().firstValue("content-type")).hasValue("text/html; charset=utf-8");
+        String form = new String(page.body(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(form).contains("<form method=\"post\" action=\"/login\">").doesNotContain("guarded");
+
+        HttpResponse<byte[]> wrong = login("guessed");
+        assertThat(wrong.statusCode()).isEqualTo(401);
+        assertThat(new String(wrong.body(), java.nio.charset.StandardCharsets.UTF_8))
+                .contains("not accepted");
+        assertThat(wrong.headers().firstValue("set-cookie")).isEmpty();
+
+        HttpResponse<byte[]> signedIn = login(TOKEN);
+        assertThat(signedIn.statusCode()).isEqualTo(303);
+        assertThat(signedIn.headers().firstValue("location")).hasValue("/");
+        String cookie = signedIn.headers().firstValue("set-cookie").orElseThrow();
+        assertThat(cookie).contains("HTTPOnly").contains("Secure").contains("SameSite=Strict");
+        String sent = cookie.substring(0, cookie.indexOf(';'));
+
+        for (String path : List.of("/", "/status.json", "/status/providers/example.test/acme/guarded")) {
+            assertThat(fixture.mirror()
+                            .send(HttpRequest.newBuilder(fixture.mirror().url(path))
+                                    .header("Cookie", sent)
+                                    .build())
+                            .statusCode())
+                    .as(path)
+                    .isEqualTo(200);
+        }
+        for (String path : List.of("/metrics", fixture.mirror().providerPath("acme", "guarded") + "index.json")) {
+            assertThat(fixture.mirror()
+                            .send(HttpRequest.newBuilder(fixture.mirror().url(path))
+                                    .header("Cookie", sent)
+                                    .build())
+                            .statusCode())
+                    .as("the cookie opens the status page only: " + path)
+                    .isEqualTo(401);
+        }
+        assertThat(fixture.mirror()
+                        .send(HttpRequest.newBuilder(fixture.mirror().url("/"))
+                                .header("Cookie", "provider_mirror_token=guessed")
+                                .build())
+                        .statusCode())
+                .isEqualTo(401);
+        assertThat(new String(get("/", TOKEN).body(), java.nio.charset.StandardCharsets.UTF_8))
+                .as("the page shows the credentials blocks to add")
+                .contains("credentials &quot;registry.terraform.io&quot;");
+    }
+
+    private static HttpResponse<byte[]> login(String token) throws Exception {
+        return fixture.mirror()
+                .send(HttpRequest.newBuilder(fixture.mirror().url("/login"))
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                "token=" + java.net.URLEncoder.encode(token, java.nio.charset.StandardCharsets.UTF_8)))
+                        .build());
+    }
+
+    @Test
     void healthChecksTheGeneratedCaAndTheManagementListenerStayOpen() throws Exception {
         for (String path : List.of("/healthz", "/readyz", "/ca.pem")) {
             assertThat(get(path, null).statusCode()).as(path).isEqualTo(200);

@@ -65,6 +65,30 @@ final class StartupBannerTest {
                     .contains("host \"corp.example\" {\n  services = {\n    \"modules.v1\" = \"https://" + authority
                             + "/registry/corp.example/modules.v1/\"\n  }\n}\n")
                     .doesNotContain("/registry/corp.example/providers.v1/");
+            assertThat(banner).as("no access control, no credentials").doesNotContain("credentials \"");
+        }
+    }
+
+    @Test
+    void withAccessControlTheBannerShowsTheCredentialsBlocksToAdd() throws Exception {
+        MirrorConfig config = new ConfigLoader(Map.of())
+                .loadText("""
+                server: {host: 127.0.0.1, port: 0}
+                cache: {directory: '%s/cache'}
+                upstream:
+                  offline: true
+                  hosts:
+                    private.example: {token: abc}
+                auth: {tokens: ['%s']}
+                """.formatted(tmp, io.providermirror.server.access.MirrorAuth.hash("a-token")));
+        try (MirrorApplication mirror = MirrorApplication.start(config, Clock.systemUTC())) {
+            String authority = MirrorApplication.publicHostName() + ":" + mirror.port();
+            assertThat(StartupBanner.render(mirror, config))
+                    .contains("Access control is on")
+                    .contains("credentials \"" + authority + "\" {\n  token = \"<your token for this mirror>\"\n}\n")
+                    .contains("credentials \"registry.terraform.io\" {")
+                    .contains("credentials \"private.example\" {")
+                    .doesNotContain("a-token");
         }
     }
 }

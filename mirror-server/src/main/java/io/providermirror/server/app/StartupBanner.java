@@ -76,6 +76,13 @@ public final class StartupBanner {
                 .append("records zh: hashes for every platform in .terraform.lock.hcl, not only h1: for this one:\n\n");
         out.append(
                 CliConfigBlock.hostBlocks(authority, config.upstream().hosts().keySet(), parentMirrorHosts(config)));
+        if (config.auth().enabled()) {
+            out.append(
+                            "\nAccess control is on (auth): every client needs a token from this mirror's operators, in the\n")
+                    .append("same file: the first block for the network mirror, the others for the host blocks:\n\n")
+                    .append(CliConfigBlock.credentialsBlocks(
+                            authority, config.upstream().hosts().keySet()));
+        }
         return out.toString();
     }
 

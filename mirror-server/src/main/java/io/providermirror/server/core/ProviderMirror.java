@@ -171,6 +171,11 @@ public final class ProviderMirror {
                 this, cacheDocuments, policy, rules, executor, clock, metrics, settings.metadataMemoryBytes() / 4);
     }
 
+    /** Whether clients need a token ({@code auth}). */
+    public boolean accessControlled() {
+        return auth.enabled();
+    }
+
     /** Whether the mirror serves only what it holds and never contacts an origin ({@code upstream.offline}). */
     public boolean offline() {
         return offline;

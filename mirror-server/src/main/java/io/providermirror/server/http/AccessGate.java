@@ -18,16 +18,30 @@ final class AccessGate {
 
     private final MirrorAuth auth;
     private final boolean managementOnly;
+    private final StatusLogin login;
 
     /** @param managementOnly whether this is the management listener, which scrapers use without a token */
     AccessGate(MirrorAuth auth, boolean managementOnly) {
         this.auth = auth;
         this.managementOnly = managementOnly;
+        this.login = new StatusLogin(auth);
+    }
+
+    /** The answer to the status page's sign-in form, posted to {@link StatusLogin#PATH}. */
+    FullHttpResponse signIn(FullHttpRequest request) {
+        return login.signIn(request);
     }
 
     /** The 401 or 403 answer for {@code request} to {@code route}, or null when it may be answered. */
     FullHttpResponse refusal(Route route, FullHttpRequest request, boolean head) {
         if (wantsToken(route) && !auth.accepts(request.headers().get(HttpHeaderNames.AUTHORIZATION))) {
+            boolean page = isPage(route);
+            if (page && login.signedIn(request.headers())) {
+                return null;
+            }
+            if (page && StatusLogin.wantsPage(request.headers())) {
+                return StatusLogin.form(head, null);
+            }
             return unauthorized(head, request.headers().get(HttpHeaderNames.HOST), route);
         }
         if (!auth.enabled()) {
@@ -87,14 +101,19 @@ final class AccessGate {
                                 || route instanceof Route.Metrics);
     }
 
+    /** The status page and its data, which a browser signed in with the form's cookie may see. */
+    private static boolean isPage(Route route) {
+        return route instanceof Route.Home
+                || route instanceof Route.ProviderStatus
+                || route instanceof Route.StatusJson;
+    }
+
     private static FullHttpResponse unauthorized(boolean head, String host, Route route) {
         String mirrorHost = host == null ? "<mirror host>" : ExchangeLog.printable(host, 255);
         // Through a host block the CLI sends the credentials of the registry host it routes, not the mirror's.
         String credentialsHost =
                 route instanceof Route.RegistryDocument document ? document.registryHost() : mirrorHost;
-        boolean page = route instanceof Route.Home
-                || route instanceof Route.ProviderStatus
-                || route instanceof Route.StatusJson;
+        boolean page = isPage(route);
         String message = page || route instanceof Route.Metrics
                 ? "this mirror wants a token for " + (page ? "its status page" : "/metrics")
                         + ": send the header \"Authorization: Bearer <token>\" (the mirror's operators give out tokens; "

@@ -89,6 +89,14 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         }
         HttpMethod method = request.method();
         boolean head = HttpMethod.HEAD.equals(method);
+        if (HttpMethod.POST.equals(method)
+                && !managementOnly
+                && StatusLogin.PATH.equals(new QueryStringDecoder(request.uri()).rawPath())) {
+            ctx.channel().attr(ExchangeLog.ROUTE).set("login");
+            ctx.writeAndFlush(access.signIn(request));
+            updateReading(ctx);
+            return;
+        }
         if (!head && !HttpMethod.GET.equals(method)) {
             FullHttpResponse response = JsonErrors.response(
                     HttpResponseStatus.METHOD_NOT_ALLOWED,

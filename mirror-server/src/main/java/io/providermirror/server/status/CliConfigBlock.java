@@ -53,6 +53,27 @@ public final class CliConfigBlock {
         return blocks.toString();
     }
 
+    /**
+     * With access control on: the {@code credentials} blocks the CLI needs, one for the mirror itself (the network
+     * mirror protocol) and one per routed registry host (through {@code host} blocks the CLI sends the token of
+     * the registry host it routes).
+     */
+    public static String credentialsBlocks(String authority, Collection<String> hostnames) {
+        Set<String> hosts = new LinkedHashSet<>();
+        hosts.add(authority);
+        hosts.addAll(PUBLIC_REGISTRIES);
+        hosts.addAll(hostnames);
+        StringBuilder blocks = new StringBuilder();
+        for (String host : hosts) {
+            blocks.append("credentials \"")
+                    .append(host)
+                    .append("\" {\n")
+                    .append("  token = \"<your token for this mirror>\"\n")
+                    .append("}\n");
+        }
+        return blocks.toString();
+    }
+
     private static void service(StringBuilder blocks, String authority, String host, String service, String pad) {
         blocks.append("    \"")
                 .append(service)

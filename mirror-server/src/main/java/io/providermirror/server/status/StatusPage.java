@@ -118,6 +118,9 @@ public final class StatusPage {
                 .append("from its cache from then on.</p>\n");
         useIt(html, authority);
         modules.renderHostBlocks(html, authority);
+        if (mirror.accessControlled()) {
+            credentials(html, authority);
+        }
         if (ca != null) {
             ca.instructions(html);
         }
@@ -161,6 +164,16 @@ public final class StatusPage {
                 store.totalBytes(),
                 metrics,
                 configuredOrigins);
+    }
+
+    private void credentials(StringBuilder html, String authority) {
+        html.append("<section><h2>Credentials</h2><p>Access control is on: every client needs a token from this ")
+                .append("mirror's operators, in the same file. The first block is for the network mirror, the others ")
+                .append(
+                        "for the <code>host</code> blocks (the CLI sends the token of the registry host it routes).</p>\n")
+                .append("<div class=\"block\"><pre id=\"credentials-blocks\"><code>")
+                .append(PageHtml.escape(CliConfigBlock.credentialsBlocks(authority, configuredOrigins.keySet())))
+                .append("</code></pre></div></section>\n");
     }
 
     private void summary(StringBuilder html, Map<String, Provider> providers, int moduleVersions) {
