@@ -1,6 +1,7 @@
 package io.providermirror.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.providermirror.server.app.MirrorApplication;
 import io.providermirror.server.app.StartupBanner;
@@ -90,5 +91,60 @@ final class StartupBannerTest {
                     .contains("credentials \"private.example\" {")
                     .doesNotContain("a-token");
         }
+    }
+
+    @Test
+    void theBannerAdvertisesTheFirstPublicUrlAndTheGeneratedCertificateNamesIt() throws Exception {
+        MirrorConfig config = new ConfigLoader(Map.of()).loadText("""
+                server:
+                  host: 127.0.0.1
+                  port: 0
+                  publicUrl: ['https://Mirror.Corp.Example/', 'https://10.1.2.3:8443']
+                cache: {directory: '%s/cache'}
+                upstream: {offline: true}
+                """.formatted(tmp));
+        try (MirrorApplication mirror = MirrorApplication.start(config, Clock.systemUTC())) {
+            assertThat(StartupBanner.render(mirror, config))
+                    .contains("base URL:  https://mirror.corp.example/providers/")
+                    .contains("url = \"https://mirror.corp.example/providers/\"")
+                    .contains("\"https://mirror.corp.example/registry/registry.terraform.io/modules.v1/\"")
+                    .as("the generated CA and certificate name every public URL's host")
+                    .contains("mirror.corp.example")
+                    .contains("10.1.2.3");
+            java.security.cert.X509Certificate served =
+                    (java.security.cert.X509Certificate) java.security.cert.CertificateFactory.getInstance("X.509")
+                            .generateCertificate(java.nio.file.Files.newInputStream(
+                                    tmp.resolve("cache-tls").resolve("server.pem")));
+            assertThat(served.getSubjectAlternativeNames())
+                    .extracting(name -> String.valueOf(name.get(1)))
+                    .contains("mirror.corp.example", "10.1.2.3");
+        }
+    }
+
+    @Test
+    void aCertificateThatDoesNotNameThisMachineIsNeverAdvertisedUnderItsName() throws Exception {
+        io.providermirror.testkit.TestCertificates corp =
+                io.providermirror.testkit.TestCertificates.create(tmp.resolve("corp"), "corp");
+        MirrorConfig config = new ConfigLoader(Map.of())
+                .loadText("""
+                server:
+                  host: 127.0.0.1
+                  port: 0
+                  tls: {certificate: '%s', privateKey: '%s'}
+                cache: {directory: '%s/cache'}
+                upstream: {offline: true}
+                """.formatted(corp.serverCertificatePem(), corp.serverKeyPem(), tmp));
+        try (MirrorApplication mirror = MirrorApplication.start(config, Clock.systemUTC())) {
+            // The test certificate names localhost and 127.0.0.1 only.
+            assertThat(StartupBanner.render(mirror, config))
+                    .contains("base URL:  https://localhost:" + mirror.port() + "/providers/");
+        }
+    }
+
+    @Test
+    void aPublicUrlThatIsNotHttpsIsRefusedNamingTheKey() {
+        assertThatThrownBy(() -> new ConfigLoader(Map.of()).loadText("server: {publicUrl: ['http://mirror.corp']}"))
+                .hasMessageContaining("server.publicUrl")
+                .hasMessageContaining("https://host[:port][/path]");
     }
 }

@@ -130,14 +130,16 @@ public final class MirrorApplication implements AutoCloseable {
                             ? configuredIdentity
                             : new GeneratedCertificates(
                                             config.server().generatedTls().directoryBeside(core.cacheDirectory()),
-                                            config.server().generatedTls().names(),
+                                            advertisedNames(config),
                                             clock)
                                     .loadOrCreate();
             EarlierCa.removeFrom(core.cacheDirectory(), identity == null ? Optional.empty() : identity.generatedCa());
             Operations operations =
                     new Operations(registry, core.cacheDirectory().resolve("tmp"));
             core.storeProbe().ifPresent(operations::store);
-            String fallbackAuthority = publicHostName() + ":" + config.server().port();
+            String fallbackAuthority = config.server()
+                    .advertisedAuthority(
+                            coveredHostName(identity) + ":" + config.server().port());
             byte[] caPem = identity == null || identity.generatedCa().isEmpty()
                     ? null
                     : java.nio.file.Files.readAllBytes(identity.generatedCa().get());
@@ -221,6 +223,28 @@ public final class MirrorApplication implements AutoCloseable {
         try (InputStream in = MirrorApplication.class.getResourceAsStream(resource)) {
             return in == null ? Optional.empty() : Optional.of(in.readAllBytes());
         }
+    }
+
+    /** The names the generated certificate is made for: {@code server.generatedTls.names}, then the public URLs'. */
+    private static java.util.List<String> advertisedNames(MirrorConfig config) {
+        java.util.LinkedHashSet<String> names =
+                new java.util.LinkedHashSet<>(config.server().generatedTls().names());
+        names.addAll(config.server().publicHostNames());
+        return java.util.List.copyOf(names);
+    }
+
+    /**
+     * The machine's host name when the listener's certificate names it (or there is no certificate: plain HTTP),
+     * else {@code localhost}: the mirror never advertises a name its certificate does not cover.
+     */
+    static String coveredHostName(ServerIdentity identity) {
+        String host = publicHostName();
+        return identity == null || identity.names(host) ? host : "localhost";
+    }
+
+    /** This listener's {@link #coveredHostName(ServerIdentity)}. */
+    public String coveredHostName() {
+        return coveredHostName(identity);
     }
 
     /** The name other machines most likely reach this one by. */

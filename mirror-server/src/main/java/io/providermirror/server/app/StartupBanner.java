@@ -11,8 +11,9 @@ public final class StartupBanner {
 
     /** The banner for a started {@code application} with {@code config}. */
     public static String render(MirrorApplication application, MirrorConfig config) {
-        String host = MirrorApplication.publicHostName();
-        String authority = host + ":" + application.port();
+        // The first server.publicUrl, else this machine's name when the certificate names it (else localhost).
+        String authority =
+                config.server().advertisedAuthority(application.coveredHostName() + ":" + application.port());
         StringBuilder out = new StringBuilder();
         out.append("\nprovider-mirror ")
                 .append(BuildInfo.VERSION)

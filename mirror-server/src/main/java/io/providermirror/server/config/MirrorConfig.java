@@ -16,7 +16,7 @@ public record MirrorConfig(
 
     public MirrorConfig {
         server = server == null
-                ? new ServerConfig(null, null, null, null, null, null, null, null, null, null, null)
+                ? new ServerConfig(null, null, null, null, null, null, null, null, null, null, null, null)
                 : server;
         management = management == null ? new ManagementConfig(null, null) : management;
         logging = logging == null ? new LoggingConfig(null) : logging;

@@ -6,7 +6,8 @@ package io.providermirror.server.config;
  * behind a TLS-terminating load balancer, how long a client may take to send a request or stay silent, how
  * long a client waits at most for a metadata answer, how long transfers in progress may finish when the
  * mirror is told to stop, whether Linux epoll and OpenSSL are used when available, and how many connections
- * the listener holds at once ({@code maxConnections}).
+ * the listener holds at once ({@code maxConnections}); {@code publicUrl}: the URLs clients reach the mirror by
+ * (behind a load balancer, say), the first of which the banner and the status page advertise.
  */
 public record ServerConfig(
         String host,
@@ -19,7 +20,8 @@ public record ServerConfig(
         java.time.Duration shutdownGracePeriod,
         Boolean plainHttp,
         Boolean nativeTransport,
-        Integer maxConnections) {
+        Integer maxConnections,
+        java.util.List<java.net.URI> publicUrl) {
 
     /** The default port; HTTPS. */
     public static final int DEFAULT_PORT = 8443;
@@ -69,8 +71,49 @@ public record ServerConfig(
             throw new IllegalArgumentException("plainHttp: true together with tls (expected: one of them; with "
                     + "plainHttp the load balancer in front holds the certificate)");
         }
+        java.util.List<java.net.URI> urls = new java.util.ArrayList<>();
+        for (java.net.URI url : publicUrl == null ? java.util.List.<java.net.URI>of() : publicUrl) {
+            urls.add(publicUrl(url));
+        }
+        publicUrl = java.util.List.copyOf(urls);
         if (host.isBlank()) {
             throw new IllegalArgumentException("host: empty (expected: an address to listen on, e.g. 0.0.0.0)");
         }
+    }
+
+    /** {@code url} as the mirror advertises it: {@code https://host[:port][/prefix]}, no trailing slash. */
+    private static java.net.URI publicUrl(java.net.URI url) {
+        if (url == null
+                || !"https".equals(url.getScheme())
+                || url.getHost() == null
+                || url.getRawUserInfo() != null
+                || url.getRawQuery() != null
+                || url.getRawFragment() != null) {
+            throw new IllegalArgumentException(
+                    "publicUrl: '" + url + "' (expected: https://host[:port][/path], the URL "
+                            + "clients reach the mirror by, without user, query or fragment; the CLI refuses http: mirrors)");
+        }
+        String path = url.getRawPath() == null ? "" : url.getRawPath();
+        while (path.endsWith("/")) {
+            path = path.substring(0, path.length() - 1);
+        }
+        return java.net.URI.create("https://" + url.getRawAuthority().toLowerCase(java.util.Locale.ROOT) + path);
+    }
+
+    /**
+     * What the banner and the status page put after {@code https://} when a request does not say: the first public
+     * URL's authority and path, else {@code fallback}.
+     */
+    public String advertisedAuthority(String fallback) {
+        if (publicUrl.isEmpty()) {
+            return fallback;
+        }
+        java.net.URI first = publicUrl.get(0);
+        return first.getRawAuthority() + (first.getRawPath() == null ? "" : first.getRawPath());
+    }
+
+    /** The host names and addresses of the public URLs, which the generated certificate must name. */
+    public java.util.List<String> publicHostNames() {
+        return publicUrl.stream().map(java.net.URI::getHost).distinct().toList();
     }
 }

@@ -7,10 +7,8 @@ import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.SecureRandom;
 import java.security.Signature;
-import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -67,8 +65,8 @@ public final class ConfiguredIdentity {
                     tls.certificate(),
                     leaf.getNotAfter().toInstant());
         }
-        List<String> names = names(leaf);
-        if (!covers(names, hostName)) {
+        List<String> names = ServerIdentity.names(leaf);
+        if (!ServerIdentity.covers(names, hostName)) {
             LOG.warn(
                     "server.tls.certificate {} is for {}, not for this machine's name {}: clients must use one of "
                             + "those names in the mirror URL",
@@ -121,33 +119,6 @@ public final class ConfiguredIdentity {
                     "SHA-256", "MGF1", java.security.spec.MGF1ParameterSpec.SHA256, 32, 1));
         }
         return signature;
-    }
-
-    private static List<String> names(X509Certificate certificate) {
-        List<String> names = new ArrayList<>();
-        try {
-            if (certificate.getSubjectAlternativeNames() != null) {
-                for (List<?> name : certificate.getSubjectAlternativeNames()) {
-                    names.add(String.valueOf(name.get(1)).toLowerCase(Locale.ROOT));
-                }
-            }
-        } catch (CertificateParsingException e) {
-            // No readable names: the warning lists none.
-        }
-        return names;
-    }
-
-    private static boolean covers(List<String> names, String host) {
-        String lower = host.toLowerCase(Locale.ROOT);
-        for (String name : names) {
-            if (name.equals(lower)
-                    || name.startsWith("*.")
-                            && lower.endsWith(name.substring(1))
-                            && lower.indexOf('.') == lower.length() - name.length() + 1) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static String subject(X509Certificate certificate) {

@@ -100,7 +100,7 @@ final class ConfigLoaderTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("unknown configuration key 'server.prot'")
                 .hasMessageContaining(
-                        "host, idleTimeout, maxConnections, metadataTimeout, nativeTransport, plainHttp, port, requestReadTimeout, shutdownGracePeriod, tls");
+                        "host, idleTimeout, maxConnections, metadataTimeout, nativeTransport, plainHttp, port, publicUrl, requestReadTimeout, shutdownGracePeriod, tls");
     }
 
     @Test
