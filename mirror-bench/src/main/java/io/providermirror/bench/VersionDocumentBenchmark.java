@@ -4,7 +4,7 @@ import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.core.RenderedDocument;
-import io.providermirror.server.core.VersionDocuments;
+import io.providermirror.server.providers.VersionDocuments;
 import io.providermirror.upstream.VerifiedPackage;
 import io.providermirror.upstream.VerifiedRelease;
 import java.net.URI;

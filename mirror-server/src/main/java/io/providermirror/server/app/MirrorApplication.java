@@ -161,7 +161,9 @@ public final class MirrorApplication implements AutoCloseable {
                     core.auth(),
                     manual(),
                     core.executor(),
-                    core.modules());
+                    core.modules(),
+                    core.networkMirror(),
+                    core.registry());
             MirrorServer server = MirrorServer.bind(
                     new MirrorServer.Listener(
                             config.server().host(), config.server().port(), identity, "server"),

@@ -8,22 +8,18 @@ import io.providermirror.cache.FileBlobStore;
 import io.providermirror.cache.FileDocumentStore;
 import io.providermirror.server.access.MirrorAuth;
 import io.providermirror.server.config.MirrorConfig;
-import io.providermirror.server.core.CacheDocuments;
-import io.providermirror.server.core.ConfiguredOrigins;
-import io.providermirror.server.core.FillBounds;
-import io.providermirror.server.core.ModuleMirror;
 import io.providermirror.server.core.OriginFills;
 import io.providermirror.server.core.OriginRules;
-import io.providermirror.server.core.ProviderMirror;
-import io.providermirror.server.core.ProviderPolicy;
 import io.providermirror.server.core.RememberedFailures;
+import io.providermirror.server.face.mirror.NetworkMirrorFace;
+import io.providermirror.server.face.modules.ModuleMirror;
+import io.providermirror.server.face.providers.ProviderRegistryFace;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.metrics.StoreMeters;
+import io.providermirror.server.providers.ProviderMirror;
 import io.providermirror.upstream.OriginCredentials;
 import io.providermirror.upstream.OriginHttpClient;
 import io.providermirror.upstream.OriginTrust;
-import io.providermirror.upstream.ParentMirrorClient;
-import io.providermirror.upstream.RegistryClient;
 import io.providermirror.upstream.ServiceDiscovery;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -55,7 +51,7 @@ public final class MirrorCore implements AutoCloseable {
     private final BlobStore blobs;
     private final io.providermirror.cache.FillLeases fillLeases;
     private final DocumentStore documents;
-    private final ProviderMirror mirror;
+    private final ProviderWiring.Providers providers;
     private final ModuleMirror modules;
     private final MirrorAuth auth;
     private final MirrorMetrics metrics;
@@ -71,7 +67,7 @@ public final class MirrorCore implements AutoCloseable {
             MirrorPools pools,
             BlobStore blobs,
             DocumentStore documents,
-            ProviderMirror mirror,
+            ProviderWiring.Providers providers,
             MirrorAuth auth,
             MirrorMetrics metrics,
             OriginRules rules,
@@ -92,7 +88,7 @@ public final class MirrorCore implements AutoCloseable {
         this.pools = pools;
         this.blobs = blobs;
         this.documents = documents;
-        this.mirror = mirror;
+        this.providers = providers;
         this.auth = auth;
         this.metrics = metrics;
         this.rules = rules;
@@ -188,21 +184,7 @@ public final class MirrorCore implements AutoCloseable {
             io.providermirror.cache.FillLeases fillLeases = bucketStores == null
                     ? io.providermirror.cache.FillLeases.local()
                     : bucketStores.fillLeases(config.cache().s3().fillLeaseDuration(), clock);
-            ProviderMirror.Settings settings = new ProviderMirror.Settings(
-                    config.cache().indexTtl(),
-                    config.upstream().maxArchiveBytes(),
-                    config.upstream().offline(),
-                    config.server().metadataTimeout(),
-                    config.cache().metadataMemory() == null
-                            ? Runtime.getRuntime().maxMemory() / 4
-                            : config.cache().metadataMemory().bytes(),
-                    new FillBounds(
-                            fills,
-                            config.upstream().maxConcurrentFillsPerHost(),
-                            config.upstream().archiveTimeout(),
-                            config.upstream().minTransferRate().bytes(),
-                            config.upstream().readTimeout()),
-                    config.cache().notFoundTtl());
+            ProviderMirror.Settings settings = ProviderWiring.settings(config);
             // One set of places, leases and bounds for everything fetched from origins: provider archives, module
             // archives and git trees, on the one fill pool (as many threads as places, so none queues).
             OriginFills originFills = new OriginFills(
@@ -216,23 +198,16 @@ public final class MirrorCore implements AutoCloseable {
                     new RememberedFailures(config.upstream().verificationFailureTtl(), clock, metrics));
             // One discovery for every service of every host: providers, modules, and the recheck of failing origins.
             ServiceDiscovery discovery = new ServiceDiscovery(http, origins.discoveryOverrides(), tokens);
-            ProviderMirror mirror = new ProviderMirror(
+            ProviderWiring.Providers providers = ProviderWiring.create(
+                    config,
                     settings,
-                    new ConfiguredOrigins(
-                            rules,
-                            discovery,
-                            new RegistryClient(http, pools.origin(), tokens),
-                            new ParentMirrorClient(http, tokens),
-                            new CacheDocuments(documents),
-                            config.cache().indexTtl()),
-                    blobs,
-                    documents,
+                    new ProviderWiring.OriginAccess(http, discovery, tokens),
+                    new ProviderWiring.Stores(blobs, documents),
+                    pools,
+                    rules,
                     originFills,
-                    pools.io(),
                     clock,
                     metrics,
-                    new ProviderPolicy(config.policy()),
-                    rules,
                     auth);
             ModuleMirror modules = ModuleWiring.create(
                     config,
@@ -254,7 +229,7 @@ public final class MirrorCore implements AutoCloseable {
                     pools,
                     blobs,
                     documents,
-                    mirror,
+                    providers,
                     auth,
                     metrics,
                     rules,
@@ -302,8 +277,19 @@ public final class MirrorCore implements AutoCloseable {
         return cacheDirectory;
     }
 
+    /** The provider path both provider faces answer from. */
     public ProviderMirror mirror() {
-        return mirror;
+        return providers.mirror();
+    }
+
+    /** The network mirror face: {@code index.json} and {@code <version>.json}. */
+    public NetworkMirrorFace networkMirror() {
+        return providers.networkMirror();
+    }
+
+    /** The providers.v1 face: the provider registry protocol over the mirror's verified releases. */
+    public ProviderRegistryFace registry() {
+        return providers.registry();
     }
 
     /** Registry modules through the mirror. */
@@ -359,7 +345,7 @@ public final class MirrorCore implements AutoCloseable {
     @Override
     public void close() {
         try {
-            if (!mirror.awaitBackgroundWork(BACKGROUND_WORK_GRACE)) {
+            if (!providers.mirror().awaitBackgroundWork(BACKGROUND_WORK_GRACE)) {
                 LOG.warn("closing while h1: hashes are still being stored; their version documents list zh: only "
                         + "for those platforms");
             }

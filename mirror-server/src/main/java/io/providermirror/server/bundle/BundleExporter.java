@@ -11,7 +11,7 @@ import io.providermirror.server.BuildInfo;
 import io.providermirror.server.app.MirrorCore;
 import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.CacheLayout;
-import io.providermirror.server.core.StoredModule;
+import io.providermirror.server.face.modules.StoredModule;
 import io.providermirror.server.warm.Warmer;
 import io.providermirror.upstream.ListedVersion;
 import io.providermirror.upstream.VersionList;

@@ -63,7 +63,7 @@ final class ModuleChecks {
             requireVersionList(bundled, address, what);
             BundleContents.StagedArchive staged;
             try {
-                io.providermirror.server.core.ModuleMirror.archiveType(pin.archiveType());
+                io.providermirror.server.face.modules.ModuleMirror.archiveType(pin.archiveType());
                 staged = contents.archives().get(CacheLayout.moduleArchive(address, version, pin.archiveType()));
             } catch (IllegalArgumentException e) {
                 throw new RefusedException(what + ": its pin names an archive type that is not one");

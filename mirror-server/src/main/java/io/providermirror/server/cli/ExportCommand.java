@@ -7,7 +7,7 @@ import io.providermirror.server.bundle.BundleExporter;
 import io.providermirror.server.bundle.BundleManifest;
 import io.providermirror.server.config.ConfigException;
 import io.providermirror.server.config.DataSize;
-import io.providermirror.server.core.StoredModule;
+import io.providermirror.server.face.modules.StoredModule;
 import io.providermirror.server.logging.LoggingSetup;
 import io.providermirror.server.warm.CacheWarmTarget;
 import io.providermirror.server.warm.ModuleWarmer;

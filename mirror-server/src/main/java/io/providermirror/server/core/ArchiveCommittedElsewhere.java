@@ -6,7 +6,7 @@ import io.providermirror.cache.CacheKey;
  * Ends a local fill that never fetched anything: another instance sharing the store held the fill lease and
  * committed the archive, so this instance's clients are answered from the store instead.
  */
-final class ArchiveCommittedElsewhere extends RuntimeException {
+public final class ArchiveCommittedElsewhere extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * its download URL included) and the least transfer rate. What it copies it hashes, for the check that follows:
  * each chunk is hashed and written from the buffer the origin client received it in, never copied into an array.
  */
-final class ArchiveCopy {
+public final class ArchiveCopy {
 
     private static final Logger LOG = LoggerFactory.getLogger(ArchiveCopy.class);
 
@@ -36,12 +36,12 @@ final class ArchiveCopy {
     }
 
     /** The deadline of a fill that starts now: {@code upstream.archiveTimeout} later, as {@link System#nanoTime()}. */
-    long deadlineFromNow() {
+    public long deadlineFromNow() {
         return System.nanoTime() + bounds.deadline().toNanos();
     }
 
     /** Checks {@code deadline} before each request that renews the download URL of {@code what}. */
-    Origin.Deadline renewalDeadline(long deadline, String what, String host) {
+    public Origin.Deadline renewalDeadline(long deadline, String what, String host) {
         return () -> {
             if (System.nanoTime() - deadline >= 0) {
                 metrics.fillAbandoned(host, "deadline");
@@ -56,7 +56,7 @@ final class ArchiveCopy {
     }
 
     /** Fails an archive that its origin announces larger than {@code upstream.maxArchiveBytes}. */
-    void checkAnnounced(OptionalLong announced, String what, String origin) {
+    public void checkAnnounced(OptionalLong announced, String what, String origin) {
         if (announced.isPresent() && announced.getAsLong() > maxArchiveBytes) {
             throw new OriginException(
                     OriginException.Reason.BAD_RESPONSE,
@@ -73,7 +73,7 @@ final class ArchiveCopy {
      * would otherwise hold the thread, the socket and the temporary file for ever, as each read returns
      * before {@code upstream.readTimeout}.
      */
-    String copy(
+    public String copy(
             ArchiveChunks body,
             ArchiveFill fill,
             OptionalLong announced,

@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  * and module archives alike: only for an archive the store holds committed (so verified when it was committed);
  * anything else is served through the mirror as without redirects.
  */
-final class ArchiveRedirects {
+public final class ArchiveRedirects {
 
     private static final Logger LOG = LoggerFactory.getLogger(ArchiveRedirects.class);
 
@@ -22,7 +22,7 @@ final class ArchiveRedirects {
      * A redirect to the store's copy of the archive at {@code key}, when the store holds it committed; empty when it
      * does not, or cannot be asked now (then the mirror serves the archive from its local tier if it is there).
      */
-    static Optional<ArchiveSource> find(BlobStore blobs, CacheKey key) {
+    public static Optional<ArchiveSource> find(BlobStore blobs, CacheKey key) {
         try {
             return blobs.redirect(key).map(ArchiveSource.Redirected::new);
         } catch (IOException e) {

@@ -9,11 +9,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /** What the mirror does with futures: unwrap their failures, and bound how long a client waits for one. */
-final class Futures {
+public final class Futures {
 
     private Futures() {}
 
-    static Throwable cause(Throwable failure) {
+    public static Throwable cause(Throwable failure) {
         Throwable t = failure;
         while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
             t = t.getCause();
@@ -25,7 +25,7 @@ final class Futures {
      * {@code work} as a client waits for it: at most {@code timeout}, then a timeout naming {@code what} and the
      * origin ({@code origin}, as people know it); the work itself goes on, so a retry finds it done.
      */
-    static <T> CompletableFuture<T> withinDeadline(
+    public static <T> CompletableFuture<T> withinDeadline(
             CompletableFuture<T> work, String what, String origin, Duration timeout) {
         if (work.isDone()) {
             return work;

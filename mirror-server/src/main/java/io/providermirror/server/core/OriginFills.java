@@ -59,17 +59,17 @@ public final class OriginFills {
     }
 
     /** The bounded copy of an origin's body into a fill. */
-    ArchiveCopy copy() {
+    public ArchiveCopy copy() {
         return copy;
     }
 
     /** Which instance sharing the store fetches what. */
-    FillLeases leases() {
+    public FillLeases leases() {
         return leases;
     }
 
     /** The fill of {@code key} in progress now, if one is. */
-    Optional<ArchiveFill> running(CacheKey key) {
+    public Optional<ArchiveFill> running(CacheKey key) {
         return fills.running(key);
     }
 
@@ -83,7 +83,8 @@ public final class OriginFills {
      * @throws CapacityException  when no place is free (for the host, or at all), or the disk is full
      * @throws CacheWriteException when the store cannot make the temporary object
      */
-    Optional<FillRegistry.Joined> joinOrStart(CacheKey key, String host, String subject, Consumer<ArchiveFill> fetch) {
+    public Optional<FillRegistry.Joined> joinOrStart(
+            CacheKey key, String host, String subject, Consumer<ArchiveFill> fetch) {
         String what = "the archive of " + subject;
         remembered.refuseIfRemembered(key, host);
         // Starting a download needs a place (taken here when the download ended between the two looks).
@@ -124,7 +125,7 @@ public final class OriginFills {
     }
 
     /** The failure of writing the archive of {@code subject} to the cache. */
-    static CacheWriteException cacheWriteFailed(String subject, IOException e) {
+    public static CacheWriteException cacheWriteFailed(String subject, IOException e) {
         return new CacheWriteException(
                 "the mirror cannot write the archive of " + subject + " to its cache (" + e.getMessage()
                         + "); nothing was stored. An operator must check the cache directory's disk",

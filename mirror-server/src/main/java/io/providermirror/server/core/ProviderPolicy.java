@@ -68,7 +68,7 @@ public final class ProviderPolicy {
      * compare module addresses ignoring case, so a rule written {@code HashiCorp/*} means what it says for every
      * spelling of what it names instead of silently matching nothing.
      */
-    static Pattern glob(String glob) {
+    public static Pattern glob(String glob) {
         StringBuilder regex = new StringBuilder();
         for (char c : glob.toCharArray()) {
             regex.append(c == '*' ? ".*" : c == '?' ? "." : Pattern.quote(String.valueOf(c)));

@@ -1,15 +1,18 @@
 package io.providermirror.server.http;
 
 import io.providermirror.server.access.MirrorAuth;
-import io.providermirror.server.core.ModuleMirror;
-import io.providermirror.server.core.ProviderMirror;
+import io.providermirror.server.face.mirror.NetworkMirrorFace;
+import io.providermirror.server.face.modules.ModuleMirror;
+import io.providermirror.server.face.providers.ProviderRegistryFace;
 import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.server.providers.ProviderMirror;
 import io.providermirror.server.status.Operations;
 import io.providermirror.server.status.StatusPage;
 import java.util.concurrent.Executor;
 
 /**
- * What the HTTP layer answers with: the mirror itself (providers; {@code modules} for registry modules), the status page, the operator endpoints, the meters,
+ * What the HTTP layer answers with: the mirror itself (providers' archives; {@code networkMirror}, {@code registry}
+ * and {@code modules}, the faces), the status page, the operator endpoints, the meters,
  * access control, the documentation, and the executor for anything that must not run on an event loop (disk,
  * rendering).
  */
@@ -21,4 +24,6 @@ public record HttpServices(
         MirrorAuth auth,
         Manual manual,
         Executor executor,
-        ModuleMirror modules) {}
+        ModuleMirror modules,
+        NetworkMirrorFace networkMirror,
+        ProviderRegistryFace registry) {}

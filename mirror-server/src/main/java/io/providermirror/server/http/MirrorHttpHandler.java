@@ -11,8 +11,8 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.QueryStringDecoder;
-import io.providermirror.server.core.ProviderMirror;
 import io.providermirror.server.core.RenderedDocument;
+import io.providermirror.server.providers.ProviderMirror;
 import io.providermirror.server.status.Operations;
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
@@ -156,11 +156,14 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
     /** Asks the mirror (or, for the operator pages, the executor) and answers when that completes. */
     private void answerWhenReady(Exchange exchange, Route route, FullHttpRequest request) {
         if (route instanceof Route.VersionIndex index) {
-            whenDone(exchange, () -> mirror.versionIndex(index.address()), MirrorHttpHandler::sendDocument);
+            whenDone(
+                    exchange,
+                    () -> services.networkMirror().versionIndex(index.address()),
+                    MirrorHttpHandler::sendDocument);
         } else if (route instanceof Route.VersionDocument document) {
             whenDone(
                     exchange,
-                    () -> mirror.versionDocument(document.address(), document.version()),
+                    () -> services.networkMirror().versionDocument(document.address(), document.version()),
                     MirrorHttpHandler::sendDocument);
         } else if (route instanceof Route.Archive archive) {
             whenDone(
@@ -183,16 +186,16 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
                     () -> services.modules().archive(archive.address(), archive.version(), archive.extension()),
                     (e, source) -> ArchiveResponse.send(e, source, services.metrics()));
         } else if (route instanceof Route.RegistryVersions versions) {
-            whenDone(exchange, () -> mirror.registry().versions(versions.address()), MirrorHttpHandler::sendDocument);
+            whenDone(exchange, () -> services.registry().versions(versions.address()), MirrorHttpHandler::sendDocument);
         } else if (route instanceof Route.RegistryDownload download) {
             whenDone(
                     exchange,
-                    () -> mirror.registry().download(download.address(), download.version(), download.platform()),
+                    () -> services.registry().download(download.address(), download.version(), download.platform()),
                     (e, pkg) -> sendDocument(e, downloads.document(download, pkg)));
         } else if (route instanceof Route.RegistryChecksums checksums) {
             whenDone(
                     exchange,
-                    () -> mirror.registry().download(checksums.address(), checksums.version(), checksums.platform()),
+                    () -> services.registry().download(checksums.address(), checksums.version(), checksums.platform()),
                     (e, pkg) -> {
                         boolean sums = checksums.file() == Route.ChecksumFile.SHA256SUMS;
                         e.ctx()

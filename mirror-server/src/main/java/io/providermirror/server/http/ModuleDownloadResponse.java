@@ -6,7 +6,7 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.providermirror.server.access.MirrorAuth;
-import io.providermirror.server.core.ModuleDownload;
+import io.providermirror.server.face.modules.ModuleDownload;
 import io.providermirror.upstream.ModuleSource;
 import java.net.URI;
 import java.util.regex.Pattern;

@@ -3,8 +3,8 @@ package io.providermirror.server.http;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.providermirror.server.access.MirrorAuth;
-import io.providermirror.server.core.PublishedPackage;
 import io.providermirror.server.core.RenderedDocument;
+import io.providermirror.server.face.providers.PublishedPackage;
 
 /**
  * The providers.v1 face's download documents as the mirror writes them: the origin's document with its three URLs

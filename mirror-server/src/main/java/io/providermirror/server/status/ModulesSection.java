@@ -1,7 +1,7 @@
 package io.providermirror.server.status;
 
-import io.providermirror.server.core.ModuleMirror;
-import io.providermirror.server.core.StoredModule;
+import io.providermirror.server.face.modules.ModuleMirror;
+import io.providermirror.server.face.modules.StoredModule;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.providermirror.server.BuildInfo;
-import io.providermirror.server.core.StoredModule;
+import io.providermirror.server.face.modules.StoredModule;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.metrics.OriginHealth;
 import io.providermirror.upstream.Urls;

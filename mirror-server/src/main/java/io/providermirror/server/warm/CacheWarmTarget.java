@@ -6,7 +6,7 @@ import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.app.MirrorCore;
 import io.providermirror.server.core.ArchiveSource;
-import io.providermirror.server.core.ModuleDownload;
+import io.providermirror.server.face.modules.ModuleDownload;
 import java.io.IOException;
 import java.util.List;
 import java.util.Set;

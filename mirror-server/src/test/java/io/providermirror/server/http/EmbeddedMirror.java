@@ -112,7 +112,9 @@ final class EmbeddedMirror implements AutoCloseable {
                 core.auth(),
                 new Manual(Map.of("", "docs".getBytes(StandardCharsets.UTF_8))),
                 core.executor(),
-                core.modules());
+                core.modules(),
+                core.networkMirror(),
+                core.registry());
         return new EmbeddedMirror(origin, core, registry, services);
     }
 
@@ -172,8 +174,8 @@ final class EmbeddedMirror implements AutoCloseable {
 
     /** Caches {@code address}'s version list, its version document and the archive for {@code platform}. */
     void warm(ProviderAddress address, ProviderVersion version, Platform platform) throws Exception {
-        core.mirror().versionIndex(address).join();
-        core.mirror().versionDocument(address, version).join();
+        core.networkMirror().versionIndex(address).join();
+        core.networkMirror().versionDocument(address, version).join();
         try (ArchiveSource source =
                 core.mirror().archive(address, version, platform).join()) {
             if (source instanceof ArchiveSource.Filling filling) {

@@ -243,7 +243,7 @@ final class WarmCommandTest {
         assertThat(warm("--config", config.toString(), "--platform", "linux_amd64", "example.test/acme/wb"))
                 .isZero();
         assertThat(root().getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN);
-        assertThat(org.slf4j.LoggerFactory.getLogger("io.providermirror.server.core.Archives")
+        assertThat(org.slf4j.LoggerFactory.getLogger("io.providermirror.server.providers.Archives")
                         .isInfoEnabled())
                 .isFalse();
         // --verbose leaves the level as the process has it: INFO, as the built-in logging sets it (another test in
@@ -257,7 +257,7 @@ final class WarmCommandTest {
                         "linux_amd64",
                         "example.test/acme/wa"))
                 .isZero();
-        assertThat(org.slf4j.LoggerFactory.getLogger("io.providermirror.server.core.Archives")
+        assertThat(org.slf4j.LoggerFactory.getLogger("io.providermirror.server.providers.Archives")
                         .isInfoEnabled())
                 .isTrue();
     }

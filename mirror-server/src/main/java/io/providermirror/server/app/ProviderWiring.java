@@ -1,0 +1,106 @@
+package io.providermirror.server.app;
+
+import io.providermirror.cache.BlobStore;
+import io.providermirror.cache.DocumentStore;
+import io.providermirror.server.access.MirrorAuth;
+import io.providermirror.server.config.MirrorConfig;
+import io.providermirror.server.core.CacheDocuments;
+import io.providermirror.server.core.ConfiguredOrigins;
+import io.providermirror.server.core.FillBounds;
+import io.providermirror.server.core.OriginFills;
+import io.providermirror.server.core.OriginRules;
+import io.providermirror.server.core.ProviderPolicy;
+import io.providermirror.server.face.mirror.NetworkMirrorFace;
+import io.providermirror.server.face.providers.ProviderRegistryFace;
+import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.server.providers.ProviderMirror;
+import io.providermirror.upstream.OriginCredentials;
+import io.providermirror.upstream.OriginHttpClient;
+import io.providermirror.upstream.ParentMirrorClient;
+import io.providermirror.upstream.RegistryClient;
+import io.providermirror.upstream.ServiceDiscovery;
+import java.time.Clock;
+
+/**
+ * Builds the provider path ({@link ProviderMirror}) and the two faces that answer from it, the network mirror and
+ * providers.v1, from the configuration. Its archives are fetched through the {@link OriginFills} modules use.
+ */
+final class ProviderWiring {
+
+    /** The provider path and the two provider faces over it. */
+    record Providers(ProviderMirror mirror, NetworkMirrorFace networkMirror, ProviderRegistryFace registry) {}
+
+    private ProviderWiring() {}
+
+    /** The provider path's tunables, with the bounds every fill from an origin shares. */
+    static ProviderMirror.Settings settings(MirrorConfig config) {
+        return new ProviderMirror.Settings(
+                config.cache().indexTtl(),
+                config.upstream().maxArchiveBytes(),
+                config.upstream().offline(),
+                config.server().metadataTimeout(),
+                config.cache().metadataMemory() == null
+                        ? Runtime.getRuntime().maxMemory() / 4
+                        : config.cache().metadataMemory().bytes(),
+                new FillBounds(
+                        config.upstream().maxConcurrentFills(),
+                        config.upstream().maxConcurrentFillsPerHost(),
+                        config.upstream().archiveTimeout(),
+                        config.upstream().minTransferRate().bytes(),
+                        config.upstream().readTimeout()),
+                config.cache().notFoundTtl());
+    }
+
+    /**
+     * @param origin what talks to origins: the one client, the one discovery, and the credentials for both
+     * @param stores the cache the provider path keeps what it verified in
+     */
+    static Providers create(
+            MirrorConfig config,
+            ProviderMirror.Settings settings,
+            OriginAccess origin,
+            Stores stores,
+            MirrorPools pools,
+            OriginRules rules,
+            OriginFills fills,
+            Clock clock,
+            MirrorMetrics metrics,
+            MirrorAuth auth) {
+        ProviderPolicy policy = new ProviderPolicy(config.policy());
+        ProviderMirror mirror = new ProviderMirror(
+                settings,
+                new ConfiguredOrigins(
+                        rules,
+                        origin.discovery(),
+                        new RegistryClient(origin.http(), pools.origin(), origin.tokens()),
+                        new ParentMirrorClient(origin.http(), origin.tokens()),
+                        new CacheDocuments(stores.documents()),
+                        config.cache().indexTtl()),
+                stores.blobs(),
+                stores.documents(),
+                fills,
+                pools.io(),
+                clock,
+                metrics,
+                policy,
+                rules,
+                auth);
+        // The providers.v1 face's published releases take the last quarter of the metadata memory.
+        ProviderRegistryFace registry = new ProviderRegistryFace(
+                mirror,
+                new CacheDocuments(stores.documents()),
+                policy,
+                rules,
+                pools.io(),
+                clock,
+                metrics,
+                settings.metadataMemoryBytes() / 4);
+        return new Providers(mirror, new NetworkMirrorFace(mirror, auth), registry);
+    }
+
+    /** What the wiring talks to origins with: the one client, the one service discovery, the origins' tokens. */
+    record OriginAccess(OriginHttpClient http, ServiceDiscovery discovery, OriginCredentials tokens) {}
+
+    /** The cache's two stores: archives and documents. */
+    record Stores(BlobStore blobs, DocumentStore documents) {}
+}

@@ -1,0 +1,380 @@
+package io.providermirror.server.face.modules;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.providermirror.cache.BlobStore;
+import io.providermirror.cache.CacheKey;
+import io.providermirror.cache.DocumentStore;
+import io.providermirror.model.ModuleAddress;
+import io.providermirror.model.ProviderVersion;
+import io.providermirror.server.core.ArchiveRedirects;
+import io.providermirror.server.core.ArchiveSource;
+import io.providermirror.server.core.CacheDocuments;
+import io.providermirror.server.core.CacheLayout;
+import io.providermirror.server.core.Futures;
+import io.providermirror.server.core.ModulePin;
+import io.providermirror.server.core.OriginFills;
+import io.providermirror.server.core.OriginRules;
+import io.providermirror.server.core.PolicyDeniedException;
+import io.providermirror.server.core.RenderedDocument;
+import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.upstream.ModuleRegistryClient;
+import io.providermirror.upstream.ModuleSource;
+import io.providermirror.upstream.OriginCredentials;
+import io.providermirror.upstream.OriginException;
+import io.providermirror.upstream.OriginHttpClient;
+import io.providermirror.upstream.ServiceDiscovery;
+import io.providermirror.upstream.git.ArchiveLimits;
+import io.providermirror.upstream.git.GitSource;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+/**
+ * Registry modules through the mirror, as plain Java: a module's versions (pulled through and cached like
+ * providers' version lists), a version's download (answered from the mirror's own archive of it, so a client needs
+ * neither git nor the original source) and that archive, fetched once and pinned. Failures complete the futures
+ * with an {@link OriginException} whose message names the module and its origin.
+ */
+public final class ModuleMirror {
+
+    /**
+     * Tunables of modules through the mirror.
+     *
+     * @param indexTtl        how long a version list is fresh
+     * @param metadataTimeout how long a caller waits for versions or a download's source
+     * @param archiveTimeout  how long an archive request waits for its fetch
+     * @param passthroughUnsupported hand sources the mirror cannot fetch to clients unchanged
+     * @param offline         serve the cache only
+     * @param unpacked        the bounds on what an archive (or a git tree) unpacks to
+     * @param workDirectory   where git clones are made, then deleted
+     */
+    public record Settings(
+            Duration indexTtl,
+            Duration metadataTimeout,
+            Duration archiveTimeout,
+            boolean passthroughUnsupported,
+            boolean offline,
+            ArchiveLimits unpacked,
+            Path workDirectory) {}
+
+    private final Settings settings;
+    private final ModuleVersions versions;
+    private final ModuleOrigins origins;
+    private final ModuleFills fills;
+    private final CacheDocuments documents;
+    private final BlobStore blobs;
+    private final ModulePolicy policy;
+    private final OriginRules rules;
+    private final Executor executor;
+    private final MirrorMetrics metrics;
+    private final ModuleVersionAnswers versionAnswers;
+    /** The download answers that came from pins (not being accepted), so a warm download reads no file. */
+    private final Cache<PinnedVersion, ModuleDownload> pinnedDownloads;
+
+    /** A module version, as the key of what its pin answers (without build metadata, as pins are kept). */
+    private record PinnedVersion(ModuleAddress address, ProviderVersion version) {
+        PinnedVersion {
+            version = version.withoutBuildMetadata();
+        }
+    }
+
+    /**
+     * @param executor for blocking work of bounded length: disk, registry requests
+     * @param fills    fetches archives and git trees, under the same places and bounds as provider archives
+     */
+    public ModuleMirror(
+            Settings settings,
+            ServiceDiscovery discovery,
+            ModuleRegistryClient registry,
+            OriginHttpClient http,
+            GitSource git,
+            OriginCredentials credentials,
+            BlobStore blobs,
+            DocumentStore documentStore,
+            ModulePolicy policy,
+            OriginRules rules,
+            Executor executor,
+            OriginFills fills,
+            Clock clock,
+            MirrorMetrics metrics) {
+        this.settings = settings;
+        this.documents = new CacheDocuments(documentStore);
+        this.origins = new ModuleOrigins(discovery, registry, settings.indexTtl());
+        this.versions = new ModuleVersions(
+                origins, documents, executor, clock, settings.indexTtl(), settings.offline(), metrics);
+        this.fills = new ModuleFills(
+                new ModuleFills.Settings(settings.unpacked(), settings.workDirectory()),
+                http,
+                git,
+                credentials,
+                origins,
+                fills,
+                documents,
+                clock,
+                metrics);
+        this.blobs = blobs;
+        this.policy = policy;
+        this.rules = rules;
+        this.executor = executor;
+        this.metrics = metrics;
+        this.versionAnswers = new ModuleVersionAnswers(policy);
+        // Bounded like every cache keyed by what clients send; a pin's answer is kept no longer than a version list
+        // is fresh: a pin released by `modules accept` on another instance sharing the store is seen within that.
+        this.pinnedDownloads = Caffeine.newBuilder()
+                .maximumSize(10_000)
+                .expireAfterWrite(settings.indexTtl())
+                .build();
+    }
+
+    /**
+     * The {@code versions} answer of the module registry protocol: every version the policy lets in, rendered once
+     * per version list (the policy does not change while the mirror runs) and then served as the same bytes.
+     */
+    public CompletableFuture<RenderedDocument> versions(ModuleAddress address) {
+        return listed(address).thenApply(entry -> versionAnswers.rendered(address, entry));
+    }
+
+    /** The versions of {@code address} that {@link #versions} lists, in the origin's order. */
+    public CompletableFuture<List<ProviderVersion>> allowedVersions(ModuleAddress address) {
+        return listed(address).thenApply(entry -> versionAnswers.allowed(address, entry));
+    }
+
+    private CompletableFuture<ModuleVersions.Entry> listed(ModuleAddress address) {
+        Optional<String> refused = refusalOf(address, null);
+        if (refused.isPresent()) {
+            return CompletableFuture.failedFuture(forbidden(refused.get()));
+        }
+        return Futures.withinDeadline(
+                versions.get(address),
+                "the version list of module " + address,
+                address.hostname(),
+                settings.metadataTimeout());
+    }
+
+    /**
+     * What the {@code download} answer of a version says: from its pin when the mirror fetched it before (no
+     * origin request), else from the origin's source, whose fetch then starts (the archive request follows it).
+     */
+    public CompletableFuture<ModuleDownload> download(ModuleAddress address, ProviderVersion version) {
+        Optional<String> refused = refusalOf(address, version);
+        if (refused.isPresent()) {
+            return CompletableFuture.failedFuture(forbidden(refused.get()));
+        }
+        PinnedVersion key = new PinnedVersion(address, version);
+        ModuleDownload known = pinnedDownloads.getIfPresent(key);
+        if (known != null) {
+            // Hot path, on the caller's (event loop) thread: what the pin says never changes while it holds.
+            return CompletableFuture.completedFuture(known);
+        }
+        CompletableFuture<ModuleDownload> answer = CompletableFuture.supplyAsync(
+                () -> {
+                    Optional<ModulePin> pin = readPin(address, version).filter(p -> !p.accepting());
+                    if (pin.isPresent()) {
+                        ModuleDownload pinned = ModuleDownload.onMirror(
+                                archiveType(pin.get().archiveType()), pin.get().subdirectory(), true);
+                        pinnedDownloads.put(key, pinned);
+                        return pinned;
+                    }
+                    ModuleRegistryClient.ResolvedSource resolved = resolve(address, version);
+                    ModuleSource source = resolved.source();
+                    if (source.kind() == ModuleSource.Kind.UNSUPPORTED) {
+                        if (settings.passthroughUnsupported()) {
+                            return new ModuleDownload(null, "", Optional.of(resolved.location()), false);
+                        }
+                        throw new OriginException(
+                                OriginException.Reason.BAD_RESPONSE,
+                                "module " + address + " " + version + ": the mirror cannot fetch its source " + source
+                                        + ": " + source.reason() + " (modules.passthroughUnsupported hands such "
+                                        + "sources to clients unchanged)");
+                    }
+                    fills.fill(address, version, source);
+                    return ModuleDownload.onMirror(ModuleFills.typeOf(source), source.subdirectory(), false);
+                },
+                executor);
+        return Futures.withinDeadline(
+                answer,
+                "the download of version " + version + " of module " + address,
+                address.hostname(),
+                settings.metadataTimeout());
+    }
+
+    /**
+     * The archive of a version that {@link #download} pointed at ({@code extension} as in its name): from the
+     * cache, else following its fetch (starting one if none runs: the archive was evicted, or the mirror restarted).
+     */
+    public CompletableFuture<ArchiveSource> archive(ModuleAddress address, ProviderVersion version, String extension) {
+        Optional<String> refused = refusalOf(address, version);
+        if (refused.isPresent()) {
+            return CompletableFuture.failedFuture(forbidden(refused.get()));
+        }
+        CacheKey key = CacheLayout.moduleArchive(address, version, extension);
+        if (!blobs.redirects()) {
+            Optional<ArchiveSource> verified = openVerified(key);
+            if (verified.isPresent()) {
+                // Hot path, on the caller's (event loop) thread: a warm archive needs one open(2), as for providers.
+                metrics.cacheLookup(MirrorMetrics.LookupKind.MODULE_ARCHIVE, MirrorMetrics.LookupResult.HIT);
+                return CompletableFuture.completedFuture(verified.get());
+            }
+        }
+        CompletableFuture<ArchiveSource> answer = CompletableFuture.supplyAsync(
+                        () -> blobs.redirects()
+                                ? ArchiveRedirects.find(blobs, key).or(() -> openCached(key))
+                                : openCached(key),
+                        executor)
+                .thenCompose(cached -> {
+                    if (cached.isPresent()) {
+                        metrics.cacheLookup(MirrorMetrics.LookupKind.MODULE_ARCHIVE, MirrorMetrics.LookupResult.HIT);
+                        return CompletableFuture.completedFuture(cached.get());
+                    }
+                    metrics.cacheLookup(MirrorMetrics.LookupKind.MODULE_ARCHIVE, MirrorMetrics.LookupResult.MISS);
+                    String what = "module " + address + " " + version;
+                    return fetching(key, address, version, extension)
+                            .thenApplyAsync(
+                                    done -> openCached(key)
+                                            .orElseThrow(() -> new OriginException(
+                                                    OriginException.Reason.UNAVAILABLE,
+                                                    "the archive of " + what
+                                                            + " vanished from the cache as it was committed")),
+                                    executor);
+                });
+        return Futures.withinDeadline(
+                answer,
+                "the archive of version " + version + " of module " + address,
+                address.hostname(),
+                settings.archiveTimeout());
+    }
+
+    /** The fetch of the archive {@code key}: the one running, else a new one. */
+    private CompletableFuture<Void> fetching(
+            CacheKey key, ModuleAddress address, ProviderVersion version, String extension) {
+        Optional<CompletableFuture<Void>> running = fills.running(key);
+        if (running.isPresent()) {
+            return running.get();
+        }
+        // Offline, resolving fails: the version is not in the cache.
+        return CompletableFuture.supplyAsync(() -> resolve(address, version).source(), executor)
+                .thenCompose(source -> {
+                    String named = source.kind() == ModuleSource.Kind.UNSUPPORTED
+                            ? extension
+                            : ModuleFills.typeOf(source).extension();
+                    if (!named.equals(extension)) {
+                        throw new OriginException(
+                                OriginException.Reason.NOT_FOUND,
+                                "module " + address + " " + version + " has no ." + extension
+                                        + " archive (its download names ." + named + ")");
+                    }
+                    return fills.fill(address, version, source);
+                });
+    }
+
+    /**
+     * Why the mirror would never serve {@code version} of {@code address} (a refused host, or the policy), if it
+     * would not; what {@code import} uses to take in nothing unreachable.
+     */
+    public Optional<String> refusal(ModuleAddress address, ProviderVersion version) {
+        return refusalOf(address, version);
+    }
+
+    /**
+     * Why an archive of module content (of type {@code extension}) must not be kept, under the same limits as
+     * archives fetched from origins: what {@code import} checks a bundled archive with.
+     */
+    public Optional<String> archiveProblem(java.nio.channels.SeekableByteChannel archive, String extension)
+            throws IOException {
+        return io.providermirror.upstream.ModuleArchiveCheck.problem(
+                archive, archiveType(extension), settings.unpacked());
+    }
+
+    /** The pin of a version, if the mirror ever fetched it. Blocking. */
+    public Optional<ModulePin> pin(ModuleAddress address, ProviderVersion version) {
+        return readPin(address, version);
+    }
+
+    /** Every module version whose archive the cache holds, with its pin. Blocking. */
+    public List<StoredModule> storedModules() {
+        return StoredModules.list(blobs, this::readPin);
+    }
+
+    /**
+     * Lets the next fetch of a pinned version replace its pin: what an operator does after checking that the
+     * source changed on purpose. The cached archive is dropped, so the next request fetches the new content.
+     *
+     * @throws IllegalArgumentException when the version was never pinned
+     */
+    public ModulePin acceptNewContent(ModuleAddress address, ProviderVersion version) throws IOException {
+        ModulePin pin = documents
+                .modulePin(address, version)
+                .orElseThrow(() -> new IllegalArgumentException("module " + address + " " + version
+                        + " has no pin in this cache: nothing to accept (the next fetch pins what it finds)"));
+        documents.writeModulePin(address, version, pin.accepted());
+        pinnedDownloads.invalidate(new PinnedVersion(address, version));
+        blobs.remove(CacheLayout.moduleArchive(address, version, pin.archiveType()));
+        return pin;
+    }
+
+    private Optional<ArchiveSource> openVerified(CacheKey key) {
+        try {
+            return blobs.openVerified(key).map(ArchiveSource.Cached::new);
+        } catch (IOException e) {
+            // Not an answer: the blocking path below opens it and says what is wrong.
+            return Optional.empty();
+        }
+    }
+
+    private Optional<ArchiveSource> openCached(CacheKey key) {
+        try {
+            return blobs.open(key).map(ArchiveSource.Cached::new);
+        } catch (IOException e) {
+            throw new OriginException(
+                    OriginException.Reason.UNAVAILABLE, "the cache cannot open " + key + ": " + e.getMessage(), e);
+        }
+    }
+
+    private Optional<ModulePin> readPin(ModuleAddress address, ProviderVersion version) {
+        try {
+            return documents.modulePin(address, version);
+        } catch (IOException e) {
+            throw new OriginException(OriginException.Reason.UNAVAILABLE, e.getMessage(), e);
+        }
+    }
+
+    private ModuleRegistryClient.ResolvedSource resolve(ModuleAddress address, ProviderVersion version) {
+        if (settings.offline()) {
+            throw new OriginException(
+                    OriginException.Reason.NOT_FOUND,
+                    "module " + address + " " + version + " was never fetched and the mirror is offline "
+                            + "(upstream.offline)");
+        }
+        return origins.source(address, version);
+    }
+
+    private Optional<String> refusalOf(ModuleAddress address, ProviderVersion version) {
+        Optional<String> host = rules.hostRefusal(address.hostname());
+        if (host.isPresent()) {
+            return host.map(reason -> "refused to fetch module " + address + ": " + reason);
+        }
+        return version == null ? policy.refusal(address) : policy.refusal(address, version);
+    }
+
+    private static RuntimeException forbidden(String reason) {
+        return reason.startsWith("refused to fetch")
+                ? new OriginException(OriginException.Reason.FORBIDDEN, reason)
+                : new PolicyDeniedException(reason);
+    }
+
+    /** The archive type of an extension, as pins and archive names write it. */
+    public static ModuleSource.ArchiveType archiveType(String extension) {
+        for (ModuleSource.ArchiveType type : ModuleSource.ArchiveType.values()) {
+            if (type.extension().equals(extension)) {
+                return type;
+            }
+        }
+        throw new IllegalArgumentException("archive extension: '" + extension + "'");
+    }
+}

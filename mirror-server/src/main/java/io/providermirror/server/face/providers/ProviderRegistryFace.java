@@ -1,0 +1,295 @@
+package io.providermirror.server.face.providers;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.providermirror.model.Platform;
+import io.providermirror.model.ProviderAddress;
+import io.providermirror.model.ProviderVersion;
+import io.providermirror.server.core.CacheDocuments;
+import io.providermirror.server.core.CacheWriteException;
+import io.providermirror.server.core.Futures;
+import io.providermirror.server.core.OriginRules;
+import io.providermirror.server.core.PolicyDeniedException;
+import io.providermirror.server.core.ProviderPolicy;
+import io.providermirror.server.core.RenderedDocument;
+import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.server.providers.ProviderMirror;
+import io.providermirror.server.providers.VersionLists;
+import io.providermirror.upstream.DownloadDocument;
+import io.providermirror.upstream.ListedVersion;
+import io.providermirror.upstream.OriginException;
+import io.providermirror.upstream.ReleaseEvidence;
+import io.providermirror.upstream.ReleaseVerifier;
+import io.providermirror.upstream.VerificationException;
+import io.providermirror.upstream.VerifiedPackage;
+import io.providermirror.upstream.VerifiedRelease;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The mirror's {@code providers.v1} face: the provider registry protocol for every origin host, answered from what
+ * the mirror verified, so that the CLI, installing "directly", verifies the origin's signature itself and records
+ * {@code zh:} for every platform. Version lists are those of {@link VersionLists} (same TTL and stale-if-error as
+ * {@code index.json}, same policy); a package's download document, SHA256SUMS and signature are the origin's exact
+ * bytes, taken from the release's evidence in the cache and verified again before they are handed out. Packages that
+ * reached the mirror without an origin signature cannot be offered here ({@link NoOriginSignatureException}).
+ */
+public final class ProviderRegistryFace {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Logger LOG = LoggerFactory.getLogger(ProviderRegistryFace.class);
+
+    /** How long a release verified for this face is handed out before its evidence is verified again. */
+    static final Duration RECHECK = Duration.ofHours(1);
+
+    /** A verified release's packages as their origin published them. */
+    private record PublishedRelease(Map<Platform, PublishedPackage> packages, int estimatedBytes, Instant verifiedAt) {}
+
+    private record Key(ProviderAddress address, ProviderVersion version) {}
+
+    private final ProviderMirror mirror;
+    private final CacheDocuments documents;
+    private final ProviderPolicy policy;
+    private final OriginRules rules;
+    private final Executor executor;
+    private final Clock clock;
+    /** Each version list's rendered registry form, for as long as the list itself is in memory (weak keys). */
+    private final Cache<VersionLists.Entry, RenderedDocument> versionDocuments;
+
+    private final AsyncCache<Key, PublishedRelease> published;
+
+    /** @param memoryBytes the heap the published releases in memory may take (estimated) */
+    public ProviderRegistryFace(
+            ProviderMirror mirror,
+            CacheDocuments documents,
+            ProviderPolicy policy,
+            OriginRules rules,
+            Executor executor,
+            Clock clock,
+            MirrorMetrics metrics,
+            long memoryBytes) {
+        this.clock = clock;
+        this.mirror = mirror;
+        this.documents = documents;
+        this.policy = policy;
+        this.rules = rules;
+        this.executor = executor;
+        this.versionDocuments =
+                Caffeine.newBuilder().weakKeys().executor(Runnable::run).build();
+        this.published = Caffeine.newBuilder()
+                .maximumWeight(memoryBytes)
+                .weigher((Key key, PublishedRelease release) -> release.estimatedBytes())
+                .executor(Runnable::run)
+                .recordStats()
+                .buildAsync();
+        metrics.monitor(published, "published_releases");
+    }
+
+    /**
+     * {@code :namespace/:type/versions}: the versions {@code index.json} lists, each with the platforms the policy
+     * lets in and the protocols its origin named. For a host whose source is a parent network mirror the answer
+     * carries a warning (the CLI shows it): its packages cannot be installed through this face.
+     */
+    public CompletableFuture<RenderedDocument> versions(ProviderAddress address) {
+        return mirror.allowedList(address).thenApply(entry -> versionDocuments.get(entry, this::render));
+    }
+
+    private RenderedDocument render(VersionLists.Entry entry) {
+        ProviderAddress address = entry.list().address();
+        ObjectNode root = JSON.createObjectNode();
+        ArrayNode versions = root.putArray("versions");
+        for (ListedVersion listed : entry.list().versions().values()) {
+            if (!policy.allows(address, listed.version())) {
+                continue;
+            }
+            ObjectNode version =
+                    versions.addObject().put("version", listed.version().canonical());
+            if (!listed.protocols().isEmpty()) {
+                listed.protocols().forEach(version.putArray("protocols")::add);
+            }
+            ArrayNode platforms = version.putArray("platforms");
+            for (Platform platform : listed.platforms()) {
+                if (policy.allows(platform)) {
+                    platforms.addObject().put("os", platform.os()).put("arch", platform.arch());
+                }
+            }
+        }
+        rules.parentMirror(address.hostname())
+                .ifPresent(parent -> root.putArray("warnings").add(parentMirrorMessage(address, parent.toString())));
+        try {
+            return new RenderedDocument(JSON.writeValueAsBytes(root));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The package of {@code platform}: its origin's download document, SHA256SUMS and signature, verified. Fails as
+     * the version document would (refused host, policy, origin trouble), with a policy refusal for a platform the
+     * policy does not serve, NOT_FOUND for a platform the release has no package for, and
+     * {@link NoOriginSignatureException} for a package without an origin signature.
+     */
+    public CompletableFuture<PublishedPackage> download(
+            ProviderAddress address, ProviderVersion version, Platform platform) {
+        Optional<String> refused = policy.refusal(platform);
+        if (refused.isPresent()) {
+            return CompletableFuture.failedFuture(new PolicyDeniedException(refused.get()));
+        }
+        return mirror.allowedRelease(address, version)
+                .exceptionallyCompose(
+                        failure -> CompletableFuture.failedFuture(namingPlatform(failure, address, version, platform)))
+                .thenCompose(entry -> {
+                    VerifiedPackage pkg = entry.release()
+                            .find(platform)
+                            .orElseThrow(() -> new OriginException(
+                                    OriginException.Reason.NOT_FOUND,
+                                    address + " " + version + " has no package for " + platform + " at its origin"));
+                    if (VerifiedPackage.PARENT_MIRROR.equals(pkg.signingKeyId())) {
+                        throw new NoOriginSignatureException(parentMirrorMessage(
+                                address,
+                                rules.parentMirror(address.hostname())
+                                        .map(Object::toString)
+                                        .orElse("a parent")));
+                    }
+                    if (pkg.unsigned()) {
+                        throw new NoOriginSignatureException(address + " " + version + " " + platform
+                                + " came from its origin without a signature (upstream.hosts." + address.hostname()
+                                + ".allowUnsigned), so the CLI could not verify it through the provider registry protocol: "
+                                + "install it through this mirror's network mirror protocol (provider_installation { "
+                                + "network_mirror { url = \"https://<mirror>/providers/\" } })");
+                    }
+                    return published(new Key(address, version), entry.release())
+                            .thenApply(release ->
+                                    Objects.requireNonNull(release.packages().get(platform)));
+                });
+    }
+
+    /**
+     * A failure to fetch the release, said about the package that was asked for: the release is fetched with every
+     * platform's download document, so the origin's trouble may name another platform than the client's.
+     */
+    private static Throwable namingPlatform(
+            Throwable failure, ProviderAddress address, ProviderVersion version, Platform platform) {
+        Throwable cause = Futures.cause(failure);
+        if (cause.getClass() != OriginException.class
+                || String.valueOf(cause.getMessage()).contains(platform.toString())) {
+            return failure;
+        }
+        OriginException origin = (OriginException) cause;
+        return new OriginException(
+                origin.reason(),
+                address + " " + version + " " + platform + " cannot be offered until its release is fetched: "
+                        + origin.getMessage(),
+                origin);
+    }
+
+    /**
+     * The published form of {@code release}, verified again when its verdict is older than {@link #RECHECK}, so that a
+     * signature that expires meanwhile is noticed as the CLI would notice it.
+     */
+    private CompletableFuture<PublishedRelease> published(Key key, VerifiedRelease release) {
+        java.util.function.BiFunction<Key, Executor, CompletableFuture<PublishedRelease>> loader =
+                (k, ignored) -> CompletableFuture.supplyAsync(() -> load(k, release), executor);
+        CompletableFuture<PublishedRelease> current = published.get(key, loader);
+        return current.thenCompose(found -> {
+            if (!clock.instant().isAfter(found.verifiedAt().plus(RECHECK))) {
+                return CompletableFuture.completedFuture(found);
+            }
+            published.asMap().remove(key, current);
+            return published.get(key, loader);
+        });
+    }
+
+    private static String parentMirrorMessage(ProviderAddress address, String parent) {
+        return "packages of " + address.hostname() + " reach this mirror through the network mirror " + parent
+                + " (upstream.hosts." + address.hostname() + ".mirrorUrl), without their origin's signature, so they "
+                + "cannot be installed through the provider registry protocol: install " + address
+                + " through this mirror's network mirror protocol (provider_installation { network_mirror { url = "
+                + "\"https://<mirror>/providers/\" } })";
+    }
+
+    /**
+     * The evidence of {@code release} read back from the cache and verified again under today's signature policy, its
+     * signatures' dates judged now as the CLI will judge them; each package it vouches for must be the one
+     * {@code release} holds, whose archive the mirror serves.
+     */
+    private PublishedRelease load(Key key, VerifiedRelease release) {
+        ReleaseEvidence evidence;
+        try {
+            evidence = documents
+                    .releaseEvidence(key.address(), key.version())
+                    .orElseThrow(() -> new CacheWriteException(
+                            "the evidence of " + key.address() + " " + key.version() + " is not in the cache (it "
+                                    + "could not be stored when it was verified); it is fetched again after a restart",
+                            null))
+                    .value();
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot read the evidence of " + key.address() + " " + key.version() + " from the cache", e);
+        }
+        Instant now = clock.instant();
+        VerifiedRelease verified;
+        try {
+            verified = ReleaseVerifier.verify(
+                    key.address(),
+                    key.version(),
+                    evidence,
+                    rules.signaturePolicy(key.address().hostname()),
+                    now);
+        } catch (VerificationException e) {
+            if (e.check() != VerificationException.Check.SIGNATURE_EXPIRED) {
+                throw e;
+            }
+            LOG.warn("not offering {} {} through providers.v1: {}", key.address(), key.version(), e.getMessage());
+            throw new ExpiredOriginSignatureException(e.getMessage()
+                    + "; the mirror verified it before that, but through the provider registry protocol the CLI checks"
+                    + " the origin's signature itself and would refuse it: install " + key.address() + " "
+                    + key.version() + " through this mirror's network mirror protocol (provider_installation { "
+                    + "network_mirror { url = \"https://<mirror>/providers/\" } })");
+        }
+        Map<Platform, PublishedPackage> packages = new HashMap<>();
+        int bytes = 256;
+        for (ReleaseEvidence.Download download : evidence.downloads()) {
+            Platform platform = Platform.parse(download.platform());
+            VerifiedPackage pkg = verified.packages().get(platform);
+            VerifiedPackage served = release.packages().get(platform);
+            if (served == null || !served.sha256().equals(pkg.sha256())) {
+                throw new OriginException(
+                        OriginException.Reason.VERIFICATION_FAILED,
+                        "the cached evidence of " + key.address() + " " + key.version() + " " + platform
+                                + " no longer names the package the mirror verified; restart the mirror to verify "
+                                + "it again");
+            }
+            // Verified above: the document parses as the CLI reads it, and its SHA256SUMS and signature are in the
+            // evidence. What the CLI gets is written from what was read here, never the origin's bytes.
+            DownloadDocument named = DownloadDocument.parse(
+                    platform,
+                    download.url(),
+                    download.document(),
+                    "the download document of " + key.address() + " " + key.version() + " " + platform);
+            ReleaseEvidence.Checksums checksums = evidence.checksums().stream()
+                    .filter(c -> c.url().equals(named.shasumsUrl())
+                            && c.signatureUrl().equals(named.shasumsSignatureUrl()))
+                    .findFirst()
+                    .orElseThrow();
+            packages.put(platform, PublishedPackage.of(named, checksums.sums(), checksums.signature()));
+            bytes += 2 * download.document().length + checksums.sums().length + checksums.signature().length + 128;
+        }
+        return new PublishedRelease(Map.copyOf(packages), bytes, now);
+    }
+}

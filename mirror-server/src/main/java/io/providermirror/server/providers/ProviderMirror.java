@@ -1,0 +1,337 @@
+package io.providermirror.server.providers;
+
+import io.providermirror.cache.BlobStore;
+import io.providermirror.cache.DocumentStore;
+import io.providermirror.cache.FillLeases;
+import io.providermirror.model.Platform;
+import io.providermirror.model.ProviderAddress;
+import io.providermirror.model.ProviderVersion;
+import io.providermirror.server.access.MirrorAuth;
+import io.providermirror.server.core.ArchiveSource;
+import io.providermirror.server.core.CacheDocuments;
+import io.providermirror.server.core.FillBounds;
+import io.providermirror.server.core.Futures;
+import io.providermirror.server.core.OriginFills;
+import io.providermirror.server.core.OriginRules;
+import io.providermirror.server.core.Origins;
+import io.providermirror.server.core.PolicyDeniedException;
+import io.providermirror.server.core.ProviderPolicy;
+import io.providermirror.server.core.RememberedFailures;
+import io.providermirror.server.core.RenderedDocument;
+import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.upstream.OriginException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * The pull-through mirror of providers as plain Java, which both provider faces answer from: version lists,
+ * verified releases and archives, from the cache when it can, and from the origin (verified, then cached) when it
+ * must. Failures complete the futures with an {@link io.providermirror.upstream.OriginException} whose reason says
+ * what kind of failure it is and whose message names the provider and the origin.
+ */
+public final class ProviderMirror {
+
+    /**
+     * Tunables of the pull-through behaviour; {@code offline} serves the cache only; {@code metadataTimeout}
+     * bounds how long a caller waits for a version list or version document, however many origin requests
+     * it takes; {@code metadataMemoryBytes} bounds the heap that version lists, releases and the providers.v1 face's
+     * published releases kept in memory
+     * may hold (beyond it the least used are read back from disk when asked for); {@code fillBounds} bounds
+     * archive downloads; {@code notFoundTtl} is how long an origin's "no such provider" is remembered.
+     */
+    public record Settings(
+            Duration indexTtl,
+            long maxArchiveBytes,
+            boolean offline,
+            Duration metadataTimeout,
+            long metadataMemoryBytes,
+            FillBounds fillBounds,
+            Duration notFoundTtl) {
+        public Settings {
+            if (notFoundTtl.isNegative()) {
+                throw new IllegalArgumentException("notFoundTtl: " + notFoundTtl + " (expected: >= 0)");
+            }
+            if (metadataMemoryBytes <= 0) {
+                throw new IllegalArgumentException("metadataMemoryBytes: " + metadataMemoryBytes + " (expected: > 0)");
+            }
+            if (metadataTimeout.isZero() || metadataTimeout.isNegative()) {
+                throw new IllegalArgumentException("metadataTimeout: " + metadataTimeout + " (expected: > 0)");
+            }
+        }
+    }
+
+    private final Duration metadataTimeout;
+    private final boolean offline;
+    private final ProviderPolicy policy;
+    private final OriginRules rules;
+    private final MirrorAuth auth;
+    private final Origins origins;
+    private final VersionLists lists;
+    private final Releases releases;
+    private final Archives archives;
+    private final KnownHashes knownHashes;
+
+    /**
+     * @param origins      the origin of each host
+     * @param executor     for blocking work of bounded length: disk, metadata requests to origins
+     * @param fillExecutor runs archive downloads; it needs a thread for each of {@code fillBounds.maxConcurrent()}
+     */
+    public ProviderMirror(
+            Settings settings,
+            Origins origins,
+            BlobStore blobs,
+            DocumentStore documents,
+            Executor executor,
+            Executor fillExecutor,
+            Clock clock,
+            MirrorMetrics metrics,
+            ProviderPolicy policy,
+            OriginRules rules,
+            MirrorAuth auth) {
+        this(
+                settings,
+                origins,
+                blobs,
+                documents,
+                FillLeases.local(),
+                executor,
+                fillExecutor,
+                clock,
+                metrics,
+                policy,
+                rules,
+                auth);
+    }
+
+    /**
+     * As the other constructor, for one of several instances sharing a store: {@code leases} decide which of them
+     * fetches a cold archive.
+     */
+    public ProviderMirror(
+            Settings settings,
+            Origins origins,
+            BlobStore blobs,
+            DocumentStore documents,
+            FillLeases leases,
+            Executor executor,
+            Executor fillExecutor,
+            Clock clock,
+            MirrorMetrics metrics,
+            ProviderPolicy policy,
+            OriginRules rules,
+            MirrorAuth auth) {
+        this(
+                settings,
+                origins,
+                blobs,
+                documents,
+                new OriginFills(
+                        settings.fillBounds(),
+                        settings.maxArchiveBytes(),
+                        blobs,
+                        leases,
+                        executor,
+                        fillExecutor,
+                        metrics,
+                        RememberedFailures.NONE),
+                executor,
+                clock,
+                metrics,
+                policy,
+                rules,
+                auth);
+    }
+
+    /**
+     * As the other constructors, fetching archives through {@code fills}, which module content shares: one set of
+     * places, leases and bounds for everything the mirror fetches from origins.
+     */
+    public ProviderMirror(
+            Settings settings,
+            Origins origins,
+            BlobStore blobs,
+            DocumentStore documents,
+            OriginFills fills,
+            Executor executor,
+            Clock clock,
+            MirrorMetrics metrics,
+            ProviderPolicy policy,
+            OriginRules rules,
+            MirrorAuth auth) {
+        this.policy = policy;
+        this.rules = rules;
+        this.auth = auth;
+        this.metadataTimeout = settings.metadataTimeout();
+        this.offline = settings.offline();
+        this.origins = origins;
+        CacheDocuments cacheDocuments = new CacheDocuments(documents);
+        this.knownHashes = new KnownHashes(cacheDocuments);
+        this.lists = new VersionLists(
+                settings, origins, cacheDocuments, executor, clock, metrics, policy, new RefreshLease(fills.leases()));
+        this.releases = new Releases(
+                settings, lists, origins, cacheDocuments, knownHashes, executor, clock, metrics, policy, rules);
+        this.archives = new Archives(releases, lists, origins, knownHashes, blobs, fills, executor, metrics);
+    }
+
+    /** Whether clients need a token ({@code auth}). */
+    public boolean accessControlled() {
+        return auth.enabled();
+    }
+
+    /** Whether the mirror serves only what it holds and never contacts an origin ({@code upstream.offline}). */
+    public boolean offline() {
+        return offline;
+    }
+
+    /**
+     * Why the mirror would never serve {@code version} of {@code address} (a refused host, an IP literal, another
+     * port of a configured host, or the policy), if it would not; what {@code import} uses to take in nothing unreachable.
+     */
+    public Optional<String> refusal(ProviderAddress address, ProviderVersion version) {
+        Optional<String> host = rules.hostRefusal(address.hostname());
+        return host.isPresent() ? host : policy.refusal(address, version);
+    }
+
+    /**
+     * Waits, at most {@code timeout}, for work that follows answers in the background (the {@code h1:} hashes of
+     * archives just committed); true when none is left. Called before the mirror's threads are stopped.
+     */
+    public boolean awaitBackgroundWork(Duration timeout) throws InterruptedException {
+        return archives.awaitBackgroundHashes(timeout);
+    }
+
+    /**
+     * The versions of {@code address} that {@code index.json} lists, in its order, as a client's request would
+     * have them (refused and counted alike): what {@code warm} and {@code export} use instead of parsing JSON.
+     */
+    public CompletableFuture<List<ProviderVersion>> allowedVersions(ProviderAddress address) {
+        return allowedList(address)
+                .thenApply(entry -> entry.list().versions().keySet().stream()
+                        .filter(version -> policy.allows(address, version))
+                        .toList());
+    }
+
+    /**
+     * The version list of {@code address} as the faces answer it: a provider the policy refuses, or of which it
+     * refuses every version, fails with a {@link PolicyDeniedException}; a refused host with {@code FORBIDDEN}.
+     */
+    public CompletableFuture<VersionLists.Entry> allowedList(ProviderAddress address) {
+        Optional<CompletableFuture<VersionLists.Entry>> host = refusedHost(address);
+        if (host.isPresent()) {
+            return host.get();
+        }
+        Optional<String> refused = policy.refusal(address);
+        if (refused.isPresent()) {
+            return CompletableFuture.failedFuture(new PolicyDeniedException(refused.get()));
+        }
+        return withinDeadline(lists.get(address, Requester.CLIENT), address, "the version list")
+                .thenApply(entry -> {
+                    if (entry.allowedVersions() == 0 && !entry.list().versions().isEmpty()) {
+                        throw new PolicyDeniedException("the policy refuses every version of " + address
+                                + " its origin lists ("
+                                + policy.refusal(
+                                                address,
+                                                entry.list()
+                                                        .versions()
+                                                        .keySet()
+                                                        .iterator()
+                                                        .next())
+                                        .orElse("") + ")");
+                    }
+                    return entry;
+                });
+    }
+
+    /**
+     * The version document of {@code entry} with each archive URL followed by {@code query}'s answer for its
+     * platform, rendered for one response (signed archive URLs expire).
+     */
+    public RenderedDocument render(Releases.Entry entry, Function<Platform, String> query) {
+        return releases.render(entry, query);
+    }
+
+    /**
+     * The verified release whose version document a client would get, with the platforms that document lists
+     * and the {@code h1:} hashes known (refused and counted alike): what {@code warm} and {@code export} use
+     * instead of parsing JSON.
+     */
+    public CompletableFuture<ServedRelease> release(ProviderAddress address, ProviderVersion version) {
+        return allowedRelease(address, version)
+                .thenApply(entry -> new ServedRelease(
+                        entry.release(),
+                        entry.release().packages().keySet().stream()
+                                .filter(policy::allows)
+                                .collect(Collectors.toCollection(TreeSet::new)),
+                        entry.h1()));
+    }
+
+    /** The verified release of {@code version}, refused and bounded in time as {@link #allowedList} is. */
+    public CompletableFuture<Releases.Entry> allowedRelease(ProviderAddress address, ProviderVersion version) {
+        Optional<CompletableFuture<Releases.Entry>> host = refusedHost(address);
+        if (host.isPresent()) {
+            return host.get();
+        }
+        Optional<String> refused = policy.refusal(address, version);
+        if (refused.isPresent()) {
+            return CompletableFuture.failedFuture(new PolicyDeniedException(refused.get()));
+        }
+        return withinDeadline(releases.get(address, version, Requester.CLIENT), address, "version " + version);
+    }
+
+    /**
+     * The {@code h1:} hashes of verified archives: what {@code import} records the hashes of the archives it
+     * takes in with, so that the version documents in memory list them too.
+     */
+    public KnownHashes knownHashes() {
+        return knownHashes;
+    }
+
+    /**
+     * The verified release of {@code version} that the cache directory holds, for the status page; never asks an
+     * origin. Blocking: call it off the event loop.
+     */
+    public Optional<Releases.Stored> storedRelease(ProviderAddress address, ProviderVersion version) {
+        return releases.stored(address, version);
+    }
+
+    /** A 403 for a hostname the mirror does not contact unless configured (an IP address, a port alias). */
+    private <T> Optional<CompletableFuture<T>> refusedHost(ProviderAddress address) {
+        return rules.hostRefusal(address.hostname())
+                .map(reason -> CompletableFuture.failedFuture(new OriginException(
+                        OriginException.Reason.FORBIDDEN, "refused to fetch " + address + ": " + reason)));
+    }
+
+    /**
+     * The caller's view of {@code work}, failed with a {@code TIMEOUT} naming the origin when it takes longer
+     * than {@code metadataTimeout}. The work itself goes on and is cached, so a retry soon after (the CLI
+     * retries once) finds it done or joins it.
+     */
+    private <T> CompletableFuture<T> withinDeadline(CompletableFuture<T> work, ProviderAddress address, String what) {
+        return Futures.withinDeadline(
+                work,
+                what + " of " + address,
+                address.hostname() + " (" + origins.of(address.hostname()).describe() + ")",
+                metadataTimeout);
+    }
+
+    /** The archive, unless the policy refuses it: from disk when cached, else following its fill from the origin. */
+    public CompletableFuture<ArchiveSource> archive(
+            ProviderAddress address, ProviderVersion version, Platform platform) {
+        Optional<CompletableFuture<ArchiveSource>> host = refusedHost(address);
+        if (host.isPresent()) {
+            return host.get();
+        }
+        Optional<String> refused = policy.refusal(address, version).or(() -> policy.refusal(platform));
+        if (refused.isPresent()) {
+            return CompletableFuture.failedFuture(new PolicyDeniedException(refused.get()));
+        }
+        return archives.get(address, version, platform);
+    }
+}
