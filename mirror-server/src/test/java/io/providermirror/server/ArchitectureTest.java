@@ -94,10 +94,13 @@ final class ArchitectureTest {
     }
 
     @Test
-    void thePullThroughCoreDoesNotDependOnTheFrontEndTheWiringOrTheCommands() {
+    void theEngineAndTheFacesDoNotDependOnTheFrontEndTheWiringOrTheCommands() {
         noClasses()
                 .that()
-                .resideInAPackage("io.providermirror.server.core..")
+                .resideInAnyPackage(
+                        "io.providermirror.server.core..",
+                        "io.providermirror.server.providers..",
+                        "io.providermirror.server.face..")
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage(
@@ -108,6 +111,69 @@ final class ArchitectureTest {
                         "io.providermirror.server.warm..",
                         "io.providermirror.server.bundle..",
                         "io.providermirror.server.logging..")
+                .check(main);
+    }
+
+    @Test
+    void theEngineKnowsNoFaceAndNotTheProviderPath() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.providermirror.server.core..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.providermirror.server.face..", "io.providermirror.server.providers..")
+                .check(main);
+    }
+
+    @Test
+    void theProviderPathKnowsNoFace() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.providermirror.server.providers..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.providermirror.server.face..")
+                .check(main);
+    }
+
+    @Test
+    void theFacesDoNotDependOnEachOther() {
+        slices().matching("io.providermirror.server.face.(*)..")
+                .should()
+                .notDependOnEachOther()
+                .check(main);
+    }
+
+    /**
+     * The http classes of one face (module routes and answers; providers.v1 routes and download documents) reach no
+     * other face; the route parser and the handler that dispatches to every face are shared.
+     */
+    @Test
+    void theModuleRoutesReachOnlyIntoTheModulesFace() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.providermirror.server.http..")
+                .and()
+                .haveSimpleNameStartingWith("Module")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.providermirror.server.face.mirror..",
+                        "io.providermirror.server.face.providers..",
+                        "io.providermirror.server.providers..")
+                .check(main);
+    }
+
+    @Test
+    void theProviderRegistryRoutesReachOnlyIntoTheProvidersFace() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.providermirror.server.http..")
+                .and()
+                .haveNameMatching(".*\\.(ProviderRegistry|RegistryDownload)[\\w$]*")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.providermirror.server.face.mirror..", "io.providermirror.server.face.modules..")
                 .check(main);
     }
 
