@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.providermirror.server.app.MirrorCore;
+import io.providermirror.server.app.MirrorWiring;
 import io.providermirror.server.config.ConfigLoader;
 import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.testkit.FakeOriginExtension;
@@ -163,7 +163,7 @@ final class SignaturePolicyTest {
         ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> lines =
                 new ch.qos.logback.core.read.ListAppender<>();
         ch.qos.logback.classic.Logger logger =
-                (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(MirrorCore.class);
+                (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(MirrorWiring.class);
         lines.start();
         logger.addAppender(lines);
         String keyId = fixture.origin().signingKey().signingKeyId();

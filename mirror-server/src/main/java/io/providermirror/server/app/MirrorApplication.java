@@ -46,7 +46,7 @@ public final class MirrorApplication implements AutoCloseable {
     private static final String DOCUMENTATION = "/provider-mirror/";
 
     private final MirrorServer server;
-    private final MirrorCore core;
+    private final MirrorWiring core;
     private final ServerIdentity identity;
     private final GeneratedCa generatedCa;
     private final Operations operations;
@@ -60,7 +60,7 @@ public final class MirrorApplication implements AutoCloseable {
 
     private MirrorApplication(
             MirrorServer server,
-            MirrorCore core,
+            MirrorWiring core,
             ServerIdentity identity,
             GeneratedCa generatedCa,
             Operations operations,
@@ -115,9 +115,9 @@ public final class MirrorApplication implements AutoCloseable {
                 ? null
                 : ConfiguredIdentity.read(config.server().tls(), publicHostName(), clock);
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        MirrorCore core;
+        MirrorWiring core;
         try {
-            core = MirrorCore.open(config, clock, verifyCache, storeView, registry);
+            core = MirrorWiring.open(config, clock, verifyCache, storeView, registry);
         } catch (IOException | RuntimeException e) {
             registry.close();
             throw e;
@@ -283,7 +283,7 @@ public final class MirrorApplication implements AutoCloseable {
     }
 
     /** The mirror behind the listeners: what the operator commands and the tests act on directly. */
-    public MirrorCore core() {
+    public MirrorWiring core() {
         return core;
     }
 

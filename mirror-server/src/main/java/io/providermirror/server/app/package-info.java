@@ -1,5 +1,5 @@
 /**
- * Application wiring: builds the mirror over one cache directory ({@code MirrorCore}), puts the listeners in
+ * Application wiring: builds the mirror over one cache directory ({@code MirrorWiring}), puts the listeners in
  * front of it ({@code MirrorApplication}), and reports what started ({@code StartupBanner}).
  */
 package io.providermirror.server.app;

@@ -8,7 +8,7 @@ import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.BuildInfo;
-import io.providermirror.server.app.MirrorCore;
+import io.providermirror.server.app.MirrorWiring;
 import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.CacheLayout;
 import io.providermirror.server.face.modules.StoredModule;
@@ -41,10 +41,10 @@ public final class BundleExporter {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final MirrorCore core;
+    private final MirrorWiring core;
     private final CacheDocuments cache;
 
-    public BundleExporter(MirrorCore core) {
+    public BundleExporter(MirrorWiring core) {
         this.core = core;
         this.cache = new CacheDocuments(core.documents());
     }

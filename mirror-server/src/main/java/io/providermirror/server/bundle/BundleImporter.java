@@ -5,7 +5,7 @@ import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
-import io.providermirror.server.app.MirrorCore;
+import io.providermirror.server.app.MirrorWiring;
 import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.CacheLayout;
 import io.providermirror.upstream.ListedVersion;
@@ -64,16 +64,16 @@ public final class BundleImporter {
         }
     }
 
-    private final MirrorCore core;
+    private final MirrorWiring core;
     private final CacheDocuments cache;
     private final BundleReader reader;
 
-    public BundleImporter(MirrorCore core) {
+    public BundleImporter(MirrorWiring core) {
         this(core, MAX_DOCUMENTS_TOTAL_BYTES);
     }
 
-    /** As {@link #BundleImporter(MirrorCore)}, holding at most {@code maxDocumentsTotalBytes} of documents. */
-    BundleImporter(MirrorCore core, long maxDocumentsTotalBytes) {
+    /** As {@link #BundleImporter(MirrorWiring)}, holding at most {@code maxDocumentsTotalBytes} of documents. */
+    BundleImporter(MirrorWiring core, long maxDocumentsTotalBytes) {
         this.core = core;
         this.cache = new CacheDocuments(core.documents());
         this.reader = new BundleReader(core.blobs(), maxDocumentsTotalBytes);

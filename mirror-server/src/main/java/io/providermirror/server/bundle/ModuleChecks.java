@@ -2,7 +2,7 @@ package io.providermirror.server.bundle;
 
 import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.ProviderVersion;
-import io.providermirror.server.app.MirrorCore;
+import io.providermirror.server.app.MirrorWiring;
 import io.providermirror.server.bundle.BundleImporter.RefusedException;
 import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.CacheLayout;
@@ -24,10 +24,10 @@ final class ModuleChecks {
     /** A module version that passed: its pin, and whether the cache had pinned it already. */
     record CheckedModule(ModuleAddress address, ProviderVersion version, ModulePin pin, boolean pinnedAlready) {}
 
-    private final MirrorCore core;
+    private final MirrorWiring core;
     private final CacheDocuments cache;
 
-    ModuleChecks(MirrorCore core, CacheDocuments cache) {
+    ModuleChecks(MirrorWiring core, CacheDocuments cache) {
         this.core = core;
         this.cache = cache;
     }

@@ -4,7 +4,7 @@ import io.providermirror.cache.CacheKey;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
-import io.providermirror.server.app.MirrorCore;
+import io.providermirror.server.app.MirrorWiring;
 import io.providermirror.server.bundle.BundleImporter.RefusedException;
 import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.CacheLayout;
@@ -38,10 +38,10 @@ final class ReleaseChecks {
             ReleaseEvidence evidence,
             boolean cachedEvidenceStands) {}
 
-    private final MirrorCore core;
+    private final MirrorWiring core;
     private final CacheDocuments cache;
 
-    ReleaseChecks(MirrorCore core, CacheDocuments cache) {
+    ReleaseChecks(MirrorWiring core, CacheDocuments cache) {
         this.core = core;
         this.cache = cache;
     }

@@ -1,7 +1,7 @@
 package io.providermirror.server.cli;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.providermirror.server.app.MirrorCore;
+import io.providermirror.server.app.MirrorWiring;
 import io.providermirror.server.config.ConfigException;
 import io.providermirror.server.config.ConfigLoader;
 import io.providermirror.server.config.MirrorConfig;
@@ -58,14 +58,14 @@ final class CommandCache {
     }
 
     /** The cache {@link #configuration} chooses, opened for {@code command} (it holds the directory's lock). */
-    static MirrorCore open(
+    static MirrorWiring open(
             String command,
             Path config,
             Map<String, String> environment,
             UnaryOperator<MirrorConfig> view,
             PrintStream out)
             throws ConfigException, IOException {
-        return MirrorCore.open(
+        return MirrorWiring.open(
                 configuration(command, config, environment, view, out),
                 Clock.systemUTC(),
                 false,

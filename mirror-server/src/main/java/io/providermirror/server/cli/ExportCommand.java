@@ -1,7 +1,7 @@
 package io.providermirror.server.cli;
 
 import io.providermirror.server.app.CacheLock;
-import io.providermirror.server.app.MirrorCore;
+import io.providermirror.server.app.MirrorWiring;
 import io.providermirror.server.bundle.BundleCounts;
 import io.providermirror.server.bundle.BundleExporter;
 import io.providermirror.server.bundle.BundleManifest;
@@ -86,7 +86,7 @@ public final class ExportCommand implements Callable<Integer> {
         if (selected.isEmpty()) {
             return 2;
         }
-        try (MirrorCore core = CommandCache.open("export", config, environment, UnaryOperator.identity(), out)) {
+        try (MirrorWiring core = CommandCache.open("export", config, environment, UnaryOperator.identity(), out)) {
             CacheWarmTarget target = new CacheWarmTarget(core);
             List<Warmer.Job> archives = List.of();
             if (!selected.get().requests().isEmpty()) {

@@ -1,7 +1,7 @@
 package io.providermirror.server.cli;
 
 import io.providermirror.server.app.CacheLock;
-import io.providermirror.server.app.MirrorCore;
+import io.providermirror.server.app.MirrorWiring;
 import io.providermirror.server.bundle.BundleImporter;
 import io.providermirror.server.config.ConfigException;
 import io.providermirror.server.config.DataSize;
@@ -70,7 +70,7 @@ public final class ImportCommand implements Callable<Integer> {
             out.println("import: nothing was imported");
             return 2;
         }
-        try (MirrorCore core = CommandCache.open("import", config, environment, UnaryOperator.identity(), out)) {
+        try (MirrorWiring core = CommandCache.open("import", config, environment, UnaryOperator.identity(), out)) {
             int exit = 0;
             for (Path bundle : bundles) {
                 try {

@@ -3,7 +3,7 @@ package io.providermirror.server.cli;
 import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.app.CacheLock;
-import io.providermirror.server.app.MirrorCore;
+import io.providermirror.server.app.MirrorWiring;
 import io.providermirror.server.config.ConfigException;
 import io.providermirror.server.core.ModulePin;
 import io.providermirror.server.logging.LoggingSetup;
@@ -81,7 +81,7 @@ public final class ModulesCommand implements Callable<Integer> {
                 out.println("modules accept: version '" + version + "' is not a semantic version such as 1.2.0");
                 return 2;
             }
-            try (MirrorCore core =
+            try (MirrorWiring core =
                     CommandCache.open("modules accept", config, environment, UnaryOperator.identity(), out)) {
                 ModulePin pin = core.modules().acceptNewContent(address, parsed.get());
                 out.println("modules accept: " + address + " " + parsed.get() + " was pinned at " + pin.identity()

@@ -4,7 +4,7 @@ import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
-import io.providermirror.server.app.MirrorCore;
+import io.providermirror.server.app.MirrorWiring;
 import io.providermirror.server.core.ArchiveSource;
 import io.providermirror.server.face.modules.ModuleDownload;
 import java.io.IOException;
@@ -20,9 +20,9 @@ import java.util.concurrent.TimeoutException;
  */
 public final class CacheWarmTarget implements WarmTarget {
 
-    private final MirrorCore core;
+    private final MirrorWiring core;
 
-    public CacheWarmTarget(MirrorCore core) {
+    public CacheWarmTarget(MirrorWiring core) {
         this.core = core;
     }
 

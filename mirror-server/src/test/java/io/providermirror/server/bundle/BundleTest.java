@@ -826,7 +826,7 @@ final class BundleTest {
         java.util.concurrent.atomic.AtomicLong written = new java.util.concurrent.atomic.AtomicLong();
         var config = new io.providermirror.server.config.ConfigLoader(Map.of())
                 .loadText("cache: {directory: '" + tmp.resolve("inside") + "'}\nupstream: {offline: true}\n");
-        try (var core = io.providermirror.server.app.MirrorCore.open(
+        try (var core = io.providermirror.server.app.MirrorWiring.open(
                 config,
                 java.time.Clock.systemUTC(),
                 false,
@@ -850,7 +850,7 @@ final class BundleTest {
                 .sum();
         var config = new io.providermirror.server.config.ConfigLoader(Map.of())
                 .loadText("cache: {directory: '" + tmp.resolve("inside") + "'}\nupstream: {offline: true}\n");
-        try (var core = io.providermirror.server.app.MirrorCore.open(
+        try (var core = io.providermirror.server.app.MirrorWiring.open(
                 config,
                 java.time.Clock.systemUTC(),
                 false,

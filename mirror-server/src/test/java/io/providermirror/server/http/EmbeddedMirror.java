@@ -25,7 +25,7 @@ import io.netty.util.ReferenceCountUtil;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
-import io.providermirror.server.app.MirrorCore;
+import io.providermirror.server.app.MirrorWiring;
 import io.providermirror.server.config.ConfigException;
 import io.providermirror.server.config.ConfigLoader;
 import io.providermirror.server.core.ArchiveSource;
@@ -57,7 +57,7 @@ final class EmbeddedMirror implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     final FakeOrigin origin;
-    final MirrorCore core;
+    final MirrorWiring core;
     private final PrometheusMeterRegistry registry;
     private final HttpServices services;
     private final List<EmbeddedChannel> connections = new CopyOnWriteArrayList<>();
@@ -65,7 +65,7 @@ final class EmbeddedMirror implements AutoCloseable {
     private final RegistryDownloadDocuments downloads;
 
     private EmbeddedMirror(
-            FakeOrigin origin, MirrorCore core, PrometheusMeterRegistry registry, HttpServices services) {
+            FakeOrigin origin, MirrorWiring core, PrometheusMeterRegistry registry, HttpServices services) {
         this.origin = origin;
         this.core = core;
         this.registry = registry;
@@ -88,7 +88,7 @@ final class EmbeddedMirror implements AutoCloseable {
                 .put("discoveryUrl", origin.discoveryUrl().toString());
         settings.forEach((key, value) -> set(config, key, JSON.valueToTree(value)));
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        MirrorCore core = MirrorCore.open(
+        MirrorWiring core = MirrorWiring.open(
                 new ConfigLoader(Map.of()).loadText(config.toString()),
                 Clock.systemUTC(),
                 false,

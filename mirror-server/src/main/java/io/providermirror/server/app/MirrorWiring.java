@@ -32,13 +32,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The mirror without its listeners, over one cache directory it holds exclusively: the stores, the clients
- * towards origins, access control and the pull-through logic. The server puts HTTP in front of it; the
- * warm, export and import commands use it directly.
+ * The mirror wired together without its listeners, over one cache directory it holds exclusively: the stores, the
+ * clients towards origins, access control, the pull-through engine and the faces over it. The server puts HTTP in
+ * front of it; the warm, export and import commands use it directly.
  */
-public final class MirrorCore implements AutoCloseable {
+public final class MirrorWiring implements AutoCloseable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(MirrorCore.class);
+    private static final Logger LOG = LoggerFactory.getLogger(MirrorWiring.class);
 
     /** How long closing waits for the h1: hashes of archives just committed. */
     private static final java.time.Duration BACKGROUND_WORK_GRACE = java.time.Duration.ofSeconds(30);
@@ -61,7 +61,7 @@ public final class MirrorCore implements AutoCloseable {
     /** The client towards origins, whose archive client has threads of its own. */
     private final OriginHttpClient http;
 
-    private MirrorCore(
+    private MirrorWiring(
             Path cacheDirectory,
             CacheLock lock,
             MirrorPools pools,
@@ -101,7 +101,7 @@ public final class MirrorCore implements AutoCloseable {
      * @param storeView   how the archive store is seen (a test's failing disk; the identity otherwise)
      * @param registry    where the mirror's meters go
      */
-    public static MirrorCore open(
+    public static MirrorWiring open(
             MirrorConfig config,
             Clock clock,
             boolean verifyCache,
@@ -223,7 +223,7 @@ public final class MirrorCore implements AutoCloseable {
                     originFills,
                     clock,
                     metrics);
-            return new MirrorCore(
+            return new MirrorWiring(
                     cacheDirectory,
                     lock,
                     pools,
