@@ -2,7 +2,6 @@ package io.providermirror.server.providers;
 
 import io.providermirror.cache.BlobStore;
 import io.providermirror.cache.DocumentStore;
-import io.providermirror.cache.FillLeases;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
@@ -16,7 +15,6 @@ import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.core.Origins;
 import io.providermirror.server.core.PolicyDeniedException;
 import io.providermirror.server.core.ProviderPolicy;
-import io.providermirror.server.core.RememberedFailures;
 import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.OriginException;
@@ -79,79 +77,11 @@ public final class ProviderMirror {
     private final KnownHashes knownHashes;
 
     /**
-     * @param origins      the origin of each host
-     * @param executor     for blocking work of bounded length: disk, metadata requests to origins
-     * @param fillExecutor runs archive downloads; it needs a thread for each of {@code fillBounds.maxConcurrent()}
-     */
-    public ProviderMirror(
-            Settings settings,
-            Origins origins,
-            BlobStore blobs,
-            DocumentStore documents,
-            Executor executor,
-            Executor fillExecutor,
-            Clock clock,
-            MirrorMetrics metrics,
-            ProviderPolicy policy,
-            OriginRules rules,
-            MirrorAuth auth) {
-        this(
-                settings,
-                origins,
-                blobs,
-                documents,
-                FillLeases.local(),
-                executor,
-                fillExecutor,
-                clock,
-                metrics,
-                policy,
-                rules,
-                auth);
-    }
-
-    /**
-     * As the other constructor, for one of several instances sharing a store: {@code leases} decide which of them
-     * fetches a cold archive.
-     */
-    public ProviderMirror(
-            Settings settings,
-            Origins origins,
-            BlobStore blobs,
-            DocumentStore documents,
-            FillLeases leases,
-            Executor executor,
-            Executor fillExecutor,
-            Clock clock,
-            MirrorMetrics metrics,
-            ProviderPolicy policy,
-            OriginRules rules,
-            MirrorAuth auth) {
-        this(
-                settings,
-                origins,
-                blobs,
-                documents,
-                new OriginFills(
-                        settings.fillBounds(),
-                        settings.maxArchiveBytes(),
-                        blobs,
-                        leases,
-                        executor,
-                        fillExecutor,
-                        metrics,
-                        RememberedFailures.NONE),
-                executor,
-                clock,
-                metrics,
-                policy,
-                rules,
-                auth);
-    }
-
-    /**
-     * As the other constructors, fetching archives through {@code fills}, which module content shares: one set of
-     * places, leases and bounds for everything the mirror fetches from origins.
+     * Fetches archives through {@code fills}, which module content shares: one set of places, leases and bounds for
+     * everything the mirror fetches from origins.
+     *
+     * @param origins  the origin of each host
+     * @param executor for blocking work of bounded length: disk, metadata requests to origins
      */
     public ProviderMirror(
             Settings settings,

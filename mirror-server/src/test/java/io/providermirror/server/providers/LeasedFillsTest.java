@@ -13,11 +13,9 @@ import io.providermirror.cache.DocumentStore;
 import io.providermirror.cache.FileBlobStore;
 import io.providermirror.cache.FileDocumentStore;
 import io.providermirror.cache.FillLeases;
-import io.providermirror.server.access.MirrorAuth;
 import io.providermirror.server.core.ArchiveSource;
 import io.providermirror.server.core.CacheLayout;
 import io.providermirror.server.core.FillBounds;
-import io.providermirror.server.core.ProviderPolicy;
 import io.providermirror.server.metrics.MeterNames;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.testkit.SettableClock;
@@ -87,7 +85,7 @@ final class LeasedFillsTest {
     private Instance instance(String holder) throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         FillLeases leases = ConditionalFillLeases.open(leaseObjects, holder, LEASE, clock);
-        ProviderMirror mirror = new ProviderMirror(
+        ProviderMirror mirror = ProviderMirrors.open(
                 new ProviderMirror.Settings(
                         Duration.ofMinutes(15),
                         64L << 20,
@@ -101,12 +99,9 @@ final class LeasedFillsTest {
                 documents,
                 leases,
                 executor,
-                executor,
                 clock,
                 new MirrorMetrics(registry, clock),
-                ProviderPolicy.OPEN,
-                ScriptedOrigin.trustingRules(),
-                MirrorAuth.OPEN);
+                ScriptedOrigin.trustingRules());
         return new Instance(mirror, registry);
     }
 

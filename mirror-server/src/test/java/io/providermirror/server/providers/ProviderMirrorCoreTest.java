@@ -9,11 +9,10 @@ import static org.awaitility.Awaitility.await;
 
 import io.providermirror.cache.FileBlobStore;
 import io.providermirror.cache.FileDocumentStore;
-import io.providermirror.server.access.MirrorAuth;
+import io.providermirror.cache.FillLeases;
 import io.providermirror.server.core.ArchiveSource;
 import io.providermirror.server.core.FillBounds;
 import io.providermirror.server.core.OriginRules;
-import io.providermirror.server.core.ProviderPolicy;
 import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.testkit.SettableClock;
@@ -51,7 +50,7 @@ final class ProviderMirrorCoreTest {
     }
 
     private ProviderMirror mirror(OriginRules rules) throws Exception {
-        return new ProviderMirror(
+        return ProviderMirrors.open(
                 new ProviderMirror.Settings(
                         TTL,
                         64L << 20,
@@ -63,13 +62,11 @@ final class ProviderMirrorCoreTest {
                 hostname -> origin,
                 new FileBlobStore(cache, clock),
                 new FileDocumentStore(cache, clock),
-                executor,
+                FillLeases.local(),
                 executor,
                 clock,
                 MirrorMetrics.discarding(),
-                ProviderPolicy.OPEN,
-                rules,
-                MirrorAuth.OPEN);
+                rules);
     }
 
     private ProviderMirror mirror() throws Exception {

@@ -25,11 +25,9 @@ import io.providermirror.s3.S3Bucket;
 import io.providermirror.s3.S3DocumentStore;
 import io.providermirror.s3.S3LeaseObjects;
 import io.providermirror.s3.S3Settings;
-import io.providermirror.server.access.MirrorAuth;
 import io.providermirror.server.core.ArchiveSource;
 import io.providermirror.server.core.CacheLayout;
 import io.providermirror.server.core.FillBounds;
-import io.providermirror.server.core.ProviderPolicy;
 import io.providermirror.server.metrics.MeterNames;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.testkit.S3ProxyServer;
@@ -213,7 +211,7 @@ final class SharedBucketTest {
             blobs = new Blind(blobs, blind);
         }
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        ProviderMirror mirror = new ProviderMirror(
+        ProviderMirror mirror = ProviderMirrors.open(
                 new ProviderMirror.Settings(
                         Duration.ofMinutes(15),
                         64L << 20,
@@ -232,12 +230,9 @@ final class SharedBucketTest {
                         : new S3DocumentStore(bucket, clock),
                 leases,
                 executor,
-                executor,
                 clock,
                 new MirrorMetrics(registry, clock),
-                ProviderPolicy.OPEN,
-                ScriptedOrigin.trustingRules(),
-                MirrorAuth.OPEN);
+                ScriptedOrigin.trustingRules());
         return new Instance(mirror, registry, requests);
     }
 
