@@ -61,33 +61,30 @@ public final class MirrorWiring implements AutoCloseable {
     /** The client towards origins, whose archive client has threads of its own. */
     private final OriginHttpClient http;
 
+    /** What the wiring holds and closing it releases: the cache directory's lock, the pools, the bucket's stores. */
+    private record Held(Path cacheDirectory, CacheLock lock, MirrorPools pools, BucketStores bucketStores) {}
+
     private MirrorWiring(
-            Path cacheDirectory,
-            CacheLock lock,
-            MirrorPools pools,
-            BlobStore blobs,
-            DocumentStore documents,
+            Held held,
+            CacheStores stores,
+            OriginAccess origin,
             ProviderWiring.Providers providers,
+            ModuleMirror modules,
             MirrorAuth auth,
             MirrorMetrics metrics,
             OriginRules rules,
-            BucketStores bucketStores,
-            io.providermirror.cache.FillLeases fillLeases,
-            ModuleMirror modules,
-            OriginHttpClient http,
-            ServiceDiscovery discovery,
             Clock clock) {
         this.clock = clock;
-        this.http = http;
-        this.discovery = discovery;
+        this.http = origin.http();
+        this.discovery = origin.discovery();
         this.modules = modules;
-        this.fillLeases = fillLeases;
-        this.bucketStores = bucketStores;
-        this.cacheDirectory = cacheDirectory;
-        this.lock = lock;
-        this.pools = pools;
-        this.blobs = blobs;
-        this.documents = documents;
+        this.fillLeases = stores.fillLeases();
+        this.bucketStores = held.bucketStores();
+        this.cacheDirectory = held.cacheDirectory();
+        this.lock = held.lock();
+        this.pools = held.pools();
+        this.blobs = stores.blobs();
+        this.documents = stores.documents();
         this.providers = providers;
         this.auth = auth;
         this.metrics = metrics;
@@ -198,46 +195,21 @@ public final class MirrorWiring implements AutoCloseable {
                     new RememberedFailures(config.upstream().verificationFailureTtl(), clock, metrics));
             // One discovery for every service of every host: providers, modules, and the recheck of failing origins.
             ServiceDiscovery discovery = new ServiceDiscovery(http, origins.discoveryOverrides(), tokens);
+            OriginAccess origin = new OriginAccess(http, discovery, tokens);
+            CacheStores stores = new CacheStores(blobs, documents, fillLeases);
             ProviderWiring.Providers providers = ProviderWiring.create(
-                    config,
-                    settings,
-                    new ProviderWiring.OriginAccess(http, discovery, tokens),
-                    new ProviderWiring.Stores(blobs, documents),
-                    pools,
-                    rules,
-                    originFills,
-                    clock,
-                    metrics,
-                    auth);
+                    config, settings, origin, stores, pools, rules, originFills, clock, metrics, auth);
             ModuleMirror modules = ModuleWiring.create(
-                    config,
-                    cacheDirectory,
-                    http,
-                    trust,
-                    discovery,
-                    tokens,
-                    blobs,
-                    documents,
-                    rules,
-                    pools.io(),
-                    originFills,
-                    clock,
-                    metrics);
+                    config, cacheDirectory, origin, trust, stores, rules, pools.io(), originFills, clock, metrics);
             return new MirrorWiring(
-                    cacheDirectory,
-                    lock,
-                    pools,
-                    blobs,
-                    documents,
+                    new Held(cacheDirectory, lock, pools, bucketStores),
+                    stores,
+                    origin,
                     providers,
+                    modules,
                     auth,
                     metrics,
                     rules,
-                    bucketStores,
-                    fillLeases,
-                    modules,
-                    http,
-                    discovery,
                     clock);
         } catch (IOException | RuntimeException e) {
             if (bucketStores != null) {

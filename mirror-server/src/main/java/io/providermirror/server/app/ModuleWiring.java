@@ -1,7 +1,5 @@
 package io.providermirror.server.app;
 
-import io.providermirror.cache.BlobStore;
-import io.providermirror.cache.DocumentStore;
 import io.providermirror.server.config.GitHostConfig;
 import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.core.OriginFills;
@@ -13,7 +11,6 @@ import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.OriginCredentials;
 import io.providermirror.upstream.OriginHttpClient;
 import io.providermirror.upstream.OriginTrust;
-import io.providermirror.upstream.ServiceDiscovery;
 import io.providermirror.upstream.git.ArchiveLimits;
 import io.providermirror.upstream.git.FetchedSource;
 import io.providermirror.upstream.git.GitCredential;
@@ -42,18 +39,17 @@ final class ModuleWiring {
     static ModuleMirror create(
             MirrorConfig config,
             Path cacheDirectory,
-            OriginHttpClient http,
+            OriginAccess origin,
             OriginTrust trust,
-            ServiceDiscovery discovery,
-            OriginCredentials tokens,
-            BlobStore blobs,
-            DocumentStore documents,
+            CacheStores stores,
             OriginRules rules,
             Executor executor,
             OriginFills fills,
             Clock clock,
             MirrorMetrics metrics)
             throws IOException {
+        OriginHttpClient http = origin.http();
+        OriginCredentials tokens = origin.tokens();
         Path work = cacheDirectory.resolve(GIT_WORK);
         FetchedSource.deleteTree(work);
         Files.createDirectories(work);
@@ -79,13 +75,13 @@ final class ModuleWiring {
                                 config.modules().maxArchiveEntries(),
                                 config.modules().maxUnpackedSize().bytes()),
                         work),
-                discovery,
+                origin.discovery(),
                 new ModuleRegistryClient(http, tokens),
                 http,
                 git,
                 tokens,
-                blobs,
-                documents,
+                stores.blobs(),
+                stores.documents(),
                 new ModulePolicy(config.policy().modules()),
                 rules,
                 executor,

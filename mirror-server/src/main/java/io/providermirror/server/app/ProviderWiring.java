@@ -1,7 +1,5 @@
 package io.providermirror.server.app;
 
-import io.providermirror.cache.BlobStore;
-import io.providermirror.cache.DocumentStore;
 import io.providermirror.server.access.MirrorAuth;
 import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.core.CacheDocuments;
@@ -14,11 +12,8 @@ import io.providermirror.server.face.mirror.NetworkMirrorFace;
 import io.providermirror.server.face.providers.ProviderRegistryFace;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.providers.ProviderMirror;
-import io.providermirror.upstream.OriginCredentials;
-import io.providermirror.upstream.OriginHttpClient;
 import io.providermirror.upstream.ParentMirrorClient;
 import io.providermirror.upstream.RegistryClient;
-import io.providermirror.upstream.ServiceDiscovery;
 import java.time.Clock;
 
 /**
@@ -59,7 +54,7 @@ final class ProviderWiring {
             MirrorConfig config,
             ProviderMirror.Settings settings,
             OriginAccess origin,
-            Stores stores,
+            CacheStores stores,
             MirrorPools pools,
             OriginRules rules,
             OriginFills fills,
@@ -97,10 +92,4 @@ final class ProviderWiring {
                 settings.metadataMemoryBytes() / 4);
         return new Providers(mirror, new NetworkMirrorFace(mirror, auth), registry);
     }
-
-    /** What the wiring talks to origins with: the one client, the one service discovery, the origins' tokens. */
-    record OriginAccess(OriginHttpClient http, ServiceDiscovery discovery, OriginCredentials tokens) {}
-
-    /** The cache's two stores: archives and documents. */
-    record Stores(BlobStore blobs, DocumentStore documents) {}
 }
