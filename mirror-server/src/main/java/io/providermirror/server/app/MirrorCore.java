@@ -19,6 +19,7 @@ import io.providermirror.server.core.ProviderPolicy;
 import io.providermirror.server.core.RememberedFailures;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.metrics.StoreMeters;
+import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.OriginCredentials;
 import io.providermirror.upstream.OriginHttpClient;
 import io.providermirror.upstream.OriginTrust;
@@ -216,15 +217,17 @@ public final class MirrorCore implements AutoCloseable {
                     new RememberedFailures(config.upstream().verificationFailureTtl(), clock, metrics));
             // One discovery for every service of every host: providers, modules, and the recheck of failing origins.
             ServiceDiscovery discovery = new ServiceDiscovery(http, origins.discoveryOverrides(), tokens);
+            ConfiguredOrigins configuredOrigins = new ConfiguredOrigins(
+                    rules,
+                    discovery,
+                    new RegistryClient(http, pools.origin(), tokens),
+                    new ParentMirrorClient(http, tokens),
+                    new ModuleRegistryClient(http, tokens),
+                    new CacheDocuments(documents),
+                    config.cache().indexTtl());
             ProviderMirror mirror = new ProviderMirror(
                     settings,
-                    new ConfiguredOrigins(
-                            rules,
-                            discovery,
-                            new RegistryClient(http, pools.origin(), tokens),
-                            new ParentMirrorClient(http, tokens),
-                            new CacheDocuments(documents),
-                            config.cache().indexTtl()),
+                    configuredOrigins,
                     blobs,
                     documents,
                     originFills,
@@ -239,8 +242,7 @@ public final class MirrorCore implements AutoCloseable {
                     cacheDirectory,
                     http,
                     trust,
-                    discovery,
-                    tokens,
+                    configuredOrigins.modules(),
                     blobs,
                     documents,
                     rules,

@@ -5,15 +5,13 @@ import io.providermirror.cache.DocumentStore;
 import io.providermirror.server.config.GitHostConfig;
 import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.core.ModuleMirror;
+import io.providermirror.server.core.ModuleOrigins;
 import io.providermirror.server.core.ModulePolicy;
 import io.providermirror.server.core.OriginFills;
 import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.metrics.MirrorMetrics;
-import io.providermirror.upstream.ModuleRegistryClient;
-import io.providermirror.upstream.OriginCredentials;
 import io.providermirror.upstream.OriginHttpClient;
 import io.providermirror.upstream.OriginTrust;
-import io.providermirror.upstream.ServiceDiscovery;
 import io.providermirror.upstream.git.ArchiveLimits;
 import io.providermirror.upstream.git.FetchedSource;
 import io.providermirror.upstream.git.GitCredential;
@@ -44,8 +42,7 @@ final class ModuleWiring {
             Path cacheDirectory,
             OriginHttpClient http,
             OriginTrust trust,
-            ServiceDiscovery discovery,
-            OriginCredentials tokens,
+            ModuleOrigins origins,
             BlobStore blobs,
             DocumentStore documents,
             OriginRules rules,
@@ -79,11 +76,8 @@ final class ModuleWiring {
                                 config.modules().maxArchiveEntries(),
                                 config.modules().maxUnpackedSize().bytes()),
                         work),
-                discovery,
-                new ModuleRegistryClient(http, tokens),
-                http,
+                origins,
                 git,
-                tokens,
                 blobs,
                 documents,
                 new ModulePolicy(config.policy().modules()),

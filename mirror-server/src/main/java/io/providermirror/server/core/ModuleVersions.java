@@ -149,7 +149,8 @@ final class ModuleVersions {
         CompletableFuture.runAsync(
                 () -> {
                     try {
-                        ModuleRegistryClient.FetchedModuleVersions fetched = origins.versions(address);
+                        ModuleRegistryClient.FetchedModuleVersions fetched =
+                                origins.of(address.hostname()).versions(address);
                         try {
                             documents.writeModuleVersions(address, fetched.body());
                         } catch (IOException e) {
