@@ -1,5 +1,8 @@
 package io.providermirror.server;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -29,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 final class ModuleMirrorTest {
 
     private static final String TOKEN = "module-test-token";
+    private static final String WELL_KNOWN = "/.well-known/terraform.json";
 
     @TempDir
     Path tmp;
@@ -383,6 +387,52 @@ final class ModuleMirrorTest {
         HttpResponse<byte[]> unknown = mirror.get(path("corp/b/aws", "versions"));
         assertThat(unknown.statusCode()).isGreaterThanOrEqualTo(502);
         assertThat(MirrorFixture.error(unknown)).contains("corp/b/aws");
+    }
+
+    /** A host's providers and modules are found by one discovery document. */
+    @Test
+    void providersAndModulesOfAHostShareOneDiscoveryRequest() throws Exception {
+        origin.publish("acme", "null", "1.0.0", "linux_amd64");
+        registry.serveArchive("/archives/net.tar.gz", ModuleArchives.tarGz(module("net")));
+        registry.publish("corp", "net", "aws", "1.0.0", "/archives/net.tar.gz");
+        mirror = builder().start();
+
+        assertThat(mirror.get(mirror.providerPath("acme", "null") + "index.json")
+                        .statusCode())
+                .isEqualTo(200);
+        assertThat(mirror.get(path("corp/net/aws", "versions")).statusCode()).isEqualTo(200);
+        assertThat(mirror.get(path("corp/net/aws", "1.0.0/download")).statusCode())
+                .isEqualTo(204);
+
+        assertThat(origin.requestsMatching(WELL_KNOWN)).isEqualTo(1);
+    }
+
+    /** The module registry a first discovery found is remembered across a restart for when discovery fails. */
+    @Test
+    void aModuleVersionListIsAnsweredWhileDiscoveryFailsAfterAFirstSuccessfulOne() throws Exception {
+        registry.publish("corp", "net", "aws", "1.0.0", "/archives/net.tar.gz");
+        registry.publish("corp", "dns", "aws", "2.0.0", "/archives/net.tar.gz");
+        mirror = builder().start();
+        assertThat(mirror.get(path("corp/net/aws", "versions")).statusCode()).isEqualTo(200);
+        mirror.close();
+        mirror = null;
+
+        // The origin's discovery endpoint breaks; its module registry still answers.
+        origin.wireMock()
+                .stubFor(get(urlEqualTo(WELL_KNOWN))
+                        .atPriority(1)
+                        .willReturn(aResponse()
+                                .withHeader("Content-Type", "text/html")
+                                .withBody("<h1>maintenance</h1>")));
+        mirror = builder().start();
+
+        HttpResponse<byte[]> versions = mirror.get(path("corp/dns/aws", "versions"));
+        assertThat(versions.statusCode())
+                .as(new String(versions.body(), StandardCharsets.UTF_8))
+                .isEqualTo(200);
+        assertThat(new String(versions.body(), StandardCharsets.UTF_8))
+                .isEqualTo("{\"modules\":[{\"versions\":[{\"version\":\"2.0.0\"}]}]}");
+        assertThat(origin.requestsMatching(WELL_KNOWN)).isEqualTo(2);
     }
 
     @Test

@@ -2,30 +2,30 @@ package io.providermirror.upstream;
 
 import java.io.IOException;
 import java.net.URI;
-import java.util.Optional;
+import java.util.Map;
 
 /**
- * Where the {@code providers.v1} base URL last discovered for each host is kept across restarts, so that a
- * failing discovery falls back to it. The mirror keeps it in its cache; this module does not know the cache.
+ * Where the base URLs last discovered for each host are kept across restarts, so that a failing discovery falls
+ * back to them. The mirror keeps them in its cache; this module does not know the cache.
  */
 public interface DiscoveryMemory {
 
     /** Keeps nothing: a failing discovery is a failure. */
     DiscoveryMemory NONE = new DiscoveryMemory() {
         @Override
-        public Optional<URI> read(String hostname) {
-            return Optional.empty();
+        public Map<RegistryService, URI> read(String hostname) {
+            return Map.of();
         }
 
         @Override
-        public void write(String hostname, URI providersBase) {
+        public void write(String hostname, Map<RegistryService, URI> bases) {
             // Nothing is kept.
         }
     };
 
-    /** The base URL last discovered for {@code hostname}, if one is known and readable. */
-    Optional<URI> read(String hostname);
+    /** The base URLs last discovered for {@code hostname}, by service: empty when none is known or readable. */
+    Map<RegistryService, URI> read(String hostname);
 
-    /** Keeps {@code providersBase} as the last base URL discovered for {@code hostname}. */
-    void write(String hostname, URI providersBase) throws IOException;
+    /** Keeps {@code bases} as the base URLs last discovered for {@code hostname}, in place of those before. */
+    void write(String hostname, Map<RegistryService, URI> bases) throws IOException;
 }

@@ -161,6 +161,17 @@ public final class ModuleRegistryClient {
         }
     }
 
+    /**
+     * Opens the https archive a download named ({@code source}); the host's token goes with it only when the
+     * registry itself ({@code modulesBase}'s authority) serves it, as for its API.
+     */
+    public OriginHttpClient.ArchiveStream openArchive(
+            URI modulesBase, ModuleAddress address, ProviderVersion version, ModuleSource source) {
+        String token = OriginHttpClient.sameAuthority(source.url(), modulesBase) ? token(address) : null;
+        return http.openArchive(
+                address.hostname(), source.url(), "the archive of module " + address + " " + version, token);
+    }
+
     private static JsonNode readJson(byte[] body, String from) {
         JsonNode root = OriginJson.read(body, from);
         if (!root.isObject()) {

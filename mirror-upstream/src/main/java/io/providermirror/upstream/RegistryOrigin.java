@@ -7,16 +7,16 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * A host's own provider registry: its {@code providers.v1} base URL from {@link ProviderBases}, and the provider
+ * A host's own provider registry: its {@code providers.v1} base URL from {@link ServiceBases}, and the provider
  * registry protocol through {@link RegistryClient}.
  */
 public final class RegistryOrigin implements Origin {
 
     private final String hostname;
     private final RegistryClient registry;
-    private final ProviderBases bases;
+    private final ServiceBases bases;
 
-    public RegistryOrigin(String hostname, RegistryClient registry, ProviderBases bases) {
+    public RegistryOrigin(String hostname, RegistryClient registry, ServiceBases bases) {
         this.hostname = hostname;
         this.registry = registry;
         this.bases = bases;
@@ -24,12 +24,12 @@ public final class RegistryOrigin implements Origin {
 
     @Override
     public RegistryClient.FetchedVersions versions(ProviderAddress address) {
-        return registry.versions(bases.providersBase(hostname), address);
+        return registry.versions(providersBase(), address);
     }
 
     @Override
     public ReleaseEvidence release(ProviderAddress address, ListedVersion listed) {
-        return registry.fetchRelease(bases.providersBase(hostname), address, listed);
+        return registry.fetchRelease(providersBase(), address, listed);
     }
 
     @Override
@@ -39,7 +39,7 @@ public final class RegistryOrigin implements Origin {
             Supplier<Optional<String>> originSpelling,
             VerifiedPackage pkg,
             Deadline deadline) {
-        URI base = bases.providersBase(hostname);
+        URI base = providersBase();
         return StaleUrlRenewal.open(
                 address,
                 version,
@@ -59,6 +59,10 @@ public final class RegistryOrigin implements Origin {
                     return registry.refreshDownloadUrl(base, address, version, spelling, pkg);
                 },
                 deadline);
+    }
+
+    private URI providersBase() {
+        return bases.base(hostname, RegistryService.PROVIDERS);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.providermirror.upstream;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
 import java.util.Map;
 
@@ -47,71 +46,28 @@ public final class ServiceDiscovery {
 
     /** Fetches the discovery document and returns the absolute {@code providers.v1} base URL. */
     public URI providersBase(String hostname) {
-        return parseProvidersBase(hostname, fetch(hostname));
+        return document(hostname).base(RegistryService.PROVIDERS);
     }
 
     /** Fetches the discovery document and returns the absolute {@code modules.v1} base URL. */
     public URI modulesBase(String hostname) {
-        return parseModulesBase(hostname, fetch(hostname));
+        return document(hostname).base(RegistryService.MODULES);
     }
 
-    private OriginHttpClient.Document fetch(String hostname) {
-        return http.getDocument(
+    /** Fetches the discovery document of {@code hostname}, once for all of its services. */
+    DiscoveryDocument document(String hostname) {
+        return DiscoveryDocument.of(
                 hostname,
-                discoveryUrl(hostname),
-                "service discovery for " + hostname,
-                OriginObserver.Operation.DISCOVERY,
-                credentials.tokenFor(hostname).orElse(null));
+                http.getDocument(
+                        hostname,
+                        discoveryUrl(hostname),
+                        "service discovery for " + hostname,
+                        OriginObserver.Operation.DISCOVERY,
+                        credentials.tokenFor(hostname).orElse(null)));
     }
 
     /** Reads {@code providers.v1} from a fetched discovery document, resolved against its final URL. */
     public static URI parseProvidersBase(String hostname, OriginHttpClient.Document document) {
-        return parseServiceBase(hostname, document, "providers.v1", "provider registry");
-    }
-
-    /** Reads {@code modules.v1} from a fetched discovery document, resolved against its final URL. */
-    public static URI parseModulesBase(String hostname, OriginHttpClient.Document document) {
-        return parseServiceBase(hostname, document, "modules.v1", "module registry");
-    }
-
-    private static URI parseServiceBase(
-            String hostname, OriginHttpClient.Document document, String service, String offers) {
-        String what = "service discovery for " + hostname + " (" + document.finalUri() + ")";
-        if (document.status() != 200) {
-            throw OriginHttpClient.statusError(
-                    document.finalUri(), document.status(), "service discovery for " + hostname);
-        }
-        if (!document.isJson()) {
-            throw new OriginException(
-                    OriginException.Reason.BAD_RESPONSE,
-                    what + " answered with media type '" + document.contentType() + "', not application/json");
-        }
-        JsonNode root = OriginJson.read(document.body(), what);
-        if (!root.isObject()) {
-            throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + " is not a JSON object");
-        }
-        // The CLI reads the document into a map, whose keys it matches exactly.
-        JsonNode base = root.get(service);
-        if (base == null) {
-            throw new OriginException(
-                    OriginException.Reason.NOT_FOUND,
-                    hostname + " offers no " + offers + " (its discovery document has no " + service + ")");
-        }
-        if (!base.isTextual()) {
-            throw new OriginException(OriginException.Reason.BAD_RESPONSE, what + ": " + service + " is not a string");
-        }
-        try {
-            String value = base.asText();
-            URI resolved = document.finalUri().resolve(value.endsWith("/") ? value : value + "/");
-            if (resolved.getScheme() == null || resolved.getHost() == null) {
-                throw new IllegalArgumentException("not an absolute URL");
-            }
-            return resolved;
-        } catch (IllegalArgumentException e) {
-            throw new OriginException(
-                    OriginException.Reason.BAD_RESPONSE,
-                    what + ": " + service + " '" + base.asText() + "' is not a valid URL",
-                    e);
-        }
+        return DiscoveryDocument.of(hostname, document).base(RegistryService.PROVIDERS);
     }
 }

@@ -38,7 +38,7 @@ final class RegistryOriginTest {
         registry = new RegistryOrigin(
                 "example.test",
                 new RegistryClient(http, OriginClients.EXECUTOR),
-                new ProviderBases(
+                new ServiceBases(
                         new ServiceDiscovery(http, Map.of("example.test", origin.discoveryUrl())),
                         DiscoveryMemory.NONE,
                         Duration.ofMinutes(1)));

@@ -8,6 +8,8 @@ import io.providermirror.cache.FileBlobStore;
 import io.providermirror.cache.FileDocumentStore;
 import io.providermirror.server.access.MirrorAuth;
 import io.providermirror.server.config.MirrorConfig;
+import io.providermirror.server.core.CacheDocuments;
+import io.providermirror.server.core.ConfiguredOrigins;
 import io.providermirror.server.core.OriginFills;
 import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.core.RememberedFailures;
@@ -17,9 +19,12 @@ import io.providermirror.server.face.providers.ProviderRegistryFace;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.metrics.StoreMeters;
 import io.providermirror.server.providers.ProviderMirror;
+import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.OriginCredentials;
 import io.providermirror.upstream.OriginHttpClient;
 import io.providermirror.upstream.OriginTrust;
+import io.providermirror.upstream.ParentMirrorClient;
+import io.providermirror.upstream.RegistryClient;
 import io.providermirror.upstream.ServiceDiscovery;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -197,10 +202,28 @@ public final class MirrorWiring implements AutoCloseable {
             ServiceDiscovery discovery = new ServiceDiscovery(http, origins.discoveryOverrides(), tokens);
             OriginAccess origin = new OriginAccess(http, discovery, tokens);
             CacheStores stores = new CacheStores(blobs, documents, fillLeases);
+            ConfiguredOrigins configuredOrigins = new ConfiguredOrigins(
+                    rules,
+                    discovery,
+                    new RegistryClient(http, pools.origin(), tokens),
+                    new ParentMirrorClient(http, tokens),
+                    new ModuleRegistryClient(http, tokens),
+                    new CacheDocuments(documents),
+                    config.cache().indexTtl());
             ProviderWiring.Providers providers = ProviderWiring.create(
-                    config, settings, origin, stores, pools, rules, originFills, clock, metrics, auth);
+                    config, settings, configuredOrigins, stores, pools, rules, originFills, clock, metrics, auth);
             ModuleMirror modules = ModuleWiring.create(
-                    config, cacheDirectory, origin, trust, stores, rules, pools.io(), originFills, clock, metrics);
+                    config,
+                    cacheDirectory,
+                    origin,
+                    trust,
+                    configuredOrigins.modules(),
+                    stores,
+                    rules,
+                    pools.io(),
+                    originFills,
+                    clock,
+                    metrics);
             return new MirrorWiring(
                     new Held(cacheDirectory, lock, pools, bucketStores),
                     stores,

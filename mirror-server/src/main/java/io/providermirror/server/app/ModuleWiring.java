@@ -2,13 +2,12 @@ package io.providermirror.server.app;
 
 import io.providermirror.server.config.GitHostConfig;
 import io.providermirror.server.config.MirrorConfig;
+import io.providermirror.server.core.ModuleOrigins;
 import io.providermirror.server.core.OriginFills;
 import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.face.modules.ModuleMirror;
 import io.providermirror.server.face.modules.ModulePolicy;
 import io.providermirror.server.metrics.MirrorMetrics;
-import io.providermirror.upstream.ModuleRegistryClient;
-import io.providermirror.upstream.OriginCredentials;
 import io.providermirror.upstream.OriginHttpClient;
 import io.providermirror.upstream.OriginTrust;
 import io.providermirror.upstream.git.ArchiveLimits;
@@ -41,6 +40,7 @@ final class ModuleWiring {
             Path cacheDirectory,
             OriginAccess origin,
             OriginTrust trust,
+            ModuleOrigins origins,
             CacheStores stores,
             OriginRules rules,
             Executor executor,
@@ -49,7 +49,6 @@ final class ModuleWiring {
             MirrorMetrics metrics)
             throws IOException {
         OriginHttpClient http = origin.http();
-        OriginCredentials tokens = origin.tokens();
         Path work = cacheDirectory.resolve(GIT_WORK);
         FetchedSource.deleteTree(work);
         Files.createDirectories(work);
@@ -75,11 +74,8 @@ final class ModuleWiring {
                                 config.modules().maxArchiveEntries(),
                                 config.modules().maxUnpackedSize().bytes()),
                         work),
-                origin.discovery(),
-                new ModuleRegistryClient(http, tokens),
-                http,
+                origins,
                 git,
-                tokens,
                 stores.blobs(),
                 stores.documents(),
                 new ModulePolicy(config.policy().modules()),

@@ -12,8 +12,6 @@ import io.providermirror.server.face.mirror.NetworkMirrorFace;
 import io.providermirror.server.face.providers.ProviderRegistryFace;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.providers.ProviderMirror;
-import io.providermirror.upstream.ParentMirrorClient;
-import io.providermirror.upstream.RegistryClient;
 import java.time.Clock;
 
 /**
@@ -47,13 +45,13 @@ final class ProviderWiring {
     }
 
     /**
-     * @param origin what talks to origins: the one client, the one discovery, and the credentials for both
+     * @param origins each host's origin, discovered once for every service
      * @param stores the cache the provider path keeps what it verified in
      */
     static Providers create(
             MirrorConfig config,
             ProviderMirror.Settings settings,
-            OriginAccess origin,
+            ConfiguredOrigins origins,
             CacheStores stores,
             MirrorPools pools,
             OriginRules rules,
@@ -64,13 +62,7 @@ final class ProviderWiring {
         ProviderPolicy policy = new ProviderPolicy(config.policy());
         ProviderMirror mirror = new ProviderMirror(
                 settings,
-                new ConfiguredOrigins(
-                        rules,
-                        origin.discovery(),
-                        new RegistryClient(origin.http(), pools.origin(), origin.tokens()),
-                        new ParentMirrorClient(origin.http(), origin.tokens()),
-                        new CacheDocuments(stores.documents()),
-                        config.cache().indexTtl()),
+                origins,
                 stores.blobs(),
                 stores.documents(),
                 fills,

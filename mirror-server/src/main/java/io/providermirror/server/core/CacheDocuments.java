@@ -11,12 +11,14 @@ import io.providermirror.model.ProviderVersion;
 import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.OriginJson;
+import io.providermirror.upstream.RegistryService;
 import io.providermirror.upstream.ReleaseEvidence;
 import io.providermirror.upstream.VersionList;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,7 +28,7 @@ import java.util.TreeMap;
  * The cache's metadata documents and their formats, in one place, on top of a {@link DocumentStore}: each
  * provider's version list ({@code versions.json}, the registry's form), each version's release evidence
  * ({@code release.json}), the {@code h1:} hashes of its archives ({@code hashes.json}), and each origin's
- * discovered registry URL ({@code discovery.json}). Where each lives is {@link CacheLayout}'s business. A document
+ * discovered service base URLs ({@code discovery.json}). Where each lives is {@link CacheLayout}'s business. A document
  * that cannot be read as its format fails with an {@link IOException} that names it; callers decide whether to
  * fetch it again, ignore it or refuse.
  */
@@ -75,7 +77,7 @@ public final class CacheDocuments {
         }
     }
 
-    private static final TypeReference<Map<String, String>> HASHES = new TypeReference<>() {};
+    private static final TypeReference<Map<String, String>> TEXT_BY_KEY = new TypeReference<>() {};
 
     /** A document's content as read, with when it was stored. */
     public record Dated<T>(T value, Instant storedAt) {}
@@ -154,7 +156,7 @@ public final class CacheDocuments {
         }
         try {
             Map<Platform, String> hashes = new TreeMap<>();
-            OriginJson.readValue(stored.get().content(), HASHES)
+            OriginJson.readValue(stored.get().content(), TEXT_BY_KEY)
                     .forEach((platform, h1) -> hashes.put(Platform.parse(platform), h1));
             return hashes;
         } catch (IOException | IllegalArgumentException e) {
@@ -171,22 +173,40 @@ public final class CacheDocuments {
         store.write(CacheLayout.packageHashes(address, version), JSON.writeValueAsBytes(byName));
     }
 
-    /** The registry URL last discovered for {@code hostname}, if any. */
-    public Optional<URI> discovery(String hostname) throws IOException {
+    /**
+     * The base URLs last discovered for {@code hostname}, by service; empty when none are known. A document written
+     * before modules were discovered holds the {@code providers.v1} URL alone, as plain text.
+     */
+    public Map<RegistryService, URI> discovery(String hostname) throws IOException {
         Optional<StoredDocument> stored = store.read(CacheLayout.discovery(hostname));
         if (stored.isEmpty()) {
-            return Optional.empty();
+            return Map.of();
         }
+        byte[] content = stored.get().content();
         try {
-            return Optional.of(URI.create(new String(stored.get().content(), StandardCharsets.UTF_8)));
-        } catch (IllegalArgumentException e) {
+            String text = new String(content, StandardCharsets.UTF_8).strip();
+            if (!text.startsWith("{")) {
+                return Map.of(RegistryService.PROVIDERS, URI.create(text));
+            }
+            Map<String, String> byId = OriginJson.readValue(content, TEXT_BY_KEY);
+            Map<RegistryService, URI> bases = new EnumMap<>(RegistryService.class);
+            for (RegistryService service : RegistryService.values()) {
+                String base = byId.get(service.id());
+                if (base != null) {
+                    bases.put(service, URI.create(base));
+                }
+            }
+            return bases;
+        } catch (IOException | IllegalArgumentException e) {
             throw new Unreadable("the stored discovery result of " + hostname + " is unreadable: " + e.getMessage(), e);
         }
     }
 
-    /** Stores the registry URL discovered for {@code hostname}. */
-    public void writeDiscovery(String hostname, URI base) throws IOException {
-        store.write(CacheLayout.discovery(hostname), base.toString().getBytes(StandardCharsets.UTF_8));
+    /** Stores the base URLs discovered for {@code hostname}, by service id ({@code {"providers.v1":"https://..."}}). */
+    public void writeDiscovery(String hostname, Map<RegistryService, URI> bases) throws IOException {
+        Map<String, String> byId = new TreeMap<>();
+        bases.forEach((service, base) -> byId.put(service.id(), base.toString()));
+        store.write(CacheLayout.discovery(hostname), JSON.writeValueAsBytes(byId));
     }
 
     /** The version list of module {@code address} as its origin sent it, if the cache holds one. */

@@ -1,13 +1,14 @@
 package io.providermirror.server.core;
 
 import io.providermirror.upstream.DiscoveryMemory;
+import io.providermirror.upstream.RegistryService;
 import java.io.IOException;
 import java.net.URI;
-import java.util.Optional;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The registry URLs last discovered, kept in the cache directory ({@code discovery.json}) across restarts. */
+/** The service base URLs last discovered, kept in the cache directory ({@code discovery.json}) across restarts. */
 final class DiscoveryDocuments implements DiscoveryMemory {
 
     private static final Logger LOG = LoggerFactory.getLogger(DiscoveryDocuments.class);
@@ -19,18 +20,18 @@ final class DiscoveryDocuments implements DiscoveryMemory {
     }
 
     @Override
-    public Optional<URI> read(String hostname) {
+    public Map<RegistryService, URI> read(String hostname) {
         try {
             return documents.discovery(hostname);
         } catch (IOException e) {
             // Only a fall-back: without it, the discovery's own failure is what the caller sees.
             LOG.warn("cannot read the stored discovery result of {}: {}", hostname, e.toString());
-            return Optional.empty();
+            return Map.of();
         }
     }
 
     @Override
-    public void write(String hostname, URI providersBase) throws IOException {
-        documents.writeDiscovery(hostname, providersBase);
+    public void write(String hostname, Map<RegistryService, URI> bases) throws IOException {
+        documents.writeDiscovery(hostname, bases);
     }
 }

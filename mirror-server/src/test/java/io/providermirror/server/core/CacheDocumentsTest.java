@@ -8,6 +8,7 @@ import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.upstream.ListedVersion;
+import io.providermirror.upstream.RegistryService;
 import io.providermirror.upstream.VersionList;
 import java.io.IOException;
 import java.net.URI;
@@ -72,12 +73,32 @@ final class CacheDocumentsTest {
     }
 
     @Test
-    void theDiscoveredRegistryUrlIsKeptAsPlainText() throws IOException {
-        documents.writeDiscovery("registry.terraform.io", URI.create("https://registry.terraform.io/v1/providers/"));
+    void theDiscoveredBaseUrlsAreKeptByService() throws IOException {
+        documents.writeDiscovery(
+                "registry.terraform.io",
+                Map.of(
+                        RegistryService.PROVIDERS, URI.create("https://registry.terraform.io/v1/providers/"),
+                        RegistryService.MODULES, URI.create("https://registry.terraform.io/v1/modules/")));
 
         assertThat(documents.discovery("registry.terraform.io"))
-                .contains(URI.create("https://registry.terraform.io/v1/providers/"));
+                .containsOnly(
+                        Map.entry(RegistryService.PROVIDERS, URI.create("https://registry.terraform.io/v1/providers/")),
+                        Map.entry(RegistryService.MODULES, URI.create("https://registry.terraform.io/v1/modules/")));
+        assertThat(Files.readString(root.resolve("metadata/registry.terraform.io/discovery.json")))
+                .isEqualTo("{\"modules.v1\":\"https://registry.terraform.io/v1/modules/\","
+                        + "\"providers.v1\":\"https://registry.terraform.io/v1/providers/\"}");
         assertThat(documents.discovery("example.test")).isEmpty();
+    }
+
+    @Test
+    void aDiscoveryResultKeptAsPlainTextIsTheProviderRegistryUrl() throws IOException {
+        store.write(
+                CacheLayout.discovery("registry.terraform.io"),
+                "https://registry.terraform.io/v1/providers/".getBytes(StandardCharsets.UTF_8));
+
+        assertThat(documents.discovery("registry.terraform.io"))
+                .containsOnly(Map.entry(
+                        RegistryService.PROVIDERS, URI.create("https://registry.terraform.io/v1/providers/")));
     }
 
     @Test

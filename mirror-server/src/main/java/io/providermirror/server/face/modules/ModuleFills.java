@@ -11,12 +11,12 @@ import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.CacheLayout;
 import io.providermirror.server.core.CacheWriteException;
 import io.providermirror.server.core.Futures;
+import io.providermirror.server.core.ModuleOrigins;
 import io.providermirror.server.core.ModulePin;
 import io.providermirror.server.core.OriginFills;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.ModuleArchiveCheck;
 import io.providermirror.upstream.ModuleSource;
-import io.providermirror.upstream.OriginCredentials;
 import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.OriginHttpClient;
 import io.providermirror.upstream.VerificationException;
@@ -30,7 +30,6 @@ import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.SocketTimeoutException;
-import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
@@ -59,9 +58,7 @@ final class ModuleFills {
     record Settings(ArchiveLimits unpacked, Path workDirectory) {}
 
     private final Settings settings;
-    private final OriginHttpClient http;
     private final GitSource git;
-    private final OriginCredentials credentials;
     private final ModuleOrigins origins;
     private final OriginFills fills;
     private final CacheDocuments documents;
@@ -70,18 +67,14 @@ final class ModuleFills {
 
     ModuleFills(
             Settings settings,
-            OriginHttpClient http,
             GitSource git,
-            OriginCredentials credentials,
             ModuleOrigins origins,
             OriginFills fills,
             CacheDocuments documents,
             Clock clock,
             MirrorMetrics metrics) {
         this.settings = settings;
-        this.http = http;
         this.git = git;
-        this.credentials = credentials;
         this.origins = origins;
         this.fills = fills;
         this.documents = documents;
@@ -183,14 +176,9 @@ final class ModuleFills {
         ArchiveCopy copy = fills.copy();
         // upstream.archiveTimeout counts from here, as for a provider archive.
         long deadline = copy.deadlineFromNow();
-        URI registry = origins.modulesBase(address.hostname());
-        // The host's token goes only where the registry itself serves the archive, as for its API.
-        String token = OriginHttpClient.sameAuthority(source.url(), registry)
-                ? credentials.tokenFor(address.hostname()).orElse(null)
-                : null;
         String origin = source.url().getAuthority();
         try (OriginHttpClient.ArchiveStream stream =
-                http.openArchive(address.hostname(), source.url(), "the archive of " + what, token)) {
+                origins.of(address.hostname()).openArchive(address, version, source)) {
             OptionalLong announced = stream.contentLength();
             copy.checkAnnounced(announced, what, origin);
             fill.begin(announced);

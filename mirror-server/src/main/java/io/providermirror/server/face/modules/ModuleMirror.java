@@ -12,6 +12,7 @@ import io.providermirror.server.core.ArchiveSource;
 import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.CacheLayout;
 import io.providermirror.server.core.Futures;
+import io.providermirror.server.core.ModuleOrigins;
 import io.providermirror.server.core.ModulePin;
 import io.providermirror.server.core.OriginFills;
 import io.providermirror.server.core.OriginRules;
@@ -20,10 +21,7 @@ import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.ModuleSource;
-import io.providermirror.upstream.OriginCredentials;
 import io.providermirror.upstream.OriginException;
-import io.providermirror.upstream.OriginHttpClient;
-import io.providermirror.upstream.ServiceDiscovery;
 import io.providermirror.upstream.git.ArchiveLimits;
 import io.providermirror.upstream.git.GitSource;
 import java.io.IOException;
@@ -90,11 +88,8 @@ public final class ModuleMirror {
      */
     public ModuleMirror(
             Settings settings,
-            ServiceDiscovery discovery,
-            ModuleRegistryClient registry,
-            OriginHttpClient http,
+            ModuleOrigins origins,
             GitSource git,
-            OriginCredentials credentials,
             BlobStore blobs,
             DocumentStore documentStore,
             ModulePolicy policy,
@@ -105,14 +100,12 @@ public final class ModuleMirror {
             MirrorMetrics metrics) {
         this.settings = settings;
         this.documents = new CacheDocuments(documentStore);
-        this.origins = new ModuleOrigins(discovery, registry, settings.indexTtl());
+        this.origins = origins;
         this.versions = new ModuleVersions(
                 origins, documents, executor, clock, settings.indexTtl(), settings.offline(), metrics);
         this.fills = new ModuleFills(
                 new ModuleFills.Settings(settings.unpacked(), settings.workDirectory()),
-                http,
                 git,
-                credentials,
                 origins,
                 fills,
                 documents,
@@ -351,7 +344,7 @@ public final class ModuleMirror {
                     "module " + address + " " + version + " was never fetched and the mirror is offline "
                             + "(upstream.offline)");
         }
-        return origins.source(address, version);
+        return origins.of(address.hostname()).source(address, version);
     }
 
     private Optional<String> refusalOf(ModuleAddress address, ProviderVersion version) {

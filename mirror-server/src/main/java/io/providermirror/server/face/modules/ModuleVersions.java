@@ -6,6 +6,7 @@ import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.Futures;
+import io.providermirror.server.core.ModuleOrigins;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.OriginException;
@@ -151,7 +152,8 @@ final class ModuleVersions {
         CompletableFuture.runAsync(
                 () -> {
                     try {
-                        ModuleRegistryClient.FetchedModuleVersions fetched = origins.versions(address);
+                        ModuleRegistryClient.FetchedModuleVersions fetched =
+                                origins.of(address.hostname()).versions(address);
                         try {
                             documents.writeModuleVersions(address, fetched.body());
                         } catch (IOException e) {
