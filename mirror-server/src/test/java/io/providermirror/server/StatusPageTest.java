@@ -212,6 +212,23 @@ final class StatusPageTest {
     }
 
     @Test
+    void theRegistryUrlOfEachRoutedHostIsShownAndItsDiscoveryDocumentNamesThatHostsServices() throws Exception {
+        String list = element(page(), "ul", "/registry/");
+        String authority = "localhost:" + fixture.mirror().mirror.port();
+
+        assertThat(list)
+                .contains("https://" + authority + "/registry/registry.terraform.io<")
+                .contains("https://" + authority + "/registry/registry.opentofu.org<")
+                .contains("https://" + authority + "/registry/" + MirrorFixture.HOST + "<");
+        HttpResponse<byte[]> discovery =
+                fixture.mirror().get("/registry/" + MirrorFixture.HOST + "/.well-known/terraform.json");
+        assertThat(discovery.statusCode()).isEqualTo(200);
+        assertThat(body(discovery))
+                .contains(
+                        "\"modules.v1\":\"https://" + authority + "/registry/" + MirrorFixture.HOST + "/modules.v1/\"");
+    }
+
+    @Test
     void theLastHourChartDrawsRequestsHitRateAndBytesServed() throws Exception {
         fixture.origin().publish("acme", "charted", "1.0.0", "linux_amd64");
         fetchArchive("charted", "1.0.0", "linux_amd64");

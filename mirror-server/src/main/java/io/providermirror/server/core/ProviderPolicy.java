@@ -76,6 +76,37 @@ public final class ProviderPolicy {
         return Pattern.compile(regex.toString(), Pattern.CASE_INSENSITIVE);
     }
 
+    /**
+     * Whether {@code pattern}, a rule's part made by {@link #glob}, matches every value: the part is only stars. A
+     * rule whose parts after the host are all such applies to everything of the hosts it matches.
+     */
+    static boolean matchesEverything(Pattern pattern) {
+        return pattern.pattern().matches("(\\.\\*)+");
+    }
+
+    /**
+     * Why every provider of {@code hostname} is refused whatever its namespace, type and version, if it is: a deny
+     * rule for all of the host, or allow rules none of which names the host. What a registry host's discovery
+     * document on the mirror leaves out.
+     */
+    public Optional<String> refusal(String hostname) {
+        for (Rule rule : deny) {
+            if (rule.anyVersion()
+                    && rule.parts()[0].matcher(hostname).matches()
+                    && matchesEverything(rule.parts()[1])
+                    && matchesEverything(rule.parts()[2])) {
+                return Optional.of("every provider of " + hostname + " is denied by " + rule.text());
+            }
+        }
+        if (!allow.isEmpty()
+                && allow.stream()
+                        .noneMatch(rule -> rule.parts()[0].matcher(hostname).matches())) {
+            return Optional.of(
+                    "no provider of " + hostname + " matches any of the " + allow.size() + " policy.allow rules");
+        }
+        return Optional.empty();
+    }
+
     /** Why {@code address} is refused whatever the version, if it is. */
     public Optional<String> refusal(ProviderAddress address) {
         for (Rule rule : deny) {

@@ -90,6 +90,7 @@ final class AccessGate {
     private boolean wantsToken(Route route) {
         return route instanceof Route.VersionIndex
                 || route instanceof Route.VersionDocument
+                || route instanceof Route.RegistryDiscovery
                 || route instanceof Route.ModuleVersions
                 || route instanceof Route.ModuleDownload
                 || route instanceof Route.RegistryVersions

@@ -185,6 +185,14 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
                     exchange,
                     () -> services.modules().archive(archive.address(), archive.version(), archive.extension()),
                     (e, source) -> ArchiveResponse.send(e, source, services.metrics()));
+        } else if (route instanceof Route.RegistryDiscovery discovery) {
+            exchange.ctx()
+                    .writeAndFlush(RegistryDiscovery.response(
+                            discovery,
+                            request.headers().get(HttpHeaderNames.HOST),
+                            mirror.registry(),
+                            services.modules(),
+                            exchange.head()));
         } else if (route instanceof Route.RegistryVersions versions) {
             whenDone(exchange, () -> services.registry().versions(versions.address()), MirrorHttpHandler::sendDocument);
         } else if (route instanceof Route.RegistryDownload download) {

@@ -34,6 +34,8 @@ sealed interface Route {
             return "module_download";
         } else if (route instanceof ModuleArchive) {
             return "module_archive";
+        } else if (route instanceof RegistryDiscovery) {
+            return "registry_discovery";
         } else if (route instanceof RegistryVersions) {
             return "provider_versions";
         } else if (route instanceof RegistryDownload) {
@@ -111,6 +113,12 @@ sealed interface Route {
 
     /** {@code /registry/:hostname/modules.v1/:namespace/:name/:system/:version/module.:extension}. */
     record ModuleArchive(ModuleAddress address, ProviderVersion version, String extension) implements Route {}
+
+    /**
+     * {@code /registry/:hostname/.well-known/terraform.json}: the discovery document of the mirror's registry
+     * services for {@code hostname}, for tools given {@code https://<mirror>/registry/<hostname>} as a registry URL.
+     */
+    record RegistryDiscovery(String hostname) implements Route {}
 
     /** {@code /registry/:hostname/providers.v1/:namespace/:type/versions}: the providers.v1 face's version list. */
     record RegistryVersions(ProviderAddress address) implements RegistryDocument {

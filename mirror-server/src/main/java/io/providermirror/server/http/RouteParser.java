@@ -66,6 +66,9 @@ final class RouteParser {
         if (rawPath.startsWith(DOCS_PREFIX)) {
             return docsPage(rawPath.substring(DOCS_PREFIX.length()));
         }
+        if (rawPath.startsWith(RegistryDiscovery.PREFIX) && rawPath.endsWith(RegistryDiscovery.WELL_KNOWN)) {
+            return RegistryDiscovery.parse(rawPath);
+        }
         if (rawPath.startsWith(ModuleRoutes.PREFIX) && rawPath.contains(ModuleRoutes.SERVICE)) {
             return ModuleRoutes.parse(rawPath);
         }

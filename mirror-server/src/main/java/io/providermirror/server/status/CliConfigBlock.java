@@ -54,6 +54,19 @@ public final class CliConfigBlock {
     }
 
     /**
+     * The registry URL of each routed host on the mirror at {@code https://<authority>} (the public registries first,
+     * then {@code hostnames}, each once), for tools that read a registry themselves: {@code
+     * https://<authority>/registry/<host>}, whose discovery document names the mirror's services for that host.
+     */
+    public static List<String> registryUrls(String authority, Collection<String> hostnames) {
+        Set<String> hosts = new LinkedHashSet<>(PUBLIC_REGISTRIES);
+        hosts.addAll(hostnames);
+        return hosts.stream()
+                .map(host -> "https://" + authority + "/registry/" + host)
+                .toList();
+    }
+
+    /**
      * With access control on: the {@code credentials} blocks the CLI needs, one for the mirror itself (the network
      * mirror protocol) and one per routed registry host (through {@code host} blocks the CLI sends the token of
      * the registry host it routes).

@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * The status page's part about registry modules: the {@code host} blocks that route them, and providers through
- * the providers.v1 face, to this mirror (with a copy button), and the module versions the cache holds with what each is pinned by.
+ * the providers.v1 face, to this mirror (with a copy button), the registry URL of each routed host for tools that
+ * read a registry themselves, and the module versions the cache holds with what each is pinned by.
  */
 final class ModulesSection {
 
@@ -31,7 +32,14 @@ final class ModulesSection {
                 .append("<code>zh:</code> hashes for every platform in <code>.terraform.lock.hcl</code>.</p>\n")
                 .append("<div class=\"block\"><pre id=\"host-blocks\"><code>")
                 .append(PageHtml.escape(CliConfigBlock.hostBlocks(authority, configuredHosts, parentMirrorHosts)))
-                .append("</code></pre><button type=\"button\" id=\"copy-hosts\">Copy</button></div></section>\n");
+                .append("</code></pre><button type=\"button\" id=\"copy-hosts\">Copy</button></div>\n");
+        html.append("<p>Tools that read a registry themselves (update bots such as Renovate) take a registry URL: ")
+                .append("give them this mirror's URL for each host (see <a href=\"/docs/using.md\">using.md</a>, ")
+                .append("Update bots).</p>\n<ul id=\"registry-urls\">");
+        for (String url : CliConfigBlock.registryUrls(authority, configuredHosts)) {
+            html.append("<li><code>").append(PageHtml.escape(url)).append("</code></li>");
+        }
+        html.append("</ul></section>\n");
     }
 
     void renderCached(StringBuilder html) {

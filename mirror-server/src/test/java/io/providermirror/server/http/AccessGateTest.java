@@ -75,6 +75,20 @@ final class AccessGateTest {
     }
 
     @Test
+    void aRegistryHostsDiscoveryDocumentWantsTheTokenItsServicesWant() throws Exception {
+        String document = "/registry/example.test/.well-known/terraform.json";
+        EmbeddedMirror.Answer without = exchange(mirror.connection(), get(document));
+        FullHttpRequest request = get(document);
+        request.headers().set(HttpHeaderNames.AUTHORIZATION, "Bearer " + TOKEN);
+        EmbeddedMirror.Answer with = exchange(mirror.connection(), request);
+
+        assertThat(without.status()).isEqualTo(401);
+        assertThat(without.text()).doesNotContain("modules.v1");
+        assertThat(with.status()).isEqualTo(200);
+        assertThat(with.text()).contains("\"modules.v1\"").contains("\"providers.v1\"");
+    }
+
+    @Test
     void anArchiveWithoutASignedUrlGets403() throws Exception {
         EmbeddedChannel channel = mirror.connection();
 

@@ -138,6 +138,14 @@ public final class ModuleMirror {
         return listed(address).thenApply(entry -> versionAnswers.allowed(address, entry));
     }
 
+    /** What {@link #versions} of every module of {@code hostname} fails with before its origin is asked, if any. */
+    public Optional<RuntimeException> hostRefusal(String hostname) {
+        return rules.hostRefusal(hostname)
+                .map(reason -> "refused to fetch modules of " + hostname + ": " + reason)
+                .or(() -> policy.refusal(hostname))
+                .map(ModuleMirror::forbidden);
+    }
+
     private CompletableFuture<ModuleVersions.Entry> listed(ModuleAddress address) {
         Optional<String> refused = refusalOf(address, null);
         if (refused.isPresent()) {

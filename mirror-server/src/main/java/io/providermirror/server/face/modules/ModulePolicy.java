@@ -7,6 +7,7 @@ import io.providermirror.server.config.ModulePolicyConfig;
 import io.providermirror.server.config.ModuleRule;
 import io.providermirror.server.core.ProviderPolicy;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -54,6 +55,27 @@ public final class ModulePolicy {
             rules.add(new Rule(parts, VersionConstraints.parse(rule.versions()), anyVersion, text));
         }
         return List.copyOf(rules);
+    }
+
+    /**
+     * Why every module of {@code hostname} is refused whatever its namespace, name, system and version, if it is: a
+     * deny rule for all of the host, or allow rules none of which names the host.
+     */
+    public Optional<String> refusal(String hostname) {
+        for (Rule rule : deny) {
+            if (rule.anyVersion()
+                    && rule.parts()[0].matcher(hostname).matches()
+                    && Arrays.stream(rule.parts(), 1, 4).allMatch(ProviderPolicy::matchesEverything)) {
+                return Optional.of("every module of " + hostname + " is denied by " + rule.text());
+            }
+        }
+        if (!allow.isEmpty()
+                && allow.stream()
+                        .noneMatch(rule -> rule.parts()[0].matcher(hostname).matches())) {
+            return Optional.of(
+                    "no module of " + hostname + " matches any of the " + allow.size() + " policy.modules.allow rules");
+        }
+        return Optional.empty();
     }
 
     /** Why {@code address} is refused whatever the version, if it is. */

@@ -101,6 +101,19 @@ public final class ProviderRegistryFace {
     }
 
     /**
+     * What every request of this face for a provider of {@code hostname} fails with before any origin is asked, if it
+     * would whatever the provider: a refused host (403) or a policy that refuses all of the host.
+     */
+    public Optional<RuntimeException> hostRefusal(String hostname) {
+        Optional<String> host = rules.hostRefusal(hostname);
+        if (host.isPresent()) {
+            return Optional.of(new OriginException(
+                    OriginException.Reason.FORBIDDEN, "refused to fetch providers of " + hostname + ": " + host.get()));
+        }
+        return policy.refusal(hostname).map(PolicyDeniedException::new);
+    }
+
+    /**
      * {@code :namespace/:type/versions}: the versions {@code index.json} lists, each with the platforms the policy
      * lets in and the protocols its origin named. For a host whose source is a parent network mirror the answer
      * carries a warning (the CLI shows it): its packages cannot be installed through this face.
