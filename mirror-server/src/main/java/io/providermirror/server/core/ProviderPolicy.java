@@ -80,7 +80,7 @@ public final class ProviderPolicy {
      * Whether {@code pattern}, a rule's part made by {@link #glob}, matches every value: the part is only stars. A
      * rule whose parts after the host are all such applies to everything of the hosts it matches.
      */
-    static boolean matchesEverything(Pattern pattern) {
+    public static boolean matchesEverything(Pattern pattern) {
         return pattern.pattern().matches("(\\.\\*)+");
     }
 

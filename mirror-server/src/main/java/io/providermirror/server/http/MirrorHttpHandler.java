@@ -190,7 +190,7 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
                     .writeAndFlush(RegistryDiscovery.response(
                             discovery,
                             request.headers().get(HttpHeaderNames.HOST),
-                            mirror.registry(),
+                            services.registry(),
                             services.modules(),
                             exchange.head()));
         } else if (route instanceof Route.RegistryVersions versions) {

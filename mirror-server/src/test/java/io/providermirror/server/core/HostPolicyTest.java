@@ -6,6 +6,7 @@ import io.providermirror.server.config.ModulePolicyConfig;
 import io.providermirror.server.config.ModuleRule;
 import io.providermirror.server.config.PolicyConfig;
 import io.providermirror.server.config.ProviderRule;
+import io.providermirror.server.face.modules.ModulePolicy;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
