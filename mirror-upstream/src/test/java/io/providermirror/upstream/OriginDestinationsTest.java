@@ -155,4 +155,18 @@ final class OriginDestinationsTest {
         assertThat(OriginDestinations.port(URI.create("http://a.test/x"))).isEqualTo(80);
         assertThat(OriginDestinations.port(URI.create("http://a.test:8080/x"))).isEqualTo(8080);
     }
+
+    @Test
+    void anAllowanceComparesAuthoritiesInOneSpelling() {
+        assertThat(InternalAuthorities.authority("FD00::5", 8443)).isEqualTo("[fd00::5]:8443");
+        assertThat(InternalAuthorities.authority("[fd00::5]", 443)).isEqualTo("[fd00::5]:443");
+        assertThat(InternalAuthorities.authority("Registry.Corp.test", 80)).isEqualTo("registry.corp.test:80");
+        InternalAuthorities internal =
+                InternalAuthorities.of(Map.of("A.test", Set.of("[FD00::5]", "Registry.Corp.test", "10.0.0.7:8080")));
+        assertThat(internal.allows("a.test", "fd00::5", 443)).isTrue();
+        assertThat(internal.allows("a.test", "registry.corp.test", 443)).isTrue();
+        assertThat(internal.allows("a.test", "10.0.0.7", 8080)).isTrue();
+        assertThat(internal.allows("a.test", "10.0.0.7", 443)).isFalse();
+        assertThat(internal.allows("b.test", "registry.corp.test", 443)).isFalse();
+    }
 }
