@@ -1,7 +1,6 @@
 package io.providermirror.upstream;
 
 import java.net.Inet4Address;
-import java.net.Inet6Address;
 import java.net.InetAddress;
 
 /**
@@ -34,22 +33,21 @@ public final class InternalAddresses {
                     || first == 192 && second == 0 && (bytes[2] & 0xff) == 0 // IETF protocol assignments
                     || first >= 240; // reserved and broadcast
         }
-        if (address instanceof Inet6Address) {
-            return (bytes[0] & 0xfe) == 0xfc // unique local, fc00::/7
-                    || embeddedIpv4(bytes).map(InternalAddresses::isInternal).orElse(false);
-        }
-        return false;
+        // Otherwise IPv6, the only other kind of InetAddress.
+        return (bytes[0] & 0xfe) == 0xfc // unique local, fc00::/7
+                || embeddedIpv4(bytes).map(InternalAddresses::isInternal).orElse(false);
     }
 
     /**
-     * The IPv4 addresses a gateway would reach for this IPv6 address: the last 32 bits of IPv4-compatible
-     * ({@code ::/96}), IPv4-mapped ({@code ::ffff:0:0/96}, however written) and NAT64 ({@code 64:ff9b::/96});
-     * bits 16 to 48 of 6to4 ({@code 2002::/16}); for Teredo ({@code 2001::/32}) the client's address (the last
-     * 32 bits inverted), and the server's (bits 32 to 64) is also checked.
+     * The IPv4 addresses a gateway would reach for this IPv6 address: the last 32 bits of an address in
+     * {@code ::/8} whose bits 80 to 96 are all zeros or all ones (IPv4-compatible {@code ::/96}, IPv4-mapped
+     * {@code ::ffff:0:0/96} however written, IPv4-translated {@code ::ffff:0:0:0/96}, NAT64 {@code 64:ff9b::/96} and
+     * the local-use {@code 64:ff9b:1::/48} with the IPv4 address last); bits 16 to 48 of 6to4 ({@code 2002::/16});
+     * for Teredo ({@code 2001::/32}) the client's address (the last 32 bits inverted), and the server's (bits 32 to
+     * 64) is also checked.
      */
     private static java.util.Optional<InetAddress> embeddedIpv4(byte[] v6) {
-        if (prefixIs(v6, 10, 0) && (v6[10] == 0 && v6[11] == 0 || v6[10] == (byte) 0xff && v6[11] == (byte) 0xff)
-                || prefixIs(v6, 0, 0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0)) {
+        if (v6[0] == 0 && (v6[10] == 0 && v6[11] == 0 || v6[10] == (byte) 0xff && v6[11] == (byte) 0xff)) {
             return ipv4(v6[12], v6[13], v6[14], v6[15]);
         }
         if ((v6[0] & 0xff) == 0x20 && (v6[1] & 0xff) == 0x02) {
@@ -60,27 +58,10 @@ public final class InternalAddresses {
             if (server.map(InternalAddresses::isInternal).orElse(false)) {
                 return server;
             }
+            // The last byte's inversion decides nothing: every range above is /24 or wider.
             return ipv4((byte) ~v6[12], (byte) ~v6[13], (byte) ~v6[14], (byte) ~v6[15]);
         }
         return java.util.Optional.empty();
-    }
-
-    /** True when the first {@code length} bytes are zero, or, with {@code values}, equal to them. */
-    private static boolean prefixIs(byte[] bytes, int length, int... values) {
-        if (values.length > 0) {
-            for (int i = 0; i < values.length; i++) {
-                if ((bytes[i] & 0xff) != values[i]) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        for (int i = 0; i < length; i++) {
-            if (bytes[i] != 0) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static java.util.Optional<InetAddress> ipv4(byte a, byte b, byte c, byte d) {

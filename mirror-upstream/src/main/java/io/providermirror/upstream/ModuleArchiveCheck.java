@@ -40,13 +40,13 @@ public final class ModuleArchiveCheck {
                 return zip(archive, limits);
             case TAR_GZ, TGZ:
                 return tar(
-                        GzipCompressorInputStream.builder()
+                        () -> GzipCompressorInputStream.builder()
                                 .setInputStream(buffered(archive))
                                 .setDecompressConcatenated(true)
                                 .get(),
                         limits);
             case TAR_BZ2, TAR_TBZ2:
-                return tar(new BZip2CompressorInputStream(buffered(archive), true), limits);
+                return tar(() -> new BZip2CompressorInputStream(buffered(archive), true), limits);
             default:
                 return Optional.of("the mirror does not unpack ." + type.extension()
                         + " archives to check them; publish the module as .tar.gz or .zip");
@@ -57,8 +57,14 @@ public final class ModuleArchiveCheck {
         return new BufferedInputStream(Channels.newInputStream(archive), 64 * 1024);
     }
 
-    private static Optional<String> tar(InputStream decompressed, ArchiveLimits limits) throws IOException {
-        try (TarArchiveInputStream tar = new TarArchiveInputStream(decompressed)) {
+    /** Opens the decompressed stream; a stream that is not of its format fails here, as unreadable. */
+    @FunctionalInterface
+    private interface Decompressed {
+        InputStream open() throws IOException;
+    }
+
+    private static Optional<String> tar(Decompressed decompressed, ArchiveLimits limits) {
+        try (TarArchiveInputStream tar = new TarArchiveInputStream(decompressed.open())) {
             int entries = 0;
             long total = 0;
             byte[] buffer = new byte[64 * 1024];

@@ -5,11 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.providermirror.testkit.ModuleArchives;
 import io.providermirror.testkit.ModuleArchives.Entry;
 import io.providermirror.upstream.git.ArchiveLimits;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
+import org.apache.commons.compress.compressors.bzip2.BZip2CompressorOutputStream;
 import org.apache.commons.compress.utils.SeekableInMemoryByteChannel;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -94,5 +101,110 @@ final class ModuleArchiveCheckTest {
         assertThat(problem(format, many)).contains("more than 100 entries");
         assertThat(problem(format, Entry.file("big.tf", "x".repeat(1_000_001))))
                 .contains("more than 1000000 bytes unpacked");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Format.class)
+    void exactlyAsManyEntriesAndBytesAsTheLimitsAllowAreKept(Format format) throws IOException {
+        Entry[] hundred = new Entry[100];
+        for (int i = 0; i < hundred.length; i++) {
+            hundred[i] = Entry.file("f" + i + ".tf", "");
+        }
+        assertThat(problem(format, hundred)).isEmpty();
+        assertThat(problem(format, Entry.file("big.tf", "x".repeat(1_000_000)))).isEmpty();
+        assertThat(problem(format, Entry.file("a.tf", "x".repeat(500_000)), Entry.file("b.tf", "x".repeat(500_001))))
+                .as("the bytes of all entries count together")
+                .contains("more than 1000000 bytes unpacked");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/etc/passwd", "../../etc/passwd"})
+    void aTarHardLinkWhoseTargetLeavesTheModuleIsRefused(String target) throws IOException {
+        TarArchiveEntry link = new TarArchiveEntry("passwd", TarArchiveEntry.LF_LINK);
+        link.setLinkName(target);
+        assertThat(check(tar(false, link), ModuleSource.ArchiveType.TAR_GZ))
+                .hasValueSatisfying(
+                        reason -> assertThat(reason).contains("link target").contains(target));
+        TarArchiveEntry inside = new TarArchiveEntry("alias.tf", TarArchiveEntry.LF_LINK);
+        inside.setLinkName("main.tf");
+        assertThat(check(tar(false, inside), ModuleSource.ArchiveType.TAR_GZ)).isEmpty();
+    }
+
+    @Test
+    void aTarBz2IsCheckedAsATarGzIs() throws IOException {
+        TarArchiveEntry file = new TarArchiveEntry("main.tf");
+        TarArchiveEntry escaping = new TarArchiveEntry("/etc/cron.d/x", true);
+        for (ModuleSource.ArchiveType type :
+                List.of(ModuleSource.ArchiveType.TAR_BZ2, ModuleSource.ArchiveType.TAR_TBZ2)) {
+            assertThat(check(tar(true, file), type)).as(type.name()).isEmpty();
+            assertThat(check(tar(true, file, escaping), type))
+                    .as(type.name())
+                    .hasValue("an absolute entry name (/etc/cron.d/x)");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = ModuleSource.ArchiveType.class,
+            names = {"TAR_XZ", "TXZ"})
+    void anArchiveTypeTheMirrorDoesNotUnpackIsRefusedSayingWhatToPublish(ModuleSource.ArchiveType type)
+            throws IOException {
+        assertThat(check(ModuleArchives.tarGz(List.of(MAIN)), type))
+                .hasValue("the mirror does not unpack ." + type.extension()
+                        + " archives to check them; publish the module as .tar.gz or .zip");
+    }
+
+    @Test
+    void bytesThatAreNoArchiveAreRefusedAsUnreadable() throws IOException {
+        byte[] garbage = "this is not an archive at all".repeat(10).getBytes(StandardCharsets.US_ASCII);
+        assertThat(check(garbage, ModuleSource.ArchiveType.ZIP))
+                .hasValueSatisfying(reason -> assertThat(reason).startsWith("not a readable zip archive: "));
+        for (ModuleSource.ArchiveType type :
+                List.of(ModuleSource.ArchiveType.TAR_GZ, ModuleSource.ArchiveType.TAR_BZ2)) {
+            assertThat(check(garbage, type))
+                    .as(type.name())
+                    .hasValueSatisfying(reason -> assertThat(reason).startsWith("not a readable archive: "));
+        }
+    }
+
+    @Test
+    void aZipLinkTargetLongerThanAnyPathIsRefused() throws IOException {
+        String longest = "a/".repeat(2048);
+        assertThat(problem(Format.ZIP, MAIN, Entry.symlink("deep", longest))).isEmpty();
+        assertThat(problem(Format.ZIP, MAIN, Entry.symlink("deeper", longest + "b")))
+                .hasValue("a link target longer than 4096 bytes (deeper)");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Format.class)
+    void aNameInAMessageIsCutAt200CharactersWithoutControlCharacters(Format format) throws IOException {
+        String name200 = "../" + "n".repeat(197);
+        assertThat(problem(format, Entry.file(name200, "x")))
+                .hasValue("a entry name that climbs out with '..' (" + name200 + ")");
+        assertThat(problem(format, Entry.file(name200 + "tail", "x")))
+                .hasValue("a entry name that climbs out with '..' (" + name200 + "...)");
+        assertThat(problem(format, Entry.file("/etc/\u001b[31mred", "x")))
+                .hasValue("an absolute entry name (/etc/?[31mred)");
+    }
+
+    private static Optional<String> check(byte[] archive, ModuleSource.ArchiveType type) throws IOException {
+        try (SeekableByteChannel channel = new SeekableInMemoryByteChannel(archive)) {
+            return ModuleArchiveCheck.problem(channel, type, LIMITS);
+        }
+    }
+
+    /** A tar (gzip- or bzip2-compressed) of empty entries as given, hard links among them. */
+    private static byte[] tar(boolean bzip2, TarArchiveEntry... entries) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (OutputStream compressed =
+                        bzip2 ? new BZip2CompressorOutputStream(bytes) : new java.util.zip.GZIPOutputStream(bytes);
+                TarArchiveOutputStream tar = new TarArchiveOutputStream(compressed)) {
+            tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
+            for (TarArchiveEntry entry : entries) {
+                tar.putArchiveEntry(entry);
+                tar.closeArchiveEntry();
+            }
+        }
+        return bytes.toByteArray();
     }
 }

@@ -317,4 +317,18 @@ final class OpenPgpSignaturesTest {
         assertThat(SignaturePolicy.defaultFor("registry.terraform.io").allowUnsigned())
                 .isFalse();
     }
+
+    @Test
+    void theKeyIdPinsOfAPolicyAreTheOnesStartUpWarnsAbout() {
+        SignaturePolicy policy = new SignaturePolicy(
+                false,
+                Set.of(
+                        "34365d9472d7468f",
+                        "C874011F0AB405110D02105534365D9472D7468F",
+                        "0x72D7468F34365D94",
+                        "c874011f0ab405110d02105534365d9472d7468fc874011f0ab40511" + "0d021055"));
+        assertThat(policy.keyIdPins()).containsExactly("34365D9472D7468F", "72D7468F34365D94");
+        assertThat(new SignaturePolicy(false, Set.of("C874011F0AB405110D02105534365D9472D7468F")).keyIdPins())
+                .isEmpty();
+    }
 }

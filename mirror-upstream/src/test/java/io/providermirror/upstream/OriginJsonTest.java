@@ -95,4 +95,26 @@ final class OriginJsonTest {
                 .isInstanceOf(OriginJson.RefusedJsonException.class)
                 .hasMessageContaining("differ only in case");
     }
+
+    @Test
+    void aKeyIsCheckedAsAValueIs() {
+        assertThat(refusal("{\"\\ud800\":1}"))
+                .contains("has an unpaired surrogate escape in the key \"\ud800\" at the top-level object");
+        assertThat(refusal("{\"a\":{\"b\":[\"\\udc00\"]}}")).contains("in a value at \"a.b[0]\"");
+    }
+
+    @Test
+    void aByteOrderMarkAloneIsRefusedAsOne() {
+        assertThatThrownBy(() -> OriginJson.read(new byte[] {(byte) 0xef, (byte) 0xbb, (byte) 0xbf}, "the document"))
+                .hasMessageContaining("byte order mark");
+    }
+
+    @Test
+    void aTreeAndAValueOfAGivenClassAreReadAfterTheSameChecks() throws Exception {
+        assertThat(OriginJson.readTree(utf8("{\"a\":[1,2]}")).get("a").size()).isEqualTo(2);
+        assertThat(OriginJson.readTree(utf8("")).isMissingNode()).isTrue();
+        assertThat(OriginJson.readValue(utf8("{\"a\":\"b\"}"), Object.class)).isEqualTo(Map.of("a", "b"));
+        assertThatThrownBy(() -> OriginJson.readTree(utf8("{\"a\":1,\"A\":2}")))
+                .isInstanceOf(OriginJson.RefusedJsonException.class);
+    }
 }

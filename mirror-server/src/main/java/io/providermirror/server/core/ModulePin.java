@@ -43,6 +43,16 @@ public record ModulePin(
         return new ModulePin(kind, sha256, size, commitId, archiveType, subdirectory, source, pinnedAt, false);
     }
 
+    /**
+     * True when {@code fetched} is the content this pin holds: the same kind and subdirectory, and the same commit
+     * (git) or the same sha256 (an archive). The size, source, date and acceptance do not decide.
+     */
+    public boolean matches(ModulePin fetched) {
+        return kind.equals(fetched.kind)
+                && subdirectory.equals(fetched.subdirectory)
+                && (kind.equals("GIT") ? commitId.equals(fetched.commitId) : sha256.equals(fetched.sha256));
+    }
+
     /** What the content is pinned by, for messages: {@code commit <id>} or {@code sha256 <hex>}. */
     public String identity() {
         return commitId.isEmpty() ? "sha256 " + sha256 : "commit " + commitId;

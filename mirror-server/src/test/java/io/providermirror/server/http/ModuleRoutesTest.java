@@ -63,4 +63,11 @@ final class ModuleRoutesTest {
         assertThat(RouteParser.parse("/registry/registry.terraform.io/other.v1/a/b/c/versions"))
                 .isInstanceOf(Route.Invalid.class);
     }
+
+    @Test
+    void theBaseOfAHostsModuleRegistryIsWhereItsRoutesAreParsed() {
+        assertThat(ModuleRoutes.base("example.test")).isEqualTo("/registry/example.test/modules.v1/");
+        assertThat(RouteParser.parse(ModuleRoutes.base("example.test") + "acme/vpc/aws/versions"))
+                .isInstanceOf(Route.ModuleVersions.class);
+    }
 }

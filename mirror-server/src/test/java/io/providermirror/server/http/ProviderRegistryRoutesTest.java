@@ -93,4 +93,11 @@ final class ProviderRegistryRoutesTest {
         assertThat(urls.sha256Sums()).isEqualTo("amd64/SHA256SUMS?expires=1&signature=abc");
         assertThat(urls.signature()).isEqualTo("amd64/SHA256SUMS.sig?expires=1&signature=abc");
     }
+
+    @Test
+    void theBaseOfAHostsProviderRegistryIsWhereItsRoutesAreParsed() {
+        assertThat(ProviderRegistryRoutes.base("example.test")).isEqualTo("/registry/example.test/providers.v1/");
+        assertThat(RouteParser.parse(ProviderRegistryRoutes.base("example.test") + "acme/foo/versions"))
+                .isInstanceOf(Route.RegistryVersions.class);
+    }
 }

@@ -206,4 +206,54 @@ final class RouteParserTest {
             }
         }
     }
+
+    @Test
+    void theOperationsPathsHaveTheirOwnRoutes() {
+        assertThat(RouteParser.parse("/metrics")).isEqualTo(new Route.Metrics());
+        assertThat(RouteParser.parse("/status.json")).isEqualTo(new Route.StatusJson());
+        assertThat(RouteParser.parse("/healthz")).isEqualTo(new Route.Health());
+        assertThat(RouteParser.parse("/readyz")).isEqualTo(new Route.Ready());
+    }
+
+    @Test
+    void aPathOfTheLongestLengthIsReadAndOneCharacterMoreIsRefused() {
+        String longest = "/" + "a".repeat(RouteParser.MAX_PATH_LENGTH - 1);
+        assertThat(RouteParser.parse(longest))
+                .isInstanceOfSatisfying(
+                        Route.Invalid.class,
+                        invalid -> assertThat(invalid.status()).isEqualTo(404));
+        assertThat(RouteParser.parse(longest + "a"))
+                .isEqualTo(new Route.Invalid(400, "the request path is longer than 1024 characters"));
+    }
+
+    @Test
+    void aPercentSignAnywhereIsRefusedTheFirstCharacterToo() {
+        Route refused = new Route.Invalid(400, "percent-encoded characters are not valid in mirror paths");
+        assertThat(RouteParser.parse("%2Fproviders")).isEqualTo(refused);
+        assertThat(RouteParser.parse("/providers/%2e%2e/index.json")).isEqualTo(refused);
+    }
+
+    @Test
+    void printableAsciiFromExclamationMarkToTildeIsReadAndNothingBeyond() {
+        Route refused = new Route.Invalid(400, "the request path holds a character that is not valid in mirror paths");
+        for (String path : new String[] {"/!", "/~", "/a!b~"}) {
+            assertThat(RouteParser.parse(path)).as(path).isNotEqualTo(refused);
+        }
+        for (String path : new String[] {"/ ", "/\u007f", "/\u0000", "/\u00e9", "/\t", "/a\\b"}) {
+            assertThat(RouteParser.parse(path)).as(path).isEqualTo(refused);
+        }
+    }
+
+    @Test
+    void anArchiveNameWithoutAVersionBeforeItsPlatformIsMalformed() {
+        String prefix = "/providers/registry.terraform.io/hashicorp/random/";
+        String expected = "expected terraform-provider-random_<version>_<os>_<arch>.zip";
+        assertThat(RouteParser.parse(prefix + "terraform-provider-random__linux_amd64.zip"))
+                .isEqualTo(new Route.Invalid(
+                        400, "malformed archive name 'terraform-provider-random__linux_amd64.zip': " + expected));
+        assertThat(RouteParser.parse(prefix + "terraform-provider-random_1.0.0_amd64.zip"))
+                .isInstanceOfSatisfying(
+                        Route.Invalid.class,
+                        invalid -> assertThat(invalid.message()).startsWith("malformed "));
+    }
 }

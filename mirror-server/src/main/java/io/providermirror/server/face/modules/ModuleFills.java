@@ -271,12 +271,7 @@ final class ModuleFills {
             return;
         }
         ModulePin pin = pinned.get();
-        boolean same = pin.kind().equals(fetched.kind())
-                && pin.subdirectory().equals(fetched.subdirectory())
-                && (pin.kind().equals("GIT")
-                        ? pin.commitId().equals(fetched.commitId())
-                        : pin.sha256().equals(fetched.sha256()));
-        if (!same) {
+        if (!pin.matches(fetched)) {
             throw refused(
                     address,
                     VerificationException.Check.MODULE_PIN,
