@@ -1,0 +1,334 @@
+package io.providermirror.server.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.providermirror.testkit.FakeModuleRegistry;
+import io.providermirror.testkit.FakeOrigin;
+import io.providermirror.testkit.GitHttpServer;
+import io.providermirror.testkit.GitRepository;
+import io.providermirror.testkit.ModuleArchives;
+import io.providermirror.testkit.TerraformCli;
+import java.io.File;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The real {@code terraform} CLI installs registry modules through the running mirror, routed there by the CLI's
+ * {@code host} block, with a {@code PATH} that holds {@code terraform} and no {@code git}: sources that are a
+ * tar.gz URL, a tar.gz with {@code //subdir}, a git tag and a git tag with {@code //subdir}, the git ones on a git
+ * server over HTTPS on loopback. The tests run in order: they share the mirror's cache, and the last one stops
+ * the origin and the git server.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+final class ModuleEndToEndIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path tmp;
+
+    private static FakeOrigin origin;
+    private static FakeModuleRegistry registry;
+    private static GitHttpServer git;
+    private static MirrorFixture mirror;
+    private static TerraformCli cli;
+    private static Path noGitBin;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path terraform = TerraformCli.locate().orElse(null);
+        if (terraform == null) {
+            return;
+        }
+        origin = FakeOrigin.start(tmp.resolve("origin"));
+        registry = FakeModuleRegistry.of(origin);
+        // The git server presents the origin's certificate, so the mirror trusts it as it trusts the origin.
+        git = GitHttpServer.start(tmp.resolve("git"), origin.certificates());
+        mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+                .set("cache.indexTtl", "15m")
+                // The git server is on loopback: an internal authority the origin's module sources may lead to.
+                .set(
+                        "upstream.hosts." + MirrorFixture.HOST.replace(".", "\\.") + ".downloadHosts",
+                        List.of(git.url("x").getAuthority()))
+                .start();
+        Path cliConfig = Files.writeString(tmp.resolve("terraform.rc"), """
+                host "%s" {
+                  services = {
+                    "modules.v1" = "https://localhost:%d/registry/%s/modules.v1/"
+                  }
+                }
+                """.formatted(
+                        MirrorFixture.HOST, mirror.mirror.port(), MirrorFixture.HOST));
+        noGitBin = Files.createDirectories(tmp.resolve("bin"));
+        Files.createSymbolicLink(noGitBin.resolve("terraform"), terraform.toAbsolutePath());
+        cli = TerraformCli.using(
+                        terraform,
+                        Files.createDirectories(tmp.resolve("home")),
+                        cliConfig,
+                        mirror.mirror.generatedCaFile().orElseThrow())
+                .withPath(noGitBin);
+    }
+
+    @BeforeEach
+    void requireTerraform() {
+        TerraformCli.locateOrSkip();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (mirror != null) {
+            mirror.close();
+        }
+        if (git != null) {
+            git.close();
+        }
+        if (origin != null) {
+            origin.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void thePathHoldsTerraformAndNoGit() {
+        assertThat(resolvable("terraform", noGitBin.toString())).isTrue();
+        assertThat(resolvable("git", noGitBin.toString()))
+                .as("git on the CLI's PATH")
+                .isFalse();
+    }
+
+    @Test
+    @Order(2)
+    void initAndApplyInstallArchiveAndGitModulesWithoutGit() throws Exception {
+        publishAll();
+        Path directory = configuration("first", "1.0.0");
+
+        TerraformCli.Result init = cli.run(directory, "init", "-input=false", "-no-color");
+        assertThat(init.exitCode()).as(init.output()).isZero();
+        TerraformCli.Result apply = cli.run(directory, "apply", "-auto-approve", "-input=false", "-no-color");
+        assertThat(apply.exitCode()).as(apply.output()).isZero();
+
+        assertThat(outputs(directory))
+                .containsEntry("tarball", "tarball 1.0.0 root")
+                .containsEntry("subdir", "subdir 1.0.0 inner")
+                .containsEntry("gitmod", "gitmod v1.0.0 root")
+                .containsEntry("gitsub", "gitsub v2.0.0 inner");
+        assertThat(registry.archiveDownloads("/archives/tarball-1.0.0.tar.gz")).isEqualTo(1);
+        assertThat(registry.archiveDownloads("/archives/subdir-1.0.0.tar.gz")).isEqualTo(1);
+        assertThat(git.paths()).anyMatch(path -> path.startsWith("/gitmod.git/"));
+        assertThat(git.paths()).anyMatch(path -> path.startsWith("/gitsub.git/"));
+    }
+
+    @Test
+    @Order(3)
+    void aTagMovedBeforeTheMirrorFirstFetchedItsVersionIsTakenAsFound() throws Exception {
+        GitRepository repository = git.createRepository("early");
+        String planned = repository.commit(module("early", "planned"), "planned");
+        repository.tag("v1.0.0", planned, true);
+        registry.publish("corp", "early", "generic", "1.0.0", "git::" + repository.url() + "?ref=v1.0.0");
+        repository.moveTag("v1.0.0", repository.commit(module("early", "moved"), "moved"));
+        Path directory = single("early", "corp/early/generic", "1.0.0");
+
+        TerraformCli.Result init = cli.run(directory, "init", "-input=false", "-no-color");
+        assertThat(init.exitCode()).as(init.output()).isZero();
+        TerraformCli.Result apply = cli.run(directory, "apply", "-auto-approve", "-input=false", "-no-color");
+        assertThat(apply.exitCode()).as(apply.output()).isZero();
+
+        assertThat(outputs(directory)).containsEntry("early", "early moved root");
+    }
+
+    @Test
+    @Order(4)
+    void aTagMovedAfterItsVersionWasPinnedIsRefusedWhenTheArchiveIsFetchedAgain() throws Exception {
+        GitRepository repository = git.createRepository("pinned");
+        String first = repository.commit(module("pinned", "first"), "first");
+        repository.tag("v3.0.0", first, false);
+        registry.publish("corp", "pinned", "generic", "3.0.0", "git::" + repository.url() + "?ref=v3.0.0");
+        Path before = single("pinned-before", "corp/pinned/generic", "3.0.0");
+        TerraformCli.Result init = cli.run(before, "init", "-input=false", "-no-color");
+        assertThat(init.exitCode()).as(init.output()).isZero();
+
+        // The tag moves at the origin; the mirror loses its archive (eviction, a wiped disk) but keeps its pins.
+        repository.moveTag("v3.0.0", repository.commit(module("pinned", "second"), "second"));
+        int deleted = deleteCachedArchive("corp/pinned/generic/3.0.0");
+        assertThat(deleted).as("cached archive files removed").isPositive();
+
+        Path after = single("pinned-after", "corp/pinned/generic", "3.0.0");
+        TerraformCli.Result again = cli.run(after, "init", "-input=false", "-no-color");
+        assertThat(again.exitCode()).as(again.output()).isNotZero();
+        assertThat(again.output()).contains("pinned");
+        assertThat(after.resolve(".terraform/modules/pinned/main.tf")).doesNotExist();
+        assertThat(refusal("corp/pinned/generic/3.0.0").toLowerCase(Locale.ROOT))
+                .contains("pin");
+    }
+
+    @Test
+    @Order(5)
+    void withTheOriginAndTheGitServerStoppedAFreshInitIsServedFromTheCache() throws Exception {
+        int registryRequests = registry.registryRequests();
+        git.stop();
+        origin.close();
+        Path directory = configuration("offline", "1.0.0");
+
+        TerraformCli.Result init = cli.run(directory, "init", "-input=false", "-no-color");
+        assertThat(init.exitCode()).as(init.output()).isZero();
+        TerraformCli.Result apply = cli.run(directory, "apply", "-auto-approve", "-input=false", "-no-color");
+        assertThat(apply.exitCode()).as(apply.output()).isZero();
+
+        assertThat(outputs(directory))
+                .containsEntry("tarball", "tarball 1.0.0 root")
+                .containsEntry("subdir", "subdir 1.0.0 inner")
+                .containsEntry("gitmod", "gitmod v1.0.0 root")
+                .containsEntry("gitsub", "gitsub v2.0.0 inner");
+        assertThat(registryRequests).isPositive();
+    }
+
+    /** Four modules at 1.0.0 (gitsub at 2.0.0) and decoys at other versions, so outputs prove the versions. */
+    private static void publishAll() {
+        registry.serveArchive("/archives/tarball-1.0.0.tar.gz", ModuleArchives.tarGz(module("tarball", "1.0.0")));
+        registry.serveArchive("/archives/tarball-0.9.0.tar.gz", ModuleArchives.tarGz(module("tarball", "0.9.0")));
+        registry.publish(
+                "corp",
+                "tarball",
+                "generic",
+                "1.0.0",
+                registry.archiveUrl("/archives/tarball-1.0.0.tar.gz").toString());
+        registry.publish("corp", "tarball", "generic", "0.9.0", "/archives/tarball-0.9.0.tar.gz");
+        registry.serveArchive("/archives/subdir-1.0.0.tar.gz", ModuleArchives.tarGz(nested("subdir", "1.0.0")));
+        // Relative, resolved against the download URL as the CLI does, with a go-getter subdirectory.
+        registry.publish(
+                "corp", "subdir", "generic", "1.0.0", "../../../../../../archives/subdir-1.0.0.tar.gz//modules/inner");
+
+        GitRepository gitmod = git.createRepository("gitmod");
+        String one = gitmod.commit(module("gitmod", "v1.0.0"), "v1");
+        gitmod.tag("v1.0.0", one, true);
+        gitmod.tag("v1.1.0", gitmod.commit(module("gitmod", "v1.1.0"), "v1.1"), true);
+        registry.publish("corp", "gitmod", "generic", "1.0.0", "git::" + gitmod.url() + "?ref=v1.0.0");
+        registry.publish("corp", "gitmod", "generic", "1.1.0", "git::" + gitmod.url() + "?ref=v1.1.0");
+
+        GitRepository gitsub = git.createRepository("gitsub");
+        gitsub.tag("v2.0.0", gitsub.commit(nested("gitsub", "v2.0.0"), "v2"), false);
+        gitsub.commit(nested("gitsub", "main"), "after the tag");
+        registry.publish("corp", "gitsub", "generic", "2.0.0", "git::" + gitsub.url() + "//modules/inner?ref=v2.0.0");
+    }
+
+    /** A module whose output {@code version} says its name, its version and that it is the root of its source. */
+    private static Map<String, String> module(String name, String version) {
+        return Map.of("main.tf", "output \"version\" {\n  value = \"" + name + " " + version + " root\"\n}\n");
+    }
+
+    /** A source whose module is in {@code modules/inner}, with a decoy at its root. */
+    private static Map<String, String> nested(String name, String version) {
+        return Map.of(
+                "main.tf",
+                "output \"version\" {\n  value = \"" + name + " " + version + " root\"\n}\n",
+                "modules/inner/main.tf",
+                "output \"version\" {\n  value = \"" + name + " " + version + " inner\"\n}\n");
+    }
+
+    private static Path configuration(String directoryName, String version) throws Exception {
+        StringBuilder text = new StringBuilder();
+        for (String[] call : List.of(
+                new String[] {"tarball", version},
+                new String[] {"subdir", version},
+                new String[] {"gitmod", version},
+                new String[] {"gitsub", "2.0.0"})) {
+            text.append(call(call[0], "corp/" + call[0] + "/generic", call[1]));
+        }
+        Path directory = Files.createDirectories(tmp.resolve(directoryName));
+        Files.writeString(directory.resolve("main.tf"), text);
+        return directory;
+    }
+
+    private static Path single(String directoryName, String module, String version) throws Exception {
+        Path directory = Files.createDirectories(tmp.resolve(directoryName));
+        String name = module.split("/")[1];
+        Files.writeString(directory.resolve("main.tf"), call(name, module, version));
+        return directory;
+    }
+
+    private static String call(String name, String module, String version) {
+        return """
+                module "%s" {
+                  source  = "%s/%s"
+                  version = "%s"
+                }
+                output "%s" {
+                  value = module.%s.version
+                }
+                """.formatted(name, MirrorFixture.HOST, module, version, name, name);
+    }
+
+    private static Map<String, String> outputs(Path directory) throws Exception {
+        TerraformCli.Result output = cli.run(directory, "output", "-json", "-no-color");
+        assertThat(output.exitCode()).as(output.output()).isZero();
+        JsonNode root = JSON.readTree(output.output());
+        Map<String, String> values = new java.util.TreeMap<>();
+        for (Map.Entry<String, JsonNode> named : root.properties()) {
+            values.put(named.getKey(), named.getValue().get("value").asText());
+        }
+        return values;
+    }
+
+    private static boolean resolvable(String command, String path) {
+        return Stream.of(path.split(File.pathSeparator))
+                .map(directory -> Path.of(directory, command))
+                .anyMatch(Files::isExecutable);
+    }
+
+    /** The mirror's answer for the archive its download points the CLI at, or the download's answer if not 204. */
+    private static HttpResponse<byte[]> archiveOnMirror(String moduleVersion) throws Exception {
+        HttpResponse<byte[]> download =
+                mirror.get("/registry/" + MirrorFixture.HOST + "/modules.v1/" + moduleVersion + "/download");
+        if (download.statusCode() != 204) {
+            return download;
+        }
+        String location = download.headers().firstValue("X-Terraform-Get").orElseThrow();
+        URI url = URI.create(location.replaceFirst("^(https://[^/]+/[^?]*?)//[^?]*", "$1"));
+        return mirror.get(url.getRawPath());
+    }
+
+    /** Deletes every file in the mirror's cache holding the bytes of the version's archive; returns how many. */
+    private static int deleteCachedArchive(String moduleVersion) throws Exception {
+        HttpResponse<byte[]> archive = archiveOnMirror(moduleVersion);
+        assertThat(archive.statusCode()).isEqualTo(200);
+        String sha256 = FakeOrigin.hex(archive.body());
+        List<Path> copies = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(mirror.cacheDirectory)) {
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                if (Files.size(file) == archive.body().length
+                        && FakeOrigin.hex(Files.readAllBytes(file)).equals(sha256)) {
+                    copies.add(file);
+                }
+            }
+        }
+        for (Path copy : copies) {
+            Files.delete(copy);
+        }
+        return copies.size();
+    }
+
+    /** The mirror's JSON error for the version's download or archive, whichever refused. */
+    private static String refusal(String moduleVersion) throws Exception {
+        HttpResponse<byte[]> answer = archiveOnMirror(moduleVersion);
+        assertThat(answer.statusCode()).as("the mirror refuses the moved tag").isGreaterThanOrEqualTo(400);
+        return MirrorFixture.error(answer) + " " + new String(answer.body(), StandardCharsets.UTF_8);
+    }
+}
