@@ -2,16 +2,14 @@ package io.providermirror.server.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.providermirror.server.cli.ExportCommand;
 import io.providermirror.server.cli.ImportCommand;
 import io.providermirror.testkit.FakeModuleRegistry;
 import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.testkit.GitHttpServer;
-import io.providermirror.testkit.GitRepository;
-import io.providermirror.testkit.ModuleArchives;
+import io.providermirror.testkit.SampleModules;
 import io.providermirror.testkit.TerraformCli;
+import io.providermirror.testkit.TerraformWorkspace;
 import io.providermirror.upstream.PackageHashes;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -21,11 +19,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,7 +42,6 @@ import picocli.CommandLine;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 final class AirGapEndToEndIT {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> PLATFORMS = List.of("darwin_arm64", "linux_amd64");
     /** What both commands say the bundle carries. */
     private static final String CARRIED =
@@ -79,7 +73,7 @@ final class AirGapEndToEndIT {
         git = GitHttpServer.start(tmp.resolve("git"), origin.certificates());
         release = origin.publish("acme", "carried", "1.0.0", PLATFORMS.toArray(String[]::new));
         origin.publish("acme", "carried", "1.1.0", PLATFORMS.toArray(String[]::new));
-        publishModules();
+        SampleModules.publish(registry, git, "1.1.0");
         noGitBin = Files.createDirectories(tmp.resolve("bin"));
         Files.createSymbolicLink(noGitBin.resolve("terraform"), terraform.toAbsolutePath());
         bundle = tmp.resolve("closed-network.tar.zst");
@@ -183,7 +177,7 @@ final class AirGapEndToEndIT {
 
         TerraformCli.Result init = cli.run(directory, "init", "-input=false", "-no-color");
         assertThat(init.exitCode()).as(init.output()).isZero();
-        assertThat(lockedHashes(directory))
+        assertThat(TerraformWorkspace.lockedHashes(directory))
                 .as("through a network mirror the CLI locks the h1: of the installed package")
                 .contains(h1("linux_amd64"));
         // ... and completes the lock file for the other platforms with `providers lock`, as the README says.
@@ -197,7 +191,7 @@ final class AirGapEndToEndIT {
                 "-platform=darwin_arm64");
         assertThat(lock.exitCode()).as(lock.output()).isZero();
         for (String platform : PLATFORMS) {
-            assertThat(lockedHashes(directory)).as(platform).contains(h1(platform));
+            assertThat(TerraformWorkspace.lockedHashes(directory)).as(platform).contains(h1(platform));
         }
 
         applyAndCheckModules(cli, directory);
@@ -222,7 +216,7 @@ final class AirGapEndToEndIT {
                 .doesNotContain("Incomplete lock file information")
                 .as("the CLI checked the origin's signature itself")
                 .contains("Installed example.test/acme/carried v1.0.0 (self-signed, key ID");
-        assertThat(lockedHashes(directory))
+        assertThat(TerraformWorkspace.lockedHashes(directory))
                 .as("zh: for the platforms in the bundle, and the h1: of the installed package")
                 .isEqualTo(expectedHashes());
 
@@ -238,11 +232,7 @@ final class AirGapEndToEndIT {
         Files.delete(directory.resolve("providers.tf"));
         TerraformCli.Result apply = cli.run(directory, "apply", "-auto-approve", "-input=false", "-no-color");
         assertThat(apply.exitCode()).as(apply.output()).isZero();
-        assertThat(outputs(cli, directory))
-                .containsEntry("tarball", "tarball 1.0.0 root")
-                .containsEntry("subdir", "subdir 1.0.0 inner")
-                .containsEntry("gitmod", "gitmod v1.0.0 root")
-                .containsEntry("gitsub", "gitsub v2.0.0 inner");
+        assertThat(TerraformWorkspace.outputs(cli, directory)).containsAllEntriesOf(SampleModules.OUTPUTS);
     }
 
     /** What a direct install from the origin locks: {@code zh:} for every platform, the installed package's h1:. */
@@ -273,97 +263,27 @@ final class AirGapEndToEndIT {
                 .withPath(noGitBin);
     }
 
-    /** Four modules at 1.0.0 (gitsub at 2.0.0) and newer decoys the constraints leave out. */
-    private static void publishModules() {
-        registry.serveArchive("/archives/tarball-1.0.0.tar.gz", ModuleArchives.tarGz(module("tarball", "1.0.0")));
-        registry.serveArchive("/archives/tarball-1.1.0.tar.gz", ModuleArchives.tarGz(module("tarball", "1.1.0")));
-        registry.publish(
-                "corp",
-                "tarball",
-                "generic",
-                "1.0.0",
-                registry.archiveUrl("/archives/tarball-1.0.0.tar.gz").toString());
-        registry.publish("corp", "tarball", "generic", "1.1.0", "/archives/tarball-1.1.0.tar.gz");
-        registry.serveArchive("/archives/subdir-1.0.0.tar.gz", ModuleArchives.tarGz(nested("subdir", "1.0.0")));
-        registry.publish(
-                "corp", "subdir", "generic", "1.0.0", "../../../../../../archives/subdir-1.0.0.tar.gz//modules/inner");
-
-        GitRepository gitmod = git.createRepository("gitmod");
-        gitmod.tag("v1.0.0", gitmod.commit(module("gitmod", "v1.0.0"), "v1"), true);
-        gitmod.tag("v1.1.0", gitmod.commit(module("gitmod", "v1.1.0"), "v1.1"), true);
-        registry.publish("corp", "gitmod", "generic", "1.0.0", "git::" + gitmod.url() + "?ref=v1.0.0");
-        registry.publish("corp", "gitmod", "generic", "1.1.0", "git::" + gitmod.url() + "?ref=v1.1.0");
-
-        GitRepository gitsub = git.createRepository("gitsub");
-        gitsub.tag("v2.0.0", gitsub.commit(nested("gitsub", "v2.0.0"), "v2"), false);
-        gitsub.commit(nested("gitsub", "main"), "after the tag");
-        registry.publish("corp", "gitsub", "generic", "2.0.0", "git::" + gitsub.url() + "//modules/inner?ref=v2.0.0");
-    }
-
-    private static Map<String, String> module(String name, String version) {
-        return Map.of("main.tf", "output \"version\" {\n  value = \"" + name + " " + version + " root\"\n}\n");
-    }
-
-    private static Map<String, String> nested(String name, String version) {
-        return Map.of(
-                "main.tf",
-                "output \"version\" {\n  value = \"" + name + " " + version + " root\"\n}\n",
-                "modules/inner/main.tf",
-                "output \"version\" {\n  value = \"" + name + " " + version + " inner\"\n}\n");
-    }
-
-    /** The configuration: the provider at 1.0.0 (in providers.tf) and the four module calls (in main.tf). */
+    /**
+     * The configuration: the provider at 1.0.0 (in providers.tf) and the four sample modules, each with a constraint
+     * its newer decoy does not meet (in main.tf).
+     */
     private static Path configuration(String name) throws Exception {
-        Path directory = Files.createDirectories(tmp.resolve(name));
-        Files.writeString(directory.resolve("providers.tf"), """
-                terraform {
-                  required_providers {
-                    carried = {
-                      source  = "%s/acme/carried"
-                      version = "1.0.0"
-                    }
-                  }
-                }
-                """.formatted(MirrorFixture.HOST));
         StringBuilder calls = new StringBuilder();
         for (String[] call : List.of(
                 new String[] {"tarball", "~> 1.0.0"},
                 new String[] {"subdir", "1.0.0"},
                 new String[] {"gitmod", "< 1.1.0"},
                 new String[] {"gitsub", "2.0.0"})) {
-            calls.append("""
-                    module "%1$s" {
-                      source  = "%2$s/corp/%1$s/generic"
-                      version = "%3$s"
-                    }
-                    output "%1$s" {
-                      value = module.%1$s.version
-                    }
-                    """.formatted(call[0], MirrorFixture.HOST, call[1]));
+            calls.append(TerraformWorkspace.moduleCall(
+                    call[0], MirrorFixture.HOST + "/corp/" + call[0] + "/generic", call[1]));
         }
-        Files.writeString(directory.resolve("main.tf"), calls);
-        return directory;
-    }
-
-    private static Set<String> lockedHashes(Path directory) throws Exception {
-        Matcher m = Pattern.compile("\"((?:h1|zh):[^\"]+)\"")
-                .matcher(Files.readString(directory.resolve(".terraform.lock.hcl")));
-        Set<String> hashes = new TreeSet<>();
-        while (m.find()) {
-            hashes.add(m.group(1));
-        }
-        return hashes;
-    }
-
-    private static Map<String, String> outputs(TerraformCli cli, Path directory) throws Exception {
-        TerraformCli.Result output = cli.run(directory, "output", "-json", "-no-color");
-        assertThat(output.exitCode()).as(output.output()).isZero();
-        JsonNode root = JSON.readTree(output.output());
-        Map<String, String> values = new TreeMap<>();
-        for (Map.Entry<String, JsonNode> named : root.properties()) {
-            values.put(named.getKey(), named.getValue().get("value").asText());
-        }
-        return values;
+        return TerraformWorkspace.write(
+                tmp.resolve(name),
+                Map.of(
+                        "providers.tf",
+                        TerraformWorkspace.requiredProvider("carried", MirrorFixture.HOST + "/acme/carried", "1.0.0"),
+                        "main.tf",
+                        calls.toString()));
     }
 
     /** What a command printed, and its exit code. */

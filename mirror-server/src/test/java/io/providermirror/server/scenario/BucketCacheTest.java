@@ -5,19 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.providermirror.testkit.FakeOrigin;
-import io.providermirror.testkit.S3ProxyServer;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,44 +22,14 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 final class BucketCacheTest {
 
-    private static final String BUCKET = "mirror";
+    @RegisterExtension
+    static final MirrorBucket bucket = MirrorBucket.named("mirror");
 
     @TempDir
     Path tmp;
 
-    private S3ProxyServer s3;
-
-    @BeforeAll
-    void startS3(@TempDir Path s3Root) {
-        s3 = S3ProxyServer.start(s3Root);
-        s3.createBucket(BUCKET);
-        // the SDK's default chain reads these first; in production: the environment, a profile, web identity
-        System.setProperty("aws.accessKeyId", S3ProxyServer.ACCESS_KEY);
-        System.setProperty("aws.secretAccessKey", S3ProxyServer.SECRET_KEY);
-    }
-
-    @AfterAll
-    void stopS3() {
-        System.clearProperty("aws.accessKeyId");
-        System.clearProperty("aws.secretAccessKey");
-        s3.close();
-    }
-
-    private MirrorFixture.Builder onBucket(Path cache, FakeOrigin origin, String prefix) {
-        return MirrorFixture.builder(cache, origin)
-                .set(
-                        "cache.s3",
-                        Map.of(
-                                "endpoint",
-                                s3.endpoint().toString(),
-                                "bucket",
-                                BUCKET,
-                                "pathStyleAccess",
-                                true,
-                                "prefix",
-                                prefix))
-                .set("management.host", "127.0.0.1")
-                .set("management.port", 0);
+    private static MirrorFixture.Builder onBucket(Path cache, FakeOrigin origin, String prefix) {
+        return bucket.mirror(cache, origin, prefix).withManagement();
     }
 
     private static String readiness(MirrorFixture mirror) throws Exception {
@@ -73,13 +37,7 @@ final class BucketCacheTest {
     }
 
     private static String management(MirrorFixture mirror, String path) throws Exception {
-        return HttpClient.newHttpClient()
-                .send(
-                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                                        + mirror.mirror.managementPort().orElseThrow() + path))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString())
-                .body();
+        return mirror.management(path).body();
     }
 
     @Test
@@ -138,7 +96,7 @@ final class BucketCacheTest {
             assertThat(mirror.get(base + "1.0.0.json").statusCode()).isEqualTo(200);
             assertThat(mirror.get(warm).statusCode()).isEqualTo(200);
 
-            s3.stop();
+            bucket.server().stop();
             try {
                 HttpResponse<byte[]> fromTier = mirror.get(warm);
                 assertThat(fromTier.statusCode()).isEqualTo(200);
@@ -149,7 +107,7 @@ final class BucketCacheTest {
                 assertThat(MirrorFixture.error(refused)).contains("S3 bucket 'mirror'");
                 assertThat(readiness(mirror)).contains("\"store\":\"unreachable: ");
             } finally {
-                s3.start();
+                bucket.server().start();
             }
             HttpResponse<byte[]> afterwards = mirror.get(cold);
             assertThat(afterwards.statusCode()).isEqualTo(200);
@@ -169,13 +127,14 @@ final class BucketCacheTest {
                 assertThat(first.get(archive).statusCode()).isEqualTo(200);
             }
 
-            s3.stop();
+            bucket.server().stop();
             try {
                 assertThatThrownBy(instance::start)
                         .as("its local copies and tier are there, but not the cache of record")
-                        .hasMessageContaining("cache.s3.endpoint: cannot reach " + s3.endpoint());
+                        .hasMessageContaining("cache.s3.endpoint: cannot reach "
+                                + bucket.server().endpoint());
             } finally {
-                s3.start();
+                bucket.server().start();
             }
             int originRequests = origin.requestsMatching(".*");
             try (MirrorFixture again = instance.start()) {
@@ -217,7 +176,7 @@ final class BucketCacheTest {
             assertThat(mirror.get(archive).statusCode()).isEqualTo(200);
             int listRequests = origin.requestsMatching("/v1/providers/acme/huge/versions");
 
-            s3.stop();
+            bucket.server().stop();
             try {
                 HttpResponse<byte[]> fromCopy = mirror.get(base + "index.json");
                 assertThat(fromCopy.statusCode()).isEqualTo(200);
@@ -227,7 +186,7 @@ final class BucketCacheTest {
                         .isEqualTo(release.archives().get("linux_amd64"));
                 assertThat(management(mirror, "/metrics")).containsPattern("mirror_store_local_copy_reads_total [1-9]");
             } finally {
-                s3.start();
+                bucket.server().start();
             }
             assertThat(origin.requestsMatching("/v1/providers/acme/huge/versions"))
                     .as("the list came from the local copy, not from the origin")

@@ -8,23 +8,17 @@ import io.providermirror.server.cli.ImportCommand;
 import io.providermirror.server.cli.WarmCommand;
 import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.testkit.PrometheusScrape;
-import io.providermirror.testkit.S3ProxyServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
 import java.util.function.UnaryOperator;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -38,43 +32,14 @@ import picocli.CommandLine;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 final class BucketOperationsTest {
 
-    private static final String BUCKET = "operations";
+    @RegisterExtension
+    static final MirrorBucket bucket = MirrorBucket.named("operations");
 
     @TempDir
     Path tmp;
 
-    private S3ProxyServer s3;
-
-    @BeforeAll
-    void startS3(@TempDir Path s3Root) {
-        s3 = S3ProxyServer.start(s3Root);
-        s3.createBucket(BUCKET);
-        System.setProperty("aws.accessKeyId", S3ProxyServer.ACCESS_KEY);
-        System.setProperty("aws.secretAccessKey", S3ProxyServer.SECRET_KEY);
-    }
-
-    @AfterAll
-    void stopS3() {
-        System.clearProperty("aws.accessKeyId");
-        System.clearProperty("aws.secretAccessKey");
-        s3.close();
-    }
-
-    private MirrorFixture.Builder onBucket(Path cache, FakeOrigin origin, String prefix) {
-        return MirrorFixture.builder(cache, origin)
-                .set(
-                        "cache.s3",
-                        Map.of(
-                                "endpoint",
-                                s3.endpoint().toString(),
-                                "bucket",
-                                BUCKET,
-                                "pathStyleAccess",
-                                true,
-                                "prefix",
-                                prefix))
-                .set("management.host", "127.0.0.1")
-                .set("management.port", 0);
+    private static MirrorFixture.Builder onBucket(Path cache, FakeOrigin origin, String prefix) {
+        return bucket.mirror(cache, origin, prefix).withManagement();
     }
 
     private Path configFile(String name, MirrorFixture.Builder builder) throws Exception {
@@ -87,10 +52,11 @@ final class BucketOperationsTest {
 
     /** The file S3Proxy's filesystem backend keeps the archive's object in. */
     private Path objectFile(String prefix, String type) {
-        return s3.objectFile(
-                BUCKET,
-                prefix + "blobs/example.test/acme/" + type + "/1.0.0/terraform-provider-" + type
-                        + "_1.0.0_linux_amd64.zip");
+        return bucket.server()
+                .objectFile(
+                        bucket.name(),
+                        prefix + "blobs/example.test/acme/" + type + "/1.0.0/terraform-provider-" + type
+                                + "_1.0.0_linux_amd64.zip");
     }
 
     /** Runs a command as the launcher would; the root log level it sets for people is put back for later tests. */
@@ -110,13 +76,7 @@ final class BucketOperationsTest {
     }
 
     private static PrometheusScrape scrape(MirrorFixture mirror) throws Exception {
-        return PrometheusScrape.parse(HttpClient.newHttpClient()
-                .send(
-                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                                        + mirror.mirror.managementPort().orElseThrow() + "/metrics"))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString())
-                .body());
+        return PrometheusScrape.parse(mirror.management("/metrics").body());
     }
 
     @Test

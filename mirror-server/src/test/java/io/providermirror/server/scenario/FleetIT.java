@@ -7,6 +7,7 @@ import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.testkit.S3ProxyServer;
 import io.providermirror.testkit.StallingServer;
 import io.providermirror.testkit.TerraformCli;
+import io.providermirror.testkit.TerraformWorkspace;
 import io.providermirror.upstream.TrustedCertificates;
 import java.io.IOException;
 import java.net.URI;
@@ -22,10 +23,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -36,44 +36,14 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 final class FleetIT {
 
-    private static final String BUCKET = "fleet";
+    @RegisterExtension
+    static final MirrorBucket bucket = MirrorBucket.named("fleet");
 
     @TempDir
     Path tmp;
 
-    private S3ProxyServer s3;
-
-    @BeforeAll
-    void startS3(@TempDir Path s3Root) {
-        s3 = S3ProxyServer.start(s3Root);
-        s3.createBucket(BUCKET);
-        System.setProperty("aws.accessKeyId", S3ProxyServer.ACCESS_KEY);
-        System.setProperty("aws.secretAccessKey", S3ProxyServer.SECRET_KEY);
-    }
-
-    @AfterAll
-    void stopS3() {
-        System.clearProperty("aws.accessKeyId");
-        System.clearProperty("aws.secretAccessKey");
-        s3.close();
-    }
-
-    private MirrorFixture.Builder onBucket(Path cache, FakeOrigin origin, String prefix) {
-        return MirrorFixture.builder(cache, origin)
-                .set(
-                        "cache.s3",
-                        Map.of(
-                                "endpoint",
-                                s3.endpoint().toString(),
-                                "bucket",
-                                BUCKET,
-                                "pathStyleAccess",
-                                true,
-                                "prefix",
-                                prefix,
-                                "fillLeaseDuration",
-                                "3s"))
-                .set("upstream.readTimeout", "120s");
+    private static MirrorFixture.Builder onBucket(Path cache, FakeOrigin origin, String prefix) {
+        return bucket.mirror(cache, origin, prefix, "fillLeaseDuration", "3s").set("upstream.readTimeout", "120s");
     }
 
     @Test
@@ -216,14 +186,10 @@ final class FleetIT {
                             onBucket(tmp.resolve("tf-b"), origin, "terraform/").start()) {
                 for (MirrorFixture instance : List.of(a, b)) {
                     Path root = Files.createDirectories(tmp.resolve("tf-run-" + instance.mirror.port()));
-                    Path cliConfig =
-                            Files.writeString(root.resolve("terraform.rc"), """
-                            provider_installation {
-                              network_mirror {
-                                url = "https://localhost:%d/providers/"
-                              }
-                            }
-                            """.formatted(instance.mirror.port()));
+                    Path cliConfig = Files.writeString(
+                            root.resolve("terraform.rc"),
+                            TerraformWorkspace.networkMirror(
+                                    "https://localhost:" + instance.mirror.port() + "/providers/"));
                     TerraformCli cli = TerraformCli.using(
                             terraform,
                             Files.createDirectories(root.resolve("home")),

@@ -58,7 +58,6 @@ final class MirrorFixture implements AutoCloseable {
                 .start();
     }
 
-    /** A mirror for {@code origin} with the fixture's defaults, to be adjusted with {@link Builder#set}. */
     /** The first message of a JSON error answer ({@code {"errors":[...]}}), checked to be one. */
     static String error(HttpResponse<byte[]> response) throws IOException {
         JsonNode errors = JSON.readTree(response.body()).get("errors");
@@ -69,6 +68,7 @@ final class MirrorFixture implements AutoCloseable {
         return errors.get(0).asText();
     }
 
+    /** A mirror for {@code origin} with the fixture's defaults, to be adjusted with {@link Builder#set}. */
     static Builder builder(Path cacheDirectory, FakeOrigin origin) {
         return builder(cacheDirectory, origin.caCertificate(), origin.discoveryUrl());
     }
@@ -114,6 +114,11 @@ final class MirrorFixture implements AutoCloseable {
             }
             node.set(segments[segments.length - 1], JSON.valueToTree(value));
             return this;
+        }
+
+        /** With the management listener (metrics, health, readiness) on a free port of 127.0.0.1. */
+        Builder withManagement() {
+            return set("management.host", "127.0.0.1").set("management.port", 0);
         }
 
         /** The mirror's clock (the real one unless a test moves time on). */
@@ -180,6 +185,16 @@ final class MirrorFixture implements AutoCloseable {
                 .timeout(Duration.ofSeconds(90))
                 .method("HEAD", HttpRequest.BodyPublishers.noBody())
                 .build());
+    }
+
+    /** A GET of {@code path} (such as {@code /metrics} or {@code /readyz}) on the management listener. */
+    HttpResponse<String> management(String path) throws IOException, InterruptedException {
+        return HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                                        + mirror.managementPort().orElseThrow() + path))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
     }
 
     HttpResponse<byte[]> send(HttpRequest request) throws IOException, InterruptedException {

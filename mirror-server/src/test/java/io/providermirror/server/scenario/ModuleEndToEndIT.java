@@ -2,14 +2,13 @@ package io.providermirror.server.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.providermirror.testkit.FakeModuleRegistry;
 import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.testkit.GitHttpServer;
 import io.providermirror.testkit.GitRepository;
-import io.providermirror.testkit.ModuleArchives;
+import io.providermirror.testkit.SampleModules;
 import io.providermirror.testkit.TerraformCli;
+import io.providermirror.testkit.TerraformWorkspace;
 import java.io.File;
 import java.net.URI;
 import java.net.http.HttpResponse;
@@ -40,8 +39,6 @@ import org.junit.jupiter.api.io.TempDir;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 final class ModuleEndToEndIT {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @TempDir
     static Path tmp;
 
@@ -69,14 +66,13 @@ final class ModuleEndToEndIT {
                         "upstream.hosts." + MirrorFixture.HOST.replace(".", "\\.") + ".downloadHosts",
                         List.of(git.url("x").getAuthority()))
                 .start();
-        Path cliConfig = Files.writeString(tmp.resolve("terraform.rc"), """
-                host "%s" {
-                  services = {
-                    "modules.v1" = "https://localhost:%d/registry/%s/modules.v1/"
-                  }
-                }
-                """.formatted(
-                        MirrorFixture.HOST, mirror.mirror.port(), MirrorFixture.HOST));
+        Path cliConfig = Files.writeString(
+                tmp.resolve("terraform.rc"),
+                TerraformWorkspace.hostService(
+                        MirrorFixture.HOST,
+                        "modules.v1",
+                        "https://localhost:" + mirror.mirror.port() + "/registry/" + MirrorFixture.HOST
+                                + "/modules.v1/"));
         noGitBin = Files.createDirectories(tmp.resolve("bin"));
         Files.createSymbolicLink(noGitBin.resolve("terraform"), terraform.toAbsolutePath());
         cli = TerraformCli.using(
@@ -117,19 +113,8 @@ final class ModuleEndToEndIT {
     @Test
     @Order(2)
     void initAndApplyInstallArchiveAndGitModulesWithoutGit() throws Exception {
-        publishAll();
-        Path directory = configuration("first", "1.0.0");
-
-        TerraformCli.Result init = cli.run(directory, "init", "-input=false", "-no-color");
-        assertThat(init.exitCode()).as(init.output()).isZero();
-        TerraformCli.Result apply = cli.run(directory, "apply", "-auto-approve", "-input=false", "-no-color");
-        assertThat(apply.exitCode()).as(apply.output()).isZero();
-
-        assertThat(outputs(directory))
-                .containsEntry("tarball", "tarball 1.0.0 root")
-                .containsEntry("subdir", "subdir 1.0.0 inner")
-                .containsEntry("gitmod", "gitmod v1.0.0 root")
-                .containsEntry("gitsub", "gitsub v2.0.0 inner");
+        SampleModules.publish(registry, git, "0.9.0");
+        initAndApplyTheSampleModules("first");
         assertThat(registry.archiveDownloads("/archives/tarball-1.0.0.tar.gz")).isEqualTo(1);
         assertThat(registry.archiveDownloads("/archives/subdir-1.0.0.tar.gz")).isEqualTo(1);
         assertThat(git.paths()).anyMatch(path -> path.startsWith("/gitmod.git/"));
@@ -140,10 +125,10 @@ final class ModuleEndToEndIT {
     @Order(3)
     void aTagMovedBeforeTheMirrorFirstFetchedItsVersionIsTakenAsFound() throws Exception {
         GitRepository repository = git.createRepository("early");
-        String planned = repository.commit(module("early", "planned"), "planned");
+        String planned = repository.commit(SampleModules.module("early", "planned"), "planned");
         repository.tag("v1.0.0", planned, true);
         registry.publish("corp", "early", "generic", "1.0.0", "git::" + repository.url() + "?ref=v1.0.0");
-        repository.moveTag("v1.0.0", repository.commit(module("early", "moved"), "moved"));
+        repository.moveTag("v1.0.0", repository.commit(SampleModules.module("early", "moved"), "moved"));
         Path directory = single("early", "corp/early/generic", "1.0.0");
 
         TerraformCli.Result init = cli.run(directory, "init", "-input=false", "-no-color");
@@ -158,7 +143,7 @@ final class ModuleEndToEndIT {
     @Order(4)
     void aTagMovedAfterItsVersionWasPinnedIsRefusedWhenTheArchiveIsFetchedAgain() throws Exception {
         GitRepository repository = git.createRepository("pinned");
-        String first = repository.commit(module("pinned", "first"), "first");
+        String first = repository.commit(SampleModules.module("pinned", "first"), "first");
         repository.tag("v3.0.0", first, false);
         registry.publish("corp", "pinned", "generic", "3.0.0", "git::" + repository.url() + "?ref=v3.0.0");
         Path before = single("pinned-before", "corp/pinned/generic", "3.0.0");
@@ -166,7 +151,7 @@ final class ModuleEndToEndIT {
         assertThat(init.exitCode()).as(init.output()).isZero();
 
         // The tag moves at the origin; the mirror loses its archive (eviction, a wiped disk) but keeps its pins.
-        repository.moveTag("v3.0.0", repository.commit(module("pinned", "second"), "second"));
+        repository.moveTag("v3.0.0", repository.commit(SampleModules.module("pinned", "second"), "second"));
         int deleted = deleteCachedArchive("corp/pinned/generic/3.0.0");
         assertThat(deleted).as("cached archive files removed").isPositive();
 
@@ -185,76 +170,27 @@ final class ModuleEndToEndIT {
         int registryRequests = registry.registryRequests();
         git.stop();
         origin.close();
-        Path directory = configuration("offline", "1.0.0");
+        initAndApplyTheSampleModules("offline");
+        assertThat(registryRequests).isPositive();
+    }
+
+    /**
+     * {@code init} and {@code apply} of a configuration calling the four sample modules at 1.0.0 (gitsub at 2.0.0;
+     * their decoys at other versions), and the outputs that prove the sources and versions installed.
+     */
+    private static void initAndApplyTheSampleModules(String directoryName) throws Exception {
+        StringBuilder calls = new StringBuilder();
+        for (String name : SampleModules.NAMES) {
+            calls.append(call(name, "corp/" + name + "/generic", name.equals("gitsub") ? "2.0.0" : "1.0.0"));
+        }
+        Path directory = TerraformWorkspace.write(tmp.resolve(directoryName), Map.of("main.tf", calls.toString()));
 
         TerraformCli.Result init = cli.run(directory, "init", "-input=false", "-no-color");
         assertThat(init.exitCode()).as(init.output()).isZero();
         TerraformCli.Result apply = cli.run(directory, "apply", "-auto-approve", "-input=false", "-no-color");
         assertThat(apply.exitCode()).as(apply.output()).isZero();
 
-        assertThat(outputs(directory))
-                .containsEntry("tarball", "tarball 1.0.0 root")
-                .containsEntry("subdir", "subdir 1.0.0 inner")
-                .containsEntry("gitmod", "gitmod v1.0.0 root")
-                .containsEntry("gitsub", "gitsub v2.0.0 inner");
-        assertThat(registryRequests).isPositive();
-    }
-
-    /** Four modules at 1.0.0 (gitsub at 2.0.0) and decoys at other versions, so outputs prove the versions. */
-    private static void publishAll() {
-        registry.serveArchive("/archives/tarball-1.0.0.tar.gz", ModuleArchives.tarGz(module("tarball", "1.0.0")));
-        registry.serveArchive("/archives/tarball-0.9.0.tar.gz", ModuleArchives.tarGz(module("tarball", "0.9.0")));
-        registry.publish(
-                "corp",
-                "tarball",
-                "generic",
-                "1.0.0",
-                registry.archiveUrl("/archives/tarball-1.0.0.tar.gz").toString());
-        registry.publish("corp", "tarball", "generic", "0.9.0", "/archives/tarball-0.9.0.tar.gz");
-        registry.serveArchive("/archives/subdir-1.0.0.tar.gz", ModuleArchives.tarGz(nested("subdir", "1.0.0")));
-        // Relative, resolved against the download URL as the CLI does, with a go-getter subdirectory.
-        registry.publish(
-                "corp", "subdir", "generic", "1.0.0", "../../../../../../archives/subdir-1.0.0.tar.gz//modules/inner");
-
-        GitRepository gitmod = git.createRepository("gitmod");
-        String one = gitmod.commit(module("gitmod", "v1.0.0"), "v1");
-        gitmod.tag("v1.0.0", one, true);
-        gitmod.tag("v1.1.0", gitmod.commit(module("gitmod", "v1.1.0"), "v1.1"), true);
-        registry.publish("corp", "gitmod", "generic", "1.0.0", "git::" + gitmod.url() + "?ref=v1.0.0");
-        registry.publish("corp", "gitmod", "generic", "1.1.0", "git::" + gitmod.url() + "?ref=v1.1.0");
-
-        GitRepository gitsub = git.createRepository("gitsub");
-        gitsub.tag("v2.0.0", gitsub.commit(nested("gitsub", "v2.0.0"), "v2"), false);
-        gitsub.commit(nested("gitsub", "main"), "after the tag");
-        registry.publish("corp", "gitsub", "generic", "2.0.0", "git::" + gitsub.url() + "//modules/inner?ref=v2.0.0");
-    }
-
-    /** A module whose output {@code version} says its name, its version and that it is the root of its source. */
-    private static Map<String, String> module(String name, String version) {
-        return Map.of("main.tf", "output \"version\" {\n  value = \"" + name + " " + version + " root\"\n}\n");
-    }
-
-    /** A source whose module is in {@code modules/inner}, with a decoy at its root. */
-    private static Map<String, String> nested(String name, String version) {
-        return Map.of(
-                "main.tf",
-                "output \"version\" {\n  value = \"" + name + " " + version + " root\"\n}\n",
-                "modules/inner/main.tf",
-                "output \"version\" {\n  value = \"" + name + " " + version + " inner\"\n}\n");
-    }
-
-    private static Path configuration(String directoryName, String version) throws Exception {
-        StringBuilder text = new StringBuilder();
-        for (String[] call : List.of(
-                new String[] {"tarball", version},
-                new String[] {"subdir", version},
-                new String[] {"gitmod", version},
-                new String[] {"gitsub", "2.0.0"})) {
-            text.append(call(call[0], "corp/" + call[0] + "/generic", call[1]));
-        }
-        Path directory = Files.createDirectories(tmp.resolve(directoryName));
-        Files.writeString(directory.resolve("main.tf"), text);
-        return directory;
+        assertThat(outputs(directory)).containsAllEntriesOf(SampleModules.OUTPUTS);
     }
 
     private static Path single(String directoryName, String module, String version) throws Exception {
@@ -265,26 +201,11 @@ final class ModuleEndToEndIT {
     }
 
     private static String call(String name, String module, String version) {
-        return """
-                module "%s" {
-                  source  = "%s/%s"
-                  version = "%s"
-                }
-                output "%s" {
-                  value = module.%s.version
-                }
-                """.formatted(name, MirrorFixture.HOST, module, version, name, name);
+        return TerraformWorkspace.moduleCall(name, MirrorFixture.HOST + "/" + module, version);
     }
 
     private static Map<String, String> outputs(Path directory) throws Exception {
-        TerraformCli.Result output = cli.run(directory, "output", "-json", "-no-color");
-        assertThat(output.exitCode()).as(output.output()).isZero();
-        JsonNode root = JSON.readTree(output.output());
-        Map<String, String> values = new java.util.TreeMap<>();
-        for (Map.Entry<String, JsonNode> named : root.properties()) {
-            values.put(named.getKey(), named.getValue().get("value").asText());
-        }
-        return values;
+        return TerraformWorkspace.outputs(cli, directory);
     }
 
     private static boolean resolvable(String command, String path) {

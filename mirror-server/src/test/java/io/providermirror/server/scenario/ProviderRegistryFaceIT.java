@@ -11,6 +11,7 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.testkit.TerraformCli;
+import io.providermirror.testkit.TerraformWorkspace;
 import io.providermirror.testkit.TestCertificates;
 import io.providermirror.testkit.TestPgpKey;
 import io.providermirror.upstream.PackageHashes;
@@ -18,10 +19,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -71,13 +71,9 @@ final class ProviderRegistryFaceIT {
     }
 
     private static TerraformCli cli(String name, String providersV1, Path ca) throws Exception {
-        Path cliConfig = Files.writeString(tmp.resolve(name + ".rc"), """
-                host "%s" {
-                  services = {
-                    "providers.v1" = "%s"
-                  }
-                }
-                """.formatted(MirrorFixture.HOST, providersV1));
+        Path cliConfig = Files.writeString(
+                tmp.resolve(name + ".rc"),
+                TerraformWorkspace.hostService(MirrorFixture.HOST, "providers.v1", providersV1));
         return TerraformCli.using(terraform, Files.createDirectories(tmp.resolve("home-" + name)), cliConfig, ca);
     }
 
@@ -98,28 +94,9 @@ final class ProviderRegistryFaceIT {
     }
 
     private static Path configuration(String name, String type, String version) throws Exception {
-        Path directory = Files.createDirectories(tmp.resolve(name));
-        Files.writeString(directory.resolve("main.tf"), """
-                terraform {
-                  required_providers {
-                    %s = {
-                      source  = "example.test/acme/%s"
-                      version = "%s"
-                    }
-                  }
-                }
-                """.formatted(type, type, version));
-        return directory;
-    }
-
-    private static Set<String> lockedHashes(Path directory) throws Exception {
-        Matcher m = Pattern.compile("\"((?:h1|zh):[^\"]+)\"")
-                .matcher(Files.readString(directory.resolve(".terraform.lock.hcl")));
-        Set<String> hashes = new TreeSet<>();
-        while (m.find()) {
-            hashes.add(m.group(1));
-        }
-        return hashes;
+        return TerraformWorkspace.write(
+                tmp.resolve(name),
+                Map.of("main.tf", TerraformWorkspace.requiredProvider(type, "example.test/acme/" + type, version)));
     }
 
     private static String h1(FakeOrigin.Release release, String platform) throws Exception {
@@ -147,10 +124,10 @@ final class ProviderRegistryFaceIT {
             expected.add("zh:" + release.sha256(platform));
         }
         expected.add(h1(release, "linux_amd64"));
-        assertThat(lockedHashes(first))
+        assertThat(TerraformWorkspace.lockedHashes(first))
                 .as("zh: for every platform the origin signed, and the h1: of the installed package")
                 .isEqualTo(expected)
-                .isEqualTo(lockedHashes(tmp.resolve("direct")));
+                .isEqualTo(TerraformWorkspace.lockedHashes(tmp.resolve("direct")));
         assertThat(viaFace.output())
                 .doesNotContain("Incomplete lock file information")
                 .as("the CLI checked the origin's signature and names its (primary) key, as on a direct install")
@@ -167,7 +144,7 @@ final class ProviderRegistryFaceIT {
         Path second = configuration("face-second", "complete", "1.2.0");
         TerraformCli.Result again = init(throughMirror, second);
         assertThat(again.exitCode()).as(again.output()).isZero();
-        assertThat(lockedHashes(second)).isEqualTo(expected);
+        assertThat(TerraformWorkspace.lockedHashes(second)).isEqualTo(expected);
         assertThat(origin.requestsMatching(".*"))
                 .as("the second init is answered from the mirror's cache")
                 .isEqualTo(originRequests);
@@ -183,7 +160,7 @@ final class ProviderRegistryFaceIT {
                 "-platform=windows_amd64");
         assertThat(lock.exitCode()).as(lock.output()).isZero();
         for (String platform : PLATFORMS) {
-            assertThat(lockedHashes(second)).as(platform).contains(h1(release, platform));
+            assertThat(TerraformWorkspace.lockedHashes(second)).as(platform).contains(h1(release, platform));
         }
     }
 
@@ -249,7 +226,7 @@ final class ProviderRegistryFaceIT {
             Path straight = configuration("twinned-direct", "twinned", "1.0.0");
             TerraformCli.Result fromOrigin = init(direct, straight);
             assertThat(fromOrigin.exitCode()).as(fromOrigin.output()).isZero();
-            assertThat(lockedHashes(straight)).contains("zh:" + evil.sha256("linux_amd64"));
+            assertThat(TerraformWorkspace.lockedHashes(straight)).contains("zh:" + evil.sha256("linux_amd64"));
             assertThat(fromOrigin.output()).contains("key ID " + attackersKey);
 
             // A CLI that trusts the mirror and, as for any public registry's files, the attacker's host too.
@@ -269,7 +246,7 @@ final class ProviderRegistryFaceIT {
                     .doesNotContain(attackersKey)
                     .doesNotContain("127.0.0.1:" + attacker.wireMock().httpsPort());
             if (viaFace.exitCode() == 0) {
-                assertThat(lockedHashes(directory))
+                assertThat(TerraformWorkspace.lockedHashes(directory))
                         .contains("zh:" + genuine.sha256("linux_amd64"))
                         .doesNotContain("zh:" + evil.sha256("linux_amd64"));
             } else {
@@ -306,7 +283,7 @@ final class ProviderRegistryFaceIT {
             TerraformCli.Result init = init(faceCli("restarted", restarted), directory);
 
             assertThat(init.exitCode()).as(init.output()).isZero();
-            assertThat(lockedHashes(directory))
+            assertThat(TerraformWorkspace.lockedHashes(directory))
                     .contains("zh:" + release.sha256("linux_amd64"), h1(release, "linux_amd64"));
             assertThat(origin.archiveDownloads(release, "linux_amd64"))
                     .as("the mirror found the altered file on its first read, dropped it and fetched the genuine one")

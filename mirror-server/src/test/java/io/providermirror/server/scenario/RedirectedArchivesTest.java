@@ -7,7 +7,6 @@ import io.providermirror.server.access.MirrorAuth;
 import io.providermirror.testkit.FakeModuleRegistry;
 import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.testkit.ModuleArchives;
-import io.providermirror.testkit.S3ProxyServer;
 import io.providermirror.upstream.TrustedCertificates;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -19,10 +18,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,64 +33,34 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 final class RedirectedArchivesTest {
 
-    private static final String BUCKET = "redirects";
+    @RegisterExtension
+    static final MirrorBucket bucket = MirrorBucket.named("redirects");
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern REDIRECTS = Pattern.compile("(?m)^mirror_store_redirects_total (\\S+)$");
 
     @TempDir
     Path tmp;
 
-    private S3ProxyServer s3;
-
-    @BeforeAll
-    void startS3(@TempDir Path s3Root) {
-        s3 = S3ProxyServer.start(s3Root);
-        s3.createBucket(BUCKET);
-        System.setProperty("aws.accessKeyId", S3ProxyServer.ACCESS_KEY);
-        System.setProperty("aws.secretAccessKey", S3ProxyServer.SECRET_KEY);
-    }
-
-    @AfterAll
-    void stopS3() {
-        System.clearProperty("aws.accessKeyId");
-        System.clearProperty("aws.secretAccessKey");
-        s3.close();
-    }
-
     /** Clients reach the store at {@code localhost}, the mirror at {@code 127.0.0.1}: URLs are signed for the former. */
-    private URI clientsEndpoint() {
-        return URI.create("http://localhost:" + s3.endpoint().getPort());
+    private static URI clientsEndpoint() {
+        return URI.create("http://localhost:" + bucket.server().endpoint().getPort());
     }
 
-    private MirrorFixture.Builder redirecting(Path cache, FakeOrigin origin, String prefix) {
-        return MirrorFixture.builder(cache, origin)
-                .set(
-                        "cache.s3",
-                        Map.of(
-                                "endpoint",
-                                s3.endpoint().toString(),
-                                "bucket",
-                                BUCKET,
-                                "pathStyleAccess",
-                                true,
-                                "prefix",
-                                prefix,
-                                "redirectArchives",
-                                true,
-                                "redirectEndpoint",
-                                clientsEndpoint().toString()))
-                .set("management.host", "127.0.0.1")
-                .set("management.port", 0);
+    private static MirrorFixture.Builder redirecting(Path cache, FakeOrigin origin, String prefix) {
+        return bucket.mirror(
+                        cache,
+                        origin,
+                        prefix,
+                        "redirectArchives",
+                        true,
+                        "redirectEndpoint",
+                        clientsEndpoint().toString())
+                .withManagement();
     }
 
     private static String metrics(MirrorFixture mirror) throws Exception {
-        return HttpClient.newHttpClient()
-                .send(
-                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                                        + mirror.mirror.managementPort().orElseThrow() + "/metrics"))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString())
-                .body();
+        return mirror.management("/metrics").body();
     }
 
     private static double redirects(MirrorFixture mirror) throws Exception {
@@ -142,7 +110,7 @@ final class RedirectedArchivesTest {
             assertThat(location.getScheme() + "://" + location.getAuthority())
                     .isEqualTo(clientsEndpoint().toString());
             assertThat(location.getRawPath())
-                    .isEqualTo("/" + BUCKET + "/a/blobs/example.test/acme/direct/1.0.0/"
+                    .isEqualTo("/" + bucket.name() + "/a/blobs/example.test/acme/direct/1.0.0/"
                             + "terraform-provider-direct_1.0.0_linux_amd64.zip");
             assertThat(location.getRawQuery()).contains("X-Amz-Signature=").contains("X-Amz-Expires=300");
 
@@ -151,7 +119,7 @@ final class RedirectedArchivesTest {
             assertThat(followed.statusCode()).isEqualTo(200);
             assertThat(followed.uri().getPort())
                     .as("read from the store")
-                    .isEqualTo(s3.endpoint().getPort());
+                    .isEqualTo(bucket.server().endpoint().getPort());
             assertThat(followed.body()).isEqualTo(genuine);
             HttpResponse<byte[]> range = following(mirror)
                     .send(
@@ -230,14 +198,14 @@ final class RedirectedArchivesTest {
             assertThat(mirror.get(archive).statusCode()).isEqualTo(200);
             assertThat(mirror.get(archive).statusCode()).isEqualTo(307);
 
-            s3.stop();
+            bucket.server().stop();
             try {
                 HttpResponse<byte[]> local = mirror.get(archive);
                 assertThat(local.statusCode()).isEqualTo(200);
                 assertThat(local.headers().firstValue("X-Cache")).contains("HIT");
                 assertThat(local.body()).isEqualTo(release.archives().get("linux_amd64"));
             } finally {
-                s3.start();
+                bucket.server().start();
             }
             assertThat(mirror.get(archive).statusCode()).isEqualTo(307);
         }

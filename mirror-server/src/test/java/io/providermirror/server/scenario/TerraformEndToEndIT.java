@@ -5,13 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.testkit.PrometheusScrape;
 import io.providermirror.testkit.TerraformCli;
+import io.providermirror.testkit.TerraformWorkspace;
 import io.providermirror.upstream.PackageHashes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,13 +45,7 @@ final class TerraformEndToEndIT {
         origin = FakeOrigin.start(tmp.resolve("origin"));
         mirror = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15));
         mirrorUrl = "https://localhost:" + mirror.mirror.port() + "/providers/";
-        Path cliConfig = Files.writeString(tmp.resolve("terraform.rc"), """
-                provider_installation {
-                  network_mirror {
-                    url = "%s"
-                  }
-                }
-                """.formatted(mirrorUrl));
+        Path cliConfig = Files.writeString(tmp.resolve("terraform.rc"), TerraformWorkspace.networkMirror(mirrorUrl));
         Files.createDirectories(tmp.resolve("home"));
         cli = TerraformCli.using(
                 terraform,
@@ -76,34 +71,15 @@ final class TerraformEndToEndIT {
     }
 
     private static Path configuration(String name, String type, String version) throws Exception {
-        Path directory = Files.createDirectories(tmp.resolve(name));
-        Files.writeString(directory.resolve("main.tf"), """
-                terraform {
-                  required_providers {
-                    %s = {
-                      source  = "example.test/acme/%s"
-                      version = "%s"
-                    }
-                  }
-                }
-                """.formatted(type, type, version));
-        return directory;
+        return TerraformWorkspace.write(
+                tmp.resolve(name),
+                Map.of("main.tf", TerraformWorkspace.requiredProvider(type, "example.test/acme/" + type, version)));
     }
 
     private static String h1(FakeOrigin.Release release, String platform) throws Exception {
         Path zip = Files.write(
                 Files.createTempFile(tmp, platform, ".zip"), release.archives().get(platform));
         return PackageHashes.h1(zip);
-    }
-
-    private static List<String> lockedHashes(Path directory) throws Exception {
-        Matcher m = Pattern.compile("\"((?:h1|zh):[^\"]+)\"")
-                .matcher(Files.readString(directory.resolve(".terraform.lock.hcl")));
-        List<String> hashes = new java.util.ArrayList<>();
-        while (m.find()) {
-            hashes.add(m.group(1));
-        }
-        return hashes;
     }
 
     @Test
@@ -119,7 +95,7 @@ final class TerraformEndToEndIT {
                         first.resolve(
                                 ".terraform/providers/example.test/acme/fake/1.2.0/linux_amd64/terraform-provider-fake_v1.2.0_x5"))
                 .exists();
-        assertThat(lockedHashes(first))
+        assertThat(TerraformWorkspace.lockedHashes(first))
                 .as("the lock file's h1: is the origin package's")
                 .contains(h1(release, "linux_amd64"));
         assertThat(origin.archiveDownloads(release, "linux_amd64")).isEqualTo(1);
@@ -134,7 +110,7 @@ final class TerraformEndToEndIT {
                 "-platform=darwin_arm64",
                 "-platform=windows_amd64");
         assertThat(lock.exitCode()).as(lock.output()).isZero();
-        List<String> locked = lockedHashes(first);
+        Set<String> locked = TerraformWorkspace.lockedHashes(first);
         for (String platform : PLATFORMS) {
             assertThat(locked).as(platform).contains(h1(release, platform));
         }
@@ -185,13 +161,9 @@ final class TerraformEndToEndIT {
         Path root = Files.createDirectories(tmp.resolve("fresh"));
         origin.publish("acme", "ordinary", "1.0.0", "linux_amd64");
         try (MirrorFixture fresh = MirrorFixture.start(root.resolve("cache"), origin, Duration.ofMinutes(15))) {
-            Path cliConfig = Files.writeString(root.resolve("terraform.rc"), """
-                    provider_installation {
-                      network_mirror {
-                        url = "https://localhost:%d/providers/"
-                      }
-                    }
-                    """.formatted(fresh.mirror.port()));
+            Path cliConfig = Files.writeString(
+                    root.resolve("terraform.rc"),
+                    TerraformWorkspace.networkMirror("https://localhost:" + fresh.mirror.port() + "/providers/"));
             TerraformCli freshCli = TerraformCli.using(
                     terraform,
                     Files.createDirectories(root.resolve("home")),

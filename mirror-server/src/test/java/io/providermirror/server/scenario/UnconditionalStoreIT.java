@@ -10,12 +10,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.testkit.PrometheusScrape;
-import io.providermirror.testkit.S3ProxyServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,10 +20,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
@@ -46,55 +41,21 @@ final class UnconditionalStoreIT {
 
     private static final org.slf4j.Logger LOG = LoggerFactory.getLogger(UnconditionalStoreIT.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String BUCKET = "unconditional";
+
+    @RegisterExtension
+    static final MirrorBucket bucket = MirrorBucket.withoutConditionalWrites("unconditional");
 
     @TempDir
     Path tmp;
 
-    private S3ProxyServer s3;
-
-    @BeforeAll
-    void startS3(@TempDir Path s3Root) {
-        s3 = S3ProxyServer.start(s3Root, S3ProxyServer.Release.WITHOUT_CONDITIONAL_WRITES);
-        s3.createBucket(BUCKET);
-        System.setProperty("aws.accessKeyId", S3ProxyServer.ACCESS_KEY);
-        System.setProperty("aws.secretAccessKey", S3ProxyServer.SECRET_KEY);
-    }
-
-    @AfterAll
-    void stopS3() {
-        System.clearProperty("aws.accessKeyId");
-        System.clearProperty("aws.secretAccessKey");
-        s3.close();
-    }
-
-    private MirrorFixture.Builder onBucket(Path cache, FakeOrigin origin, String prefix) {
-        return MirrorFixture.builder(cache, origin)
-                .set(
-                        "cache.s3",
-                        Map.of(
-                                "endpoint",
-                                s3.endpoint().toString(),
-                                "bucket",
-                                BUCKET,
-                                "pathStyleAccess",
-                                true,
-                                "prefix",
-                                prefix,
-                                "fillLeaseDuration",
-                                "3s"))
-                .set("management.host", "127.0.0.1")
-                .set("management.port", 0)
+    private static MirrorFixture.Builder onBucket(Path cache, FakeOrigin origin, String prefix) {
+        return bucket.mirror(cache, origin, prefix, "fillLeaseDuration", "3s")
+                .withManagement()
                 .set("upstream.readTimeout", "120s");
     }
 
     private static HttpResponse<String> management(MirrorFixture mirror, String path) throws Exception {
-        return HttpClient.newHttpClient()
-                .send(
-                        HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                                        + mirror.mirror.managementPort().orElseThrow() + path))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
+        return mirror.management(path);
     }
 
     @Test
