@@ -1,8 +1,6 @@
 package io.providermirror.server.scenario;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.get;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -84,11 +82,10 @@ final class ChainedMirrorTest {
             byte[] genuine = io.providermirror.testkit.ProviderZips.provider("static", "1.0.0", "linux_amd64", 20_000);
             byte[] other = io.providermirror.testkit.ProviderZips.provider("static", "1.0.0", "darwin_arm64", 20_000);
             String h1 = h1(genuine);
-            publishStatic(tree, "static", genuine, h1);
-            publishStatic(tree, "forged", other, h1);
-            try (MirrorFixture child = MirrorFixture.builder(tmp.resolve("child"), tree)
-                    .set("upstream.hosts", Map.of("example.test", Map.of("mirrorUrl", tree.discoveryUrl() + "mirror/")))
-                    .start()) {
+            StaticParentMirror parent = new StaticParentMirror(tree);
+            publishStatic(parent, "static", genuine, h1);
+            publishStatic(parent, "forged", other, h1);
+            try (MirrorFixture child = parent.child(tmp.resolve("child"))) {
                 String base = child.providerPath("acme", "static");
                 assertThat(JSON.readTree(child.get(base + "1.0.0.json").body())
                                 .at("/archives/linux_amd64/hashes")
@@ -124,27 +121,18 @@ final class ChainedMirrorTest {
         try (FakeOrigin tree = FakeOrigin.start(tmp.resolve("tree"))) {
             byte[] zip = io.providermirror.testkit.ProviderZips.provider("strayed", "1.0.0", "linux_amd64", 5_000);
             String file = "terraform-provider-strayed_1.0.0_linux_amd64.zip";
-            String dir = "/mirror/example.test/acme/strayed/";
-            tree.wireMock()
-                    .stubFor(get(urlEqualTo(dir + "index.json"))
-                            .willReturn(aResponse()
-                                    .withHeader("Content-Type", "application/json")
-                                    .withBody("{\"versions\":{\"1.0.0\":{}}}")));
+            String dir = StaticParentMirror.directory("strayed");
+            StaticParentMirror parent = new StaticParentMirror(tree);
+            parent.json(dir + "index.json", "{\"versions\":{\"1.0.0\":{}}}");
             // The parent's path answers with a redirect out of the mirror's URL, to hashes somebody else wrote.
-            tree.wireMock()
-                    .stubFor(get(urlEqualTo(dir + "1.0.0.json"))
-                            .willReturn(aResponse().withStatus(302).withHeader("Location", "/uploads/1.0.0.json")));
-            tree.wireMock()
-                    .stubFor(get(urlEqualTo("/uploads/1.0.0.json"))
-                            .willReturn(aResponse()
-                                    .withHeader("Content-Type", "application/json")
-                                    .withBody("{\"archives\":{\"linux_amd64\":{\"url\":\"" + dir + file
-                                            + "\",\"hashes\":[\"zh:" + FakeOrigin.hex(zip) + "\"]}}}")));
-            tree.wireMock()
-                    .stubFor(get(urlEqualTo(dir + file)).willReturn(aResponse().withBody(zip)));
-            try (MirrorFixture child = MirrorFixture.builder(tmp.resolve("child"), tree)
-                    .set("upstream.hosts", Map.of("example.test", Map.of("mirrorUrl", tree.discoveryUrl() + "mirror/")))
-                    .start()) {
+            parent.answer(
+                    dir + "1.0.0.json", aResponse().withStatus(302).withHeader("Location", "/uploads/1.0.0.json"));
+            parent.json(
+                    "/uploads/1.0.0.json",
+                    "{\"archives\":{\"linux_amd64\":{\"url\":\"" + dir + file + "\",\"hashes\":[\"zh:"
+                            + FakeOrigin.hex(zip) + "\"]}}}");
+            parent.bytes(dir + file, zip);
+            try (MirrorFixture child = parent.child(tmp.resolve("child"))) {
                 String base = child.providerPath("acme", "strayed");
                 HttpResponse<byte[]> document = child.get(base + "1.0.0.json");
                 assertThat(document.statusCode())
@@ -163,20 +151,11 @@ final class ChainedMirrorTest {
     @Test
     void aParentVersionDocumentWithoutArchivesIsA502AndIsNotStoredEmptyForGood() throws Exception {
         try (FakeOrigin tree = FakeOrigin.start(tmp.resolve("hollow-tree"))) {
-            String dir = "/mirror/example.test/acme/hollow/";
-            tree.wireMock()
-                    .stubFor(get(urlEqualTo(dir + "index.json"))
-                            .willReturn(aResponse()
-                                    .withHeader("Content-Type", "application/json")
-                                    .withBody("{\"versions\":{\"1.0.0\":{}}}")));
-            tree.wireMock()
-                    .stubFor(get(urlEqualTo(dir + "1.0.0.json"))
-                            .willReturn(aResponse()
-                                    .withHeader("Content-Type", "application/json")
-                                    .withBody("{\"archives\":{}}")));
-            try (MirrorFixture child = MirrorFixture.builder(tmp.resolve("hollow-child"), tree)
-                    .set("upstream.hosts", Map.of("example.test", Map.of("mirrorUrl", tree.discoveryUrl() + "mirror/")))
-                    .start()) {
+            String dir = StaticParentMirror.directory("hollow");
+            StaticParentMirror parent = new StaticParentMirror(tree);
+            parent.json(dir + "index.json", "{\"versions\":{\"1.0.0\":{}}}");
+            parent.json(dir + "1.0.0.json", "{\"archives\":{}}");
+            try (MirrorFixture child = parent.child(tmp.resolve("hollow-child"))) {
                 HttpResponse<byte[]> document = child.get(child.providerPath("acme", "hollow") + "1.0.0.json");
                 assertThat(document.statusCode())
                         .as(new String(document.body(), StandardCharsets.UTF_8))
@@ -203,22 +182,10 @@ final class ChainedMirrorTest {
     }
 
     /** Serves what {@code terraform providers mirror} writes for one provider: index, version document, zip. */
-    private static void publishStatic(FakeOrigin tree, String type, byte[] zip, String h1) {
-        String dir = "/mirror/example.test/acme/" + type + "/";
+    private static void publishStatic(StaticParentMirror parent, String type, byte[] zip, String h1) {
         String file = "terraform-provider-" + type + "_1.0.0_linux_amd64.zip";
-        tree.wireMock()
-                .stubFor(get(urlEqualTo(dir + "index.json"))
-                        .willReturn(aResponse()
-                                .withHeader("Content-Type", "application/json")
-                                .withBody("{\"versions\":{\"1.0.0\":{}}}")));
-        tree.wireMock()
-                .stubFor(get(urlEqualTo(dir + "1.0.0.json"))
-                        .willReturn(aResponse()
-                                .withHeader("Content-Type", "application/json")
-                                .withBody("{\"archives\":{\"linux_amd64\":{\"url\":\"" + file + "\",\"hashes\":[\"" + h1
-                                        + "\"]}}}")));
-        tree.wireMock()
-                .stubFor(get(urlEqualTo(dir + file)).willReturn(aResponse().withBody(zip)));
+        parent.version(type, file, "\"" + h1 + "\"");
+        parent.bytes(StaticParentMirror.directory(type) + file, zip);
     }
 
     private String h1(byte[] zip) throws IOException {

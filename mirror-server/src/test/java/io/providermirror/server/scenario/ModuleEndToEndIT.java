@@ -8,6 +8,7 @@ import io.providermirror.testkit.GitHttpServer;
 import io.providermirror.testkit.GitRepository;
 import io.providermirror.testkit.SampleModules;
 import io.providermirror.testkit.TerraformCli;
+import io.providermirror.testkit.TerraformExtension;
 import io.providermirror.testkit.TerraformWorkspace;
 import java.io.File;
 import java.net.URI;
@@ -20,13 +21,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -38,6 +38,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 final class ModuleEndToEndIT {
+
+    @RegisterExtension
+    static final TerraformExtension endToEnd = new TerraformExtension();
 
     @TempDir
     static Path tmp;
@@ -51,21 +54,21 @@ final class ModuleEndToEndIT {
 
     @BeforeAll
     static void start() throws Exception {
-        Path terraform = TerraformCli.locate().orElse(null);
+        Path terraform = endToEnd.binary().orElse(null);
         if (terraform == null) {
             return;
         }
-        origin = FakeOrigin.start(tmp.resolve("origin"));
+        origin = endToEnd.closeAfterAll(FakeOrigin.start(tmp.resolve("origin")));
         registry = FakeModuleRegistry.of(origin);
         // The git server presents the origin's certificate, so the mirror trusts it as it trusts the origin.
-        git = GitHttpServer.start(tmp.resolve("git"), origin.certificates());
-        mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+        git = endToEnd.closeAfterAll(GitHttpServer.start(tmp.resolve("git"), origin.certificates()));
+        mirror = endToEnd.closeAfterAll(MirrorFixture.builder(tmp.resolve("cache"), origin)
                 .set("cache.indexTtl", "15m")
                 // The git server is on loopback: an internal authority the origin's module sources may lead to.
                 .set(
                         "upstream.hosts." + MirrorFixture.HOST.replace(".", "\\.") + ".downloadHosts",
                         List.of(git.url("x").getAuthority()))
-                .start();
+                .start());
         Path cliConfig = Files.writeString(
                 tmp.resolve("terraform.rc"),
                 TerraformWorkspace.hostService(
@@ -81,24 +84,6 @@ final class ModuleEndToEndIT {
                         cliConfig,
                         mirror.mirror.generatedCaFile().orElseThrow())
                 .withPath(noGitBin);
-    }
-
-    @BeforeEach
-    void requireTerraform() {
-        TerraformCli.locateOrSkip();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (mirror != null) {
-            mirror.close();
-        }
-        if (git != null) {
-            git.close();
-        }
-        if (origin != null) {
-            origin.close();
-        }
     }
 
     @Test

@@ -7,8 +7,6 @@ import static io.providermirror.server.scenario.MirrorFixture.error;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.providermirror.testkit.FakeModuleRegistry;
-import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.testkit.ModuleArchives;
 import io.providermirror.testkit.PrometheusScrape;
 import java.net.http.HttpRequest;
@@ -22,9 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -39,30 +36,17 @@ final class ModuleFetchBoundsTest {
     @TempDir
     Path tmp;
 
-    private FakeOrigin origin;
-    private FakeModuleRegistry registry;
+    @RegisterExtension
+    final ModuleRegistryExtension modules = new ModuleRegistryExtension();
+
     private MirrorFixture mirror;
-
-    @BeforeEach
-    void start() {
-        origin = FakeOrigin.start(tmp.resolve("origin"));
-        registry = FakeModuleRegistry.of(origin);
-    }
-
-    @AfterEach
-    void stop() {
-        if (mirror != null) {
-            mirror.close();
-        }
-        origin.close();
-    }
 
     /** A mirror whose {@code slow.test} host is the same origin as {@code example.test}. */
     private MirrorFixture.Builder builder() {
-        return MirrorFixture.builder(tmp.resolve("cache"), origin)
+        return MirrorFixture.builder(tmp.resolve("cache"), modules.origin())
                 .set(
                         "upstream.hosts." + SLOW_HOST.replace(".", "\\.") + ".discoveryUrl",
-                        origin.discoveryUrl().toString());
+                        modules.origin().discoveryUrl().toString());
     }
 
     private static String path(String host, String module, String rest) {
@@ -71,7 +55,8 @@ final class ModuleFetchBoundsTest {
 
     /** Ten bytes every 0.6 s: each read well within any readTimeout, the whole taking ten minutes. */
     private void trickle(String archivePath) {
-        origin.wireMock()
+        modules.origin()
+                .wireMock()
                 .stubFor(get(urlEqualTo(archivePath))
                         .willReturn(aResponse().withBody(new byte[10_000]).withChunkedDribbleDelay(1_000, 600_000)));
     }
@@ -90,18 +75,17 @@ final class ModuleFetchBoundsTest {
         int slow = 4;
         for (int i = 0; i < slow; i++) {
             trickle("/archives/slow" + i + ".tar.gz");
-            registry.publish("corp", "slow" + i, "aws", "1.0.0", "/archives/slow" + i + ".tar.gz");
+            modules.registry().publish("corp", "slow" + i, "aws", "1.0.0", "/archives/slow" + i + ".tar.gz");
         }
         byte[] healthy = ModuleArchives.tarGz(Map.of("main.tf", "output \"v\" {\n  value = \"healthy\"\n}\n"));
-        registry.serveArchive("/archives/healthy.tar.gz", healthy);
-        registry.publish("corp", "healthy", "aws", "1.0.0", "/archives/healthy.tar.gz");
-        mirror = builder()
+        modules.registry().serveArchive("/archives/healthy.tar.gz", healthy);
+        modules.registry().publish("corp", "healthy", "aws", "1.0.0", "/archives/healthy.tar.gz");
+        mirror = modules.start(builder()
                 .set("upstream.maxConcurrentFills", 4)
                 .set("upstream.maxConcurrentFillsPerHost", 2)
                 .set("upstream.readTimeout", "30s")
                 .set("upstream.minTransferRate", "1")
-                .set("upstream.archiveTimeout", "20s")
-                .start();
+                .set("upstream.archiveTimeout", "20s"));
 
         List<CompletableFuture<HttpResponse<byte[]>>> trickled = new ArrayList<>();
         for (int i = 0; i < slow; i++) {
@@ -109,7 +93,7 @@ final class ModuleFetchBoundsTest {
         }
         // Every slow request is either fetching from the origin now or was refused a place.
         await().atMost(Duration.ofSeconds(20)).until(() -> {
-            int fetching = origin.requestsMatching("/archives/slow[0-9]+\\.tar\\.gz");
+            int fetching = modules.origin().requestsMatching("/archives/slow[0-9]+\\.tar\\.gz");
             long refused = trickled.stream()
                     .filter(f -> f.isDone() && f.join().statusCode() == 503)
                     .count();
@@ -134,19 +118,18 @@ final class ModuleFetchBoundsTest {
     void aModuleArchiveTricklingBelowTheMinimumRateIsAbandonedWithAnErrorNamingTheModuleAndItsOrigin()
             throws Exception {
         trickle("/archives/slow.tar.gz");
-        registry.publish("corp", "slow", "aws", "1.0.0", "/archives/slow.tar.gz");
-        mirror = builder()
+        modules.registry().publish("corp", "slow", "aws", "1.0.0", "/archives/slow.tar.gz");
+        mirror = modules.start(builder()
                 .set("upstream.readTimeout", "1s")
                 .set("upstream.minTransferRate", "1KiB")
-                .set("upstream.archiveTimeout", "60s")
-                .start();
+                .set("upstream.archiveTimeout", "60s"));
 
         HttpResponse<byte[]> response = mirror.get(path(SLOW_HOST, "corp/slow/aws", "1.0.0/module.tar.gz"));
 
         assertThat(response.statusCode()).isEqualTo(504);
         assertThat(error(response))
                 .contains(SLOW_HOST + "/corp/slow/aws 1.0.0")
-                .contains(origin.discoveryUrl().getAuthority())
+                .contains(modules.origin().discoveryUrl().getAuthority())
                 .contains("upstream.minTransferRate");
         assertAbandonedAndFetchedAgain("too_slow");
     }
@@ -154,12 +137,11 @@ final class ModuleFetchBoundsTest {
     @Test
     void aModuleArchiveFetchLongerThanTheArchiveTimeoutIsAbandonedAndALaterRequestFetchesAgain() throws Exception {
         trickle("/archives/slow.tar.gz");
-        registry.publish("corp", "slow", "aws", "1.0.0", "/archives/slow.tar.gz");
-        mirror = builder()
+        modules.registry().publish("corp", "slow", "aws", "1.0.0", "/archives/slow.tar.gz");
+        mirror = modules.start(builder()
                 .set("upstream.readTimeout", "1s")
                 .set("upstream.minTransferRate", "1")
-                .set("upstream.archiveTimeout", "2s")
-                .start();
+                .set("upstream.archiveTimeout", "2s"));
 
         HttpResponse<byte[]> response = mirror.get(path(SLOW_HOST, "corp/slow/aws", "1.0.0/module.tar.gz"));
 
@@ -182,22 +164,23 @@ final class ModuleFetchBoundsTest {
             }
         });
         byte[] archive = ModuleArchives.tarGz(Map.of("main.tf", "output \"v\" {\n  value = \"now\"\n}\n"));
-        registry.serveArchive("/archives/slow.tar.gz", archive);
+        modules.registry().serveArchive("/archives/slow.tar.gz", archive);
         HttpResponse<byte[]> again = mirror.get(path(SLOW_HOST, "corp/slow/aws", "1.0.0/module.tar.gz"));
         assertThat(again.statusCode()).isEqualTo(200);
         assertThat(again.body()).isEqualTo(archive);
-        assertThat(registry.archiveDownloads("/archives/slow.tar.gz")).isEqualTo(2);
+        assertThat(modules.registry().archiveDownloads("/archives/slow.tar.gz")).isEqualTo(2);
     }
 
     @Test
     void concurrentRequestsForOneModuleVersionCauseOneOriginFetch() throws Exception {
         byte[] archive = ModuleArchives.tarGz(Map.of("main.tf", "output \"v\" {\n  value = \"once\"\n}\n"));
         // Slow enough that the requests below arrive while it is fetched.
-        origin.wireMock()
+        modules.origin()
+                .wireMock()
                 .stubFor(get(urlEqualTo("/archives/once.tar.gz"))
                         .willReturn(aResponse().withBody(archive).withFixedDelay(1_500)));
-        registry.publish("corp", "once", "aws", "1.0.0", "/archives/once.tar.gz");
-        mirror = builder().start();
+        modules.registry().publish("corp", "once", "aws", "1.0.0", "/archives/once.tar.gz");
+        mirror = modules.start(builder());
 
         List<CompletableFuture<HttpResponse<byte[]>>> downloads = new ArrayList<>();
         List<CompletableFuture<HttpResponse<byte[]>>> archives = new ArrayList<>();
@@ -208,7 +191,7 @@ final class ModuleFetchBoundsTest {
 
         CompletableFuture.allOf(downloads.toArray(CompletableFuture[]::new)).get();
         CompletableFuture.allOf(archives.toArray(CompletableFuture[]::new)).get();
-        assertThat(registry.archiveDownloads("/archives/once.tar.gz")).isEqualTo(1);
+        assertThat(modules.registry().archiveDownloads("/archives/once.tar.gz")).isEqualTo(1);
         for (CompletableFuture<HttpResponse<byte[]>> download : downloads) {
             assertThat(download.get().statusCode()).isEqualTo(204);
         }

@@ -6,8 +6,6 @@ import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.access.MirrorAuth;
 import io.providermirror.server.core.CacheLayout;
-import io.providermirror.testkit.FakeModuleRegistry;
-import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.testkit.ModuleArchives;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -18,9 +16,8 @@ import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,26 +32,13 @@ final class ModuleIdentityTest {
     @TempDir
     Path tmp;
 
-    private FakeOrigin origin;
-    private FakeModuleRegistry registry;
+    @RegisterExtension
+    final ModuleRegistryExtension modules = new ModuleRegistryExtension();
+
     private MirrorFixture mirror;
 
-    @BeforeEach
-    void start() {
-        origin = FakeOrigin.start(tmp.resolve("origin"));
-        registry = FakeModuleRegistry.of(origin);
-    }
-
-    @AfterEach
-    void stop() {
-        if (mirror != null) {
-            mirror.close();
-        }
-        origin.close();
-    }
-
     private MirrorFixture.Builder builder() {
-        return MirrorFixture.builder(tmp.resolve("cache"), origin).set("cache.indexTtl", "15m");
+        return MirrorFixture.builder(tmp.resolve("cache"), modules.origin()).set("cache.indexTtl", "15m");
     }
 
     private static String path(String module, String rest) {
@@ -69,7 +53,7 @@ final class ModuleIdentityTest {
     private void publish(String version, String archivePath, String... spellings) {
         for (String spelling : spellings) {
             String[] parts = spelling.split("/");
-            registry.publish(parts[0], parts[1], parts[2], version, archivePath);
+            modules.registry().publish(parts[0], parts[1], parts[2], version, archivePath);
         }
     }
 
@@ -98,15 +82,15 @@ final class ModuleIdentityTest {
     @Test
     void anotherSpellingOfAPinnedModuleGetsItsPinNotWhatItsSourceHasNow() throws Exception {
         byte[] pinned = archive("pinned");
-        registry.serveArchive("/archives/arch.tar.gz", pinned);
+        modules.registry().serveArchive("/archives/arch.tar.gz", pinned);
         publish("1.0.0", "/archives/arch.tar.gz", "acme/arch/x", "ACME/arch/x", "Acme/Arch/x");
-        mirror = builder().start();
+        mirror = modules.start(builder());
         assertThat(followDownload(mirror.get(path("acme/arch/x", "1.0.0/download")))
                         .body())
                 .isEqualTo(pinned);
 
         // The source moves: the same URL now serves other bytes.
-        registry.serveArchive("/archives/arch.tar.gz", archive("moved"));
+        modules.registry().serveArchive("/archives/arch.tar.gz", archive("moved"));
 
         for (String spelling : List.of("ACME/arch/x", "Acme/Arch/x")) {
             HttpResponse<byte[]> download = mirror.get(path(spelling, "1.0.0/download"));
@@ -115,7 +99,7 @@ final class ModuleIdentityTest {
                     .contains("HIT");
             assertThat(followDownload(download).body()).as(spelling).isEqualTo(pinned);
         }
-        assertThat(registry.archiveDownloads("/archives/arch.tar.gz")).isEqualTo(1);
+        assertThat(modules.registry().archiveDownloads("/archives/arch.tar.gz")).isEqualTo(1);
 
         // Evicted, the archive is fetched again through any spelling and checked against the one pin.
         evict("acme", "arch", "x", "1.0.0");
@@ -126,17 +110,16 @@ final class ModuleIdentityTest {
 
     @Test
     void aDenyRuleRefusesEverySpellingOfTheModulesItNamesAndTheOriginIsNeverAsked() throws Exception {
-        registry.serveArchive("/archives/blocked.tar.gz", archive("blocked"));
+        modules.registry().serveArchive("/archives/blocked.tar.gz", archive("blocked"));
         publish("1.0.0", "/archives/blocked.tar.gz", "blocked/mod/x", "Blocked/mod/x", "BLOCKED/Mod/x");
         publish("1.0.0", "/archives/blocked.tar.gz", "other/mod/x", "Other/mod/x");
-        mirror = builder()
+        mirror = modules.start(builder()
                 .set(
                         "policy.modules.deny",
                         List.of(
                                 Map.of("module", "example.test/blocked/*/*"),
-                                Map.of("module", "example.test/OTHER/*/*")))
-                .start();
-        int before = registry.registryRequests();
+                                Map.of("module", "example.test/OTHER/*/*"))));
+        int before = modules.registry().registryRequests();
 
         for (String spelling : List.of("blocked/mod/x", "Blocked/mod/x", "BLOCKED/Mod/x", "Other/mod/x")) {
             for (String rest : List.of("versions", "1.0.0/download", "1.0.0/module.tar.gz")) {
@@ -147,20 +130,21 @@ final class ModuleIdentityTest {
                         .contains("policy.modules.deny[");
             }
         }
-        assertThat(registry.registryRequests()).isEqualTo(before);
-        assertThat(registry.archiveDownloads("/archives/blocked.tar.gz")).isZero();
+        assertThat(modules.registry().registryRequests()).isEqualTo(before);
+        assertThat(modules.registry().archiveDownloads("/archives/blocked.tar.gz"))
+                .isZero();
     }
 
     @Test
     void aVersionListedBesideItsBuildMetadataTwinIsListedOnceAndEitherSpellingGetsThePinnedContent() throws Exception {
         byte[] pinned = archive("1.0.0");
-        registry.serveArchive("/archives/twin.tar.gz", pinned);
-        registry.serveArchive("/archives/evil.tar.gz", archive("evil"));
+        modules.registry().serveArchive("/archives/twin.tar.gz", pinned);
+        modules.registry().serveArchive("/archives/evil.tar.gz", archive("evil"));
         // The twin comes first in the origin's list.
-        registry.publish("corp", "twin", "x", "1.0.0+evil", "/archives/evil.tar.gz");
-        registry.publish("corp", "twin", "x", "1.0.0", "/archives/twin.tar.gz");
-        registry.publish("corp", "twin", "x", "2.0.0+build.7", "/archives/twin.tar.gz");
-        mirror = builder().start();
+        modules.registry().publish("corp", "twin", "x", "1.0.0+evil", "/archives/evil.tar.gz");
+        modules.registry().publish("corp", "twin", "x", "1.0.0", "/archives/twin.tar.gz");
+        modules.registry().publish("corp", "twin", "x", "2.0.0+build.7", "/archives/twin.tar.gz");
+        mirror = modules.start(builder());
         assertThat(followDownload(mirror.get(path("corp/twin/x", "1.0.0/download")))
                         .body())
                 .isEqualTo(pinned);
@@ -176,7 +160,7 @@ final class ModuleIdentityTest {
                 .as("answered from the pin of 1.0.0")
                 .contains("HIT");
         assertThat(followDownload(twin).body()).isEqualTo(pinned);
-        assertThat(registry.archiveDownloads("/archives/evil.tar.gz")).isZero();
+        assertThat(modules.registry().archiveDownloads("/archives/evil.tar.gz")).isZero();
 
         // A version the origin lists only with build metadata is fetched under the spelling the origin knows.
         assertThat(followDownload(mirror.get(path("corp/twin/x", "2.0.0+build.7/download")))
@@ -187,14 +171,14 @@ final class ModuleIdentityTest {
     @Test
     void anArchiveModuleWhoseContentChangedAtItsSourceIsRefusedCountedAndKeepsItsPin() throws Exception {
         byte[] first = archive("first");
-        registry.serveArchive("/archives/net.tar.gz", first);
-        registry.publish("corp", "net", "aws", "1.0.0", "/archives/net.tar.gz");
-        mirror = builder().start();
+        modules.registry().serveArchive("/archives/net.tar.gz", first);
+        modules.registry().publish("corp", "net", "aws", "1.0.0", "/archives/net.tar.gz");
+        mirror = modules.start(builder());
         assertThat(followDownload(mirror.get(path("corp/net/aws", "1.0.0/download")))
                         .body())
                 .isEqualTo(first);
 
-        registry.serveArchive("/archives/net.tar.gz", archive("replaced"));
+        modules.registry().serveArchive("/archives/net.tar.gz", archive("replaced"));
         evict("corp", "net", "aws", "1.0.0");
 
         HttpResponse<byte[]> replaced = followDownload(mirror.get(path("corp/net/aws", "1.0.0/download")));
@@ -221,10 +205,10 @@ final class ModuleIdentityTest {
 
     @Test
     void anArchiveUrlSignedForOneVersionOpensNoOtherVersionOfTheModule() throws Exception {
-        registry.serveArchive("/archives/a.tar.gz", archive("a"));
-        registry.publish("corp", "a", "aws", "1.0.0", "/archives/a.tar.gz");
-        registry.publish("corp", "a", "aws", "2.0.0", "/archives/a.tar.gz");
-        mirror = builder().set("auth.tokens", List.of(MirrorAuth.hash(TOKEN))).start();
+        modules.registry().serveArchive("/archives/a.tar.gz", archive("a"));
+        modules.registry().publish("corp", "a", "aws", "1.0.0", "/archives/a.tar.gz");
+        modules.registry().publish("corp", "a", "aws", "2.0.0", "/archives/a.tar.gz");
+        mirror = modules.start(builder().set("auth.tokens", List.of(MirrorAuth.hash(TOKEN))));
         HttpResponse<byte[]> download =
                 mirror.send(HttpRequest.newBuilder(mirror.url(path("corp/a/aws", "1.0.0/download")))
                         .header("Authorization", "Bearer " + TOKEN)

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -504,12 +505,52 @@ final class ModuleMirrorTest {
         assertThat(archive.body()).isEqualTo(ModuleArchives.tarGz(module("a 1")));
     }
 
-    private static int run(Object command, String... args) {
-        return new picocli.CommandLine(command).execute(args);
+    /** What a command printed, and its exit code. */
+    private record Outcome(int exit, String output) {}
+
+    /** Runs the command {@code make} builds around an output stream, as its user would. */
+    private static Outcome run(Function<java.io.PrintStream, Object> make, String... args) {
+        java.io.ByteArrayOutputStream output = new java.io.ByteArrayOutputStream();
+        int exit = new picocli.CommandLine(make.apply(new java.io.PrintStream(output, true, StandardCharsets.UTF_8)))
+                .execute(args);
+        return new Outcome(exit, output.toString(StandardCharsets.UTF_8));
     }
 
-    private static java.io.PrintStream into(java.io.ByteArrayOutputStream output) {
-        return new java.io.PrintStream(output, true, StandardCharsets.UTF_8);
+    /**
+     * {@code export} for linux_amd64 of a configuration calling {@code corp/a/aws} at {@code constraint}, from a
+     * mirror of the origin caching in {@code source-cache}, into {@code modules.tar}.
+     */
+    private Outcome export(String constraint) throws Exception {
+        Path source = java.nio.file.Files.writeString(
+                tmp.resolve("source.yaml"),
+                MirrorFixture.builder(tmp.resolve("source-cache"), origin).yaml());
+        Path directory = configurationCalling(MirrorFixture.HOST + "/corp/a/aws", constraint);
+        return run(
+                out -> new io.providermirror.server.cli.ExportCommand(out, Map.of()),
+                "--config",
+                source.toString(),
+                "--platform",
+                "linux_amd64",
+                "--dir",
+                directory.toString(),
+                "--output",
+                tmp.resolve("modules.tar").toString());
+    }
+
+    /** The bundle of a successful {@link #export} of {@code corp/a/aws} at {@code version}. */
+    private Path exported(String version) throws Exception {
+        Outcome export = export(version);
+        assertThat(export.exit()).as(export.output()).isZero();
+        return tmp.resolve("modules.tar");
+    }
+
+    /** {@code import} of {@code bundle} into the cache {@code config} configures. */
+    private static Outcome importInto(Path config, Path bundle) {
+        return run(
+                out -> new io.providermirror.server.cli.ImportCommand(out, Map.of()),
+                "--config",
+                config.toString(),
+                bundle.toString());
     }
 
     @Test
@@ -518,25 +559,10 @@ final class ModuleMirrorTest {
         registry.serveArchive("/archives/a-0.tar.gz", ModuleArchives.tarGz(module("a 0")));
         registry.publish("corp", "a", "aws", "1.1.0", "/archives/a-1.tar.gz");
         registry.publish("corp", "a", "aws", "1.0.0", "/archives/a-0.tar.gz");
-        Path source = java.nio.file.Files.writeString(
-                tmp.resolve("source.yaml"),
-                MirrorFixture.builder(tmp.resolve("source-cache"), origin).yaml());
-        Path directory = configurationCalling(MirrorFixture.HOST + "/corp/a/aws", "~> 1.0");
+        Outcome export = export("~> 1.0");
         Path bundle = tmp.resolve("modules.tar");
-
-        java.io.ByteArrayOutputStream exported = new java.io.ByteArrayOutputStream();
-        int exit = run(
-                new io.providermirror.server.cli.ExportCommand(into(exported), Map.of()),
-                "--config",
-                source.toString(),
-                "--platform",
-                "linux_amd64",
-                "--dir",
-                directory.toString(),
-                "--output",
-                bundle.toString());
-        String exportOutput = exported.toString(StandardCharsets.UTF_8);
-        assertThat(exit).as(exportOutput).isZero();
+        String exportOutput = export.output();
+        assertThat(export.exit()).as(exportOutput).isZero();
         assertThat(exportOutput)
                 .contains(
                         "export: cache directory " + tmp.resolve("source-cache").toAbsolutePath())
@@ -546,14 +572,9 @@ final class ModuleMirrorTest {
 
         MirrorFixture.Builder target = builder().set("upstream.offline", true);
         Path targetConfig = java.nio.file.Files.writeString(tmp.resolve("target.yaml"), target.yaml());
-        java.io.ByteArrayOutputStream imported = new java.io.ByteArrayOutputStream();
-        int importExit = run(
-                new io.providermirror.server.cli.ImportCommand(into(imported), Map.of()),
-                "--config",
-                targetConfig.toString(),
-                bundle.toString());
-        String importOutput = imported.toString(StandardCharsets.UTF_8);
-        assertThat(importExit).as(importOutput).isZero();
+        Outcome imported = importInto(targetConfig, bundle);
+        String importOutput = imported.output();
+        assertThat(imported.exit()).as(importOutput).isZero();
         assertThat(importOutput)
                 .contains("import: cache directory " + tmp.resolve("cache").toAbsolutePath())
                 .contains("0 provider(s), 0 provider version(s), 0 archive(s); 1 module(s), 1 module version(s), "
@@ -580,14 +601,9 @@ final class ModuleMirrorTest {
         mirror.close();
         mirror = null;
 
-        java.io.ByteArrayOutputStream again = new java.io.ByteArrayOutputStream();
-        assertThat(run(
-                        new io.providermirror.server.cli.ImportCommand(into(again), Map.of()),
-                        "--config",
-                        targetConfig.toString(),
-                        bundle.toString()))
-                .isZero();
-        assertThat(again.toString(StandardCharsets.UTF_8))
+        Outcome again = importInto(targetConfig, bundle);
+        assertThat(again.exit()).isZero();
+        assertThat(again.output())
                 .contains("1 module(s), 1 module version(s), verified; nothing new: the cache held all of it already");
     }
 
@@ -595,24 +611,7 @@ final class ModuleMirrorTest {
     void aBundleWithoutAModulesVersionListIsRefusedSinceAnOfflineMirrorCouldNotListWhatItImported() throws Exception {
         registry.serveArchive("/archives/a-1.tar.gz", ModuleArchives.tarGz(module("a 1")));
         registry.publish("corp", "a", "aws", "1.1.0", "/archives/a-1.tar.gz");
-        Path source = java.nio.file.Files.writeString(
-                tmp.resolve("source.yaml"),
-                MirrorFixture.builder(tmp.resolve("source-cache"), origin).yaml());
-        Path bundle = tmp.resolve("modules.tar");
-        java.io.ByteArrayOutputStream exported = new java.io.ByteArrayOutputStream();
-        assertThat(run(
-                        new io.providermirror.server.cli.ExportCommand(into(exported), Map.of()),
-                        "--config",
-                        source.toString(),
-                        "--platform",
-                        "linux_amd64",
-                        "--dir",
-                        configurationCalling(MirrorFixture.HOST + "/corp/a/aws", "1.1.0")
-                                .toString(),
-                        "--output",
-                        bundle.toString()))
-                .as(exported.toString(StandardCharsets.UTF_8))
-                .isZero();
+        Path bundle = exported("1.1.0");
         // As a bundle written before bundles carried modules' version lists: the list and its manifest entry gone.
         String list = "_modules/" + MirrorFixture.HOST + "/corp/a/aws/versions.json";
         Path withoutList = tmp.resolve("without-list.tar");
@@ -651,14 +650,9 @@ final class ModuleMirrorTest {
         Path targetConfig = java.nio.file.Files.writeString(
                 tmp.resolve("target.yaml"),
                 builder().set("upstream.offline", true).yaml());
-        java.io.ByteArrayOutputStream imported = new java.io.ByteArrayOutputStream();
-        int exit = run(
-                new io.providermirror.server.cli.ImportCommand(into(imported), Map.of()),
-                "--config",
-                targetConfig.toString(),
-                withoutList.toString());
-        assertThat(exit).as(imported.toString(StandardCharsets.UTF_8)).isEqualTo(1);
-        assertThat(imported.toString(StandardCharsets.UTF_8))
+        Outcome imported = importInto(targetConfig, withoutList);
+        assertThat(imported.exit()).as(imported.output()).isEqualTo(1);
+        assertThat(imported.output())
                 .contains("REFUSED " + withoutList)
                 .contains("module " + MirrorFixture.HOST + "/corp/a/aws 1.1.0: the bundle lacks the module's "
                         + "version list")
@@ -669,24 +663,7 @@ final class ModuleMirrorTest {
     void importRefusesABundleWhoseModuleContentDiffersFromWhatTheCachePinnedAndKeepsThePin() throws Exception {
         registry.serveArchive("/archives/a-1.tar.gz", ModuleArchives.tarGz(module("exported")));
         registry.publish("corp", "a", "aws", "1.1.0", "/archives/a-1.tar.gz");
-        Path source = java.nio.file.Files.writeString(
-                tmp.resolve("source.yaml"),
-                MirrorFixture.builder(tmp.resolve("source-cache"), origin).yaml());
-        Path directory = configurationCalling(MirrorFixture.HOST + "/corp/a/aws", "1.1.0");
-        Path bundle = tmp.resolve("modules.tar");
-        java.io.ByteArrayOutputStream exported = new java.io.ByteArrayOutputStream();
-        assertThat(run(
-                        new io.providermirror.server.cli.ExportCommand(into(exported), Map.of()),
-                        "--config",
-                        source.toString(),
-                        "--platform",
-                        "linux_amd64",
-                        "--dir",
-                        directory.toString(),
-                        "--output",
-                        bundle.toString()))
-                .as(exported.toString(StandardCharsets.UTF_8))
-                .isZero();
+        Path bundle = exported("1.1.0");
 
         // The target pinned other content for the same version (the archive was replaced at the origin).
         registry.serveArchive("/archives/a-1.tar.gz", ModuleArchives.tarGz(module("pinned here")));
@@ -699,14 +676,9 @@ final class ModuleMirrorTest {
         mirror = null;
         Path targetConfig = java.nio.file.Files.writeString(tmp.resolve("target.yaml"), target.yaml());
 
-        java.io.ByteArrayOutputStream imported = new java.io.ByteArrayOutputStream();
-        int exit = run(
-                new io.providermirror.server.cli.ImportCommand(into(imported), Map.of()),
-                "--config",
-                targetConfig.toString(),
-                bundle.toString());
-        assertThat(exit).isEqualTo(1);
-        assertThat(imported.toString(StandardCharsets.UTF_8))
+        Outcome imported = importInto(targetConfig, bundle);
+        assertThat(imported.exit()).isEqualTo(1);
+        assertThat(imported.output())
                 .contains("REFUSED")
                 .contains("this cache pinned sha256 ")
                 .contains("the cached pin stays");
@@ -729,24 +701,7 @@ final class ModuleMirrorTest {
                 .orElseThrow();
         registry.serveArchive("/archives/a-1.tar.gz", genuine);
         registry.publish("corp", "a", "aws", "1.1.0", "/archives/a-1.tar.gz");
-        Path source = java.nio.file.Files.writeString(
-                tmp.resolve("source.yaml"),
-                MirrorFixture.builder(tmp.resolve("source-cache"), origin).yaml());
-        Path directory = configurationCalling(MirrorFixture.HOST + "/corp/a/aws", "1.1.0");
-        Path bundle = tmp.resolve("modules.tar");
-        java.io.ByteArrayOutputStream exported = new java.io.ByteArrayOutputStream();
-        assertThat(run(
-                        new io.providermirror.server.cli.ExportCommand(into(exported), Map.of()),
-                        "--config",
-                        source.toString(),
-                        "--platform",
-                        "linux_amd64",
-                        "--dir",
-                        directory.toString(),
-                        "--output",
-                        bundle.toString()))
-                .as(exported.toString(StandardCharsets.UTF_8))
-                .isZero();
+        Path bundle = exported("1.1.0");
         java.util.function.BiFunction<String, byte[], byte[]> swapped =
                 (name, bytes) -> name.endsWith("/module.tar.gz") ? other : bytes;
         MirrorFixture.Builder target = builder();
@@ -755,26 +710,16 @@ final class ModuleMirrorTest {
         // The manifest still names the genuine archive: the bytes are not the ones it lists.
         Path altered = io.providermirror.server.bundle.BundleRewrite.rewrite(
                 bundle, tmp.resolve("altered.tar"), swapped, false);
-        java.io.ByteArrayOutputStream refused = new java.io.ByteArrayOutputStream();
-        assertThat(run(
-                        new io.providermirror.server.cli.ImportCommand(into(refused), Map.of()),
-                        "--config",
-                        targetConfig.toString(),
-                        altered.toString()))
-                .isEqualTo(1);
-        assertThat(refused.toString(StandardCharsets.UTF_8)).contains("REFUSED").contains("was altered");
+        Outcome refused = importInto(targetConfig, altered);
+        assertThat(refused.exit()).isEqualTo(1);
+        assertThat(refused.output()).contains("REFUSED").contains("was altered");
 
         // The manifest rewritten to agree: the pin in the bundle still names the genuine archive's sha256.
         Path consistent = io.providermirror.server.bundle.BundleRewrite.rewrite(
                 bundle, tmp.resolve("consistent.tar"), swapped, true);
-        java.io.ByteArrayOutputStream refusedAgain = new java.io.ByteArrayOutputStream();
-        assertThat(run(
-                        new io.providermirror.server.cli.ImportCommand(into(refusedAgain), Map.of()),
-                        "--config",
-                        targetConfig.toString(),
-                        consistent.toString()))
-                .isEqualTo(1);
-        assertThat(refusedAgain.toString(StandardCharsets.UTF_8))
+        Outcome refusedAgain = importInto(targetConfig, consistent);
+        assertThat(refusedAgain.exit()).isEqualTo(1);
+        assertThat(refusedAgain.output())
                 .contains("REFUSED")
                 .contains("module " + MirrorFixture.HOST + "/corp/a/aws 1.1.0")
                 .contains("is not the one its pin names");

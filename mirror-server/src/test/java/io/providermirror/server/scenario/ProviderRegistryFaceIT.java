@@ -11,6 +11,7 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.testkit.TerraformCli;
+import io.providermirror.testkit.TerraformExtension;
 import io.providermirror.testkit.TerraformWorkspace;
 import io.providermirror.testkit.TestCertificates;
 import io.providermirror.testkit.TestPgpKey;
@@ -24,10 +25,9 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -40,6 +40,9 @@ final class ProviderRegistryFaceIT {
 
     private static final List<String> PLATFORMS = List.of("linux_amd64", "darwin_arm64", "windows_amd64");
 
+    @RegisterExtension
+    static final TerraformExtension endToEnd = new TerraformExtension();
+
     @TempDir
     static Path tmp;
 
@@ -51,12 +54,12 @@ final class ProviderRegistryFaceIT {
 
     @BeforeAll
     static void start() throws Exception {
-        terraform = TerraformCli.locate().orElse(null);
+        terraform = endToEnd.binary().orElse(null);
         if (terraform == null) {
             return;
         }
-        origin = FakeOrigin.start(tmp.resolve("origin"));
-        mirror = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15));
+        origin = endToEnd.closeAfterAll(FakeOrigin.start(tmp.resolve("origin")));
+        mirror = endToEnd.closeAfterAll(MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15)));
         // A direct install from the origin, which the CLI trusts with the origin's CA only.
         direct = cli("direct", origin.discoveryUrl().resolve("/v1/providers/").toString(), origin.caCertificate());
         throughMirror = faceCli("mirror", mirror);
@@ -75,22 +78,6 @@ final class ProviderRegistryFaceIT {
                 tmp.resolve(name + ".rc"),
                 TerraformWorkspace.hostService(MirrorFixture.HOST, "providers.v1", providersV1));
         return TerraformCli.using(terraform, Files.createDirectories(tmp.resolve("home-" + name)), cliConfig, ca);
-    }
-
-    @BeforeEach
-    void requireTerraform() {
-        // Per test, so each one is reported as skipped rather than the class silently running nothing.
-        TerraformCli.locateOrSkip();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (mirror != null) {
-            mirror.close();
-        }
-        if (origin != null) {
-            origin.close();
-        }
     }
 
     private static Path configuration(String name, String type, String version) throws Exception {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.testkit.PrometheusScrape;
 import io.providermirror.testkit.TerraformCli;
+import io.providermirror.testkit.TerraformExtension;
 import io.providermirror.testkit.TerraformWorkspace;
 import io.providermirror.upstream.PackageHashes;
 import java.nio.file.Files;
@@ -13,10 +14,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -26,6 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
 final class TerraformEndToEndIT {
 
     private static final List<String> PLATFORMS = List.of("linux_amd64", "darwin_arm64", "windows_amd64");
+
+    @RegisterExtension
+    static final TerraformExtension endToEnd = new TerraformExtension();
 
     @TempDir
     static Path tmp;
@@ -38,12 +41,12 @@ final class TerraformEndToEndIT {
 
     @BeforeAll
     static void start() throws Exception {
-        terraform = TerraformCli.locate().orElse(null);
+        terraform = endToEnd.binary().orElse(null);
         if (terraform == null) {
             return;
         }
-        origin = FakeOrigin.start(tmp.resolve("origin"));
-        mirror = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15));
+        origin = endToEnd.closeAfterAll(FakeOrigin.start(tmp.resolve("origin")));
+        mirror = endToEnd.closeAfterAll(MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15)));
         mirrorUrl = "https://localhost:" + mirror.mirror.port() + "/providers/";
         Path cliConfig = Files.writeString(tmp.resolve("terraform.rc"), TerraformWorkspace.networkMirror(mirrorUrl));
         Files.createDirectories(tmp.resolve("home"));
@@ -52,22 +55,6 @@ final class TerraformEndToEndIT {
                 tmp.resolve("home"),
                 cliConfig,
                 mirror.mirror.generatedCaFile().orElseThrow());
-    }
-
-    @BeforeEach
-    void requireTerraform() {
-        // Per test, so each one is reported as skipped rather than the class silently running nothing.
-        TerraformCli.locateOrSkip();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (mirror != null) {
-            mirror.close();
-        }
-        if (origin != null) {
-            origin.close();
-        }
     }
 
     private static Path configuration(String name, String type, String version) throws Exception {

@@ -1,8 +1,5 @@
 package io.providermirror.server.scenario;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.get;
-import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -17,7 +14,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
@@ -46,24 +42,12 @@ final class ZipBombTest {
         Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         root.addAppender(events);
         try (FakeOrigin tree = FakeOrigin.start(tmp.resolve("tree"))) {
-            String dir = "/mirror/example.test/acme/bomb/";
+            String dir = StaticParentMirror.directory("bomb");
             String file = "terraform-provider-bomb_1.0.0_linux_amd64.zip";
-            tree.wireMock()
-                    .stubFor(get(urlEqualTo(dir + "index.json"))
-                            .willReturn(aResponse()
-                                    .withHeader("Content-Type", "application/json")
-                                    .withBody("{\"versions\":{\"1.0.0\":{}}}")));
-            tree.wireMock()
-                    .stubFor(get(urlEqualTo(dir + "1.0.0.json"))
-                            .willReturn(aResponse()
-                                    .withHeader("Content-Type", "application/json")
-                                    .withBody("{\"archives\":{\"linux_amd64\":{\"url\":\"" + file
-                                            + "\",\"hashes\":[\"h1:" + "A".repeat(43) + "=\"]}}}")));
-            tree.wireMock()
-                    .stubFor(get(urlEqualTo(dir + file)).willReturn(aResponse().withBody(bomb)));
-            try (MirrorFixture child = MirrorFixture.builder(tmp.resolve("child"), tree)
-                    .set("upstream.hosts", Map.of("example.test", Map.of("mirrorUrl", tree.discoveryUrl() + "mirror/")))
-                    .start()) {
+            StaticParentMirror parent = new StaticParentMirror(tree);
+            parent.version("bomb", file, "\"h1:" + "A".repeat(43) + "=\"");
+            parent.bytes(dir + file, bomb);
+            try (MirrorFixture child = parent.child(tmp.resolve("child"))) {
                 String path = child.providerPath("acme", "bomb") + file;
                 for (int attempt = 0; attempt < 2; attempt++) {
                     try {
