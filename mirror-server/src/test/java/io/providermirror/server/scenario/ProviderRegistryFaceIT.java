@@ -46,38 +46,37 @@ final class ProviderRegistryFaceIT {
     @TempDir
     static Path tmp;
 
-    private static Path terraform;
-    private static FakeOrigin origin;
-    private static MirrorFixture mirror;
+    private static TerraformMirror run;
     private static TerraformCli direct;
     private static TerraformCli throughMirror;
 
     @BeforeAll
     static void start() throws Exception {
-        terraform = endToEnd.binary().orElse(null);
-        if (terraform == null) {
+        run = TerraformMirror.start(endToEnd, tmp).orElse(null);
+        if (run == null) {
             return;
         }
-        origin = endToEnd.closeAfterAll(FakeOrigin.start(tmp.resolve("origin")));
-        mirror = endToEnd.closeAfterAll(MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15)));
         // A direct install from the origin, which the CLI trusts with the origin's CA only.
-        direct = cli("direct", origin.discoveryUrl().resolve("/v1/providers/").toString(), origin.caCertificate());
-        throughMirror = faceCli("mirror", mirror);
+        direct = cli(
+                "direct",
+                run.origin().discoveryUrl().resolve("/v1/providers/").toString(),
+                run.origin().caCertificate());
+        throughMirror = faceCli("mirror", run.mirror());
     }
 
     /** A CLI whose {@code host} block routes {@code example.test}'s providers.v1 to {@code mirror}'s face. */
-    private static TerraformCli faceCli(String name, MirrorFixture mirror) throws Exception {
+    private static TerraformCli faceCli(String name, MirrorFixture target) throws Exception {
         return cli(
                 name,
-                "https://localhost:" + mirror.mirror.port() + "/registry/" + MirrorFixture.HOST + "/providers.v1/",
-                mirror.mirror.generatedCaFile().orElseThrow());
+                "https://localhost:" + target.mirror.port() + "/registry/" + MirrorFixture.HOST + "/providers.v1/",
+                target.mirror.generatedCaFile().orElseThrow());
     }
 
     private static TerraformCli cli(String name, String providersV1, Path ca) throws Exception {
         Path cliConfig = Files.writeString(
                 tmp.resolve(name + ".rc"),
                 TerraformWorkspace.hostService(MirrorFixture.HOST, "providers.v1", providersV1));
-        return TerraformCli.using(terraform, Files.createDirectories(tmp.resolve("home-" + name)), cliConfig, ca);
+        return TerraformCli.using(run.terraform(), Files.createDirectories(tmp.resolve("home-" + name)), cliConfig, ca);
     }
 
     private static Path configuration(String name, String type, String version) throws Exception {
@@ -98,7 +97,8 @@ final class ProviderRegistryFaceIT {
 
     @Test
     void theLockFileIsTheOneADirectInstallWritesAndTheSecondInitNeedsNoOrigin() throws Exception {
-        FakeOrigin.Release release = origin.publish("acme", "complete", "1.2.0", PLATFORMS.toArray(String[]::new));
+        FakeOrigin.Release release =
+                run.origin().publish("acme", "complete", "1.2.0", PLATFORMS.toArray(String[]::new));
 
         TerraformCli.Result fromOrigin = init(direct, configuration("direct", "complete", "1.2.0"));
         assertThat(fromOrigin.exitCode()).as(fromOrigin.output()).isZero();
@@ -119,20 +119,20 @@ final class ProviderRegistryFaceIT {
                 .doesNotContain("Incomplete lock file information")
                 .as("the CLI checked the origin's signature and names its (primary) key, as on a direct install")
                 .contains("Installed example.test/acme/complete v1.2.0 (self-signed, key ID "
-                        + origin.signingKey().primaryFingerprint().substring(24) + ")");
+                        + run.origin().signingKey().primaryFingerprint().substring(24) + ")");
         assertThat(fromOrigin.output())
                 .contains("(self-signed, key ID "
-                        + origin.signingKey().primaryFingerprint().substring(24) + ")");
-        assertThat(origin.archiveDownloads(release, "linux_amd64"))
+                        + run.origin().signingKey().primaryFingerprint().substring(24) + ")");
+        assertThat(run.origin().archiveDownloads(release, "linux_amd64"))
                 .as("once for the direct install, once for the mirror")
                 .isEqualTo(2);
 
-        int originRequests = origin.requestsMatching(".*");
+        int originRequests = run.origin().requestsMatching(".*");
         Path second = configuration("face-second", "complete", "1.2.0");
         TerraformCli.Result again = init(throughMirror, second);
         assertThat(again.exitCode()).as(again.output()).isZero();
         assertThat(TerraformWorkspace.lockedHashes(second)).isEqualTo(expected);
-        assertThat(origin.requestsMatching(".*"))
+        assertThat(run.origin().requestsMatching(".*"))
                 .as("the second init is answered from the mirror's cache")
                 .isEqualTo(originRequests);
 
@@ -153,7 +153,7 @@ final class ProviderRegistryFaceIT {
 
     @Test
     void aSignatureForgedBetweenTheMirrorAndTheCliIsRefusedByTheCli() throws Exception {
-        FakeOrigin.Release release = origin.publish("acme", "forgedsig", "1.0.0", "linux_amd64");
+        FakeOrigin.Release release = run.origin().publish("acme", "forgedsig", "1.0.0", "linux_amd64");
         // Something between the CLI and the mirror (or a mirror gone bad) swaps the signature for one made with a
         // key the origin did not list: only the CLI's own check stands in the way.
         byte[] forged = TestPgpKey.generate("Mallory <m@example.test>").signDetached(release.sha256Sums());
@@ -171,7 +171,9 @@ final class ProviderRegistryFaceIT {
         try {
             interposer.stubFor(any(anyUrl())
                     .atPriority(10)
-                    .willReturn(aResponse().proxiedFrom("https://localhost:" + mirror.mirror.port())));
+                    .willReturn(aResponse()
+                            .proxiedFrom(
+                                    "https://localhost:" + run.mirror().mirror.port())));
             interposer.stubFor(get(urlPathMatching(".*/SHA256SUMS\\.sig"))
                     .atPriority(1)
                     .willReturn(aResponse().withBody(forged)));
@@ -202,11 +204,11 @@ final class ProviderRegistryFaceIT {
 
     @Test
     void aDownloadDocumentWithUpperCaseTwinsNeverInstallsTheAttackersPackage() throws Exception {
-        FakeOrigin.Release genuine = origin.publish("acme", "twinned", "1.0.0", "linux_amd64");
-        try (FakeOrigin attacker = FakeOrigin.start(origin.certificates())) {
+        FakeOrigin.Release genuine = run.origin().publish("acme", "twinned", "1.0.0", "linux_amd64");
+        try (FakeOrigin attacker = FakeOrigin.start(run.origin().certificates())) {
             FakeOrigin.Release evil =
                     attacker.publish("acme", "twinned", "1.0.0", FakeOrigin.Tamper.NONE, 5_000, "linux_amd64");
-            CaseTwinnedDownload.serve(origin, attacker, "twinned", "1.0.0", "linux_amd64");
+            CaseTwinnedDownload.serve(run.origin(), attacker, "twinned", "1.0.0", "linux_amd64");
             String attackersKey = attacker.signingKey().primaryFingerprint().substring(24);
 
             // The attack is real: the CLI installing straight from this origin takes the twins.
@@ -220,11 +222,12 @@ final class ProviderRegistryFaceIT {
             Path bothCas = tmp.resolve("mirror-and-origin-ca.pem");
             Files.writeString(
                     bothCas,
-                    Files.readString(mirror.mirror.generatedCaFile().orElseThrow()) + "\n"
-                            + Files.readString(origin.caCertificate()));
+                    Files.readString(run.mirror().mirror.generatedCaFile().orElseThrow()) + "\n"
+                            + Files.readString(run.origin().caCertificate()));
             TerraformCli trusting = cli(
                     "face-trusting-origin",
-                    "https://localhost:" + mirror.mirror.port() + "/registry/" + MirrorFixture.HOST + "/providers.v1/",
+                    "https://localhost:" + run.mirror().mirror.port() + "/registry/" + MirrorFixture.HOST
+                            + "/providers.v1/",
                     bothCas);
             Path directory = configuration("twinned-face", "twinned", "1.0.0");
             TerraformCli.Result viaFace = init(trusting, directory);
@@ -248,9 +251,9 @@ final class ProviderRegistryFaceIT {
 
     @Test
     void anArchiveAlteredInTheCacheIsNeverServed() throws Exception {
-        FakeOrigin.Release release = origin.publish("acme", "altered", "1.0.0", "linux_amd64");
+        FakeOrigin.Release release = run.origin().publish("acme", "altered", "1.0.0", "linux_amd64");
         Path cache = tmp.resolve("altered-cache");
-        try (MirrorFixture filling = MirrorFixture.start(cache, origin, Duration.ofMinutes(15))) {
+        try (MirrorFixture filling = MirrorFixture.start(cache, run.origin(), Duration.ofMinutes(15))) {
             TerraformCli.Result init =
                     init(faceCli("filling", filling), configuration("altered-1", "altered", "1.0.0"));
             assertThat(init.exitCode()).as(init.output()).isZero();
@@ -265,14 +268,14 @@ final class ProviderRegistryFaceIT {
         bytes[bytes.length / 2] ^= 0x01;
         Files.write(archive, bytes);
 
-        try (MirrorFixture restarted = MirrorFixture.start(cache, origin, Duration.ofMinutes(15))) {
+        try (MirrorFixture restarted = MirrorFixture.start(cache, run.origin(), Duration.ofMinutes(15))) {
             Path directory = configuration("altered-2", "altered", "1.0.0");
             TerraformCli.Result init = init(faceCli("restarted", restarted), directory);
 
             assertThat(init.exitCode()).as(init.output()).isZero();
             assertThat(TerraformWorkspace.lockedHashes(directory))
                     .contains("zh:" + release.sha256("linux_amd64"), h1(release, "linux_amd64"));
-            assertThat(origin.archiveDownloads(release, "linux_amd64"))
+            assertThat(run.origin().archiveDownloads(release, "linux_amd64"))
                     .as("the mirror found the altered file on its first read, dropped it and fetched the genuine one")
                     .isEqualTo(2);
             assertThat(Files.readAllBytes(archive)).isEqualTo(release.archives().get("linux_amd64"));

@@ -33,28 +33,24 @@ final class TerraformEndToEndIT {
     @TempDir
     static Path tmp;
 
-    private static Path terraform;
-    private static FakeOrigin origin;
-    private static MirrorFixture mirror;
+    private static TerraformMirror run;
     private static TerraformCli cli;
     private static String mirrorUrl;
 
     @BeforeAll
     static void start() throws Exception {
-        terraform = endToEnd.binary().orElse(null);
-        if (terraform == null) {
+        run = TerraformMirror.start(endToEnd, tmp).orElse(null);
+        if (run == null) {
             return;
         }
-        origin = endToEnd.closeAfterAll(FakeOrigin.start(tmp.resolve("origin")));
-        mirror = endToEnd.closeAfterAll(MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15)));
-        mirrorUrl = "https://localhost:" + mirror.mirror.port() + "/providers/";
+        mirrorUrl = "https://localhost:" + run.mirror().mirror.port() + "/providers/";
         Path cliConfig = Files.writeString(tmp.resolve("terraform.rc"), TerraformWorkspace.networkMirror(mirrorUrl));
         Files.createDirectories(tmp.resolve("home"));
         cli = TerraformCli.using(
-                terraform,
+                run.terraform(),
                 tmp.resolve("home"),
                 cliConfig,
-                mirror.mirror.generatedCaFile().orElseThrow());
+                run.mirror().mirror.generatedCaFile().orElseThrow());
     }
 
     private static Path configuration(String name, String type, String version) throws Exception {
@@ -71,8 +67,8 @@ final class TerraformEndToEndIT {
 
     @Test
     void initInstallsThroughTheMirrorLocksEveryPlatformAndTheSecondInitIsServedFromCache() throws Exception {
-        FakeOrigin.Release release = origin.publish("acme", "fake", "1.2.0", PLATFORMS.toArray(String[]::new));
-        origin.publish("acme", "fake", "1.1.0", "linux_amd64");
+        FakeOrigin.Release release = run.origin().publish("acme", "fake", "1.2.0", PLATFORMS.toArray(String[]::new));
+        run.origin().publish("acme", "fake", "1.1.0", "linux_amd64");
 
         Path first = configuration("first", "fake", "~> 1.2");
         TerraformCli.Result init = cli.run(first, "init", "-input=false", "-no-color");
@@ -85,7 +81,7 @@ final class TerraformEndToEndIT {
         assertThat(TerraformWorkspace.lockedHashes(first))
                 .as("the lock file's h1: is the origin package's")
                 .contains(h1(release, "linux_amd64"));
-        assertThat(origin.archiveDownloads(release, "linux_amd64")).isEqualTo(1);
+        assertThat(run.origin().archiveDownloads(release, "linux_amd64")).isEqualTo(1);
 
         TerraformCli.Result lock = cli.run(
                 first,
@@ -105,7 +101,7 @@ final class TerraformEndToEndIT {
         Path second = configuration("second", "fake", "1.2.0");
         TerraformCli.Result again = cli.run(second, "init", "-input=false", "-no-color");
         assertThat(again.exitCode()).as(again.output()).isZero();
-        assertThat(origin.archiveDownloads(release, "linux_amd64"))
+        assertThat(run.origin().archiveDownloads(release, "linux_amd64"))
                 .as("the second init came from the cache")
                 .isEqualTo(1);
     }
@@ -113,32 +109,32 @@ final class TerraformEndToEndIT {
     @Test
     void initRefusesAPackageThatDoesNotMatchTheSignedChecksums() throws Exception {
         FakeOrigin.Release release =
-                origin.publish("acme", "tampered", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES, 0, "linux_amd64");
+                run.origin().publish("acme", "tampered", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES, 0, "linux_amd64");
         Path directory = configuration("tampered", "tampered", "1.0.0");
         TerraformCli.Result init = cli.run(directory, "init", "-input=false", "-no-color");
         assertThat(init.exitCode()).as(init.output()).isNotZero();
         assertThat(directory.resolve(".terraform/providers/example.test/acme/tampered/1.0.0/linux_amd64"))
                 .doesNotExist();
-        assertThat(origin.archiveDownloads(release, "linux_amd64")).isPositive();
+        assertThat(run.origin().archiveDownloads(release, "linux_amd64")).isPositive();
         // The mirror refused it itself (terraform would too): counted, and nothing of it cached.
         PrometheusScrape metrics = PrometheusScrape.parse(
-                new String(mirror.get("/metrics").body(), java.nio.charset.StandardCharsets.UTF_8));
+                new String(run.mirror().get("/metrics").body(), java.nio.charset.StandardCharsets.UTF_8));
         assertThat(metrics.value(
                         "mirror_verification_failures_total", "host", "example.test", "reason", "archive_hash"))
                 .isPositive();
-        try (var files = Files.walk(mirror.cacheDirectory)) {
+        try (var files = Files.walk(run.mirror().cacheDirectory)) {
             assertThat(files.map(Path::toString)).noneMatch(name -> name.contains("tampered") && name.endsWith(".zip"));
         }
     }
 
     @Test
     void initRefusesAPackageWhoseChecksumsAreNotSignedByTheOriginsKey() throws Exception {
-        origin.publish("acme", "forged", "1.0.0", FakeOrigin.Tamper.WRONG_SIGNING_KEY, 0, "linux_amd64");
+        run.origin().publish("acme", "forged", "1.0.0", FakeOrigin.Tamper.WRONG_SIGNING_KEY, 0, "linux_amd64");
         Path directory = configuration("forged", "forged", "1.0.0");
         TerraformCli.Result init = cli.run(directory, "init", "-input=false", "-no-color");
         assertThat(init.exitCode()).as(init.output()).isNotZero();
         assertThat(init.output()).contains("example.test/acme/forged");
-        assertThat(origin.requestsMatching("/files/acme/forged/.*\\.zip"))
+        assertThat(run.origin().requestsMatching("/files/acme/forged/.*\\.zip"))
                 .as("no archive is fetched")
                 .isZero();
     }
@@ -146,13 +142,13 @@ final class TerraformEndToEndIT {
     @Test
     void afterOneOrdinaryInitAFreshMirrorExportsEveryMetricTheDashboardAndAlertRulesRead() throws Exception {
         Path root = Files.createDirectories(tmp.resolve("fresh"));
-        origin.publish("acme", "ordinary", "1.0.0", "linux_amd64");
-        try (MirrorFixture fresh = MirrorFixture.start(root.resolve("cache"), origin, Duration.ofMinutes(15))) {
+        run.origin().publish("acme", "ordinary", "1.0.0", "linux_amd64");
+        try (MirrorFixture fresh = MirrorFixture.start(root.resolve("cache"), run.origin(), Duration.ofMinutes(15))) {
             Path cliConfig = Files.writeString(
                     root.resolve("terraform.rc"),
                     TerraformWorkspace.networkMirror("https://localhost:" + fresh.mirror.port() + "/providers/"));
             TerraformCli freshCli = TerraformCli.using(
-                    terraform,
+                    run.terraform(),
                     Files.createDirectories(root.resolve("home")),
                     cliConfig,
                     fresh.mirror.generatedCaFile().orElseThrow());
