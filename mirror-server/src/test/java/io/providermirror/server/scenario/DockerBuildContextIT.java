@@ -64,13 +64,12 @@ final class DockerBuildContextIT {
     private String[] withDirectory(List<String> arguments) {
         List<String> all =
                 new ArrayList<>(List.of("-f", context.resolve("pom.xml").toString()));
-        // The local repository of the build that runs this test, and offline when it is (the pom passes both), so
-        // that a build run offline after `mvn install -DskipTests` needs no network here either.
+        // The local repository of the build that runs this test (the pom passes it), offline: that build has just
+        // packaged the same modules, so it holds every plugin and dependency the build stage needs, and a build run
+        // offline after `mvn install -DskipTests` needs no network here either.
         String repository = System.getProperty("build.localRepository", "");
         if (!repository.isBlank()) {
             all.add("-Dmaven.repo.local=" + repository);
-        }
-        if (Boolean.parseBoolean(System.getProperty("build.offline"))) {
             all.add("-o");
         }
         all.addAll(arguments);
