@@ -2,8 +2,8 @@ package io.providermirror.server.warm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.providermirror.server.MirrorFixtures;
 import io.providermirror.server.cli.WarmCommand;
+import io.providermirror.server.scenario.MirrorFixtures;
 import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.testkit.FakeOriginExtension;
 import java.io.ByteArrayOutputStream;

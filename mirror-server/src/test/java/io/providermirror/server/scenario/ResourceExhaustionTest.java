@@ -1,0 +1,299 @@
+package io.providermirror.server.scenario;
+
+import static io.providermirror.server.scenario.MirrorFixture.error;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.github.tomakehurst.wiremock.client.WireMock;
+import io.providermirror.testkit.ControlledArchiveServer;
+import io.providermirror.testkit.FakeOrigin;
+import io.providermirror.testkit.PrometheusScrape;
+import io.providermirror.testkit.SettableClock;
+import io.providermirror.upstream.TrustedCertificates;
+import java.io.IOException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Floods and slow origins, as an attacker would use them to exhaust the mirror: cold misses beyond the fill
+ * limits, an origin that trickles bytes, made-up provider names, a disk without room, and more connections
+ * than the listener takes. The origins are on loopback, inside the test.
+ */
+final class ResourceExhaustionTest {
+
+    @TempDir
+    Path tmp;
+
+    private static String archivePath(MirrorFixture mirror, FakeOrigin.Release release, String platform) {
+        return mirror.providerPath(release.namespace(), release.type()) + release.fileName(platform);
+    }
+
+    private static CompletableFuture<HttpResponse<byte[]>> getAsync(MirrorFixture mirror, String path) {
+        return mirror.client.sendAsync(
+                HttpRequest.newBuilder(mirror.url(path))
+                        .timeout(Duration.ofSeconds(60))
+                        .GET()
+                        .build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+    }
+
+    private static long mirrorWorkerThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("mirror-io")
+                        || t.getName().startsWith("mirror-fill")
+                        || t.getName().startsWith("mirror-origin"))
+                .count();
+    }
+
+    @Test
+    void coldMissesBeyondTheFillLimitsGet503WithRetryAfterWhileThreadsStayBoundedAndAllCompleteLater()
+            throws Exception {
+        int excess = 40;
+        String[] platforms =
+                IntStream.range(0, 2 + excess).mapToObj(i -> "linux_p" + i).toArray(String[]::new);
+        try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
+                ControlledArchiveServer files = ControlledArchiveServer.start(origin.certificates());
+                MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+                        .set("upstream.maxConcurrentFills", 3)
+                        .set("upstream.maxConcurrentFillsPerHost", 2)
+                        .set("upstream.readTimeout", "30s")
+                        .set("upstream.minTransferRate", "1")
+                        // The archives live on a second loopback port: the origin's download host.
+                        .set("upstream.hosts.example\\.test.downloadHosts", List.of("127.0.0.1:" + files.port()))
+                        .start()) {
+            FakeOrigin.Release release =
+                    origin.publish("acme", "many", "1.0.0", FakeOrigin.Tamper.NONE, 20_000, platforms);
+            for (String platform : platforms) {
+                origin.pointArchiveAt(
+                        release,
+                        platform,
+                        files.serve(
+                                "/" + release.fileName(platform),
+                                release.archives().get(platform)));
+            }
+            assertThat(mirror.get(mirror.providerPath("acme", "many") + "1.0.0.json")
+                            .statusCode())
+                    .isEqualTo(200);
+
+            List<CompletableFuture<HttpResponse<byte[]>>> held = List.of(
+                    getAsync(mirror, archivePath(mirror, release, "linux_p0")),
+                    getAsync(mirror, archivePath(mirror, release, "linux_p1")));
+            await().atMost(Duration.ofSeconds(20)).until(() -> files.requests() == 2);
+
+            // Following a download in progress takes no place: this client is answered at once, and waits for bytes.
+            CompletableFuture<Integer> joinerStatus = new CompletableFuture<>();
+            CompletableFuture<HttpResponse<byte[]>> joiner = mirror.client.sendAsync(
+                    HttpRequest.newBuilder(mirror.url(archivePath(mirror, release, "linux_p0")))
+                            .timeout(Duration.ofSeconds(60))
+                            .GET()
+                            .build(),
+                    info -> {
+                        joinerStatus.complete(info.statusCode());
+                        return HttpResponse.BodySubscribers.ofByteArray();
+                    });
+            assertThat(joinerStatus.get(20, TimeUnit.SECONDS)).isEqualTo(200);
+
+            List<CompletableFuture<HttpResponse<byte[]>>> refused = new ArrayList<>();
+            for (int i = 2; i < platforms.length; i++) {
+                refused.add(getAsync(mirror, archivePath(mirror, release, platforms[i])));
+            }
+            for (int i = 0; i < refused.size(); i++) {
+                HttpResponse<byte[]> response = refused.get(i).get();
+                assertThat(response.statusCode()).isEqualTo(503);
+                assertThat(response.headers().firstValue("retry-after")).contains("5");
+                assertThat(error(response))
+                        .contains("upstream.maxConcurrentFillsPerHost")
+                        .contains("example.test/acme/many 1.0.0 " + platforms[i + 2])
+                        .contains("example.test");
+            }
+            assertThat(files.requests())
+                    .as("no download was started beyond the limit")
+                    .isEqualTo(2);
+            // io and origin pools: max(16, maxConcurrentFills) each; fills: maxConcurrentFills. Unbounded, the
+            // 42 held downloads alone would take 42.
+            assertThat(mirrorWorkerThreads()).isLessThanOrEqualTo(16 + 16 + 3);
+
+            files.release();
+            for (int i = 0; i < held.size(); i++) {
+                HttpResponse<byte[]> response = held.get(i).get();
+                assertThat(response.statusCode()).isEqualTo(200);
+                assertThat(response.body()).isEqualTo(release.archives().get(platforms[i]));
+            }
+            assertThat(joiner.get().body()).isEqualTo(release.archives().get("linux_p0"));
+            assertThat(files.requests()).as("the joiner started no download").isEqualTo(2);
+            HttpResponse<byte[]> retried = mirror.get(archivePath(mirror, release, "linux_p2"));
+            assertThat(retried.statusCode())
+                    .as("a refused request succeeds when tried again")
+                    .isEqualTo(200);
+            assertThat(retried.body()).isEqualTo(release.archives().get("linux_p2"));
+        }
+    }
+
+    @Test
+    void anOriginTricklingBytesBelowTheMinimumRateIsAbandonedCleanlyAndALaterRequestTriesAgain() throws Exception {
+        abandonsTheTrickle("upstream.minTransferRate", "1KiB", "1", "too_slow");
+    }
+
+    @Test
+    void anArchiveDownloadLongerThanArchiveTimeoutIsAbandonedCleanlyAndALaterRequestTriesAgain() throws Exception {
+        abandonsTheTrickle("upstream.archiveTimeout", "1s", "1", "deadline");
+    }
+
+    private void abandonsTheTrickle(String key, String value, String minRate, String reason) throws Exception {
+        try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
+                MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+                        .set("upstream.readTimeout", "1s")
+                        .set("upstream.minTransferRate", minRate)
+                        .set(key, value)
+                        .start()) {
+            FakeOrigin.Release release =
+                    origin.publish("acme", "slow", "1.0.0", FakeOrigin.Tamper.NONE, 20_000, "linux_amd64");
+            // Two bytes every 100 ms: each read returns well within readTimeout, and the whole takes 17 minutes.
+            origin.serveSlowly(release, "linux_amd64", 10_000, 1_000_000);
+            String path = archivePath(mirror, release, "linux_amd64");
+
+            CompletableFuture<HttpResponse<byte[]>> trickled = getAsync(mirror, path);
+            await().atMost(Duration.ofSeconds(60)).until(trickled::isDone);
+            assertThat(trickled.handle((response, failure) -> failure != null || response.statusCode() != 200)
+                            .get())
+                    .as("the client gets an error or a cut connection, never a complete archive")
+                    .isTrue();
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                try (Stream<Path> leftovers = Files.list(mirror.cacheDirectory.resolve("tmp"))) {
+                    assertThat(leftovers).as("the temporary file is removed").isEmpty();
+                }
+            });
+            String metrics = new String(mirror.get("/metrics").body(), StandardCharsets.UTF_8);
+            assertThat(PrometheusScrape.parse(metrics)
+                            .value("mirror_fills_abandoned_total", "host", "127.0.0.1", "reason", reason))
+                    .isEqualTo(1);
+
+            origin.wireMock()
+                    .stubFor(WireMock.get(WireMock.urlEqualTo(release.archivePath("linux_amd64")))
+                            .willReturn(WireMock.aResponse()
+                                    .withBody(release.archives().get("linux_amd64"))));
+            HttpResponse<byte[]> again = mirror.get(path);
+            assertThat(again.statusCode()).isEqualTo(200);
+            assertThat(again.body()).isEqualTo(release.archives().get("linux_amd64"));
+            assertThat(origin.archiveDownloads(release, "linux_amd64"))
+                    .as("the later request went to the origin again")
+                    .isEqualTo(2);
+        }
+    }
+
+    @Test
+    void requestsForAProviderTheOriginDoesNotHaveReachTheOriginOncePerNotFoundTtl() throws Exception {
+        SettableClock clock = new SettableClock();
+        try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
+                MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+                        .set("cache.notFoundTtl", "1m")
+                        .clock(clock)
+                        .start()) {
+            String index = mirror.providerPath("acme", "made-up") + "index.json";
+            for (int i = 0; i < 10; i++) {
+                HttpResponse<byte[]> response = mirror.get(index);
+                assertThat(response.statusCode()).isEqualTo(404);
+                assertThat(error(response)).contains("example.test/acme/made-up");
+            }
+            List<CompletableFuture<HttpResponse<byte[]>>> flood = IntStream.range(0, 20)
+                    .mapToObj(i -> getAsync(mirror, index))
+                    .toList();
+            for (CompletableFuture<HttpResponse<byte[]>> response : flood) {
+                assertThat(response.get().statusCode()).isEqualTo(404);
+            }
+            assertThat(origin.requestsMatching("/v1/providers/acme/made-up/versions"))
+                    .isEqualTo(1);
+
+            clock.advance(Duration.ofSeconds(61));
+            assertThat(mirror.get(index).statusCode()).isEqualTo(404);
+            assertThat(origin.requestsMatching("/v1/providers/acme/made-up/versions"))
+                    .as("after notFoundTtl the origin is asked again")
+                    .isEqualTo(2);
+
+            origin.publish("acme", "made-up", "1.0.0", "linux_amd64");
+            clock.advance(Duration.ofSeconds(61));
+            assertThat(mirror.get(index).statusCode())
+                    .as("a provider published since is found")
+                    .isEqualTo(200);
+        }
+    }
+
+    @Test
+    void withoutRoomForTheFreeSpaceWatermarkNewArchivesGet507AndCachedOnesAreStillServed() throws Exception {
+        try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"))) {
+            FakeOrigin.Release kept = origin.publish("acme", "kept", "1.0.0", "linux_amd64");
+            FakeOrigin.Release later = origin.publish("acme", "later", "1.0.0", "linux_amd64");
+            try (MirrorFixture mirror =
+                    MirrorFixture.builder(tmp.resolve("cache"), origin).start()) {
+                assertThat(mirror.get(archivePath(mirror, kept, "linux_amd64")).statusCode())
+                        .isEqualTo(200);
+            }
+            // No test machine has a pebibyte free: the watermark cannot be met, whatever is evicted.
+            try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+                    .set("cache.minFreeSpace", "1024TiB")
+                    .start()) {
+                HttpResponse<byte[]> refused = mirror.get(archivePath(mirror, later, "linux_amd64"));
+                assertThat(refused.statusCode()).isEqualTo(507);
+                assertThat(refused.headers().firstValue("content-type")).contains("application/json");
+                assertThat(error(refused))
+                        .contains("example.test/acme/later 1.0.0 linux_amd64")
+                        .contains("cache.minFreeSpace");
+                assertThat(origin.archiveDownloads(later, "linux_amd64")).isZero();
+
+                HttpResponse<byte[]> cached = mirror.get(archivePath(mirror, kept, "linux_amd64"));
+                assertThat(cached.statusCode())
+                        .as("what is cached is not evicted in vain")
+                        .isEqualTo(200);
+                assertThat(cached.body()).isEqualTo(kept.archives().get("linux_amd64"));
+            }
+        }
+    }
+
+    @Test
+    void connectionsBeyondMaxConnectionsAreClosedAtAcceptUntilOneCloses() throws Exception {
+        try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
+                MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+                        .set("server.maxConnections", 2)
+                        .start()) {
+            SSLContext tls = TrustedCertificates.sslContext(
+                    mirror.mirror.generatedCaFile().orElseThrow());
+            int port = mirror.mirror.port();
+            SSLSocket first = handshake(tls, port);
+            try (SSLSocket second = handshake(tls, port)) {
+                assertThatThrownBy(() -> handshake(tls, port).close()).isInstanceOf(IOException.class);
+                first.close();
+                await().atMost(Duration.ofSeconds(10))
+                        .ignoreExceptions()
+                        .untilAsserted(() -> handshake(tls, port).close());
+                assertThat(second.isClosed()).isFalse();
+            }
+        }
+    }
+
+    private static SSLSocket handshake(SSLContext tls, int port) throws IOException {
+        SSLSocket socket = (SSLSocket) tls.getSocketFactory().createSocket("127.0.0.1", port);
+        try {
+            socket.setSoTimeout(5000);
+            socket.startHandshake();
+            return socket;
+        } catch (IOException e) {
+            socket.close();
+            throw e;
+        }
+    }
+}
