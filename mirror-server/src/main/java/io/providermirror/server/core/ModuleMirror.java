@@ -3,12 +3,12 @@ package io.providermirror.server.core;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.providermirror.cache.BlobStore;
-import io.providermirror.cache.BlobSummary;
 import io.providermirror.cache.CacheKey;
 import io.providermirror.cache.DocumentStore;
 import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.upstream.ModuleApiClient;
 import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.ModuleSource;
 import io.providermirror.upstream.OriginCredentials;
@@ -21,7 +21,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -66,6 +65,7 @@ public final class ModuleMirror {
     private final Executor executor;
     private final MirrorMetrics metrics;
     private final ModuleVersionAnswers versionAnswers;
+    private final ModuleCatalog catalog;
     /** The download answers that came from pins (not being accepted), so a warm download reads no file. */
     private final Cache<PinnedVersion, ModuleDownload> pinnedDownloads;
 
@@ -116,6 +116,16 @@ public final class ModuleMirror {
         this.executor = executor;
         this.metrics = metrics;
         this.versionAnswers = new ModuleVersionAnswers(policy);
+        this.catalog = new ModuleCatalog(
+                settings,
+                this,
+                origins,
+                new ModuleApiClient(http, credentials),
+                documentStore,
+                policy,
+                rules,
+                executor,
+                clock);
         // Bounded like every cache keyed by what clients send; a pin's answer is kept no longer than a version list
         // is fresh: a pin released by `modules accept` on another instance sharing the store is seen within that.
         this.pinnedDownloads = Caffeine.newBuilder()
@@ -290,26 +300,12 @@ public final class ModuleMirror {
 
     /** Every module version whose archive the cache holds, with its pin. Blocking. */
     public List<StoredModule> storedModules() {
-        List<StoredModule> stored = new ArrayList<>();
-        for (BlobSummary blob : blobs.list()) {
-            List<String> segments = blob.key().segments();
-            if (segments.size() != 7 || !segments.get(0).equals(CacheLayout.MODULES)) {
-                continue;
-            }
-            try {
-                ModuleAddress address =
-                        new ModuleAddress(segments.get(1), segments.get(2), segments.get(3), segments.get(4));
-                Optional<ProviderVersion> version = ProviderVersion.parse(segments.get(5));
-                if (version.isEmpty()) {
-                    continue;
-                }
-                readPin(address, version.get())
-                        .ifPresent(pin -> stored.add(new StoredModule(address, version.get(), pin, blob.size())));
-            } catch (IllegalArgumentException | OriginException e) {
-                // Not a module the mirror wrote; nothing to list.
-            }
-        }
-        return List.copyOf(stored);
+        return StoredModules.list(blobs, this::readPin);
+    }
+
+    /** The full module registry API beside the protocol: lists, search, latest versions and details. */
+    public ModuleCatalog catalog() {
+        return catalog;
     }
 
     /**

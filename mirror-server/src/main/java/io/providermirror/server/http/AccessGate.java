@@ -92,6 +92,7 @@ final class AccessGate {
                 || route instanceof Route.VersionDocument
                 || route instanceof Route.ModuleVersions
                 || route instanceof Route.ModuleDownload
+                || route instanceof Route.ModuleApi
                 || route instanceof Route.RegistryVersions
                 || route instanceof Route.RegistryDownload
                 || !managementOnly

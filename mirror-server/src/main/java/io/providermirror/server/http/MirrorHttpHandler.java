@@ -182,6 +182,11 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
                     exchange,
                     () -> services.modules().archive(archive.address(), archive.version(), archive.extension()),
                     (e, source) -> ArchiveResponse.send(e, source, services.metrics()));
+        } else if (route instanceof Route.ModuleApi api) {
+            whenDone(
+                    exchange,
+                    () -> ModuleApiRoutes.answer(services.modules().catalog(), api.request(), request, exchange.head()),
+                    (e, response) -> e.ctx().writeAndFlush(response));
         } else if (route instanceof Route.RegistryVersions versions) {
             whenDone(exchange, () -> mirror.registry().versions(versions.address()), MirrorHttpHandler::sendDocument);
         } else if (route instanceof Route.RegistryDownload download) {

@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
 final class ModuleDownloadResponse {
 
     /** A host name or IP literal with an optional port, as a Host header may carry it. */
-    private static final Pattern AUTHORITY =
+    static final Pattern AUTHORITY =
             Pattern.compile("[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?|\\[[0-9A-Fa-f:.]{2,45}](:[0-9]{1,5})?");
 
     private ModuleDownloadResponse() {}

@@ -34,6 +34,8 @@ sealed interface Route {
             return "module_download";
         } else if (route instanceof ModuleArchive) {
             return "module_archive";
+        } else if (route instanceof ModuleApi api) {
+            return api.request().routeName();
         } else if (route instanceof RegistryVersions) {
             return "provider_versions";
         } else if (route instanceof RegistryDownload) {
@@ -111,6 +113,14 @@ sealed interface Route {
 
     /** {@code /registry/:hostname/modules.v1/:namespace/:name/:system/:version/module.:extension}. */
     record ModuleArchive(ModuleAddress address, ProviderVersion version, String extension) implements Route {}
+
+    /** A request of the full module registry API beside the protocol ({@link ModuleApiRoutes}). */
+    record ModuleApi(ModuleApiRoutes.Request request) implements RegistryDocument {
+        @Override
+        public String registryHost() {
+            return request.hostname();
+        }
+    }
 
     /** {@code /registry/:hostname/providers.v1/:namespace/:type/versions}: the providers.v1 face's version list. */
     record RegistryVersions(ProviderAddress address) implements RegistryDocument {
