@@ -40,7 +40,7 @@ final class ModuleRoutesTest {
     @ParameterizedTest
     @ValueSource(
             strings = {
-                "/registry/registry.terraform.io/modules.v1/terraform-aws-modules/vpc/versions",
+                "/registry/registry.terraform.io/modules.v1/terraform-aws-modules/vpc/aws/versions/x",
                 "/registry/registry.terraform.io/modules.v1/terraform-aws-modules/vpc/aws/index.json",
                 "/registry/registry.terraform.io/modules.v1/terraform-aws-modules/vpc/AWS/versions",
                 "/registry/registry.terraform.io/modules.v1/terraform-aws-modules/vpc/aws/5.1/download",
