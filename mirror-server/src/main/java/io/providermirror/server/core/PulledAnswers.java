@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
  * Answers pulled from origins and held in memory as version lists are: one origin request per key however many
  * callers wait for it; fresh for the TTL, then served while a background refresh runs and kept when the refresh
  * fails (stale-if-error); bounded by weight (an answer's size in bytes), as every cache keyed by what clients send.
- * A failed pull is remembered for a short while, so a flood of requests for what an origin lacks is not a flood
- * of origin requests.
+ * A failed pull (or refresh) is remembered for a short while, so a flood of requests for what an origin lacks, or
+ * while it fails, is not a flood of origin requests.
  */
 final class PulledAnswers<K, V> {
 
@@ -71,7 +71,8 @@ final class PulledAnswers<K, V> {
     CompletableFuture<Pulled<V>> get(K key) {
         Pulled<V> known = memory.getIfPresent(key);
         if (known != null) {
-            if (known.fetchedAt().plus(ttl).isBefore(clock.instant())) {
+            // A refresh that just failed is not tried again at once: a failing origin is asked once per while.
+            if (known.fetchedAt().plus(ttl).isBefore(clock.instant()) && failures.getIfPresent(key) == null) {
                 pull(key).whenComplete((fresh, failure) -> {
                     if (failure != null) {
                         LOG.warn(
