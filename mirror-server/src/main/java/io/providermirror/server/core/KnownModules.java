@@ -15,7 +15,6 @@ import io.providermirror.upstream.OriginJson;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -235,12 +234,5 @@ final class KnownModules {
             list.add(item);
         }
         return root.toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    /** For tests and callers that need a stable order: modules sorted by their address. */
-    static List<Known> sorted(List<Known> modules) {
-        List<Known> sorted = new ArrayList<>(modules);
-        sorted.sort((a, b) -> a.address().toString().compareTo(b.address().toString()));
-        return sorted;
     }
 }

@@ -25,15 +25,6 @@ public record ModuleApiQuery(
     /** The largest page the mirror answers itself; a larger {@code limit} is lowered to it, as the API says. */
     public static final int MAX_LIMIT = 100;
 
-    /** No parameters at all. */
-    public static final ModuleApiQuery NONE = new ModuleApiQuery(
-            OptionalInt.empty(),
-            OptionalInt.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty(),
-            Optional.empty());
-
     /** The parameters as sent on, and as paging links repeat them. */
     public Map<String, String> parameters() {
         Map<String, String> parameters = new LinkedHashMap<>();
