@@ -13,8 +13,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import java.net.URI;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -34,15 +32,56 @@ public final class FakeModuleRegistry {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final FakeOrigin origin;
-    private final Map<String, List<String>> versionsByModule = new LinkedHashMap<>();
+    private final Map<String, List<String>> versionsByModule = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, ModuleRegistryApi.Description> descriptions =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, String> publishedAt = new java.util.concurrent.ConcurrentHashMap<>();
 
     private FakeModuleRegistry(FakeOrigin origin) {
         this.origin = origin;
     }
 
-    /** The module registry of {@code origin}. */
+    /** The module registry of {@code origin}: the module registry protocol only (everything else answers 404). */
     public static FakeModuleRegistry of(FakeOrigin origin) {
         return new FakeModuleRegistry(origin);
+    }
+
+    /**
+     * The module registry of {@code origin} with the full HTTP API of the public registry besides the protocol: lists
+     * (all, one namespace; {@code offset}, {@code limit}, {@code provider}, {@code verified}), search ({@code q}
+     * over names and descriptions), the latest version for every system and for one, and a version's details, from
+     * what was published and described. Its answers carry fields the mirror does not pass on, and {@code source}s on
+     * the origin.
+     */
+    public static FakeModuleRegistry withFullApi(FakeOrigin origin) {
+        FakeModuleRegistry registry = new FakeModuleRegistry(origin);
+        ModuleRegistryApi api = new ModuleRegistryApi(registry);
+        origin.answerDynamically(get(urlPathMatching(Pattern.quote(BASE_PATH) + ".*")), 9, api::answer);
+        return registry;
+    }
+
+    /** Describes a module: its description and verified mark, as the full API tells them. */
+    public void describe(String namespace, String name, String system, String description, boolean verified) {
+        descriptions.put(
+                namespace + "/" + name + "/" + system, new ModuleRegistryApi.Description(description, verified));
+    }
+
+    /** Says when a version was published ({@code published_at}, RFC 3339), as the full API tells it. */
+    public void publishedAt(String namespace, String name, String system, String version, String at) {
+        publishedAt.put(namespace + "/" + name + "/" + system + "/" + version, at);
+    }
+
+    /** Every published module ({@code namespace/name/system}) with its versions, in the order published. */
+    Map<String, List<String>> modules() {
+        return versionsByModule;
+    }
+
+    ModuleRegistryApi.Description description(String module) {
+        return descriptions.getOrDefault(module, new ModuleRegistryApi.Description("", false));
+    }
+
+    String publishedAt(String moduleVersion) {
+        return publishedAt.get(moduleVersion);
     }
 
     /**
@@ -51,7 +90,8 @@ public final class FakeModuleRegistry {
      */
     public void publish(String namespace, String name, String system, String version, String xTerraformGet) {
         String module = namespace + "/" + name + "/" + system;
-        List<String> versions = versionsByModule.computeIfAbsent(module, m -> new ArrayList<>());
+        List<String> versions =
+                versionsByModule.computeIfAbsent(module, m -> new java.util.concurrent.CopyOnWriteArrayList<>());
         if (!versions.contains(version)) {
             versions.add(version);
         }

@@ -71,9 +71,16 @@ public final class FakeOrigin implements AutoCloseable {
     private final TestPgpKey key;
     private final TestPgpKey otherKey;
     private final Map<String, List<Release>> releasesByProvider = new LinkedHashMap<>();
+    private final DynamicResponses dynamic;
 
-    private FakeOrigin(WireMockServer server, TestCertificates certificates, TestPgpKey key, TestPgpKey otherKey) {
+    private FakeOrigin(
+            WireMockServer server,
+            DynamicResponses dynamic,
+            TestCertificates certificates,
+            TestPgpKey key,
+            TestPgpKey otherKey) {
         this.server = server;
+        this.dynamic = dynamic;
         this.certificates = certificates;
         this.key = key;
         this.otherKey = otherKey;
@@ -86,6 +93,7 @@ public final class FakeOrigin implements AutoCloseable {
 
     /** Starts an origin presenting {@code certificates}: a second host that clients trust as they trust the first. */
     public static FakeOrigin start(TestCertificates certificates) {
+        DynamicResponses dynamic = new DynamicResponses();
         WireMockServer server = new WireMockServer(WireMockConfiguration.options()
                 .bindAddress("127.0.0.1")
                 .httpDisabled(true)
@@ -96,10 +104,12 @@ public final class FakeOrigin implements AutoCloseable {
                 .keystoreType("PKCS12")
                 .gzipDisabled(true)
                 .containerThreads(40)
-                .jettyAcceptors(2));
+                .jettyAcceptors(2)
+                .extensions(dynamic));
         server.start();
         FakeOrigin origin = new FakeOrigin(
                 server,
+                dynamic,
                 certificates,
                 TestPgpKey.generateWithSigningSubkey("Fake Origin <security@example.test>"),
                 TestPgpKey.generate("Somebody Else <else@example.test>"));
@@ -112,6 +122,23 @@ public final class FakeOrigin implements AutoCloseable {
                 .willReturn(aResponse()
                         .withHeader("Content-Type", "application/json")
                         .withBody("{\"providers.v1\":\"/v1/providers/\",\"modules.v1\":\"/v1/modules/\"}")));
+    }
+
+    /**
+     * Answers requests that {@code request} matches with what {@code handler} computes from each, below the stubs
+     * of fixed answers ({@code priority} as WireMock's: a larger number yields to a smaller one).
+     */
+    public void answerDynamically(
+            com.github.tomakehurst.wiremock.client.MappingBuilder request,
+            int priority,
+            java.util.function.Function<
+                            com.github.tomakehurst.wiremock.http.Request,
+                            com.github.tomakehurst.wiremock.http.ResponseDefinition>
+                    handler) {
+        server.stubFor(request.atPriority(priority)
+                .willReturn(aResponse()
+                        .withTransformers(DynamicResponses.NAME)
+                        .withTransformerParameter(DynamicResponses.HANDLER, dynamic.register(handler))));
     }
 
     /** Where the origin's discovery document is served (its base URL). */

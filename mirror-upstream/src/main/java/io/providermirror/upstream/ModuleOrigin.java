@@ -1,7 +1,9 @@
 package io.providermirror.upstream;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.ProviderVersion;
+import java.util.Map;
 
 /**
  * Where one origin host's registry modules come from, as {@link Origin} is for its providers: the module core asks a
@@ -22,4 +24,14 @@ public interface ModuleOrigin {
      * origin's destination checks; the host's token goes with it only where the registry itself serves it.
      */
     OriginHttpClient.ArchiveStream openArchive(ModuleAddress address, ProviderVersion version, ModuleSource source);
+
+    /**
+     * {@code GET <modules.v1><path>?<query>} of the full module registry API beside the protocol (lists, search,
+     * latest, details): a JSON object read as the CLI reads documents, the host's token only to the registry itself.
+     *
+     * @param path  relative to the host's {@code modules.v1} base, segments the mirror validated
+     * @param query parameters in the order they are sent
+     * @param what  how to name the request in errors
+     */
+    JsonNode api(String path, Map<String, String> query, String what);
 }

@@ -39,10 +39,17 @@ public final class ModuleRegistryClient {
 
     private final OriginHttpClient http;
     private final OriginCredentials credentials;
+    private final ModuleApiClient api;
 
     public ModuleRegistryClient(OriginHttpClient http, OriginCredentials credentials) {
         this.http = http;
         this.credentials = credentials;
+        this.api = new ModuleApiClient(http, credentials);
+    }
+
+    /** The full module registry API beside the protocol, through the same client and credentials. */
+    public ModuleApiClient api() {
+        return api;
     }
 
     private String token(ModuleAddress address) {

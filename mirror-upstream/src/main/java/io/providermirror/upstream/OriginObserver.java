@@ -21,7 +21,9 @@ public interface OriginObserver {
         /** A registry module's version list. */
         MODULE_VERSIONS,
         /** A registry module version's download request, which answers with the module's source address. */
-        MODULE_DOWNLOAD
+        MODULE_DOWNLOAD,
+        /** A document of the full module registry API: a list, a search, a module's latest version or details. */
+        MODULE_API
     }
 
     /** How it ended. */

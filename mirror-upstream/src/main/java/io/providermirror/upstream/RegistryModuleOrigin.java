@@ -1,8 +1,10 @@
 package io.providermirror.upstream;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.ProviderVersion;
 import java.net.URI;
+import java.util.Map;
 
 /**
  * A host's own module registry: its {@code modules.v1} base URL from {@link ServiceBases} (the same discovery as its
@@ -18,6 +20,11 @@ public final class RegistryModuleOrigin implements ModuleOrigin {
         this.hostname = hostname;
         this.registry = registry;
         this.bases = bases;
+    }
+
+    @Override
+    public JsonNode api(String path, Map<String, String> query, String what) {
+        return registry.api().get(modulesBase(), hostname, path, query, what);
     }
 
     @Override

@@ -79,4 +79,21 @@ public final class CacheLayout {
                 version.withoutBuildMetadata().canonical(),
                 "module." + extension);
     }
+
+    /** What the full module registry API told the mirror of a host's modules, for answers without the origin. */
+    public static CacheKey moduleCatalog(String hostname) {
+        return CacheKey.of(MODULES, hostname, "catalog.json");
+    }
+
+    /** A module version's details as the full module registry API gave them, beside its pin. */
+    public static CacheKey moduleDetails(ModuleAddress address, ProviderVersion version) {
+        return CacheKey.of(
+                MODULES,
+                address.hostname(),
+                address.namespace(),
+                address.name(),
+                address.system(),
+                version.withoutBuildMetadata().canonical(),
+                "details.json");
+    }
 }

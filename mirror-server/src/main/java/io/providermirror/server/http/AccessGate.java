@@ -93,6 +93,7 @@ final class AccessGate {
                 || route instanceof Route.RegistryDiscovery
                 || route instanceof Route.ModuleVersions
                 || route instanceof Route.ModuleDownload
+                || route instanceof Route.ModuleApi
                 || route instanceof Route.RegistryVersions
                 || route instanceof Route.RegistryDownload
                 || !managementOnly

@@ -193,6 +193,11 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
                             services.registry(),
                             services.modules(),
                             exchange.head()));
+        } else if (route instanceof Route.ModuleApi api) {
+            whenDone(
+                    exchange,
+                    () -> ModuleApiRoutes.answer(services.modules().catalog(), api.request(), request, exchange.head()),
+                    (e, response) -> e.ctx().writeAndFlush(response));
         } else if (route instanceof Route.RegistryVersions versions) {
             whenDone(exchange, () -> services.registry().versions(versions.address()), MirrorHttpHandler::sendDocument);
         } else if (route instanceof Route.RegistryDownload download) {

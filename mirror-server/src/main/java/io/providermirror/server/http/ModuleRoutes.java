@@ -17,8 +17,9 @@ final class ModuleRoutes {
     static final String SERVICE = "/modules.v1/";
 
     private static final String SHAPE =
-            "expected /registry/<hostname>/modules.v1/<namespace>/<name>/<system>/versions, "
-                    + ".../<version>/download or .../<version>/module.<extension>";
+            "expected /registry/<hostname>/modules.v1/ followed by nothing, search, <namespace>, <namespace>/<name>, "
+                    + "<namespace>/<name>/<system> with nothing, /versions, /download, /<version>, "
+                    + "/<version>/download or /<version>/module.<extension>";
 
     private ModuleRoutes() {}
 
@@ -38,6 +39,10 @@ final class ModuleRoutes {
                             + ":port");
         }
         String[] segments = rest.substring(service + SERVICE.length()).split("/", -1);
+        Optional<Route> api = ModuleApiRoutes.parse(hostname, segments);
+        if (api.isPresent()) {
+            return api.get();
+        }
         if (segments.length != 4 && segments.length != 5) {
             return new Route.Invalid(400, "malformed module registry path: " + SHAPE);
         }

@@ -36,6 +36,8 @@ sealed interface Route {
             return "module_archive";
         } else if (route instanceof RegistryDiscovery) {
             return "registry_discovery";
+        } else if (route instanceof ModuleApi api) {
+            return api.request().routeName();
         } else if (route instanceof RegistryVersions) {
             return "provider_versions";
         } else if (route instanceof RegistryDownload) {
@@ -119,6 +121,13 @@ sealed interface Route {
      * services for {@code hostname}, for tools given {@code https://<mirror>/registry/<hostname>} as a registry URL.
      */
     record RegistryDiscovery(String hostname) implements Route {}
+    /** A request of the full module registry API beside the protocol ({@link ModuleApiRoutes}). */
+    record ModuleApi(ModuleApiRoutes.Request request) implements RegistryDocument {
+        @Override
+        public String registryHost() {
+            return request.hostname();
+        }
+    }
 
     /** {@code /registry/:hostname/providers.v1/:namespace/:type/versions}: the providers.v1 face's version list. */
     record RegistryVersions(ProviderAddress address) implements RegistryDocument {

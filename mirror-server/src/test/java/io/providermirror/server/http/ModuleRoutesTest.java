@@ -31,6 +31,49 @@ final class ModuleRoutesTest {
     }
 
     @Test
+    void parsesTheFullRegistryApiBesideTheProtocol() {
+        String host = "/registry/registry.terraform.io:443/modules.v1/";
+        String registry = "registry.terraform.io";
+        assertThat(RouteParser.parse(host))
+                .isEqualTo(new Route.ModuleApi(new ModuleApiRoutes.ListModules(registry, java.util.Optional.empty())));
+        assertThat(RouteParser.parse(host + "Terraform-AWS-Modules"))
+                .isEqualTo(new Route.ModuleApi(
+                        new ModuleApiRoutes.ListModules(registry, java.util.Optional.of("terraform-aws-modules"))));
+        assertThat(RouteParser.parse(host + "search"))
+                .isEqualTo(new Route.ModuleApi(new ModuleApiRoutes.Search(registry)));
+        assertThat(RouteParser.parse(host + "terraform-aws-modules/vpc"))
+                .isEqualTo(new Route.ModuleApi(
+                        new ModuleApiRoutes.LatestForEverySystem(registry, "terraform-aws-modules", "vpc")));
+        assertThat(RouteParser.parse(BASE.substring(0, BASE.length() - 1)))
+                .isEqualTo(new Route.ModuleApi(new ModuleApiRoutes.Latest(VPC)));
+        assertThat(RouteParser.parse(BASE + "5.1.0"))
+                .isEqualTo(new Route.ModuleApi(new ModuleApiRoutes.Details(VPC, new ProviderVersion("5.1.0"))));
+        assertThat(RouteParser.parse(BASE + "download"))
+                .isEqualTo(new Route.ModuleApi(new ModuleApiRoutes.LatestDownload(VPC)));
+        assertThat(Route.name(RouteParser.parse(host))).isEqualTo("module_list");
+        assertThat(Route.name(RouteParser.parse(host + "search"))).isEqualTo("module_search");
+        assertThat(Route.name(RouteParser.parse(BASE + "5.1.0"))).isEqualTo("module_details");
+        assertThat(Route.name(RouteParser.parse(BASE + "download"))).isEqualTo("module_latest_download");
+        assertThat(((Route.RegistryDocument) RouteParser.parse(host + "search")).registryHost())
+                .isEqualTo(registry);
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "/registry/registry.terraform.io/modules.v1/-bad",
+                "/registry/registry.terraform.io/modules.v1/corp/bad--name",
+                "/registry/registry.terraform.io/modules.v1/corp/net/AWS",
+                "/registry/registry.terraform.io/modules.v1/corp/net/aws/5.1",
+                "/registry/registry.terraform.io/modules.v1/corp/net/aws/download/x",
+            })
+    void malformedFullApiPathsAreA400(String path) {
+        Route route = RouteParser.parse(path);
+        assertThat(route).isInstanceOf(Route.Invalid.class);
+        assertThat(((Route.Invalid) route).status()).isEqualTo(400);
+    }
+
+    @Test
     void theDefaultPortOfAHostIsTheHostItself() {
         assertThat(RouteParser.parse(
                         "/registry/registry.terraform.io:443/modules.v1/terraform-aws-modules/vpc/aws/versions"))
@@ -40,7 +83,7 @@ final class ModuleRoutesTest {
     @ParameterizedTest
     @ValueSource(
             strings = {
-                "/registry/registry.terraform.io/modules.v1/terraform-aws-modules/vpc/versions",
+                "/registry/registry.terraform.io/modules.v1/terraform-aws-modules/vpc/aws/versions/x",
                 "/registry/registry.terraform.io/modules.v1/terraform-aws-modules/vpc/aws/index.json",
                 "/registry/registry.terraform.io/modules.v1/terraform-aws-modules/vpc/AWS/versions",
                 "/registry/registry.terraform.io/modules.v1/terraform-aws-modules/vpc/aws/5.1/download",

@@ -72,6 +72,7 @@ public final class ModuleMirror {
     private final Executor executor;
     private final MirrorMetrics metrics;
     private final ModuleVersionAnswers versionAnswers;
+    private final ModuleCatalog catalog;
     /** The download answers that came from pins (not being accepted), so a warm download reads no file. */
     private final Cache<PinnedVersion, ModuleDownload> pinnedDownloads;
 
@@ -117,6 +118,7 @@ public final class ModuleMirror {
         this.executor = executor;
         this.metrics = metrics;
         this.versionAnswers = new ModuleVersionAnswers(policy);
+        this.catalog = new ModuleCatalog(settings, this, origins, documentStore, policy, rules, executor, clock);
         // Bounded like every cache keyed by what clients send; a pin's answer is kept no longer than a version list
         // is fresh: a pin released by `modules accept` on another instance sharing the store is seen within that.
         this.pinnedDownloads = Caffeine.newBuilder()
@@ -300,6 +302,11 @@ public final class ModuleMirror {
     /** Every module version whose archive the cache holds, with its pin. Blocking. */
     public List<StoredModule> storedModules() {
         return StoredModules.list(blobs, this::readPin);
+    }
+
+    /** The full module registry API beside the protocol: lists, search, latest versions and details. */
+    public ModuleCatalog catalog() {
+        return catalog;
     }
 
     /**
