@@ -325,8 +325,21 @@ public final class ModuleMirror {
                         + " has no pin in this cache: nothing to accept (the next fetch pins what it finds)"));
         documents.writeModulePin(address, version, pin.accepted());
         pinnedDownloads.invalidate(new PinnedVersion(address, version));
-        blobs.remove(CacheLayout.moduleArchive(address, version, pin.archiveType()));
+        CacheKey archive = CacheLayout.moduleArchive(address, version, pin.archiveType());
+        blobs.remove(archive);
+        fills.forgetFailure(archive);
         return pin;
+    }
+
+    /**
+     * Forgets what memory holds of {@code address} (its version list, the download answers of its pins), so the next
+     * request reads the cache again: after an import wrote to it beside the running mirror.
+     */
+    public void forgetRemembered(ModuleAddress address) {
+        versions.forget(address);
+        pinnedDownloads.invalidateAll(pinnedDownloads.asMap().keySet().stream()
+                .filter(pinned -> pinned.address().equals(address))
+                .toList());
     }
 
     private Optional<ArchiveSource> openVerified(CacheKey key) {
