@@ -65,11 +65,11 @@ final class CommandCache {
             UnaryOperator<MirrorConfig> view,
             PrintStream out)
             throws ConfigException, IOException {
-        return MirrorCore.open(
-                configuration(command, config, environment, view, out),
-                Clock.systemUTC(),
-                false,
-                UnaryOperator.identity(),
-                new SimpleMeterRegistry());
+        return open(configuration(command, config, environment, view, out));
+    }
+
+    /** The cache of {@code loaded} (as {@link #configuration} chose it), opened: this process holds its lock. */
+    static MirrorCore open(MirrorConfig loaded) throws IOException {
+        return MirrorCore.open(loaded, Clock.systemUTC(), false, UnaryOperator.identity(), new SimpleMeterRegistry());
     }
 }

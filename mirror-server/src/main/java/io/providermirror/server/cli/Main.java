@@ -136,7 +136,12 @@ public final class Main implements Callable<Integer> {
         LoggingSetup.apply(mirrorConfig.logging());
         MirrorApplication application;
         try {
-            application = MirrorApplication.start(mirrorConfig, Clock.systemUTC(), verifyCache);
+            application = MirrorApplication.start(
+                    mirrorConfig,
+                    Clock.systemUTC(),
+                    verifyCache,
+                    java.util.function.UnaryOperator.identity(),
+                    io.providermirror.server.operator.OperatorService::new);
         } catch (java.io.IOException e) {
             err.println("provider-mirror: cannot start: " + e.getMessage());
             return 1;

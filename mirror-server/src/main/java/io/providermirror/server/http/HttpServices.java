@@ -9,7 +9,7 @@ import io.providermirror.server.status.StatusPage;
 import java.util.concurrent.Executor;
 
 /**
- * What the HTTP layer answers with: the mirror itself (providers; {@code modules} for registry modules), the status page, the operator endpoints, the meters,
+ * What the HTTP layer answers with: the mirror itself (providers; {@code modules} for registry modules), the status page, the operator endpoints, the operator API, the meters,
  * access control, the documentation, and the executor for anything that must not run on an event loop (disk,
  * rendering).
  */
@@ -21,4 +21,5 @@ public record HttpServices(
         MirrorAuth auth,
         Manual manual,
         Executor executor,
-        ModuleMirror modules) {}
+        ModuleMirror modules,
+        OperatorApi operator) {}

@@ -112,7 +112,8 @@ final class EmbeddedMirror implements AutoCloseable {
                 core.auth(),
                 new Manual(Map.of("", "docs".getBytes(StandardCharsets.UTF_8))),
                 core.executor(),
-                core.modules());
+                core.modules(),
+                OperatorApi.OFF);
         return new EmbeddedMirror(origin, core, registry, services);
     }
 
