@@ -216,13 +216,14 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
     /** Writes {@code buffer} after the writes before it, on the executor; reading pauses while much is pending. */
     private void write(ChannelHandlerContext ctx, ByteBuf buffer, int bytes) {
         pendingBytes += bytes;
+        BundleUpload file = upload;
         writes = writes.handleAsync(
                 (ignored, failure) -> {
                     try {
                         if (failure != null) {
                             throw failure instanceof CompletionException c ? c : new CompletionException(failure);
                         }
-                        upload.write(buffer.nioBuffer());
+                        file.write(buffer.nioBuffer());
                         return null;
                     } finally {
                         buffer.release();
