@@ -331,15 +331,9 @@ public final class ModuleMirror {
         return pin;
     }
 
-    /**
-     * Forgets what memory holds of {@code address} (its version list, the download answers of its pins), so the next
-     * request reads the cache again: after an import wrote to it beside the running mirror.
-     */
-    public void forgetRemembered(ModuleAddress address) {
+    /** Forgets the version list memory holds for {@code address}: after an import beside the running mirror. */
+    public void forgetVersionList(ModuleAddress address) {
         versions.forget(address);
-        pinnedDownloads.invalidateAll(pinnedDownloads.asMap().keySet().stream()
-                .filter(pinned -> pinned.address().equals(address))
-                .toList());
     }
 
     private Optional<ArchiveSource> openVerified(CacheKey key) {

@@ -77,7 +77,7 @@ public final class OperatorService implements OperatorActions {
                         throw new UncheckedIOException(e);
                     }
                     report.providers().forEach(core.mirror()::forgetVersionList);
-                    report.modules().forEach(core.modules()::forgetRemembered);
+                    report.modules().forEach(core.modules()::forgetVersionList);
                     LOG.info(
                             "operator API: imported a bundle of {}: {}",
                             report.carried().describe(),
