@@ -5,7 +5,6 @@ import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.config.AuthConfig;
-import io.providermirror.upstream.PackageHashes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -18,10 +17,7 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HexFormat;
-import java.util.List;
 import java.util.Optional;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -37,7 +33,7 @@ import javax.crypto.spec.SecretKeySpec;
 public final class MirrorAuth {
 
     /** Access control off: everything is open. */
-    public static final MirrorAuth OPEN = new MirrorAuth(List.of(), null, Duration.ZERO, Clock.systemUTC());
+    public static final MirrorAuth OPEN = new MirrorAuth(TokenHashes.NONE, null, Duration.ZERO, Clock.systemUTC());
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(MirrorAuth.class);
     private static final int KEY_BYTES = 32;
@@ -45,13 +41,13 @@ public final class MirrorAuth {
     /** What became of an archive request's signature. */
     public record ArchiveVerdict(boolean allowed, String reason) {}
 
-    private final List<byte[]> tokenHashes;
+    private final TokenHashes tokenHashes;
     private final byte[] key;
     private final Duration ttl;
     private final Clock clock;
 
-    private MirrorAuth(List<byte[]> tokenHashes, byte[] key, Duration ttl, Clock clock) {
-        this.tokenHashes = List.copyOf(tokenHashes);
+    private MirrorAuth(TokenHashes tokenHashes, byte[] key, Duration ttl, Clock clock) {
+        this.tokenHashes = tokenHashes;
         this.key = key;
         this.ttl = ttl;
         this.clock = clock;
@@ -62,27 +58,7 @@ public final class MirrorAuth {
         if (!config.enabled()) {
             return OPEN;
         }
-        List<byte[]> hashes = new ArrayList<>();
-        config.tokens().forEach(hash -> hashes.add(HexFormat.of().parseHex(hash.substring("sha256:".length()))));
-        if (config.tokensFile() != null) {
-            List<String> lines;
-            try {
-                lines = Files.readAllLines(config.tokensFile(), StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                throw new IOException("auth.tokensFile: cannot read " + config.tokensFile() + ": " + e.getMessage(), e);
-            }
-            for (int i = 0; i < lines.size(); i++) {
-                String line = lines.get(i).strip();
-                if (line.isEmpty() || line.startsWith("#")) {
-                    continue;
-                }
-                if (!AuthConfig.TOKEN_HASH.matcher(line).matches()) {
-                    throw new IOException("auth.tokensFile " + config.tokensFile() + ", line " + (i + 1)
-                            + ": not sha256:<64 hex digits> (the file holds hashes of tokens, never tokens)");
-                }
-                hashes.add(HexFormat.of().parseHex(line.substring("sha256:".length())));
-            }
-        }
+        TokenHashes hashes = TokenHashes.load(config.tokens(), config.tokensFile(), "auth.tokensFile");
         if (hashes.isEmpty()) {
             LOG.warn("access control is on but no token is configured: every JSON request will be refused");
         }
@@ -137,16 +113,7 @@ public final class MirrorAuth {
         if (!enabled()) {
             return true;
         }
-        if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return false;
-        }
-        byte[] presented =
-                PackageHashes.sha256().digest(authorization.substring(7).strip().getBytes(StandardCharsets.UTF_8));
-        boolean accepted = false;
-        for (byte[] hash : tokenHashes) {
-            accepted |= MessageDigest.isEqual(hash, presented);
-        }
-        return accepted;
+        return tokenHashes.accepts(authorization);
     }
 
     /** The query string that makes an archive's URL valid for the next {@code archiveUrlTtl}. */
@@ -260,7 +227,6 @@ public final class MirrorAuth {
 
     /** {@code sha256:<hex>} of a token, as the configuration wants it. */
     public static String hash(String token) {
-        byte[] hash = PackageHashes.sha256().digest(token.strip().getBytes(StandardCharsets.UTF_8));
-        return "sha256:" + HexFormat.of().formatHex(hash);
+        return TokenHashes.hash(token);
     }
 }

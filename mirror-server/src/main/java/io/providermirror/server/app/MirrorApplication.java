@@ -3,6 +3,7 @@ package io.providermirror.server.app;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.providermirror.cache.BlobStore;
+import io.providermirror.server.access.TokenHashes;
 import io.providermirror.server.config.ConfigException;
 import io.providermirror.server.config.ConfiguredFiles;
 import io.providermirror.server.config.MirrorConfig;
@@ -10,6 +11,8 @@ import io.providermirror.server.http.ConnectionLimits;
 import io.providermirror.server.http.HttpServices;
 import io.providermirror.server.http.Manual;
 import io.providermirror.server.http.MirrorServer;
+import io.providermirror.server.http.OperatorActions;
+import io.providermirror.server.http.OperatorApi;
 import io.providermirror.server.metrics.StandardBinders;
 import io.providermirror.server.status.Operations;
 import io.providermirror.server.status.StatusPage;
@@ -98,6 +101,26 @@ public final class MirrorApplication implements AutoCloseable {
     public static MirrorApplication start(
             MirrorConfig config, Clock clock, boolean verifyCache, UnaryOperator<BlobStore> storeView)
             throws IOException, InterruptedException {
+        return start(config, clock, verifyCache, storeView, (core, maxBundleBytes) -> null);
+    }
+
+    /**
+     * Makes the operator API's actions over the mirror's core. The wiring that sees the bundle importer (the command
+     * line; whole-server tests) passes one; without one (null) the operator API stays off.
+     */
+    @FunctionalInterface
+    public interface OperatorActionsFactory {
+        OperatorActions over(MirrorWiring core, long maxBundleBytes) throws IOException;
+    }
+
+    /** As {@link #start(MirrorConfig, Clock, boolean, UnaryOperator)}, with the operator API's actions. */
+    public static MirrorApplication start(
+            MirrorConfig config,
+            Clock clock,
+            boolean verifyCache,
+            UnaryOperator<BlobStore> storeView,
+            OperatorActionsFactory operatorActions)
+            throws IOException, InterruptedException {
         // Everything the configuration names is checked before anything (a directory, a CA) is created.
         try {
             ConfiguredFiles.check(config);
@@ -114,6 +137,8 @@ public final class MirrorApplication implements AutoCloseable {
         ServerIdentity configuredIdentity = config.server().tls() == null
                 ? null
                 : ConfiguredIdentity.read(config.server().tls(), publicHostName(), clock);
+        TokenHashes operatorTokens =
+                TokenHashes.load(config.operator().tokens(), config.operator().tokensFile(), "operator.tokensFile");
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         MirrorWiring core;
         try {
@@ -163,7 +188,14 @@ public final class MirrorApplication implements AutoCloseable {
                     core.executor(),
                     core.modules(),
                     core.networkMirror(),
-                    core.registry());
+                    core.registry(),
+                    config.operator().enabled()
+                            ? new OperatorApi(
+                                    operatorTokens,
+                                    operatorActions.over(
+                                            core,
+                                            config.operator().maxBundleSize().bytes()))
+                            : OperatorApi.OFF);
             MirrorServer server = MirrorServer.bind(
                     new MirrorServer.Listener(
                             config.server().host(), config.server().port(), identity, "server"),

@@ -56,11 +56,27 @@ public final class BundleImporter {
             Map<String, SortedSet<String>> signingKeysByHost,
             int newArchives,
             int newModuleVersions,
-            int newlyListed) {
+            int newlyListed,
+            Set<ProviderAddress> providers,
+            Set<ModuleAddress> modules) {
+
+        public Report {
+            providers = Set.copyOf(providers);
+            modules = Set.copyOf(modules);
+        }
 
         /** True when the cache held everything the bundle carries already: the import changed nothing. */
         public boolean addedNothing() {
             return newArchives == 0 && newModuleVersions == 0 && newlyListed == 0;
+        }
+
+        /** What the import added to the cache, or that it added nothing, in the words {@code import} prints. */
+        public String outcome() {
+            if (addedNothing()) {
+                return "verified; nothing new: the cache held all of it already";
+            }
+            return "verified and cached; new here: " + newArchives + " archive(s), " + newModuleVersions
+                    + " module version(s), " + newlyListed + " version(s) added to version lists";
         }
     }
 
@@ -88,8 +104,18 @@ public final class BundleImporter {
             Added added = new Added();
             commit(contents, checked, added);
             commitModules(contents, modules, added);
+            Set<ProviderAddress> providers = new HashSet<>();
+            checked.forEach(release -> providers.add(release.address()));
+            Set<ModuleAddress> moduleAddresses = new HashSet<>();
+            modules.forEach(module -> moduleAddresses.add(module.address()));
             return new Report(
-                    BundleCounts.of(contents.manifest()), keys, added.archives, added.moduleVersions, added.listed);
+                    BundleCounts.of(contents.manifest()),
+                    keys,
+                    added.archives,
+                    added.moduleVersions,
+                    added.listed,
+                    providers,
+                    moduleAddresses);
         }
     }
 

@@ -53,7 +53,7 @@ final class BundleReader {
 
     private static BundleManifest manifest(Path bundle, BundleTar tar) throws IOException {
         TarArchiveEntry first = tar.getNextEntry();
-        if (first == null || !first.getName().equals(BundleManifest.PATH)) {
+        if (first == null || !first.getName().equals(BundleManifest.PATH) || !first.isFile() || first.isLink()) {
             throw new RefusedException(
                     bundle + " is not a provider-mirror bundle: it does not begin with " + BundleManifest.PATH);
         }
@@ -78,6 +78,7 @@ final class BundleReader {
         TarArchiveEntry entry;
         while ((entry = tar.getNextEntry()) != null) {
             String name = entry.getName();
+            refuseNonFile(bundle, entry);
             BundleManifest.Entry declared = expected.get(name);
             if (declared == null || !read.add(name)) {
                 throw new RefusedException(
@@ -103,6 +104,23 @@ final class BundleReader {
             }
         }
         refuseMissing(bundle, List.copyOf(expected.keySet()), read);
+    }
+
+    /**
+     * Refuses a link, a directory or a device: a bundle holds plain files only. Names are checked as cache keys
+     * ({@link #key}); nothing in a bundle is ever written where its name says, but a link is a bundle made to harm.
+     */
+    private static void refuseNonFile(Path bundle, TarArchiveEntry entry) throws RefusedException {
+        if (!entry.isFile()
+                || entry.isLink()
+                || entry.isSymbolicLink()
+                || entry.isCharacterDevice()
+                || entry.isBlockDevice()
+                || entry.isFIFO()) {
+            throw new RefusedException(bundle + ": the entry " + entry.getName() + " is "
+                    + (entry.isLink() || entry.isSymbolicLink() ? "a link" : "not a plain file")
+                    + "; a bundle holds plain files only");
+        }
     }
 
     private static void refuseMissing(Path bundle, List<String> listed, Set<String> read) throws RefusedException {

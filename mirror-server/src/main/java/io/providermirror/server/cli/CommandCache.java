@@ -65,11 +65,11 @@ final class CommandCache {
             UnaryOperator<MirrorConfig> view,
             PrintStream out)
             throws ConfigException, IOException {
-        return MirrorWiring.open(
-                configuration(command, config, environment, view, out),
-                Clock.systemUTC(),
-                false,
-                UnaryOperator.identity(),
-                new SimpleMeterRegistry());
+        return open(configuration(command, config, environment, view, out));
+    }
+
+    /** The cache of {@code loaded} (as {@link #configuration} chose it), opened: this process holds its lock. */
+    static MirrorWiring open(MirrorConfig loaded) throws IOException {
+        return MirrorWiring.open(loaded, Clock.systemUTC(), false, UnaryOperator.identity(), new SimpleMeterRegistry());
     }
 }

@@ -5,9 +5,12 @@ import io.providermirror.server.app.MirrorWiring;
 import io.providermirror.server.bundle.BundleImporter;
 import io.providermirror.server.config.ConfigException;
 import io.providermirror.server.config.DataSize;
+import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.logging.LoggingSetup;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,13 +27,15 @@ import picocli.CommandLine.Parameters;
         name = "import",
         mixinStandardHelpOptions = true,
         description = {
-            "Brings bundles written by export into a cache directory (--config, or ./mirror-data if it exists; no "
-                    + "mirror may be running on it). Every entry is checked against the bundle's manifest, every release's signature against its "
+            "Brings bundles written by export into a cache directory (--config, or ./mirror-data if it exists). "
+                    + "When a mirror is running on it, the bundles go through that mirror's operator API (an operator "
+                    + "token, see --operator-token-file), with no outage. Every entry is checked against the bundle's manifest, every release's signature against its "
                     + "origin's keys under this mirror's signature policy (upstream.hosts.<host>.trustedKeys applies), every "
                     + "archive against its verified hash; only then does anything enter the cache. An altered bundle is "
                     + "refused whole; so is a truncated one.",
             "Exits 0 when every bundle was imported, 1 when one was refused, 2 when nothing was tried: a bundle "
-                    + "that does not exist, a configuration that does not load, a cache directory in use."
+                    + "that does not exist, a configuration that does not load, a running mirror whose operator API "
+                    + "cannot be used."
         })
 public final class ImportCommand implements Callable<Integer> {
 
@@ -42,6 +47,20 @@ public final class ImportCommand implements Callable<Integer> {
 
     @Option(names = "--verbose", description = "also log what the mirror does (info lines, on stderr)")
     boolean verbose;
+
+    @Option(
+            names = "--mirror-url",
+            paramLabel = "URL",
+            description = "where the mirror that holds the cache directory listens, for its operator API "
+                    + "(default: the first server.publicUrl, else https://localhost:<server.port>)")
+    URI mirrorUrl;
+
+    @Option(
+            names = "--operator-token-file",
+            paramLabel = "FILE",
+            description = "a file holding the operator token, for a running mirror's operator API (default: the "
+                    + "environment variable PROVIDER_MIRROR_OPERATOR_TOKEN)")
+    Path operatorTokenFile;
 
     @Parameters(paramLabel = "BUNDLE", arity = "1..*", description = "bundles (.tar or .tar.zst)")
     List<Path> bundles = new ArrayList<>();
@@ -70,13 +89,20 @@ public final class ImportCommand implements Callable<Integer> {
             out.println("import: nothing was imported");
             return 2;
         }
-        try (MirrorWiring core = CommandCache.open("import", config, environment, UnaryOperator.identity(), out)) {
+        MirrorConfig loaded;
+        try {
+            loaded = CommandCache.configuration("import", config, environment, UnaryOperator.identity(), out);
+        } catch (ConfigException e) {
+            out.println("import: " + e.getMessage());
+            return 2;
+        }
+        try (MirrorWiring core = CommandCache.open(loaded)) {
             int exit = 0;
             for (Path bundle : bundles) {
                 try {
                     BundleImporter.Report report = new BundleImporter(core).importBundle(bundle);
                     out.println("import: " + bundle + " (" + DataSize.format(Files.size(bundle)) + "): "
-                            + report.carried().describe() + ", " + added(report));
+                            + report.carried().describe() + ", " + report.outcome());
                     report.signingKeysByHost()
                             .forEach((host, keys) ->
                                     out.println("  " + host + ": signed by key(s) " + String.join(", ", keys)));
@@ -87,23 +113,66 @@ public final class ImportCommand implements Callable<Integer> {
             }
             return exit;
         } catch (CacheLock.InUseException e) {
-            out.println(
-                    "import: " + e.getMessage() + "; stop the mirror while importing (started again, it serves what "
-                            + "was imported), or import into a copy of its cache directory and start the mirror on the copy");
-            return 2;
-        } catch (ConfigException | IOException e) {
+            return throughRunningMirror(loaded, e);
+        } catch (IOException e) {
             out.println("import: " + e.getMessage());
             return 2;
         }
     }
 
-    /** What the import added to the cache, or that it added nothing. */
-    private static String added(BundleImporter.Report report) {
-        if (report.addedNothing()) {
-            return "verified; nothing new: the cache held all of it already";
+    /** Imports through the operator API of the mirror that holds the cache directory, when it can. */
+    private int throughRunningMirror(MirrorConfig loaded, CacheLock.InUseException inUse) {
+        OperatorClient api;
+        try {
+            api = OperatorClient.of(loaded, mirrorUrl, operatorTokenFile, environment, "import");
+        } catch (OperatorClient.UnusableException e) {
+            out.println("import: " + inUse.getMessage() + " (a running mirror); " + e.getMessage());
+            return 2;
         }
-        return "verified and cached; new here: " + report.newArchives() + " archive(s), " + report.newModuleVersions()
-                + " module version(s), " + report.newlyListed() + " version(s) added to version lists";
+        out.println("import: a mirror is running on it; importing through its operator API at " + api.base());
+        int exit = 0;
+        for (Path bundle : bundles) {
+            OperatorClient.Answer answer;
+            try {
+                answer = api.post("imports", HttpRequest.BodyPublishers.ofFile(bundle));
+            } catch (IOException e) {
+                out.println("import: " + e.getMessage() + "; nothing more was imported");
+                return 2;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return 2;
+            }
+            if (answer.ok()) {
+                out.println("import: " + bundle + " (" + DataSize.format(size(bundle)) + "): "
+                        + answer.body().path("summary").asText());
+                answer.body()
+                        .path("signingKeys")
+                        .properties()
+                        .forEach(host ->
+                                out.println("  " + host.getKey() + ": signed by key(s) " + keys(host.getValue())));
+            } else if (answer.status() == 400 || answer.status() == 413) {
+                out.println("import: REFUSED " + bundle + ": " + answer.error());
+                exit = 1;
+            } else {
+                out.println("import: the operator API at " + api.base() + " refused: " + answer.error());
+                return 2;
+            }
+        }
+        return exit;
+    }
+
+    private static String keys(com.fasterxml.jackson.databind.JsonNode keys) {
+        List<String> all = new ArrayList<>();
+        keys.forEach(key -> all.add(key.asText()));
+        return String.join(", ", all);
+    }
+
+    private static long size(Path bundle) {
+        try {
+            return Files.size(bundle);
+        } catch (IOException e) {
+            return 0;
+        }
     }
 
     /** What keeps {@code bundle} from being read, checked before the cache is opened; null when nothing does. */

@@ -136,7 +136,12 @@ public final class Main implements Callable<Integer> {
         LoggingSetup.apply(mirrorConfig.logging());
         MirrorApplication application;
         try {
-            application = MirrorApplication.start(mirrorConfig, Clock.systemUTC(), verifyCache);
+            application = MirrorApplication.start(
+                    mirrorConfig,
+                    Clock.systemUTC(),
+                    verifyCache,
+                    java.util.function.UnaryOperator.identity(),
+                    io.providermirror.server.operator.OperatorService::new);
         } catch (java.io.IOException e) {
             err.println("provider-mirror: cannot start: " + e.getMessage());
             return 1;
@@ -170,7 +175,8 @@ public final class Main implements Callable<Integer> {
             name = "hash-token",
             mixinStandardHelpOptions = true,
             description = {
-                "Prints the sha256: hash of a token read from standard input, for auth.tokens or " + "auth.tokensFile.",
+                "Prints the sha256: hash of a token read from standard input, for auth.tokens or auth.tokensFile (client "
+                        + "tokens), or operator.tokens or operator.tokensFile (operator tokens).",
                 "With --generate, makes a new random token and prints it and its hash."
             })
     int hashToken(@Option(names = "--generate", description = "make a new random token") boolean generate)
@@ -181,7 +187,8 @@ public final class Main implements Callable<Integer> {
             new java.security.SecureRandom().nextBytes(random);
             token = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(random);
             System.out.println("token: " + token + "   (give it to the users of the mirror)");
-            System.out.println("hash:  " + MirrorAuth.hash(token) + "   (put this in auth.tokens)");
+            System.out.println("hash:  " + MirrorAuth.hash(token)
+                    + "   (put this in auth.tokens, or operator.tokens for an operator token)");
             return 0;
         }
         String line = new java.io.BufferedReader(

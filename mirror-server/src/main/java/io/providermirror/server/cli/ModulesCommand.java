@@ -5,10 +5,14 @@ import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.app.CacheLock;
 import io.providermirror.server.app.MirrorWiring;
 import io.providermirror.server.config.ConfigException;
+import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.core.ModulePin;
 import io.providermirror.server.logging.LoggingSetup;
+import io.providermirror.server.operator.OperatorService;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -40,13 +44,28 @@ public final class ModulesCommand implements Callable<Integer> {
                 "Accepts new content for a module version whose source changed since the mirror pinned it (a moved "
                         + "git tag, a replaced archive), after you checked that the change is wanted. The cached "
                         + "archive is dropped and the next request fetches the source again and pins what it finds. "
-                        + "The mirror on this cache directory (--config) must be stopped, as for import.",
+                        + "When a mirror is running on this cache directory (--config), the pin is released through its "
+                        + "operator API (an operator token, see --operator-token-file), with no outage.",
                 "Exits 0 when the pin was released, 1 when the version has no pin, 2 when nothing was tried."
             })
     public static final class Accept implements Callable<Integer> {
 
         @Option(names = "--config", paramLabel = "FILE", description = "the mirror's configuration (its cache)")
         Path config;
+
+        @Option(
+                names = "--mirror-url",
+                paramLabel = "URL",
+                description = "where the mirror that holds the cache directory listens, for its operator API "
+                        + "(default: the first server.publicUrl, else https://localhost:<server.port>)")
+        URI mirrorUrl;
+
+        @Option(
+                names = "--operator-token-file",
+                paramLabel = "FILE",
+                description = "a file holding the operator token, for a running mirror's operator API (default: "
+                        + "the environment variable PROVIDER_MIRROR_OPERATOR_TOKEN)")
+        Path operatorTokenFile;
 
         @Parameters(index = "0", paramLabel = "MODULE", description = "hostname/namespace/name/system")
         String module;
@@ -81,23 +100,58 @@ public final class ModulesCommand implements Callable<Integer> {
                 out.println("modules accept: version '" + version + "' is not a semantic version such as 1.2.0");
                 return 2;
             }
-            try (MirrorWiring core =
-                    CommandCache.open("modules accept", config, environment, UnaryOperator.identity(), out)) {
+            MirrorConfig loaded;
+            try {
+                loaded = CommandCache.configuration(
+                        "modules accept", config, environment, UnaryOperator.identity(), out);
+            } catch (ConfigException e) {
+                out.println("modules accept: " + e.getMessage());
+                return 2;
+            }
+            try (MirrorWiring core = CommandCache.open(loaded)) {
                 ModulePin pin = core.modules().acceptNewContent(address, parsed.get());
-                out.println("modules accept: " + address + " " + parsed.get() + " was pinned at " + pin.identity()
-                        + " (" + pin.source() + ", " + pin.pinnedAt() + "); the next request fetches it again "
-                        + "and pins what it finds");
+                out.println("modules accept: " + OperatorService.released(address, parsed.get(), pin));
                 return 0;
             } catch (IllegalArgumentException e) {
                 out.println("modules accept: " + e.getMessage());
                 return 1;
             } catch (CacheLock.InUseException e) {
-                out.println("modules accept: " + e.getMessage() + "; stop the mirror first");
-                return 2;
-            } catch (ConfigException | IOException e) {
+                return throughRunningMirror(loaded, address, parsed.get(), e);
+            } catch (IOException e) {
                 out.println("modules accept: " + e.getMessage());
                 return 2;
             }
+        }
+
+        /** Releases the pin through the operator API of the mirror that holds the cache directory, when it can. */
+        private int throughRunningMirror(
+                MirrorConfig loaded, ModuleAddress address, ProviderVersion version, CacheLock.InUseException inUse) {
+            OperatorClient api;
+            try {
+                api = OperatorClient.of(loaded, mirrorUrl, operatorTokenFile, environment, "modules accept");
+            } catch (OperatorClient.UnusableException e) {
+                out.println("modules accept: " + inUse.getMessage() + " (a running mirror); " + e.getMessage());
+                return 2;
+            }
+            out.println("modules accept: a mirror is running on it; releasing the pin through its operator API at "
+                    + api.base());
+            OperatorClient.Answer answer;
+            try {
+                answer =
+                        api.post("modules/" + address + "/" + version + "/accept", HttpRequest.BodyPublishers.noBody());
+            } catch (IOException e) {
+                out.println("modules accept: " + e.getMessage());
+                return 2;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return 2;
+            }
+            if (answer.ok()) {
+                out.println("modules accept: " + answer.body().path("summary").asText());
+                return 0;
+            }
+            out.println("modules accept: " + answer.error());
+            return answer.status() == 404 ? 1 : 2;
         }
     }
 }

@@ -35,6 +35,12 @@ public final class ConfigLoader {
     /** The prefix of environment overrides. */
     public static final String ENV_PREFIX = "PROVIDER_MIRROR_";
 
+    /**
+     * Variables with the prefix that are not configuration keys: the operator token the commands present to a
+     * running mirror (the configuration holds hashes of tokens, never a token).
+     */
+    public static final java.util.Set<String> NOT_KEYS = java.util.Set.of(ENV_PREFIX + "OPERATOR_TOKEN");
+
     /** The start of a record's own message: {@code key: } (a key's name, or names joined by " and "). */
     private static final java.util.regex.Pattern OWN_KEY =
             java.util.regex.Pattern.compile("([A-Za-z][A-Za-z0-9]*(?: and [A-Za-z][A-Za-z0-9]*)?): ");
@@ -162,7 +168,7 @@ public final class ConfigLoader {
         Map<String, String> known = environmentNames();
         for (Map.Entry<String, String> variable : environment.entrySet()) {
             String name = variable.getKey();
-            if (!name.startsWith(ENV_PREFIX)) {
+            if (!name.startsWith(ENV_PREFIX) || NOT_KEYS.contains(name)) {
                 continue;
             }
             String key = known.get(name);

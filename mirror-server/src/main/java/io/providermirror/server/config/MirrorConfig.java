@@ -12,7 +12,8 @@ public record MirrorConfig(
         LoggingConfig logging,
         PolicyConfig policy,
         AuthConfig auth,
-        ModulesConfig modules) {
+        ModulesConfig modules,
+        OperatorConfig operator) {
 
     public MirrorConfig {
         server = server == null
@@ -23,6 +24,7 @@ public record MirrorConfig(
         policy = policy == null ? new PolicyConfig(null, null, null, null) : policy;
         auth = auth == null ? new AuthConfig(null, null, null, null) : auth;
         modules = modules == null ? ModulesConfig.defaults() : modules;
+        operator = operator == null ? new OperatorConfig(null, null, null) : operator;
         cache = cache == null ? new CacheConfig(null, null, null, null, null, null, null) : cache;
         upstream = upstream == null
                 ? new UpstreamConfig(
@@ -32,6 +34,6 @@ public record MirrorConfig(
 
     /** The configuration with every default. */
     public static MirrorConfig defaults() {
-        return new MirrorConfig(null, null, null, null, null, null, null, null);
+        return new MirrorConfig(null, null, null, null, null, null, null, null, null);
     }
 }

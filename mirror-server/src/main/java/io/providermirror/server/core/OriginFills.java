@@ -137,4 +137,9 @@ public final class OriginFills {
             permit.close();
         }
     }
+
+    /** Forgets a verification failure remembered for {@code key}, so the next request fetches it again at once. */
+    public void forgetFailure(CacheKey key) {
+        remembered.forget(key);
+    }
 }

@@ -66,6 +66,11 @@ public final class RememberedFailures {
         }
     }
 
+    /** Forgets the failure remembered for {@code key}, if any: the next request fetches it again at once. */
+    void forget(CacheKey key) {
+        failures.invalidate(key);
+    }
+
     /** Remembers how the fill of {@code key} ended, when it ended by failing verification. */
     void record(CacheKey key, Throwable failure) {
         if (failure != null && Futures.cause(failure) instanceof VerificationException refused && !ttl.isZero()) {

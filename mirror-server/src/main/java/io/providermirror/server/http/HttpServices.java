@@ -12,7 +12,7 @@ import java.util.concurrent.Executor;
 
 /**
  * What the HTTP layer answers with: the mirror itself (providers' archives; {@code networkMirror}, {@code registry}
- * and {@code modules}, the faces), the status page, the operator endpoints, the meters,
+ * and {@code modules}, the faces), the status page, the operator endpoints, the operator API, the meters,
  * access control, the documentation, and the executor for anything that must not run on an event loop (disk,
  * rendering).
  */
@@ -26,4 +26,6 @@ public record HttpServices(
         Executor executor,
         ModuleMirror modules,
         NetworkMirrorFace networkMirror,
-        ProviderRegistryFace registry) {}
+        ProviderRegistryFace registry,
+
+        OperatorApi operator) {}

@@ -19,6 +19,7 @@ public record Manual(Map<String, byte[]> pages) {
             "using",
             "closed-network",
             "operations",
+            "operator-api",
             "security",
             "scaling",
             "troubleshooting",

@@ -33,17 +33,9 @@ final class RouteParser {
     private RouteParser() {}
 
     static Route parse(String rawPath) {
-        if (rawPath.length() > MAX_PATH_LENGTH) {
-            return new Route.Invalid(400, "the request path is longer than " + MAX_PATH_LENGTH + " characters");
-        }
-        if (rawPath.indexOf('%') >= 0) {
-            return new Route.Invalid(400, "percent-encoded characters are not valid in mirror paths");
-        }
-        for (int i = 0; i < rawPath.length(); i++) {
-            char c = rawPath.charAt(i);
-            if (c < 0x21 || c > 0x7e || c == '\\') {
-                return new Route.Invalid(400, "the request path holds a character that is not valid in mirror paths");
-            }
+        Route.Invalid malformed = malformedPath(rawPath);
+        if (malformed != null) {
+            return malformed;
         }
         switch (rawPath) {
             case "/", "/providers", PROVIDERS:
@@ -90,6 +82,23 @@ final class RouteParser {
         }
         return new Route.Invalid(
                 404, "nothing is served at " + rawPath + "; the provider mirror is under " + PROVIDERS);
+    }
+
+    /** Why {@code rawPath} is no path of the mirror's whatever it names (its length, its characters), or null. */
+    static Route.Invalid malformedPath(String rawPath) {
+        if (rawPath.length() > MAX_PATH_LENGTH) {
+            return new Route.Invalid(400, "the request path is longer than " + MAX_PATH_LENGTH + " characters");
+        }
+        if (rawPath.indexOf('%') >= 0) {
+            return new Route.Invalid(400, "percent-encoded characters are not valid in mirror paths");
+        }
+        for (int i = 0; i < rawPath.length(); i++) {
+            char c = rawPath.charAt(i);
+            if (c < 0x21 || c > 0x7e || c == '\\') {
+                return new Route.Invalid(400, "the request path holds a character that is not valid in mirror paths");
+            }
+        }
+        return null;
     }
 
     /**

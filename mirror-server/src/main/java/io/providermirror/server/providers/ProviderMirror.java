@@ -219,6 +219,14 @@ public final class ProviderMirror {
      * The {@code h1:} hashes of verified archives: what {@code import} records the hashes of the archives it
      * takes in with, so that the version documents in memory list them too.
      */
+    /**
+     * Forgets what memory holds of {@code address}'s version list (and a remembered "not found"), so the next request
+     * reads the cache again: after an import wrote to it beside the running mirror.
+     */
+    public void forgetVersionList(ProviderAddress address) {
+        lists.forget(address);
+    }
+
     public KnownHashes knownHashes() {
         return knownHashes;
     }

@@ -121,6 +121,12 @@ public final class VersionLists {
                 .build();
     }
 
+    /** Forgets the list memory holds for {@code address}, and a remembered "not found": the cache answers next. */
+    void forget(ProviderAddress address) {
+        entries.synchronous().invalidate(address);
+        notFound.invalidate(address);
+    }
+
     /** The clock's time in nanoseconds, as a Caffeine ticker. */
     private static long nanos(Clock clock) {
         Instant now = clock.instant();

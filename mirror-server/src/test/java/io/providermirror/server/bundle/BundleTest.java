@@ -358,8 +358,9 @@ final class BundleTest {
             assertThat(importInside(bundle, "")).as(output).isEqualTo(2);
             assertThat(output)
                     .contains("another provider-mirror process is using the cache directory")
-                    .contains("stop the mirror while importing")
-                    .contains("or import into a copy of its cache directory and start the mirror on the copy")
+                    .as("a running mirror takes imports through its operator API, with an operator token")
+                    .contains("--operator-token-file FILE, or the environment variable PROVIDER_MIRROR_OPERATOR_TOKEN")
+                    .contains("or stop the mirror first")
                     .doesNotContain("warm");
         }
         assertThat(archivesInside()).isEmpty();

@@ -114,7 +114,8 @@ final class EmbeddedMirror implements AutoCloseable {
                 core.executor(),
                 core.modules(),
                 core.networkMirror(),
-                core.registry());
+                core.registry(),
+                OperatorApi.OFF);
         return new EmbeddedMirror(origin, core, registry, services);
     }
 

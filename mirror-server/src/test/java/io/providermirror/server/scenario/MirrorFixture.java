@@ -147,7 +147,8 @@ final class MirrorFixture implements AutoCloseable {
         /** Starts the mirror with its archive store seen through {@code storeView} (a fault-injecting one, say). */
         MirrorFixture start(UnaryOperator<BlobStore> storeView) {
             try {
-                MirrorApplication mirror = MirrorApplication.start(config(), clock, false, storeView);
+                MirrorApplication mirror = MirrorApplication.start(
+                        config(), clock, false, storeView, io.providermirror.server.operator.OperatorService::new);
                 HttpClient client = HttpClient.newBuilder()
                         .version(HttpClient.Version.HTTP_1_1)
                         .sslContext(TrustedCertificates.sslContext(

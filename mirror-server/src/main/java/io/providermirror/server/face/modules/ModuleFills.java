@@ -309,4 +309,9 @@ final class ModuleFills {
             fill.append(ByteBuffer.wrap(b, off, len));
         }
     }
+
+    /** Forgets a verification failure remembered for the archive {@code key}: the next request fetches it again. */
+    void forgetFailure(CacheKey key) {
+        fills.forgetFailure(key);
+    }
 }

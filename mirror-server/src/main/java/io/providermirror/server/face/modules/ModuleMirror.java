@@ -322,8 +322,15 @@ public final class ModuleMirror {
                         + " has no pin in this cache: nothing to accept (the next fetch pins what it finds)"));
         documents.writeModulePin(address, version, pin.accepted());
         pinnedDownloads.invalidate(new PinnedVersion(address, version));
-        blobs.remove(CacheLayout.moduleArchive(address, version, pin.archiveType()));
+        CacheKey archive = CacheLayout.moduleArchive(address, version, pin.archiveType());
+        blobs.remove(archive);
+        fills.forgetFailure(archive);
         return pin;
+    }
+
+    /** Forgets the version list memory holds for {@code address}: after an import beside the running mirror. */
+    public void forgetVersionList(ModuleAddress address) {
+        versions.forget(address);
     }
 
     private Optional<ArchiveSource> openVerified(CacheKey key) {

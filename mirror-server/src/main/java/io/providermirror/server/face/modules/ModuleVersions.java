@@ -67,6 +67,11 @@ final class ModuleVersions {
         this.memory = Caffeine.newBuilder().maximumSize(10_000).build();
     }
 
+    /** Forgets the list memory holds for {@code address}: the next request reads the cache again. */
+    void forget(ModuleAddress address) {
+        memory.invalidate(address);
+    }
+
     /** The versions of {@code address}: fresh, stale (a refresh follows), or fetched now. */
     CompletableFuture<Entry> get(ModuleAddress address) {
         Entry known = memory.getIfPresent(address);

@@ -1,0 +1,45 @@
+package io.providermirror.server.http;
+
+import io.providermirror.model.ModuleAddress;
+import io.providermirror.model.ProviderVersion;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What the operator API does, beside the running mirror's stores: what {@code import} and {@code modules accept}
+ * do on a stopped one. Each answer is the JSON document the API returns; a refusal completes exceptionally with
+ * {@link Refused}.
+ */
+public interface OperatorActions {
+
+    /** Where a bundle's body is written before it is imported: inside the cache's own area, never elsewhere. */
+    Path uploadDirectory();
+
+    /** The largest bundle an import takes, in bytes. */
+    long maxBundleBytes();
+
+    /** Imports the bundle in {@code file} (which the caller deletes afterwards); answers what it carried and added. */
+    CompletableFuture<byte[]> importBundle(Path file);
+
+    /** Releases the pin of {@code version} of {@code address}, as {@code modules accept} does. */
+    CompletableFuture<byte[]> acceptModule(ModuleAddress address, ProviderVersion version);
+
+    /** A request the operator API refuses (a bundle that does not verify, a version without a pin): 4xx and why. */
+    final class Refused extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        private final int status;
+
+        public Refused(int status, String message) {
+            super(message);
+            if (status < 400 || status > 499) {
+                throw new IllegalArgumentException("status: " + status + " (expected: 4xx)");
+            }
+            this.status = status;
+        }
+
+        public int status() {
+            return status;
+        }
+    }
+}
