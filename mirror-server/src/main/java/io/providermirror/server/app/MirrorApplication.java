@@ -152,7 +152,8 @@ public final class MirrorApplication implements AutoCloseable {
                     StartupBanner.parentMirrorHosts(config),
                     caPem,
                     fallbackAuthority,
-                    clock);
+                    clock,
+                    core.log().verifierKey());
             HttpServices services = new HttpServices(
                     core.mirror(),
                     statusPage,
@@ -161,7 +162,8 @@ public final class MirrorApplication implements AutoCloseable {
                     core.auth(),
                     manual(),
                     core.executor(),
-                    core.modules());
+                    core.modules(),
+                    core.log());
             MirrorServer server = MirrorServer.bind(
                     new MirrorServer.Listener(
                             config.server().host(), config.server().port(), identity, "server"),

@@ -19,6 +19,7 @@ import io.providermirror.server.core.ProviderPolicy;
 import io.providermirror.server.core.RememberedFailures;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.metrics.StoreMeters;
+import io.providermirror.server.tlog.MirrorLog;
 import io.providermirror.upstream.OriginCredentials;
 import io.providermirror.upstream.OriginHttpClient;
 import io.providermirror.upstream.OriginTrust;
@@ -64,6 +65,8 @@ public final class MirrorCore implements AutoCloseable {
     private final BucketStores bucketStores;
     /** The client towards origins, whose archive client has threads of its own. */
     private final OriginHttpClient http;
+    /** The transparency log of the mirror's decisions. */
+    private final MirrorLog log;
 
     private MirrorCore(
             Path cacheDirectory,
@@ -80,7 +83,9 @@ public final class MirrorCore implements AutoCloseable {
             ModuleMirror modules,
             OriginHttpClient http,
             ServiceDiscovery discovery,
-            Clock clock) {
+            Clock clock,
+            MirrorLog log) {
+        this.log = log;
         this.clock = clock;
         this.http = http;
         this.discovery = discovery;
@@ -134,6 +139,7 @@ public final class MirrorCore implements AutoCloseable {
         MirrorPools pools = MirrorPools.create(fills);
         BucketStores bucketStores = null;
         OriginHttpClient http = null;
+        MirrorLog log = null;
         try {
             // Each origin may use exactly the authorities configured for it, whether they are internal or not.
             ConfiguredOriginAuthorities origins =
@@ -171,18 +177,9 @@ public final class MirrorCore implements AutoCloseable {
             BlobStore blobs = storeView.apply(bucketStores != null ? bucketStores.blobs() : files);
             DocumentStore documents =
                     bucketStores != null ? bucketStores.documents() : new FileDocumentStore(cacheDirectory, clock);
+            log = MirrorLog.open(cacheDirectory, config.server().publicUrl(), documents, clock);
             OriginRules rules = new OriginRules(config.upstream().hosts());
-            for (String host : config.upstream().hosts().keySet()) {
-                for (String pin : rules.signaturePolicy(host).keyIdPins()) {
-                    LOG.warn(
-                            "upstream.hosts.{}.trustedKeys pins {} by its 16-hex-digit key ID: pin the key's whole "
-                                    + "fingerprint (40 hex digits, `gpg --fingerprint {}`) instead; a 64-bit key ID of another "
-                                    + "key can be made with enough computing power",
-                            host,
-                            pin,
-                            pin);
-                }
-            }
+            KeyIdPins.warn(config.upstream().hosts().keySet(), rules);
             // One origin fetch per archive across the instances sharing the bucket (README "Running several
             // instances"); on its own directory, an instance's FillRegistry is enough.
             io.providermirror.cache.FillLeases fillLeases = bucketStores == null
@@ -233,7 +230,8 @@ public final class MirrorCore implements AutoCloseable {
                     metrics,
                     new ProviderPolicy(config.policy()),
                     rules,
-                    auth);
+                    auth,
+                    log.decisions());
             ModuleMirror modules = ModuleWiring.create(
                     config,
                     cacheDirectory,
@@ -247,7 +245,8 @@ public final class MirrorCore implements AutoCloseable {
                     pools.io(),
                     originFills,
                     clock,
-                    metrics);
+                    metrics,
+                    log.decisions());
             return new MirrorCore(
                     cacheDirectory,
                     lock,
@@ -263,8 +262,12 @@ public final class MirrorCore implements AutoCloseable {
                     modules,
                     http,
                     discovery,
-                    clock);
+                    clock,
+                    log);
         } catch (IOException | RuntimeException e) {
+            if (log != null) {
+                log.close();
+            }
             if (bucketStores != null) {
                 bucketStores.close();
             }
@@ -341,6 +344,11 @@ public final class MirrorCore implements AutoCloseable {
         return rules;
     }
 
+    /** The transparency log: where decisions are recorded, and what {@code /log/} serves. */
+    public MirrorLog log() {
+        return log;
+    }
+
     /** Service discovery of origin hosts, as every face uses it. */
     public ServiceDiscovery discovery() {
         return discovery;
@@ -373,6 +381,7 @@ public final class MirrorCore implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         http.close();
+        log.close(); // after the pools: work still running may record a decision
         if (bucketStores != null) {
             bucketStores.close();
         }

@@ -9,6 +9,7 @@ import io.providermirror.server.core.ModulePolicy;
 import io.providermirror.server.core.OriginFills;
 import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.server.tlog.DecisionLog;
 import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.OriginCredentials;
 import io.providermirror.upstream.OriginHttpClient;
@@ -52,7 +53,8 @@ final class ModuleWiring {
             Executor executor,
             OriginFills fills,
             Clock clock,
-            MirrorMetrics metrics)
+            MirrorMetrics metrics,
+            DecisionLog decisions)
             throws IOException {
         Path work = cacheDirectory.resolve(GIT_WORK);
         FetchedSource.deleteTree(work);
@@ -91,7 +93,8 @@ final class ModuleWiring {
                 executor,
                 fills,
                 clock,
-                metrics);
+                metrics,
+                decisions);
     }
 
     private static Map<String, GitCredential> gitCredentials(Map<String, GitHostConfig> hosts) throws IOException {

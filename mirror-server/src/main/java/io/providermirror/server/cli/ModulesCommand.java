@@ -84,6 +84,10 @@ public final class ModulesCommand implements Callable<Integer> {
             try (MirrorCore core =
                     CommandCache.open("modules accept", config, environment, UnaryOperator.identity(), out)) {
                 ModulePin pin = core.modules().acceptNewContent(address, parsed.get());
+                core.log()
+                        .decisions()
+                        .record(io.providermirror.server.tlog.Decision.modulePinReleased(
+                                address.toString(), parsed.get().canonical(), pin.identity()));
                 out.println("modules accept: " + address + " " + parsed.get() + " was pinned at " + pin.identity()
                         + " (" + pin.source() + ", " + pin.pinnedAt() + "); the next request fetches it again "
                         + "and pins what it finds");

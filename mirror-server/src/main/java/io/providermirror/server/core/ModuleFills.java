@@ -6,6 +6,8 @@ import io.providermirror.cache.FillRegistry;
 import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.server.tlog.Decision;
+import io.providermirror.server.tlog.DecisionLog;
 import io.providermirror.upstream.ModuleArchiveCheck;
 import io.providermirror.upstream.ModuleSource;
 import io.providermirror.upstream.OriginCredentials;
@@ -50,6 +52,7 @@ final class ModuleFills {
     /** The bounds on what module content unpacks to, and where git clones are made. */
     record Settings(ArchiveLimits unpacked, Path workDirectory) {}
 
+    private final DecisionLog decisions;
     private final Settings settings;
     private final OriginHttpClient http;
     private final GitSource git;
@@ -69,7 +72,9 @@ final class ModuleFills {
             OriginFills fills,
             CacheDocuments documents,
             Clock clock,
-            MirrorMetrics metrics) {
+            MirrorMetrics metrics,
+            DecisionLog decisions) {
+        this.decisions = decisions;
         this.settings = settings;
         this.http = http;
         this.git = git;
@@ -135,6 +140,13 @@ final class ModuleFills {
             if (pinned.isEmpty()) {
                 documents.writeModulePin(address, version, pin);
                 LOG.info("pinned {} at {} ({})", what, pin.identity(), pin.source());
+                decisions.record(Decision.modulePinned(
+                        address.toString(),
+                        version.canonical(),
+                        pin.kind(),
+                        pin.sha256(),
+                        pin.commitId(),
+                        pin.source()));
             }
             try {
                 fill.commit(pin.sha256());

@@ -9,6 +9,7 @@ import io.providermirror.cache.DocumentStore;
 import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.server.tlog.DecisionLog;
 import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.ModuleSource;
 import io.providermirror.upstream.OriginCredentials;
@@ -94,7 +95,8 @@ public final class ModuleMirror {
             Executor executor,
             OriginFills fills,
             Clock clock,
-            MirrorMetrics metrics) {
+            MirrorMetrics metrics,
+            DecisionLog decisions) {
         this.settings = settings;
         this.documents = new CacheDocuments(documentStore);
         this.origins = new ModuleOrigins(discovery, registry, settings.indexTtl());
@@ -109,7 +111,8 @@ public final class ModuleMirror {
                 fills,
                 documents,
                 clock,
-                metrics);
+                metrics,
+                decisions);
         this.blobs = blobs;
         this.policy = policy;
         this.rules = rules;

@@ -8,6 +8,7 @@ import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.access.MirrorAuth;
 import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.server.tlog.DecisionLog;
 import io.providermirror.upstream.OriginException;
 import java.time.Clock;
 import java.time.Duration;
@@ -135,7 +136,8 @@ public final class ProviderMirror {
                 metrics,
                 policy,
                 rules,
-                auth);
+                auth,
+                DecisionLog.NONE);
     }
 
     /**
@@ -153,7 +155,8 @@ public final class ProviderMirror {
             MirrorMetrics metrics,
             ProviderPolicy policy,
             OriginRules rules,
-            MirrorAuth auth) {
+            MirrorAuth auth,
+            DecisionLog decisions) {
         this.policy = policy;
         this.rules = rules;
         this.auth = auth;
@@ -165,8 +168,18 @@ public final class ProviderMirror {
         this.lists = new VersionLists(
                 settings, origins, cacheDocuments, executor, clock, metrics, policy, new RefreshLease(fills.leases()));
         this.releases = new Releases(
-                settings, lists, origins, cacheDocuments, knownHashes, executor, clock, metrics, policy, rules);
-        this.archives = new Archives(releases, lists, origins, knownHashes, blobs, fills, executor, metrics);
+                settings,
+                lists,
+                origins,
+                cacheDocuments,
+                knownHashes,
+                executor,
+                clock,
+                metrics,
+                policy,
+                rules,
+                decisions);
+        this.archives = new Archives(releases, lists, origins, knownHashes, blobs, fills, executor, metrics, decisions);
         this.registry = new ProviderRegistryFace(
                 this, cacheDocuments, policy, rules, executor, clock, metrics, settings.metadataMemoryBytes() / 4);
     }

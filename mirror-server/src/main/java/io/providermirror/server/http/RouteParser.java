@@ -28,7 +28,7 @@ final class RouteParser {
             + "<version>.json or terraform-provider-<type>_<version>_<os>_<arch>.zip";
 
     /** The first segments of the mirror's own paths, which are never read as a provider's hostname. */
-    private static final java.util.Set<String> OWN_FOLDERS = java.util.Set.of("providers", "registry", "status");
+    private static final java.util.Set<String> OWN_FOLDERS = java.util.Set.of("providers", "registry", "status", "log");
 
     private RouteParser() {}
 
@@ -65,6 +65,9 @@ final class RouteParser {
         }
         if (rawPath.startsWith(DOCS_PREFIX)) {
             return docsPage(rawPath.substring(DOCS_PREFIX.length()));
+        }
+        if (rawPath.startsWith(LogResponses.PREFIX)) {
+            return LogResponses.route(rawPath.substring(LogResponses.PREFIX.length()));
         }
         if (rawPath.startsWith(ModuleRoutes.PREFIX) && rawPath.contains(ModuleRoutes.SERVICE)) {
             return ModuleRoutes.parse(rawPath);

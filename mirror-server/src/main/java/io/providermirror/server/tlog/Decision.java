@@ -14,20 +14,21 @@ public record Decision(String kind, Map<String, Object> fields) {
     }
 
     /**
-     * A provider release fetched from its origin and verified: its SHA256SUMS (by sha256) is signed by the key with
-     * {@code signingKey}.
+     * A provider release fetched from its origin and verified: its SHA256SUMS (by sha256) signed by the keys with
+     * {@code signingKeys} (OpenPGP fingerprints; {@code unsigned} or {@code parent-mirror} where the policy or a
+     * parent mirror vouched instead).
      */
     public static Decision releaseVerified(
             String provider,
             String version,
-            String signingKey,
-            String shasumsSha256,
+            java.util.List<String> signingKeys,
+            java.util.List<String> shasumsSha256,
             java.util.List<String> platforms) {
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("provider", provider);
         fields.put("version", version);
-        fields.put("signingKey", signingKey);
-        fields.put("shasumsSha256", shasumsSha256);
+        fields.put("signingKeys", java.util.List.copyOf(signingKeys));
+        fields.put("shasumsSha256", java.util.List.copyOf(shasumsSha256));
         fields.put("platforms", java.util.List.copyOf(platforms));
         return new Decision("release.verified", fields);
     }
@@ -70,14 +71,18 @@ public record Decision(String kind, Map<String, Object> fields) {
         return new Decision("module.pinReleased", fields);
     }
 
-    /** A bundle imported: what it held and, when known, the sha256 of the bundle file. */
-    public static Decision imported(String bundleSha256, int releases, int modules) {
+    /**
+     * A bundle imported (each of its archives and pins is recorded on its own as well): the sha256 of the bundle
+     * file, the provider and module versions it carried, and the archives and module versions the cache lacked.
+     */
+    public static Decision imported(
+            String bundleSha256, int providerVersions, int moduleVersions, int newArchives, int newModuleVersions) {
         Map<String, Object> fields = new LinkedHashMap<>();
-        if (bundleSha256 != null) {
-            fields.put("bundleSha256", bundleSha256);
-        }
-        fields.put("releases", releases);
-        fields.put("modules", modules);
+        fields.put("bundleSha256", bundleSha256);
+        fields.put("providerVersions", providerVersions);
+        fields.put("moduleVersions", moduleVersions);
+        fields.put("newArchives", newArchives);
+        fields.put("newModuleVersions", newModuleVersions);
         return new Decision("bundle.imported", fields);
     }
 

@@ -17,7 +17,7 @@ public final class LogAudit {
     private LogAudit() {}
 
     /** A log read and checked whole. */
-    public record Audited(Checkpoint checkpoint, List<byte[]> entries, List<byte[]> leafHashes) {}
+    public record Audited(Checkpoint checkpoint, byte[] note, List<byte[]> entries, List<byte[]> leafHashes) {}
 
     /** Reads and checks the log {@code source} holds, signed by {@code verifier}'s key. */
     public static Audited audit(LogSource source, NoteVerifier verifier) throws IOException, AuditException {
@@ -65,7 +65,7 @@ public final class LogAudit {
             }
             hashes = above;
         }
-        return new Audited(checkpoint, entries, leafHashes);
+        return new Audited(checkpoint, note, entries, leafHashes);
     }
 
     private static List<byte[]> decode(TileName name, LogSource source, boolean entries)

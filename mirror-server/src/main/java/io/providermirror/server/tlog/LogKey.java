@@ -83,7 +83,7 @@ public final class LogKey {
         return keyId(name, publicKey);
     }
 
-    String keyIdHex() {
+    public String keyIdHex() {
         return String.format("%08x", keyId());
     }
 

@@ -30,6 +30,35 @@ public final class LogKeyFile {
         return cache.resolveSibling((name == null ? "mirror" : name.toString()) + DIRECTORY_SUFFIX);
     }
 
+    /** The host a new log is named after: the first public URL's, else this machine's name if it has one. */
+    static String host(java.util.List<java.net.URI> publicUrls) {
+        if (!publicUrls.isEmpty() && publicUrls.get(0).getHost() != null) {
+            return publicUrls.get(0).getHost().toLowerCase(java.util.Locale.ROOT);
+        }
+        try {
+            String name = java.net.InetAddress.getLocalHost().getHostName().toLowerCase(java.util.Locale.ROOT);
+            if (name.matches("[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?")) {
+                return name;
+            }
+        } catch (IOException e) {
+            // no name: the generic one below
+        }
+        return "provider-mirror";
+    }
+
+    /** The key kept in {@code directory}, if there is one; nothing is made. */
+    public static java.util.Optional<LogKey> load(Path directory) throws IOException {
+        Path file = directory.resolve(FILE);
+        if (!Files.exists(file)) {
+            return java.util.Optional.empty();
+        }
+        try {
+            return java.util.Optional.of(LogKey.parse(Files.readString(file, StandardCharsets.US_ASCII)));
+        } catch (IllegalArgumentException e) {
+            throw new IOException(file + ": " + e.getMessage(), e);
+        }
+    }
+
     /** The key kept in {@code directory}, made now (named after {@code host}) when there is none. */
     public static LogKey loadOrCreate(Path directory, String host) throws IOException {
         Path file = directory.resolve(FILE);

@@ -19,10 +19,15 @@ public final class MirrorLog implements AutoCloseable {
         this.decisions = decisions;
     }
 
-    /** Opens (or starts) the log whose key is kept in {@code keyDirectory}, over {@code documents}. */
-    public static MirrorLog open(Path keyDirectory, String host, DocumentStore documents, Clock clock)
+    /**
+     * Opens (or starts) the log of the cache in {@code cacheDirectory}, whose key is kept beside it
+     * ({@link LogKeyFile}), over {@code documents}; a new key is named after the first of {@code publicUrls}, else
+     * this machine.
+     */
+    public static MirrorLog open(
+            Path cacheDirectory, java.util.List<java.net.URI> publicUrls, DocumentStore documents, Clock clock)
             throws IOException {
-        LogKey key = LogKeyFile.loadOrCreate(keyDirectory, host);
+        LogKey key = LogKeyFile.loadOrCreate(LogKeyFile.directoryBeside(cacheDirectory), LogKeyFile.host(publicUrls));
         TransparencyLog log = TransparencyLog.open(new LogStorage(documents, key.keyIdHex()), key);
         return new MirrorLog(log, new AsyncDecisionLog(log, clock));
     }

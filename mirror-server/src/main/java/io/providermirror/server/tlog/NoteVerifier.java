@@ -36,6 +36,11 @@ public record NoteVerifier(String name, int keyId, byte[] publicKey) {
         return new NoteVerifier(name, id, key);
     }
 
+    /** The key ID as 8 hex digits, as the verifier key spells it (and the log's storage is named). */
+    public String keyIdHex() {
+        return String.format("%08x", keyId);
+    }
+
     /** Whether {@code signature} is this key's Ed25519 signature over {@code message}. */
     public boolean verifies(byte[] message, byte[] signature) {
         if (signature.length != 64) {
