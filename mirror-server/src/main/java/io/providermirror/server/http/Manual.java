@@ -20,6 +20,7 @@ public record Manual(Map<String, byte[]> pages) {
             "closed-network",
             "operations",
             "security",
+            "transparency-log",
             "scaling",
             "troubleshooting",
             "performance",
