@@ -14,6 +14,8 @@ final class MemoryDocumentStore implements DocumentStore {
     final Map<String, byte[]> documents = new ConcurrentHashMap<>();
     /** When set, writes fail. */
     volatile boolean failing;
+    /** When set, writes of checkpoints fail (after the tiles of their batch were written). */
+    volatile boolean failingCheckpoints;
 
     @Override
     public Optional<StoredDocument> read(CacheKey key) {
@@ -23,7 +25,7 @@ final class MemoryDocumentStore implements DocumentStore {
 
     @Override
     public StoredDocument write(CacheKey key, byte[] content) throws java.io.IOException {
-        if (failing) {
+        if (failing || failingCheckpoints && key.toString().endsWith("/checkpoint")) {
             throw new java.io.IOException("the store is failing");
         }
         documents.put(key.toString(), content.clone());

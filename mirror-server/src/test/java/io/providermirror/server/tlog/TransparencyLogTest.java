@@ -102,6 +102,14 @@ final class TransparencyLogTest {
         assertThat(TransparencyLog.open(storage, key).current().checkpoint().size())
                 .isEqualTo(600);
         LogAudit.audit(storage, key.verifier());
+
+        // Tiles written by a batch whose checkpoint failed are never served, though they are stored.
+        store.failingCheckpoints = true;
+        assertThatThrownBy(() -> log.append(entries(600, 100))).hasMessageContaining("failing");
+        TileName beyond = new TileName(TileName.ENTRIES, 2, 188);
+        assertThat(storage.tile(beyond)).isPresent();
+        assertThat(log.served(beyond)).isEmpty();
+        assertThat(log.served(new TileName(TileName.ENTRIES, 2, 88))).isPresent();
     }
 
     @Test
