@@ -361,6 +361,28 @@ public final class OpenPgpSignatures {
         return SigningKeyRules.keyId(rings.next().getPublicKey().getKeyID());
     }
 
+    /**
+     * The whole fingerprint (upper-case hex) of the key with ID {@code keyId} (as {@link #verify} returns it) among
+     * {@code armoredKeys}, a subkey's own; empty when none of them holds it or one cannot be read.
+     */
+    public static Optional<String> fingerprint(List<String> armoredKeys, String keyId) {
+        for (String armored : armoredKeys) {
+            try {
+                for (PGPPublicKeyRing ring : readKeys(armored)) {
+                    for (PGPPublicKey key : ring) {
+                        if (key.getVersion() >= 4
+                                && SigningKeyRules.keyId(key.getKeyID()).equals(keyId)) {
+                            return Optional.of(fingerprint(key));
+                        }
+                    }
+                }
+            } catch (VerificationException e) {
+                // unreadable: it cannot have made the signature either
+            }
+        }
+        return Optional.empty();
+    }
+
     private static PGPPublicKeyRingCollection readKeys(String armored) {
         try (InputStream in =
                 PGPUtil.getDecoderStream(new ByteArrayInputStream(armored.getBytes(StandardCharsets.US_ASCII)))) {

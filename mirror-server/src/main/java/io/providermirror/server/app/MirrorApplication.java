@@ -177,7 +177,8 @@ public final class MirrorApplication implements AutoCloseable {
                     StartupBanner.parentMirrorHosts(config),
                     caPem,
                     fallbackAuthority,
-                    clock);
+                    clock,
+                    core.log().verifierKey());
             HttpServices services = new HttpServices(
                     core.mirror(),
                     statusPage,
@@ -195,7 +196,8 @@ public final class MirrorApplication implements AutoCloseable {
                                     operatorActions.over(
                                             core,
                                             config.operator().maxBundleSize().bytes()))
-                            : OperatorApi.OFF);
+                            : OperatorApi.OFF,
+                    core.log());
             MirrorServer server = MirrorServer.bind(
                     new MirrorServer.Listener(
                             config.server().host(), config.server().port(), identity, "server"),

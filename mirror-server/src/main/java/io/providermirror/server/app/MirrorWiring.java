@@ -19,6 +19,7 @@ import io.providermirror.server.face.providers.ProviderRegistryFace;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.metrics.StoreMeters;
 import io.providermirror.server.providers.ProviderMirror;
+import io.providermirror.server.tlog.MirrorLog;
 import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.OriginCredentials;
 import io.providermirror.upstream.OriginHttpClient;
@@ -65,6 +66,8 @@ public final class MirrorWiring implements AutoCloseable {
     private final BucketStores bucketStores;
     /** The client towards origins, whose archive client has threads of its own. */
     private final OriginHttpClient http;
+    /** The transparency log of the mirror's decisions. */
+    private final MirrorLog log;
 
     /** What the wiring holds and closing it releases: the cache directory's lock, the pools, the bucket's stores. */
     private record Held(Path cacheDirectory, CacheLock lock, MirrorPools pools, BucketStores bucketStores) {}
@@ -78,7 +81,9 @@ public final class MirrorWiring implements AutoCloseable {
             MirrorAuth auth,
             MirrorMetrics metrics,
             OriginRules rules,
-            Clock clock) {
+            Clock clock,
+            MirrorLog log) {
+        this.log = log;
         this.clock = clock;
         this.http = origin.http();
         this.discovery = origin.discovery();
@@ -132,6 +137,7 @@ public final class MirrorWiring implements AutoCloseable {
         MirrorPools pools = MirrorPools.create(fills);
         BucketStores bucketStores = null;
         OriginHttpClient http = null;
+        MirrorLog log = null;
         try {
             // Each origin may use exactly the authorities configured for it, whether they are internal or not.
             ConfiguredOriginAuthorities origins =
@@ -169,18 +175,9 @@ public final class MirrorWiring implements AutoCloseable {
             BlobStore blobs = storeView.apply(bucketStores != null ? bucketStores.blobs() : files);
             DocumentStore documents =
                     bucketStores != null ? bucketStores.documents() : new FileDocumentStore(cacheDirectory, clock);
+            log = MirrorLog.open(cacheDirectory, config.server().publicUrl(), documents, clock);
             OriginRules rules = new OriginRules(config.upstream().hosts());
-            for (String host : config.upstream().hosts().keySet()) {
-                for (String pin : rules.signaturePolicy(host).keyIdPins()) {
-                    LOG.warn(
-                            "upstream.hosts.{}.trustedKeys pins {} by its 16-hex-digit key ID: pin the key's whole "
-                                    + "fingerprint (40 hex digits, `gpg --fingerprint {}`) instead; a 64-bit key ID of another "
-                                    + "key can be made with enough computing power",
-                            host,
-                            pin,
-                            pin);
-                }
-            }
+            KeyIdPins.warn(config.upstream().hosts().keySet(), rules);
             // One origin fetch per archive across the instances sharing the bucket (README "Running several
             // instances"); on its own directory, an instance's FillRegistry is enough.
             io.providermirror.cache.FillLeases fillLeases = bucketStores == null
@@ -211,7 +208,17 @@ public final class MirrorWiring implements AutoCloseable {
                     new CacheDocuments(documents),
                     config.cache().indexTtl());
             ProviderWiring.Providers providers = ProviderWiring.create(
-                    config, settings, configuredOrigins, stores, pools, rules, originFills, clock, metrics, auth);
+                    config,
+                    settings,
+                    configuredOrigins,
+                    stores,
+                    pools,
+                    rules,
+                    originFills,
+                    clock,
+                    metrics,
+                    auth,
+                    log.decisions());
             ModuleMirror modules = ModuleWiring.create(
                     config,
                     cacheDirectory,
@@ -223,7 +230,8 @@ public final class MirrorWiring implements AutoCloseable {
                     pools.io(),
                     originFills,
                     clock,
-                    metrics);
+                    metrics,
+                    log.decisions());
             return new MirrorWiring(
                     new Held(cacheDirectory, lock, pools, bucketStores),
                     stores,
@@ -233,8 +241,12 @@ public final class MirrorWiring implements AutoCloseable {
                     auth,
                     metrics,
                     rules,
-                    clock);
+                    clock,
+                    log);
         } catch (IOException | RuntimeException e) {
+            if (log != null) {
+                log.close();
+            }
             if (bucketStores != null) {
                 bucketStores.close();
             }
@@ -322,6 +334,11 @@ public final class MirrorWiring implements AutoCloseable {
         return rules;
     }
 
+    /** The transparency log: where decisions are recorded, and what {@code /log/} serves. */
+    public MirrorLog log() {
+        return log;
+    }
+
     /** Service discovery of origin hosts, as every face uses it. */
     public ServiceDiscovery discovery() {
         return discovery;
@@ -354,6 +371,7 @@ public final class MirrorWiring implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         http.close();
+        log.close(); // after the pools: work still running may record a decision
         if (bucketStores != null) {
             bucketStores.close();
         }

@@ -8,6 +8,7 @@ import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.face.modules.ModuleMirror;
 import io.providermirror.server.face.modules.ModulePolicy;
 import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.server.tlog.DecisionLog;
 import io.providermirror.upstream.OriginHttpClient;
 import io.providermirror.upstream.OriginTrust;
 import io.providermirror.upstream.git.ArchiveLimits;
@@ -46,7 +47,8 @@ final class ModuleWiring {
             Executor executor,
             OriginFills fills,
             Clock clock,
-            MirrorMetrics metrics)
+            MirrorMetrics metrics,
+            DecisionLog decisions)
             throws IOException {
         OriginHttpClient http = origin.http();
         Path work = cacheDirectory.resolve(GIT_WORK);
@@ -83,7 +85,8 @@ final class ModuleWiring {
                 executor,
                 fills,
                 clock,
-                metrics);
+                metrics,
+                decisions);
     }
 
     private static Map<String, GitCredential> gitCredentials(Map<String, GitHostConfig> hosts) throws IOException {

@@ -12,6 +12,7 @@ import io.providermirror.server.face.mirror.NetworkMirrorFace;
 import io.providermirror.server.face.providers.ProviderRegistryFace;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.providers.ProviderMirror;
+import io.providermirror.server.tlog.DecisionLog;
 import java.time.Clock;
 
 /**
@@ -58,7 +59,8 @@ final class ProviderWiring {
             OriginFills fills,
             Clock clock,
             MirrorMetrics metrics,
-            MirrorAuth auth) {
+            MirrorAuth auth,
+            DecisionLog decisions) {
         ProviderPolicy policy = new ProviderPolicy(config.policy());
         ProviderMirror mirror = new ProviderMirror(
                 settings,
@@ -71,7 +73,8 @@ final class ProviderWiring {
                 metrics,
                 policy,
                 rules,
-                auth);
+                auth,
+                decisions);
         // The providers.v1 face's published releases take the last quarter of the metadata memory.
         ProviderRegistryFace registry = new ProviderRegistryFace(
                 mirror,

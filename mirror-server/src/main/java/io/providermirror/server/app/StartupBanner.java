@@ -50,6 +50,9 @@ public final class StartupBanner {
                         .append(where)
                         .append('\n'));
         out.append("  network:   ").append(application.transport()).append('\n');
+        out.append("  log key:   ")
+                .append(application.core().log().verifierKey())
+                .append("\n             (the transparency log at /log/ is signed with it: docs/transparency-log.md)\n");
         application.generatedCaFile().ifPresent(ca -> {
             out.append("  TLS:       a certificate signed by this mirror's own CA, which can sign only for\n")
                     .append("             ")

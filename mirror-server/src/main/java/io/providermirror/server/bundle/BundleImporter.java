@@ -8,6 +8,8 @@ import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.app.MirrorWiring;
 import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.CacheLayout;
+import io.providermirror.server.core.ModulePin;
+import io.providermirror.server.tlog.Decision;
 import io.providermirror.upstream.ListedVersion;
 import io.providermirror.upstream.PackageHashes;
 import io.providermirror.upstream.VersionList;
@@ -104,6 +106,14 @@ public final class BundleImporter {
             Added added = new Added();
             commit(contents, checked, added);
             commitModules(contents, modules, added);
+            core.log()
+                    .decisions()
+                    .record(Decision.imported(
+                            sha256(bundle),
+                            BundleCounts.of(contents.manifest()).providerVersions(),
+                            BundleCounts.of(contents.manifest()).moduleVersions(),
+                            added.archives,
+                            added.moduleVersions));
             Set<ProviderAddress> providers = new HashSet<>();
             checked.forEach(release -> providers.add(release.address()));
             Set<ModuleAddress> moduleAddresses = new HashSet<>();
@@ -117,6 +127,18 @@ public final class BundleImporter {
                     providers,
                     moduleAddresses);
         }
+    }
+
+    /** The sha256 of the bundle file, for the log: what an auditor compares with the file that was carried in. */
+    private static String sha256(Path bundle) throws IOException {
+        java.security.MessageDigest digest = PackageHashes.sha256();
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(bundle)) {
+            byte[] buffer = new byte[1 << 16];
+            for (int read; (read = in.read(buffer)) > 0; ) {
+                digest.update(buffer, 0, read);
+            }
+        }
+        return java.util.HexFormat.of().formatHex(digest.digest());
     }
 
     /** What the commits added that the cache lacked. */
@@ -139,6 +161,14 @@ public final class BundleImporter {
                 added.archives += core.blobs().find(key).isEmpty() ? 1 : 0;
                 staged.write().commit(staged.sha256());
                 h1.put(platform, PackageHashes.h1(staged.write().openReader()));
+                core.log()
+                        .decisions()
+                        .record(Decision.archiveCommitted(
+                                address.toString(),
+                                version.canonical(),
+                                platform.toString(),
+                                staged.sha256(),
+                                h1.get(platform)));
             }
             if (!release.cachedEvidenceStands()) {
                 cache.writeReleaseEvidence(address, version, release.evidence());
@@ -171,6 +201,16 @@ public final class BundleImporter {
             staged.write().commit(staged.sha256());
             if (!module.pinnedAlready()) {
                 cache.writeModulePin(module.address(), module.version(), module.pin());
+                ModulePin pin = module.pin();
+                core.log()
+                        .decisions()
+                        .record(Decision.modulePinned(
+                                module.address().toString(),
+                                module.version().canonical(),
+                                pin.kind(),
+                                pin.sha256(),
+                                pin.commitId(),
+                                pin.source()));
             }
             carried.computeIfAbsent(module.address(), a -> new HashSet<>()).add(module.version());
         }

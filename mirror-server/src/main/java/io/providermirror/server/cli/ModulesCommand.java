@@ -110,6 +110,10 @@ public final class ModulesCommand implements Callable<Integer> {
             }
             try (MirrorWiring core = CommandCache.open(loaded)) {
                 ModulePin pin = core.modules().acceptNewContent(address, parsed.get());
+                core.log()
+                        .decisions()
+                        .record(io.providermirror.server.tlog.Decision.modulePinReleased(
+                                address.toString(), parsed.get().canonical(), pin.identity()));
                 out.println("modules accept: " + OperatorService.released(address, parsed.get(), pin));
                 return 0;
             } catch (IllegalArgumentException e) {

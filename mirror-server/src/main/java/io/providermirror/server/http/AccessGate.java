@@ -96,6 +96,7 @@ final class AccessGate {
                 || route instanceof Route.ModuleApi
                 || route instanceof Route.RegistryVersions
                 || route instanceof Route.RegistryDownload
+                || route instanceof Route.Log
                 || !managementOnly
                         && (route instanceof Route.Home
                                 || route instanceof Route.ProviderStatus
@@ -116,10 +117,11 @@ final class AccessGate {
         String credentialsHost =
                 route instanceof Route.RegistryDocument document ? document.registryHost() : mirrorHost;
         boolean page = isPage(route);
-        String message = page || route instanceof Route.Metrics
-                ? "this mirror wants a token for " + (page ? "its status page" : "/metrics")
-                        + ": send the header \"Authorization: Bearer <token>\" (the mirror's operators give out tokens; "
-                        + "the management listener serves /metrics without one)"
+        String message = page || route instanceof Route.Metrics || route instanceof Route.Log
+                ? "this mirror wants a token for "
+                        + (page ? "its status page" : route instanceof Route.Log ? "its transparency log" : "/metrics")
+                        + ": send the header \"Authorization: Bearer <token>\" (the mirror's operators give out tokens"
+                        + (route instanceof Route.Log ? ")" : "; the management listener serves /metrics without one)")
                 : "this mirror wants a token: add credentials \"" + credentialsHost
                         + "\" { token = \"...\" } to the CLI "
                         + "configuration (the mirror's operators give out tokens)";

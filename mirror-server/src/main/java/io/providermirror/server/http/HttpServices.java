@@ -8,13 +8,14 @@ import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.providers.ProviderMirror;
 import io.providermirror.server.status.Operations;
 import io.providermirror.server.status.StatusPage;
+import io.providermirror.server.tlog.MirrorLog;
 import java.util.concurrent.Executor;
 
 /**
  * What the HTTP layer answers with: the mirror itself (providers' archives; {@code networkMirror}, {@code registry}
  * and {@code modules}, the faces), the status page, the operator endpoints, the operator API, the meters,
- * access control, the documentation, and the executor for anything that must not run on an event loop (disk,
- * rendering).
+ * access control, the documentation, the executor for anything that must not run on an event loop (disk,
+ * rendering), and the transparency log ({@code log}, null for a mirror that keeps none).
  */
 public record HttpServices(
         ProviderMirror mirror,
@@ -28,4 +29,5 @@ public record HttpServices(
         NetworkMirrorFace networkMirror,
         ProviderRegistryFace registry,
 
-        OperatorApi operator) {}
+        OperatorApi operator,
+        MirrorLog log) {}

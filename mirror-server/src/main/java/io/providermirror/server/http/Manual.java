@@ -21,6 +21,7 @@ public record Manual(Map<String, byte[]> pages) {
             "operations",
             "operator-api",
             "security",
+            "transparency-log",
             "scaling",
             "troubleshooting",
             "performance",

@@ -251,6 +251,12 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
                     (e, text) -> e.ctx()
                             .writeAndFlush(DocumentResponse.of(
                                     HttpResponseStatus.OK, Operations.METRICS_CONTENT_TYPE, text, e.head())));
+        } else if (route instanceof Route.Log resource) {
+            whenDone(
+                    exchange,
+                    () -> CompletableFuture.supplyAsync(
+                            () -> LogResponses.read(services.log(), resource), services.executor()),
+                    (e, body) -> e.ctx().writeAndFlush(LogResponses.of(resource, body, e.head())));
         } else if (route instanceof Route.Ready) {
             whenDone(
                     exchange,
@@ -297,6 +303,7 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
 
     private <T> void answer(Exchange exchange, Completion<T> completion, BiConsumer<Exchange, T> sender) {
         if (completion.failure() != null) {
+            LogResponses.recordRefusal(services.log(), completion.failure(), exchange.path());
             exchange.ctx().writeAndFlush(FailureResponse.of(completion.failure(), exchange.head(), exchange.path()));
         } else if (!exchange.ctx().channel().isActive()) {
             ArchiveResponse.closeQuietly(completion.value());

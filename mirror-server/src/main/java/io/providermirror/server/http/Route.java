@@ -44,6 +44,8 @@ sealed interface Route {
             return "provider_download";
         } else if (route instanceof RegistryChecksums checksums) {
             return checksums.file() == ChecksumFile.SHA256SUMS ? "provider_shasums" : "provider_signature";
+        } else if (route instanceof Log) {
+            return "log";
         }
         return "invalid";
     }
@@ -160,4 +162,7 @@ sealed interface Route {
 
     /** A path that names nothing here: 404 when it is outside the mirror's paths, 400 when it is malformed. */
     record Invalid(int status, String message) implements Route {}
+
+    /** The transparency log below {@code /log/}: its checkpoint (no tile), or a tile or entry bundle. */
+    record Log(java.util.Optional<io.providermirror.server.tlog.TileName> tile) implements Route {}
 }

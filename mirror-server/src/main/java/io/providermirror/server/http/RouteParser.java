@@ -28,7 +28,7 @@ final class RouteParser {
             + "<version>.json or terraform-provider-<type>_<version>_<os>_<arch>.zip";
 
     /** The first segments of the mirror's own paths, which are never read as a provider's hostname. */
-    private static final java.util.Set<String> OWN_FOLDERS = java.util.Set.of("providers", "registry", "status");
+    private static final java.util.Set<String> OWN_FOLDERS = java.util.Set.of("providers", "registry", "status", "log");
 
     private RouteParser() {}
 
@@ -60,6 +60,9 @@ final class RouteParser {
         }
         if (rawPath.startsWith(RegistryDiscovery.PREFIX) && rawPath.endsWith(RegistryDiscovery.WELL_KNOWN)) {
             return RegistryDiscovery.parse(rawPath);
+        }
+        if (rawPath.startsWith(LogResponses.PREFIX)) {
+            return LogResponses.route(rawPath.substring(LogResponses.PREFIX.length()));
         }
         if (rawPath.startsWith(ModuleRoutes.PREFIX) && rawPath.contains(ModuleRoutes.SERVICE)) {
             return ModuleRoutes.parse(rawPath);

@@ -18,6 +18,8 @@ import io.providermirror.server.core.Futures;
 import io.providermirror.server.core.OriginFills;
 import io.providermirror.server.core.Origins;
 import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.server.tlog.Decision;
+import io.providermirror.server.tlog.DecisionLog;
 import io.providermirror.upstream.Origin;
 import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.OriginHttpClient;
@@ -53,6 +55,7 @@ final class Archives {
     private final MirrorMetrics metrics;
 
     private final BackgroundHashes hashes = new BackgroundHashes();
+    private final DecisionLog decisions;
 
     /** Waits, at most {@code timeout}, for the {@code h1:} hashes of archives just committed to be stored. */
     boolean awaitBackgroundHashes(java.time.Duration timeout) throws InterruptedException {
@@ -68,7 +71,9 @@ final class Archives {
             BlobStore blobs,
             OriginFills fills,
             Executor executor,
-            MirrorMetrics metrics) {
+            MirrorMetrics metrics,
+            DecisionLog decisions) {
+        this.decisions = decisions;
         this.releases = releases;
         this.lists = lists;
         this.origins = origins;
@@ -234,8 +239,10 @@ final class Archives {
                 if (h1 != null) {
                     knownHashes.record(address, version, pkg.platform(), h1);
                 } else {
-                    hashAndRecord(address, version, pkg.platform(), fill);
+                    h1 = hashAndRecord(address, version, pkg.platform(), fill);
                 }
+                decisions.record(Decision.archiveCommitted(
+                        address.toString(), version.canonical(), pkg.platform().toString(), sha256, h1));
             } finally {
                 hashes.end();
             }
@@ -322,13 +329,18 @@ final class Archives {
         return h1;
     }
 
-    private void hashAndRecord(ProviderAddress address, ProviderVersion version, Platform platform, ArchiveFill fill) {
+    /** Computes and records the {@code h1:} of a committed archive; returns it, or null when it cannot. */
+    private String hashAndRecord(
+            ProviderAddress address, ProviderVersion version, Platform platform, ArchiveFill fill) {
         try {
             // After the commit the fill's reader opens the committed archive.
-            knownHashes.record(address, version, platform, PackageHashes.h1(fill.openReader()));
+            String h1 = PackageHashes.h1(fill.openReader());
+            knownHashes.record(address, version, platform, h1);
+            return h1;
         } catch (IOException e) {
             // The archive matched the signed hash, so it is the origin's; the CLI will judge its contents.
             LOG.warn("cannot compute the h1 hash of {} {} {}: {}", address, version, platform, e.getMessage());
+            return null;
         }
     }
 }

@@ -17,6 +17,7 @@ import io.providermirror.server.core.PolicyDeniedException;
 import io.providermirror.server.core.ProviderPolicy;
 import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.server.tlog.DecisionLog;
 import io.providermirror.upstream.OriginException;
 import java.time.Clock;
 import java.time.Duration;
@@ -94,7 +95,8 @@ public final class ProviderMirror {
             MirrorMetrics metrics,
             ProviderPolicy policy,
             OriginRules rules,
-            MirrorAuth auth) {
+            MirrorAuth auth,
+            DecisionLog decisions) {
         this.policy = policy;
         this.rules = rules;
         this.auth = auth;
@@ -106,8 +108,18 @@ public final class ProviderMirror {
         this.lists = new VersionLists(
                 settings, origins, cacheDocuments, executor, clock, metrics, policy, new RefreshLease(fills.leases()));
         this.releases = new Releases(
-                settings, lists, origins, cacheDocuments, knownHashes, executor, clock, metrics, policy, rules);
-        this.archives = new Archives(releases, lists, origins, knownHashes, blobs, fills, executor, metrics);
+                settings,
+                lists,
+                origins,
+                cacheDocuments,
+                knownHashes,
+                executor,
+                clock,
+                metrics,
+                policy,
+                rules,
+                decisions);
+        this.archives = new Archives(releases, lists, origins, knownHashes, blobs, fills, executor, metrics, decisions);
     }
 
     /** Whether clients need a token ({@code auth}). */

@@ -11,6 +11,7 @@ import io.providermirror.server.core.Origins;
 import io.providermirror.server.core.ProviderPolicy;
 import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.server.tlog.DecisionLog;
 import io.providermirror.upstream.ListedVersion;
 import io.providermirror.upstream.Origin;
 import io.providermirror.upstream.OriginException;
@@ -65,6 +66,7 @@ public final class Releases {
     private final ProviderPolicy policy;
     private final OriginRules rules;
     private final Clock clock;
+    private final DecisionLog decisions;
 
     /** Takes three eighths of {@code settings.metadataMemoryBytes()}, as {@link VersionLists} does. */
     Releases(
@@ -77,7 +79,9 @@ public final class Releases {
             Clock clock,
             MirrorMetrics metrics,
             ProviderPolicy policy,
-            OriginRules rules) {
+            OriginRules rules,
+            DecisionLog decisions) {
+        this.decisions = decisions;
         this.clock = clock;
         this.metrics = metrics;
         this.policy = policy;
@@ -250,6 +254,7 @@ public final class Releases {
                     address.hostname());
             metrics.unsignedRelease(address.hostname());
         }
+        decisions.record(ReleaseDecisions.verified(release, evidence));
         try {
             documents.writeReleaseEvidence(address, key.version(), evidence);
         } catch (IOException e) {

@@ -61,6 +61,7 @@ public final class StatusPage {
     private final ProviderMirror mirror;
     private final ModuleMirror moduleMirror;
     private final Map<String, String> configuredOrigins;
+    private final String logVerifierKey;
 
     /**
      * @param configuredOrigins configured origins by hostname, each with where it is reached (as the banner says it)
@@ -78,6 +79,32 @@ public final class StatusPage {
             byte[] caPem,
             String fallbackAuthority,
             Clock clock) {
+        this(
+                store,
+                metrics,
+                mirror,
+                modules,
+                configuredOrigins,
+                parentMirrorHosts,
+                caPem,
+                fallbackAuthority,
+                clock,
+                null);
+    }
+
+    /** As the other constructor, for a mirror keeping a transparency log with verifier key {@code logVerifierKey}. */
+    public StatusPage(
+            BlobStore store,
+            MirrorMetrics metrics,
+            ProviderMirror mirror,
+            ModuleMirror modules,
+            Map<String, String> configuredOrigins,
+            java.util.Set<String> parentMirrorHosts,
+            byte[] caPem,
+            String fallbackAuthority,
+            Clock clock,
+            String logVerifierKey) {
+        this.logVerifierKey = logVerifierKey;
         this.modules = new ModulesSection(modules, configuredOrigins.keySet(), parentMirrorHosts);
         this.mirror = mirror;
         this.moduleMirror = modules;
@@ -125,6 +152,9 @@ public final class StatusPage {
             ca.instructions(html);
         }
         summary(html, providers, moduleMirror.storedModules().size());
+        if (logVerifierKey != null) {
+            LogSection.render(html, logVerifierKey);
+        }
         TrafficChart.render(html, metrics.traffic().lastHour());
         origins.render(html);
         providerTable(html, providers);

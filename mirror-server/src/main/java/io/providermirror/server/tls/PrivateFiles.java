@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * the start (never world-readable for a moment), and made so again at start-up when found looser, with a warning.
  * On a file system without POSIX permissions nothing is changed.
  */
-final class PrivateFiles {
+public final class PrivateFiles {
 
     private static final Logger LOG = LoggerFactory.getLogger(PrivateFiles.class);
     static final Set<PosixFilePermission> OWNER_FILE = PosixFilePermissions.fromString("rw-------");
@@ -31,7 +31,7 @@ final class PrivateFiles {
     }
 
     /** Creates {@code directory} (0700), or makes an existing one 0700. */
-    static void directory(Path directory) throws IOException {
+    public static void directory(Path directory) throws IOException {
         if (!Files.isDirectory(directory)) {
             FileAttribute<?>[] attributes = posix()
                     ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(OWNER_DIRECTORY)}
@@ -42,7 +42,7 @@ final class PrivateFiles {
     }
 
     /** Makes an existing {@code file} 0600, warning when it was readable by others. */
-    static void restrict(Path file) throws IOException {
+    public static void restrict(Path file) throws IOException {
         restrict(file, OWNER_FILE, "0600");
     }
 
@@ -69,7 +69,7 @@ final class PrivateFiles {
     }
 
     /** Writes {@code text} to {@code file}, readable by the owner only from its first byte, replacing it whole. */
-    static void write(Path file, String text) throws IOException {
+    public static void write(Path file, String text) throws IOException {
         Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
         Files.deleteIfExists(temporary);
         if (posix()) {

@@ -110,6 +110,16 @@ final class AccessGateTest {
     }
 
     @Test
+    void theTransparencyLogWantsATokenAsTheDocumentsDo() throws Exception {
+        EmbeddedChannel channel = mirror.connection();
+
+        EmbeddedMirror.Answer answer = exchange(channel, get("/log/checkpoint"));
+
+        assertThat(answer.status()).isEqualTo(401);
+        assertThat(answer.errors().get(0).asText()).contains("a token for its transparency log");
+    }
+
+    @Test
     void theHealthCheckAndTheCaCertificateStayOpen() throws Exception {
         EmbeddedChannel channel = mirror.connection();
 

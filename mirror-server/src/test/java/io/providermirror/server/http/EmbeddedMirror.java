@@ -115,7 +115,8 @@ final class EmbeddedMirror implements AutoCloseable {
                 core.modules(),
                 core.networkMirror(),
                 core.registry(),
-                OperatorApi.OFF);
+                OperatorApi.OFF,
+                null);
         return new EmbeddedMirror(origin, core, registry, services);
     }
 

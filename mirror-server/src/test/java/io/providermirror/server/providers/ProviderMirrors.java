@@ -56,7 +56,8 @@ final class ProviderMirrors {
                 metrics,
                 ProviderPolicy.OPEN,
                 rules,
-                MirrorAuth.OPEN);
+                MirrorAuth.OPEN,
+                io.providermirror.server.tlog.DecisionLog.NONE);
     }
 
     /** {@code index.json} and {@code <version>.json} of {@code mirror}, with bare archive URLs. */

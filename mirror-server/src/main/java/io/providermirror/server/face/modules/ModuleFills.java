@@ -15,6 +15,8 @@ import io.providermirror.server.core.ModuleOrigins;
 import io.providermirror.server.core.ModulePin;
 import io.providermirror.server.core.OriginFills;
 import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.server.tlog.Decision;
+import io.providermirror.server.tlog.DecisionLog;
 import io.providermirror.upstream.ModuleArchiveCheck;
 import io.providermirror.upstream.ModuleSource;
 import io.providermirror.upstream.OriginException;
@@ -57,6 +59,7 @@ final class ModuleFills {
     /** The bounds on what module content unpacks to, and where git clones are made. */
     record Settings(ArchiveLimits unpacked, Path workDirectory) {}
 
+    private final DecisionLog decisions;
     private final Settings settings;
     private final GitSource git;
     private final ModuleOrigins origins;
@@ -72,7 +75,9 @@ final class ModuleFills {
             OriginFills fills,
             CacheDocuments documents,
             Clock clock,
-            MirrorMetrics metrics) {
+            MirrorMetrics metrics,
+            DecisionLog decisions) {
+        this.decisions = decisions;
         this.settings = settings;
         this.git = git;
         this.origins = origins;
@@ -136,6 +141,13 @@ final class ModuleFills {
             if (pinned.isEmpty()) {
                 documents.writeModulePin(address, version, pin);
                 LOG.info("pinned {} at {} ({})", what, pin.identity(), pin.source());
+                decisions.record(Decision.modulePinned(
+                        address.toString(),
+                        version.canonical(),
+                        pin.kind(),
+                        pin.sha256(),
+                        pin.commitId(),
+                        pin.source()));
             }
             try {
                 fill.commit(pin.sha256());

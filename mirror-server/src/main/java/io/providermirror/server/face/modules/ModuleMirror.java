@@ -19,6 +19,7 @@ import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.core.PolicyDeniedException;
 import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.server.tlog.DecisionLog;
 import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.ModuleSource;
 import io.providermirror.upstream.OriginException;
@@ -98,7 +99,8 @@ public final class ModuleMirror {
             Executor executor,
             OriginFills fills,
             Clock clock,
-            MirrorMetrics metrics) {
+            MirrorMetrics metrics,
+            DecisionLog decisions) {
         this.settings = settings;
         this.documents = new CacheDocuments(documentStore);
         this.origins = origins;
@@ -111,7 +113,8 @@ public final class ModuleMirror {
                 fills,
                 documents,
                 clock,
-                metrics);
+                metrics,
+                decisions);
         this.blobs = blobs;
         this.policy = policy;
         this.rules = rules;
