@@ -1,5 +1,6 @@
 package io.providermirror.testkit;
 
+import io.providermirror.cache.BlobRedirect;
 import io.providermirror.cache.BlobStore;
 import io.providermirror.cache.BlobSummary;
 import io.providermirror.cache.BlobWrite;
@@ -31,8 +32,28 @@ public class ForwardingBlobStore implements BlobStore {
     }
 
     @Override
+    public Optional<StoredBlob> findLocal(CacheKey key) throws IOException {
+        return delegate.findLocal(key);
+    }
+
+    @Override
     public Optional<OpenBlob> open(CacheKey key) throws IOException {
         return delegate.open(key);
+    }
+
+    @Override
+    public Optional<OpenBlob> openVerified(CacheKey key) throws IOException {
+        return delegate.openVerified(key);
+    }
+
+    @Override
+    public boolean redirects() {
+        return delegate.redirects();
+    }
+
+    @Override
+    public Optional<BlobRedirect> redirect(CacheKey key) throws IOException {
+        return delegate.redirect(key);
     }
 
     @Override

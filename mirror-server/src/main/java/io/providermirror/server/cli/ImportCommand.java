@@ -9,7 +9,6 @@ import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.logging.LoggingSetup;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -48,19 +48,8 @@ public final class ImportCommand implements Callable<Integer> {
     @Option(names = "--verbose", description = "also log what the mirror does (info lines, on stderr)")
     boolean verbose;
 
-    @Option(
-            names = "--mirror-url",
-            paramLabel = "URL",
-            description = "where the mirror that holds the cache directory listens, for its operator API "
-                    + "(default: the first server.publicUrl, else https://localhost:<server.port>)")
-    URI mirrorUrl;
-
-    @Option(
-            names = "--operator-token-file",
-            paramLabel = "FILE",
-            description = "a file holding the operator token, for a running mirror's operator API (default: the "
-                    + "environment variable PROVIDER_MIRROR_OPERATOR_TOKEN)")
-    Path operatorTokenFile;
+    @Mixin
+    OperatorOptions operator = new OperatorOptions();
 
     @Parameters(paramLabel = "BUNDLE", arity = "1..*", description = "bundles (.tar or .tar.zst)")
     List<Path> bundles = new ArrayList<>();
@@ -124,7 +113,7 @@ public final class ImportCommand implements Callable<Integer> {
     private int throughRunningMirror(MirrorConfig loaded, CacheLock.InUseException inUse) {
         OperatorClient api;
         try {
-            api = OperatorClient.of(loaded, mirrorUrl, operatorTokenFile, environment, "import");
+            api = OperatorClient.of(loaded, operator.mirrorUrl, operator.operatorTokenFile, environment, "import");
         } catch (OperatorClient.UnusableException e) {
             out.println("import: " + inUse.getMessage() + " (a running mirror); " + e.getMessage());
             return 2;

@@ -11,7 +11,6 @@ import io.providermirror.server.logging.LoggingSetup;
 import io.providermirror.server.operator.OperatorService;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.file.Path;
 import java.util.Map;
@@ -19,6 +18,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -53,19 +53,8 @@ public final class ModulesCommand implements Callable<Integer> {
         @Option(names = "--config", paramLabel = "FILE", description = "the mirror's configuration (its cache)")
         Path config;
 
-        @Option(
-                names = "--mirror-url",
-                paramLabel = "URL",
-                description = "where the mirror that holds the cache directory listens, for its operator API "
-                        + "(default: the first server.publicUrl, else https://localhost:<server.port>)")
-        URI mirrorUrl;
-
-        @Option(
-                names = "--operator-token-file",
-                paramLabel = "FILE",
-                description = "a file holding the operator token, for a running mirror's operator API (default: "
-                        + "the environment variable PROVIDER_MIRROR_OPERATOR_TOKEN)")
-        Path operatorTokenFile;
+        @Mixin
+        OperatorOptions operator = new OperatorOptions();
 
         @Parameters(index = "0", paramLabel = "MODULE", description = "hostname/namespace/name/system")
         String module;
@@ -132,7 +121,8 @@ public final class ModulesCommand implements Callable<Integer> {
                 MirrorConfig loaded, ModuleAddress address, ProviderVersion version, CacheLock.InUseException inUse) {
             OperatorClient api;
             try {
-                api = OperatorClient.of(loaded, mirrorUrl, operatorTokenFile, environment, "modules accept");
+                api = OperatorClient.of(
+                        loaded, operator.mirrorUrl, operator.operatorTokenFile, environment, "modules accept");
             } catch (OperatorClient.UnusableException e) {
                 out.println("modules accept: " + inUse.getMessage() + " (a running mirror); " + e.getMessage());
                 return 2;

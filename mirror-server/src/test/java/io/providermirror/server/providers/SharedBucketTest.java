@@ -8,8 +8,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.providermirror.cache.BlobStore;
-import io.providermirror.cache.BlobSummary;
-import io.providermirror.cache.BlobWrite;
 import io.providermirror.cache.CacheKey;
 import io.providermirror.cache.ConditionalFillLeases;
 import io.providermirror.cache.FileBlobStore;
@@ -30,6 +28,7 @@ import io.providermirror.server.core.CacheLayout;
 import io.providermirror.server.core.FillBounds;
 import io.providermirror.server.metrics.MeterNames;
 import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.testkit.ForwardingBlobStore;
 import io.providermirror.testkit.S3ProxyServer;
 import io.providermirror.testkit.SettableClock;
 import io.providermirror.upstream.PackageHashes;
@@ -500,55 +499,32 @@ final class SharedBucketTest {
     }
 
     /** A blob store that finds no archive while {@code blind}: its looks came before another instance's commit. */
-    private record Blind(BlobStore delegate, AtomicBoolean blind) implements BlobStore {
+    private static final class Blind extends ForwardingBlobStore {
+        private final AtomicBoolean blind;
+
+        Blind(BlobStore delegate, AtomicBoolean blind) {
+            super(delegate);
+            this.blind = blind;
+        }
+
         @Override
         public Optional<StoredBlob> find(CacheKey key) throws java.io.IOException {
-            return blind.get() ? Optional.empty() : delegate.find(key);
+            return blind.get() ? Optional.empty() : super.find(key);
         }
 
         @Override
         public Optional<StoredBlob> findLocal(CacheKey key) throws java.io.IOException {
-            return blind.get() ? Optional.empty() : delegate.findLocal(key);
+            return blind.get() ? Optional.empty() : super.findLocal(key);
         }
 
         @Override
         public Optional<OpenBlob> open(CacheKey key) throws java.io.IOException {
-            return blind.get() ? Optional.empty() : delegate.open(key);
+            return blind.get() ? Optional.empty() : super.open(key);
         }
 
         @Override
         public Optional<OpenBlob> openVerified(CacheKey key) throws java.io.IOException {
-            return blind.get() ? Optional.empty() : delegate.openVerified(key);
-        }
-
-        @Override
-        public BlobWrite create(CacheKey key) throws java.io.IOException {
-            return delegate.create(key);
-        }
-
-        @Override
-        public void remove(CacheKey key) throws java.io.IOException {
-            delegate.remove(key);
-        }
-
-        @Override
-        public long totalBytes() {
-            return delegate.totalBytes();
-        }
-
-        @Override
-        public int count() {
-            return delegate.count();
-        }
-
-        @Override
-        public long evictions() {
-            return delegate.evictions();
-        }
-
-        @Override
-        public List<BlobSummary> list() {
-            return delegate.list();
+            return blind.get() ? Optional.empty() : super.openVerified(key);
         }
     }
 }
