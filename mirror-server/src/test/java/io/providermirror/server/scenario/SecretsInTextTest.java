@@ -173,7 +173,7 @@ final class SecretsInTextTest {
                 .doesNotContain(SECRET)
                 .doesNotContain("\u001b")
                 .contains("bad\\x0a2026-01-01 INFO forged https://h/p?[redacted]")
-                .contains("\n\tat io.providermirror.server.SecretsInTextTest")
+                .contains("\n\tat " + SecretsInTextTest.class.getName())
                 .contains("\nCaused by: java.lang.RuntimeException: inner\\x1b[31m");
         assertThat(line.lines().skip(2))
                 .as("what follows the message and the exception's first line")
