@@ -1,6 +1,7 @@
 package io.providermirror.server.scenario;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.providermirror.cache.BlobStore;
@@ -13,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -55,9 +57,14 @@ final class FullDiskTest {
                 // Otherwise the response was cut short: the client never sees a complete archive.
                 assertThat(aborted).isNotNull();
             }
-            try (Stream<Path> leftovers = Files.list(mirror.cacheDirectory.resolve("tmp"))) {
-                assertThat(leftovers).as("no half-written file stays behind").isEmpty();
-            }
+            // The failed fill removes its temporary file as it ends, which may be just after the client's answer.
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                try (Stream<Path> leftovers = Files.list(mirror.cacheDirectory.resolve("tmp"))) {
+                    assertThat(leftovers)
+                            .as("no half-written file stays behind")
+                            .isEmpty();
+                }
+            });
             try (Stream<Path> files = Files.walk(mirror.cacheDirectory.resolve("archives"))) {
                 assertThat(files.filter(p -> p.getFileName().toString().startsWith("terraform-provider-later")))
                         .isEmpty();
