@@ -130,10 +130,11 @@ public final class Releases {
                 new Key(address, version),
                 (key, ignored) -> CompletableFuture.supplyAsync(() -> loadFromDisk(key), executor)
                         .thenCompose(stored -> stored.map(CompletableFuture::completedFuture)
-                                .orElseGet(() -> lists.get(address, Requester.MIRROR)
+                                .orElseGet(() -> lists.dated(address, Requester.MIRROR)
                                         .thenApplyAsync(
                                                 index -> {
-                                                    ListedVersion listed = index.list()
+                                                    ListedVersion listed = index.value()
+                                                            .list()
                                                             .find(version)
                                                             .orElseThrow(() -> new OriginException(
                                                                     OriginException.Reason.NOT_FOUND,

@@ -28,25 +28,26 @@ final class PulledAnswersTest {
     private final AtomicReference<Object> origin = new AtomicReference<>("first");
 
     private PulledAnswers<String, String> answers(CountDownLatch release) {
-        return new PulledAnswers<>(
-                key -> {
-                    pulls.incrementAndGet();
-                    try {
-                        release.await(30, TimeUnit.SECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    Object next = origin.get();
-                    if (next instanceof RuntimeException failure) {
-                        throw failure;
-                    }
-                    return key + ":" + next;
-                },
-                executor,
-                clock,
-                TTL,
-                String::length,
-                1 << 20);
+        return PulledAnswers.<String, String>builder(
+                        key -> {
+                            pulls.incrementAndGet();
+                            try {
+                                release.await(30, TimeUnit.SECONDS);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                            Object next = origin.get();
+                            if (next instanceof RuntimeException failure) {
+                                throw failure;
+                            }
+                            return key + ":" + next;
+                        },
+                        executor,
+                        clock,
+                        TTL)
+                .weighing(String::length, 1 << 20)
+                .rememberingFailuresBriefly()
+                .build();
     }
 
     @AfterEach

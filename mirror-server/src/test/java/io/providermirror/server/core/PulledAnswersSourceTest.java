@@ -1,0 +1,168 @@
+package io.providermirror.server.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.testkit.SettableClock;
+import io.providermirror.upstream.OriginException;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link PulledAnswers} with what its owners add: a cache directory read before the origin, a refresh another
+ * instance may run instead, failures remembered on the mirror's clock, offline, and lookups counted.
+ */
+final class PulledAnswersSourceTest {
+
+    private static final Duration TTL = Duration.ofMinutes(5);
+
+    private final ExecutorService executor = Executors.newFixedThreadPool(2);
+    private final SettableClock clock = new SettableClock();
+    private final MirrorMetrics metrics = MirrorMetrics.discarding();
+    private final AtomicInteger pulls = new AtomicInteger();
+    private final AtomicInteger refreshes = new AtomicInteger();
+    /** What the cache directory holds, if anything. */
+    private final AtomicReference<PulledAnswers.Pulled<String>> stored = new AtomicReference<>();
+    /** What the origin answers next: a value, or a failure to throw. */
+    private final AtomicReference<Object> origin = new AtomicReference<>("origin");
+    /** Whether this instance may refresh (no other instance holds the refresh lease). */
+    private volatile boolean granted = true;
+
+    private final PulledAnswers.Source<String, String> source = new PulledAnswers.Source<>() {
+        @Override
+        public String pull(String key) {
+            pulls.incrementAndGet();
+            Object next = origin.get();
+            if (next instanceof RuntimeException failure) {
+                throw failure;
+            }
+            return key + ":" + next;
+        }
+
+        @Override
+        public Optional<PulledAnswers.Pulled<String>> stored(String key) {
+            return Optional.ofNullable(stored.get());
+        }
+
+        @Override
+        public Optional<PulledAnswers.Pulled<String>> refreshed(
+                String key, PulledAnswers.Pulled<String> known, Supplier<PulledAnswers.Pulled<String>> pull) {
+            refreshes.incrementAndGet();
+            return granted ? Optional.of(pull.get()) : Optional.empty();
+        }
+    };
+
+    private PulledAnswers.Builder<String, String> builder() {
+        return PulledAnswers.builder(source, executor, clock, TTL).counting(metrics, MirrorMetrics.LookupKind.INDEX);
+    }
+
+    @AfterEach
+    void stop() {
+        executor.shutdownNow();
+    }
+
+    @Test
+    void theCacheDirectoryAnswersBeforeTheOriginAndCountsAsAHit() {
+        stored.set(new PulledAnswers.Pulled<>("list:disk", clock.instant()));
+        PulledAnswers<String, String> answers = builder().build();
+
+        assertThat(answers.get("list").join().value()).isEqualTo("list:disk");
+        assertThat(answers.get("list").join().value()).isEqualTo("list:disk");
+
+        assertThat(pulls).hasValue(0);
+        assertThat(metrics.lookups(MirrorMetrics.LookupResult.HIT)).isEqualTo(2);
+        assertThat(metrics.lookups(MirrorMetrics.LookupResult.MISS)).isZero();
+    }
+
+    @Test
+    void anAnswerFromTheOriginCountsAsAMissAndTheMirrorsOwnLookupsAreNotCounted() {
+        PulledAnswers<String, String> answers = builder().build();
+
+        assertThat(answers.getUncounted("list").join().value()).isEqualTo("list:origin");
+        assertThat(metrics.lookups(MirrorMetrics.LookupResult.MISS)).isZero();
+        answers.forget("list");
+        assertThat(answers.get("list").join().value()).isEqualTo("list:origin");
+        assertThat(metrics.lookups(MirrorMetrics.LookupResult.MISS)).isEqualTo(1);
+    }
+
+    @Test
+    void aStaleStoredAnswerIsServedCountedStaleAndRefreshed() {
+        stored.set(new PulledAnswers.Pulled<>(
+                "list:disk", clock.instant().minus(TTL).minusSeconds(1)));
+        PulledAnswers<String, String> answers = builder().build();
+
+        assertThat(answers.get("list").join().value()).isEqualTo("list:disk");
+        assertThat(metrics.lookups(MirrorMetrics.LookupResult.STALE)).isEqualTo(1);
+        await().untilAsserted(
+                        () -> assertThat(answers.get("list").join().value()).isEqualTo("list:origin"));
+        assertThat(pulls).hasValue(1);
+    }
+
+    @Test
+    void aRefreshAnotherInstanceRunsIsNotTriedAgainUntilTheRetryInterval() {
+        granted = false;
+        PulledAnswers<String, String> answers = builder().build();
+        assertThat(answers.get("list").join().value()).isEqualTo("list:origin");
+        origin.set("fresh");
+        clock.advance(TTL.plusSeconds(1));
+
+        assertThat(answers.get("list").join().value()).isEqualTo("list:origin");
+        await().until(() -> refreshes.get() == 1);
+        // Declined: the next requests do not ask again at once.
+        await().untilAsserted(
+                        () -> assertThat(answers.get("list").join().value()).isEqualTo("list:origin"));
+        for (int i = 0; i < 5; i++) {
+            answers.get("list").join();
+        }
+        assertThat(refreshes).hasValue(1);
+
+        granted = true;
+        clock.advance(PulledAnswers.RETRY_INTERVAL.plusSeconds(1));
+        answers.get("list").join();
+        await().untilAsserted(
+                        () -> assertThat(answers.get("list").join().value()).isEqualTo("list:fresh"));
+        assertThat(refreshes).hasValue(2);
+    }
+
+    @Test
+    void aRememberedFailureIsRecalledAsTheOwnerSaysUntilTheMirrorsClockPassesItsMemory() {
+        origin.set(new OriginException(OriginException.Reason.NOT_FOUND, "no such provider"));
+        PulledAnswers<String, String> answers = builder()
+                .rememberingFailures(
+                        Duration.ofMinutes(1),
+                        failure -> failure instanceof OriginException,
+                        failure -> new OriginException(
+                                OriginException.Reason.NOT_FOUND, failure.getMessage() + " (remembered)"))
+                .build();
+
+        assertThatThrownBy(() -> answers.get("gone").join()).hasMessageContaining("no such provider");
+        assertThatThrownBy(() -> answers.get("gone").join()).hasMessageContaining("no such provider (remembered)");
+        assertThat(pulls).hasValue(1);
+
+        origin.set("back");
+        clock.advance(Duration.ofMinutes(1).plusSeconds(1));
+        assertThat(answers.get("gone").join().value()).isEqualTo("gone:back");
+        assertThat(pulls).hasValue(2);
+    }
+
+    @Test
+    void offlineAnAnswerIsNeverStaleNorRefreshed() {
+        stored.set(new PulledAnswers.Pulled<>("list:disk", clock.instant().minus(TTL.multipliedBy(10))));
+        PulledAnswers<String, String> answers = builder().offline(true).build();
+
+        assertThat(answers.get("list").join().value()).isEqualTo("list:disk");
+        assertThat(answers.get("list").join().value()).isEqualTo("list:disk");
+
+        assertThat(refreshes).hasValue(0);
+        assertThat(metrics.lookups(MirrorMetrics.LookupResult.HIT)).isEqualTo(2);
+    }
+}
