@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -75,6 +76,7 @@ public final class PulledAnswers<K, V> {
     private final Predicate<RuntimeException> remembered;
     private final UnaryOperator<RuntimeException> recalled;
     private final Cache<K, Instant> failedRefreshes;
+    private final BiConsumer<K, Throwable> loadFailed;
     private final Map<K, Instant> refreshing = new ConcurrentHashMap<>();
 
     private PulledAnswers(Builder<K, V> b) {
@@ -108,6 +110,7 @@ public final class PulledAnswers<K, V> {
                 .executor(Runnable::run)
                 .build();
         this.remembered = b.remembered;
+        this.loadFailed = b.loadFailed;
         this.recalled = b.recalled;
         Duration retry = ttl.compareTo(RETRY_INTERVAL) < 0 ? ttl : RETRY_INTERVAL;
         this.failedRefreshes = Caffeine.newBuilder()
@@ -150,7 +153,14 @@ public final class PulledAnswers<K, V> {
         RuntimeException failed = failures.getIfPresent(key);
         CompletableFuture<Held<V>> loaded = failed != null
                 ? CompletableFuture.failedFuture(recalled.apply(failed))
-                : memory.get(key, (k, ignored) -> CompletableFuture.supplyAsync(() -> load(k), executor));
+                : memory.get(
+                        key,
+                        (k, ignored) -> CompletableFuture.supplyAsync(() -> load(k), executor)
+                                .whenComplete((held, failure) -> {
+                                    if (failure != null) {
+                                        loadFailed.accept(k, failure);
+                                    }
+                                }));
         if (counts) {
             loaded = loaded.whenComplete((held, failure) -> lookup(
                     failure != null || held.fromOrigin()
@@ -263,6 +273,7 @@ public final class PulledAnswers<K, V> {
         private MirrorMetrics metrics;
         private MirrorMetrics.LookupKind lookupKind;
         private String cacheName;
+        private BiConsumer<K, Throwable> loadFailed = (key, failure) -> {};
 
         private Builder(Source<K, V> source, Executor executor, Clock clock, Duration ttl) {
             this.source = source;
@@ -312,6 +323,12 @@ public final class PulledAnswers<K, V> {
                     failure -> !(failure instanceof OriginException origin)
                             || origin.reason() != OriginException.Reason.TIMEOUT,
                     UnaryOperator.identity());
+        }
+
+        /** Told of each failed load once (not once per caller waiting for it), to log it as the owner logs. */
+        public Builder<K, V> onLoadFailure(BiConsumer<K, Throwable> loadFailed) {
+            this.loadFailed = loadFailed;
+            return this;
         }
 
         /** Client lookups counted as {@code kind}: a hit, a stale hit, or a miss when the origin answered (or none). */

@@ -100,6 +100,7 @@ public final class VersionLists {
                                     missing.getMessage() + " (remembered for cache.notFoundTtl)",
                                     missing.status());
                         })
+                .onLoadFailure((address, failure) -> OriginFailures.log(LOG, "the version list of " + address, failure))
                 .counting(metrics, MirrorMetrics.LookupKind.INDEX)
                 .monitored(metrics, "version_lists")
                 .build();
@@ -140,22 +141,14 @@ public final class VersionLists {
                         address,
                         e.getCause().getMessage());
             } catch (IOException e) {
-                UncheckedIOException failure =
-                        new UncheckedIOException("cannot read the cached version list of " + address, e);
-                OriginFailures.log(LOG, "the version list of " + address, failure);
-                throw failure;
+                throw new UncheckedIOException("cannot read the cached version list of " + address, e);
             }
             return Optional.empty();
         }
 
         @Override
         public Entry pull(ProviderAddress address) {
-            try {
-                return fetch(address);
-            } catch (RuntimeException e) {
-                OriginFailures.log(LOG, "the version list of " + address, e);
-                throw e;
-            }
+            return fetch(address);
         }
 
         /**

@@ -8,9 +8,13 @@ import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.testkit.SettableClock;
 import io.providermirror.upstream.OriginException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -34,6 +38,8 @@ final class PulledAnswersSourceTest {
     private final AtomicReference<PulledAnswers.Pulled<String>> stored = new AtomicReference<>();
     /** What the origin answers next: a value, or a failure to throw. */
     private final AtomicReference<Object> origin = new AtomicReference<>("origin");
+    /** What the origin waits for before it answers. */
+    private volatile CountDownLatch answering = new CountDownLatch(0);
     /** Whether this instance may refresh (no other instance holds the refresh lease). */
     private volatile boolean granted = true;
 
@@ -41,6 +47,11 @@ final class PulledAnswersSourceTest {
         @Override
         public String pull(String key) {
             pulls.incrementAndGet();
+            try {
+                answering.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             Object next = origin.get();
             if (next instanceof RuntimeException failure) {
                 throw failure;
@@ -164,5 +175,26 @@ final class PulledAnswersSourceTest {
 
         assertThat(refreshes).hasValue(0);
         assertThat(metrics.lookups(MirrorMetrics.LookupResult.HIT)).isEqualTo(2);
+    }
+
+    @Test
+    void aFailedLoadIsToldOnceHoweverManyCallersWaitedForIt() {
+        answering = new CountDownLatch(1);
+        origin.set(new OriginException(OriginException.Reason.UNAVAILABLE, "origin down"));
+        List<String> told = new CopyOnWriteArrayList<>();
+        PulledAnswers<String, String> answers = builder()
+                .onLoadFailure((key, failure) ->
+                        told.add(key + ": " + Futures.cause(failure).getMessage()))
+                .build();
+
+        var first = answers.get("list");
+        var second = answers.get("list");
+        await().until(() -> pulls.get() == 1);
+        answering.countDown();
+
+        assertThatThrownBy(first::join).hasMessageContaining("origin down");
+        assertThatThrownBy(second::join).hasMessageContaining("origin down");
+        assertThat(pulls).hasValue(1);
+        assertThat(told).containsExactly("list: origin down");
     }
 }
