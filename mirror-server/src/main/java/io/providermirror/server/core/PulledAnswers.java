@@ -46,6 +46,14 @@ public final class PulledAnswers<K, V> {
         /** The origin's answer for {@code key} now; fails with a runtime exception. */
         V pull(K key);
 
+        /**
+         * The origin's answer for {@code key}, pulled on {@code executor}: by default {@link #pull} there. A source
+         * whose pull waits for other answers overrides it, so that no executor thread blocks waiting for another.
+         */
+        default CompletableFuture<V> pulling(K key, Executor executor) {
+            return CompletableFuture.supplyAsync(() -> pull(key), executor);
+        }
+
         /** The answer the cache directory holds for {@code key}, if any, read before the origin is asked. */
         default Optional<Pulled<V>> stored(K key) {
             return Optional.empty();
@@ -153,14 +161,7 @@ public final class PulledAnswers<K, V> {
         RuntimeException failed = failures.getIfPresent(key);
         CompletableFuture<Held<V>> loaded = failed != null
                 ? CompletableFuture.failedFuture(recalled.apply(failed))
-                : memory.get(
-                        key,
-                        (k, ignored) -> CompletableFuture.supplyAsync(() -> load(k), executor)
-                                .whenComplete((held, failure) -> {
-                                    if (failure != null) {
-                                        loadFailed.accept(k, failure);
-                                    }
-                                }));
+                : memory.get(key, (k, ignored) -> load(k));
         if (counts) {
             loaded = loaded.whenComplete((held, failure) -> lookup(
                     failure != null || held.fromOrigin()
@@ -195,20 +196,37 @@ public final class PulledAnswers<K, V> {
         metrics.cacheLookup(counted.orElseThrow(), result);
     }
 
-    private Held<V> load(K key) {
-        Optional<Pulled<V>> stored = source.stored(key);
-        if (stored.isPresent()) {
-            return new Held<>(stored.get(), false);
-        }
-        try {
-            Held<V> pulled = new Held<>(pull(key), true);
-            failures.invalidate(key);
-            return pulled;
-        } catch (RuntimeException e) {
-            if (remembered.test(e)) {
-                failures.put(key, e);
-            }
-            throw e;
+    /** The cache directory's answer, else the origin's; a failure chosen to be remembered is, before it is seen. */
+    private CompletableFuture<Held<V>> load(K key) {
+        return CompletableFuture.supplyAsync(() -> source.stored(key), executor)
+                .thenCompose(stored -> stored.isPresent()
+                        ? CompletableFuture.completedFuture(new Held<>(stored.get(), false))
+                        : source.pulling(key, executor)
+                                .thenApply(value -> new Held<>(new Pulled<>(value, clock.instant()), true)))
+                .whenComplete((held, failure) -> {
+                    if (failure == null) {
+                        failures.invalidate(key);
+                        return;
+                    }
+                    if (Futures.cause(failure) instanceof RuntimeException e && remembered.test(e)) {
+                        failures.put(key, e);
+                    }
+                    loadFailed.accept(key, failure);
+                });
+    }
+
+    /**
+     * Replaces the answer memory holds for {@code key}, if it holds one, with what {@code change} makes of it (when it
+     * was pulled stays as it was); never loads.
+     */
+    public void replaceIfPresent(K key, UnaryOperator<V> change) {
+        CompletableFuture<Held<V>> present = memory.getIfPresent(key);
+        if (present != null && present.isDone() && !present.isCompletedExceptionally()) {
+            Pulled<V> known = present.join().pulled();
+            memory.put(
+                    key,
+                    CompletableFuture.completedFuture(
+                            new Held<>(new Pulled<>(change.apply(known.value()), known.fetchedAt()), false)));
         }
     }
 
@@ -286,6 +304,12 @@ public final class PulledAnswers<K, V> {
         public Builder<K, V> weighing(ToIntFunction<V> weight, long maxWeight) {
             this.weight = weight;
             this.maxWeight = maxWeight;
+            return this;
+        }
+
+        /** Answers that never change once pulled (verified releases): never stale, never refreshed. */
+        public Builder<K, V> immutable() {
+            this.refreshes = false;
             return this;
         }
 

@@ -10,8 +10,10 @@ import io.providermirror.upstream.OriginException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -196,5 +198,53 @@ final class PulledAnswersSourceTest {
         assertThatThrownBy(second::join).hasMessageContaining("origin down");
         assertThat(pulls).hasValue(1);
         assertThat(told).containsExactly("list: origin down");
+    }
+
+    @Test
+    void anImmutableAnswerIsNeverRefreshedAndReplacingItKeepsWhenItWasPulled() {
+        PulledAnswers<String, String> answers = builder().immutable().build();
+        PulledAnswers.Pulled<String> first = answers.get("release").join();
+        clock.advance(TTL.multipliedBy(10));
+
+        assertThat(answers.get("release").join()).isSameAs(first);
+        assertThat(metrics.lookups(MirrorMetrics.LookupResult.HIT)).isEqualTo(1);
+        assertThat(refreshes).hasValue(0);
+
+        answers.replaceIfPresent("release", value -> value + "+h1");
+        answers.replaceIfPresent("absent", value -> value + "+h1");
+        assertThat(answers.get("release").join())
+                .isEqualTo(new PulledAnswers.Pulled<>("release:origin+h1", first.fetchedAt()));
+        assertThat(answers.inMemory("absent")).isEmpty();
+        assertThat(pulls).hasValue(1);
+    }
+
+    @Test
+    void aPullWaitingForAnotherAnswerHoldsNoExecutorThread() {
+        ExecutorService one = Executors.newSingleThreadExecutor();
+        try {
+            PulledAnswers<String, String> lists =
+                    PulledAnswers.builder(source, one, clock, TTL).build();
+            PulledAnswers.Source<String, String> releases = new PulledAnswers.Source<>() {
+                @Override
+                public CompletableFuture<String> pulling(String key, Executor executor) {
+                    return lists.getUncounted("list").thenApplyAsync(list -> list.value() + " -> " + key, executor);
+                }
+
+                @Override
+                public String pull(String key) {
+                    return pulling(key, Runnable::run).join();
+                }
+            };
+            PulledAnswers<String, String> answers =
+                    PulledAnswers.builder(releases, one, clock, TTL).build();
+
+            assertThat(answers.get("1.0.0")
+                            .orTimeout(10, TimeUnit.SECONDS)
+                            .join()
+                            .value())
+                    .isEqualTo("list:origin -> 1.0.0");
+        } finally {
+            one.shutdownNow();
+        }
     }
 }
