@@ -1,121 +1,376 @@
 package io.providermirror.server.core;
 
+import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.OriginException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Answers pulled from origins and held in memory as version lists are: one origin request per key however many
- * callers wait for it; fresh for the TTL, then served while a background refresh runs and kept when the refresh
- * fails (stale-if-error); bounded by weight (an answer's size in bytes), as every cache keyed by what clients send.
- * A failed pull (or refresh) is remembered for a short while, so a flood of requests for what an origin lacks, or
- * while it fails, is not a flood of origin requests.
+ * The one way a document from an origin is held in memory, per key: read from the cache directory, else pulled from
+ * the origin, once however many callers wait for it; fresh for the TTL, then served while a background refresh runs
+ * and kept when the refresh fails (stale-if-error; a failed refresh is not tried again for {@link #RETRY_INTERVAL} at
+ * most); bounded by weight, as every cache keyed by what clients send. Failures chosen by the owner are remembered
+ * for a while, so a flood of requests for what an origin lacks is not a flood of origin requests. Lookups are counted
+ * as hits, stale hits and misses when the owner names their kind. Made by {@link #builder}.
  */
 public final class PulledAnswers<K, V> {
 
     private static final Logger LOG = LoggerFactory.getLogger(PulledAnswers.class);
 
-    /** How long a failed pull is answered from memory at most. */
-    static final Duration FAILURE_MEMORY = Duration.ofSeconds(30);
+    /** How long a failed refresh (or one another instance runs) waits before it is tried again, at most. */
+    static final Duration RETRY_INTERVAL = Duration.ofSeconds(30);
 
-    /** An answer and when it was pulled. */
+    /** An answer and when it was pulled from the origin. */
     public record Pulled<V>(V value, Instant fetchedAt) {}
 
-    private final Function<K, V> pull;
+    /** Where answers come from. Every method blocks, and runs on the executor. */
+    public interface Source<K, V> {
+
+        /** The origin's answer for {@code key} now; fails with a runtime exception. */
+        V pull(K key);
+
+        /**
+         * The origin's answer for {@code key}, pulled on {@code executor}: by default {@link #pull} there. A source
+         * whose pull waits for other answers overrides it, so that no executor thread blocks waiting for another.
+         */
+        default CompletableFuture<V> pulling(K key, Executor executor) {
+            return CompletableFuture.supplyAsync(() -> pull(key), executor);
+        }
+
+        /** The answer the cache directory holds for {@code key}, if any, read before the origin is asked. */
+        default Optional<Pulled<V>> stored(K key) {
+            return Optional.empty();
+        }
+
+        /**
+         * A fresher answer for the stale {@code known}; {@code pull} asks the origin. Empty when not now (another
+         * instance refreshes it): asked again after the retry interval.
+         */
+        default Optional<Pulled<V>> refreshed(K key, Pulled<V> known, Supplier<Pulled<V>> pull) {
+            return Optional.of(pull.get());
+        }
+    }
+
+    /** An answer in memory, and whether it came from the origin (rather than the cache directory) as it entered. */
+    private record Held<V>(Pulled<V> pulled, boolean fromOrigin) {}
+
+    private final Source<K, V> source;
     private final Executor executor;
     private final Clock clock;
     private final Duration ttl;
-    private final Cache<K, Pulled<V>> memory;
+    private final boolean refreshes;
+    private final Function<K, String> describe;
+    private final Optional<MirrorMetrics.LookupKind> counted;
+    private final MirrorMetrics metrics;
+    private final AsyncCache<K, Held<V>> memory;
     private final Cache<K, RuntimeException> failures;
-    private final Map<K, CompletableFuture<Pulled<V>>> pulling = new ConcurrentHashMap<>();
+    private final Predicate<RuntimeException> remembered;
+    private final UnaryOperator<RuntimeException> recalled;
+    private final Cache<K, Instant> failedRefreshes;
+    private final BiConsumer<K, Throwable> loadFailed;
+    private final Map<K, Instant> refreshing = new ConcurrentHashMap<>();
 
-    /**
-     * @param pull      the blocking origin request for a key; fails with a runtime exception
-     * @param weight    an answer's weight, roughly its size in bytes
-     * @param maxWeight the most the memory holds
-     */
-    public PulledAnswers(
-            Function<K, V> pull,
-            Executor executor,
-            Clock clock,
-            Duration ttl,
-            ToIntFunction<V> weight,
-            long maxWeight) {
-        this.pull = pull;
-        this.executor = executor;
-        this.clock = clock;
-        this.ttl = ttl;
-        this.memory = Caffeine.newBuilder()
-                .maximumWeight(maxWeight)
-                .weigher((K key, Pulled<V> pulled) -> 64 + weight.applyAsInt(pulled.value()))
-                .build();
-        Duration remembered = ttl.compareTo(FAILURE_MEMORY) < 0 ? ttl : FAILURE_MEMORY;
+    private PulledAnswers(Builder<K, V> b) {
+        this.source = b.source;
+        this.executor = b.executor;
+        this.clock = b.clock;
+        this.ttl = b.ttl;
+        this.refreshes = b.refreshes;
+        this.describe = b.describe;
+        this.counted = Optional.ofNullable(b.lookupKind);
+        this.metrics = b.metrics;
+        Caffeine<Object, Object> memory = Caffeine.newBuilder()
+                // Maintenance (weighing, evicting) is cheap and runs where a value completes, so an answer over the
+                // memory budget is gone before the next request can find it.
+                .executor(Runnable::run);
+        if (b.cacheName != null) {
+            memory.recordStats();
+        }
+        ToIntFunction<V> weight = b.weight;
+        this.memory = memory.maximumWeight(b.maxWeight)
+                .weigher(
+                        (K key, Held<V> held) -> weight.applyAsInt(held.pulled().value()))
+                .buildAsync();
+        if (b.cacheName != null) {
+            b.metrics.monitor(this.memory, b.cacheName);
+        }
         this.failures = Caffeine.newBuilder()
+                .maximumSize(b.failureMemory.isZero() ? 0 : 10_000)
+                .expireAfterWrite(b.failureMemory)
+                .ticker(() -> nanos(clock))
+                .executor(Runnable::run)
+                .build();
+        this.remembered = b.remembered;
+        this.loadFailed = b.loadFailed;
+        this.recalled = b.recalled;
+        Duration retry = ttl.compareTo(RETRY_INTERVAL) < 0 ? ttl : RETRY_INTERVAL;
+        this.failedRefreshes = Caffeine.newBuilder()
                 .maximumSize(10_000)
-                .expireAfterWrite(remembered)
+                .expireAfterWrite(retry.isZero() ? Duration.ofNanos(1) : retry)
+                .ticker(() -> nanos(clock))
+                .executor(Runnable::run)
                 .build();
     }
 
-    /** The answer for {@code key}: fresh, stale (a refresh follows), or pulled now (one pull for every caller). */
+    /**
+     * A builder for answers from {@code source}, fresh for {@code ttl}, loaded and refreshed on {@code executor}; held
+     * 10,000 at most unless {@link Builder#weighing} says otherwise.
+     */
+    public static <K, V> Builder<K, V> builder(Source<K, V> source, Executor executor, Clock clock, Duration ttl) {
+        return new Builder<>(source, executor, clock, ttl);
+    }
+
+    /** The answer for {@code key}: fresh, stale (a refresh follows), or loaded now; counted as a lookup. */
     public CompletableFuture<Pulled<V>> get(K key) {
-        Pulled<V> known = memory.getIfPresent(key);
-        if (known != null) {
-            // A refresh that just failed is not tried again at once: a failing origin is asked once per while.
-            if (known.fetchedAt().plus(ttl).isBefore(clock.instant()) && failures.getIfPresent(key) == null) {
-                pull(key).whenComplete((fresh, failure) -> {
-                    if (failure != null) {
-                        LOG.warn(
-                                "refreshing {} failed; serving the answer from {}: {}",
-                                key,
-                                known.fetchedAt(),
-                                Futures.cause(failure).getMessage());
-                    }
-                });
+        return get(key, true);
+    }
+
+    /** As {@link #get}, for the mirror's own use: not counted as a client's lookup. */
+    public CompletableFuture<Pulled<V>> getUncounted(K key) {
+        return get(key, false);
+    }
+
+    private CompletableFuture<Pulled<V>> get(K key, boolean count) {
+        boolean counts = count && counted.isPresent();
+        CompletableFuture<Held<V>> present = memory.getIfPresent(key);
+        if (present != null && present.isDone() && !present.isCompletedExceptionally()) {
+            Pulled<V> known = present.join().pulled();
+            if (counts) {
+                lookup(isStale(known) ? MirrorMetrics.LookupResult.STALE : MirrorMetrics.LookupResult.HIT);
             }
+            refreshIfStale(key, known);
             return CompletableFuture.completedFuture(known);
         }
         RuntimeException failed = failures.getIfPresent(key);
-        if (failed != null) {
-            return CompletableFuture.failedFuture(failed);
+        CompletableFuture<Held<V>> loaded = failed != null
+                ? CompletableFuture.failedFuture(recalled.apply(failed))
+                : memory.get(key, (k, ignored) -> load(k));
+        if (counts) {
+            loaded = loaded.whenComplete((held, failure) -> lookup(
+                    failure != null || held.fromOrigin()
+                            ? MirrorMetrics.LookupResult.MISS
+                            : isStale(held.pulled())
+                                    ? MirrorMetrics.LookupResult.STALE
+                                    : MirrorMetrics.LookupResult.HIT));
         }
-        return pull(key);
+        return loaded.thenApply(held -> {
+            refreshIfStale(key, held.pulled());
+            return held.pulled();
+        });
     }
 
-    private CompletableFuture<Pulled<V>> pull(K key) {
-        CompletableFuture<Pulled<V>> started = new CompletableFuture<>();
-        CompletableFuture<Pulled<V>> running = pulling.putIfAbsent(key, started);
-        if (running != null) {
-            return running;
+    /** The answer memory holds for {@code key} now, if any; never loads. */
+    public Optional<V> inMemory(K key) {
+        CompletableFuture<Held<V>> present = memory.getIfPresent(key);
+        if (present != null && present.isDone() && !present.isCompletedExceptionally()) {
+            return Optional.of(present.join().pulled().value());
         }
-        CompletableFuture.runAsync(
-                () -> {
-                    try {
-                        Pulled<V> pulled = new Pulled<>(pull.apply(key), clock.instant());
-                        memory.put(key, pulled);
+        return Optional.empty();
+    }
+
+    /** Forgets what memory holds for {@code key}, and a remembered failure: the cache directory answers next. */
+    public void forget(K key) {
+        memory.synchronous().invalidate(key);
+        failures.invalidate(key);
+        failedRefreshes.invalidate(key);
+    }
+
+    private void lookup(MirrorMetrics.LookupResult result) {
+        metrics.cacheLookup(counted.orElseThrow(), result);
+    }
+
+    /** The cache directory's answer, else the origin's; a failure chosen to be remembered is, before it is seen. */
+    private CompletableFuture<Held<V>> load(K key) {
+        return CompletableFuture.supplyAsync(() -> source.stored(key), executor)
+                .thenCompose(stored -> stored.isPresent()
+                        ? CompletableFuture.completedFuture(new Held<>(stored.get(), false))
+                        : source.pulling(key, executor)
+                                .thenApply(value -> new Held<>(new Pulled<>(value, clock.instant()), true)))
+                .whenComplete((held, failure) -> {
+                    if (failure == null) {
                         failures.invalidate(key);
-                        started.complete(pulled);
-                    } catch (RuntimeException e) {
-                        if (!(e instanceof OriginException origin)
-                                || origin.reason() != OriginException.Reason.TIMEOUT) {
-                            failures.put(key, e);
-                        }
-                        started.completeExceptionally(e);
-                    } finally {
-                        pulling.remove(key, started);
+                        return;
                     }
-                },
-                executor);
-        return started;
+                    if (Futures.cause(failure) instanceof RuntimeException e && remembered.test(e)) {
+                        failures.put(key, e);
+                    }
+                    loadFailed.accept(key, failure);
+                });
+    }
+
+    /**
+     * Replaces the answer memory holds for {@code key}, if it holds one, with what {@code change} makes of it (when it
+     * was pulled stays as it was); never loads.
+     */
+    public void replaceIfPresent(K key, UnaryOperator<V> change) {
+        CompletableFuture<Held<V>> present = memory.getIfPresent(key);
+        if (present != null && present.isDone() && !present.isCompletedExceptionally()) {
+            Pulled<V> known = present.join().pulled();
+            memory.put(
+                    key,
+                    CompletableFuture.completedFuture(
+                            new Held<>(new Pulled<>(change.apply(known.value()), known.fetchedAt()), false)));
+        }
+    }
+
+    private Pulled<V> pull(K key) {
+        return new Pulled<>(source.pull(key), clock.instant());
+    }
+
+    private boolean isStale(Pulled<V> pulled) {
+        return refreshes
+                && Duration.between(pulled.fetchedAt(), clock.instant()).compareTo(ttl) > 0;
+    }
+
+    private void refreshIfStale(K key, Pulled<V> known) {
+        if (!isStale(known) || failedRefreshes.getIfPresent(key) != null) {
+            return;
+        }
+        if (refreshing.putIfAbsent(key, clock.instant()) != null) {
+            return;
+        }
+        executor.execute(() -> {
+            try {
+                Optional<Pulled<V>> fresh = source.refreshed(key, known, () -> pull(key));
+                if (fresh.isPresent()) {
+                    memory.put(key, CompletableFuture.completedFuture(new Held<>(fresh.get(), false)));
+                    failures.invalidate(key);
+                    failedRefreshes.invalidate(key);
+                } else {
+                    failedRefreshes.put(key, clock.instant());
+                }
+            } catch (RuntimeException e) {
+                failedRefreshes.put(key, clock.instant());
+                LOG.warn(
+                        "refreshing {} failed; serving the one fetched at {}: {}",
+                        describe.apply(key),
+                        known.fetchedAt(),
+                        Futures.cause(e).getMessage());
+            } finally {
+                refreshing.remove(key);
+            }
+        });
+    }
+
+    /** The clock's time in nanoseconds, as a Caffeine ticker: tests move the mirror's clock. */
+    private static long nanos(Clock clock) {
+        Instant now = clock.instant();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
+    /** How {@link PulledAnswers} are made; every setting but the four of {@link #builder} is optional. */
+    public static final class Builder<K, V> {
+        private final Source<K, V> source;
+        private final Executor executor;
+        private final Clock clock;
+        private final Duration ttl;
+        private boolean refreshes = true;
+        private Function<K, String> describe = String::valueOf;
+        private ToIntFunction<V> weight = value -> 1;
+        private long maxWeight = 10_000;
+        private Duration failureMemory = Duration.ZERO;
+        private Predicate<RuntimeException> remembered = failure -> false;
+        private UnaryOperator<RuntimeException> recalled = UnaryOperator.identity();
+        private MirrorMetrics metrics;
+        private MirrorMetrics.LookupKind lookupKind;
+        private String cacheName;
+        private BiConsumer<K, Throwable> loadFailed = (key, failure) -> {};
+
+        private Builder(Source<K, V> source, Executor executor, Clock clock, Duration ttl) {
+            this.source = source;
+            this.executor = executor;
+            this.clock = clock;
+            this.ttl = ttl;
+        }
+
+        /** Held by weight (roughly an answer's size in bytes), {@code maxWeight} at most. */
+        public Builder<K, V> weighing(ToIntFunction<V> weight, long maxWeight) {
+            this.weight = weight;
+            this.maxWeight = maxWeight;
+            return this;
+        }
+
+        /** Answers that never change once pulled (verified releases): never stale, never refreshed. */
+        public Builder<K, V> immutable() {
+            this.refreshes = false;
+            return this;
+        }
+
+        /** Offline: answers are never stale, and never refreshed. */
+        public Builder<K, V> offline(boolean offline) {
+            this.refreshes = !offline;
+            return this;
+        }
+
+        /** How a key is named in the log line of a failed refresh ("the version list of ..."). */
+        public Builder<K, V> describedAs(Function<K, String> describe) {
+            this.describe = describe;
+            return this;
+        }
+
+        /**
+         * Failed loads {@code which} accepts are remembered for {@code howLong}, and answered as {@code recalled}
+         * makes of them meanwhile; a zero duration remembers none.
+         */
+        public Builder<K, V> rememberingFailures(
+                Duration howLong, Predicate<RuntimeException> which, UnaryOperator<RuntimeException> recalled) {
+            this.failureMemory = howLong;
+            this.remembered = which;
+            this.recalled = recalled;
+            return this;
+        }
+
+        /**
+         * Every failed load but a timeout (the next request may be luckier) is remembered for the TTL, and for
+         * {@link #RETRY_INTERVAL} at most.
+         */
+        public Builder<K, V> rememberingFailuresBriefly() {
+            return rememberingFailures(
+                    ttl.compareTo(RETRY_INTERVAL) < 0 ? ttl : RETRY_INTERVAL,
+                    failure -> !(failure instanceof OriginException origin)
+                            || origin.reason() != OriginException.Reason.TIMEOUT,
+                    UnaryOperator.identity());
+        }
+
+        /** Told of each failed load once (not once per caller waiting for it), to log it as the owner logs. */
+        public Builder<K, V> onLoadFailure(BiConsumer<K, Throwable> loadFailed) {
+            this.loadFailed = loadFailed;
+            return this;
+        }
+
+        /** Client lookups counted as {@code kind}: a hit, a stale hit, or a miss when the origin answered (or none). */
+        public Builder<K, V> counting(MirrorMetrics metrics, MirrorMetrics.LookupKind kind) {
+            this.metrics = metrics;
+            this.lookupKind = kind;
+            return this;
+        }
+
+        /** The memory's statistics published as the cache {@code name}. */
+        public Builder<K, V> monitored(MirrorMetrics metrics, String name) {
+            this.metrics = metrics;
+            this.cacheName = name;
+            return this;
+        }
+
+        public PulledAnswers<K, V> build() {
+            return new PulledAnswers<>(this);
+        }
     }
 }

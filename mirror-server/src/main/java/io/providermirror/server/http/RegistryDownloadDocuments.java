@@ -1,8 +1,7 @@
 package io.providermirror.server.http;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import io.providermirror.server.access.MirrorAuth;
+import io.providermirror.server.core.RenderedAnswers;
 import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.server.face.providers.PublishedPackage;
 
@@ -10,8 +9,8 @@ import io.providermirror.server.face.providers.PublishedPackage;
  * The providers.v1 face's download documents as the mirror writes them: the origin's document with its three URLs
  * pointing at the mirror. With access control each answer carries freshly signed URLs, so it is rendered per
  * request; without, a package's answer is the same for every request, so it is rendered once and kept for as long
- * as the face keeps the package (weak keys: the face's own cache bounds the memory; {@link #MAX_DOCUMENTS} bounds
- * this one too), and a warm download answer costs what a warm version document does.
+ * as the face keeps the package ({@link RenderedAnswers}: the face's own cache bounds the memory;
+ * {@link #MAX_DOCUMENTS} bounds this one too), and a warm download answer costs what a warm version document does.
  */
 final class RegistryDownloadDocuments {
 
@@ -19,14 +18,9 @@ final class RegistryDownloadDocuments {
     static final int MAX_DOCUMENTS = 4096;
 
     private final MirrorAuth auth;
-    // Keyed by the package's identity (weak keys compare with ==): one package is one route's answer, since the
-    // face loads a package per address, version and platform, which is all the route's URLs are made of.
-    // Maintenance runs on the requesting thread, as in RouteCache.
-    private final Cache<PublishedPackage, RenderedDocument> unsigned = Caffeine.newBuilder()
-            .weakKeys()
-            .maximumSize(MAX_DOCUMENTS)
-            .executor(Runnable::run)
-            .build();
+    // Keyed by the package's identity: one package is one route's answer, since the face loads a package per
+    // address, version and platform, which is all the route's URLs are made of.
+    private final RenderedAnswers<PublishedPackage> unsigned = new RenderedAnswers<>(MAX_DOCUMENTS);
 
     RegistryDownloadDocuments(MirrorAuth auth) {
         this.auth = auth;
@@ -47,7 +41,6 @@ final class RegistryDownloadDocuments {
 
     /** How many rendered documents are kept now, for tests. */
     long size() {
-        unsigned.cleanUp();
-        return unsigned.estimatedSize();
+        return unsigned.size();
     }
 }

@@ -1,7 +1,5 @@
 package io.providermirror.server.providers;
 
-import com.github.benmanes.caffeine.cache.AsyncCache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
@@ -9,6 +7,7 @@ import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.core.Origins;
 import io.providermirror.server.core.ProviderPolicy;
+import io.providermirror.server.core.PulledAnswers;
 import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.tlog.DecisionLog;
@@ -23,6 +22,7 @@ import io.providermirror.upstream.VerifiedRelease;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -36,18 +36,15 @@ import org.slf4j.LoggerFactory;
  * Verified provider versions and their rendered version documents. A version is fetched and verified once
  * (every platform's download document, SHA256SUMS and its signature), its evidence persisted, and from then
  * on it is immutable; only the {@code h1:} hashes ({@link KnownHashes}) grow as archives are verified. Each is
- * kept as {@code release.json}, its evidence, and served as its rendered version document.
+ * kept as {@code release.json}, its evidence, and served as its rendered version document. Held by
+ * {@link PulledAnswers} (one load however many callers, never stale), as version lists are.
  */
 public final class Releases {
 
     private static final Logger LOG = LoggerFactory.getLogger(Releases.class);
 
-    /**
-     * A verified release with the {@code h1:} hashes known so far and its rendered version document;
-     * {@code fromOrigin} when it was fetched and verified (rather than read from disk) as it entered memory.
-     */
-    public record Entry(
-            VerifiedRelease release, Map<Platform, String> h1, RenderedDocument document, boolean fromOrigin) {
+    /** A verified release with the {@code h1:} hashes known so far and its rendered version document. */
+    public record Entry(VerifiedRelease release, Map<Platform, String> h1, RenderedDocument document) {
         /** Roughly the heap this entry holds: the rendered bytes plus each platform's verified package. */
         int estimatedBytes() {
             return 256 + document.json().length + 600 * release.packages().size() + 150 * h1.size();
@@ -60,8 +57,7 @@ public final class Releases {
     private final Origins origins;
     private final CacheDocuments documents;
     private final KnownHashes hashes;
-    private final Executor executor;
-    private final AsyncCache<Key, Entry> entries;
+    private final PulledAnswers<Key, Entry> entries;
     private final MirrorMetrics metrics;
     private final ProviderPolicy policy;
     private final OriginRules rules;
@@ -90,16 +86,13 @@ public final class Releases {
         this.origins = origins;
         this.documents = documents;
         this.hashes = hashes;
-        this.executor = executor;
-        this.entries = Caffeine.newBuilder()
-                .maximumWeight(settings.metadataMemoryBytes() / 8 * 3)
-                .weigher((Key key, Entry entry) -> entry.estimatedBytes())
-                // Maintenance (weighing, evicting) is cheap and runs where a value completes, so an entry over
-                // the memory budget is gone before the next request can find it.
-                .executor(Runnable::run)
-                .recordStats()
-                .buildAsync();
-        metrics.monitor(entries, "releases");
+        this.entries = PulledAnswers.builder(new Verified(), executor, clock, Duration.ZERO)
+                .immutable()
+                .weighing(Entry::estimatedBytes, settings.metadataMemoryBytes() / 8 * 3)
+                .onLoadFailure((key, failure) -> OriginFailures.log(LOG, key.address() + " " + key.version(), failure))
+                .counting(metrics, MirrorMetrics.LookupKind.VERSION)
+                .monitored(metrics, "releases")
+                .build();
         hashes.addListener(this::hashesChanged);
     }
 
@@ -108,52 +101,48 @@ public final class Releases {
      * client's request is counted as a cache hit or miss.
      */
     CompletableFuture<Entry> get(ProviderAddress address, ProviderVersion version, Requester requester) {
-        if (requester == Requester.MIRROR) {
-            return cachedOrLoaded(address, version);
-        }
-        CompletableFuture<Entry> present = entries.getIfPresent(new Key(address, version));
-        if (present != null && present.isDone() && !present.isCompletedExceptionally()) {
-            metrics.cacheLookup(MirrorMetrics.LookupKind.VERSION, MirrorMetrics.LookupResult.HIT);
-            return present;
-        }
-        return cachedOrLoaded(address, version)
-                .whenComplete((entry, failure) -> metrics.cacheLookup(
-                        MirrorMetrics.LookupKind.VERSION,
-                        failure != null || entry.fromOrigin()
-                                ? MirrorMetrics.LookupResult.MISS
-                                : MirrorMetrics.LookupResult.HIT));
+        Key key = new Key(address, version);
+        return (requester == Requester.MIRROR ? entries.getUncounted(key) : entries.get(key))
+                .thenApply(PulledAnswers.Pulled::value);
     }
 
-    private CompletableFuture<Entry> cachedOrLoaded(ProviderAddress address, ProviderVersion version) {
-        // Everything, the disk read included, runs on the executor: callers may be event-loop threads.
-        return entries.get(
-                new Key(address, version),
-                (key, ignored) -> CompletableFuture.supplyAsync(() -> loadFromDisk(key), executor)
-                        .thenCompose(stored -> stored.map(CompletableFuture::completedFuture)
-                                .orElseGet(() -> lists.get(address, Requester.MIRROR)
-                                        .thenApplyAsync(
-                                                index -> {
-                                                    ListedVersion listed = index.list()
-                                                            .find(version)
-                                                            .orElseThrow(() -> new OriginException(
-                                                                    OriginException.Reason.NOT_FOUND,
-                                                                    "version " + version + " of " + address
-                                                                            + " is not listed by its origin (as of "
-                                                                            + index.fetchedAt() + ")"));
-                                                    return fetch(key, listed);
-                                                },
-                                                executor)))
-                        .whenComplete((entry, failure) -> OriginFailures.log(LOG, address + " " + version, failure)));
+    /**
+     * Where verified releases come from: the cache directory, verified again; else the origin's documents for the
+     * version its list names, verified. Never refreshed: a verified release does not change.
+     */
+    private final class Verified implements PulledAnswers.Source<Key, Entry> {
+
+        @Override
+        public Optional<PulledAnswers.Pulled<Entry>> stored(Key key) {
+            return loadFromDisk(key).map(entry -> new PulledAnswers.Pulled<>(entry, clock.instant()));
+        }
+
+        @Override
+        public CompletableFuture<Entry> pulling(Key key, Executor executor) {
+            // The version list is another answer: waited for without holding an executor thread.
+            return lists.dated(key.address(), Requester.MIRROR)
+                    .thenApplyAsync(index -> fetch(key, listed(key, index)), executor);
+        }
+
+        @Override
+        public Entry pull(Key key) {
+            return pulling(key, Runnable::run).join();
+        }
+    }
+
+    private static ListedVersion listed(Key key, PulledAnswers.Pulled<VersionLists.Entry> index) {
+        return index.value()
+                .list()
+                .find(key.version())
+                .orElseThrow(() -> new OriginException(
+                        OriginException.Reason.NOT_FOUND,
+                        "version " + key.version() + " of " + key.address() + " is not listed by its origin (as of "
+                                + index.fetchedAt() + ")"));
     }
 
     /** Shows the {@code h1:} hashes just recorded in the release's version document, if it is in memory. */
     private void hashesChanged(ProviderAddress address, ProviderVersion version, Map<Platform, String> known) {
-        Key key = new Key(address, version);
-        CompletableFuture<Entry> current = entries.getIfPresent(key);
-        if (current != null && current.isDone() && !current.isCompletedExceptionally()) {
-            entries.put(
-                    key, CompletableFuture.completedFuture(entry(current.join().release(), known, false)));
-        }
+        entries.replaceIfPresent(new Key(address, version), current -> entry(current.release(), known));
     }
 
     /** A verified release as the cache directory holds it, with its known {@code h1:} hashes and when it was verified. */
@@ -169,10 +158,7 @@ public final class Releases {
         if (evidence.isEmpty()) {
             return Optional.empty();
         }
-        CompletableFuture<Entry> current = entries.getIfPresent(key);
-        Optional<Entry> entry = current != null && current.isDone() && !current.isCompletedExceptionally()
-                ? Optional.of(current.join())
-                : verifyStored(key, evidence.get());
+        Optional<Entry> entry = entries.inMemory(key).or(() -> verifyStored(key, evidence.get()));
         return entry.map(e -> new Stored(e.release(), e.h1(), evidence.get().storedAt()));
     }
 
@@ -213,7 +199,7 @@ public final class Releases {
                     evidence.value(),
                     rules.signaturePolicy(key.address().hostname()),
                     verifiedAt);
-            return Optional.of(entry(release, hashes.read(key.address(), key.version()), false));
+            return Optional.of(entry(release, hashes.read(key.address(), key.version())));
         } catch (OriginException | IllegalArgumentException e) {
             LOG.warn(
                     "the cached release of {} {} does not verify ({}); fetching it again",
@@ -260,12 +246,12 @@ public final class Releases {
         } catch (IOException e) {
             LOG.warn("cannot store the release of {} {}: {}", address, key.version(), e.toString());
         }
-        return entry(release, hashes.read(address, key.version()), true);
+        return entry(release, hashes.read(address, key.version()));
     }
 
     /** An entry whose version document is rendered once, with bare archive URLs. */
-    private Entry entry(VerifiedRelease release, Map<Platform, String> h1, boolean fromOrigin) {
-        return new Entry(release, Map.copyOf(h1), render(release, h1, platform -> null), fromOrigin);
+    private Entry entry(VerifiedRelease release, Map<Platform, String> h1) {
+        return new Entry(release, Map.copyOf(h1), render(release, h1, platform -> null));
     }
 
     /**

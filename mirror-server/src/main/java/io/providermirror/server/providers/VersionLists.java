@@ -2,15 +2,13 @@ package io.providermirror.server.providers;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.github.benmanes.caffeine.cache.AsyncCache;
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.CacheLayout;
 import io.providermirror.server.core.Origins;
 import io.providermirror.server.core.ProviderPolicy;
+import io.providermirror.server.core.PulledAnswers;
 import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.ListedVersion;
@@ -21,33 +19,29 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Providers' version lists ({@code versions.json} in the cache, {@code index.json} to clients): loaded from disk
  * or the origin once, answered from memory as pre-rendered {@code index.json} bytes, and refreshed from the origin
- * in the background once older than the TTL. While a refresh runs, or when it fails, the last good list is served.
- * A provider its origin does not have is remembered as such for a short while, so a flood of made-up names does
- * not become a flood of origin requests.
+ * in the background once older than the TTL, unless another instance of a fleet holds the refresh lease
+ * ({@link RefreshLease}) or stored a fresher list meanwhile. While a refresh runs, or when it fails, the last good
+ * list is served. A provider its origin does not have is remembered as such for a short while, so a flood of
+ * made-up names does not become a flood of origin requests. Held by {@link PulledAnswers}.
  */
 public final class VersionLists {
 
     private static final Logger LOG = LoggerFactory.getLogger(VersionLists.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /**
-     * A version list with its rendered {@code index.json} and the time it was fetched from the origin;
-     * {@code fromOrigin} when it was fetched (rather than read from disk) as it entered memory.
-     */
-    public record Entry(
-            VersionList list, RenderedDocument index, Instant fetchedAt, boolean fromOrigin, int allowedVersions) {
+    /** A version list with its rendered {@code index.json}, and how many of its versions the policy lets in. */
+    public record Entry(VersionList list, RenderedDocument index, int allowedVersions) {
         /**
          * Roughly the heap this entry holds: the rendered bytes plus the parsed versions and platforms, and the
          * registry form the providers.v1 face renders of it when asked (counted whether or not it was).
@@ -63,24 +57,17 @@ public final class VersionLists {
 
     private final Origins origins;
     private final CacheDocuments documents;
-    private final Executor executor;
     private final Clock clock;
     private final Duration ttl;
-    private final Duration retryInterval;
     private final boolean refreshes;
-    private final AsyncCache<ProviderAddress, Entry> entries;
-    private final MirrorMetrics metrics;
     private final ProviderPolicy policy;
     private final RefreshLease refreshLease;
-    /** Providers whose origin answered "not found" lately, with that answer; empty when nothing is remembered. */
-    private final Cache<ProviderAddress, OriginException> notFound;
-
-    private final Map<ProviderAddress, Instant> refreshing = new ConcurrentHashMap<>();
-    private final Map<ProviderAddress, Instant> lastFailedRefresh = new ConcurrentHashMap<>();
+    private final PulledAnswers<ProviderAddress, Entry> entries;
 
     /**
      * Takes three eighths of {@code settings.metadataMemoryBytes()}; {@link Releases} has as much, and the
-     * providers.v1 face ({@code ProviderRegistryFace}) the last quarter.
+     * providers.v1 face ({@code ProviderRegistryFace}) the last quarter. A provider its origin does not have is
+     * remembered as such for {@code settings.notFoundTtl()}.
      */
     VersionLists(
             ProviderMirror.Settings settings,
@@ -92,45 +79,36 @@ public final class VersionLists {
             ProviderPolicy policy,
             RefreshLease refreshLease) {
         this.refreshLease = refreshLease;
-        this.metrics = metrics;
         this.policy = policy;
         this.origins = origins;
         this.documents = documents;
-        this.executor = executor;
         this.clock = clock;
         this.ttl = settings.indexTtl();
         this.refreshes = !settings.offline();
-        long memoryBytes = settings.metadataMemoryBytes() / 8 * 3;
-        Duration notFoundTtl = settings.notFoundTtl();
-        this.retryInterval = ttl.compareTo(Duration.ofSeconds(30)) < 0 ? ttl : Duration.ofSeconds(30);
-        this.entries = Caffeine.newBuilder()
-                .maximumWeight(memoryBytes)
-                .weigher((ProviderAddress address, Entry entry) -> entry.estimatedBytes())
-                // Maintenance (weighing, evicting) is cheap and runs where a value completes, so an entry over
-                // the memory budget is gone before the next request can find it.
-                .executor(Runnable::run)
-                .recordStats()
-                .buildAsync();
-        metrics.monitor(entries, "version_lists");
-        this.notFound = Caffeine.newBuilder()
-                // Bounded like any cache keyed by what clients send; the clock is the mirror's, as tests move it.
-                .maximumSize(refreshes && !notFoundTtl.isZero() ? 10_000 : 0)
-                .expireAfterWrite(notFoundTtl)
-                .ticker(() -> nanos(clock))
-                .executor(Runnable::run)
+        this.entries = PulledAnswers.builder(new Lists(), executor, clock, ttl)
+                .weighing(Entry::estimatedBytes, settings.metadataMemoryBytes() / 8 * 3)
+                .offline(settings.offline())
+                .describedAs(address -> "the version list of " + address)
+                .rememberingFailures(
+                        refreshes ? settings.notFoundTtl() : Duration.ZERO,
+                        failure -> failure instanceof OriginException origin
+                                && origin.reason() == OriginException.Reason.NOT_FOUND,
+                        failure -> {
+                            OriginException missing = (OriginException) failure;
+                            return new OriginException(
+                                    missing.reason(),
+                                    missing.getMessage() + " (remembered for cache.notFoundTtl)",
+                                    missing.status());
+                        })
+                .onLoadFailure((address, failure) -> OriginFailures.log(LOG, "the version list of " + address, failure))
+                .counting(metrics, MirrorMetrics.LookupKind.INDEX)
+                .monitored(metrics, "version_lists")
                 .build();
     }
 
     /** Forgets the list memory holds for {@code address}, and a remembered "not found": the cache answers next. */
     void forget(ProviderAddress address) {
-        entries.synchronous().invalidate(address);
-        notFound.invalidate(address);
-    }
-
-    /** The clock's time in nanoseconds, as a Caffeine ticker. */
-    private static long nanos(Clock clock) {
-        Instant now = clock.instant();
-        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        entries.forget(address);
     }
 
     /**
@@ -138,70 +116,58 @@ public final class VersionLists {
      * counted as a cache hit, stale hit or miss.
      */
     CompletableFuture<Entry> get(ProviderAddress address, Requester requester) {
-        if (requester == Requester.MIRROR) {
-            return cachedOrLoaded(address);
-        }
-        CompletableFuture<Entry> present = entries.getIfPresent(address);
-        if (present != null && present.isDone() && !present.isCompletedExceptionally()) {
-            Entry entry = present.join();
-            metrics.cacheLookup(
-                    MirrorMetrics.LookupKind.INDEX,
-                    isStale(entry) ? MirrorMetrics.LookupResult.STALE : MirrorMetrics.LookupResult.HIT);
-            refreshIfStale(address, entry);
-            return present;
-        }
-        return cachedOrLoaded(address)
-                .whenComplete((entry, failure) -> metrics.cacheLookup(
-                        MirrorMetrics.LookupKind.INDEX,
-                        failure != null || entry.fromOrigin()
-                                ? MirrorMetrics.LookupResult.MISS
-                                : isStale(entry) ? MirrorMetrics.LookupResult.STALE : MirrorMetrics.LookupResult.HIT));
+        return dated(address, requester).thenApply(PulledAnswers.Pulled::value);
     }
 
-    private CompletableFuture<Entry> cachedOrLoaded(ProviderAddress address) {
-        OriginException missing = notFound.getIfPresent(address);
-        if (missing != null) {
-            return CompletableFuture.failedFuture(new OriginException(
-                    missing.reason(), missing.getMessage() + " (remembered for cache.notFoundTtl)", missing.status()));
-        }
-        return entries.get(
+    /** As {@link #get}, with when the list was fetched from the origin. */
+    CompletableFuture<PulledAnswers.Pulled<Entry>> dated(ProviderAddress address, Requester requester) {
+        return requester == Requester.MIRROR ? entries.getUncounted(address) : entries.get(address);
+    }
+
+    /** Where version lists come from: the cache directory, else the origin; a refresh may find another's. */
+    private final class Lists implements PulledAnswers.Source<ProviderAddress, Entry> {
+
+        @Override
+        public Optional<PulledAnswers.Pulled<Entry>> stored(ProviderAddress address) {
+            try {
+                Optional<CacheDocuments.Dated<VersionList>> stored = documents.versionList(address);
+                if (stored.isPresent()) {
+                    return Optional.of(new PulledAnswers.Pulled<>(
+                            entry(stored.get().value()), stored.get().storedAt()));
+                }
+            } catch (CacheDocuments.Unreadable e) {
+                LOG.warn(
+                        "the cached version list of {} is unreadable ({}); fetching it again",
                         address,
-                        (key, ignored) -> CompletableFuture.supplyAsync(() -> loadRemembering(key), executor)
-                                .whenComplete((entry, failure) ->
-                                        OriginFailures.log(LOG, "the version list of " + key, failure)))
-                .thenApply(entry -> {
-                    refreshIfStale(address, entry);
-                    return entry;
-                });
-    }
-
-    /** As {@link #load}, remembering a "not found" before any request can see the load fail. */
-    private Entry loadRemembering(ProviderAddress address) {
-        try {
-            return load(address);
-        } catch (OriginException e) {
-            if (e.reason() == OriginException.Reason.NOT_FOUND) {
-                notFound.put(address, e);
+                        e.getCause().getMessage());
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read the cached version list of " + address, e);
             }
-            throw e;
+            return Optional.empty();
         }
-    }
 
-    private Entry load(ProviderAddress address) {
-        try {
-            Optional<CacheDocuments.Dated<VersionList>> stored = documents.versionList(address);
-            if (stored.isPresent()) {
-                return entry(stored.get().value(), stored.get().storedAt(), false);
-            }
-        } catch (CacheDocuments.Unreadable e) {
-            LOG.warn(
-                    "the cached version list of {} is unreadable ({}); fetching it again",
-                    address,
-                    e.getCause().getMessage());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the cached version list of " + address, e);
+        @Override
+        public Entry pull(ProviderAddress address) {
+            return fetch(address);
         }
-        return fetch(address);
+
+        /**
+         * The list another instance sharing the store keeps fresher than {@code known}, else the origin's unless
+         * another instance holds the refresh lease (then empty: its list is looked for after the retry interval).
+         */
+        @Override
+        public Optional<PulledAnswers.Pulled<Entry>> refreshed(
+                ProviderAddress address,
+                PulledAnswers.Pulled<Entry> known,
+                Supplier<PulledAnswers.Pulled<Entry>> pull) {
+            Optional<PulledAnswers.Pulled<Entry>> refreshedElsewhere = storedSince(address, known);
+            if (refreshedElsewhere.isPresent()) {
+                return refreshedElsewhere;
+            }
+            AtomicReference<PulledAnswers.Pulled<Entry>> fresh = new AtomicReference<>();
+            refreshLease.runIfGranted(CacheLayout.versions(address), () -> fresh.set(pull.get()));
+            return Optional.ofNullable(fresh.get());
+        }
     }
 
     /**
@@ -209,11 +175,8 @@ public final class VersionLists {
      * never asks the origin. Blocking: may read the cache directory.
      */
     Optional<String> cachedSpelling(ProviderAddress address, ProviderVersion version) {
-        CompletableFuture<Entry> present = entries.getIfPresent(address);
-        Optional<VersionList> list;
-        if (present != null && present.isDone() && !present.isCompletedExceptionally()) {
-            list = Optional.of(present.join().list());
-        } else {
+        Optional<VersionList> list = entries.inMemory(address).map(Entry::list);
+        if (list.isEmpty()) {
             try {
                 list = documents.versionList(address).map(CacheDocuments.Dated::value);
             } catch (IOException e) {
@@ -230,72 +193,31 @@ public final class VersionLists {
         } catch (IOException e) {
             LOG.warn("cannot store the version list of {}: {}", address, e.toString());
         }
-        return entry(fetched.list(), clock.instant(), true);
-    }
-
-    private boolean isStale(Entry entry) {
-        return refreshes && Duration.between(entry.fetchedAt(), clock.instant()).compareTo(ttl) > 0;
-    }
-
-    private void refreshIfStale(ProviderAddress address, Entry entry) {
-        if (!isStale(entry)) {
-            return;
-        }
-        Instant now = clock.instant();
-        Instant failed = lastFailedRefresh.get(address);
-        if (failed != null && Duration.between(failed, now).compareTo(retryInterval) < 0) {
-            return;
-        }
-        if (refreshing.putIfAbsent(address, now) != null) {
-            return;
-        }
-        executor.execute(() -> {
-            try {
-                Optional<Entry> refreshedElsewhere = storedSince(address, entry);
-                if (refreshedElsewhere.isPresent()) {
-                    entries.put(address, CompletableFuture.completedFuture(refreshedElsewhere.get()));
-                    return;
-                }
-                boolean refreshed = refreshLease.runIfGranted(CacheLayout.versions(address), () -> {
-                    Entry fresh = fetch(address);
-                    entries.put(address, CompletableFuture.completedFuture(fresh));
-                    lastFailedRefresh.remove(address);
-                });
-                if (!refreshed) {
-                    // Another instance is refreshing it: look for its list in the store after the retry interval.
-                    lastFailedRefresh.put(address, clock.instant());
-                }
-            } catch (RuntimeException e) {
-                lastFailedRefresh.put(address, clock.instant());
-                LOG.warn(
-                        "refreshing the version list of {} failed; serving the one fetched at {}: {}",
-                        address,
-                        entry.fetchedAt(),
-                        e.getMessage());
-            } finally {
-                refreshing.remove(address);
-            }
-        });
+        return entry(fetched.list());
     }
 
     /**
-     * The list in the store, when another instance sharing it stored one fresher than {@code entry} that is not
+     * The list in the store, when another instance sharing it stored one fresher than {@code known} that is not
      * stale yet; empty otherwise, or when it cannot be read (the refresh then asks the origin).
      */
-    private Optional<Entry> storedSince(ProviderAddress address, Entry entry) {
+    private Optional<PulledAnswers.Pulled<Entry>> storedSince(
+            ProviderAddress address, PulledAnswers.Pulled<Entry> known) {
         try {
             return documents
                     .versionList(address)
-                    .filter(stored -> stored.storedAt().isAfter(entry.fetchedAt()))
-                    .map(stored -> entry(stored.value(), stored.storedAt(), false))
-                    .filter(stored -> !isStale(stored));
+                    .filter(stored -> stored.storedAt().isAfter(known.fetchedAt()))
+                    .filter(stored -> !refreshes
+                            || Duration.between(stored.storedAt(), clock.instant())
+                                            .compareTo(ttl)
+                                    <= 0)
+                    .map(stored -> new PulledAnswers.Pulled<>(entry(stored.value()), stored.storedAt()));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
     }
 
     /** Renders {@code index.json} once, with only the versions the policy lets in. */
-    private Entry entry(VersionList list, Instant fetchedAt, boolean fromOrigin) {
+    private Entry entry(VersionList list) {
         ObjectNode root = JSON.createObjectNode();
         ObjectNode versions = root.putObject("versions");
         int allowed = 0;
@@ -306,7 +228,7 @@ public final class VersionLists {
             }
         }
         try {
-            return new Entry(list, new RenderedDocument(JSON.writeValueAsBytes(root)), fetchedAt, fromOrigin, allowed);
+            return new Entry(list, new RenderedDocument(JSON.writeValueAsBytes(root)), allowed);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -4,49 +4,80 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.testkit.SettableClock;
 import io.providermirror.upstream.OriginException;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+/**
+ * {@link PulledAnswers}: one pull for concurrent callers, the TTL, stale-while-refresh and stale-if-error, and what its
+ * owners add: a cache directory read before the origin, a refresh another instance may run instead, failures
+ * remembered on the mirror's clock, offline and immutable answers, and lookups counted.
+ */
 final class PulledAnswersTest {
 
     private static final Duration TTL = Duration.ofMinutes(5);
 
-    private final ExecutorService executor = Executors.newFixedThreadPool(4);
+    private final ExecutorService executor = Executors.newFixedThreadPool(2);
     private final SettableClock clock = new SettableClock();
+    private final MirrorMetrics metrics = MirrorMetrics.discarding();
     private final AtomicInteger pulls = new AtomicInteger();
+    private final AtomicInteger refreshes = new AtomicInteger();
+    /** What the cache directory holds, if anything. */
+    private final AtomicReference<PulledAnswers.Pulled<String>> stored = new AtomicReference<>();
     /** What the origin answers next: a value, or a failure to throw. */
-    private final AtomicReference<Object> origin = new AtomicReference<>("first");
+    private final AtomicReference<Object> origin = new AtomicReference<>("origin");
+    /** What the origin waits for before it answers. */
+    private volatile CountDownLatch answering = new CountDownLatch(0);
+    /** Whether this instance may refresh (no other instance holds the refresh lease). */
+    private volatile boolean granted = true;
 
-    private PulledAnswers<String, String> answers(CountDownLatch release) {
-        return new PulledAnswers<>(
-                key -> {
-                    pulls.incrementAndGet();
-                    try {
-                        release.await(30, TimeUnit.SECONDS);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    Object next = origin.get();
-                    if (next instanceof RuntimeException failure) {
-                        throw failure;
-                    }
-                    return key + ":" + next;
-                },
-                executor,
-                clock,
-                TTL,
-                String::length,
-                1 << 20);
+    private final PulledAnswers.Source<String, String> source = new PulledAnswers.Source<>() {
+        @Override
+        public String pull(String key) {
+            pulls.incrementAndGet();
+            try {
+                answering.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            Object next = origin.get();
+            if (next instanceof RuntimeException failure) {
+                throw failure;
+            }
+            return key + ":" + next;
+        }
+
+        @Override
+        public Optional<PulledAnswers.Pulled<String>> stored(String key) {
+            return Optional.ofNullable(stored.get());
+        }
+
+        @Override
+        public Optional<PulledAnswers.Pulled<String>> refreshed(
+                String key, PulledAnswers.Pulled<String> known, Supplier<PulledAnswers.Pulled<String>> pull) {
+            refreshes.incrementAndGet();
+            return granted ? Optional.of(pull.get()) : Optional.empty();
+        }
+    };
+
+    private PulledAnswers.Builder<String, String> builder() {
+        return PulledAnswers.builder(source, executor, clock, TTL).counting(metrics, MirrorMetrics.LookupKind.INDEX);
     }
 
     @AfterEach
@@ -56,14 +87,15 @@ final class PulledAnswersTest {
 
     @Test
     void concurrentCallersShareOnePull() {
-        CountDownLatch release = new CountDownLatch(1);
-        PulledAnswers<String, String> answers = answers(release);
+        answering = new CountDownLatch(1);
+        origin.set("first");
+        PulledAnswers<String, String> answers = builder().build();
 
         var first = answers.get("list");
         var second = answers.get("list");
         await().until(() -> pulls.get() >= 1);
         assertThat(first).isNotDone();
-        release.countDown();
+        answering.countDown();
 
         assertThat(first.join().value()).isEqualTo("list:first");
         assertThat(second.join().value()).isEqualTo("list:first");
@@ -72,7 +104,9 @@ final class PulledAnswersTest {
 
     @Test
     void anAnswerIsFreshForTheTtlThenServedWhileARefreshRunsAndKeptWhenTheRefreshFails() {
-        PulledAnswers<String, String> answers = answers(new CountDownLatch(0));
+        origin.set("first");
+        PulledAnswers<String, String> answers =
+                builder().rememberingFailuresBriefly().build();
         assertThat(answers.get("list").join().value()).isEqualTo("list:first");
 
         origin.set("second");
@@ -103,12 +137,178 @@ final class PulledAnswersTest {
     @Test
     void aFailedPullIsRememberedForAShortWhile() {
         origin.set(new OriginException(OriginException.Reason.NOT_FOUND, "no such endpoint"));
-        PulledAnswers<String, String> answers = answers(new CountDownLatch(0));
+        PulledAnswers<String, String> answers =
+                builder().rememberingFailuresBriefly().build();
 
         assertThatThrownBy(() -> answers.get("search").join())
                 .isInstanceOf(CompletionException.class)
                 .hasMessageContaining("no such endpoint");
         assertThatThrownBy(() -> answers.get("search").join()).hasMessageContaining("no such endpoint");
         assertThat(pulls).hasValue(1);
+    }
+
+    @Test
+    void theCacheDirectoryAnswersBeforeTheOriginAndCountsAsAHit() {
+        stored.set(new PulledAnswers.Pulled<>("list:disk", clock.instant()));
+        PulledAnswers<String, String> answers = builder().build();
+
+        assertThat(answers.get("list").join().value()).isEqualTo("list:disk");
+        assertThat(answers.get("list").join().value()).isEqualTo("list:disk");
+
+        assertThat(pulls).hasValue(0);
+        assertThat(metrics.lookups(MirrorMetrics.LookupResult.HIT)).isEqualTo(2);
+        assertThat(metrics.lookups(MirrorMetrics.LookupResult.MISS)).isZero();
+    }
+
+    @Test
+    void anAnswerFromTheOriginCountsAsAMissAndTheMirrorsOwnLookupsAreNotCounted() {
+        PulledAnswers<String, String> answers = builder().build();
+
+        assertThat(answers.getUncounted("list").join().value()).isEqualTo("list:origin");
+        assertThat(metrics.lookups(MirrorMetrics.LookupResult.MISS)).isZero();
+        answers.forget("list");
+        assertThat(answers.get("list").join().value()).isEqualTo("list:origin");
+        assertThat(metrics.lookups(MirrorMetrics.LookupResult.MISS)).isEqualTo(1);
+    }
+
+    @Test
+    void aStaleStoredAnswerIsServedCountedStaleAndRefreshed() {
+        stored.set(new PulledAnswers.Pulled<>(
+                "list:disk", clock.instant().minus(TTL).minusSeconds(1)));
+        PulledAnswers<String, String> answers = builder().build();
+
+        assertThat(answers.get("list").join().value()).isEqualTo("list:disk");
+        assertThat(metrics.lookups(MirrorMetrics.LookupResult.STALE)).isEqualTo(1);
+        await().untilAsserted(
+                        () -> assertThat(answers.get("list").join().value()).isEqualTo("list:origin"));
+        assertThat(pulls).hasValue(1);
+    }
+
+    @Test
+    void aRefreshAnotherInstanceRunsIsNotTriedAgainUntilTheRetryInterval() {
+        granted = false;
+        PulledAnswers<String, String> answers = builder().build();
+        assertThat(answers.get("list").join().value()).isEqualTo("list:origin");
+        origin.set("fresh");
+        clock.advance(TTL.plusSeconds(1));
+
+        assertThat(answers.get("list").join().value()).isEqualTo("list:origin");
+        await().until(() -> refreshes.get() == 1);
+        // Declined: the next requests do not ask again at once.
+        await().untilAsserted(
+                        () -> assertThat(answers.get("list").join().value()).isEqualTo("list:origin"));
+        for (int i = 0; i < 5; i++) {
+            answers.get("list").join();
+        }
+        assertThat(refreshes).hasValue(1);
+
+        granted = true;
+        clock.advance(PulledAnswers.RETRY_INTERVAL.plusSeconds(1));
+        answers.get("list").join();
+        await().untilAsserted(
+                        () -> assertThat(answers.get("list").join().value()).isEqualTo("list:fresh"));
+        assertThat(refreshes).hasValue(2);
+    }
+
+    @Test
+    void aRememberedFailureIsRecalledAsTheOwnerSaysUntilTheMirrorsClockPassesItsMemory() {
+        origin.set(new OriginException(OriginException.Reason.NOT_FOUND, "no such provider"));
+        PulledAnswers<String, String> answers = builder()
+                .rememberingFailures(
+                        Duration.ofMinutes(1),
+                        failure -> failure instanceof OriginException,
+                        failure -> new OriginException(
+                                OriginException.Reason.NOT_FOUND, failure.getMessage() + " (remembered)"))
+                .build();
+
+        assertThatThrownBy(() -> answers.get("gone").join()).hasMessageContaining("no such provider");
+        assertThatThrownBy(() -> answers.get("gone").join()).hasMessageContaining("no such provider (remembered)");
+        assertThat(pulls).hasValue(1);
+
+        origin.set("back");
+        clock.advance(Duration.ofMinutes(1).plusSeconds(1));
+        assertThat(answers.get("gone").join().value()).isEqualTo("gone:back");
+        assertThat(pulls).hasValue(2);
+    }
+
+    @Test
+    void offlineAnAnswerIsNeverStaleNorRefreshed() {
+        stored.set(new PulledAnswers.Pulled<>("list:disk", clock.instant().minus(TTL.multipliedBy(10))));
+        PulledAnswers<String, String> answers = builder().offline(true).build();
+
+        assertThat(answers.get("list").join().value()).isEqualTo("list:disk");
+        assertThat(answers.get("list").join().value()).isEqualTo("list:disk");
+
+        assertThat(refreshes).hasValue(0);
+        assertThat(metrics.lookups(MirrorMetrics.LookupResult.HIT)).isEqualTo(2);
+    }
+
+    @Test
+    void aFailedLoadIsToldOnceHoweverManyCallersWaitedForIt() {
+        answering = new CountDownLatch(1);
+        origin.set(new OriginException(OriginException.Reason.UNAVAILABLE, "origin down"));
+        List<String> told = new CopyOnWriteArrayList<>();
+        PulledAnswers<String, String> answers = builder()
+                .onLoadFailure((key, failure) ->
+                        told.add(key + ": " + Futures.cause(failure).getMessage()))
+                .build();
+
+        var first = answers.get("list");
+        var second = answers.get("list");
+        await().until(() -> pulls.get() == 1);
+        answering.countDown();
+
+        assertThatThrownBy(first::join).hasMessageContaining("origin down");
+        assertThatThrownBy(second::join).hasMessageContaining("origin down");
+        assertThat(pulls).hasValue(1);
+        assertThat(told).containsExactly("list: origin down");
+    }
+
+    @Test
+    void anImmutableAnswerIsNeverRefreshedAndReplacingItKeepsWhenItWasPulled() {
+        PulledAnswers<String, String> answers = builder().immutable().build();
+        PulledAnswers.Pulled<String> first = answers.get("release").join();
+        clock.advance(TTL.multipliedBy(10));
+
+        assertThat(answers.get("release").join()).isSameAs(first);
+        assertThat(metrics.lookups(MirrorMetrics.LookupResult.HIT)).isEqualTo(1);
+        assertThat(refreshes).hasValue(0);
+
+        answers.replaceIfPresent("release", value -> value + "+h1");
+        answers.replaceIfPresent("absent", value -> value + "+h1");
+        assertThat(answers.get("release").join())
+                .isEqualTo(new PulledAnswers.Pulled<>("release:origin+h1", first.fetchedAt()));
+        assertThat(answers.inMemory("absent")).isEmpty();
+        assertThat(pulls).hasValue(1);
+    }
+
+    @Test
+    void aPullWaitingForAnotherAnswerHoldsNoExecutorThread() {
+        ExecutorService one = Executors.newSingleThreadExecutor();
+        try {
+            PulledAnswers<String, String> lists =
+                    PulledAnswers.builder(source, one, clock, TTL).build();
+            PulledAnswers.Source<String, String> releases = new PulledAnswers.Source<>() {
+                @Override
+                public CompletableFuture<String> pulling(String key, Executor executor) {
+                    return lists.getUncounted("list").thenApplyAsync(list -> list.value() + " -> " + key, executor);
+                }
+
+                @Override
+                public String pull(String key) {
+                    return pulling(key, Runnable::run).join();
+                }
+            };
+            PulledAnswers<String, String> answers =
+                    PulledAnswers.builder(releases, one, clock, TTL).build();
+
+            assertThat(answers.get("1.0.0")
+                            .orTimeout(10, TimeUnit.SECONDS)
+                            .join()
+                            .value())
+                    .isEqualTo("list:origin -> 1.0.0");
+        } finally {
+            one.shutdownNow();
+        }
     }
 }

@@ -84,22 +84,18 @@ public final class ModuleCatalog {
         this.policy = policy;
         this.rules = rules;
         this.executor = executor;
-        this.listings = new PulledAnswers<>(
-                this::pullListing,
-                executor,
-                clock,
-                settings.indexTtl(),
-                listing -> 256 + 512 * listing.modules().size(),
-                MAX_ANSWER_BYTES / 2);
-        this.details = new PulledAnswers<>(
-                this::pullDetails,
-                executor,
-                clock,
-                settings.indexTtl(),
-                pulled -> 512
-                        + pulled.parts().toString().length()
-                        + 16 * pulled.versions().size(),
-                MAX_ANSWER_BYTES / 2);
+        this.listings = PulledAnswers.builder(this::pullListing, executor, clock, settings.indexTtl())
+                .weighing(listing -> 320 + 512 * listing.modules().size(), MAX_ANSWER_BYTES / 2)
+                .rememberingFailuresBriefly()
+                .build();
+        this.details = PulledAnswers.builder(this::pullDetails, executor, clock, settings.indexTtl())
+                .weighing(
+                        pulled -> 576
+                                + pulled.parts().toString().length()
+                                + 16 * pulled.versions().size(),
+                        MAX_ANSWER_BYTES / 2)
+                .rememberingFailuresBriefly()
+                .build();
     }
 
     /** {@code GET <base>} and {@code GET <base>:namespace}: the modules of a host, or of one namespace of it. */

@@ -1,12 +1,10 @@
 package io.providermirror.server.face.modules;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.core.CacheDocuments;
-import io.providermirror.server.core.Futures;
 import io.providermirror.server.core.ModuleOrigins;
+import io.providermirror.server.core.PulledAnswers;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.OriginException;
@@ -14,12 +12,9 @@ import io.providermirror.upstream.VerificationException;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Modules' version lists, pulled through and cached as providers' are: read from memory, else the cache, else the
  * origin (one request however many callers); refreshed in the background once older than the TTL; the last good
- * list is served while a refresh runs and when it fails (stale-if-error). Offline, only the cache answers. A list
+ * list is served while a refresh runs and when it fails (stale-if-error): held by {@link PulledAnswers}, as
+ * providers' lists are. Offline, only the cache answers. A list
  * holds each version the CLI tells apart once ({@link DistinctVersions}); a build-metadata twin an origin lists is
  * left out and counted ({@code module_version_twin}).
  */
@@ -35,18 +31,14 @@ final class ModuleVersions {
 
     private static final Logger LOG = LoggerFactory.getLogger(ModuleVersions.class);
 
-    /** A module's versions in the origin's order, and when they were fetched from it. */
-    record Entry(List<ProviderVersion> versions, Instant fetchedAt) {}
+    /** A module's versions in the origin's order. */
+    record Entry(List<ProviderVersion> versions) {}
 
     private final ModuleOrigins origins;
     private final CacheDocuments documents;
-    private final Executor executor;
-    private final Clock clock;
-    private final Duration ttl;
     private final boolean offline;
     private final MirrorMetrics metrics;
-    private final Cache<ModuleAddress, Entry> memory;
-    private final Map<ModuleAddress, CompletableFuture<Entry>> fetching = new ConcurrentHashMap<>();
+    private final PulledAnswers<ModuleAddress, Entry> memory;
 
     ModuleVersions(
             ModuleOrigins origins,
@@ -58,68 +50,64 @@ final class ModuleVersions {
             MirrorMetrics metrics) {
         this.origins = origins;
         this.documents = documents;
-        this.executor = executor;
-        this.clock = clock;
-        this.ttl = ttl;
         this.offline = offline;
         this.metrics = metrics;
-        // Bounded like every cache keyed by what clients send; a list is small (a few dozen versions).
-        this.memory = Caffeine.newBuilder().maximumSize(10_000).build();
+        // Bounded like every cache keyed by what clients send (10,000 lists); a list is small (a few dozen versions).
+        this.memory = PulledAnswers.builder(new Lists(), executor, clock, ttl)
+                .offline(offline)
+                .describedAs(address -> "the version list of module " + address)
+                .counting(metrics, MirrorMetrics.LookupKind.MODULE_VERSIONS)
+                .build();
     }
 
     /** Forgets the list memory holds for {@code address}: the next request reads the cache again. */
     void forget(ModuleAddress address) {
-        memory.invalidate(address);
+        memory.forget(address);
     }
 
     /** The versions of {@code address}: fresh, stale (a refresh follows), or fetched now. */
     CompletableFuture<Entry> get(ModuleAddress address) {
-        Entry known = memory.getIfPresent(address);
-        if (known != null) {
-            return CompletableFuture.completedFuture(served(address, known));
-        }
-        return CompletableFuture.supplyAsync(() -> fromCache(address), executor)
-                .thenCompose(cached -> cached.map(entry -> CompletableFuture.completedFuture(served(address, entry)))
-                        .orElseGet(() -> {
-                            metrics.cacheLookup(
-                                    MirrorMetrics.LookupKind.MODULE_VERSIONS, MirrorMetrics.LookupResult.MISS);
-                            return fetch(address);
-                        }));
+        return memory.get(address).thenApply(PulledAnswers.Pulled::value);
     }
 
-    private Entry served(ModuleAddress address, Entry entry) {
-        boolean stale = entry.fetchedAt().plus(ttl).isBefore(clock.instant());
-        metrics.cacheLookup(
-                MirrorMetrics.LookupKind.MODULE_VERSIONS,
-                stale ? MirrorMetrics.LookupResult.STALE : MirrorMetrics.LookupResult.HIT);
-        if (stale && !offline) {
-            fetch(address).whenComplete((fresh, failure) -> {
-                if (failure != null) {
-                    LOG.warn(
-                            "refreshing the version list of module {} failed; serving the one from {}: {}",
-                            address,
-                            entry.fetchedAt(),
-                            Futures.cause(failure).getMessage());
-                }
-            });
-        }
-        return entry;
-    }
+    /** Where module version lists come from: the cache directory, else the origin (never offline). */
+    private final class Lists implements PulledAnswers.Source<ModuleAddress, Entry> {
 
-    private Optional<Entry> fromCache(ModuleAddress address) {
-        try {
-            Optional<Entry> entry = documents
-                    .moduleVersionList(address)
-                    .map(stored -> new Entry(DistinctVersions.of(stored.value()).listed(), stored.storedAt()));
-            entry.ifPresent(known -> memory.put(address, known));
-            return entry;
-        } catch (CacheDocuments.Unreadable e) {
-            // Its message names the list and what is wrong with it.
-            LOG.warn("{}", e.getMessage());
-            return Optional.empty();
-        } catch (IOException e) {
-            LOG.warn("cannot read the cached version list of module {}: {}", address, e.getMessage());
-            return Optional.empty();
+        @Override
+        public Optional<PulledAnswers.Pulled<Entry>> stored(ModuleAddress address) {
+            try {
+                return documents
+                        .moduleVersionList(address)
+                        .map(stored -> new PulledAnswers.Pulled<>(
+                                new Entry(DistinctVersions.of(stored.value()).listed()), stored.storedAt()));
+            } catch (CacheDocuments.Unreadable e) {
+                // Its message names the list and what is wrong with it.
+                LOG.warn("{}", e.getMessage());
+                return Optional.empty();
+            } catch (IOException e) {
+                LOG.warn("cannot read the cached version list of module {}: {}", address, e.getMessage());
+                return Optional.empty();
+            }
+        }
+
+        /** The origin's list; its result replaces what the cache holds. */
+        @Override
+        public Entry pull(ModuleAddress address) {
+            if (offline) {
+                throw new OriginException(
+                        OriginException.Reason.NOT_FOUND,
+                        "module " + address + " is not in the cache and the mirror is offline (upstream.offline)");
+            }
+            ModuleRegistryClient.FetchedModuleVersions fetched =
+                    origins.of(address.hostname()).versions(address);
+            try {
+                documents.writeModuleVersions(address, fetched.body());
+            } catch (IOException e) {
+                LOG.warn("cannot store the version list of module {}: {}", address, e.getMessage());
+            }
+            DistinctVersions distinct = DistinctVersions.of(fetched.versions());
+            distinct.twins().forEach(twin -> twinListed(address, twin, distinct));
+            return new Entry(distinct.listed());
         }
     }
 
@@ -140,42 +128,5 @@ final class ModuleVersions {
                 address.toString(),
                 message);
         LOG.warn("{}", message);
-    }
-
-    /** One origin request for {@code address} at a time; its result replaces what memory and the cache hold. */
-    private CompletableFuture<Entry> fetch(ModuleAddress address) {
-        if (offline) {
-            return CompletableFuture.failedFuture(new OriginException(
-                    OriginException.Reason.NOT_FOUND,
-                    "module " + address + " is not in the cache and the mirror is offline (upstream.offline)"));
-        }
-        CompletableFuture<Entry> started = new CompletableFuture<>();
-        CompletableFuture<Entry> running = fetching.putIfAbsent(address, started);
-        if (running != null) {
-            return running;
-        }
-        CompletableFuture.runAsync(
-                () -> {
-                    try {
-                        ModuleRegistryClient.FetchedModuleVersions fetched =
-                                origins.of(address.hostname()).versions(address);
-                        try {
-                            documents.writeModuleVersions(address, fetched.body());
-                        } catch (IOException e) {
-                            LOG.warn("cannot store the version list of module {}: {}", address, e.getMessage());
-                        }
-                        DistinctVersions distinct = DistinctVersions.of(fetched.versions());
-                        distinct.twins().forEach(twin -> twinListed(address, twin, distinct));
-                        Entry entry = new Entry(distinct.listed(), clock.instant());
-                        memory.put(address, entry);
-                        started.complete(entry);
-                    } catch (RuntimeException e) {
-                        started.completeExceptionally(e);
-                    } finally {
-                        fetching.remove(address, started);
-                    }
-                },
-                executor);
-        return started;
     }
 }

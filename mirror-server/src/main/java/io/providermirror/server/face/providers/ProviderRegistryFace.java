@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.benmanes.caffeine.cache.AsyncCache;
-import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
@@ -15,6 +14,7 @@ import io.providermirror.server.core.Futures;
 import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.core.PolicyDeniedException;
 import io.providermirror.server.core.ProviderPolicy;
+import io.providermirror.server.core.RenderedAnswers;
 import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.providers.ProviderMirror;
@@ -68,8 +68,11 @@ public final class ProviderRegistryFace {
     private final OriginRules rules;
     private final Executor executor;
     private final Clock clock;
-    /** Each version list's rendered registry form, for as long as the list itself is in memory (weak keys). */
-    private final Cache<VersionLists.Entry, RenderedDocument> versionDocuments;
+    /** At most this many version lists' registry forms are kept; each lives no longer than its list in memory. */
+    static final int MAX_VERSION_DOCUMENTS = 65_536;
+
+    /** Each version list's rendered registry form, for as long as the list itself is in memory. */
+    private final RenderedAnswers<VersionLists.Entry> versionDocuments = new RenderedAnswers<>(MAX_VERSION_DOCUMENTS);
 
     private final AsyncCache<Key, PublishedRelease> published;
 
@@ -89,8 +92,6 @@ public final class ProviderRegistryFace {
         this.policy = policy;
         this.rules = rules;
         this.executor = executor;
-        this.versionDocuments =
-                Caffeine.newBuilder().weakKeys().executor(Runnable::run).build();
         this.published = Caffeine.newBuilder()
                 .maximumWeight(memoryBytes)
                 .weigher((Key key, PublishedRelease release) -> release.estimatedBytes())
