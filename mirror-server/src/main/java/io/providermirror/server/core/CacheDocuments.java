@@ -120,6 +120,23 @@ public final class CacheDocuments {
         store.write(CacheLayout.versions(address), registryForm);
     }
 
+    /** When the mirror first saw each version of {@code address}; empty when it never stored a list of it. */
+    public Optional<VersionSightings> sightings(ProviderAddress address) throws IOException {
+        Optional<StoredDocument> stored = store.read(CacheLayout.sightings(address));
+        if (stored.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(VersionSightings.decode(stored.get().content()));
+        } catch (IOException | RuntimeException e) {
+            throw new Unreadable("the sightings of " + address + " are unreadable: " + e.getMessage(), e);
+        }
+    }
+
+    public void writeSightings(ProviderAddress address, VersionSightings sightings) throws IOException {
+        store.write(CacheLayout.sightings(address), sightings.encode());
+    }
+
     /** Stores {@code list} as the version list of its provider. */
     public void writeVersionList(VersionList list) throws IOException {
         store.write(CacheLayout.versions(list.address()), list.encode());

@@ -15,6 +15,8 @@ import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.core.Origins;
 import io.providermirror.server.core.PolicyDeniedException;
 import io.providermirror.server.core.ProviderPolicy;
+import io.providermirror.server.core.ReleaseAge;
+import io.providermirror.server.core.VersionSightings;
 import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.tlog.DecisionLog;
@@ -76,6 +78,7 @@ public final class ProviderMirror {
     private final Releases releases;
     private final Archives archives;
     private final KnownHashes knownHashes;
+    private final ReleaseAge releaseAge;
 
     /**
      * Fetches archives through {@code fills}, which module content shares: one set of places, leases and bounds for
@@ -96,8 +99,10 @@ public final class ProviderMirror {
             ProviderPolicy policy,
             OriginRules rules,
             MirrorAuth auth,
-            DecisionLog decisions) {
+            DecisionLog decisions,
+            ReleaseAge releaseAge) {
         this.policy = policy;
+        this.releaseAge = releaseAge;
         this.rules = rules;
         this.auth = auth;
         this.metadataTimeout = settings.metadataTimeout();
@@ -187,8 +192,36 @@ public final class ProviderMirror {
                                                         .next())
                                         .orElse("") + ")");
                     }
-                    return entry;
+                    return offered(address, entry);
                 });
+    }
+
+    /**
+     * {@code entry} without the versions the release-age quarantine holds back now; refused, naming the hold of the
+     * newest, when it holds back every version the policy lets in.
+     */
+    private VersionLists.Entry offered(ProviderAddress address, VersionLists.Entry entry) {
+        if (!releaseAge.active()) {
+            return entry;
+        }
+        VersionLists.Entry offered = lists.offered(
+                entry, version -> releaseAge.offered(address.toString(), version, evidence(entry, version)));
+        if (offered.allowedVersions() == 0 && entry.allowedVersions() > 0) {
+            ProviderVersion newest = entry.list().versions().keySet().stream()
+                    .filter(version -> policy.allows(address, version))
+                    .max(ProviderVersion::compareTo)
+                    .orElseThrow();
+            throw new PolicyDeniedException("every version of " + address + " is held back: "
+                    + releaseAge.refusal(address.toString(), newest, evidence(entry, newest)).orElse(""));
+        }
+        return offered;
+    }
+
+    private static ReleaseAge.Evidence evidence(VersionLists.Entry entry, ProviderVersion version) {
+        return new ReleaseAge.Evidence(
+                Optional.empty(),
+                entry.sightings().flatMap(s -> s.firstSeen(version)),
+                entry.sightings().map(VersionSightings::listedSince));
     }
 
     /**
@@ -223,6 +256,17 @@ public final class ProviderMirror {
         Optional<String> refused = policy.refusal(address, version);
         if (refused.isPresent()) {
             return CompletableFuture.failedFuture(new PolicyDeniedException(refused.get()));
+        }
+        if (releaseAge.active()) {
+            return withinDeadline(lists.get(address, Requester.CLIENT), address, "the version list")
+                    .thenCompose(list -> {
+                        Optional<String> held =
+                                releaseAge.refusal(address.toString(), version, evidence(list, version));
+                        return held.isPresent()
+                                ? CompletableFuture.failedFuture(new PolicyDeniedException(held.get()))
+                                : withinDeadline(
+                                        releases.get(address, version, Requester.CLIENT), address, "version " + version);
+                    });
         }
         return withinDeadline(releases.get(address, version, Requester.CLIENT), address, "version " + version);
     }
@@ -281,6 +325,14 @@ public final class ProviderMirror {
         Optional<String> refused = policy.refusal(address, version).or(() -> policy.refusal(platform));
         if (refused.isPresent()) {
             return CompletableFuture.failedFuture(new PolicyDeniedException(refused.get()));
+        }
+        if (releaseAge.active()) {
+            return withinDeadline(lists.get(address, Requester.CLIENT), address, "the version list")
+                    .thenCompose(list -> releaseAge
+                            .refusal(address.toString(), version, evidence(list, version))
+                            .<CompletableFuture<ArchiveSource>>map(
+                                    held -> CompletableFuture.failedFuture(new PolicyDeniedException(held)))
+                            .orElseGet(() -> archives.get(address, version, platform)));
         }
         return archives.get(address, version, platform);
     }

@@ -12,6 +12,7 @@ import io.providermirror.server.core.CacheLayout;
 import io.providermirror.server.core.Origins;
 import io.providermirror.server.core.ProviderPolicy;
 import io.providermirror.server.core.RenderedDocument;
+import io.providermirror.server.core.VersionSightings;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.ListedVersion;
 import io.providermirror.upstream.OriginException;
@@ -22,11 +23,13 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,10 +47,16 @@ public final class VersionLists {
 
     /**
      * A version list with its rendered {@code index.json} and the time it was fetched from the origin;
-     * {@code fromOrigin} when it was fetched (rather than read from disk) as it entered memory.
+     * {@code fromOrigin} when it was fetched (rather than read from disk) as it entered memory; {@code sightings}
+     * when the mirror first saw each version, if it knows.
      */
     public record Entry(
-            VersionList list, RenderedDocument index, Instant fetchedAt, boolean fromOrigin, int allowedVersions) {
+            VersionList list,
+            RenderedDocument index,
+            Instant fetchedAt,
+            boolean fromOrigin,
+            int allowedVersions,
+            Optional<VersionSightings> sightings) {
         /**
          * Roughly the heap this entry holds: the rendered bytes plus the parsed versions and platforms, and the
          * registry form the providers.v1 face renders of it when asked (counted whether or not it was).
@@ -191,7 +200,7 @@ public final class VersionLists {
         try {
             Optional<CacheDocuments.Dated<VersionList>> stored = documents.versionList(address);
             if (stored.isPresent()) {
-                return entry(stored.get().value(), stored.get().storedAt(), false);
+                return entry(stored.get().value(), stored.get().storedAt(), false, readSightings(address));
             }
         } catch (CacheDocuments.Unreadable e) {
             LOG.warn(
@@ -230,7 +239,55 @@ public final class VersionLists {
         } catch (IOException e) {
             LOG.warn("cannot store the version list of {}: {}", address, e.toString());
         }
-        return entry(fetched.list(), clock.instant(), true);
+        Instant now = clock.instant();
+        return entry(fetched.list(), now, true, sighted(address, fetched.list(), now));
+    }
+
+    /**
+     * The sightings of {@code address} with the versions of {@code list}, seen at {@code now}, stored when that adds
+     * any; what was stored before when it cannot be stored.
+     */
+    private Optional<VersionSightings> sighted(ProviderAddress address, VersionList list, Instant now) {
+        Optional<VersionSightings> earlier = readSightings(address);
+        if (earlier.isPresent() && !earlier.get().lacksAny(list.versions().keySet())) {
+            return earlier;
+        }
+        VersionSightings updated =
+                VersionSightings.update(earlier, list.versions().keySet(), now);
+        try {
+            documents.writeSightings(address, updated);
+            return Optional.of(updated);
+        } catch (IOException e) {
+            LOG.warn("cannot store when the versions of {} were first seen: {}", address, e.toString());
+            return earlier;
+        }
+    }
+
+    private Optional<VersionSightings> readSightings(ProviderAddress address) {
+        try {
+            return documents.sightings(address);
+        } catch (IOException e) {
+            LOG.warn("cannot read when the versions of {} were first seen: {}", address, e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * {@code entry} with only the versions {@code offered} lets in, its {@code index.json} rendered again; the same
+     * entry when that leaves every version in.
+     */
+    Entry offered(Entry entry, Predicate<ProviderVersion> offered) {
+        Map<ProviderVersion, ListedVersion> kept = new LinkedHashMap<>();
+        entry.list().versions().forEach((version, listed) -> {
+            if (!policy.allows(entry.list().address(), version) || offered.test(version)) {
+                kept.put(version, listed);
+            }
+        });
+        if (kept.size() == entry.list().versions().size()) {
+            return entry;
+        }
+        return entry(
+                new VersionList(entry.list().address(), kept), entry.fetchedAt(), entry.fromOrigin(), entry.sightings());
     }
 
     private boolean isStale(Entry entry) {
@@ -287,7 +344,7 @@ public final class VersionLists {
             return documents
                     .versionList(address)
                     .filter(stored -> stored.storedAt().isAfter(entry.fetchedAt()))
-                    .map(stored -> entry(stored.value(), stored.storedAt(), false))
+                    .map(stored -> entry(stored.value(), stored.storedAt(), false, readSightings(address)))
                     .filter(stored -> !isStale(stored));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
@@ -295,7 +352,8 @@ public final class VersionLists {
     }
 
     /** Renders {@code index.json} once, with only the versions the policy lets in. */
-    private Entry entry(VersionList list, Instant fetchedAt, boolean fromOrigin) {
+    private Entry entry(
+            VersionList list, Instant fetchedAt, boolean fromOrigin, Optional<VersionSightings> sightings) {
         ObjectNode root = JSON.createObjectNode();
         ObjectNode versions = root.putObject("versions");
         int allowed = 0;
@@ -306,7 +364,7 @@ public final class VersionLists {
             }
         }
         try {
-            return new Entry(list, new RenderedDocument(JSON.writeValueAsBytes(root)), fetchedAt, fromOrigin, allowed);
+            return new Entry(list, new RenderedDocument(JSON.writeValueAsBytes(root)), fetchedAt, fromOrigin, allowed, sightings);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -51,7 +51,9 @@ public final class ModulePolicy {
             }
             boolean anyVersion = rule.versions() == null || rule.versions().isBlank();
             String text = "policy.modules." + kind + "[" + i + "] (module \"" + rule.module() + "\""
-                    + (anyVersion ? "" : ", versions \"" + rule.versions() + "\"") + ")";
+                    + (anyVersion ? "" : ", versions \"" + rule.versions() + "\"")
+                    + (rule.reason() == null || rule.reason().isBlank() ? "" : ", reason \"" + rule.reason() + "\"")
+                    + ")";
             rules.add(new Rule(parts, VersionConstraints.parse(rule.versions()), anyVersion, text));
         }
         return List.copyOf(rules);

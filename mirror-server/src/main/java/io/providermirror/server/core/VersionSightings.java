@@ -1,0 +1,86 @@
+package io.providermirror.server.core;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.providermirror.model.ProviderVersion;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * When the mirror first saw each version in its origin's list ({@code sightings.json} beside the version list):
+ * {@code listedSince} is when it first saw the list at all; a version in that first list has no time of its own
+ * (it is at least as old as the list), a version that appeared later has the time of the list that first had it.
+ * What the release-age quarantine reads as evidence; kept in the cache, so it survives restarts.
+ */
+public record VersionSightings(Instant listedSince, Map<ProviderVersion, Optional<Instant>> versions) {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public VersionSightings {
+        versions = java.util.Collections.unmodifiableMap(new TreeMap<>(versions));
+    }
+
+    /** The sightings after the origin listed {@code listed} at {@code now}; {@code earlier} when there were any. */
+    public static VersionSightings update(
+            Optional<VersionSightings> earlier, Collection<ProviderVersion> listed, Instant now) {
+        if (earlier.isEmpty()) {
+            Map<ProviderVersion, Optional<Instant>> first = new TreeMap<>();
+            listed.forEach(version -> first.put(version, Optional.empty()));
+            return new VersionSightings(now, first);
+        }
+        Map<ProviderVersion, Optional<Instant>> versions = new TreeMap<>(earlier.get().versions());
+        listed.forEach(version -> versions.putIfAbsent(version, Optional.of(now)));
+        return new VersionSightings(earlier.get().listedSince(), versions);
+    }
+
+    /** Whether {@link #update} with {@code listed} would add a version. */
+    public boolean lacksAny(Collection<ProviderVersion> listed) {
+        return !versions.keySet().containsAll(listed);
+    }
+
+    /** When the mirror saw {@code version} appear, if it appeared after the first list. */
+    public Optional<Instant> firstSeen(ProviderVersion version) {
+        return versions.getOrDefault(version, Optional.empty());
+    }
+
+    byte[] encode() {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("listedSince", listedSince.toString());
+        ObjectNode versionsNode = root.putObject("versions");
+        versions.forEach((version, seen) -> {
+            if (seen.isPresent()) {
+                versionsNode.put(version.canonical(), seen.get().toString());
+            } else {
+                versionsNode.putNull(version.canonical());
+            }
+        });
+        try {
+            return JSON.writeValueAsBytes(root);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static VersionSightings decode(byte[] content) throws IOException {
+        JsonNode root = JSON.readTree(content);
+        Instant since = Instant.parse(root.path("listedSince").asText());
+        Map<ProviderVersion, Optional<Instant>> versions = new TreeMap<>();
+        for (Map.Entry<String, JsonNode> field : root.path("versions").properties()) {
+            Optional<ProviderVersion> version = ProviderVersion.parse(field.getKey());
+            if (version.isPresent()) {
+                versions.put(
+                        version.get(),
+                        field.getValue().isTextual()
+                                ? Optional.of(Instant.parse(field.getValue().textValue()))
+                                : Optional.empty());
+            }
+        }
+        return new VersionSightings(since, versions);
+    }
+}
