@@ -30,7 +30,8 @@ public record AllowEarly(String provider, String module, String version, String 
             }
         }
         if (version == null || ProviderVersion.parse(version).isEmpty()) {
-            throw new IllegalArgumentException("version: '" + version + "' (expected: one exact version such as 5.31.1)");
+            throw new IllegalArgumentException(
+                    "version: '" + version + "' (expected: one exact version such as 5.31.1)");
         }
         if (reason == null || reason.isBlank()) {
             throw new IllegalArgumentException("reason: missing (expected: why this version may come in early)");
@@ -53,14 +54,16 @@ public record AllowEarly(String provider, String module, String version, String 
             throw new IllegalArgumentException("expires: missing (expected: a date such as 2026-12-31)");
         }
         try {
-            return LocalDate.parse(expires).plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant();
+            return LocalDate.parse(expires)
+                    .plusDays(1)
+                    .atStartOfDay(ZoneOffset.UTC)
+                    .toInstant();
         } catch (DateTimeParseException notDate) {
             try {
                 return Instant.parse(expires);
             } catch (DateTimeParseException e) {
-                throw new IllegalArgumentException(
-                        "expires: '" + expires + "' (expected: a date such as 2026-12-31 or an instant such as "
-                                + "2026-12-31T12:00:00Z)");
+                throw new IllegalArgumentException("expires: '" + expires
+                        + "' (expected: a date such as 2026-12-31 or an instant such as " + "2026-12-31T12:00:00Z)");
             }
         }
     }

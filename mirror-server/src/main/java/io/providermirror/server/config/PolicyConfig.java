@@ -41,10 +41,12 @@ public record PolicyConfig(
                     "minimumReleaseAge: " + minimumReleaseAge + " (expected: a duration >= 0, such as 7d)");
         }
         if (!List.of("allow", "hold").contains(unknownReleaseAge)) {
-            throw new IllegalArgumentException("unknownReleaseAge: '" + unknownReleaseAge + "' (expected: allow or hold)");
+            throw new IllegalArgumentException(
+                    "unknownReleaseAge: '" + unknownReleaseAge + "' (expected: allow or hold)");
         }
         if (!List.of("enforce", "dryRun").contains(releaseAgeMode)) {
-            throw new IllegalArgumentException("releaseAgeMode: '" + releaseAgeMode + "' (expected: enforce or dryRun)");
+            throw new IllegalArgumentException(
+                    "releaseAgeMode: '" + releaseAgeMode + "' (expected: enforce or dryRun)");
         }
         for (String platform : platforms) {
             try {

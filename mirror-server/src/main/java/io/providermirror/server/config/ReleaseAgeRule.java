@@ -21,7 +21,8 @@ public record ReleaseAgeRule(String provider, String module, Duration minimumAge
             module = new ModuleRule(module, null).module();
         }
         if (minimumAge == null || minimumAge.isNegative()) {
-            throw new IllegalArgumentException("minimumAge: " + minimumAge + " (expected: a duration >= 0, such as 3d)");
+            throw new IllegalArgumentException(
+                    "minimumAge: " + minimumAge + " (expected: a duration >= 0, such as 3d)");
         }
     }
 

@@ -75,7 +75,8 @@ public final class ReleaseAge {
 
     /** Whether any version could be held: a minimum age above zero, here or in an override. */
     public boolean active() {
-        return !minimum.isZero() || overrides.stream().anyMatch(o -> !o.minimumAge().isZero());
+        return !minimum.isZero()
+                || overrides.stream().anyMatch(o -> !o.minimumAge().isZero());
     }
 
     /**

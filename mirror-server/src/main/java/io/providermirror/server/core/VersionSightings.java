@@ -34,7 +34,8 @@ public record VersionSightings(Instant listedSince, Map<ProviderVersion, Optiona
             listed.forEach(version -> first.put(version, Optional.empty()));
             return new VersionSightings(now, first);
         }
-        Map<ProviderVersion, Optional<Instant>> versions = new TreeMap<>(earlier.get().versions());
+        Map<ProviderVersion, Optional<Instant>> versions =
+                new TreeMap<>(earlier.get().versions());
         listed.forEach(version -> versions.putIfAbsent(version, Optional.of(now)));
         return new VersionSightings(earlier.get().listedSince(), versions);
     }

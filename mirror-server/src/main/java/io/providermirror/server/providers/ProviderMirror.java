@@ -16,8 +16,8 @@ import io.providermirror.server.core.Origins;
 import io.providermirror.server.core.PolicyDeniedException;
 import io.providermirror.server.core.ProviderPolicy;
 import io.providermirror.server.core.ReleaseAge;
-import io.providermirror.server.core.VersionSightings;
 import io.providermirror.server.core.RenderedDocument;
+import io.providermirror.server.core.VersionSightings;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.tlog.DecisionLog;
 import io.providermirror.upstream.OriginException;
@@ -79,6 +79,7 @@ public final class ProviderMirror {
     private final Archives archives;
     private final KnownHashes knownHashes;
     private final ReleaseAge releaseAge;
+    private final Clock clock;
 
     /**
      * Fetches archives through {@code fills}, which module content shares: one set of places, leases and bounds for
@@ -103,6 +104,7 @@ public final class ProviderMirror {
             ReleaseAge releaseAge) {
         this.policy = policy;
         this.releaseAge = releaseAge;
+        this.clock = clock;
         this.rules = rules;
         this.auth = auth;
         this.metadataTimeout = settings.metadataTimeout();
@@ -212,16 +214,27 @@ public final class ProviderMirror {
                     .max(ProviderVersion::compareTo)
                     .orElseThrow();
             throw new PolicyDeniedException("every version of " + address + " is held back: "
-                    + releaseAge.refusal(address.toString(), newest, evidence(entry, newest)).orElse(""));
+                    + releaseAge
+                            .refusal(address.toString(), newest, evidence(entry, newest))
+                            .orElse(""));
         }
         return offered;
     }
 
-    private static ReleaseAge.Evidence evidence(VersionLists.Entry entry, ProviderVersion version) {
+    /**
+     * What the mirror knows of when {@code version} was released: when it first saw it in the origin's list, or that
+     * it was in the first list it saw. A version the list does not have yet is seen now, for the first time.
+     */
+    private ReleaseAge.Evidence evidence(VersionLists.Entry entry, ProviderVersion version) {
+        if (entry.sightings().isEmpty()) {
+            return ReleaseAge.Evidence.NONE;
+        }
+        VersionSightings sightings = entry.sightings().get();
+        if (!sightings.versions().containsKey(version)) {
+            return new ReleaseAge.Evidence(Optional.empty(), Optional.of(clock.instant()), Optional.empty());
+        }
         return new ReleaseAge.Evidence(
-                Optional.empty(),
-                entry.sightings().flatMap(s -> s.firstSeen(version)),
-                entry.sightings().map(VersionSightings::listedSince));
+                Optional.empty(), sightings.firstSeen(version), Optional.of(sightings.listedSince()));
     }
 
     /**
@@ -265,7 +278,9 @@ public final class ProviderMirror {
                         return held.isPresent()
                                 ? CompletableFuture.failedFuture(new PolicyDeniedException(held.get()))
                                 : withinDeadline(
-                                        releases.get(address, version, Requester.CLIENT), address, "version " + version);
+                                        releases.get(address, version, Requester.CLIENT),
+                                        address,
+                                        "version " + version);
                     });
         }
         return withinDeadline(releases.get(address, version, Requester.CLIENT), address, "version " + version);

@@ -287,7 +287,10 @@ public final class VersionLists {
             return entry;
         }
         return entry(
-                new VersionList(entry.list().address(), kept), entry.fetchedAt(), entry.fromOrigin(), entry.sightings());
+                new VersionList(entry.list().address(), kept),
+                entry.fetchedAt(),
+                entry.fromOrigin(),
+                entry.sightings());
     }
 
     private boolean isStale(Entry entry) {
@@ -352,8 +355,7 @@ public final class VersionLists {
     }
 
     /** Renders {@code index.json} once, with only the versions the policy lets in. */
-    private Entry entry(
-            VersionList list, Instant fetchedAt, boolean fromOrigin, Optional<VersionSightings> sightings) {
+    private Entry entry(VersionList list, Instant fetchedAt, boolean fromOrigin, Optional<VersionSightings> sightings) {
         ObjectNode root = JSON.createObjectNode();
         ObjectNode versions = root.putObject("versions");
         int allowed = 0;
@@ -364,7 +366,13 @@ public final class VersionLists {
             }
         }
         try {
-            return new Entry(list, new RenderedDocument(JSON.writeValueAsBytes(root)), fetchedAt, fromOrigin, allowed, sightings);
+            return new Entry(
+                    list,
+                    new RenderedDocument(JSON.writeValueAsBytes(root)),
+                    fetchedAt,
+                    fromOrigin,
+                    allowed,
+                    sightings);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
