@@ -58,6 +58,12 @@ public final class CacheLayout {
                 MODULES, address.hostname(), address.namespace(), address.name(), address.system(), "versions.json");
     }
 
+    /** When the mirror first saw each version of module {@code address} ({@link VersionSightings}). */
+    public static CacheKey moduleSightings(ModuleAddress address) {
+        return CacheKey.of(
+                MODULES, address.hostname(), address.namespace(), address.name(), address.system(), "sightings.json");
+    }
+
     /**
      * The pin of a module version. Kept by the version without build metadata, as the CLI matches versions: the
      * spellings {@code 1.0.0} and {@code 1.0.0+x} of one version share one pin (and one archive).

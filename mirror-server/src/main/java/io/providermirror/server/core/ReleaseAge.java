@@ -42,6 +42,10 @@ public final class ReleaseAge {
     /** A version held back: the rule's words and when it becomes available (none when its age is unknown). */
     public record Hold(String rule, Optional<Instant> availableAt, String evidence) {}
 
+    /** No quarantine: nothing is ever held. */
+    public static final ReleaseAge NONE =
+            new ReleaseAge(new PolicyConfig(null, null, null, null), Clock.systemUTC(), null, DecisionLog.NONE);
+
     private record AgeRule(AddressPattern pattern, Duration minimumAge, String text) {}
 
     private final Duration minimum;

@@ -50,6 +50,28 @@ public record VersionSightings(Instant listedSince, Map<ProviderVersion, Optiona
         return versions.getOrDefault(version, Optional.empty());
     }
 
+    /**
+     * What {@code sightings} and the origin's {@code published} date say of when {@code version} was released. A
+     * version the sightings do not have yet is seen now, for the first time; without sightings only the origin's
+     * date is known.
+     */
+    public static ReleaseAge.Evidence evidence(
+            Optional<VersionSightings> sightings,
+            ProviderVersion version,
+            Optional<Instant> published,
+            java.time.Clock clock) {
+        if (sightings.isEmpty()) {
+            return new ReleaseAge.Evidence(published, Optional.empty(), Optional.empty());
+        }
+        if (!sightings.get().versions().containsKey(version)) {
+            return new ReleaseAge.Evidence(published, Optional.of(clock.instant()), Optional.empty());
+        }
+        return new ReleaseAge.Evidence(
+                published,
+                sightings.get().firstSeen(version),
+                Optional.of(sightings.get().listedSince()));
+    }
+
     byte[] encode() {
         ObjectNode root = JSON.createObjectNode();
         root.put("listedSince", listedSince.toString());

@@ -221,20 +221,8 @@ public final class ProviderMirror {
         return offered;
     }
 
-    /**
-     * What the mirror knows of when {@code version} was released: when it first saw it in the origin's list, or that
-     * it was in the first list it saw. A version the list does not have yet is seen now, for the first time.
-     */
     private ReleaseAge.Evidence evidence(VersionLists.Entry entry, ProviderVersion version) {
-        if (entry.sightings().isEmpty()) {
-            return ReleaseAge.Evidence.NONE;
-        }
-        VersionSightings sightings = entry.sightings().get();
-        if (!sightings.versions().containsKey(version)) {
-            return new ReleaseAge.Evidence(Optional.empty(), Optional.of(clock.instant()), Optional.empty());
-        }
-        return new ReleaseAge.Evidence(
-                Optional.empty(), sightings.firstSeen(version), Optional.of(sightings.listedSince()));
+        return VersionSightings.evidence(entry.sightings(), version, Optional.empty(), clock);
     }
 
     /**

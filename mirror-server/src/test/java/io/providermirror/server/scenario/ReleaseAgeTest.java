@@ -6,7 +6,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.providermirror.testkit.FakeModuleRegistry;
 import io.providermirror.testkit.FakeOriginExtension;
+import io.providermirror.testkit.ModuleArchives;
 import io.providermirror.testkit.PrometheusScrape;
 import io.providermirror.testkit.SettableClock;
 import java.io.IOException;
@@ -35,6 +37,7 @@ final class ReleaseAgeTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration WEEK = Duration.ofDays(7);
+    private static final String MODULES = "/registry/" + MirrorFixture.HOST + "/modules.v1/";
 
     @TempDir
     Path tmp;
@@ -199,6 +202,47 @@ final class ReleaseAgeTest {
             assertThat(metrics.value("mirror_release_age_holds_total", "mode", "dryRun", "answer", "listing"))
                     .isGreaterThanOrEqualTo(1);
             assertThat(scrape(mirror)).doesNotContain("mode=\"enforce\"");
+        }
+    }
+
+    private static List<String> moduleVersions(MirrorFixture mirror) throws Exception {
+        HttpResponse<byte[]> response = mirror.get(MODULES + "corp/net/aws/versions");
+        assertThat(response.statusCode()).isEqualTo(200);
+        List<String> versions = new ArrayList<>();
+        for (JsonNode version :
+                JSON.readTree(response.body()).get("modules").get(0).get("versions")) {
+            versions.add(version.get("version").asText());
+        }
+        return versions;
+    }
+
+    @Test
+    void aYoungModuleVersionIsLeftOutOfVersionsAndLatestAndRefusedUntilItAgesIn() throws Exception {
+        FakeModuleRegistry registry = FakeModuleRegistry.withFullApi(fixture.origin());
+        registry.serveArchive("/archives/m.tar.gz", ModuleArchives.tarGz(Map.of("main.tf", "# m\n")));
+        try (MirrorFixture mirror = start("enforce")) {
+            registry.publish("corp", "net", "aws", "1.0.0", "/archives/m.tar.gz");
+            assertThat(moduleVersions(mirror)).containsExactly("1.0.0");
+            registry.publish("corp", "net", "aws", "1.1.0", "/archives/m.tar.gz");
+            clock.advance(Duration.ofMinutes(2));
+            Instant seen = clock.instant();
+            moduleVersions(mirror);
+            await().atMost(Duration.ofSeconds(60)).until(() -> sightings("aws").contains("\"1.1.0\""));
+
+            assertThat(moduleVersions(mirror)).containsExactly("1.0.0");
+            HttpResponse<byte[]> latest = mirror.get(MODULES + "corp/net/aws");
+            assertThat(latest.statusCode()).isEqualTo(200);
+            assertThat(JSON.readTree(latest.body()).get("version").asText()).isEqualTo("1.0.0");
+            HttpResponse<byte[]> refused = mirror.get(MODULES + "corp/net/aws/1.1.0/download");
+            assertThat(refused.statusCode()).isEqualTo(404);
+            assertThat(error(refused))
+                    .contains("module example.test/corp/net/aws 1.1.0 is held back by policy.minimumReleaseAge (7d)")
+                    .contains("it becomes available on " + seen.plus(WEEK));
+
+            clock.advance(WEEK);
+            assertThat(moduleVersions(mirror)).containsExactlyInAnyOrder("1.0.0", "1.1.0");
+            assertThat(mirror.get(MODULES + "corp/net/aws/1.1.0/download").statusCode())
+                    .isEqualTo(204);
         }
     }
 

@@ -5,9 +5,15 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.core.PolicyDeniedException;
+import io.providermirror.server.core.ReleaseAge;
 import io.providermirror.server.core.RenderedDocument;
+import io.providermirror.server.core.VersionSightings;
 import io.providermirror.upstream.ModuleRegistryClient;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.BiFunction;
 
 /**
  * The module registry's {@code versions} answers: a module's version list filtered by the policy and rendered once
@@ -20,12 +26,44 @@ final class ModuleVersionAnswers {
     private record Rendered(ModuleVersions.Entry entry, RenderedDocument document) {}
 
     private final ModulePolicy policy;
+    private final ReleaseAge ages;
+    private final BiFunction<ModuleAddress, ProviderVersion, Optional<Instant>> published;
+    private final Clock clock;
     // Bounded like every cache keyed by what clients send; an answer is small (a few dozen versions).
     private final Cache<ModuleAddress, Rendered> rendered =
             Caffeine.newBuilder().maximumSize(10_000).build();
 
-    ModuleVersionAnswers(ModulePolicy policy) {
+    /** @param published when an origin said a version was published, if one did (blocking) */
+    ModuleVersionAnswers(
+            ModulePolicy policy, BiFunction<ModuleAddress, ProviderVersion, Optional<Instant>> published, Clock clock) {
         this.policy = policy;
+        this.ages = policy.releaseAge();
+        this.published = published;
+        this.clock = clock;
+    }
+
+    /** Whether the release-age quarantine may hold versions back. */
+    boolean holdsBack() {
+        return ages.active();
+    }
+
+    /**
+     * Refuses {@code version} with a {@link PolicyDeniedException} when the release-age quarantine holds it back.
+     * Blocking: may read what the mirror learnt of the module.
+     */
+    void refuseHeld(ModuleAddress address, ProviderVersion version, ModuleVersions.Entry entry) {
+        Optional<String> held = ages.refusal(moduleKey(address), version, evidence(address, version, entry));
+        if (held.isPresent()) {
+            throw new PolicyDeniedException("module " + held.get());
+        }
+    }
+
+    private ReleaseAge.Evidence evidence(ModuleAddress address, ProviderVersion version, ModuleVersions.Entry entry) {
+        return VersionSightings.evidence(entry.sightings(), version, published.apply(address, version), clock);
+    }
+
+    private static String moduleKey(ModuleAddress address) {
+        return address.hostname() + "/" + address.namespace() + "/" + address.name() + "/" + address.system();
     }
 
     /** The {@code versions} answer for {@code entry}, the list {@code address} has now. */
@@ -34,7 +72,7 @@ final class ModuleVersionAnswers {
     @SuppressWarnings("ReferenceEquality")
     RenderedDocument rendered(ModuleAddress address, ModuleVersions.Entry entry) {
         Rendered known = rendered.getIfPresent(address);
-        if (known != null && known.entry() == entry) {
+        if (known != null && known.entry() == entry && !ages.active()) {
             return known.document();
         }
         RenderedDocument document = render(allowed(address, entry));
@@ -51,6 +89,17 @@ final class ModuleVersionAnswers {
         List<ProviderVersion> allowed = entry.versions().stream()
                 .filter(version -> policy.allows(address, version))
                 .toList();
+        if (ages.active() && !allowed.isEmpty()) {
+            List<ProviderVersion> offered = allowed.stream()
+                    .filter(version -> ages.offered(moduleKey(address), version, evidence(address, version, entry)))
+                    .toList();
+            if (offered.isEmpty()) {
+                ProviderVersion newest =
+                        allowed.stream().max(ProviderVersion::compareTo).orElseThrow();
+                refuseHeld(address, newest, entry);
+            }
+            return offered;
+        }
         if (allowed.isEmpty() && !entry.versions().isEmpty()) {
             throw new PolicyDeniedException("the policy refuses every version of module " + address
                     + " its origin lists ("

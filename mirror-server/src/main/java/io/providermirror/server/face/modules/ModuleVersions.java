@@ -7,6 +7,7 @@ import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.Futures;
 import io.providermirror.server.core.ModuleOrigins;
+import io.providermirror.server.core.VersionSightings;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.OriginException;
@@ -35,8 +36,11 @@ final class ModuleVersions {
 
     private static final Logger LOG = LoggerFactory.getLogger(ModuleVersions.class);
 
-    /** A module's versions in the origin's order, and when they were fetched from it. */
-    record Entry(List<ProviderVersion> versions, Instant fetchedAt) {}
+    /**
+     * A module's versions in the origin's order, when they were fetched from it, and when the mirror first saw each
+     * (if it knows).
+     */
+    record Entry(List<ProviderVersion> versions, Instant fetchedAt, Optional<VersionSightings> sightings) {}
 
     private final ModuleOrigins origins;
     private final CacheDocuments documents;
@@ -110,7 +114,8 @@ final class ModuleVersions {
         try {
             Optional<Entry> entry = documents
                     .moduleVersionList(address)
-                    .map(stored -> new Entry(DistinctVersions.of(stored.value()).listed(), stored.storedAt()));
+                    .map(stored -> new Entry(
+                            DistinctVersions.of(stored.value()).listed(), stored.storedAt(), readSightings(address)));
             entry.ifPresent(known -> memory.put(address, known));
             return entry;
         } catch (CacheDocuments.Unreadable e) {
@@ -119,6 +124,31 @@ final class ModuleVersions {
             return Optional.empty();
         } catch (IOException e) {
             LOG.warn("cannot read the cached version list of module {}: {}", address, e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /** The sightings of {@code address} with {@code listed} seen at {@code now}, stored when that adds any. */
+    private Optional<VersionSightings> sighted(ModuleAddress address, List<ProviderVersion> listed, Instant now) {
+        Optional<VersionSightings> earlier = readSightings(address);
+        if (earlier.isPresent() && !earlier.get().lacksAny(listed)) {
+            return earlier;
+        }
+        VersionSightings updated = VersionSightings.update(earlier, listed, now);
+        try {
+            documents.writeSightings(address, updated);
+            return Optional.of(updated);
+        } catch (IOException e) {
+            LOG.warn("cannot store when the versions of module {} were first seen: {}", address, e.getMessage());
+            return earlier;
+        }
+    }
+
+    private Optional<VersionSightings> readSightings(ModuleAddress address) {
+        try {
+            return documents.sightings(address);
+        } catch (IOException e) {
+            LOG.warn("cannot read when the versions of module {} were first seen: {}", address, e.getMessage());
             return Optional.empty();
         }
     }
@@ -166,7 +196,8 @@ final class ModuleVersions {
                         }
                         DistinctVersions distinct = DistinctVersions.of(fetched.versions());
                         distinct.twins().forEach(twin -> twinListed(address, twin, distinct));
-                        Entry entry = new Entry(distinct.listed(), clock.instant());
+                        Instant now = clock.instant();
+                        Entry entry = new Entry(distinct.listed(), now, sighted(address, distinct.listed(), now));
                         memory.put(address, entry);
                         started.complete(entry);
                     } catch (RuntimeException e) {
