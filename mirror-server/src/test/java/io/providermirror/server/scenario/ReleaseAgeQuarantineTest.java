@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code policy.allowEarly} and an override let it in at once; dry-run mode lets it in and counts it; a deny rule's
  * reason reaches the refusal.
  */
-final class ReleaseAgeTest {
+final class ReleaseAgeQuarantineTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration WEEK = Duration.ofDays(7);
