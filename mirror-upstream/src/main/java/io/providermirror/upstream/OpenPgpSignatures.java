@@ -44,6 +44,21 @@ public final class OpenPgpSignatures {
     private OpenPgpSignatures() {}
 
     /**
+     * When the signature in {@code signature} says it was made (its creation time, set by whoever signed), the latest
+     * when it holds several; empty when it holds none that can be read. What the release-age quarantine reads of a
+     * provider release whose signature verified.
+     */
+    public static java.util.Optional<Instant> creationTime(byte[] signature) {
+        try {
+            return readSignatures(signature).stream()
+                    .map(candidate -> candidate.getCreationTime().toInstant())
+                    .max(Instant::compareTo);
+        } catch (RuntimeException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    /**
      * Returns the hex key ID of the key that made a valid signature over {@code document}, its dates judged at
      * {@code at}.
      *

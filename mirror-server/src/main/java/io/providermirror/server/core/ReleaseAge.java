@@ -83,6 +83,11 @@ public final class ReleaseAge {
                 || overrides.stream().anyMatch(o -> !o.minimumAge().isZero());
     }
 
+    /** Whether this quarantine only counts and logs ({@code policy.releaseAgeMode: dryRun}). */
+    public boolean dryRun() {
+        return dryRun;
+    }
+
     /**
      * Whether {@code version} of {@code address} is left out of a version list now (counted; in dry-run mode only
      * counted).
@@ -184,7 +189,7 @@ public final class ReleaseAge {
 
     private static String describe(Evidence evidence) {
         List<String> parts = new ArrayList<>();
-        evidence.published().ifPresent(at -> parts.add("published " + at));
+        evidence.published().ifPresent(at -> parts.add("dated by its origin (published or signed) " + at));
         evidence.firstSeen().ifPresent(at -> parts.add("first seen by this mirror " + at));
         return String.join(", ", parts);
     }

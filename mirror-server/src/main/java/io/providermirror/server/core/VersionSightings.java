@@ -15,15 +15,25 @@ import java.util.TreeMap;
 /**
  * When the mirror first saw each version in its origin's list ({@code sightings.json} beside the version list):
  * {@code listedSince} is when it first saw the list at all; a version in that first list has no time of its own
- * (it is at least as old as the list), a version that appeared later has the time of the list that first had it.
+ * (it is at least as old as the list), a version that appeared later has the time of the list that first had it;
+ * {@code signed} holds when the origin signed a provider release the mirror verified.
  * What the release-age quarantine reads as evidence; kept in the cache, so it survives restarts.
  */
-public record VersionSightings(Instant listedSince, Map<ProviderVersion, Optional<Instant>> versions) {
+public record VersionSightings(
+        Instant listedSince, Map<ProviderVersion, Optional<Instant>> versions, Map<ProviderVersion, Instant> signed) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public VersionSightings {
         versions = java.util.Collections.unmodifiableMap(new TreeMap<>(versions));
+        signed = java.util.Collections.unmodifiableMap(new TreeMap<>(signed));
+    }
+
+    /** {@code this}, with {@code version}'s origin signature made at {@code at} (a provider release verified). */
+    public VersionSightings withSigned(ProviderVersion version, Instant at) {
+        Map<ProviderVersion, Instant> more = new TreeMap<>(signed);
+        more.put(version, at);
+        return new VersionSightings(listedSince, versions, more);
     }
 
     /** The sightings after the origin listed {@code listed} at {@code now}; {@code earlier} when there were any. */
@@ -32,12 +42,13 @@ public record VersionSightings(Instant listedSince, Map<ProviderVersion, Optiona
         if (earlier.isEmpty()) {
             Map<ProviderVersion, Optional<Instant>> first = new TreeMap<>();
             listed.forEach(version -> first.put(version, Optional.empty()));
-            return new VersionSightings(now, first);
+            return new VersionSightings(now, first, Map.of());
         }
         Map<ProviderVersion, Optional<Instant>> versions =
                 new TreeMap<>(earlier.get().versions());
         listed.forEach(version -> versions.putIfAbsent(version, Optional.of(now)));
-        return new VersionSightings(earlier.get().listedSince(), versions);
+        return new VersionSightings(
+                earlier.get().listedSince(), versions, earlier.get().signed());
     }
 
     /** Whether {@link #update} with {@code listed} would add a version. */
@@ -63,6 +74,9 @@ public record VersionSightings(Instant listedSince, Map<ProviderVersion, Optiona
         if (sightings.isEmpty()) {
             return new ReleaseAge.Evidence(published, Optional.empty(), Optional.empty());
         }
+        if (published.isEmpty()) {
+            published = Optional.ofNullable(sightings.get().signed().get(version));
+        }
         if (!sightings.get().versions().containsKey(version)) {
             return new ReleaseAge.Evidence(published, Optional.of(clock.instant()), Optional.empty());
         }
@@ -75,6 +89,8 @@ public record VersionSightings(Instant listedSince, Map<ProviderVersion, Optiona
     byte[] encode() {
         ObjectNode root = JSON.createObjectNode();
         root.put("listedSince", listedSince.toString());
+        ObjectNode signedNode = root.putObject("signed");
+        signed.forEach((version, at) -> signedNode.put(version.canonical(), at.toString()));
         ObjectNode versionsNode = root.putObject("versions");
         versions.forEach((version, seen) -> {
             if (seen.isPresent()) {
@@ -104,6 +120,12 @@ public record VersionSightings(Instant listedSince, Map<ProviderVersion, Optiona
                                 : Optional.empty());
             }
         }
-        return new VersionSightings(since, versions);
+        Map<ProviderVersion, Instant> signed = new TreeMap<>();
+        for (Map.Entry<String, JsonNode> field : root.path("signed").properties()) {
+            ProviderVersion.parse(field.getKey())
+                    .ifPresent(version ->
+                            signed.put(version, Instant.parse(field.getValue().asText())));
+        }
+        return new VersionSightings(since, versions, signed);
     }
 }

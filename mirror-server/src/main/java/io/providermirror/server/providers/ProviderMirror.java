@@ -222,7 +222,42 @@ public final class ProviderMirror {
     }
 
     private ReleaseAge.Evidence evidence(VersionLists.Entry entry, ProviderVersion version) {
-        return VersionSightings.evidence(entry.sightings(), version, Optional.empty(), clock);
+        return evidence(entry, version, Optional.empty());
+    }
+
+    private ReleaseAge.Evidence evidence(
+            VersionLists.Entry entry, ProviderVersion version, Optional<java.time.Instant> signedAt) {
+        return VersionSightings.evidence(entry.sightings(), version, signedAt, clock);
+    }
+
+    /**
+     * The verified release of {@code version} unless the release-age quarantine holds it back: judged by when the
+     * mirror first saw it before anything is fetched, then again with when its origin signed it.
+     */
+    private CompletableFuture<Releases.Entry> agedRelease(ProviderAddress address, ProviderVersion version) {
+        return withinDeadline(lists.get(address, Requester.CLIENT), address, "the version list")
+                .thenCompose(list -> {
+                    // Refused before anything is fetched when enforcing; a dry run judges (and counts) once, below.
+                    Optional<String> held = releaseAge.dryRun()
+                            ? Optional.empty()
+                            : releaseAge.refusal(address.toString(), version, evidence(list, version));
+                    if (held.isPresent()) {
+                        return CompletableFuture.failedFuture(new PolicyDeniedException(held.get()));
+                    }
+                    return withinDeadline(
+                                    releases.get(address, version, Requester.CLIENT), address, "version " + version)
+                            .thenApply(release -> {
+                                release.signedAt().ifPresent(at -> lists.recordSigned(address, version, at));
+                                if (release.signedAt().isPresent() || releaseAge.dryRun()) {
+                                    Optional<String> signed = releaseAge.refusal(
+                                            address.toString(), version, evidence(list, version, release.signedAt()));
+                                    if (signed.isPresent()) {
+                                        throw new PolicyDeniedException(signed.get());
+                                    }
+                                }
+                                return release;
+                            });
+                });
     }
 
     /**
@@ -259,17 +294,7 @@ public final class ProviderMirror {
             return CompletableFuture.failedFuture(new PolicyDeniedException(refused.get()));
         }
         if (releaseAge.active()) {
-            return withinDeadline(lists.get(address, Requester.CLIENT), address, "the version list")
-                    .thenCompose(list -> {
-                        Optional<String> held =
-                                releaseAge.refusal(address.toString(), version, evidence(list, version));
-                        return held.isPresent()
-                                ? CompletableFuture.failedFuture(new PolicyDeniedException(held.get()))
-                                : withinDeadline(
-                                        releases.get(address, version, Requester.CLIENT),
-                                        address,
-                                        "version " + version);
-                    });
+            return agedRelease(address, version);
         }
         return withinDeadline(releases.get(address, version, Requester.CLIENT), address, "version " + version);
     }
@@ -330,12 +355,7 @@ public final class ProviderMirror {
             return CompletableFuture.failedFuture(new PolicyDeniedException(refused.get()));
         }
         if (releaseAge.active()) {
-            return withinDeadline(lists.get(address, Requester.CLIENT), address, "the version list")
-                    .thenCompose(list -> releaseAge
-                            .refusal(address.toString(), version, evidence(list, version))
-                            .<CompletableFuture<ArchiveSource>>map(
-                                    held -> CompletableFuture.failedFuture(new PolicyDeniedException(held)))
-                            .orElseGet(() -> archives.get(address, version, platform)));
+            return agedRelease(address, version).thenCompose(release -> archives.get(address, version, platform));
         }
         return archives.get(address, version, platform);
     }

@@ -44,10 +44,15 @@ public final class Releases {
 
     /**
      * A verified release with the {@code h1:} hashes known so far and its rendered version document;
-     * {@code fromOrigin} when it was fetched and verified (rather than read from disk) as it entered memory.
+     * {@code fromOrigin} when it was fetched and verified (rather than read from disk) as it entered memory;
+     * {@code signedAt} when the origin signed its SHA256SUMS, if it did.
      */
     public record Entry(
-            VerifiedRelease release, Map<Platform, String> h1, RenderedDocument document, boolean fromOrigin) {
+            VerifiedRelease release,
+            Map<Platform, String> h1,
+            RenderedDocument document,
+            boolean fromOrigin,
+            Optional<Instant> signedAt) {
         /** Roughly the heap this entry holds: the rendered bytes plus each platform's verified package. */
         int estimatedBytes() {
             return 256 + document.json().length + 600 * release.packages().size() + 150 * h1.size();
@@ -152,7 +157,12 @@ public final class Releases {
         CompletableFuture<Entry> current = entries.getIfPresent(key);
         if (current != null && current.isDone() && !current.isCompletedExceptionally()) {
             entries.put(
-                    key, CompletableFuture.completedFuture(entry(current.join().release(), known, false)));
+                    key,
+                    CompletableFuture.completedFuture(entry(
+                            current.join().release(),
+                            known,
+                            false,
+                            current.join().signedAt())));
         }
     }
 
@@ -213,7 +223,11 @@ public final class Releases {
                     evidence.value(),
                     rules.signaturePolicy(key.address().hostname()),
                     verifiedAt);
-            return Optional.of(entry(release, hashes.read(key.address(), key.version()), false));
+            return Optional.of(entry(
+                    release,
+                    hashes.read(key.address(), key.version()),
+                    false,
+                    ReleaseVerifier.signedAt(evidence.value())));
         } catch (OriginException | IllegalArgumentException e) {
             LOG.warn(
                     "the cached release of {} {} does not verify ({}); fetching it again",
@@ -260,12 +274,13 @@ public final class Releases {
         } catch (IOException e) {
             LOG.warn("cannot store the release of {} {}: {}", address, key.version(), e.toString());
         }
-        return entry(release, hashes.read(address, key.version()), true);
+        return entry(release, hashes.read(address, key.version()), true, ReleaseVerifier.signedAt(evidence));
     }
 
     /** An entry whose version document is rendered once, with bare archive URLs. */
-    private Entry entry(VerifiedRelease release, Map<Platform, String> h1, boolean fromOrigin) {
-        return new Entry(release, Map.copyOf(h1), render(release, h1, platform -> null), fromOrigin);
+    private Entry entry(
+            VerifiedRelease release, Map<Platform, String> h1, boolean fromOrigin, Optional<Instant> signedAt) {
+        return new Entry(release, Map.copyOf(h1), render(release, h1, platform -> null), fromOrigin, signedAt);
     }
 
     /**

@@ -57,6 +57,10 @@ public final class VersionLists {
             boolean fromOrigin,
             int allowedVersions,
             Optional<VersionSightings> sightings) {
+        Entry withSightings(VersionSightings updated) {
+            return new Entry(list, index, fetchedAt, fromOrigin, allowedVersions, Optional.of(updated));
+        }
+
         /**
          * Roughly the heap this entry holds: the rendered bytes plus the parsed versions and platforms, and the
          * registry form the providers.v1 face renders of it when asked (counted whether or not it was).
@@ -81,6 +85,7 @@ public final class VersionLists {
     private final MirrorMetrics metrics;
     private final ProviderPolicy policy;
     private final RefreshLease refreshLease;
+    private final ProviderSightings sightings;
     /** Providers whose origin answered "not found" lately, with that answer; empty when nothing is remembered. */
     private final Cache<ProviderAddress, OriginException> notFound;
 
@@ -105,6 +110,7 @@ public final class VersionLists {
         this.policy = policy;
         this.origins = origins;
         this.documents = documents;
+        this.sightings = new ProviderSightings(documents);
         this.executor = executor;
         this.clock = clock;
         this.ttl = settings.indexTtl();
@@ -200,7 +206,7 @@ public final class VersionLists {
         try {
             Optional<CacheDocuments.Dated<VersionList>> stored = documents.versionList(address);
             if (stored.isPresent()) {
-                return entry(stored.get().value(), stored.get().storedAt(), false, readSightings(address));
+                return entry(stored.get().value(), stored.get().storedAt(), false, sightings.read(address));
             }
         } catch (CacheDocuments.Unreadable e) {
             LOG.warn(
@@ -240,36 +246,35 @@ public final class VersionLists {
             LOG.warn("cannot store the version list of {}: {}", address, e.toString());
         }
         Instant now = clock.instant();
-        return entry(fetched.list(), now, true, sighted(address, fetched.list(), now));
+        return entry(
+                fetched.list(),
+                now,
+                true,
+                sightings.sighted(address, fetched.list().versions().keySet(), now));
     }
 
     /**
-     * The sightings of {@code address} with the versions of {@code list}, seen at {@code now}, stored when that adds
-     * any; what was stored before when it cannot be stored.
+     * Keeps, in the background, that the origin signed {@code version} of {@code address} at {@code at}, beside when
+     * the mirror first saw it, so version lists weigh that too; nothing when it is known already.
      */
-    private Optional<VersionSightings> sighted(ProviderAddress address, VersionList list, Instant now) {
-        Optional<VersionSightings> earlier = readSightings(address);
-        if (earlier.isPresent() && !earlier.get().lacksAny(list.versions().keySet())) {
-            return earlier;
+    void recordSigned(ProviderAddress address, ProviderVersion version, Instant at) {
+        CompletableFuture<Entry> present = entries.getIfPresent(address);
+        if (present == null || !present.isDone() || present.isCompletedExceptionally()) {
+            return;
         }
-        VersionSightings updated =
-                VersionSightings.update(earlier, list.versions().keySet(), now);
-        try {
-            documents.writeSightings(address, updated);
-            return Optional.of(updated);
-        } catch (IOException e) {
-            LOG.warn("cannot store when the versions of {} were first seen: {}", address, e.toString());
-            return earlier;
+        Optional<VersionSightings> known = present.join().sightings();
+        if (known.isEmpty() || at.equals(known.get().signed().get(version))) {
+            return;
         }
-    }
-
-    private Optional<VersionSightings> readSightings(ProviderAddress address) {
-        try {
-            return documents.sightings(address);
-        } catch (IOException e) {
-            LOG.warn("cannot read when the versions of {} were first seen: {}", address, e.getMessage());
-            return Optional.empty();
-        }
+        executor.execute(() -> sightings
+                .signed(address, version, at)
+                .ifPresent(updated -> entries.asMap()
+                        .computeIfPresent(
+                                address,
+                                (key, current) -> current.isDone() && !current.isCompletedExceptionally()
+                                        ? CompletableFuture.completedFuture(
+                                                current.join().withSightings(updated))
+                                        : current)));
     }
 
     /**
@@ -347,7 +352,7 @@ public final class VersionLists {
             return documents
                     .versionList(address)
                     .filter(stored -> stored.storedAt().isAfter(entry.fetchedAt()))
-                    .map(stored -> entry(stored.value(), stored.storedAt(), false, readSightings(address)))
+                    .map(stored -> entry(stored.value(), stored.storedAt(), false, sightings.read(address)))
                     .filter(stored -> !isStale(stored));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();

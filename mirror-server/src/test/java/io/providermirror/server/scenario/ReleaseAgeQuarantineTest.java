@@ -11,6 +11,7 @@ import io.providermirror.testkit.FakeOriginExtension;
 import io.providermirror.testkit.ModuleArchives;
 import io.providermirror.testkit.PrometheusScrape;
 import io.providermirror.testkit.SettableClock;
+import io.providermirror.testkit.TestPgpKey;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
@@ -19,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -243,6 +245,34 @@ final class ReleaseAgeQuarantineTest {
             assertThat(moduleVersions(mirror)).containsExactlyInAnyOrder("1.0.0", "1.1.0");
             assertThat(mirror.get(MODULES + "corp/net/aws/1.1.0/download").statusCode())
                     .isEqualTo(204);
+        }
+    }
+
+    @Test
+    void theOriginsSignatureDateHoldsBackAVersionTheFirstListAlreadyHad() throws Exception {
+        try (MirrorFixture mirror = start("enforce")) {
+            Instant signed = clock.instant().minus(Duration.ofDays(2)).truncatedTo(ChronoUnit.SECONDS);
+            TestPgpKey key = fixture.origin().signingKey();
+            fixture.origin().publish("acme", "signed", "1.0.0", "linux_amd64");
+            fixture.origin()
+                    .publishSigned(
+                            "acme",
+                            "signed",
+                            "2.0.0",
+                            key,
+                            sums -> key.signDetached(sums, signed, null),
+                            "linux_amd64");
+            assertThat(index(mirror, "signed"))
+                    .as("in the first list and of unknown age: allowed (policy.unknownReleaseAge)")
+                    .containsExactlyInAnyOrder("1.0.0", "2.0.0");
+            HttpResponse<byte[]> refused = mirror.get(mirror.providerPath("acme", "signed") + "2.0.0.json");
+            assertThat(refused.statusCode()).isEqualTo(404);
+            assertThat(error(refused))
+                    .contains("dated by its origin (published or signed) " + signed)
+                    .contains("it becomes available on " + signed.plus(WEEK));
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> sightings("signed").contains("\"signed\":{\"2.0.0\""));
+            assertThat(index(mirror, "signed")).containsExactly("1.0.0");
         }
     }
 
