@@ -44,21 +44,6 @@ public final class OpenPgpSignatures {
     private OpenPgpSignatures() {}
 
     /**
-     * When the signature in {@code signature} says it was made (its creation time, set by whoever signed), the latest
-     * when it holds several; empty when it holds none that can be read. What the release-age quarantine reads of a
-     * provider release whose signature verified.
-     */
-    public static java.util.Optional<Instant> creationTime(byte[] signature) {
-        try {
-            return readSignatures(signature).stream()
-                    .map(candidate -> candidate.getCreationTime().toInstant())
-                    .max(Instant::compareTo);
-        } catch (RuntimeException e) {
-            return java.util.Optional.empty();
-        }
-    }
-
-    /**
      * Returns the hex key ID of the key that made a valid signature over {@code document}, its dates judged at
      * {@code at}.
      *
@@ -337,7 +322,7 @@ public final class OpenPgpSignatures {
         return signature.verify();
     }
 
-    private static List<PGPSignature> readSignatures(byte[] signature) {
+    static List<PGPSignature> readSignatures(byte[] signature) {
         List<PGPSignature> result = new ArrayList<>();
         try (InputStream in = PGPUtil.getDecoderStream(new ByteArrayInputStream(signature))) {
             BcPGPObjectFactory factory = new BcPGPObjectFactory(in);

@@ -33,9 +33,20 @@ public final class ReleaseVerifier {
         }
         return evidence.checksums().stream()
                 .filter(checksums -> checksums.signature() != null && checksums.signature().length > 0)
-                .map(checksums -> OpenPgpSignatures.creationTime(checksums.signature()))
+                .map(checksums -> creationTime(checksums.signature()))
                 .flatMap(Optional::stream)
                 .max(Instant::compareTo);
+    }
+
+    /** The creation time the signer set in {@code signature}, the latest of several; empty when none can be read. */
+    private static Optional<Instant> creationTime(byte[] signature) {
+        try {
+            return OpenPgpSignatures.readSignatures(signature).stream()
+                    .map(candidate -> candidate.getCreationTime().toInstant())
+                    .max(Instant::compareTo);
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     /**
