@@ -322,7 +322,7 @@ public final class OpenPgpSignatures {
         return signature.verify();
     }
 
-    private static List<PGPSignature> readSignatures(byte[] signature) {
+    static List<PGPSignature> readSignatures(byte[] signature) {
         List<PGPSignature> result = new ArrayList<>();
         try (InputStream in = PGPUtil.getDecoderStream(new ByteArrayInputStream(signature))) {
             BcPGPObjectFactory factory = new BcPGPObjectFactory(in);

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Checks a release's evidence the way the CLI checks a package before installing it: SHA256SUMS lists the
@@ -20,6 +21,33 @@ import java.util.Objects;
 public final class ReleaseVerifier {
 
     private ReleaseVerifier() {}
+
+    /**
+     * When the origin signed SHA256SUMS of {@code evidence}, by the signatures' creation times (the latest, when the
+     * release has several SHA256SUMS); empty for evidence without a signature (a parent mirror's, or unsigned). Read
+     * only of evidence that {@link #verify} accepted.
+     */
+    public static Optional<Instant> signedAt(ReleaseEvidence evidence) {
+        if (evidence.checksums() == null) {
+            return Optional.empty();
+        }
+        return evidence.checksums().stream()
+                .filter(checksums -> checksums.signature() != null && checksums.signature().length > 0)
+                .map(checksums -> creationTime(checksums.signature()))
+                .flatMap(Optional::stream)
+                .max(Instant::compareTo);
+    }
+
+    /** The creation time the signer set in {@code signature}, the latest of several; empty when none can be read. */
+    private static Optional<Instant> creationTime(byte[] signature) {
+        try {
+            return OpenPgpSignatures.readSignatures(signature).stream()
+                    .map(candidate -> candidate.getCreationTime().toInstant())
+                    .max(Instant::compareTo);
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
 
     /**
      * Verifies {@code evidence} under {@code policy}, judging the dates of signatures at {@code at} (the CLI judges

@@ -5,6 +5,7 @@ import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.core.ModuleOrigins;
 import io.providermirror.server.core.OriginFills;
 import io.providermirror.server.core.OriginRules;
+import io.providermirror.server.core.ReleaseAge;
 import io.providermirror.server.face.modules.ModuleMirror;
 import io.providermirror.server.face.modules.ModulePolicy;
 import io.providermirror.server.metrics.MirrorMetrics;
@@ -80,7 +81,7 @@ final class ModuleWiring {
                 git,
                 stores.blobs(),
                 stores.documents(),
-                new ModulePolicy(config.policy().modules()),
+                new ModulePolicy(config.policy().modules(), new ReleaseAge(config.policy(), clock, metrics, decisions)),
                 rules,
                 executor,
                 fills,

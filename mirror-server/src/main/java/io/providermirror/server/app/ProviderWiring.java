@@ -8,6 +8,7 @@ import io.providermirror.server.core.FillBounds;
 import io.providermirror.server.core.OriginFills;
 import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.core.ProviderPolicy;
+import io.providermirror.server.core.ReleaseAge;
 import io.providermirror.server.face.mirror.NetworkMirrorFace;
 import io.providermirror.server.face.providers.ProviderRegistryFace;
 import io.providermirror.server.metrics.MirrorMetrics;
@@ -74,7 +75,8 @@ final class ProviderWiring {
                 policy,
                 rules,
                 auth,
-                decisions);
+                decisions,
+                new ReleaseAge(config.policy(), clock, metrics, decisions));
         // The providers.v1 face's published releases take the last quarter of the metadata memory.
         ProviderRegistryFace registry = new ProviderRegistryFace(
                 mirror,

@@ -7,9 +7,11 @@ import io.providermirror.model.VersionConstraints;
  * One allow or deny rule for registry modules: a glob over {@code hostname/namespace/name/system} ({@code *} any
  * characters within a part, {@code ?} one character) and, optionally, a version constraint in Terraform's syntax.
  * {@code namespace/name/system} alone means {@code registry.terraform.io/namespace/name/system}.
+ * A deny rule's {@code reason} ("breaks IAM") is part of every refusal it makes.
  */
-public record ModuleRule(String module, String versions) {
+public record ModuleRule(String module, String versions, String reason) {
 
+    @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
     public ModuleRule {
         String[] parts = module == null ? new String[0] : module.split("/", -1);
         if (parts.length == 3) {
@@ -31,9 +33,14 @@ public record ModuleRule(String module, String versions) {
         }
     }
 
+    /** A rule without a reason. */
+    public ModuleRule(String module, String versions) {
+        this(module, versions, null);
+    }
+
     /** The short form of a rule: only the module pattern, every version. */
     @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     public static ModuleRule of(String module) {
-        return new ModuleRule(module, null);
+        return new ModuleRule(module, null, null);
     }
 }

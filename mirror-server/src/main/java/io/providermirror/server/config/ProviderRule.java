@@ -8,12 +8,14 @@ import io.providermirror.model.VersionConstraints;
  * part, {@code ?} one character) and, optionally, a version constraint in Terraform's syntax. As in the CLI,
  * {@code namespace/type} alone means {@code registry.terraform.io/namespace/type}; a rule without a version
  * constraint may be written as the bare provider pattern ({@code - hashicorp/*}).
+ * A deny rule's {@code reason} ("breaks IAM") is part of every refusal it makes.
  */
-public record ProviderRule(String provider, String versions) {
+public record ProviderRule(String provider, String versions, String reason) {
 
     /** The hostname the CLI assumes when a provider address names none. */
     public static final String DEFAULT_HOSTNAME = "registry.terraform.io";
 
+    @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
     public ProviderRule {
         String[] parts = provider == null ? new String[0] : provider.split("/", -1);
         if (parts.length == 2) {
@@ -34,9 +36,14 @@ public record ProviderRule(String provider, String versions) {
         }
     }
 
+    /** A rule without a reason. */
+    public ProviderRule(String provider, String versions) {
+        this(provider, versions, null);
+    }
+
     /** The short form of a rule: only the provider pattern, every version. */
     @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     public static ProviderRule of(String provider) {
-        return new ProviderRule(provider, null);
+        return new ProviderRule(provider, null, null);
     }
 }

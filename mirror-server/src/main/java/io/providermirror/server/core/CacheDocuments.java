@@ -120,6 +120,36 @@ public final class CacheDocuments {
         store.write(CacheLayout.versions(address), registryForm);
     }
 
+    /** When the mirror first saw each version of {@code address}; empty when it never stored a list of it. */
+    public Optional<VersionSightings> sightings(ProviderAddress address) throws IOException {
+        return sightings(CacheLayout.sightings(address), address.toString());
+    }
+
+    public void writeSightings(ProviderAddress address, VersionSightings sightings) throws IOException {
+        store.write(CacheLayout.sightings(address), sightings.encode());
+    }
+
+    /** When the mirror first saw each version of module {@code address}; empty when it never stored a list of it. */
+    public Optional<VersionSightings> sightings(ModuleAddress address) throws IOException {
+        return sightings(CacheLayout.moduleSightings(address), "module " + address);
+    }
+
+    public void writeSightings(ModuleAddress address, VersionSightings sightings) throws IOException {
+        store.write(CacheLayout.moduleSightings(address), sightings.encode());
+    }
+
+    private Optional<VersionSightings> sightings(io.providermirror.cache.CacheKey key, String what) throws IOException {
+        Optional<StoredDocument> stored = store.read(key);
+        if (stored.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(VersionSightings.decode(stored.get().content()));
+        } catch (IOException | RuntimeException e) {
+            throw new Unreadable("the sightings of " + what + " are unreadable: " + e.getMessage(), e);
+        }
+    }
+
     /** Stores {@code list} as the version list of its provider. */
     public void writeVersionList(VersionList list) throws IOException {
         store.write(CacheLayout.versions(list.address()), list.encode());

@@ -27,6 +27,11 @@ public final class CacheLayout {
         return CacheKey.of(address.hostname(), address.namespace(), address.type(), "versions.json");
     }
 
+    /** When the mirror first saw each version of {@code address} ({@link VersionSightings}). */
+    public static CacheKey sightings(ProviderAddress address) {
+        return CacheKey.of(address.hostname(), address.namespace(), address.type(), "sightings.json");
+    }
+
     public static CacheKey release(ProviderAddress address, ProviderVersion version) {
         return CacheKey.of(
                 address.hostname(), address.namespace(), address.type(), version.canonical(), "release.json");
@@ -51,6 +56,12 @@ public final class CacheLayout {
     public static CacheKey moduleVersions(ModuleAddress address) {
         return CacheKey.of(
                 MODULES, address.hostname(), address.namespace(), address.name(), address.system(), "versions.json");
+    }
+
+    /** When the mirror first saw each version of module {@code address} ({@link VersionSightings}). */
+    public static CacheKey moduleSightings(ModuleAddress address) {
+        return CacheKey.of(
+                MODULES, address.hostname(), address.namespace(), address.name(), address.system(), "sightings.json");
     }
 
     /**

@@ -56,7 +56,9 @@ public final class ProviderPolicy {
             }
             boolean anyVersion = rule.versions() == null || rule.versions().isBlank();
             String text = "policy." + kind + "[" + i + "] (provider \"" + rule.provider() + "\""
-                    + (anyVersion ? "" : ", versions \"" + rule.versions() + "\"") + ")";
+                    + (anyVersion ? "" : ", versions \"" + rule.versions() + "\"")
+                    + (rule.reason() == null || rule.reason().isBlank() ? "" : ", reason \"" + rule.reason() + "\"")
+                    + ")";
             rules.add(
                     new Rule(kind + "[" + i + "]", parts, VersionConstraints.parse(rule.versions()), anyVersion, text));
         }

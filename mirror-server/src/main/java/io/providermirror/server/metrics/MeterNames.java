@@ -41,6 +41,16 @@ public final class MeterNames {
      */
     public static final String REFUSALS = "mirror.refusals";
     /**
+     * Counter of versions the release-age quarantine held back, or in dry-run mode would have; tags {@link #MODE}
+     * ({@code enforce}, {@code dryRun}) and {@link #ANSWER} ({@code listing}: left out of a version list,
+     * {@code request}: a direct request refused). Prometheus: {@code mirror_release_age_holds_total}.
+     */
+    public static final String RELEASE_AGE_HOLDS = "mirror.release.age.holds";
+    /** Tag: how the release-age quarantine runs, {@code enforce} or {@code dryRun}. */
+    public static final String MODE = "mode";
+    /** Tag: which answer a release-age hold changed, {@code listing} or {@code request}. */
+    public static final String ANSWER = "answer";
+    /**
      * Counter of archive downloads abandoned because the origin sent too slowly ({@code too_slow}) or took longer
      * than {@code upstream.archiveTimeout} ({@code deadline}); tags {@link #HOST}, {@link #REASON}.
      * Prometheus: {@code mirror_fills_abandoned_total}.

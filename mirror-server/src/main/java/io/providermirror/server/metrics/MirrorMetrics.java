@@ -196,6 +196,16 @@ public final class MirrorMetrics implements OriginObserver {
                 .increment();
     }
 
+    /** The release-age quarantine held a version back (or would have, in {@code mode} dryRun) from {@code answer}. */
+    public void releaseAgeHeld(String mode, String answer) {
+        Counter.builder(MeterNames.RELEASE_AGE_HOLDS)
+                .description("Versions the release-age quarantine held back (or would have, in dry-run mode)")
+                .tag(MeterNames.MODE, mode)
+                .tag(MeterNames.ANSWER, answer)
+                .register(registry)
+                .increment();
+    }
+
     /** An archive download from {@code host} was abandoned: too slow, or past its deadline. */
     public void fillAbandoned(String host, String reason) {
         Counter.builder(MeterNames.FILLS_ABANDONED)

@@ -15,7 +15,9 @@ import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.core.Origins;
 import io.providermirror.server.core.PolicyDeniedException;
 import io.providermirror.server.core.ProviderPolicy;
+import io.providermirror.server.core.ReleaseAge;
 import io.providermirror.server.core.RenderedDocument;
+import io.providermirror.server.core.VersionSightings;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.tlog.DecisionLog;
 import io.providermirror.upstream.OriginException;
@@ -76,6 +78,8 @@ public final class ProviderMirror {
     private final Releases releases;
     private final Archives archives;
     private final KnownHashes knownHashes;
+    private final ReleaseAge releaseAge;
+    private final Clock clock;
 
     /**
      * Fetches archives through {@code fills}, which module content shares: one set of places, leases and bounds for
@@ -96,8 +100,11 @@ public final class ProviderMirror {
             ProviderPolicy policy,
             OriginRules rules,
             MirrorAuth auth,
-            DecisionLog decisions) {
+            DecisionLog decisions,
+            ReleaseAge releaseAge) {
         this.policy = policy;
+        this.releaseAge = releaseAge;
+        this.clock = clock;
         this.rules = rules;
         this.auth = auth;
         this.metadataTimeout = settings.metadataTimeout();
@@ -187,7 +194,69 @@ public final class ProviderMirror {
                                                         .next())
                                         .orElse("") + ")");
                     }
-                    return entry;
+                    return offered(address, entry);
+                });
+    }
+
+    /**
+     * {@code entry} without the versions the release-age quarantine holds back now; refused, naming the hold of the
+     * newest, when it holds back every version the policy lets in.
+     */
+    private VersionLists.Entry offered(ProviderAddress address, VersionLists.Entry entry) {
+        if (!releaseAge.active()) {
+            return entry;
+        }
+        VersionLists.Entry offered = lists.offered(
+                entry, version -> releaseAge.offered(address.toString(), version, evidence(entry, version)));
+        if (offered.allowedVersions() == 0 && entry.allowedVersions() > 0) {
+            ProviderVersion newest = entry.list().versions().keySet().stream()
+                    .filter(version -> policy.allows(address, version))
+                    .max(ProviderVersion::compareTo)
+                    .orElseThrow();
+            throw new PolicyDeniedException("every version of " + address + " is held back: "
+                    + releaseAge
+                            .refusal(address.toString(), newest, evidence(entry, newest))
+                            .orElse(""));
+        }
+        return offered;
+    }
+
+    private ReleaseAge.Evidence evidence(VersionLists.Entry entry, ProviderVersion version) {
+        return evidence(entry, version, Optional.empty());
+    }
+
+    private ReleaseAge.Evidence evidence(
+            VersionLists.Entry entry, ProviderVersion version, Optional<java.time.Instant> signedAt) {
+        return VersionSightings.evidence(entry.sightings(), version, signedAt, clock);
+    }
+
+    /**
+     * The verified release of {@code version} unless the release-age quarantine holds it back: judged by when the
+     * mirror first saw it before anything is fetched, then again with when its origin signed it.
+     */
+    private CompletableFuture<Releases.Entry> agedRelease(ProviderAddress address, ProviderVersion version) {
+        return withinDeadline(lists.get(address, Requester.CLIENT), address, "the version list")
+                .thenCompose(list -> {
+                    // Refused before anything is fetched when enforcing; a dry run judges (and counts) once, below.
+                    Optional<String> held = releaseAge.dryRun()
+                            ? Optional.empty()
+                            : releaseAge.refusal(address.toString(), version, evidence(list, version));
+                    if (held.isPresent()) {
+                        return CompletableFuture.failedFuture(new PolicyDeniedException(held.get()));
+                    }
+                    return withinDeadline(
+                                    releases.get(address, version, Requester.CLIENT), address, "version " + version)
+                            .thenApply(release -> {
+                                release.signedAt().ifPresent(at -> lists.recordSigned(address, version, at));
+                                if (release.signedAt().isPresent() || releaseAge.dryRun()) {
+                                    Optional<String> signed = releaseAge.refusal(
+                                            address.toString(), version, evidence(list, version, release.signedAt()));
+                                    if (signed.isPresent()) {
+                                        throw new PolicyDeniedException(signed.get());
+                                    }
+                                }
+                                return release;
+                            });
                 });
     }
 
@@ -223,6 +292,9 @@ public final class ProviderMirror {
         Optional<String> refused = policy.refusal(address, version);
         if (refused.isPresent()) {
             return CompletableFuture.failedFuture(new PolicyDeniedException(refused.get()));
+        }
+        if (releaseAge.active()) {
+            return agedRelease(address, version);
         }
         return withinDeadline(releases.get(address, version, Requester.CLIENT), address, "version " + version);
     }
@@ -281,6 +353,9 @@ public final class ProviderMirror {
         Optional<String> refused = policy.refusal(address, version).or(() -> policy.refusal(platform));
         if (refused.isPresent()) {
             return CompletableFuture.failedFuture(new PolicyDeniedException(refused.get()));
+        }
+        if (releaseAge.active()) {
+            return agedRelease(address, version).thenCompose(release -> archives.get(address, version, platform));
         }
         return archives.get(address, version, platform);
     }

@@ -43,8 +43,12 @@ public final class Releases {
 
     private static final Logger LOG = LoggerFactory.getLogger(Releases.class);
 
-    /** A verified release with the {@code h1:} hashes known so far and its rendered version document. */
-    public record Entry(VerifiedRelease release, Map<Platform, String> h1, RenderedDocument document) {
+    /**
+     * A verified release with the {@code h1:} hashes known so far and its rendered version document;
+     * {@code signedAt} when the origin signed its SHA256SUMS, if it did.
+     */
+    public record Entry(
+            VerifiedRelease release, Map<Platform, String> h1, RenderedDocument document, Optional<Instant> signedAt) {
         /** Roughly the heap this entry holds: the rendered bytes plus each platform's verified package. */
         int estimatedBytes() {
             return 256 + document.json().length + 600 * release.packages().size() + 150 * h1.size();
@@ -142,7 +146,8 @@ public final class Releases {
 
     /** Shows the {@code h1:} hashes just recorded in the release's version document, if it is in memory. */
     private void hashesChanged(ProviderAddress address, ProviderVersion version, Map<Platform, String> known) {
-        entries.replaceIfPresent(new Key(address, version), current -> entry(current.release(), known));
+        entries.replaceIfPresent(
+                new Key(address, version), current -> entry(current.release(), known, current.signedAt()));
     }
 
     /** A verified release as the cache directory holds it, with its known {@code h1:} hashes and when it was verified. */
@@ -199,7 +204,8 @@ public final class Releases {
                     evidence.value(),
                     rules.signaturePolicy(key.address().hostname()),
                     verifiedAt);
-            return Optional.of(entry(release, hashes.read(key.address(), key.version())));
+            return Optional.of(entry(
+                    release, hashes.read(key.address(), key.version()), ReleaseVerifier.signedAt(evidence.value())));
         } catch (OriginException | IllegalArgumentException e) {
             LOG.warn(
                     "the cached release of {} {} does not verify ({}); fetching it again",
@@ -246,12 +252,12 @@ public final class Releases {
         } catch (IOException e) {
             LOG.warn("cannot store the release of {} {}: {}", address, key.version(), e.toString());
         }
-        return entry(release, hashes.read(address, key.version()));
+        return entry(release, hashes.read(address, key.version()), ReleaseVerifier.signedAt(evidence));
     }
 
     /** An entry whose version document is rendered once, with bare archive URLs. */
-    private Entry entry(VerifiedRelease release, Map<Platform, String> h1) {
-        return new Entry(release, Map.copyOf(h1), render(release, h1, platform -> null));
+    private Entry entry(VerifiedRelease release, Map<Platform, String> h1, Optional<Instant> signedAt) {
+        return new Entry(release, Map.copyOf(h1), render(release, h1, platform -> null), signedAt);
     }
 
     /**

@@ -10,6 +10,7 @@ import io.providermirror.server.core.Origins;
 import io.providermirror.server.core.ProviderPolicy;
 import io.providermirror.server.core.PulledAnswers;
 import io.providermirror.server.core.RenderedDocument;
+import io.providermirror.server.core.VersionSightings;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.ListedVersion;
 import io.providermirror.upstream.OriginException;
@@ -19,10 +20,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,8 +45,16 @@ public final class VersionLists {
     private static final Logger LOG = LoggerFactory.getLogger(VersionLists.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** A version list with its rendered {@code index.json}, and how many of its versions the policy lets in. */
-    public record Entry(VersionList list, RenderedDocument index, int allowedVersions) {
+    /**
+     * A version list with its rendered {@code index.json}, how many of its versions the policy lets in, and when the
+     * mirror first saw each version ({@code sightings}), if it knows.
+     */
+    public record Entry(
+            VersionList list, RenderedDocument index, int allowedVersions, Optional<VersionSightings> sightings) {
+        Entry withSightings(VersionSightings updated) {
+            return new Entry(list, index, allowedVersions, Optional.of(updated));
+        }
+
         /**
          * Roughly the heap this entry holds: the rendered bytes plus the parsed versions and platforms, and the
          * registry form the providers.v1 face renders of it when asked (counted whether or not it was).
@@ -63,6 +76,8 @@ public final class VersionLists {
     private final ProviderPolicy policy;
     private final RefreshLease refreshLease;
     private final PulledAnswers<ProviderAddress, Entry> entries;
+    private final ProviderSightings sightings;
+    private final Executor executor;
 
     /**
      * Takes three eighths of {@code settings.metadataMemoryBytes()}; {@link Releases} has as much, and the
@@ -82,6 +97,8 @@ public final class VersionLists {
         this.policy = policy;
         this.origins = origins;
         this.documents = documents;
+        this.sightings = new ProviderSightings(documents);
+        this.executor = executor;
         this.clock = clock;
         this.ttl = settings.indexTtl();
         this.refreshes = !settings.offline();
@@ -133,7 +150,8 @@ public final class VersionLists {
                 Optional<CacheDocuments.Dated<VersionList>> stored = documents.versionList(address);
                 if (stored.isPresent()) {
                     return Optional.of(new PulledAnswers.Pulled<>(
-                            entry(stored.get().value()), stored.get().storedAt()));
+                            entry(stored.get().value(), sightings.read(address)),
+                            stored.get().storedAt()));
                 }
             } catch (CacheDocuments.Unreadable e) {
                 LOG.warn(
@@ -193,7 +211,40 @@ public final class VersionLists {
         } catch (IOException e) {
             LOG.warn("cannot store the version list of {}: {}", address, e.toString());
         }
-        return entry(fetched.list());
+        return entry(
+                fetched.list(),
+                sightings.sighted(address, fetched.list().versions().keySet(), clock.instant()));
+    }
+
+    /**
+     * Keeps, in the background, that the origin signed {@code version} of {@code address} at {@code at}, beside when
+     * the mirror first saw it, so version lists weigh that too; nothing when it is known already.
+     */
+    void recordSigned(ProviderAddress address, ProviderVersion version, Instant at) {
+        Optional<VersionSightings> known = entries.inMemory(address).flatMap(Entry::sightings);
+        if (known.isEmpty() || at.equals(known.get().signed().get(version))) {
+            return;
+        }
+        executor.execute(() -> sightings
+                .signed(address, version, at)
+                .ifPresent(updated -> entries.replaceIfPresent(address, current -> current.withSightings(updated))));
+    }
+
+    /**
+     * {@code entry} with only the versions {@code offered} lets in, its {@code index.json} rendered again; the same
+     * entry when that leaves every version in.
+     */
+    Entry offered(Entry entry, Predicate<ProviderVersion> offered) {
+        Map<ProviderVersion, ListedVersion> kept = new LinkedHashMap<>();
+        entry.list().versions().forEach((version, listed) -> {
+            if (!policy.allows(entry.list().address(), version) || offered.test(version)) {
+                kept.put(version, listed);
+            }
+        });
+        if (kept.size() == entry.list().versions().size()) {
+            return entry;
+        }
+        return entry(new VersionList(entry.list().address(), kept), entry.sightings());
     }
 
     /**
@@ -210,14 +261,15 @@ public final class VersionLists {
                             || Duration.between(stored.storedAt(), clock.instant())
                                             .compareTo(ttl)
                                     <= 0)
-                    .map(stored -> new PulledAnswers.Pulled<>(entry(stored.value()), stored.storedAt()));
+                    .map(stored -> new PulledAnswers.Pulled<>(
+                            entry(stored.value(), sightings.read(address)), stored.storedAt()));
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
         }
     }
 
     /** Renders {@code index.json} once, with only the versions the policy lets in. */
-    private Entry entry(VersionList list) {
+    private Entry entry(VersionList list, Optional<VersionSightings> sightings) {
         ObjectNode root = JSON.createObjectNode();
         ObjectNode versions = root.putObject("versions");
         int allowed = 0;
@@ -228,7 +280,7 @@ public final class VersionLists {
             }
         }
         try {
-            return new Entry(list, new RenderedDocument(JSON.writeValueAsBytes(root)), allowed);
+            return new Entry(list, new RenderedDocument(JSON.writeValueAsBytes(root)), allowed, sightings);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -57,7 +57,12 @@ final class ProviderMirrors {
                 ProviderPolicy.OPEN,
                 rules,
                 MirrorAuth.OPEN,
-                io.providermirror.server.tlog.DecisionLog.NONE);
+                io.providermirror.server.tlog.DecisionLog.NONE,
+                new io.providermirror.server.core.ReleaseAge(
+                        new io.providermirror.server.config.PolicyConfig(null, null, null, null),
+                        clock,
+                        metrics,
+                        io.providermirror.server.tlog.DecisionLog.NONE));
     }
 
     /** {@code index.json} and {@code <version>.json} of {@code mirror}, with bare archive URLs. */

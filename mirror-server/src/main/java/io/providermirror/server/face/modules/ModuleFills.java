@@ -114,6 +114,16 @@ final class ModuleFills {
         return joined.map(j -> committed(j.fill())).orElseGet(() -> CompletableFuture.completedFuture(null));
     }
 
+    /** The archive type of an extension, as pins and archive names write it. */
+    static ModuleSource.ArchiveType archiveType(String extension) {
+        for (ModuleSource.ArchiveType type : ModuleSource.ArchiveType.values()) {
+            if (type.extension().equals(extension)) {
+                return type;
+            }
+        }
+        throw new IllegalArgumentException("archive extension: '" + extension + "'");
+    }
+
     /** The archive type the mirror serves a source as: the origin's for archives, tar.gz for git trees. */
     static ModuleSource.ArchiveType typeOf(ModuleSource source) {
         return source.kind() == ModuleSource.Kind.GIT ? ModuleSource.ArchiveType.TAR_GZ : source.archiveType();

@@ -120,8 +120,8 @@ public final class ModuleMirror {
         this.rules = rules;
         this.executor = executor;
         this.metrics = metrics;
-        this.versionAnswers = new ModuleVersionAnswers(policy);
         this.catalog = new ModuleCatalog(settings, this, origins, documentStore, policy, rules, executor, clock);
+        this.versionAnswers = new ModuleVersionAnswers(policy, catalog::publishedAt, clock);
         // Bounded like every cache keyed by what clients send; a pin's answer is kept no longer than a version list
         // is fresh: a pin released by `modules accept` on another instance sharing the store is seen within that.
         this.pinnedDownloads = Caffeine.newBuilder()
@@ -135,12 +135,12 @@ public final class ModuleMirror {
      * per version list (the policy does not change while the mirror runs) and then served as the same bytes.
      */
     public CompletableFuture<RenderedDocument> versions(ModuleAddress address) {
-        return listed(address).thenApply(entry -> versionAnswers.rendered(address, entry));
+        return listed(address).thenApplyAsync(entry -> versionAnswers.rendered(address, entry), executor);
     }
 
     /** The versions of {@code address} that {@link #versions} lists, in the origin's order. */
     public CompletableFuture<List<ProviderVersion>> allowedVersions(ModuleAddress address) {
-        return listed(address).thenApply(entry -> versionAnswers.allowed(address, entry));
+        return listed(address).thenApplyAsync(entry -> versionAnswers.allowed(address, entry), executor);
     }
 
     /** What {@link #versions} of every module of {@code hostname} fails with before its origin is asked, if any. */
@@ -172,6 +172,14 @@ public final class ModuleMirror {
         if (refused.isPresent()) {
             return CompletableFuture.failedFuture(forbidden(refused.get()));
         }
+        return versionAnswers.holdsBack()
+                ? listed(address)
+                        .thenAcceptAsync(entry -> versionAnswers.refuseHeld(address, version, entry), executor)
+                        .thenCompose(old -> allowedDownload(address, version))
+                : allowedDownload(address, version);
+    }
+
+    private CompletableFuture<ModuleDownload> allowedDownload(ModuleAddress address, ProviderVersion version) {
         PinnedVersion key = new PinnedVersion(address, version);
         ModuleDownload known = pinnedDownloads.getIfPresent(key);
         if (known != null) {
@@ -183,7 +191,9 @@ public final class ModuleMirror {
                     Optional<ModulePin> pin = readPin(address, version).filter(p -> !p.accepting());
                     if (pin.isPresent()) {
                         ModuleDownload pinned = ModuleDownload.onMirror(
-                                archiveType(pin.get().archiveType()), pin.get().subdirectory(), true);
+                                ModuleFills.archiveType(pin.get().archiveType()),
+                                pin.get().subdirectory(),
+                                true);
                         pinnedDownloads.put(key, pinned);
                         return pinned;
                     }
@@ -279,10 +289,7 @@ public final class ModuleMirror {
                 });
     }
 
-    /**
-     * Why the mirror would never serve {@code version} of {@code address} (a refused host, or the policy), if it
-     * would not; what {@code import} uses to take in nothing unreachable.
-     */
+    /** Why the mirror would never serve {@code version} of {@code address} (refused host, policy): for import. */
     public Optional<String> refusal(ModuleAddress address, ProviderVersion version) {
         return refusalOf(address, version);
     }
@@ -294,7 +301,7 @@ public final class ModuleMirror {
     public Optional<String> archiveProblem(java.nio.channels.SeekableByteChannel archive, String extension)
             throws IOException {
         return io.providermirror.upstream.ModuleArchiveCheck.problem(
-                archive, archiveType(extension), settings.unpacked());
+                archive, ModuleFills.archiveType(extension), settings.unpacked());
     }
 
     /** The pin of a version, if the mirror ever fetched it. Blocking. */
@@ -388,11 +395,6 @@ public final class ModuleMirror {
 
     /** The archive type of an extension, as pins and archive names write it. */
     public static ModuleSource.ArchiveType archiveType(String extension) {
-        for (ModuleSource.ArchiveType type : ModuleSource.ArchiveType.values()) {
-            if (type.extension().equals(extension)) {
-                return type;
-            }
-        }
-        throw new IllegalArgumentException("archive extension: '" + extension + "'");
+        return ModuleFills.archiveType(extension);
     }
 }

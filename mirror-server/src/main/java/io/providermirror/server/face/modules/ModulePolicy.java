@@ -6,6 +6,7 @@ import io.providermirror.model.VersionConstraints;
 import io.providermirror.server.config.ModulePolicyConfig;
 import io.providermirror.server.config.ModuleRule;
 import io.providermirror.server.core.ProviderPolicy;
+import io.providermirror.server.core.ReleaseAge;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -34,10 +35,23 @@ public final class ModulePolicy {
 
     private final List<Rule> allow;
     private final List<Rule> deny;
+    private final ReleaseAge releaseAge;
 
+    /** Rules only, no release-age quarantine. */
     public ModulePolicy(ModulePolicyConfig config) {
+        this(config, ReleaseAge.NONE);
+    }
+
+    /** With {@code releaseAge}, the quarantine that holds young versions back. */
+    public ModulePolicy(ModulePolicyConfig config, ReleaseAge releaseAge) {
         this.allow = rules("allow", config.allow());
         this.deny = rules("deny", config.deny());
+        this.releaseAge = releaseAge;
+    }
+
+    /** The release-age quarantine modules are under. */
+    public ReleaseAge releaseAge() {
+        return releaseAge;
     }
 
     private static List<Rule> rules(String kind, List<ModuleRule> configured) {
@@ -51,7 +65,9 @@ public final class ModulePolicy {
             }
             boolean anyVersion = rule.versions() == null || rule.versions().isBlank();
             String text = "policy.modules." + kind + "[" + i + "] (module \"" + rule.module() + "\""
-                    + (anyVersion ? "" : ", versions \"" + rule.versions() + "\"") + ")";
+                    + (anyVersion ? "" : ", versions \"" + rule.versions() + "\"")
+                    + (rule.reason() == null || rule.reason().isBlank() ? "" : ", reason \"" + rule.reason() + "\"")
+                    + ")";
             rules.add(new Rule(parts, VersionConstraints.parse(rule.versions()), anyVersion, text));
         }
         return List.copyOf(rules);

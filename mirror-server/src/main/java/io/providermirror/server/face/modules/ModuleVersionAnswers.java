@@ -3,10 +3,16 @@ package io.providermirror.server.face.modules;
 import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.core.PolicyDeniedException;
+import io.providermirror.server.core.ReleaseAge;
 import io.providermirror.server.core.RenderedAnswers;
 import io.providermirror.server.core.RenderedDocument;
+import io.providermirror.server.core.VersionSightings;
 import io.providermirror.upstream.ModuleRegistryClient;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.BiFunction;
 
 /**
  * The module registry's {@code versions} answers: a module's version list filtered by the policy and rendered once
@@ -17,15 +23,51 @@ import java.util.List;
 final class ModuleVersionAnswers {
 
     private final ModulePolicy policy;
+    private final ReleaseAge ages;
+    private final BiFunction<ModuleAddress, ProviderVersion, Optional<Instant>> published;
+    private final Clock clock;
     // Bounded like every cache keyed by what clients send; an answer is small (a few dozen versions).
     private final RenderedAnswers<ModuleVersions.Entry> rendered = new RenderedAnswers<>(10_000);
 
-    ModuleVersionAnswers(ModulePolicy policy) {
+    /** @param published when an origin said a version was published, if one did (blocking) */
+    ModuleVersionAnswers(
+            ModulePolicy policy, BiFunction<ModuleAddress, ProviderVersion, Optional<Instant>> published, Clock clock) {
         this.policy = policy;
+        this.ages = policy.releaseAge();
+        this.published = published;
+        this.clock = clock;
+    }
+
+    /** Whether the release-age quarantine may hold versions back. */
+    boolean holdsBack() {
+        return ages.active();
+    }
+
+    /**
+     * Refuses {@code version} with a {@link PolicyDeniedException} when the release-age quarantine holds it back.
+     * Blocking: may read what the mirror learnt of the module.
+     */
+    void refuseHeld(ModuleAddress address, ProviderVersion version, ModuleVersions.Entry entry) {
+        Optional<String> held = ages.refusal(moduleKey(address), version, evidence(address, version, entry));
+        if (held.isPresent()) {
+            throw new PolicyDeniedException("module " + held.get());
+        }
+    }
+
+    private ReleaseAge.Evidence evidence(ModuleAddress address, ProviderVersion version, ModuleVersions.Entry entry) {
+        return VersionSightings.evidence(entry.sightings(), version, published.apply(address, version), clock);
+    }
+
+    private static String moduleKey(ModuleAddress address) {
+        return address.hostname() + "/" + address.namespace() + "/" + address.name() + "/" + address.system();
     }
 
     /** The {@code versions} answer for {@code entry}, the list {@code address} has now. */
     RenderedDocument rendered(ModuleAddress address, ModuleVersions.Entry entry) {
+        if (ages.active()) {
+            // What the quarantine offers changes with the clock, not with the list: rendered per request.
+            return render(allowed(address, entry));
+        }
         return rendered.get(entry, list -> render(allowed(address, list)));
     }
 
@@ -38,6 +80,17 @@ final class ModuleVersionAnswers {
         List<ProviderVersion> allowed = entry.versions().stream()
                 .filter(version -> policy.allows(address, version))
                 .toList();
+        if (ages.active() && !allowed.isEmpty()) {
+            List<ProviderVersion> offered = allowed.stream()
+                    .filter(version -> ages.offered(moduleKey(address), version, evidence(address, version, entry)))
+                    .toList();
+            if (offered.isEmpty()) {
+                ProviderVersion newest =
+                        allowed.stream().max(ProviderVersion::compareTo).orElseThrow();
+                refuseHeld(address, newest, entry);
+            }
+            return offered;
+        }
         if (allowed.isEmpty() && !entry.versions().isEmpty()) {
             throw new PolicyDeniedException("the policy refuses every version of module " + address
                     + " its origin lists ("

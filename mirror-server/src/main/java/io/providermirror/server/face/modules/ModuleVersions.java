@@ -5,6 +5,7 @@ import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.ModuleOrigins;
 import io.providermirror.server.core.PulledAnswers;
+import io.providermirror.server.core.VersionSightings;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.OriginException;
@@ -12,6 +13,7 @@ import io.providermirror.upstream.VerificationException;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -31,13 +33,14 @@ final class ModuleVersions {
 
     private static final Logger LOG = LoggerFactory.getLogger(ModuleVersions.class);
 
-    /** A module's versions in the origin's order. */
-    record Entry(List<ProviderVersion> versions) {}
+    /** A module's versions in the origin's order, and when the mirror first saw each (if it knows). */
+    record Entry(List<ProviderVersion> versions, Optional<VersionSightings> sightings) {}
 
     private final ModuleOrigins origins;
     private final CacheDocuments documents;
     private final boolean offline;
     private final MirrorMetrics metrics;
+    private final Clock clock;
     private final PulledAnswers<ModuleAddress, Entry> memory;
 
     ModuleVersions(
@@ -52,6 +55,7 @@ final class ModuleVersions {
         this.documents = documents;
         this.offline = offline;
         this.metrics = metrics;
+        this.clock = clock;
         // Bounded like every cache keyed by what clients send (10,000 lists); a list is small (a few dozen versions).
         this.memory = PulledAnswers.builder(new Lists(), executor, clock, ttl)
                 .offline(offline)
@@ -79,7 +83,8 @@ final class ModuleVersions {
                 return documents
                         .moduleVersionList(address)
                         .map(stored -> new PulledAnswers.Pulled<>(
-                                new Entry(DistinctVersions.of(stored.value()).listed()), stored.storedAt()));
+                                new Entry(DistinctVersions.of(stored.value()).listed(), readSightings(address)),
+                                stored.storedAt()));
             } catch (CacheDocuments.Unreadable e) {
                 // Its message names the list and what is wrong with it.
                 LOG.warn("{}", e.getMessage());
@@ -107,7 +112,32 @@ final class ModuleVersions {
             }
             DistinctVersions distinct = DistinctVersions.of(fetched.versions());
             distinct.twins().forEach(twin -> twinListed(address, twin, distinct));
-            return new Entry(distinct.listed());
+            return new Entry(distinct.listed(), sighted(address, distinct.listed(), clock.instant()));
+        }
+    }
+
+    /** The sightings of {@code address} with {@code listed} seen at {@code now}, stored when that adds any. */
+    private Optional<VersionSightings> sighted(ModuleAddress address, List<ProviderVersion> listed, Instant now) {
+        Optional<VersionSightings> earlier = readSightings(address);
+        if (earlier.isPresent() && !earlier.get().lacksAny(listed)) {
+            return earlier;
+        }
+        VersionSightings updated = VersionSightings.update(earlier, listed, now);
+        try {
+            documents.writeSightings(address, updated);
+            return Optional.of(updated);
+        } catch (IOException e) {
+            LOG.warn("cannot store when the versions of module {} were first seen: {}", address, e.getMessage());
+            return earlier;
+        }
+    }
+
+    private Optional<VersionSightings> readSightings(ModuleAddress address) {
+        try {
+            return documents.sightings(address);
+        } catch (IOException e) {
+            LOG.warn("cannot read when the versions of module {} were first seen: {}", address, e.getMessage());
+            return Optional.empty();
         }
     }
 
