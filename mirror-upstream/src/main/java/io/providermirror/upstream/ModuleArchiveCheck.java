@@ -11,7 +11,6 @@ import java.util.Enumeration;
 import java.util.Optional;
 import org.apache.commons.compress.archivers.ArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
-import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.archivers.zip.ZipArchiveEntry;
 import org.apache.commons.compress.archivers.zip.ZipFile;
 import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
@@ -21,7 +20,8 @@ import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
  * Reads a module archive from an origin before the mirror keeps it, as hostile: at most {@code maxEntries}
  * entries and {@code maxBytes} unpacked (counted as the bytes come out, not as the headers claim), and no entry
  * name or link target (a tar link's, or a zip Unix symlink's content) that is absolute or climbs out with
- * {@code ..}. What a client unpacks from a kept archive is therefore bounded, whatever the origin sent. Formats it
+ * {@code ..}, a tar name read as its header wrote it (a PAX {@code path} or GNU long name included: {@link
+ * TarHeaderNames}). What a client unpacks from a kept archive is therefore bounded, whatever the origin sent. Formats it
  * cannot read are refused.
  */
 public final class ModuleArchiveCheck {
@@ -64,13 +64,17 @@ public final class ModuleArchiveCheck {
     }
 
     private static Optional<String> tar(Decompressed decompressed, ArchiveLimits limits) {
-        try (TarArchiveInputStream tar = new TarArchiveInputStream(decompressed.open())) {
+        try (TarHeaderNames tar = new TarHeaderNames(decompressed.open())) {
             int entries = 0;
             long total = 0;
             byte[] buffer = new byte[64 * 1024];
             TarArchiveEntry entry;
             while ((entry = tar.getNextEntry()) != null) {
                 Optional<String> problem = entryProblem(entry, ++entries, limits);
+                // The name as its extended header gave it, before commons-compress took a leading '/' off.
+                for (String written : tar.takeNames()) {
+                    problem = problem.or(() -> nameProblem(written, "entry name"));
+                }
                 if (problem.isEmpty() && (entry.isSymbolicLink() || entry.isLink())) {
                     problem = nameProblem(entry.getLinkName(), "link target");
                 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.providermirror.testkit.ModuleArchives;
 import io.providermirror.testkit.ModuleArchives.Entry;
+import io.providermirror.testkit.ModuleArchives.NameHeader;
 import io.providermirror.upstream.git.ArchiveLimits;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import org.apache.commons.compress.compressors.bzip2.BZip2CompressorOutputStream
 import org.apache.commons.compress.utils.SeekableInMemoryByteChannel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -82,6 +84,48 @@ final class ModuleArchiveCheckTest {
         assertThat(problem(format, MAIN, Entry.file("/etc/cron.d/x", "* * * * * root sh -c boom")))
                 .hasValueSatisfying(reason ->
                         assertThat(reason).contains("absolute entry name").contains("/etc/cron.d/x"));
+    }
+
+    /**
+     * commons-compress takes the leading {@code /} off a name read from a PAX {@code path} record (local or global)
+     * or a GNU long name: the check reads the name as the header gave it.
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "PAX, /etc/cron.d/x",
+        "PAX_GLOBAL, /etc/cron.d/x",
+        "GNU_LONG_NAME, /etc/cron.d/x",
+        "PAX, //etc/cron.d/x",
+        "GNU_LONG_NAME, ///etc/cron.d/x"
+    })
+    void anAbsoluteNameInAnExtendedHeaderIsRefusedAsInTheUstarHeader(NameHeader header, String name)
+            throws IOException {
+        assertThat(problem(
+                        Format.TAR_GZ,
+                        MAIN,
+                        Entry.file(name, "* * * * * root sh -c boom").namedIn(header)))
+                .hasValue("an absolute entry name (" + name + ")");
+        assertThat(problem(Format.TAR_GZ, MAIN, Entry.symlink(name, "main.tf").namedIn(header)))
+                .hasValue("an absolute entry name (" + name + ")");
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = NameHeader.class,
+            names = {"PAX", "PAX_GLOBAL", "GNU_LONG_NAME"})
+    void aNameThatClimbsOutInAnExtendedHeaderIsRefused(NameHeader header) throws IOException {
+        assertThat(problem(Format.TAR_GZ, MAIN, Entry.file("../../x", "boom").namedIn(header)))
+                .hasValue("a entry name that climbs out with '..' (../../x)");
+    }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = NameHeader.class,
+            names = {"PAX", "PAX_GLOBAL", "GNU_LONG_NAME"})
+    void aNameInsideTheModuleInAnExtendedHeaderIsKept(NameHeader header) throws IOException {
+        String deep = "modules/" + "nested/".repeat(20) + "main.tf";
+        assertThat(problem(Format.TAR_GZ, MAIN, Entry.file(deep, "x").namedIn(header), Entry.file("b.tf", "y")))
+                .isEmpty();
     }
 
     @ParameterizedTest
