@@ -5,6 +5,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
@@ -23,11 +24,18 @@ import java.util.concurrent.TimeUnit;
  * or sits between requests is closed); no traffic either way for {@code idleTimeout} closes it (a client that
  * stops reading); requests are handed on one at a time, the next only while reading is on (a client that
  * pipelines without reading its answers cannot make the server queue them); and the connection stays open
- * after an answer only when both sides want that and the answer's length is defined (HTTP keep-alive).
+ * after an answer only when both sides want that and the answer's length is defined (HTTP keep-alive). An answer
+ * that ends the connection while its request's body is still coming (a refusal of a streamed request) closes it
+ * once that body has been read, or {@link #MAX_DRAINED_BYTES} of it, due within {@code requestReadTimeout}:
+ * closing with a client's bytes unread makes its system reset the connection, and the client could lose the
+ * answer before reading it.
  * These were four handlers; on a warm document each added its own passes over every message, a promise
  * listener, a timer scheduled and cancelled per request, or a queue per request.
  */
 final class ConnectionDiscipline extends ChannelDuplexHandler {
+
+    /** How much of a request's body is read and dropped after an answer that ends the connection. */
+    static final int MAX_DRAINED_BYTES = 64 * 1024;
 
     private final long requestReadNanos;
     private final long idleNanos;
@@ -52,6 +60,13 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
     private int pendingResponses;
 
     private boolean persistent = true;
+
+    /** A request's head was read and its body has not ended yet (a request that reaches a handler unaggregated). */
+    private boolean bodyComing;
+    /** The answer ended the connection while the body was coming: it closes when the body has ended. */
+    private boolean closeAfterBody;
+    /** Bytes of the body read since that answer. */
+    private long drained;
 
     private ChannelHandlerContext ctx;
     private boolean started;
@@ -88,6 +103,18 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (msg instanceof HttpRequest || msg instanceof HttpContent) {
+            bodyComing = !(msg instanceof LastHttpContent);
+        }
+        if (closeAfterBody && msg instanceof HttpContent content) {
+            drained += content.content().readableBytes();
+            // Handed on first: the handler the request went to drops it as the rest of an answered request.
+            ctx.fireChannelRead(msg);
+            if (!bodyComing || drained > MAX_DRAINED_BYTES) {
+                ctx.close();
+            }
+            return;
+        }
         if (msg instanceof HttpRequest request) {
             outstanding++;
             awaitingRequest = false;
@@ -167,7 +194,11 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
     private void answered(ChannelFuture future) {
         lastActivityNanos = System.nanoTime();
         outstanding = Math.max(0, outstanding - 1);
-        if (!keepsAlive()) {
+        if (!keepsAlive() && bodyComing && future.isSuccess() && !closeAfterBody) {
+            // Read the rest of the body first (see the class comment); it is due as a request is.
+            closeAfterBody = true;
+            awaitRequest();
+        } else if (!keepsAlive()) {
             future.channel().close();
         } else if (future.isSuccess() && future.channel().isActive() && outstanding == 0) {
             awaitRequest();

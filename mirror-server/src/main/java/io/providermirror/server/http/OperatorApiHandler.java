@@ -32,8 +32,6 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
     static final int MAX_PENDING_BYTES = 1 << 20;
     /** An operator request other than an import has no body: at most this much is read of one. */
     static final int MAX_OTHER_BODY_BYTES = 8 * 1024;
-    /** How much of a refused request's body is read and dropped so the refusal reaches the client. */
-    static final int MAX_DRAINED_BYTES = 64 * 1024;
 
     private final OperatorApi api;
     private final Executor executor;
@@ -43,14 +41,6 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
     private boolean active;
     /** The request was answered (refused) before its body ended: the rest of it is dropped. */
     private boolean answered;
-    /**
-     * The connection closes once the refused request's body has ended, or once more than {@link #MAX_DRAINED_BYTES}
-     * of it were dropped: closing with a client's bytes unread makes its system reset the connection, and the
-     * client could lose the refusal before reading it.
-     */
-    private boolean closeAfterBody;
-
-    private long drained;
 
     private String path;
     private OperatorRoutes.OperatorRoute route;
@@ -184,12 +174,8 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
             active = false;
         }
         if (answered) {
-            // Refused already: what is left of the body is dropped, then the connection closes.
+            // Refused already: what is left of the body is dropped (ConnectionDiscipline closes after it).
             answered = !last;
-            drained += content.content().readableBytes();
-            if (closeAfterBody && (last || drained > MAX_DRAINED_BYTES)) {
-                ctx.close();
-            }
             return;
         }
         if (!content.decoderResult().isSuccess()) {
@@ -328,15 +314,13 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
 
     /**
      * Answers at once; with {@code close} (a body is still coming, or the connection is in doubt) the connection
-     * closes after the answer, and what is left of the request is dropped.
+     * closes after the answer, and what is left of the request is dropped: while the body is still coming,
+     * {@link ConnectionDiscipline} closes it once the body has been read, so the client reads the answer.
      */
     private void send(ChannelHandlerContext ctx, FullHttpResponse response, boolean close) {
         answered = active;
         if (close && active) {
-            // The body is still coming: answer now, drop the rest, and close when it ended (see closeAfterBody).
             HttpUtil.setKeepAlive(response, false);
-            closeAfterBody = true;
-            drained = 0;
             ctx.writeAndFlush(response);
         } else if (close) {
             HttpUtil.setKeepAlive(response, false);

@@ -3,18 +3,25 @@ package io.providermirror.server.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpRequest;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.ReferenceCountUtil;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -128,6 +135,65 @@ final class ConnectionDisciplineTest {
         // The request arrived (no request deadline runs), but its answer never leaves: only the idle timeout is left.
         EmbeddedChannel channel = channel(Duration.ofMinutes(1), Duration.ofMillis(200), new BusyHandler());
         channel.writeInbound(get("/"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            channel.runScheduledPendingTasks();
+            return !channel.isOpen();
+        });
+    }
+    /** Drops what it reads, as the operator API drops the rest of a request it refused before the body came. */
+    private static final class DroppingHandler extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    /** A refused upload: its head read, answered with a 403 that ends the connection before any of its body. */
+    private EmbeddedChannel refusedUpload(Duration requestRead, long length) {
+        EmbeddedChannel channel = new EmbeddedChannel(
+                new ConnectionDiscipline(new ConnectionLimits(requestRead, Duration.ofMinutes(1), 10)),
+                new DroppingHandler());
+        channels.add(channel);
+        HttpRequest head = new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/api/v1/imports");
+        head.headers().set(HttpHeaderNames.CONTENT_LENGTH, length);
+        channel.writeInbound(head);
+        FullHttpResponse refused = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.FORBIDDEN);
+        refused.headers().set(HttpHeaderNames.CONTENT_LENGTH, 0);
+        refused.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        channel.writeOutbound(refused);
+        FullHttpResponse sent = channel.readOutbound();
+        sent.release();
+        return channel;
+    }
+
+    private static HttpContent part(int bytes, boolean last) {
+        return last
+                ? new DefaultLastHttpContent(Unpooled.wrappedBuffer(new byte[bytes]))
+                : new DefaultHttpContent(Unpooled.wrappedBuffer(new byte[bytes]));
+    }
+
+    @Test
+    void anAnswerThatEndsTheConnectionWhileTheBodyIsComingClosesItOnceTheBodyHasBeenRead() {
+        EmbeddedChannel channel = refusedUpload(Duration.ofMinutes(1), 32 * 1024);
+        assertThat(channel.isOpen()).as("the body is still coming").isTrue();
+        channel.writeInbound(part(16 * 1024, false));
+        assertThat(channel.isOpen()).isTrue();
+        channel.writeInbound(part(16 * 1024, true));
+        assertThat(channel.isOpen()).as("the body has ended").isFalse();
+    }
+
+    @Test
+    void aBodyLargerThanIsDrainedIsNotReadToItsEnd() {
+        EmbeddedChannel channel = refusedUpload(Duration.ofMinutes(1), 10_000_000);
+        channel.writeInbound(part(ConnectionDiscipline.MAX_DRAINED_BYTES, false));
+        assertThat(channel.isOpen()).isTrue();
+        channel.writeInbound(part(1, false));
+        assertThat(channel.isOpen()).as("more than the bound was read").isFalse();
+    }
+
+    @Test
+    void theRestOfARefusedBodyIsDueWithinTheRequestReadTimeout() {
+        EmbeddedChannel channel = refusedUpload(Duration.ofMillis(200), 32 * 1024);
         await().atMost(Duration.ofSeconds(10)).until(() -> {
             channel.runScheduledPendingTasks();
             return !channel.isOpen();

@@ -515,6 +515,58 @@ final class OperatorApiTest {
         return text.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII);
     }
 
+    /**
+     * A client that is still sending its body when the refusal comes gets the whole refusal and a connection that
+     * ends cleanly: the mirror reads and drops a small body before it closes, since closing with the client's bytes
+     * unread resets the connection (the client's write fails, and the refusal is lost with it). The refusal is read
+     * first here, so the body is surely sent after it, as a slower client's would be.
+     */
+    @Test
+    void aRefusedImportsSmallBodyIsReadAndDroppedSoTheClientGetsTheWhole403() throws Exception {
+        mirror = builder()
+                .set("auth.tokens", List.of(MirrorAuth.hash(CLIENT_TOKEN)))
+                .start();
+        byte[] body = new byte[32 * 1024];
+        try (SSLSocket socket = (SSLSocket)
+                TrustedCertificates.sslContext(mirror.mirror.generatedCaFile().orElseThrow())
+                        .getSocketFactory()
+                        .createSocket("127.0.0.1", mirror.mirror.port())) {
+            socket.setSoTimeout(60_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /api/v1/imports HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + CLIENT_TOKEN
+                            + "\r\nContent-Length: " + body.length + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            String head = responseHead(in);
+            assertThat(head).startsWith("HTTP/1.1 403 Forbidden\r\n").containsIgnoringCase("connection: close\r\n");
+            int length = Integer.parseInt(head.replaceAll("(?is).*content-length: *(\\d+).*", "$1"));
+            JsonNode errors = JSON.readTree(in.readNBytes(length)).path("errors");
+            assertThat(errors.get(0).asText()).contains("this token does not open the operator API");
+
+            for (int at = 0; at < body.length; at += 1024) {
+                out.write(body, at, 1024);
+                out.flush();
+            }
+            assertThat(in.read())
+                    .as("the connection ends after the body, cleanly")
+                    .isEqualTo(-1);
+        }
+    }
+
+    /** An answer's status line and headers, read byte by byte up to the empty line. */
+    private static String responseHead(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int next = in.read();
+            if (next == -1) {
+                throw new IOException("the connection ended within the answer's head: " + head);
+            }
+            head.append((char) next);
+        }
+        return head.toString();
+    }
+
     @Test
     void aBodyBeyondTheBoundIsRefusedWith413WhetherAnnouncedOrStreamed() throws Exception {
         mirror = builder().set("operator.maxBundleSize", "4KiB").start();
