@@ -9,9 +9,6 @@ import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.access.MirrorAuth;
 import io.providermirror.server.operator.OperatorService;
-import io.providermirror.testkit.FakeModuleRegistry;
-import io.providermirror.testkit.FakeOrigin;
-import io.providermirror.testkit.GitHttpServer;
 import io.providermirror.testkit.GitRepository;
 import io.providermirror.testkit.ModuleArchives;
 import io.providermirror.upstream.TrustedCertificates;
@@ -37,8 +34,8 @@ import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.apache.commons.compress.archivers.tar.TarConstants;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -56,9 +53,9 @@ final class OperatorApiTest {
     @TempDir
     Path tmp;
 
-    private FakeOrigin origin;
-    private FakeModuleRegistry registry;
-    private GitHttpServer git;
+    @RegisterExtension
+    final ModuleRegistryExtension modules = new ModuleRegistryExtension();
+
     private MirrorFixture mirror;
 
     /** The commands set the root logger to WARN, as for people; other tests in this JVM expect it as it was. */
@@ -68,25 +65,13 @@ final class OperatorApiTest {
         return (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     }
 
-    @BeforeEach
-    void start() {
-        origin = FakeOrigin.start(tmp.resolve("origin"));
-        registry = FakeModuleRegistry.of(origin);
-        git = GitHttpServer.start(tmp.resolve("git"), origin.certificates());
-    }
-
     @AfterEach
-    void stop() {
+    void restoreRootLevel() {
         root().setLevel(rootLevel);
-        if (mirror != null) {
-            mirror.close();
-        }
-        git.close();
-        origin.close();
     }
 
     private MirrorFixture.Builder builder() {
-        return MirrorFixture.builder(tmp.resolve("cache"), origin)
+        return MirrorFixture.builder(tmp.resolve("cache"), modules.origin())
                 .set("cache.indexTtl", "15m")
                 .set("operator.tokens", List.of(MirrorAuth.hash(OPERATOR_TOKEN)));
     }
@@ -161,20 +146,21 @@ final class OperatorApiTest {
 
     @Test
     void aBundleImportedThroughTheApiIsServedAtOnceByTheRunningMirrorAndTwiceAddsNothing() throws Exception {
-        origin.publish("acme", "carried", "1.0.0", "linux_amd64");
-        origin.publish("acme", "carried", "1.1.0", "linux_amd64");
-        registry.serveArchive("/archives/a-0.tar.gz", ModuleArchives.tarGz(module("a 0")));
-        registry.serveArchive("/archives/a-1.tar.gz", ModuleArchives.tarGz(module("a 1")));
-        registry.publish("corp", "a", "aws", "1.0.0", "/archives/a-0.tar.gz");
-        registry.publish("corp", "a", "aws", "1.1.0", "/archives/a-1.tar.gz");
+        modules.origin().publish("acme", "carried", "1.0.0", "linux_amd64");
+        modules.origin().publish("acme", "carried", "1.1.0", "linux_amd64");
+        modules.registry().serveArchive("/archives/a-0.tar.gz", ModuleArchives.tarGz(module("a 0")));
+        modules.registry().serveArchive("/archives/a-1.tar.gz", ModuleArchives.tarGz(module("a 1")));
+        modules.registry().publish("corp", "a", "aws", "1.0.0", "/archives/a-0.tar.gz");
+        modules.registry().publish("corp", "a", "aws", "1.1.0", "/archives/a-1.tar.gz");
         Path source = Files.writeString(
                 tmp.resolve("source.yaml"),
-                MirrorFixture.builder(tmp.resolve("source-cache"), origin).yaml());
+                MirrorFixture.builder(tmp.resolve("source-cache"), modules.origin())
+                        .yaml());
         Path first = export(source, "1.0.0");
         Path second = export(source, "1.1.0");
         // The closed network's mirror holds 1.0.0 and serves its lists from memory when the second bundle comes.
         MirrorFixture.Builder target = builder().set("upstream.offline", true);
-        origin.close();
+        modules.origin().close();
         Path targetConfig = Files.writeString(tmp.resolve("target.yaml"), target.yaml());
         ByteArrayOutputStream stopped = new ByteArrayOutputStream();
         assertThat(run(
@@ -184,7 +170,7 @@ final class OperatorApiTest {
                         first.toString()))
                 .as(stopped.toString(StandardCharsets.UTF_8))
                 .isZero();
-        mirror = target.start();
+        mirror = modules.start(target);
         String index = mirror.providerPath("acme", "carried") + "index.json";
         assertThat(new String(mirror.get(index).body(), StandardCharsets.UTF_8))
                 .isEqualTo("{\"versions\":{\"1.0.0\":{}}}");
@@ -243,15 +229,15 @@ final class OperatorApiTest {
 
     @Test
     void aPinReleasedThroughTheApiIsFetchedAgainAtOnceWithTheRememberedFailureForgotten() throws Exception {
-        GitRepository repository = git.createRepository("net");
+        GitRepository repository = modules.git().createRepository("net");
         repository.tag("v1.0.0", repository.commit(module("first"), "first"), true);
-        registry.publish("corp", "gitnet", "aws", "1.0.0", "git::" + repository.url() + "?ref=v1.0.0");
+        modules.registry().publish("corp", "gitnet", "aws", "1.0.0", "git::" + repository.url() + "?ref=v1.0.0");
         MirrorFixture.Builder builder = builder()
                 .set(
                         "upstream.hosts." + MirrorFixture.HOST.replace(".", "\\.") + ".downloadHosts",
-                        List.of(git.url("x").getAuthority()))
+                        List.of(modules.git().url("x").getAuthority()))
                 .set("upstream.verificationFailureTtl", "10m");
-        mirror = builder.start();
+        mirror = modules.start(builder);
         String download = "/registry/" + MirrorFixture.HOST + "/modules.v1/corp/gitnet/aws/1.0.0/download";
         String archive = "/registry/" + MirrorFixture.HOST + "/modules.v1/corp/gitnet/aws/1.0.0/module.tar.gz";
         assertThat(mirror.get(download).statusCode()).isEqualTo(204);
@@ -319,7 +305,7 @@ final class OperatorApiTest {
     @Test
     void withoutAnOperatorTokenTheCommandsOnARunningMirrorSayWhatToDo() throws Exception {
         MirrorFixture.Builder builder = builder();
-        mirror = builder.start();
+        mirror = modules.start(builder);
         Path config = Files.writeString(tmp.resolve("mirror.yaml"), builder.yaml());
         Path bundle = Files.write(tmp.resolve("b.tar"), new byte[] {1});
         ByteArrayOutputStream output = new ByteArrayOutputStream();
@@ -350,9 +336,7 @@ final class OperatorApiTest {
 
     @Test
     void theApiOpensToTheOperatorTokenOnlyNeverToAClientToken() throws Exception {
-        mirror = builder()
-                .set("auth.tokens", List.of(MirrorAuth.hash(CLIENT_TOKEN)))
-                .start();
+        mirror = modules.start(builder().set("auth.tokens", List.of(MirrorAuth.hash(CLIENT_TOKEN))));
         String accept = "/api/v1/modules/" + MirrorFixture.HOST + "/corp/a/aws/1.0.0/accept";
         HttpResponse<byte[]> none = post(accept, null, HttpRequest.BodyPublishers.noBody());
         assertThat(none.statusCode()).isEqualTo(401);
@@ -397,7 +381,7 @@ final class OperatorApiTest {
 
     @Test
     void withNoOperatorTokenConfiguredEveryApiPathIsNotFound() throws Exception {
-        mirror = MirrorFixture.builder(tmp.resolve("cache"), origin).start();
+        mirror = modules.start(MirrorFixture.builder(tmp.resolve("cache"), modules.origin()));
         assertThat(post("/api/v1/imports", OPERATOR_TOKEN, HttpRequest.BodyPublishers.ofByteArray(new byte[10]))
                         .statusCode())
                 .isEqualTo(404);
@@ -407,7 +391,7 @@ final class OperatorApiTest {
 
     @Test
     void theManagementListenerNeverServesTheApi() throws Exception {
-        mirror = builder().set("management.port", 0).start();
+        mirror = modules.start(builder().set("management.port", 0));
         int port = mirror.mirror.managementPort().orElseThrow();
         HttpClient plain =
                 HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -463,7 +447,7 @@ final class OperatorApiTest {
 
     @Test
     void bundlesWhoseEntriesReachOutOfTheCacheOrAreLinksAreRefusedWithNothingWritten() throws Exception {
-        mirror = builder().start();
+        mirror = modules.start(builder());
         byte[] content = "{}".getBytes(StandardCharsets.UTF_8);
         TarArchiveEntry link =
                 new TarArchiveEntry(MirrorFixture.HOST + "/acme/carried/versions.json", TarConstants.LF_SYMLINK);
@@ -523,9 +507,7 @@ final class OperatorApiTest {
      */
     @Test
     void aRefusedImportsSmallBodyIsReadAndDroppedSoTheClientGetsTheWhole403() throws Exception {
-        mirror = builder()
-                .set("auth.tokens", List.of(MirrorAuth.hash(CLIENT_TOKEN)))
-                .start();
+        mirror = modules.start(builder().set("auth.tokens", List.of(MirrorAuth.hash(CLIENT_TOKEN))));
         byte[] body = new byte[32 * 1024];
         try (SSLSocket socket = (SSLSocket)
                 TrustedCertificates.sslContext(mirror.mirror.generatedCaFile().orElseThrow())
@@ -569,7 +551,7 @@ final class OperatorApiTest {
 
     @Test
     void aBodyBeyondTheBoundIsRefusedWith413WhetherAnnouncedOrStreamed() throws Exception {
-        mirror = builder().set("operator.maxBundleSize", "4KiB").start();
+        mirror = modules.start(builder().set("operator.maxBundleSize", "4KiB"));
         assertThat(exchange(head("/api/v1/imports", "Content-Length: 1000000")))
                 .as("announced")
                 .isEqualTo("HTTP/1.1 413 Request Entity Too Large");
