@@ -125,8 +125,13 @@ public final class CacheDocuments {
         return sightings(CacheLayout.sightings(address), address.toString());
     }
 
-    public void writeSightings(ProviderAddress address, VersionSightings sightings) throws IOException {
-        store.write(CacheLayout.sightings(address), sightings.encode());
+    /**
+     * Stores {@code sightings} merged with what the store holds now (another instance of a fleet may have written
+     * since they were read): the earliest time per version wins ({@link VersionSightings#merge}). Returns what was
+     * stored.
+     */
+    public VersionSightings writeSightings(ProviderAddress address, VersionSightings sightings) throws IOException {
+        return writeSightings(CacheLayout.sightings(address), address.toString(), sightings);
     }
 
     /** When the mirror first saw each version of module {@code address}; empty when it never stored a list of it. */
@@ -134,8 +139,22 @@ public final class CacheDocuments {
         return sightings(CacheLayout.moduleSightings(address), "module " + address);
     }
 
-    public void writeSightings(ModuleAddress address, VersionSightings sightings) throws IOException {
-        store.write(CacheLayout.moduleSightings(address), sightings.encode());
+    /** As {@link #writeSightings(ProviderAddress, VersionSightings)}, for a module. */
+    public VersionSightings writeSightings(ModuleAddress address, VersionSightings sightings) throws IOException {
+        return writeSightings(CacheLayout.moduleSightings(address), "module " + address, sightings);
+    }
+
+    private VersionSightings writeSightings(
+            io.providermirror.cache.CacheKey key, String what, VersionSightings sightings) throws IOException {
+        Optional<VersionSightings> stored;
+        try {
+            stored = sightings(key, what);
+        } catch (Unreadable e) {
+            stored = Optional.empty(); // replaced by what this instance knows
+        }
+        VersionSightings merged = stored.map(sightings::merge).orElse(sightings);
+        store.write(key, merged.encode());
+        return merged;
     }
 
     private Optional<VersionSightings> sightings(io.providermirror.cache.CacheKey key, String what) throws IOException {

@@ -56,6 +56,7 @@ public final class ReleaseAge {
     private final Clock clock;
     private final MirrorMetrics metrics;
     private final DecisionLog decisions;
+    private final DryRunLog dryRunLog;
 
     public ReleaseAge(PolicyConfig config, Clock clock, MirrorMetrics metrics, DecisionLog decisions) {
         this.minimum = config.minimumReleaseAge();
@@ -75,6 +76,7 @@ public final class ReleaseAge {
         this.clock = clock;
         this.metrics = metrics;
         this.decisions = decisions;
+        this.dryRunLog = new DryRunLog(clock, line -> LOG.info("{}", line));
     }
 
     /** Whether any version could be held: a minimum age above zero, here or in an override. */
@@ -98,6 +100,14 @@ public final class ReleaseAge {
             return true;
         }
         metrics.releaseAgeHeld(dryRun ? "dryRun" : "enforce", "listing");
+        if (dryRun) {
+            String subject = address + " " + version.canonical();
+            dryRunLog.wouldHold(
+                    subject,
+                    "release-age dry run: would leave " + subject + " out of version lists, held back by "
+                            + hold.get().rule()
+                            + hold.get().availableAt().map(at -> " until " + at).orElse(""));
+        }
         return dryRun;
     }
 
@@ -122,7 +132,7 @@ public final class ReleaseAge {
                 + "policy.allowEarly (this version, a reason and an expiry)";
         metrics.releaseAgeHeld(dryRun ? "dryRun" : "enforce", "request");
         if (dryRun) {
-            LOG.info("release-age dry run: would refuse {}", message);
+            dryRunLog.wouldHold(subject, "release-age dry run: would refuse " + message);
             return Optional.empty();
         }
         decisions.record(Decision.refused(subject, message));

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -49,6 +50,31 @@ public record VersionSightings(
         listed.forEach(version -> versions.putIfAbsent(version, Optional.of(now)));
         return new VersionSightings(
                 earlier.get().listedSince(), versions, earlier.get().signed());
+    }
+
+    /**
+     * These sightings and {@code other} (another instance's, stored in the meantime) as one: the earliest evidence
+     * wins, so a fleet never moves a first-seen time later. The list was first seen at the earlier of the two times;
+     * a version is first seen at the earliest either saw it, where a version of a first list was seen when that list
+     * was; one seen by the instance whose first list came later keeps that time as its own. Signature times are the
+     * origin's; the earlier is kept.
+     */
+    public VersionSightings merge(VersionSightings other) {
+        Instant since = listedSince.isAfter(other.listedSince) ? other.listedSince : listedSince;
+        Map<ProviderVersion, Optional<Instant>> merged = new TreeMap<>();
+        for (VersionSightings one : List.of(this, other)) {
+            one.versions.forEach((version, seen) -> {
+                Instant at = seen.orElse(one.listedSince);
+                Optional<Instant> before = merged.get(version);
+                Instant earlier = before == null ? null : before.orElse(since);
+                if (earlier == null || at.isBefore(earlier)) {
+                    merged.put(version, at.equals(since) && seen.isEmpty() ? Optional.empty() : Optional.of(at));
+                }
+            });
+        }
+        Map<ProviderVersion, Instant> signedBoth = new TreeMap<>(signed);
+        other.signed.forEach((version, at) -> signedBoth.merge(version, at, (a, b) -> a.isBefore(b) ? a : b));
+        return new VersionSightings(since, merged, signedBoth);
     }
 
     /** Whether {@link #update} with {@code listed} would add a version. */

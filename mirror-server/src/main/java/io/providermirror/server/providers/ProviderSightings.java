@@ -47,8 +47,7 @@ final class ProviderSightings {
         }
         VersionSightings updated = VersionSightings.update(earlier, listed, now);
         try {
-            documents.writeSightings(address, updated);
-            return Optional.of(updated);
+            return Optional.of(documents.writeSightings(address, updated));
         } catch (IOException e) {
             LOG.warn("cannot store when the versions of {} were first seen: {}", address, e.getMessage());
             return earlier;
@@ -63,7 +62,7 @@ final class ProviderSightings {
         }
         VersionSightings updated = stored.get().withSigned(version, at);
         try {
-            documents.writeSightings(address, updated);
+            updated = documents.writeSightings(address, updated);
         } catch (IOException e) {
             LOG.warn("cannot store when {} {} was signed: {}", address, version, e.getMessage());
         }

@@ -21,8 +21,8 @@ import java.util.function.Predicate;
 /**
  * The full module registry API's answers built from what the mirror holds, for when it is offline or the origin
  * does not answer (it failed, or implements only the protocol): the modules it learnt of from the API
- * ({@link KnownModules}) and those whose archives it keeps, each at its newest version the policy lets in, with the
- * fields it knows. A field it cannot know (the download count; a description it never saw) is left out. Blocking.
+ * ({@link KnownModules}) and those whose archives it keeps, each at its newest version the policy lets in (and the
+ * release-age quarantine does not hold back), with the fields it knows. A field it cannot know (the download count; a description it never saw) is left out. Blocking.
  */
 final class CatalogFromCache {
 
@@ -31,11 +31,13 @@ final class CatalogFromCache {
     private final KnownModules known;
     private final ModuleMirror modules;
     private final ModulePolicy policy;
+    private final ModuleVersionAnswers ages;
 
-    CatalogFromCache(KnownModules known, ModuleMirror modules, ModulePolicy policy) {
+    CatalogFromCache(KnownModules known, ModuleMirror modules, ModulePolicy policy, ModuleVersionAnswers ages) {
         this.known = known;
         this.modules = modules;
         this.policy = policy;
+        this.ages = ages;
     }
 
     /**
@@ -106,14 +108,19 @@ final class CatalogFromCache {
         return Optional.of(rendered(answer));
     }
 
-    /** The versions of {@code address} the mirror learnt of or keeps archives of, that the policy lets in. */
+    /**
+     * The versions of {@code address} the mirror learnt of or keeps archives of, that the policy lets in and the
+     * release age does not hold back.
+     */
     List<ProviderVersion> knownVersions(ModuleAddress address) {
         return held(address).map(this::allowed).orElse(List.of());
     }
 
     private List<ProviderVersion> allowed(KnownModules.Known module) {
         return module.versions().keySet().stream()
-                .filter(version -> policy.allows(module.address(), version))
+                .filter(version -> policy.allows(module.address(), version)
+                        && ages.offered(
+                                module.address(), version, module.versions().getOrDefault(version, Optional.empty())))
                 .toList();
     }
 

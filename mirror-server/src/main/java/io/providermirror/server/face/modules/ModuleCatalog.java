@@ -30,7 +30,9 @@ import java.util.function.Supplier;
  * latest version for every system or for one, and a version's details. Pulled through from origins that offer them
  * and held like version lists ({@link PulledAnswers}: the index TTL, stale-if-error, one pull for concurrent
  * callers); each origin answer read field by field ({@link ModuleApiDocuments}) and rewritten, its sources pointing
- * at the mirror. The policy filters every answer: a denied module is not listed, found or described. Offline, or
+ * at the mirror. The policy filters every answer: a denied module is not listed, found or described;
+ * a version the release-age quarantine holds back is left out of lists and refused, with its rule and date, when its
+ * details are asked for. Offline, or
  * when the origin fails or implements only the protocol, the answer is built from what the mirror holds
  * ({@link CatalogFromCache}), and says so ({@link ModuleApiAnswer.Source#CACHE}).
  */
@@ -58,6 +60,7 @@ public final class ModuleCatalog {
 
     private final ModuleMirror.Settings settings;
     private final ModuleMirror modules;
+    private final ModuleVersionAnswers ages;
     private final ModuleOrigins origins;
     private final KnownModules known;
     private final CatalogFromCache fromCache;
@@ -70,6 +73,7 @@ public final class ModuleCatalog {
     ModuleCatalog(
             ModuleMirror.Settings settings,
             ModuleMirror modules,
+            ModuleVersionAnswers ages,
             ModuleOrigins origins,
             DocumentStore documents,
             ModulePolicy policy,
@@ -78,9 +82,10 @@ public final class ModuleCatalog {
             Clock clock) {
         this.settings = settings;
         this.modules = modules;
+        this.ages = ages;
         this.origins = origins;
         this.known = new KnownModules(documents);
-        this.fromCache = new CatalogFromCache(known, modules, policy);
+        this.fromCache = new CatalogFromCache(known, modules, policy, ages);
         this.policy = policy;
         this.rules = rules;
         this.executor = executor;
@@ -165,6 +170,11 @@ public final class ModuleCatalog {
                             ? new OriginException(OriginException.Reason.FORBIDDEN, refused.get())
                             : new PolicyDeniedException(refused.get()));
         }
+        return ages.cleared(address, version).thenCompose(old -> allowedDetails(address, version, links));
+    }
+
+    private CompletableFuture<ModuleApiAnswer> allowedDetails(
+            ModuleAddress address, ProviderVersion version, ModuleLinks links) {
         Supplier<CompletableFuture<ModuleApiAnswer>> cached = () -> modules.allowedVersions(address)
                 .handle((versions, failure) -> Optional.ofNullable(versions))
                 .thenApplyAsync(
@@ -184,8 +194,11 @@ public final class ModuleCatalog {
                         "the details of module " + address + " " + version,
                         address.hostname(),
                         settings.metadataTimeout())
-                .thenApply(pulled -> new ModuleApiAnswer(
-                        CatalogFromCache.rendered(rendered(pulled.value(), links)), ModuleApiAnswer.Source.ORIGIN))
+                .thenApplyAsync(
+                        pulled -> new ModuleApiAnswer(
+                                CatalogFromCache.rendered(rendered(pulled.value(), links)),
+                                ModuleApiAnswer.Source.ORIGIN),
+                        executor)
                 .exceptionallyCompose(failure -> {
                     if (!fallsBack(failure)) {
                         return CompletableFuture.failedFuture(Futures.cause(failure));
@@ -271,6 +284,11 @@ public final class ModuleCatalog {
         return policy.allows(facts.address(), facts.version());
     }
 
+    /** Whether {@code facts} appear in a list answer now: allowed by the policy, not held by the release age. */
+    private boolean listed(ModuleFacts facts) {
+        return allowed(facts) && ages.offered(facts.address(), facts.version(), facts.publishedAt());
+    }
+
     /** An origin's list answer for the client: denied modules left out, links on the mirror. */
     private RenderedDocument rendered(
             ListKey key, ModuleApiQuery query, ModuleApiDocuments.Listing listing, ModuleLinks links) {
@@ -287,18 +305,22 @@ public final class ModuleCatalog {
                         .put("prev_url", ModuleLinks.page(key.hostname(), key.path(), query.parametersAt(previous))));
         ArrayNode items = root.putArray("modules");
         listing.modules().stream()
-                .filter(this::allowed)
+                .filter(this::listed)
                 .forEach(facts -> items.add(ModuleApiDocuments.render(facts, links)));
         return CatalogFromCache.rendered(root);
     }
 
-    /** An origin's details answer for the client: its {@code versions} those the policy lets in. */
+    /**
+     * An origin's details answer for the client: its {@code versions} those the policy lets in and the release age
+     * does not hold back. Blocking (what the mirror learnt of the module is read).
+     */
     private ObjectNode rendered(ModuleApiDocuments.Details pulled, ModuleLinks links) {
         ObjectNode answer = ModuleApiDocuments.render(pulled.facts(), links);
         answer.setAll(pulled.parts().deepCopy());
         ModuleAddress address = pulled.facts().address();
         List<ProviderVersion> versions = pulled.versions().stream()
-                .filter(version -> policy.allows(address, version))
+                .filter(version -> policy.allows(address, version)
+                        && ages.offered(address, version, known.publishedAt(address, version)))
                 .toList();
         if (!versions.isEmpty()) {
             ArrayNode list = answer.putArray("versions");

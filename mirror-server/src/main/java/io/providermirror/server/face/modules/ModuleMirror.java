@@ -44,7 +44,6 @@ public final class ModuleMirror {
 
     /**
      * Tunables of modules through the mirror.
-     *
      * @param indexTtl        how long a version list is fresh
      * @param metadataTimeout how long a caller waits for versions or a download's source
      * @param archiveTimeout  how long an archive request waits for its fetch
@@ -120,10 +119,11 @@ public final class ModuleMirror {
         this.rules = rules;
         this.executor = executor;
         this.metrics = metrics;
-        this.catalog = new ModuleCatalog(settings, this, origins, documentStore, policy, rules, executor, clock);
-        this.versionAnswers = new ModuleVersionAnswers(policy, catalog::publishedAt, clock);
-        // Bounded like every cache keyed by what clients send; a pin's answer is kept no longer than a version list
-        // is fresh: a pin released by `modules accept` on another instance sharing the store is seen within that.
+        this.versionAnswers = new ModuleVersionAnswers(
+                policy, (a, v) -> catalog().publishedAt(a, v), this::listed, versions::inMemory, executor, clock);
+        this.catalog = new ModuleCatalog(
+                settings, this, versionAnswers, origins, documentStore, policy, rules, executor, clock);
+        // Bounded; kept no longer than a list is fresh, so a pin released by another instance is seen within that.
         this.pinnedDownloads = Caffeine.newBuilder()
                 .maximumSize(10_000)
                 .expireAfterWrite(settings.indexTtl())
@@ -172,11 +172,7 @@ public final class ModuleMirror {
         if (refused.isPresent()) {
             return CompletableFuture.failedFuture(forbidden(refused.get()));
         }
-        return versionAnswers.holdsBack()
-                ? listed(address)
-                        .thenAcceptAsync(entry -> versionAnswers.refuseHeld(address, version, entry), executor)
-                        .thenCompose(old -> allowedDownload(address, version))
-                : allowedDownload(address, version);
+        return versionAnswers.cleared(address, version).thenCompose(old -> allowedDownload(address, version));
     }
 
     private CompletableFuture<ModuleDownload> allowedDownload(ModuleAddress address, ProviderVersion version) {
@@ -229,6 +225,11 @@ public final class ModuleMirror {
         if (refused.isPresent()) {
             return CompletableFuture.failedFuture(forbidden(refused.get()));
         }
+        return versionAnswers.cleared(address, version).thenCompose(old -> allowedArchive(address, version, extension));
+    }
+
+    private CompletableFuture<ArchiveSource> allowedArchive(
+            ModuleAddress address, ProviderVersion version, String extension) {
         CacheKey key = CacheLayout.moduleArchive(address, version, extension);
         if (!blobs.redirects()) {
             Optional<ArchiveSource> verified = openVerified(key);
@@ -273,7 +274,6 @@ public final class ModuleMirror {
         if (running.isPresent()) {
             return running.get();
         }
-        // Offline, resolving fails: the version is not in the cache.
         return CompletableFuture.supplyAsync(() -> resolve(address, version).source(), executor)
                 .thenCompose(source -> {
                     String named = source.kind() == ModuleSource.Kind.UNSUPPORTED

@@ -12,7 +12,10 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * The module registry's {@code versions} answers: a module's version list filtered by the policy and rendered once
@@ -26,16 +29,63 @@ final class ModuleVersionAnswers {
     private final ReleaseAge ages;
     private final BiFunction<ModuleAddress, ProviderVersion, Optional<Instant>> published;
     private final Clock clock;
+    private final Function<ModuleAddress, CompletableFuture<ModuleVersions.Entry>> listed;
+    private final Function<ModuleAddress, Optional<ModuleVersions.Entry>> inMemory;
+    private final Executor executor;
     // Bounded like every cache keyed by what clients send; an answer is small (a few dozen versions).
     private final RenderedAnswers<ModuleVersions.Entry> rendered = new RenderedAnswers<>(10_000);
 
-    /** @param published when an origin said a version was published, if one did (blocking) */
+    /**
+     * @param published when an origin said a version was published, if one did (blocking)
+     * @param listed    a module's version list, with its sightings (from memory, the cache or the origin)
+     * @param inMemory  a module's version list if memory holds it now (never loads)
+     * @param executor  for blocking work: reading what the mirror learnt of a module
+     */
     ModuleVersionAnswers(
-            ModulePolicy policy, BiFunction<ModuleAddress, ProviderVersion, Optional<Instant>> published, Clock clock) {
+            ModulePolicy policy,
+            BiFunction<ModuleAddress, ProviderVersion, Optional<Instant>> published,
+            Function<ModuleAddress, CompletableFuture<ModuleVersions.Entry>> listed,
+            Function<ModuleAddress, Optional<ModuleVersions.Entry>> inMemory,
+            Executor executor,
+            Clock clock) {
         this.policy = policy;
         this.ages = policy.releaseAge();
         this.published = published;
+        this.listed = listed;
+        this.inMemory = inMemory;
+        this.executor = executor;
         this.clock = clock;
+    }
+
+    /**
+     * Completes when the release-age quarantine lets {@code version} of {@code address} be served now; fails with a
+     * {@link PolicyDeniedException} naming the rule and the date when it holds it back. What every answer that names
+     * one version (its download, its archive, its details) waits for. Judged on the module's version list and its
+     * sightings; when that list cannot be had, on the origin's date alone (so a cached archive is still served while
+     * the origin is down). At once, on the caller's thread, when no release age applies.
+     */
+    CompletableFuture<Void> cleared(ModuleAddress address, ProviderVersion version) {
+        if (!ages.active()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return listed.apply(address)
+                .handle((entry, failure) ->
+                        entry != null ? entry : new ModuleVersions.Entry(List.of(), Optional.empty()))
+                .thenAcceptAsync(entry -> refuseHeld(address, version, entry), executor);
+    }
+
+    /**
+     * Whether the quarantine lets {@code version} of {@code address} appear in a list answer of the full registry API
+     * now: judged on the origin's {@code published} date in that answer and the sightings of the module's version
+     * list when memory holds it. Never blocks.
+     */
+    boolean offered(ModuleAddress address, ProviderVersion version, Optional<Instant> published) {
+        if (!ages.active()) {
+            return true;
+        }
+        Optional<VersionSightings> sightings = inMemory.apply(address).flatMap(ModuleVersions.Entry::sightings);
+        return ages.offered(
+                moduleKey(address), version, VersionSightings.evidence(sightings, version, published, clock));
     }
 
     /** Whether the release-age quarantine may hold versions back. */

@@ -69,6 +69,11 @@ final class ModuleVersions {
         memory.forget(address);
     }
 
+    /** The list of {@code address} memory holds now, if any; never loads. */
+    Optional<Entry> inMemory(ModuleAddress address) {
+        return memory.inMemory(address);
+    }
+
     /** The versions of {@code address}: fresh, stale (a refresh follows), or fetched now. */
     CompletableFuture<Entry> get(ModuleAddress address) {
         return memory.get(address).thenApply(PulledAnswers.Pulled::value);
@@ -124,8 +129,7 @@ final class ModuleVersions {
         }
         VersionSightings updated = VersionSightings.update(earlier, listed, now);
         try {
-            documents.writeSightings(address, updated);
-            return Optional.of(updated);
+            return Optional.of(documents.writeSightings(address, updated));
         } catch (IOException e) {
             LOG.warn("cannot store when the versions of module {} were first seen: {}", address, e.getMessage());
             return earlier;
