@@ -285,4 +285,36 @@ final class NamedClientsTest {
                 .contains("<tr><td>idle</td><td>every host and namespace</td><td>&ndash;</td></tr>")
                 .doesNotContain("sha256");
     }
+
+    @Test
+    void onlyAClientWithoutAScopeSignsInToTheStatusPage() throws Exception {
+        HttpResponse<byte[]> scoped = login(CI);
+        assertThat(scoped.statusCode()).isEqualTo(401);
+        assertThat(scoped.headers().firstValue("set-cookie")).isEmpty();
+        assertThat(new String(scoped.body(), StandardCharsets.UTF_8))
+                .contains("That token is not accepted by this mirror for its status page.");
+        HttpResponse<byte[]> unlimited = login(IDLE);
+        assertThat(unlimited.statusCode()).isEqualTo(303);
+        String cookie = unlimited.headers().firstValue("set-cookie").orElseThrow();
+        HttpResponse<byte[]> page = fixture.mirror()
+                .send(HttpRequest.newBuilder(fixture.mirror().url("/status.json"))
+                        .header("Cookie", cookie.substring(0, cookie.indexOf(';')))
+                        .build());
+        assertThat(page.statusCode()).isEqualTo(200);
+        String scopedCookie = "provider_mirror_token=" + CI;
+        assertThat(fixture.mirror()
+                        .send(HttpRequest.newBuilder(fixture.mirror().url("/status.json"))
+                                .header("Cookie", scopedCookie)
+                                .build())
+                        .statusCode())
+                .isEqualTo(401);
+    }
+
+    private static HttpResponse<byte[]> login(String token) throws Exception {
+        return fixture.mirror()
+                .send(HttpRequest.newBuilder(fixture.mirror().url("/login"))
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .POST(HttpRequest.BodyPublishers.ofString("token=" + token))
+                        .build());
+    }
 }
