@@ -5,6 +5,7 @@ import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.config.AuthConfig;
+import io.providermirror.server.config.ClientConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -17,7 +18,9 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.Optional;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -35,6 +38,9 @@ public final class MirrorAuth {
     /** Access control off: everything is open. */
     public static final MirrorAuth OPEN = new MirrorAuth(TokenHashes.NONE, null, Duration.ZERO, Clock.systemUTC());
 
+    /** The key of the tokens file, for messages. */
+    private static final String TOKENS_FILE = "auth.tokensFile";
+
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(MirrorAuth.class);
     private static final int KEY_BYTES = 32;
 
@@ -45,9 +51,11 @@ public final class MirrorAuth {
     private final byte[] key;
     private final Duration ttl;
     private final Clock clock;
+    private final ClientSightings sightings;
 
     private MirrorAuth(TokenHashes tokenHashes, byte[] key, Duration ttl, Clock clock) {
         this.tokenHashes = tokenHashes;
+        this.sightings = new ClientSightings(tokenHashes.clients(), clock);
         this.key = key;
         this.ttl = ttl;
         this.clock = clock;
@@ -58,7 +66,10 @@ public final class MirrorAuth {
         if (!config.enabled()) {
             return OPEN;
         }
-        TokenHashes hashes = TokenHashes.load(config.tokens(), config.tokensFile(), "auth.tokensFile");
+        List<ClientConfig> clients = new ArrayList<>();
+        config.tokens().forEach(hash -> clients.add(ClientConfig.plain(hash)));
+        clients.addAll(config.clients());
+        TokenHashes hashes = TokenHashes.load(clients, config.tokensFile(), TOKENS_FILE, true);
         if (hashes.isEmpty()) {
             LOG.warn("access control is on but no token is configured: every JSON request will be refused");
         }
@@ -114,6 +125,27 @@ public final class MirrorAuth {
             return true;
         }
         return tokenHashes.accepts(authorization);
+    }
+
+    /**
+     * The client {@code authorization} ({@code Bearer <token>}) names: {@link Client#ANONYMOUS} while access control
+     * is off, empty when it is on and the header carries no accepted token.
+     */
+    public Optional<Client> client(String authorization) {
+        if (!enabled()) {
+            return Optional.of(Client.ANONYMOUS);
+        }
+        return tokenHashes.client(authorization);
+    }
+
+    /** Every configured client, in the order configured (none while access control is off). */
+    public List<Client> clients() {
+        return tokenHashes.clients();
+    }
+
+    /** When each configured client was last seen. */
+    public ClientSightings sightings() {
+        return sightings;
     }
 
     /** The query string that makes an archive's URL valid for the next {@code archiveUrlTtl}. */

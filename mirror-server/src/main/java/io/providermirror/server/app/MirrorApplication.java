@@ -178,7 +178,8 @@ public final class MirrorApplication implements AutoCloseable {
                     caPem,
                     fallbackAuthority,
                     clock,
-                    core.log().verifierKey());
+                    core.log().verifierKey(),
+                    core.auth().sightings());
             HttpServices services = new HttpServices(
                     core.mirror(),
                     statusPage,

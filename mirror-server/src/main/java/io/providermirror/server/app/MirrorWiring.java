@@ -149,6 +149,9 @@ public final class MirrorWiring implements AutoCloseable {
                     new java.util.TreeSet<>(config.upstream().hosts().keySet());
             knownHosts.addAll(MirrorMetrics.PUBLIC_REGISTRIES);
             metrics.expectHosts(knownHosts);
+            metrics.expectClients(auth.clients().stream()
+                    .map(io.providermirror.server.access.Client::name)
+                    .toList());
             http = ConfiguredOriginClient.open(config, trust, origins, metrics);
             long maxBytes = config.cache().maxSize() == null
                     ? Long.MAX_VALUE

@@ -22,7 +22,7 @@ public record MirrorConfig(
         management = management == null ? new ManagementConfig(null, null) : management;
         logging = logging == null ? new LoggingConfig(null) : logging;
         policy = policy == null ? new PolicyConfig(null, null, null, null) : policy;
-        auth = auth == null ? new AuthConfig(null, null, null, null) : auth;
+        auth = auth == null ? new AuthConfig(null, null, null, null, null) : auth;
         modules = modules == null ? ModulesConfig.defaults() : modules;
         operator = operator == null ? new OperatorConfig(null, null, null) : operator;
         cache = cache == null ? new CacheConfig(null, null, null, null, null, null, null) : cache;

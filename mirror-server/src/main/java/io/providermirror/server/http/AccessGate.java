@@ -5,6 +5,7 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.providermirror.server.access.Client;
 import io.providermirror.server.access.MirrorAuth;
 import java.util.List;
 import java.util.Map;
@@ -32,9 +33,23 @@ final class AccessGate {
         return login.signIn(request);
     }
 
-    /** The 401 or 403 answer for {@code request} to {@code route}, or null when it may be answered. */
-    FullHttpResponse refusal(Route route, FullHttpRequest request, boolean head) {
-        if (wantsToken(route) && !auth.accepts(request.headers().get(HttpHeaderNames.AUTHORIZATION))) {
+    /** Who a request comes from, and the 401 or 403 answer for it (null when it may be answered). */
+    record Decision(Client client, FullHttpResponse refusal) {}
+
+    /**
+     * Who {@code request} to {@code route} comes from ({@link Client#ANONYMOUS} without an accepted token), and
+     * the 401 or 403 answer for it, or a null refusal when it may be answered. A configured client's request is
+     * recorded as seen, refused or not.
+     */
+    Decision decide(Route route, FullHttpRequest request, boolean head) {
+        Optional<Client> presented = auth.client(request.headers().get(HttpHeaderNames.AUTHORIZATION));
+        presented.ifPresent(client -> auth.sightings().seen(client));
+        Client client = presented.orElse(Client.ANONYMOUS);
+        return new Decision(client, refusal(route, request, head, presented));
+    }
+
+    private FullHttpResponse refusal(Route route, FullHttpRequest request, boolean head, Optional<Client> client) {
+        if (wantsToken(route) && client.isEmpty()) {
             boolean page = isPage(route);
             if (page && login.signedIn(request.headers())) {
                 return null;
@@ -46,6 +61,10 @@ final class AccessGate {
         }
         if (!auth.enabled()) {
             return null;
+        }
+        if (client.isPresent()
+                && !ClientReach.allowed(route, request, client.get().scope())) {
+            return outOfScope(client.get(), route, head);
         }
         if (route instanceof Route.Archive archive) {
             return signedUrlRefusal(
@@ -128,6 +147,22 @@ final class AccessGate {
         FullHttpResponse response = JsonErrors.response(HttpResponseStatus.UNAUTHORIZED, message, head);
         response.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"provider-mirror\"");
         return response;
+    }
+
+    /** The 403 for a client's request beyond its scope, naming what it may reach. */
+    private static FullHttpResponse outOfScope(Client client, Route route, boolean head) {
+        String what = route instanceof Route.Home
+                        || route instanceof Route.StatusJson
+                        || route instanceof Route.Metrics
+                        || route instanceof Route.Log
+                ? "the status page, its data, the metrics and the transparency log name every host and namespace, "
+                        + "so only a client without a scope sees them"
+                : "it asks for a host or namespace outside it";
+        return JsonErrors.response(
+                HttpResponseStatus.FORBIDDEN,
+                "the client '" + client.name() + "' may reach " + client.scope().describe() + "; " + what
+                        + " (the mirror's operators set what each client may reach in auth.clients)",
+                head);
     }
 
     /** How one kind of signed URL is checked: its query's expiry and signature, or a bearer token. */

@@ -36,6 +36,8 @@ final class ExchangeLog extends ChannelDuplexHandler {
     static final String LOGGER = "io.providermirror.access";
     /** What the handler that answered named the request (for the request meter's route tag). */
     static final AttributeKey<String> ROUTE = AttributeKey.valueOf("mirror.route");
+    /** The name of the client the request comes from, as access control decided it (never its token). */
+    static final AttributeKey<String> CLIENT = AttributeKey.valueOf("mirror.client");
     /** Where an archive response's bytes come from. */
     static final AttributeKey<MirrorMetrics.Source> SOURCE = AttributeKey.valueOf("mirror.source");
 
@@ -52,6 +54,7 @@ final class ExchangeLog extends ChannelDuplexHandler {
         final String userAgent;
         int status;
         String route = "invalid";
+        String clientName = io.providermirror.server.access.Client.ANONYMOUS.name();
         MirrorMetrics.Source source;
         long bytes;
 
@@ -94,6 +97,8 @@ final class ExchangeLog extends ChannelDuplexHandler {
                 exchange.status = response.status().code();
                 String route = ctx.channel().attr(ROUTE).getAndSet(null);
                 exchange.route = route == null ? exchange.route : route;
+                String clientName = ctx.channel().attr(CLIENT).getAndSet(null);
+                exchange.clientName = clientName == null ? exchange.clientName : clientName;
                 exchange.source = ctx.channel().attr(SOURCE).getAndSet(null);
             }
             if (msg instanceof HttpContent content) {
@@ -125,6 +130,8 @@ final class ExchangeLog extends ChannelDuplexHandler {
                 exchange.status = CLIENT_CLOSED_REQUEST;
                 String route = ctx.channel().attr(ROUTE).getAndSet(null);
                 exchange.route = route == null ? exchange.route : route;
+                String clientName = ctx.channel().attr(CLIENT).getAndSet(null);
+                exchange.clientName = clientName == null ? exchange.clientName : clientName;
             }
             finish(ctx, exchange, true);
         }
@@ -144,7 +151,7 @@ final class ExchangeLog extends ChannelDuplexHandler {
 
     private void finish(ChannelHandlerContext ctx, Exchange exchange, boolean aborted) {
         long nanos = System.nanoTime() - exchange.startNanos;
-        metrics.httpRequest(exchange.route, exchange.status, nanos);
+        metrics.httpRequest(exchange.route, exchange.status, exchange.clientName, nanos);
         if (exchange.source != null) {
             metrics.served(exchange.source, exchange.bytes);
         }
@@ -162,10 +169,12 @@ final class ExchangeLog extends ChannelDuplexHandler {
                 .addKeyValue("durationMs", millis)
                 .addKeyValue("userAgent", exchange.userAgent)
                 .addKeyValue("route", exchange.route)
+                .addKeyValue("clientName", exchange.clientName)
                 .addKeyValue("aborted", aborted)
                 .log(
-                        "{} \"{} {}\" {} {} {}ms \"{}\"{}",
+                        "{} {} \"{} {}\" {} {} {}ms \"{}\"{}",
                         client,
+                        exchange.clientName,
                         exchange.method,
                         exchange.uri,
                         exchange.status,

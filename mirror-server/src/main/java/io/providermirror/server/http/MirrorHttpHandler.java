@@ -11,6 +11,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.providermirror.server.access.Client;
 import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.server.providers.ProviderMirror;
 import io.providermirror.server.status.Operations;
@@ -109,7 +110,14 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         String path = new QueryStringDecoder(request.uri()).rawPath();
         Route route = routes.route(path);
         ctx.channel().attr(ExchangeLog.ROUTE).set(Route.name(route));
-        FullHttpResponse immediate = immediateAnswer(route, request, head);
+        FullHttpResponse immediate = immediateAnswer(route, head);
+        Client client = Client.ANONYMOUS;
+        if (immediate == null) {
+            AccessGate.Decision decision = access.decide(route, request, head);
+            client = decision.client();
+            immediate = decision.refusal();
+        }
+        ctx.channel().attr(ExchangeLog.CLIENT).set(client.name());
         if (immediate != null) {
             ctx.writeAndFlush(immediate);
             updateReading(ctx);
@@ -120,15 +128,16 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
                 head,
                 request.headers().get(HttpHeaderNames.RANGE),
                 path,
-                ConditionalHeaders.of(request.headers()));
+                ConditionalHeaders.of(request.headers()),
+                client.name());
         answerWhenReady(exchange, route, request);
     }
 
     /**
-     * The answer that needs neither the mirror nor another thread: a refusal, or an endpoint whose bytes are at
-     * hand. Null when the request is for something to be looked up.
+     * The answer that needs neither the mirror, nor access control, nor another thread: a refusal of what is not
+     * here, or an endpoint whose bytes are at hand. Null when the request goes on to {@link AccessGate}.
      */
-    private FullHttpResponse immediateAnswer(Route route, FullHttpRequest request, boolean head) {
+    private FullHttpResponse immediateAnswer(Route route, boolean head) {
         if (managementOnly && !Route.isOperational(route)) {
             return JsonErrors.response(
                     HttpResponseStatus.NOT_FOUND,
@@ -150,7 +159,7 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
             // Open with access control too: the CA certificate is public, and clients need it before anything else.
             return DocumentResponse.caCertificate(services.statusPage().caCertificate(), head);
         }
-        return access.refusal(route, request, head);
+        return null;
     }
 
     /** Asks the mirror (or, for the operator pages, the executor) and answers when that completes. */

@@ -14,6 +14,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.providermirror.server.access.ClientSightings;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -34,6 +35,7 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
     static final int MAX_OTHER_BODY_BYTES = 8 * 1024;
 
     private final OperatorApi api;
+    private final ClientSightings clients;
     private final Executor executor;
     private final boolean managementOnly;
 
@@ -50,8 +52,9 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
     /** The writes of the upload, in order; each releases its buffer whatever became of the ones before. */
     private CompletableFuture<Void> writes;
 
-    OperatorApiHandler(OperatorApi api, Executor executor, boolean managementOnly) {
+    OperatorApiHandler(OperatorApi api, ClientSightings clients, Executor executor, boolean managementOnly) {
         this.api = api;
+        this.clients = clients;
         this.executor = executor;
         this.managementOnly = managementOnly;
     }
@@ -141,7 +144,7 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
             FullHttpResponse response =
                     JsonErrors.response(HttpResponseStatus.valueOf(invalid.status()), invalid.message(), false);
             if (invalid.status() == HttpResponseStatus.METHOD_NOT_ALLOWED.code()) {
-                response.headers().set(HttpHeaderNames.ALLOW, "POST");
+                response.headers().set(HttpHeaderNames.ALLOW, path.equals(OperatorRoutes.CLIENTS) ? "GET" : "POST");
             }
             send(ctx, response, bodyFollows);
             return;
@@ -164,7 +167,9 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
             upload = new BundleUpload(api.actions().uploadDirectory());
             writes = CompletableFuture.runAsync(upload::open, executor);
         } else {
-            ctx.channel().attr(ExchangeLog.ROUTE).set("operator_accept");
+            ctx.channel()
+                    .attr(ExchangeLog.ROUTE)
+                    .set(route instanceof OperatorRoutes.Clients ? "operator_clients" : "operator_accept");
         }
     }
 
@@ -198,7 +203,7 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
             if (last) {
                 importUpload(ctx);
             }
-        } else if (route instanceof OperatorRoutes.Accept accept) {
+        } else {
             if (received > MAX_OTHER_BODY_BYTES) {
                 refuse(
                         ctx,
@@ -208,9 +213,17 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             if (last) {
-                whenDone(ctx, () -> api.actions().acceptModule(accept.address(), accept.version()));
+                whenDone(ctx, this::answerWithoutBody);
             }
         }
+    }
+
+    /** The answer to a request without a body: the named clients, or a module version's pin released. */
+    private CompletableFuture<byte[]> answerWithoutBody() {
+        if (route instanceof OperatorRoutes.Accept accept) {
+            return api.actions().acceptModule(accept.address(), accept.version());
+        }
+        return CompletableFuture.supplyAsync(() -> ClientsDocument.json(clients), executor);
     }
 
     /** Writes {@code buffer} after the writes before it, on the executor; reading pauses while much is pending. */

@@ -8,8 +8,8 @@ import java.util.Optional;
 
 /**
  * The operator API's paths, below {@code /api/v1/}: {@code POST /api/v1/imports} (the body is a bundle as
- * {@code export} writes it) and {@code POST /api/v1/modules/<hostname>/<namespace>/<name>/<system>/<version>/accept}
- * (as {@code modules accept}); every segment validated as the mirror's other routes validate it.
+ * {@code export} writes it), {@code POST /api/v1/modules/<hostname>/<namespace>/<name>/<system>/<version>/accept}
+ * (as {@code modules accept}) and {@code GET /api/v1/clients} (the named clients); every segment validated as the mirror's other routes validate it.
  */
 final class OperatorRoutes {
 
@@ -18,9 +18,10 @@ final class OperatorRoutes {
 
     static final String IMPORTS = PREFIX + "imports";
     static final String MODULES = PREFIX + "modules/";
+    static final String CLIENTS = PREFIX + "clients";
 
-    private static final String SHAPE = "expected POST " + IMPORTS + " or POST " + MODULES
-            + "<hostname>/<namespace>/<name>/<system>/<version>/accept";
+    private static final String SHAPE = "expected POST " + IMPORTS + ", POST " + MODULES
+            + "<hostname>/<namespace>/<name>/<system>/<version>/accept or GET " + CLIENTS;
 
     /** What an operator request asks for. */
     sealed interface OperatorRoute {}
@@ -30,6 +31,9 @@ final class OperatorRoutes {
 
     /** {@code POST /api/v1/modules/.../<version>/accept}: release the pin of a module version. */
     record Accept(ModuleAddress address, ProviderVersion version) implements OperatorRoute {}
+
+    /** {@code GET /api/v1/clients}: the configured clients, their scopes and when each was last seen. */
+    record Clients() implements OperatorRoute {}
 
     /** A path or method the API does not answer: the status and why. */
     record Invalid(int status, String message) implements OperatorRoute {}
@@ -47,6 +51,11 @@ final class OperatorRoutes {
             return new Invalid(malformed.status(), malformed.message());
         }
         OperatorRoute route = route(rawPath);
+        if (route instanceof Clients) {
+            return HttpMethod.GET.equals(method)
+                    ? route
+                    : new Invalid(405, "method " + method + " is not allowed on " + rawPath + "; it answers GET");
+        }
         if (!(route instanceof Invalid) && !HttpMethod.POST.equals(method)) {
             return new Invalid(405, "method " + method + " is not allowed on " + rawPath + "; it answers POST");
         }
@@ -56,6 +65,9 @@ final class OperatorRoutes {
     private static OperatorRoute route(String rawPath) {
         if (rawPath.equals(IMPORTS)) {
             return new Import();
+        }
+        if (rawPath.equals(CLIENTS)) {
+            return new Clients();
         }
         if (!rawPath.startsWith(MODULES)) {
             return new Invalid(404, "nothing is served at " + rawPath + ": " + SHAPE);

@@ -43,8 +43,13 @@ final class StatusLogin {
 
     /** Whether the request carries a cookie with a token the mirror accepts. */
     boolean signedIn(HttpHeaders headers) {
-        return cookieToken(headers)
-                .map(token -> auth.accepts("Bearer " + token))
+        return cookieToken(headers).map(this::opensPage).orElse(false);
+    }
+
+    /** Whether {@code token} is a client's whose scope limits nothing: the page names every host and namespace. */
+    private boolean opensPage(String token) {
+        return auth.client("Bearer " + token)
+                .map(client -> client.scope().unlimited())
                 .orElse(false);
     }
 
@@ -61,8 +66,8 @@ final class StatusLogin {
                 .parameters()
                 .getOrDefault("token", List.of());
         String token = tokens.isEmpty() ? "" : tokens.get(0).strip();
-        if (token.isEmpty() || !auth.accepts("Bearer " + token)) {
-            return form(false, "That token is not accepted by this mirror.");
+        if (token.isEmpty() || !opensPage(token)) {
+            return form(false, "That token is not accepted by this mirror for its status page.");
         }
         DefaultCookie cookie = new DefaultCookie(COOKIE, token);
         cookie.setHttpOnly(true);

@@ -21,6 +21,13 @@ final class BoundedTagValues {
         this.limit = limit;
     }
 
+    /** Lets through exactly {@code values} and maps every other value to {@code other}. */
+    static BoundedTagValues only(java.util.Collection<String> values) {
+        BoundedTagValues only = new BoundedTagValues(Math.max(1, values.size()));
+        only.admitted.addAll(values);
+        return only;
+    }
+
     String value(String candidate) {
         if (admitted.contains(candidate)) {
             return candidate;

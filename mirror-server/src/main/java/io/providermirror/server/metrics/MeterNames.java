@@ -8,7 +8,7 @@ public final class MeterNames {
 
     private MeterNames() {}
 
-    /** Timer of answered requests; tags {@link #ROUTE}, {@link #STATUS}. Prometheus: {@code mirror_http_requests_seconds}. */
+    /** Timer of answered requests; tags {@link #ROUTE}, {@link #STATUS}, {@link #CLIENT}. Prometheus: {@code mirror_http_requests_seconds}. */
     public static final String HTTP_REQUESTS = "mirror.http.requests";
     /** Counter of cache lookups; tags {@link #KIND}, {@link #RESULT}. Prometheus: {@code mirror_cache_lookups_total}. */
     public static final String CACHE_LOOKUPS = "mirror.cache.lookups";
@@ -92,6 +92,11 @@ public final class MeterNames {
 
     /** What was asked for: {@code index}, {@code version}, {@code archive}, {@code status}, {@code metrics}, ... */
     public static final String ROUTE = "route";
+    /**
+     * The name of the client a request came from ({@code auth.clients}, {@code token-<hash prefix>} for a plain
+     * token), {@code anonymous} without an accepted token or with access control off, {@code other} for anything else.
+     */
+    public static final String CLIENT = "client";
     /** The HTTP status code. */
     public static final String STATUS = "status";
     /** {@code index}, {@code version} or {@code archive}. */

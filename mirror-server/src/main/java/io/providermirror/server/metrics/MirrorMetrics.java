@@ -60,7 +60,10 @@ public final class MirrorMetrics implements OriginObserver {
 
     private record UpstreamKey(String host, Operation operation, Outcome outcome) {}
 
-    private record RequestKey(String route, int status) {}
+    private record RequestKey(String route, int status, String client) {}
+
+    /** The client name of requests without an accepted token, or of every request while access control is off. */
+    public static final String ANONYMOUS = "anonymous";
 
     private final MeterRegistry registry;
     private final OriginHealth originHealth;
@@ -71,6 +74,7 @@ public final class MirrorMetrics implements OriginObserver {
     private final Map<Source, Counter> served = new EnumMap<>(Source.class);
     private final ConcurrentHashMap<UpstreamKey, Timer> upstream = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<RequestKey, Timer> requests = new ConcurrentHashMap<>();
+    private volatile BoundedTagValues clients = BoundedTagValues.only(List.of(ANONYMOUS));
 
     public MirrorMetrics(MeterRegistry registry, Clock clock) {
         this.registry = registry;
@@ -229,14 +233,25 @@ public final class MirrorMetrics implements OriginObserver {
                 .register(registry);
     }
 
-    /** One answered request. */
-    public void httpRequest(String route, int status, long durationNanos) {
+    /**
+     * The client names the request meter's {@code client} tag takes (besides {@code anonymous}); any other name is
+     * counted as {@code other}, so the tag has at most as many values as clients are configured, plus two.
+     */
+    public void expectClients(Collection<String> names) {
+        List<String> values = new java.util.ArrayList<>(names);
+        values.add(ANONYMOUS);
+        clients = BoundedTagValues.only(values);
+    }
+
+    /** One answered request, from the client named {@code client}. */
+    public void httpRequest(String route, int status, String client, long durationNanos) {
         requests.computeIfAbsent(
-                        new RequestKey(route, status),
+                        new RequestKey(route, status, clients.value(client)),
                         key -> Timer.builder(MeterNames.HTTP_REQUESTS)
-                                .description("Requests answered by the mirror, by route and status")
+                                .description("Requests answered by the mirror, by route, status and client")
                                 .tag(MeterNames.ROUTE, key.route())
                                 .tag(MeterNames.STATUS, Integer.toString(key.status()))
+                                .tag(MeterNames.CLIENT, key.client())
                                 .serviceLevelObjectives(REQUEST_BUCKETS)
                                 .register(registry))
                 .record(durationNanos, TimeUnit.NANOSECONDS);

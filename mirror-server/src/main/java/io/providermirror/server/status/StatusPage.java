@@ -6,6 +6,7 @@ import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.BuildInfo;
+import io.providermirror.server.access.ClientSightings;
 import io.providermirror.server.face.modules.ModuleMirror;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.providers.ProviderMirror;
@@ -62,6 +63,7 @@ public final class StatusPage {
     private final ModuleMirror moduleMirror;
     private final Map<String, String> configuredOrigins;
     private final String logVerifierKey;
+    private final ClientSightings clients;
 
     /**
      * @param configuredOrigins configured origins by hostname, each with where it is reached (as the banner says it)
@@ -104,6 +106,34 @@ public final class StatusPage {
             String fallbackAuthority,
             Clock clock,
             String logVerifierKey) {
+        this(
+                store,
+                metrics,
+                mirror,
+                modules,
+                configuredOrigins,
+                parentMirrorHosts,
+                caPem,
+                fallbackAuthority,
+                clock,
+                logVerifierKey,
+                null);
+    }
+
+    /** As the other constructors, showing the named clients of {@code clients} (null: none shown). */
+    public StatusPage(
+            BlobStore store,
+            MirrorMetrics metrics,
+            ProviderMirror mirror,
+            ModuleMirror modules,
+            Map<String, String> configuredOrigins,
+            java.util.Set<String> parentMirrorHosts,
+            byte[] caPem,
+            String fallbackAuthority,
+            Clock clock,
+            String logVerifierKey,
+            ClientSightings clients) {
+        this.clients = clients;
         this.logVerifierKey = logVerifierKey;
         this.modules = new ModulesSection(modules, configuredOrigins.keySet(), parentMirrorHosts);
         this.mirror = mirror;
@@ -147,6 +177,9 @@ public final class StatusPage {
         modules.renderHostBlocks(html, authority);
         if (mirror.accessControlled()) {
             credentials(html, authority);
+            if (clients != null) {
+                ClientsSection.render(html, clients, page);
+            }
         }
         if (ca != null) {
             ca.instructions(html);

@@ -283,8 +283,9 @@ final class MirrorAuthTest {
 
         assertThatThrownBy(() -> MirrorAuth.load(new AuthConfig(List.of(), tokens, null, null), cache, clock))
                 .isInstanceOf(IOException.class)
-                .hasMessage("auth.tokensFile " + tokens + ", line 3: not sha256:<64 hex digits> (the file holds"
-                        + " hashes of tokens, never tokens)");
+                .hasMessage("auth.tokensFile " + tokens + ", line 3: not a token hash line (expected: [<name>] "
+                        + "sha256:<64 hex digits> [hosts=<glob>,...] [namespaces=<glob>,...]; the file holds hashes of "
+                        + "tokens, never tokens)");
         Path missing = cache.resolve("no-such-file");
         assertThatThrownBy(() -> MirrorAuth.load(new AuthConfig(List.of(), missing, null, null), cache, clock))
                 .isInstanceOf(IOException.class)

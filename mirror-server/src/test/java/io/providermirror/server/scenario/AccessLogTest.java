@@ -99,10 +99,11 @@ final class AccessLogTest {
                 .containsEntry("bytes", (long) release.archives().get("linux_amd64").length)
                 .containsEntry("userAgent", "Terraform/1.11.4")
                 .containsEntry("route", "archive")
+                .containsEntry("clientName", "anonymous")
                 .containsEntry("aborted", false);
         assertThat((Long) fields.get("durationMs")).isNotNegative();
         assertThat(line.getFormattedMessage())
-                .startsWith("127.0.0.1 \"GET " + path + "\" 200 ")
+                .startsWith("127.0.0.1 anonymous \"GET " + path + "\" 200 ")
                 .endsWith("\"Terraform/1.11.4\"");
     }
 
