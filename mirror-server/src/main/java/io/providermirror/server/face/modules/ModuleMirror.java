@@ -135,12 +135,12 @@ public final class ModuleMirror {
      * per version list (the policy does not change while the mirror runs) and then served as the same bytes.
      */
     public CompletableFuture<RenderedDocument> versions(ModuleAddress address) {
-        return listed(address).thenApplyAsync(entry -> versionAnswers.rendered(address, entry), executor);
+        return versionAnswers.fromList(listed(address), executor, entry -> versionAnswers.rendered(address, entry));
     }
 
     /** The versions of {@code address} that {@link #versions} lists, in the origin's order. */
     public CompletableFuture<List<ProviderVersion>> allowedVersions(ModuleAddress address) {
-        return listed(address).thenApplyAsync(entry -> versionAnswers.allowed(address, entry), executor);
+        return versionAnswers.fromList(listed(address), executor, entry -> versionAnswers.allowed(address, entry));
     }
 
     /** What {@link #versions} of every module of {@code hostname} fails with before its origin is asked, if any. */

@@ -88,6 +88,18 @@ final class ModuleVersionAnswers {
                 moduleKey(address), version, VersionSightings.evidence(sightings, version, published, clock));
     }
 
+    /**
+     * {@code answer} made of a version list once {@code listed} has it: on the thread that completes it (a list in
+     * memory is answered at once, on the event loop), or on {@code executor} while the release-age quarantine may
+     * read what the mirror learnt of a version (blocking).
+     */
+    <T> CompletableFuture<T> fromList(
+            CompletableFuture<ModuleVersions.Entry> listed,
+            Executor executor,
+            Function<ModuleVersions.Entry, T> answer) {
+        return ages.active() ? listed.thenApplyAsync(answer, executor) : listed.thenApply(answer);
+    }
+
     /** Whether the release-age quarantine may hold versions back. */
     boolean holdsBack() {
         return ages.active();
