@@ -216,6 +216,26 @@ final class ArchitectureTest {
                 .check(main);
     }
 
+    /**
+     * Failures reach the front end as the engine's {@code core.Refusal}: the one place that turns them into a status
+     * knows no face, origin or store (issue 27).
+     */
+    @Test
+    void theFrontEndMapsFailuresThroughTheEnginesRefusalOnly() {
+        noClasses()
+                .that()
+                .haveFullyQualifiedName("io.providermirror.server.http.FailureResponse")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.providermirror.server.face..",
+                        "io.providermirror.server.providers..",
+                        "io.providermirror.cache..",
+                        "io.providermirror.upstream..",
+                        "io.providermirror.s3..")
+                .check(main);
+    }
+
     @Test
     void noMainCodeDependsOnTheTestKit() {
         noClasses()

@@ -7,7 +7,7 @@ import java.time.Duration;
  * with {@code Retry-After}), or too little free disk for another archive (answered 507). The message names
  * the provider, the origin and the limit an operator can raise.
  */
-public final class CapacityException extends RuntimeException {
+public final class CapacityException extends RuntimeException implements Refusal {
 
     private static final long serialVersionUID = 1L;
 
@@ -32,7 +32,18 @@ public final class CapacityException extends RuntimeException {
         return limit;
     }
 
+    @Override
+    public Kind kind() {
+        return limit == Limit.DISK ? Kind.DISK_FULL : Kind.BUSY;
+    }
+
+    @Override
+    public String reason() {
+        return getMessage();
+    }
+
     /** When a client may try again. */
+    @Override
     public Duration retryAfter() {
         return retryAfter;
     }

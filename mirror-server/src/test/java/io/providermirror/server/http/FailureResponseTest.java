@@ -44,6 +44,19 @@ final class FailureResponseTest {
     }
 
     @Test
+    void aPackageTheProvidersFaceCannotOfferIsA409InItsOwnWords() throws Exception {
+        for (RuntimeException refusal : new RuntimeException[] {
+            new io.providermirror.server.face.providers.NoOriginSignatureException("unsigned: use the network mirror"),
+            new io.providermirror.server.face.providers.ExpiredOriginSignatureException(
+                    "expired: use the network mirror")
+        }) {
+            FullHttpResponse response = FailureResponse.of(new CompletionException(refusal), false, "/p");
+            assertThat(response.status().code()).isEqualTo(409);
+            assertThat(firstError(response)).isEqualTo(refusal.getMessage());
+        }
+    }
+
+    @Test
     void aPolicyRefusalIsA404ThatSaysItIsThePolicy() throws Exception {
         FullHttpResponse response =
                 FailureResponse.of(new PolicyDeniedException("example.test/acme/banned is denied"), false, "/p");
