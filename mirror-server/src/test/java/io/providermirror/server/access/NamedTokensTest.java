@@ -140,6 +140,13 @@ final class NamedTokensTest {
                 .isFalse();
         assertThat(scope.allows("registry.opentofu.org", Optional.of("acme"))).isFalse();
         assertThat(scope.allows("example.com", Optional.of("acme"))).isFalse();
+        // A glob matches the whole part, never a piece of it.
+        assertThat(scope.allows("registry.terraform.io.evil.test", Optional.of("acme")))
+                .isFalse();
+        assertThat(scope.allows("registry.terraform.io", Optional.of("acme-fork")))
+                .isFalse();
+        assertThat(scope.allows("registry.terraform.io", Optional.of("my-team-web")))
+                .isFalse();
         // Every namespace of a host (a listing, a search) only for a scope without namespace limits.
         assertThat(scope.allows("registry.terraform.io", Optional.empty())).isFalse();
         assertThat(scope.allowsHost("git.example.com")).isTrue();
