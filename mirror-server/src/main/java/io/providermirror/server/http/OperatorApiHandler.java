@@ -151,13 +151,13 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
             FullHttpResponse response =
                     JsonErrors.response(HttpResponseStatus.valueOf(invalid.status()), invalid.message(), false);
             if (invalid.status() == HttpResponseStatus.METHOD_NOT_ALLOWED.code()) {
-                response.headers().set(HttpHeaderNames.ALLOW, "POST");
+                response.headers().set(HttpHeaderNames.ALLOW, OperatorRoutes.allowed(path));
             }
             send(ctx, response, bodyFollows);
             return;
         }
+        ctx.channel().attr(ExchangeLog.ROUTE).set(OperatorAnswers.logName(route));
         if (route instanceof OperatorRoutes.Import) {
-            ctx.channel().attr(ExchangeLog.ROUTE).set("operator_import");
             long max = api.actions().maxBundleBytes();
             if (HttpUtil.getContentLength(request, 0L) > max) {
                 refuse(ctx, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, tooLarge(max), bodyFollows);
@@ -173,8 +173,6 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
             }
             upload = new BundleUpload(api.actions().uploadDirectory());
             writes = CompletableFuture.runAsync(upload::open, executor);
-        } else {
-            ctx.channel().attr(ExchangeLog.ROUTE).set("operator_accept");
         }
     }
 
@@ -212,7 +210,7 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
             if (last) {
                 importUpload(ctx);
             }
-        } else if (route instanceof OperatorRoutes.Accept accept) {
+        } else {
             if (received > MAX_OTHER_BODY_BYTES) {
                 refuse(
                         ctx,
@@ -222,7 +220,8 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             if (last) {
-                whenDone(ctx, () -> api.actions().acceptModule(accept.address(), accept.version()));
+                OperatorRoutes.OperatorRoute answering = route;
+                whenDone(ctx, () -> OperatorAnswers.of(api, executor, answering));
             }
         }
     }
@@ -293,10 +292,11 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
         answered = true;
         updateReading(ctx);
         String answeredPath = path;
+        String contentType = OperatorAnswers.contentType(route);
         future.whenComplete((json, failure) -> ctx.executor().execute(() -> {
             FullHttpResponse response;
             if (failure == null) {
-                response = DocumentResponse.of(HttpResponseStatus.OK, "application/json", json, false);
+                response = DocumentResponse.of(HttpResponseStatus.OK, contentType, json, false);
             } else if (unwrap(failure) instanceof OperatorActions.Refused refused) {
                 response =
                         JsonErrors.response(HttpResponseStatus.valueOf(refused.status()), refused.getMessage(), false);
