@@ -177,6 +177,42 @@ final class ArchitectureTest {
                 .check(main);
     }
 
+    /**
+     * The status page renders the mirror's status as the operator API reports it ({@code report.MirrorStatus},
+     * {@code report.ProviderStatus}); it reads no engine, provider-path, face or meter class itself.
+     */
+    @Test
+    void theStatusPageReadsTheMirrorOnlyThroughItsStatusReport() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.providermirror.server.status..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.providermirror.server.core..",
+                        "io.providermirror.server.providers..",
+                        "io.providermirror.server.face..",
+                        "io.providermirror.server.metrics..")
+                .check(main);
+    }
+
+    /** The status report is made from the engine and the faces, for the front end: it knows no front end. */
+    @Test
+    void theStatusReportKnowsNoFrontEnd() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.providermirror.server.report..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.providermirror.server.app..",
+                        "io.providermirror.server.cli..",
+                        "io.providermirror.server.http..",
+                        "io.providermirror.server.status..",
+                        "io.providermirror.server.operator..")
+                .check(main);
+    }
+
     @Test
     void onlyTheCommandLineDependsOnTheCommandLine() {
         noClasses()

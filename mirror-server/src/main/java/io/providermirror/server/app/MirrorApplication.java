@@ -14,6 +14,7 @@ import io.providermirror.server.http.MirrorServer;
 import io.providermirror.server.http.OperatorActions;
 import io.providermirror.server.http.OperatorApi;
 import io.providermirror.server.metrics.StandardBinders;
+import io.providermirror.server.report.StatusReports;
 import io.providermirror.server.status.Operations;
 import io.providermirror.server.status.StatusPage;
 import io.providermirror.server.tls.ConfiguredIdentity;
@@ -168,12 +169,16 @@ public final class MirrorApplication implements AutoCloseable {
             byte[] caPem = identity == null || identity.generatedCa().isEmpty()
                     ? null
                     : java.nio.file.Files.readAllBytes(identity.generatedCa().get());
-            StatusPage statusPage = new StatusPage(
+            StatusReports reports = new StatusReports(
                     core.blobs(),
                     core.metrics(),
                     core.mirror(),
                     core.modules(),
                     StartupBanner.originsReachedAt(config),
+                    clock);
+            StatusPage statusPage = new StatusPage(
+                    reports,
+                    StartupBanner.originsReachedAt(config).keySet(),
                     StartupBanner.parentMirrorHosts(config),
                     caPem,
                     fallbackAuthority,
@@ -196,7 +201,8 @@ public final class MirrorApplication implements AutoCloseable {
                                     operatorTokens,
                                     operatorActions.over(
                                             core,
-                                            config.operator().maxBundleSize().bytes()))
+                                            config.operator().maxBundleSize().bytes()),
+                                    reports)
                             : OperatorApi.OFF,
                     core.log());
             MirrorServer server = MirrorServer.bind(

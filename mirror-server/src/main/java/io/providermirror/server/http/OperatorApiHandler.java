@@ -33,6 +33,8 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
     static final int MAX_PENDING_BYTES = 1 << 20;
     /** An operator request other than an import has no body: at most this much is read of one. */
     static final int MAX_OTHER_BODY_BYTES = 8 * 1024;
+    /** How much of a refused request's body is read and dropped so the refusal reaches the client. */
+    static final int MAX_DRAINED_BYTES = 64 * 1024;
 
     private final OperatorApi api;
     private final ClientSightings clients;
@@ -43,6 +45,14 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
     private boolean active;
     /** The request was answered (refused) before its body ended: the rest of it is dropped. */
     private boolean answered;
+    /**
+     * The connection closes once the refused request's body has ended, or once more than {@link #MAX_DRAINED_BYTES}
+     * of it were dropped: closing with a client's bytes unread makes its system reset the connection, and the
+     * client could lose the refusal before reading it.
+     */
+    private boolean closeAfterBody;
+
+    private long drained;
 
     private String path;
     private OperatorRoutes.OperatorRoute route;
@@ -144,13 +154,13 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
             FullHttpResponse response =
                     JsonErrors.response(HttpResponseStatus.valueOf(invalid.status()), invalid.message(), false);
             if (invalid.status() == HttpResponseStatus.METHOD_NOT_ALLOWED.code()) {
-                response.headers().set(HttpHeaderNames.ALLOW, path.equals(OperatorRoutes.CLIENTS) ? "GET" : "POST");
+                response.headers().set(HttpHeaderNames.ALLOW, OperatorRoutes.allowed(path));
             }
             send(ctx, response, bodyFollows);
             return;
         }
+        ctx.channel().attr(ExchangeLog.ROUTE).set(OperatorAnswers.logName(route));
         if (route instanceof OperatorRoutes.Import) {
-            ctx.channel().attr(ExchangeLog.ROUTE).set("operator_import");
             long max = api.actions().maxBundleBytes();
             if (HttpUtil.getContentLength(request, 0L) > max) {
                 refuse(ctx, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, tooLarge(max), bodyFollows);
@@ -166,10 +176,6 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
             }
             upload = new BundleUpload(api.actions().uploadDirectory());
             writes = CompletableFuture.runAsync(upload::open, executor);
-        } else {
-            ctx.channel()
-                    .attr(ExchangeLog.ROUTE)
-                    .set(route instanceof OperatorRoutes.Clients ? "operator_clients" : "operator_accept");
         }
     }
 
@@ -179,8 +185,12 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
             active = false;
         }
         if (answered) {
-            // Refused already: what is left of the body is dropped (ConnectionDiscipline closes after it).
+            // Refused already: what is left of the body is dropped, then the connection closes.
             answered = !last;
+            drained += content.content().readableBytes();
+            if (closeAfterBody && (last || drained > MAX_DRAINED_BYTES)) {
+                ctx.close();
+            }
             return;
         }
         if (!content.decoderResult().isSuccess()) {
@@ -213,17 +223,10 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             if (last) {
-                whenDone(ctx, this::answerWithoutBody);
+                OperatorRoutes.OperatorRoute answering = route;
+                whenDone(ctx, () -> OperatorAnswers.of(api, clients, executor, answering));
             }
         }
-    }
-
-    /** The answer to a request without a body: the named clients, or a module version's pin released. */
-    private CompletableFuture<byte[]> answerWithoutBody() {
-        if (route instanceof OperatorRoutes.Accept accept) {
-            return api.actions().acceptModule(accept.address(), accept.version());
-        }
-        return CompletableFuture.supplyAsync(() -> ClientsDocument.json(clients), executor);
     }
 
     /** Writes {@code buffer} after the writes before it, on the executor; reading pauses while much is pending. */
@@ -292,10 +295,11 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
         answered = true;
         updateReading(ctx);
         String answeredPath = path;
+        String contentType = OperatorAnswers.contentType(route);
         future.whenComplete((json, failure) -> ctx.executor().execute(() -> {
             FullHttpResponse response;
             if (failure == null) {
-                response = DocumentResponse.of(HttpResponseStatus.OK, "application/json", json, false);
+                response = DocumentResponse.of(HttpResponseStatus.OK, contentType, json, false);
             } else if (unwrap(failure) instanceof OperatorActions.Refused refused) {
                 response =
                         JsonErrors.response(HttpResponseStatus.valueOf(refused.status()), refused.getMessage(), false);
@@ -327,13 +331,15 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
 
     /**
      * Answers at once; with {@code close} (a body is still coming, or the connection is in doubt) the connection
-     * closes after the answer, and what is left of the request is dropped: while the body is still coming,
-     * {@link ConnectionDiscipline} closes it once the body has been read, so the client reads the answer.
+     * closes after the answer, and what is left of the request is dropped.
      */
     private void send(ChannelHandlerContext ctx, FullHttpResponse response, boolean close) {
         answered = active;
         if (close && active) {
+            // The body is still coming: answer now, drop the rest, and close when it ended (see closeAfterBody).
             HttpUtil.setKeepAlive(response, false);
+            closeAfterBody = true;
+            drained = 0;
             ctx.writeAndFlush(response);
         } else if (close) {
             HttpUtil.setKeepAlive(response, false);

@@ -4,12 +4,17 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
- * The operator API's paths, below {@code /api/v1/}: {@code POST /api/v1/imports} (the body is a bundle as
- * {@code export} writes it), {@code POST /api/v1/modules/<hostname>/<namespace>/<name>/<system>/<version>/accept}
- * (as {@code modules accept}) and {@code GET /api/v1/clients} (the named clients); every segment validated as the mirror's other routes validate it.
+ * The operator API's paths, below {@code /api/v1/}: one table ({@link #ROUTES}) of method and path template, which
+ * is what the API answers and what its OpenAPI description ({@code openapi.yaml}, served at {@code
+ * /api/v1/openapi.yaml}) must describe, path for path; every segment validated as the mirror's other routes
+ * validate it.
  */
 final class OperatorRoutes {
 
@@ -18,10 +23,9 @@ final class OperatorRoutes {
 
     static final String IMPORTS = PREFIX + "imports";
     static final String MODULES = PREFIX + "modules/";
-    static final String CLIENTS = PREFIX + "clients";
 
-    private static final String SHAPE = "expected POST " + IMPORTS + ", POST " + MODULES
-            + "<hostname>/<namespace>/<name>/<system>/<version>/accept or GET " + CLIENTS;
+    /** The OpenAPI description of this API, in the jar. */
+    static final String DESCRIPTION_RESOURCE = "/io/providermirror/server/http/openapi.yaml";
 
     /** What an operator request asks for. */
     sealed interface OperatorRoute {}
@@ -32,11 +36,74 @@ final class OperatorRoutes {
     /** {@code POST /api/v1/modules/.../<version>/accept}: release the pin of a module version. */
     record Accept(ModuleAddress address, ProviderVersion version) implements OperatorRoute {}
 
+    /** {@code GET /api/v1/status}: the mirror's status, as the status page shows it. */
+    record Status() implements OperatorRoute {}
+
+    /** {@code GET /api/v1/status/providers/<hostname>/<namespace>/<type>}: one provider's cached versions. */
+    record ProviderStatus(ProviderAddress address) implements OperatorRoute {}
+
     /** {@code GET /api/v1/clients}: the configured clients, their scopes and when each was last seen. */
     record Clients() implements OperatorRoute {}
 
+    /** {@code GET /api/v1/openapi.yaml}: this API's OpenAPI description. */
+    record Description() implements OperatorRoute {}
+
     /** A path or method the API does not answer: the status and why. */
     record Invalid(int status, String message) implements OperatorRoute {}
+
+    /**
+     * One route: its method, its path as the OpenAPI description writes it (a {@code {name}} segment stands for
+     * one path segment), and the route a matching path is, given its {@code {name}} segments in order (an
+     * {@link Invalid} when one is malformed).
+     */
+    record Template(HttpMethod method, String path, Function<List<String>, OperatorRoute> route) {
+
+        /** The {@code {name}} segments of {@code rawPath} when it has this template's shape, else empty. */
+        Optional<List<String>> match(String rawPath) {
+            String[] expected = path.split("/", -1);
+            String[] actual = rawPath.split("/", -1);
+            if (expected.length != actual.length) {
+                return Optional.empty();
+            }
+            List<String> parameters = new ArrayList<>();
+            for (int i = 0; i < expected.length; i++) {
+                if (expected[i].startsWith("{") && expected[i].endsWith("}")) {
+                    if (actual[i].isEmpty()) {
+                        return Optional.empty();
+                    }
+                    parameters.add(actual[i]);
+                } else if (!expected[i].equals(actual[i])) {
+                    return Optional.empty();
+                }
+            }
+            return Optional.of(parameters);
+        }
+
+        /** The path up to its first {@code {name}} segment: a path that starts so but does not match is malformed. */
+        String fixedPrefix() {
+            int brace = path.indexOf('{');
+            return brace < 0 ? path : path.substring(0, brace);
+        }
+    }
+
+    /** Every route of the operator API. */
+    static final List<Template> ROUTES = List.of(
+            new Template(HttpMethod.POST, IMPORTS, parameters -> new Import()),
+            new Template(
+                    HttpMethod.POST,
+                    MODULES + "{hostname}/{namespace}/{name}/{system}/{version}/accept",
+                    OperatorRoutes::accept),
+            new Template(HttpMethod.GET, PREFIX + "status", parameters -> new Status()),
+            new Template(
+                    HttpMethod.GET,
+                    PREFIX + "status/providers/{hostname}/{namespace}/{type}",
+                    OperatorRoutes::providerStatus),
+            new Template(HttpMethod.GET, PREFIX + "clients", parameters -> new Clients()),
+            new Template(HttpMethod.GET, PREFIX + "openapi.yaml", parameters -> new Description()));
+
+    private static final String SHAPE = "expected "
+            + ROUTES.stream().map(t -> t.method() + " " + t.path()).collect(Collectors.joining(", "))
+            + " (see " + PREFIX + "openapi.yaml)";
 
     private OperatorRoutes() {}
 
@@ -50,49 +117,75 @@ final class OperatorRoutes {
         if (malformed != null) {
             return new Invalid(malformed.status(), malformed.message());
         }
-        OperatorRoute route = route(rawPath);
-        if (route instanceof Clients) {
-            return HttpMethod.GET.equals(method)
-                    ? route
-                    : new Invalid(405, "method " + method + " is not allowed on " + rawPath + "; it answers GET");
+        List<Template> matching = new ArrayList<>();
+        for (Template template : ROUTES) {
+            Optional<List<String>> parameters = template.match(rawPath);
+            if (parameters.isPresent()) {
+                if (template.method().equals(method)) {
+                    return template.route().apply(parameters.get());
+                }
+                matching.add(template);
+            }
         }
-        if (!(route instanceof Invalid) && !HttpMethod.POST.equals(method)) {
-            return new Invalid(405, "method " + method + " is not allowed on " + rawPath + "; it answers POST");
+        if (!matching.isEmpty()) {
+            return new Invalid(
+                    405, "method " + method + " is not allowed on " + rawPath + "; it answers " + allowed(rawPath));
         }
-        return route;
-    }
-
-    private static OperatorRoute route(String rawPath) {
-        if (rawPath.equals(IMPORTS)) {
-            return new Import();
-        }
-        if (rawPath.equals(CLIENTS)) {
-            return new Clients();
-        }
-        if (!rawPath.startsWith(MODULES)) {
-            return new Invalid(404, "nothing is served at " + rawPath + ": " + SHAPE);
-        }
-        String[] segments = rawPath.substring(MODULES.length()).split("/", -1);
-        if (segments.length != 6 || !segments[5].equals("accept")) {
+        boolean underARoute =
+                ROUTES.stream().anyMatch(t -> !t.fixedPrefix().equals(t.path()) && rawPath.startsWith(t.fixedPrefix()));
+        if (underARoute) {
             return new Invalid(400, "malformed operator path: " + SHAPE);
         }
-        if (!ProviderAddress.isValidHostname(segments[0])) {
-            return new Invalid(
-                    400,
-                    "malformed hostname '" + segments[0]
-                            + "': expected a lowercase DNS name in punycode, optionally with :port");
+        return new Invalid(404, "nothing is served at " + rawPath + ": " + SHAPE);
+    }
+
+    /** The methods {@code rawPath} answers, for an {@code Allow} header (comma-separated). */
+    static String allowed(String rawPath) {
+        return ROUTES.stream()
+                .filter(t -> t.match(rawPath).isPresent())
+                .map(t -> t.method().name())
+                .distinct()
+                .collect(Collectors.joining(", "));
+    }
+
+    private static OperatorRoute accept(List<String> segments) {
+        Optional<Invalid> hostname = hostname(segments.get(0));
+        if (hostname.isPresent()) {
+            return hostname.get();
         }
         ModuleAddress address;
         try {
-            address = new ModuleAddress(segments[0], segments[1], segments[2], segments[3]);
+            address = new ModuleAddress(segments.get(0), segments.get(1), segments.get(2), segments.get(3));
         } catch (IllegalArgumentException e) {
             return new Invalid(400, "malformed module address: " + e.getMessage());
         }
-        Optional<ProviderVersion> version = ProviderVersion.parse(segments[4]);
-        if (version.isEmpty() || !version.get().toString().equals(segments[4])) {
+        Optional<ProviderVersion> version = ProviderVersion.parse(segments.get(4));
+        if (version.isEmpty() || !version.get().toString().equals(segments.get(4))) {
             return new Invalid(
-                    400, "malformed module version '" + segments[4] + "': expected a semantic version such as 1.2.0");
+                    400,
+                    "malformed module version '" + segments.get(4) + "': expected a semantic version such as 1.2.0");
         }
         return new Accept(address, version.get());
+    }
+
+    private static OperatorRoute providerStatus(List<String> segments) {
+        Optional<Invalid> hostname = hostname(segments.get(0));
+        if (hostname.isPresent()) {
+            return hostname.get();
+        }
+        try {
+            return new ProviderStatus(new ProviderAddress(segments.get(0), segments.get(1), segments.get(2)));
+        } catch (IllegalArgumentException e) {
+            return new Invalid(400, "malformed provider address: " + e.getMessage());
+        }
+    }
+
+    private static Optional<Invalid> hostname(String hostname) {
+        return ProviderAddress.isValidHostname(hostname)
+                ? Optional.empty()
+                : Optional.of(new Invalid(
+                        400,
+                        "malformed hostname '" + hostname
+                                + "': expected a lowercase DNS name in punycode, optionally with :port"));
     }
 }

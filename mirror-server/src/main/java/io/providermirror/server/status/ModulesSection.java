@@ -1,9 +1,7 @@
 package io.providermirror.server.status;
 
-import io.providermirror.server.face.modules.ModuleMirror;
-import io.providermirror.server.face.modules.StoredModule;
+import io.providermirror.server.report.MirrorStatus;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -13,12 +11,10 @@ import java.util.List;
  */
 final class ModulesSection {
 
-    private final ModuleMirror modules;
     private final Collection<String> configuredHosts;
     private final Collection<String> parentMirrorHosts;
 
-    ModulesSection(ModuleMirror modules, Collection<String> configuredHosts, Collection<String> parentMirrorHosts) {
-        this.modules = modules;
+    ModulesSection(Collection<String> configuredHosts, Collection<String> parentMirrorHosts) {
         this.configuredHosts = List.copyOf(configuredHosts);
         this.parentMirrorHosts = List.copyOf(parentMirrorHosts);
     }
@@ -42,11 +38,8 @@ final class ModulesSection {
         html.append("</ul></section>\n");
     }
 
-    void renderCached(StringBuilder html) {
-        List<StoredModule> stored = modules.storedModules().stream()
-                .sorted(Comparator.comparing((StoredModule m) -> m.address().toString())
-                        .thenComparing(StoredModule::version))
-                .toList();
+    /** The cached module versions, as {@link MirrorStatus#modules()} lists them (by address and version). */
+    void renderCached(StringBuilder html, List<MirrorStatus.Module> stored) {
         html.append("<section><h2>Cached modules</h2>");
         if (stored.isEmpty()) {
             html.append("<p class=\"muted\" id=\"modules-none\">No module is cached yet.</p></section>\n");
@@ -54,21 +47,21 @@ final class ModulesSection {
         }
         html.append("<table id=\"modules\"><thead><tr><th>Module</th><th>Version</th><th>Source</th>")
                 .append("<th>Pinned by</th><th>Size</th><th>Pinned at</th></tr></thead><tbody>\n");
-        for (StoredModule module : stored) {
+        for (MirrorStatus.Module module : stored) {
             html.append("<tr><td>")
-                    .append(PageHtml.escape(module.address().toString()))
+                    .append(PageHtml.escape(module.address()))
                     .append("</td><td>")
-                    .append(PageHtml.escape(module.version().toString()))
+                    .append(PageHtml.escape(module.version()))
                     .append("</td><td>")
-                    .append(module.pin().kind().equals("GIT") ? "git" : "archive")
+                    .append(PageHtml.escape(module.sourceKind()))
                     .append(" <span class=\"muted\">")
-                    .append(PageHtml.escape(module.pin().source()))
+                    .append(PageHtml.escape(module.source()))
                     .append("</span></td><td><code>")
-                    .append(PageHtml.escape(module.pin().identity()))
+                    .append(PageHtml.escape(module.pinnedBy()))
                     .append("</code></td><td>")
-                    .append(PageHtml.bytes(module.archiveBytes()))
+                    .append(PageHtml.bytes(module.bytes()))
                     .append("</td><td>")
-                    .append(PageHtml.TIME.format(module.pin().pinnedAt()))
+                    .append(PageHtml.TIME.format(module.pinnedAt()))
                     .append("</td></tr>\n");
         }
         html.append("</tbody></table></section>\n");

@@ -1,10 +1,8 @@
 package io.providermirror.server.status;
 
-import io.providermirror.server.metrics.OriginHealth;
-import io.providermirror.upstream.Urls;
+import io.providermirror.server.report.MirrorStatus;
+import io.providermirror.server.report.StatusReports;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The status page's origins: each origin by its hostname (as provider addresses name it), where it is reached
@@ -13,49 +11,39 @@ import java.util.TreeMap;
  */
 final class OriginsSection {
 
-    private final OriginHealth health;
-    /** Configured origins: hostname to where it is reached ({@code discovery at ...}, {@code network mirror ...}). */
-    private final Map<String, String> configured;
-
     private final PageHtml page;
 
-    OriginsSection(OriginHealth health, Map<String, String> configured, PageHtml page) {
-        this.health = health;
-        this.configured = Map.copyOf(configured);
+    OriginsSection(PageHtml page) {
         this.page = page;
     }
 
-    void render(StringBuilder html) {
-        Map<String, OriginHealth.Snapshot> contacted = new TreeMap<>();
-        health.snapshot().forEach(origin -> contacted.put(origin.origin(), origin));
-        TreeMap<String, OriginHealth.Snapshot> all = new TreeMap<>(contacted);
-        configured.keySet().forEach(origin -> all.putIfAbsent(origin, null));
+    void render(StringBuilder html, MirrorStatus status) {
         html.append("<section><h2>Origins</h2>");
-        if (all.isEmpty()) {
+        if (status.origins().isEmpty()) {
             html.append("<p class=\"muted\">No origin contacted since start-up.</p>");
         } else {
-            table(html, all);
+            table(html, status.origins());
         }
-        problems(html, health.recentProblems());
+        problems(html, status.problems());
         html.append("</section>\n");
     }
 
-    private void table(StringBuilder html, Map<String, OriginHealth.Snapshot> origins) {
+    private void table(StringBuilder html, List<MirrorStatus.Origin> origins) {
         html.append("<table id=\"origins\"><thead><tr><th>Origin</th><th>Health</th>")
                 .append("<th>Requests ok / failed</th><th>Refused by verification</th><th>Last success</th>")
                 .append("<th>Last failure</th></tr></thead><tbody>\n");
-        origins.forEach((name, origin) -> {
+        for (MirrorStatus.Origin origin : origins) {
+            String name = origin.origin();
             html.append("<tr><td><code>").append(PageHtml.escape(name)).append("</code>");
-            String where = configured.get(name);
-            if (where != null) {
+            if (origin.reachedAt() != null) {
                 html.append("<div class=\"muted small\">")
-                        .append(PageHtml.escape(Urls.redactedIn(where)))
+                        .append(PageHtml.escape(origin.reachedAt()))
                         .append("</div>");
             }
-            if (origin == null) {
+            if (!origin.used()) {
                 html.append("</td><td class=\"muted\">not used yet</td><td>&ndash;</td><td>&ndash;</td>")
                         .append("<td>&ndash;</td><td>&ndash;</td></tr>\n");
-                return;
+                continue;
             }
             if (!origin.contacted().equals(List.of(name))) {
                 html.append("<div class=\"muted small\">contacted: ")
@@ -68,11 +56,14 @@ final class OriginsSection {
                                     ? "<span class=\"ok\">healthy</span>"
                                     : "<span class=\"bad\">failing</span>")
                     .append("</td><td>")
-                    .append(origin.succeeded())
+                    .append(origin.requestsOk())
                     .append(" / ")
-                    .append(origin.failed())
+                    .append(origin.requestsFailed())
                     .append("</td><td>")
-                    .append(origin.refused() == 0 ? "0" : "<span class=\"bad\">" + origin.refused() + "</span>")
+                    .append(
+                            origin.refusedByVerification() == 0
+                                    ? "0"
+                                    : "<span class=\"bad\">" + origin.refusedByVerification() + "</span>")
                     .append("</td><td>")
                     .append(page.ago(origin.lastSuccess()))
                     .append("</td><td>")
@@ -83,25 +74,25 @@ final class OriginsSection {
                         .append("</div>");
             }
             html.append("</td></tr>\n");
-        });
+        }
         html.append("</tbody></table>\n");
     }
 
-    private void problems(StringBuilder html, List<OriginHealth.Problem> problems) {
+    private void problems(StringBuilder html, List<MirrorStatus.Problem> problems) {
         html.append("<h3>Recent problems</h3>");
         if (problems.isEmpty()) {
             html.append("<p class=\"muted\" id=\"no-problems\">None since start-up.</p>");
             return;
         }
         html.append("<p class=\"muted small\">The last ")
-                .append(OriginHealth.RECENT_PROBLEMS)
+                .append(StatusReports.RECENT_PROBLEMS)
                 .append(" at most, newest first, each once with how often it happened (a CLI's retries of one ")
                 .append("failure are one row); the log has every one.</p>")
                 .append("<table id=\"problems\"><thead><tr><th>Last seen</th><th>Origin</th>")
                 .append("<th>Provider or module</th><th>What failed</th><th>Times</th></tr></thead><tbody>\n");
-        for (OriginHealth.Problem problem : problems) {
+        for (MirrorStatus.Problem problem : problems) {
             html.append("<tr><td>")
-                    .append(page.ago(problem.time()))
+                    .append(page.ago(problem.lastSeen()))
                     .append("</td><td><code>")
                     .append(PageHtml.escape(problem.origin()))
                     .append("</code></td><td>")

@@ -1,25 +1,16 @@
 package io.providermirror.server.status;
 
-import io.providermirror.cache.BlobStore;
-import io.providermirror.cache.BlobSummary;
-import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
-import io.providermirror.model.ProviderVersion;
-import io.providermirror.server.BuildInfo;
 import io.providermirror.server.access.ClientSightings;
-import io.providermirror.server.face.modules.ModuleMirror;
-import io.providermirror.server.metrics.MirrorMetrics;
-import io.providermirror.server.providers.ProviderMirror;
+import io.providermirror.server.report.MirrorStatus;
+import io.providermirror.server.report.StatusDocuments;
+import io.providermirror.server.report.StatusReports;
 import io.providermirror.server.tls.GeneratedCa;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Instant;
-import java.util.List;
+import java.util.Collection;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -27,8 +18,9 @@ import java.util.regex.Pattern;
  * when it generated one, the providers in the cache (versions with their platforms, size, when last fetched;
  * each linked to its {@linkplain ProviderStatusView own view}), the hit rate since start-up, the last hour's
  * traffic as a chart, each origin's health and the recent problems, and links to the metrics and the
- * documentation. Server-rendered HTML with a little CSS and a few lines of script; rendered per request from
- * the store's index (no file is read), off the event loop.
+ * documentation. Server-rendered HTML with a little CSS and a few lines of script, rendered per request off the
+ * event loop from the mirror's {@link MirrorStatus} (what the operator API's {@code GET /api/v1/status} answers):
+ * the page reads no engine class itself.
  */
 public final class StatusPage {
 
@@ -39,113 +31,55 @@ public final class StatusPage {
     /** Versions listed per provider on the front page; the provider's own view lists them all. */
     private static final int VERSIONS_SHOWN = 5;
 
-    /** One provider's cached archives, gathered from the store's index: platforms by version. */
-    static final class Provider {
-        final TreeMap<ProviderVersion, TreeSet<String>> versions = new TreeMap<>(java.util.Comparator.reverseOrder());
-        long bytes;
-        Instant lastFetched = Instant.EPOCH;
-
-        long archives() {
-            return versions.values().stream().mapToLong(TreeSet::size).sum();
-        }
-    }
-
-    private final BlobStore store;
+    private final StatusReports reports;
     private final ModulesSection modules;
-    private final MirrorMetrics metrics;
     private final String fallbackAuthority;
     private final PageHtml page;
-    private final Instant started;
     private final OriginsSection origins;
     private final ProviderStatusView providerView;
     private final GeneratedCa ca;
-    private final ProviderMirror mirror;
-    private final ModuleMirror moduleMirror;
-    private final Map<String, String> configuredOrigins;
+    private final Collection<String> configuredHosts;
     private final String logVerifierKey;
     private final ClientSightings clients;
 
     /**
-     * @param configuredOrigins configured origins by hostname, each with where it is reached (as the banner says it)
+     * @param reports           the mirror's status, which the page renders
+     * @param configuredHosts   the configured origins' hostnames
      * @param parentMirrorHosts the configured hosts reached through a parent network mirror, which get no
      *                          providers.v1 service in the host blocks shown
      * @param caPem             the CA certificate the mirror generated for itself (PEM), or null when it has none
+     * @param logVerifierKey    the transparency log's verifier key, or null for a mirror that keeps no log
      */
     public StatusPage(
-            BlobStore store,
-            MirrorMetrics metrics,
-            ProviderMirror mirror,
-            ModuleMirror modules,
-            Map<String, String> configuredOrigins,
-            java.util.Set<String> parentMirrorHosts,
-            byte[] caPem,
-            String fallbackAuthority,
-            Clock clock) {
-        this(
-                store,
-                metrics,
-                mirror,
-                modules,
-                configuredOrigins,
-                parentMirrorHosts,
-                caPem,
-                fallbackAuthority,
-                clock,
-                null);
-    }
-
-    /** As the other constructor, for a mirror keeping a transparency log with verifier key {@code logVerifierKey}. */
-    public StatusPage(
-            BlobStore store,
-            MirrorMetrics metrics,
-            ProviderMirror mirror,
-            ModuleMirror modules,
-            Map<String, String> configuredOrigins,
-            java.util.Set<String> parentMirrorHosts,
+            StatusReports reports,
+            Collection<String> configuredHosts,
+            Collection<String> parentMirrorHosts,
             byte[] caPem,
             String fallbackAuthority,
             Clock clock,
             String logVerifierKey) {
-        this(
-                store,
-                metrics,
-                mirror,
-                modules,
-                configuredOrigins,
-                parentMirrorHosts,
-                caPem,
-                fallbackAuthority,
-                clock,
-                logVerifierKey,
-                null);
+        this(reports, configuredHosts, parentMirrorHosts, caPem, fallbackAuthority, clock, logVerifierKey, null);
     }
 
-    /** As the other constructors, showing the named clients of {@code clients} (null: none shown). */
+    /** As the other constructor, showing the named clients of {@code clients} (null: none shown). */
     public StatusPage(
-            BlobStore store,
-            MirrorMetrics metrics,
-            ProviderMirror mirror,
-            ModuleMirror modules,
-            Map<String, String> configuredOrigins,
-            java.util.Set<String> parentMirrorHosts,
+            StatusReports reports,
+            Collection<String> configuredHosts,
+            Collection<String> parentMirrorHosts,
             byte[] caPem,
             String fallbackAuthority,
             Clock clock,
             String logVerifierKey,
             ClientSightings clients) {
         this.clients = clients;
+        this.reports = reports;
         this.logVerifierKey = logVerifierKey;
-        this.modules = new ModulesSection(modules, configuredOrigins.keySet(), parentMirrorHosts);
-        this.mirror = mirror;
-        this.moduleMirror = modules;
-        this.configuredOrigins = Map.copyOf(configuredOrigins);
-        this.store = store;
-        this.metrics = metrics;
+        this.configuredHosts = java.util.List.copyOf(configuredHosts);
+        this.modules = new ModulesSection(configuredHosts, parentMirrorHosts);
         this.fallbackAuthority = fallbackAuthority;
         this.page = new PageHtml(clock);
-        this.started = clock.instant();
-        this.origins = new OriginsSection(metrics.originHealth(), configuredOrigins, page);
-        this.providerView = new ProviderStatusView(mirror, page);
+        this.origins = new OriginsSection(page);
+        this.providerView = new ProviderStatusView(page);
         this.ca = caPem == null ? null : GeneratedCa.of(caPem);
     }
 
@@ -157,15 +91,15 @@ public final class StatusPage {
     /** The page for a request whose {@code Host} header was {@code hostHeader} (untrusted, checked here). */
     public byte[] render(String hostHeader) {
         String authority = hostHeader != null && HOST.matcher(hostHeader).matches() ? hostHeader : fallbackAuthority;
-        Map<String, Provider> providers = providers(store.list());
+        MirrorStatus status = reports.status();
         StringBuilder html = new StringBuilder(16384);
         PageHtml.head(html, "provider-mirror");
         html.append("<header><h1>provider-mirror</h1><p class=\"muted\">version ")
-                .append(PageHtml.escape(BuildInfo.VERSION))
+                .append(PageHtml.escape(status.version()))
                 .append(" &middot; up since ")
-                .append(PageHtml.TIME.format(started))
+                .append(PageHtml.TIME.format(status.startedAt()))
                 .append("</p></header>\n");
-        if (mirror.offline()) {
+        if (status.offline()) {
             html.append("<p class=\"offline\" id=\"offline\"><b>OFFLINE</b> (<code>upstream.offline</code>): this ")
                     .append("mirror serves only what it holds and contacts no origin; what is not cached answers 404. ")
                     .append("Bring more in with <code>import</code>.</p>\n");
@@ -175,7 +109,7 @@ public final class StatusPage {
                 .append("from its cache from then on.</p>\n");
         useIt(html, authority);
         modules.renderHostBlocks(html, authority);
-        if (mirror.accessControlled()) {
+        if (status.accessControlled()) {
             credentials(html, authority);
             if (clients != null) {
                 ClientsSection.render(html, clients, page);
@@ -184,14 +118,14 @@ public final class StatusPage {
         if (ca != null) {
             ca.instructions(html);
         }
-        summary(html, providers, moduleMirror.storedModules().size());
+        summary(html, status.cache());
         if (logVerifierKey != null) {
             LogSection.render(html, logVerifierKey);
         }
-        TrafficChart.render(html, metrics.traffic().lastHour());
-        origins.render(html);
-        providerTable(html, providers);
-        modules.renderCached(html);
+        TrafficChart.render(html, status.lastHour());
+        origins.render(html, status);
+        providerTable(html, status.providers());
+        modules.renderCached(html, status.modules());
         PageHtml.foot(html, SCRIPT);
         return html.toString().getBytes(StandardCharsets.UTF_8);
     }
@@ -201,7 +135,7 @@ public final class StatusPage {
      * verified; empty when nothing of it is cached.
      */
     public Optional<byte[]> renderProvider(ProviderAddress address) {
-        return providerView.render(address, store.list());
+        return reports.provider(address).map(providerView::render);
     }
 
     private static void useIt(StringBuilder html, String authority) {
@@ -215,18 +149,11 @@ public final class StatusPage {
     }
 
     /**
-     * What the page shows, as JSON for scripts ({@code /status.json}): the cache, the hit rate, each origin's health,
-     * the recent problems, the cached providers and modules.
+     * What the page shows, as JSON for scripts ({@code /status.json}): the document the operator API's {@code GET
+     * /api/v1/status} answers.
      */
     public byte[] renderJson() {
-        return StatusJson.render(
-                started,
-                mirror.offline(),
-                providers(store.list()),
-                moduleMirror.storedModules(),
-                store.totalBytes(),
-                metrics,
-                configuredOrigins);
+        return StatusDocuments.json(reports.status());
     }
 
     private void credentials(StringBuilder html, String authority) {
@@ -235,38 +162,37 @@ public final class StatusPage {
                 .append(
                         "for the <code>host</code> blocks (the CLI sends the token of the registry host it routes).</p>\n")
                 .append("<div class=\"block\"><pre id=\"credentials-blocks\"><code>")
-                .append(PageHtml.escape(CliConfigBlock.credentialsBlocks(authority, configuredOrigins.keySet())))
+                .append(PageHtml.escape(CliConfigBlock.credentialsBlocks(authority, configuredHosts)))
                 .append("</code></pre></div></section>\n");
     }
 
-    private void summary(StringBuilder html, Map<String, Provider> providers, int moduleVersions) {
-        double hits = metrics.lookups(MirrorMetrics.LookupResult.HIT);
-        double stale = metrics.lookups(MirrorMetrics.LookupResult.STALE);
-        double total = hits + stale + metrics.lookups(MirrorMetrics.LookupResult.MISS);
-        String hitRate = total == 0 ? "&ndash;" : String.format(Locale.ROOT, "%.1f%%", 100 * (hits + stale) / total);
+    private static void summary(StringBuilder html, MirrorStatus.Cache cache) {
+        long total = cache.lookupsTotal();
+        String hitRate =
+                total == 0 ? "&ndash;" : String.format(Locale.ROOT, "%.1f%%", 100.0 * cache.lookupsFromCache() / total);
         html.append("<section><h2>At a glance</h2><dl class=\"cards\">")
                 .append("<div><dt>Providers cached</dt><dd id=\"providers-cached\">")
-                .append(providers.size())
+                .append(cache.providers())
                 .append("</dd></div>")
                 .append("<div><dt>Provider archives</dt><dd id=\"archives-cached\">")
-                .append(providers.values().stream()
-                        .mapToLong(Provider::archives)
-                        .sum())
+                .append(cache.providerArchives())
                 .append("</dd></div>")
                 .append("<div><dt>Module versions cached</dt><dd id=\"modules-cached\">")
-                .append(moduleVersions)
+                .append(cache.moduleVersions())
                 .append("</dd></div>")
                 .append("<div><dt>Cache size</dt><dd>")
-                .append(PageHtml.bytes(store.totalBytes()))
+                .append(PageHtml.bytes(cache.bytes()))
                 .append("</dd></div>")
                 .append("<div><dt>Hit rate since start-up</dt><dd id=\"hit-rate\">")
                 .append(hitRate)
                 .append("</dd><dd class=\"muted\">")
-                .append(String.format(Locale.ROOT, "%.0f of %.0f requests", hits + stale, total))
-                .append("</dd></div></dl></section>\n");
+                .append(cache.lookupsFromCache())
+                .append(" of ")
+                .append(total)
+                .append(" requests</dd></div></dl></section>\n");
     }
 
-    private void providerTable(StringBuilder html, Map<String, Provider> providers) {
+    private void providerTable(StringBuilder html, java.util.List<MirrorStatus.Provider> providers) {
         html.append("<section><h2>Cached providers</h2>");
         if (providers.isEmpty()) {
             html.append(
@@ -276,78 +202,37 @@ public final class StatusPage {
         }
         html.append("<table id=\"providers\"><thead><tr><th>Provider</th><th>Versions and their platforms</th>")
                 .append("<th>Size</th><th>Last fetched</th></tr></thead><tbody>\n");
-        for (Map.Entry<String, Provider> entry : providers.entrySet()) {
-            Provider provider = entry.getValue();
-            String link = PROVIDER_PATH + entry.getKey();
+        for (MirrorStatus.Provider provider : providers) {
+            String link = PROVIDER_PATH + provider.address();
             html.append("<tr><td><a href=\"")
                     .append(PageHtml.escape(link))
                     .append("\"><code>")
-                    .append(PageHtml.escape(entry.getKey()))
+                    .append(PageHtml.escape(provider.address()))
                     .append("</code></a></td><td>");
             int shown = 0;
-            for (Map.Entry<ProviderVersion, TreeSet<String>> version : provider.versions.entrySet()) {
+            for (MirrorStatus.Version version : provider.versions()) {
                 if (shown++ == VERSIONS_SHOWN) {
                     html.append("<div class=\"muted small\"><a href=\"")
                             .append(PageHtml.escape(link))
                             .append("\">and ")
-                            .append(provider.versions.size() - VERSIONS_SHOWN)
+                            .append(provider.versions().size() - VERSIONS_SHOWN)
                             .append(" more</a></div>");
                     break;
                 }
                 html.append("<div><b>")
-                        .append(PageHtml.escape(version.getKey().canonical()))
+                        .append(PageHtml.escape(version.version()))
                         .append("</b> ")
                         .append("<span class=\"muted small\">")
-                        .append(PageHtml.escape(String.join(", ", version.getValue())))
+                        .append(PageHtml.escape(String.join(", ", version.platforms())))
                         .append("</span></div>");
             }
             html.append("</td><td>")
-                    .append(PageHtml.bytes(provider.bytes))
+                    .append(PageHtml.bytes(provider.bytes()))
                     .append("</td><td>")
-                    .append(page.ago(provider.lastFetched))
+                    .append(page.ago(provider.lastFetched()))
                     .append("</td></tr>\n");
         }
         html.append("</tbody></table></section>\n");
-    }
-
-    /** Archives by provider, from keys {@code <hostname>/<namespace>/<type>/<version>/terraform-provider-...zip}. */
-    static Map<String, Provider> providers(List<BlobSummary> blobs) {
-        Map<String, Provider> providers = new TreeMap<>();
-        for (BlobSummary blob : blobs) {
-            List<String> segments = blob.key().segments();
-            if (segments.size() != 5) {
-                continue;
-            }
-            String type = segments.get(2);
-            Optional<ProviderVersion> version = ProviderVersion.parse(segments.get(3));
-            Optional<Platform> platform = platformOf(type, segments.get(3), segments.get(4));
-            if (version.isEmpty() || platform.isEmpty()) {
-                continue;
-            }
-            Provider provider = providers.computeIfAbsent(
-                    segments.get(0) + "/" + segments.get(1) + "/" + type, address -> new Provider());
-            provider.versions
-                    .computeIfAbsent(version.get(), v -> new TreeSet<>())
-                    .add(platform.get().toString());
-            provider.bytes += blob.size();
-            if (blob.committedAt().isAfter(provider.lastFetched)) {
-                provider.lastFetched = blob.committedAt();
-            }
-        }
-        return providers;
-    }
-
-    /** The platform of an archive file {@code terraform-provider-<type>_<version>_<os>_<arch>.zip}, if it is one. */
-    static Optional<Platform> platformOf(String type, String version, String file) {
-        String prefix = "terraform-provider-" + type + "_" + version + "_";
-        if (!file.startsWith(prefix) || !file.endsWith(".zip")) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(Platform.parse(file.substring(prefix.length(), file.length() - ".zip".length())));
-        } catch (IllegalArgumentException e) {
-            return Optional.empty();
-        }
     }
 
     /** Each copy button copies its block: {@code copy} the provider_installation block, {@code copy-hosts} the host blocks. */

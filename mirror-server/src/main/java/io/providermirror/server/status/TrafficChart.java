@@ -1,6 +1,6 @@
 package io.providermirror.server.status;
 
-import io.providermirror.server.metrics.TrafficHistory;
+import io.providermirror.server.report.MirrorStatus;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -23,11 +23,11 @@ final class TrafficChart {
 
     private TrafficChart() {}
 
-    static void render(StringBuilder html, List<TrafficHistory.Minute> minutes) {
+    static void render(StringBuilder html, List<MirrorStatus.Minute> minutes) {
         long requests =
-                minutes.stream().mapToLong(TrafficHistory.Minute::requests).sum();
-        long hits = minutes.stream().mapToLong(TrafficHistory.Minute::hits).sum();
-        long bytes = minutes.stream().mapToLong(TrafficHistory.Minute::bytes).sum();
+                minutes.stream().mapToLong(MirrorStatus.Minute::requests).sum();
+        long hits = minutes.stream().mapToLong(MirrorStatus.Minute::hits).sum();
+        long bytes = minutes.stream().mapToLong(MirrorStatus.Minute::bytes).sum();
         html.append("<section><h2>Last hour</h2><div class=\"charts\">");
         panel(
                 html,
@@ -35,7 +35,7 @@ final class TrafficChart {
                 "Requests",
                 requests + " in the last hour",
                 minutes,
-                TrafficHistory.Minute::requests,
+                MirrorStatus.Minute::requests,
                 0,
                 "#0a5bd3",
                 value -> String.format(Locale.ROOT, "%.0f requests", value));
@@ -47,7 +47,7 @@ final class TrafficChart {
                         ? "no requests"
                         : String.format(Locale.ROOT, "%.1f%% from the cache", 100.0 * hits / requests),
                 minutes,
-                m -> m.hitRate().orElse(Double.NaN),
+                m -> m.requests() == 0 ? Double.NaN : (double) m.hits() / m.requests(),
                 1,
                 "#1a7f37",
                 value -> String.format(Locale.ROOT, "%.0f%% hits", 100 * value));
@@ -57,7 +57,7 @@ final class TrafficChart {
                 "Bytes served",
                 PageHtml.bytes(bytes) + " in the last hour",
                 minutes,
-                TrafficHistory.Minute::bytes,
+                MirrorStatus.Minute::bytes,
                 0,
                 "#6e40c9",
                 value -> PageHtml.bytes((long) value));
@@ -73,14 +73,14 @@ final class TrafficChart {
             String id,
             String title,
             String total,
-            List<TrafficHistory.Minute> minutes,
-            ToDoubleFunction<TrafficHistory.Minute> value,
+            List<MirrorStatus.Minute> minutes,
+            ToDoubleFunction<MirrorStatus.Minute> value,
             double fixedMax,
             String colour,
             java.util.function.DoubleFunction<String> label) {
         double max = fixedMax;
         if (max == 0) {
-            for (TrafficHistory.Minute minute : minutes) {
+            for (MirrorStatus.Minute minute : minutes) {
                 max = Math.max(max, value.applyAsDouble(minute));
             }
         }
@@ -106,7 +106,7 @@ final class TrafficChart {
                 .append("\" stroke=\"#c7c7cc\"/>");
         double slot = (double) WIDTH / minutes.size();
         for (int i = 0; i < minutes.size(); i++) {
-            TrafficHistory.Minute minute = minutes.get(i);
+            MirrorStatus.Minute minute = minutes.get(i);
             double v = value.applyAsDouble(minute);
             if (Double.isNaN(v) || v <= 0 && fixedMax == 0) {
                 continue;

@@ -95,15 +95,14 @@ final class EmbeddedMirror implements AutoCloseable {
                 UnaryOperator.identity(),
                 registry);
         StatusPage statusPage = new StatusPage(
-                core.blobs(),
-                core.metrics(),
-                core.mirror(),
-                core.modules(),
-                Map.of(),
+                new io.providermirror.server.report.StatusReports(
+                        core.blobs(), core.metrics(), core.mirror(), core.modules(), Map.of(), Clock.systemUTC()),
+                java.util.Set.of(),
                 java.util.Set.of(),
                 null,
                 "localhost:8443",
-                Clock.systemUTC());
+                Clock.systemUTC(),
+                null);
         HttpServices services = new HttpServices(
                 core.mirror(),
                 statusPage,
