@@ -103,6 +103,12 @@ public final class MirrorMetrics implements OriginObserver {
                             .tag(MeterNames.SOURCE, tagValue(source))
                             .register(registry));
         }
+        // Exported from the start (at 0), so dashboards and the alert on holds read a series before the first hold.
+        for (String mode : List.of("enforce", "dryRun")) {
+            for (String answer : List.of("listing", "request")) {
+                releaseAgeHolds(mode, answer);
+            }
+        }
     }
 
     /** Metrics into a registry nobody scrapes, for tests and tools that need the object but not the numbers. */
@@ -202,12 +208,15 @@ public final class MirrorMetrics implements OriginObserver {
 
     /** The release-age quarantine held a version back (or would have, in {@code mode} dryRun) from {@code answer}. */
     public void releaseAgeHeld(String mode, String answer) {
-        Counter.builder(MeterNames.RELEASE_AGE_HOLDS)
+        releaseAgeHolds(mode, answer).increment();
+    }
+
+    private Counter releaseAgeHolds(String mode, String answer) {
+        return Counter.builder(MeterNames.RELEASE_AGE_HOLDS)
                 .description("Versions the release-age quarantine held back (or would have, in dry-run mode)")
                 .tag(MeterNames.MODE, mode)
                 .tag(MeterNames.ANSWER, answer)
-                .register(registry)
-                .increment();
+                .register(registry);
     }
 
     /** An archive download from {@code host} was abandoned: too slow, or past its deadline. */
