@@ -84,7 +84,7 @@ public final class S3BlobStore implements BlobStore {
         this.bucket = bucket;
         this.tier = tier;
         this.uploads = new S3Uploads(bucket, partBytes);
-        this.index = new BucketIndex(maxBytes);
+        this.index = new BucketIndex(maxBytes, clock);
         this.clock = clock;
         removeTemporaryObjects();
         List<BlobSummary> listed = list();

@@ -226,6 +226,14 @@ public final class MirrorApplication implements AutoCloseable {
             if (!config.upstream().offline()) {
                 recheck.start();
             }
+            if (config.cache().retention().enabled()) {
+                new io.providermirror.server.purge.RetentionSchedule(
+                                new io.providermirror.server.purge.Retention(
+                                        core.blobs(), core.purge(), config.cache().retention().unusedFor(), clock),
+                                core.executor(),
+                                config.cache().retention().interval())
+                        .start();
+            }
             return new MirrorApplication(
                     server,
                     core,

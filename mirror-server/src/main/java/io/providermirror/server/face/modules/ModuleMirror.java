@@ -54,13 +54,8 @@ public final class ModuleMirror {
      * @param workDirectory   where git clones are made, then deleted
      */
     public record Settings(
-            Duration indexTtl,
-            Duration metadataTimeout,
-            Duration archiveTimeout,
-            boolean passthroughUnsupported,
-            boolean offline,
-            ArchiveLimits unpacked,
-            Path workDirectory) {}
+            Duration indexTtl, Duration metadataTimeout, Duration archiveTimeout, boolean passthroughUnsupported,
+            boolean offline, ArchiveLimits unpacked, Path workDirectory) {}
 
     private final Settings settings;
     private final ModuleVersions versions;
@@ -79,15 +74,10 @@ public final class ModuleMirror {
 
     /** A module version, as the key of what its pin answers (without build metadata, as pins are kept). */
     private record PinnedVersion(ModuleAddress address, ProviderVersion version) {
-        PinnedVersion {
-            version = version.withoutBuildMetadata();
-        }
+        PinnedVersion { version = version.withoutBuildMetadata(); }
     }
 
-    /**
-     * @param executor for blocking work of bounded length: disk, registry requests
-     * @param fills    fetches archives and git trees, under the same places and bounds as provider archives
-     */
+    /** @param fills fetches archives and git trees, under the same places and bounds as provider archives */
     public ModuleMirror(
             Settings settings,
             ModuleOrigins origins,
@@ -331,15 +321,20 @@ public final class ModuleMirror {
                 .orElseThrow(() -> new IllegalArgumentException("module " + address + " " + version
                         + " has no pin in this cache: nothing to accept (the next fetch pins what it finds)"));
         documents.writeModulePin(address, version, pin.accepted());
-        pinnedDownloads.invalidate(new PinnedVersion(address, version));
-        CacheKey archive = CacheLayout.moduleArchive(address, version, pin.archiveType());
-        blobs.remove(archive);
-        fills.forgetFailure(archive);
+        blobs.remove(CacheLayout.moduleArchive(address, version, pin.archiveType()));
+        forget(address, version, pin.archiveType());
         return pin;
     }
 
     /** Forgets the version list memory holds for {@code address}: after an import beside the running mirror. */
     public void forgetVersionList(ModuleAddress address) {
+        versions.forget(address);
+    }
+
+    /** Forgets what memory holds of a version (its download answer, its archive's failure): after a purge. */
+    public void forget(ModuleAddress address, ProviderVersion version, String archiveType) {
+        pinnedDownloads.invalidate(new PinnedVersion(address, version));
+        fills.forgetFailure(CacheLayout.moduleArchive(address, version, archiveType));
         versions.forget(address);
     }
 
