@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
@@ -146,12 +147,13 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
                     bodyFollows);
             return;
         }
-        route = OperatorRoutes.parse(request.method(), path);
+        route = OperatorRoutes.parse(request.method(), request.uri());
         if (route instanceof OperatorRoutes.Invalid invalid) {
             FullHttpResponse response =
                     JsonErrors.response(HttpResponseStatus.valueOf(invalid.status()), invalid.message(), false);
             if (invalid.status() == HttpResponseStatus.METHOD_NOT_ALLOWED.code()) {
-                response.headers().set(HttpHeaderNames.ALLOW, "POST");
+                response.headers()
+                        .set(HttpHeaderNames.ALLOW, OperatorRoutes.methodOf(OperatorRoutes.parse(HttpMethod.DELETE, request.uri())));
             }
             send(ctx, response, bodyFollows);
             return;
@@ -174,7 +176,7 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
             upload = new BundleUpload(api.actions().uploadDirectory());
             writes = CompletableFuture.runAsync(upload::open, executor);
         } else {
-            ctx.channel().attr(ExchangeLog.ROUTE).set("operator_accept");
+            ctx.channel().attr(ExchangeLog.ROUTE).set(route instanceof OperatorRoutes.Accept ? "operator_accept" : "operator_purge");
         }
     }
 
@@ -212,7 +214,7 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
             if (last) {
                 importUpload(ctx);
             }
-        } else if (route instanceof OperatorRoutes.Accept accept) {
+        } else {
             if (received > MAX_OTHER_BODY_BYTES) {
                 refuse(
                         ctx,
@@ -222,9 +224,22 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
             if (last) {
-                whenDone(ctx, () -> api.actions().acceptModule(accept.address(), accept.version()));
+                whenDone(ctx, () -> answer(route));
             }
         }
+    }
+
+    /** What a request without a body asks the actions for. */
+    private java.util.concurrent.CompletableFuture<byte[]> answer(OperatorRoutes.OperatorRoute taken) {
+        OperatorActions actions = api.actions();
+        if (taken instanceof OperatorRoutes.Accept accept) {
+            return actions.acceptModule(accept.address(), accept.version());
+        }
+        if (taken instanceof OperatorRoutes.PurgeProvider purge) {
+            return actions.purgeProvider(purge.address(), purge.version(), purge.platforms());
+        }
+        OperatorRoutes.PurgeModule purge = (OperatorRoutes.PurgeModule) taken;
+        return actions.purgeModule(purge.address(), purge.version());
     }
 
     /** Writes {@code buffer} after the writes before it, on the executor; reading pauses while much is pending. */
