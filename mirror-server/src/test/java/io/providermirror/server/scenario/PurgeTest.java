@@ -1,0 +1,211 @@
+package io.providermirror.server.scenario;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.providermirror.model.Platform;
+import io.providermirror.model.ProviderAddress;
+import io.providermirror.model.ProviderVersion;
+import io.providermirror.server.access.MirrorAuth;
+import io.providermirror.server.core.CacheLayout;
+import io.providermirror.server.purge.PurgeReport;
+import io.providermirror.server.purge.Retention;
+import io.providermirror.testkit.FakeOrigin;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Purge and retention on a whole mirror: a purged version's files are gone and it is fetched again on its next
+ * request, unless the policy refuses it; the command lists before it removes; the operator API refuses bad input with
+ * 4xx JSON; retention removes only what was not requested within {@code unusedFor}, judged on an injected clock.
+ */
+final class PurgeTest {
+
+    private static final String OPERATOR_TOKEN = "operator-secret-token";
+    private static final ProviderAddress ADDRESS = new ProviderAddress(MirrorFixture.HOST, "acme", "purged");
+    private static final ProviderVersion VERSION = new ProviderVersion("1.0.0");
+    private static final String BASE = "/providers/example.test/acme/purged/";
+    private static final String ARCHIVE = BASE + "terraform-provider-purged_1.0.0_linux_amd64.zip";
+
+    @TempDir
+    Path tmp;
+
+    private FakeOrigin origin;
+    private FakeOrigin.Release release;
+    private MirrorFixture mirror;
+    private final ch.qos.logback.classic.Level rootLevel = root().getLevel();
+
+    private static ch.qos.logback.classic.Logger root() {
+        return (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    }
+
+    @BeforeEach
+    void start() {
+        origin = FakeOrigin.start(tmp.resolve("origin"));
+        release = origin.publish("acme", "purged", "1.0.0", "linux_amd64", "darwin_arm64");
+    }
+
+    @AfterEach
+    void stop() {
+        root().setLevel(rootLevel);
+        if (mirror != null) {
+            mirror.close();
+        }
+        origin.close();
+    }
+
+    private MirrorFixture.Builder builder() {
+        return MirrorFixture.builder(tmp.resolve("cache"), origin)
+                .set("operator.tokens", List.of(MirrorAuth.hash(OPERATOR_TOKEN)));
+    }
+
+    private HttpResponse<byte[]> delete(String path) throws Exception {
+        return mirror.send(HttpRequest.newBuilder(mirror.url(path))
+                .header("Authorization", "Bearer " + OPERATOR_TOKEN)
+                .DELETE()
+                .build());
+    }
+
+    private boolean cached(Platform platform) throws Exception {
+        return mirror.mirror.core().blobs().find(CacheLayout.archive(ADDRESS, VERSION, platform)).isPresent();
+    }
+
+    private boolean releaseDocument() throws Exception {
+        return mirror.mirror.core().documents().read(CacheLayout.release(ADDRESS, VERSION)).isPresent();
+    }
+
+    @Test
+    void aVersionPurgedThroughTheApiIsGoneAndFetchedAgainOnItsNextRequest() throws Exception {
+        mirror = builder().start();
+        assertThat(mirror.get(ARCHIVE).statusCode()).isEqualTo(200);
+        assertThat(cached(Platform.parse("linux_amd64"))).isTrue();
+        assertThat(releaseDocument()).isTrue();
+
+        HttpResponse<byte[]> purged = delete("/api/v1/providers/example.test/acme/purged/1.0.0");
+        String answer = new String(purged.body(), StandardCharsets.UTF_8);
+        assertThat(purged.statusCode()).as(answer).isEqualTo(200);
+        assertThat(answer).contains("release.json").contains("terraform-provider-purged_1.0.0_linux_amd64.zip");
+        assertThat(cached(Platform.parse("linux_amd64"))).isFalse();
+        assertThat(releaseDocument()).isFalse();
+
+        HttpResponse<byte[]> again = mirror.get(ARCHIVE);
+        assertThat(again.statusCode()).isEqualTo(200);
+        assertThat(again.body()).isEqualTo(release.archives().get("linux_amd64"));
+        assertThat(origin.archiveDownloads(release, "linux_amd64"))
+                .as("fetched from the origin again")
+                .isEqualTo(2);
+        assertThat(releaseDocument()).isTrue();
+
+        HttpResponse<byte[]> nothing = delete("/api/v1/providers/example.test/acme/other/1.0.0");
+        assertThat(nothing.statusCode()).isEqualTo(404);
+        assertThat(MirrorFixture.error(nothing)).contains("nothing of");
+    }
+
+    @Test
+    void badPurgeRequestsAreRefusedWithJsonErrors() throws Exception {
+        mirror = builder().start();
+        for (String path : List.of(
+                "/api/v1/providers/example.test/acme/purged/1.0",
+                "/api/v1/providers/Example.test/acme/purged",
+                "/api/v1/providers/example.test/acme/purged?platform=linux_amd64",
+                "/api/v1/providers/example.test/acme/purged/1.0.0?platform=linux",
+                "/api/v1/providers/example.test/acme/purged/1.0.0?other=x",
+                "/api/v1/modules/example.test/corp/a/aws/v1")) {
+            HttpResponse<byte[]> refused = delete(path);
+            assertThat(refused.statusCode()).as(path).isEqualTo(400);
+            assertThat(MirrorFixture.error(refused)).as(path).isNotBlank();
+        }
+        HttpResponse<byte[]> post = mirror.send(HttpRequest.newBuilder(
+                        mirror.url("/api/v1/providers/example.test/acme/purged/1.0.0"))
+                .header("Authorization", "Bearer " + OPERATOR_TOKEN)
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build());
+        assertThat(post.statusCode()).isEqualTo(405);
+        assertThat(post.headers().firstValue("Allow")).contains("DELETE");
+    }
+
+    @Test
+    void theCommandListsThenPurgesOnePlatformAndADeniedVersionIsNotFetchedAgain() throws Exception {
+        MirrorFixture.Builder builder = builder();
+        mirror = builder.start();
+        assertThat(mirror.get(ARCHIVE).statusCode()).isEqualTo(200);
+        assertThat(mirror.get(BASE + "terraform-provider-purged_1.0.0_darwin_arm64.zip")
+                        .statusCode())
+                .isEqualTo(200);
+        mirror.close();
+        mirror = null;
+        Path config = Files.writeString(tmp.resolve("mirror.yaml"), builder.yaml());
+
+        ByteArrayOutputStream output = new ByteArrayOutputStream();
+        int exit = purge(output, "provider", "--config", config.toString(), "--dry-run", ADDRESS.toString(), "1.0.0",
+                "--platform", "linux_amd64");
+        String printed = output.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as(printed).isZero();
+        assertThat(printed).contains("would remove").contains("_linux_amd64.zip").doesNotContain("darwin");
+
+        output.reset();
+        exit = purge(output, "provider", "--config", config.toString(), ADDRESS.toString(), "1.0.0", "--platform",
+                "linux_amd64");
+        printed = output.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as(printed).isZero();
+        assertThat(printed).contains("removed 1 files");
+
+        mirror = builder.set("policy.deny", List.of(Map.of("provider", "example.test/acme/purged")))
+                .start();
+        assertThat(cached(Platform.parse("linux_amd64"))).isFalse();
+        assertThat(cached(Platform.parse("darwin_arm64"))).as("the other platform stays").isTrue();
+        HttpResponse<byte[]> denied = mirror.get(ARCHIVE);
+        assertThat(denied.statusCode()).as("a denied provider is not found").isEqualTo(404);
+        assertThat(MirrorFixture.error(denied)).contains("policy.deny[0]");
+        assertThat(origin.archiveDownloads(release, "linux_amd64"))
+                .as("a denied version is not fetched again")
+                .isEqualTo(1);
+    }
+
+    private static int purge(ByteArrayOutputStream output, String what, String... args) {
+        PrintStream out = new PrintStream(output, true, StandardCharsets.UTF_8);
+        Object command = what.equals("provider")
+                ? new io.providermirror.server.cli.PurgeCommand.Provider(out, Map.of())
+                : new io.providermirror.server.cli.PurgeCommand.Module(out, Map.of());
+        return new picocli.CommandLine(command).execute(args);
+    }
+
+    @Test
+    void retentionRemovesOnlyWhatWasNotRequestedWithinUnusedFor() throws Exception {
+        mirror = builder().start();
+        assertThat(mirror.get(ARCHIVE).statusCode()).isEqualTo(200);
+        var core = mirror.mirror.core();
+        Clock now = Clock.systemUTC();
+        Clock later = Clock.offset(now, Duration.ofDays(31));
+
+        assertThat(new Retention(core.blobs(), core.purge(), Duration.ofDays(30), now)
+                        .run(false)
+                        .empty())
+                .as("requested just now")
+                .isTrue();
+
+        PurgeReport dry = new Retention(core.blobs(), core.purge(), Duration.ofDays(30), later).run(true);
+        assertThat(dry.files()).containsExactly(CacheLayout.archive(ADDRESS, VERSION, Platform.parse("linux_amd64"))
+                .toString());
+        assertThat(dry.archiveBytes()).isEqualTo(release.archives().get("linux_amd64").length);
+        assertThat(cached(Platform.parse("linux_amd64"))).as("a dry run removes nothing").isTrue();
+
+        PurgeReport removed = new Retention(core.blobs(), core.purge(), Duration.ofDays(30), later).run(false);
+        assertThat(removed.files()).isEqualTo(dry.files());
+        assertThat(cached(Platform.parse("linux_amd64"))).isFalse();
+        assertThat(releaseDocument()).as("the verified release stays").isTrue();
+        assertThat(mirror.get(ARCHIVE).statusCode()).as("fetched again on demand").isEqualTo(200);
+    }
+}
