@@ -78,6 +78,41 @@ final class PurgeTest {
                 .build());
     }
 
+    /** Waits until the mirror's transparency log serves an entry of {@code kind} mentioning {@code text}. */
+    private void awaitLogged(String kind, String text) {
+        io.providermirror.server.tlog.LogSource served = new io.providermirror.server.tlog.LogSource() {
+            @Override
+            public java.util.Optional<byte[]> checkpoint() throws java.io.IOException {
+                return read("/log/checkpoint");
+            }
+
+            @Override
+            public java.util.Optional<byte[]> tile(io.providermirror.server.tlog.TileName name)
+                    throws java.io.IOException {
+                return read("/log/" + name.path());
+            }
+
+            private java.util.Optional<byte[]> read(String path) throws java.io.IOException {
+                try {
+                    HttpResponse<byte[]> response = mirror.get(path);
+                    return response.statusCode() == 404
+                            ? java.util.Optional.empty()
+                            : java.util.Optional.of(response.body());
+                } catch (InterruptedException e) {
+                    throw new java.io.IOException(e);
+                }
+            }
+        };
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> {
+            mirror.mirror.core().log().decisions().flush(Duration.ofSeconds(30));
+            var audited = io.providermirror.server.tlog.LogAudit.audit(
+                    served, mirror.mirror.core().log().log().key().verifier());
+            return audited.entries().stream()
+                    .map(entry -> new String(entry, StandardCharsets.UTF_8))
+                    .anyMatch(entry -> entry.contains("\"" + kind + "\"") && entry.contains(text));
+        });
+    }
+
     private boolean cached(Platform platform) throws Exception {
         return mirror.mirror.core().blobs().find(CacheLayout.archive(ADDRESS, VERSION, platform)).isPresent();
     }
@@ -99,6 +134,7 @@ final class PurgeTest {
         assertThat(answer).contains("release.json").contains("terraform-provider-purged_1.0.0_linux_amd64.zip");
         assertThat(cached(Platform.parse("linux_amd64"))).isFalse();
         assertThat(releaseDocument()).isFalse();
+        awaitLogged("cache.purged", "example.test/acme/purged 1.0.0");
 
         HttpResponse<byte[]> again = mirror.get(ARCHIVE);
         assertThat(again.statusCode()).isEqualTo(200);
@@ -166,12 +202,55 @@ final class PurgeTest {
                 .start();
         assertThat(cached(Platform.parse("linux_amd64"))).isFalse();
         assertThat(cached(Platform.parse("darwin_arm64"))).as("the other platform stays").isTrue();
+        awaitLogged("cache.purged", "(linux_amd64)");
         HttpResponse<byte[]> denied = mirror.get(ARCHIVE);
         assertThat(denied.statusCode()).as("a denied provider is not found").isEqualTo(404);
         assertThat(MirrorFixture.error(denied)).contains("policy.deny[0]");
         assertThat(origin.archiveDownloads(release, "linux_amd64"))
                 .as("a denied version is not fetched again")
                 .isEqualTo(1);
+    }
+
+    @Test
+    void aModuleVersionPurgedThroughTheApiLosesItsPinAndTheNextFetchPinsWhatTheSourceHolds() throws Exception {
+        io.providermirror.testkit.GitHttpServer git =
+                io.providermirror.testkit.GitHttpServer.start(tmp.resolve("git"), origin.certificates());
+        try {
+            io.providermirror.testkit.GitRepository repository = git.createRepository("net");
+            Map<String, String> first = Map.of("main.tf", "output \"v\" {\n  value = \"first\"\n}\n");
+            Map<String, String> second = Map.of("main.tf", "output \"v\" {\n  value = \"second\"\n}\n");
+            repository.tag("v1.0.0", repository.commit(first, "first"), true);
+            io.providermirror.testkit.FakeModuleRegistry.of(origin)
+                    .publish("corp", "gitnet", "aws", "1.0.0", "git::" + repository.url() + "?ref=v1.0.0");
+            mirror = builder().set(
+                            "upstream.hosts." + MirrorFixture.HOST.replace(".", "\\.") + ".downloadHosts",
+                            List.of(git.url("x").getAuthority()))
+                    .start();
+            String download = "/registry/" + MirrorFixture.HOST + "/modules.v1/corp/gitnet/aws/1.0.0/download";
+            String archive = "/registry/" + MirrorFixture.HOST + "/modules.v1/corp/gitnet/aws/1.0.0/module.tar.gz";
+            assertThat(mirror.get(download).statusCode()).isEqualTo(204);
+            assertThat(mirror.get(archive).statusCode()).isEqualTo(200);
+            var address = new io.providermirror.model.ModuleAddress(MirrorFixture.HOST, "corp", "gitnet", "aws");
+            String pinned = mirror.mirror.core().modules().pin(address, VERSION).orElseThrow().commitId();
+
+            repository.moveTag("v1.0.0", repository.commit(second, "second"));
+            HttpResponse<byte[]> purged = delete("/api/v1/modules/example.test/corp/gitnet/aws/1.0.0");
+            String answer = new String(purged.body(), StandardCharsets.UTF_8);
+            assertThat(purged.statusCode()).as(answer).isEqualTo(200);
+            assertThat(answer).contains("pin.json").contains("module.tar.gz");
+            assertThat(mirror.mirror.core().modules().pin(address, VERSION)).isEmpty();
+            awaitLogged("module.pinReleased", pinned);
+            awaitLogged("cache.purged", "module example.test/corp/gitnet/aws 1.0.0");
+
+            assertThat(mirror.get(download).statusCode()).isEqualTo(204);
+            assertThat(mirror.get(archive).statusCode()).isEqualTo(200);
+            assertThat(mirror.mirror.core().modules().pin(address, VERSION).orElseThrow().commitId())
+                    .as("pinned anew at what the source holds now")
+                    .isEqualTo(repository.resolve("v1.0.0"))
+                    .isNotEqualTo(pinned);
+        } finally {
+            git.close();
+        }
     }
 
     private static int purge(ByteArrayOutputStream output, String what, String... args) {
@@ -206,6 +285,7 @@ final class PurgeTest {
         assertThat(removed.files()).isEqualTo(dry.files());
         assertThat(cached(Platform.parse("linux_amd64"))).isFalse();
         assertThat(releaseDocument()).as("the verified release stays").isTrue();
+        awaitLogged("cache.purged", "cache.retention.unusedFor");
         assertThat(mirror.get(ARCHIVE).statusCode()).as("fetched again on demand").isEqualTo(200);
     }
 }
