@@ -344,6 +344,17 @@ public final class S3BlobStore implements BlobStore {
         deleteObject(key);
     }
 
+    /** Drops the local tier's copies (and this instance's index entries) of what {@code which} selects. */
+    @Override
+    public void dropLocalCopies(java.util.function.Predicate<CacheKey> which) throws IOException {
+        for (BlobSummary local : tier.list()) {
+            if (which.test(local.key())) {
+                tier.remove(local.key());
+                index.remove(local.key());
+            }
+        }
+    }
+
     private void deleteObject(CacheKey key) throws IOException {
         String object = bucket.blobObject(key);
         bucket.call(

@@ -102,7 +102,7 @@ public final class MirrorWiring implements AutoCloseable {
         this.metrics = metrics;
         this.rules = rules;
         this.purge = new io.providermirror.server.purge.CachePurge(
-                blobs, documents, providers.mirror(), providers.registry(), modules, log.decisions());
+                blobs, documents, providers.mirror(), providers.registry(), modules, log.decisions(), clock);
     }
 
     /**

@@ -322,6 +322,12 @@ public final class ProviderMirror {
         lists.forget(address);
     }
 
+    /** Forgets what memory holds of every version of {@code address} and of its version list: after a purge. */
+    public void forget(ProviderAddress address) {
+        releases.forget(address);
+        lists.forget(address);
+    }
+
     public KnownHashes knownHashes() {
         return knownHashes;
     }

@@ -47,6 +47,10 @@ public final class CachePurge {
     private final ProviderRegistryFace registry;
     private final ModuleMirror modules;
     private final DecisionLog decisions;
+    private final PurgeRecord record;
+    /** Names this process in the purges it records, so that it does not follow its own. */
+    private final String instance = java.util.UUID.randomUUID().toString();
+    private final java.time.Clock clock;
 
     public CachePurge(
             BlobStore blobs,
@@ -54,7 +58,10 @@ public final class CachePurge {
             ProviderMirror providers,
             ProviderRegistryFace registry,
             ModuleMirror modules,
-            DecisionLog decisions) {
+            DecisionLog decisions,
+            java.time.Clock clock) {
+        this.clock = clock;
+        this.record = new PurgeRecord(documents);
         this.blobs = blobs;
         this.documents = documents;
         this.cacheDocuments = new CacheDocuments(documents);
@@ -115,13 +122,23 @@ public final class CachePurge {
         docs.removeIf(key -> !exists(key));
         PurgeReport report = remove(subject, archives, docs, bytes, dryRun, reason);
         if (!dryRun) {
-            for (ProviderVersion v : versions) {
-                providers.forget(address, v, archives);
-                registry.forget(address, v);
+            forgetProvider(address, version, archives);
+            if (!report.empty()) {
+                remember(address.toString(), null, version.map(ProviderVersion::canonical).orElse(null),
+                        platforms.stream().map(Platform::toString).sorted().toList());
             }
-            providers.forgetVersionList(address);
         }
         return report;
+    }
+
+    private void forgetProvider(ProviderAddress address, Optional<ProviderVersion> version, List<CacheKey> archives) {
+        if (version.isPresent()) {
+            providers.forget(address, version.get(), archives);
+            registry.forget(address, version.get());
+        } else {
+            providers.forget(address);
+            registry.forget(address);
+        }
     }
 
     /** Purges a module version: its archive, its details and its pin (recorded as released). */
@@ -149,8 +166,63 @@ public final class CachePurge {
         }
         if (!dryRun) {
             modules.forget(address, version, pin.map(ModulePin::archiveType).orElse("tar.gz"));
+            if (!report.empty()) {
+                remember(null, address.toString(), version.withoutBuildMetadata().canonical(), List.of());
+            }
         }
         return report;
+    }
+
+    /** The record of recent purges that instances sharing the cache follow. */
+    PurgeRecord record() {
+        return record;
+    }
+
+    private void remember(String provider, String module, String version, List<String> platforms) {
+        try {
+            record.append(new PurgeRecord.Entry(
+                    java.util.UUID.randomUUID().toString(),
+                    instance,
+                    clock.instant().toString(),
+                    provider,
+                    module,
+                    version,
+                    platforms));
+        } catch (IOException e) {
+            LOG.warn("cannot record the purge for the other instances sharing the cache: {}", e.getMessage());
+        }
+    }
+
+    /**
+     * Drops what this instance holds of a purge another instance made (its local copies, what memory holds); the
+     * store of record was purged by that instance.
+     */
+    void follow(PurgeRecord.Entry entry) throws IOException {
+        if (entry.instance().equals(instance)) {
+            return;
+        }
+        Optional<ProviderVersion> version = Optional.ofNullable(entry.version()).flatMap(ProviderVersion::parse);
+        if (entry.provider() != null) {
+            ProviderAddress address = ProviderAddress.parse(entry.provider());
+            List<String> prefix = new ArrayList<>(List.of(address.hostname(), address.namespace(), address.type()));
+            version.ifPresent(v -> prefix.add(v.canonical()));
+            List<CacheKey> platformArchives = new ArrayList<>();
+            for (String platform : entry.platforms()) {
+                platformArchives.add(CacheLayout.archive(address, version.orElseThrow(), Platform.parse(platform)));
+            }
+            blobs.dropLocalCopies(key -> platformArchives.isEmpty() ? under(key, prefix) : platformArchives.contains(key));
+            forgetProvider(address, version, platformArchives);
+        } else if (entry.module() != null && version.isPresent()) {
+            ModuleAddress address = ModuleAddress.parse(entry.module());
+            List<String> pin = CacheLayout.modulePin(address, version.get()).segments();
+            blobs.dropLocalCopies(key -> under(key, pin.subList(0, pin.size() - 1)));
+            modules.forget(address, version.get(), "tar.gz");
+        }
+        LOG.info("dropped what this instance held of {} {}{}, purged by another instance at {}",
+                entry.provider() != null ? entry.provider() : "module " + entry.module(),
+                entry.version() == null ? "(every version)" : entry.version(),
+                entry.platforms().isEmpty() ? "" : " " + entry.platforms(),
+                entry.at());
     }
 
     /** Removes the archives {@code listed} (retention): their releases and pins stay, so each is fetched again. */
