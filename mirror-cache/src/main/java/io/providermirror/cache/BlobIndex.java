@@ -207,7 +207,8 @@ final class BlobIndex {
     /** Every indexed blob, least recently used first, without marking any as used. */
     synchronized List<BlobSummary> summaries() {
         List<BlobSummary> summaries = new ArrayList<>(entries.size());
-        entries.forEach((key, entry) -> summaries.add(new BlobSummary(key, entry.size, entry.committedAt, entry.usedAt)));
+        entries.forEach(
+                (key, entry) -> summaries.add(new BlobSummary(key, entry.size, entry.committedAt, entry.usedAt)));
         return summaries;
     }
 

@@ -82,6 +82,8 @@ public final class S3DocumentStore implements DocumentStore {
     public void delete(CacheKey key) throws IOException {
         String object = bucket.documentObject(key);
         bucket.call(
-                "delete", object, () -> bucket.client().deleteObject(b -> b.bucket(bucket.name()).key(object)));
+                "delete",
+                object,
+                () -> bucket.client().deleteObject(b -> b.bucket(bucket.name()).key(object)));
     }
 }

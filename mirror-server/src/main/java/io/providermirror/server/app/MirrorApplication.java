@@ -241,7 +241,10 @@ public final class MirrorApplication implements AutoCloseable {
             if (config.cache().retention().enabled()) {
                 new io.providermirror.server.purge.RetentionSchedule(
                                 new io.providermirror.server.purge.Retention(
-                                        core.blobs(), core.purge(), config.cache().retention().unusedFor(), clock),
+                                        core.blobs(),
+                                        core.purge(),
+                                        config.cache().retention().unusedFor(),
+                                        clock),
                                 core.executor(),
                                 config.cache().retention().interval())
                         .start();

@@ -63,7 +63,8 @@ public final class RetentionCommand implements Callable<Integer> {
             out.println("retention: " + e.getMessage());
             return 2;
         }
-        Duration unused = unusedFor != null ? unusedFor : loaded.cache().retention().unusedFor();
+        Duration unused =
+                unusedFor != null ? unusedFor : loaded.cache().retention().unusedFor();
         if (unused == null || unused.isZero() || unused.isNegative()) {
             out.println("retention: give cache.retention.unusedFor in the configuration, or --unused-for (e.g. P90D)");
             return 2;

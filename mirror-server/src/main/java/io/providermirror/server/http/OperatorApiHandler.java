@@ -153,7 +153,9 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
                     JsonErrors.response(HttpResponseStatus.valueOf(invalid.status()), invalid.message(), false);
             if (invalid.status() == HttpResponseStatus.METHOD_NOT_ALLOWED.code()) {
                 response.headers()
-                        .set(HttpHeaderNames.ALLOW, OperatorRoutes.methodOf(OperatorRoutes.parse(HttpMethod.DELETE, request.uri())));
+                        .set(
+                                HttpHeaderNames.ALLOW,
+                                OperatorRoutes.methodOf(OperatorRoutes.parse(HttpMethod.DELETE, request.uri())));
             }
             send(ctx, response, bodyFollows);
             return;
@@ -176,7 +178,9 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
             upload = new BundleUpload(api.actions().uploadDirectory());
             writes = CompletableFuture.runAsync(upload::open, executor);
         } else {
-            ctx.channel().attr(ExchangeLog.ROUTE).set(route instanceof OperatorRoutes.Accept ? "operator_accept" : "operator_purge");
+            ctx.channel()
+                    .attr(ExchangeLog.ROUTE)
+                    .set(route instanceof OperatorRoutes.Accept ? "operator_accept" : "operator_purge");
         }
     }
 

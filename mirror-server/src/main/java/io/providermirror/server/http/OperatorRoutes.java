@@ -145,7 +145,8 @@ final class OperatorRoutes {
             try {
                 platforms.add(Platform.parse(platform));
             } catch (IllegalArgumentException e) {
-                return new Invalid(400, "malformed platform '" + platform + "': expected <os>_<arch>, e.g. linux_amd64");
+                return new Invalid(
+                        400, "malformed platform '" + platform + "': expected <os>_<arch>, e.g. linux_amd64");
             }
         }
         if (!platforms.isEmpty() && version == null) {
@@ -169,6 +170,7 @@ final class OperatorRoutes {
     }
 
     private static Invalid badVersion(String what, String text) {
-        return new Invalid(400, "malformed " + what + " version '" + text + "': expected a semantic version such as 1.2.0");
+        return new Invalid(
+                400, "malformed " + what + " version '" + text + "': expected a semantic version such as 1.2.0");
     }
 }

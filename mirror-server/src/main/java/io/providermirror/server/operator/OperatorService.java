@@ -142,8 +142,8 @@ public final class OperatorService implements OperatorActions {
             io.providermirror.model.ProviderAddress address,
             ProviderVersion version,
             java.util.Set<io.providermirror.model.Platform> platforms) {
-        return purged(() -> core.purge()
-                .provider(address, java.util.Optional.ofNullable(version), platforms, false, PURGE_REASON));
+        return purged(() ->
+                core.purge().provider(address, java.util.Optional.ofNullable(version), platforms, false, PURGE_REASON));
     }
 
     @Override

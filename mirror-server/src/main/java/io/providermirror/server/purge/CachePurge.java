@@ -50,6 +50,7 @@ public final class CachePurge {
     private final PurgeRecord record;
     /** Names this process in the purges it records, so that it does not follow its own. */
     private final String instance = java.util.UUID.randomUUID().toString();
+
     private final java.time.Clock clock;
 
     public CachePurge(
@@ -88,22 +89,34 @@ public final class CachePurge {
         if (version.isPresent()) {
             versions.add(version.get());
         } else {
-            cacheDocuments.versionList(address).ifPresent(list -> versions.addAll(list.value().versions().keySet()));
+            cacheDocuments
+                    .versionList(address)
+                    .ifPresent(list -> versions.addAll(list.value().versions().keySet()));
             for (BlobSummary blob : listed) {
                 if (under(blob.key(), prefix) && blob.key().segments().size() == prefix.size() + 2) {
-                    ProviderVersion.parse(blob.key().segments().get(prefix.size())).ifPresent(versions::add);
+                    ProviderVersion.parse(blob.key().segments().get(prefix.size()))
+                            .ifPresent(versions::add);
                 }
             }
         }
-        String subject = address + version.map(v -> " " + v).orElse("")
-                + (platforms.isEmpty() ? "" : " (" + platforms.stream().map(Platform::toString).sorted()
-                        .collect(Collectors.joining(", ")) + ")");
+        String subject = address
+                + version.map(v -> " " + v).orElse("")
+                + (platforms.isEmpty()
+                        ? ""
+                        : " ("
+                                + platforms.stream()
+                                        .map(Platform::toString)
+                                        .sorted()
+                                        .collect(Collectors.joining(", ")) + ")");
         List<CacheKey> archives = new ArrayList<>();
         long bytes = 0;
         for (BlobSummary blob : listed) {
-            boolean matches = versions.stream().anyMatch(v -> platforms.isEmpty()
-                    ? under(blob.key(), CacheLayout.release(address, v).segments().subList(0, 4))
-                    : platforms.stream().anyMatch(p -> blob.key().equals(CacheLayout.archive(address, v, p))));
+            boolean matches = versions.stream()
+                    .anyMatch(v -> platforms.isEmpty()
+                            ? under(
+                                    blob.key(),
+                                    CacheLayout.release(address, v).segments().subList(0, 4))
+                            : platforms.stream().anyMatch(p -> blob.key().equals(CacheLayout.archive(address, v, p))));
             if (matches) {
                 archives.add(blob.key());
                 bytes += blob.size();
@@ -124,7 +137,10 @@ public final class CachePurge {
         if (!dryRun) {
             forgetProvider(address, version, archives);
             if (!report.empty()) {
-                remember(address.toString(), null, version.map(ProviderVersion::canonical).orElse(null),
+                remember(
+                        address.toString(),
+                        null,
+                        version.map(ProviderVersion::canonical).orElse(null),
                         platforms.stream().map(Platform::toString).sorted().toList());
             }
         }
@@ -162,12 +178,15 @@ public final class CachePurge {
         PurgeReport report = remove(subject, archives, docs, bytes, dryRun, reason);
         if (!dryRun && pin.isPresent()) {
             decisions.record(Decision.modulePinReleased(
-                    address.toString(), version.withoutBuildMetadata().canonical(), pin.get().identity()));
+                    address.toString(),
+                    version.withoutBuildMetadata().canonical(),
+                    pin.get().identity()));
         }
         if (!dryRun) {
             modules.forget(address, version, pin.map(ModulePin::archiveType).orElse("tar.gz"));
             if (!report.empty()) {
-                remember(null, address.toString(), version.withoutBuildMetadata().canonical(), List.of());
+                remember(
+                        null, address.toString(), version.withoutBuildMetadata().canonical(), List.of());
             }
         }
         return report;
@@ -210,7 +229,8 @@ public final class CachePurge {
             for (String platform : entry.platforms()) {
                 platformArchives.add(CacheLayout.archive(address, version.orElseThrow(), Platform.parse(platform)));
             }
-            blobs.dropLocalCopies(key -> platformArchives.isEmpty() ? under(key, prefix) : platformArchives.contains(key));
+            blobs.dropLocalCopies(
+                    key -> platformArchives.isEmpty() ? under(key, prefix) : platformArchives.contains(key));
             forgetProvider(address, version, platformArchives);
         } else if (entry.module() != null && version.isPresent()) {
             ModuleAddress address = ModuleAddress.parse(entry.module());
@@ -218,7 +238,8 @@ public final class CachePurge {
             blobs.dropLocalCopies(key -> under(key, pin.subList(0, pin.size() - 1)));
             modules.forget(address, version.get(), "tar.gz");
         }
-        LOG.info("dropped what this instance held of {} {}{}, purged by another instance at {}",
+        LOG.info(
+                "dropped what this instance held of {} {}{}, purged by another instance at {}",
                 entry.provider() != null ? entry.provider() : "module " + entry.module(),
                 entry.version() == null ? "(every version)" : entry.version(),
                 entry.platforms().isEmpty() ? "" : " " + entry.platforms(),
@@ -226,8 +247,7 @@ public final class CachePurge {
     }
 
     /** Removes the archives {@code listed} (retention): their releases and pins stay, so each is fetched again. */
-    PurgeReport archives(String subject, List<BlobSummary> listed, boolean dryRun, String reason)
-            throws IOException {
+    PurgeReport archives(String subject, List<BlobSummary> listed, boolean dryRun, String reason) throws IOException {
         long bytes = listed.stream().mapToLong(BlobSummary::size).sum();
         return remove(subject, listed.stream().map(BlobSummary::key).toList(), List.of(), bytes, dryRun, reason);
     }
@@ -269,6 +289,7 @@ public final class CachePurge {
 
     private static boolean under(CacheKey key, List<String> prefix) {
         List<String> segments = key.segments();
-        return segments.size() > prefix.size() && segments.subList(0, prefix.size()).equals(prefix);
+        return segments.size() > prefix.size()
+                && segments.subList(0, prefix.size()).equals(prefix);
     }
 }

@@ -56,8 +56,8 @@ final class PurgeRecord {
         try {
             return OriginJson.readValue(stored.get().content(), new TypeReference<List<Entry>>() {});
         } catch (IOException | RuntimeException e) {
-            throw new IOException("the record of recent purges " + CacheLayout.purges() + " is unreadable: "
-                    + e.getMessage(), e);
+            throw new IOException(
+                    "the record of recent purges " + CacheLayout.purges() + " is unreadable: " + e.getMessage(), e);
         }
     }
 

@@ -46,11 +46,11 @@ final class BucketPurgeTest {
                     .as("served from the second instance's local tier without the origin")
                     .isEqualTo(200);
 
-            HttpResponse<byte[]> purged = first.send(HttpRequest.newBuilder(
-                            first.url("/api/v1/providers/example.test/acme/fleet/1.0.0"))
-                    .header("Authorization", "Bearer " + OPERATOR_TOKEN)
-                    .DELETE()
-                    .build());
+            HttpResponse<byte[]> purged =
+                    first.send(HttpRequest.newBuilder(first.url("/api/v1/providers/example.test/acme/fleet/1.0.0"))
+                            .header("Authorization", "Bearer " + OPERATOR_TOKEN)
+                            .DELETE()
+                            .build());
             assertThat(purged.statusCode())
                     .as(new String(purged.body(), StandardCharsets.UTF_8))
                     .isEqualTo(200);

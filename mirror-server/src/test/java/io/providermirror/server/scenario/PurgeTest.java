@@ -114,11 +114,19 @@ final class PurgeTest {
     }
 
     private boolean cached(Platform platform) throws Exception {
-        return mirror.mirror.core().blobs().find(CacheLayout.archive(ADDRESS, VERSION, platform)).isPresent();
+        return mirror.mirror
+                .core()
+                .blobs()
+                .find(CacheLayout.archive(ADDRESS, VERSION, platform))
+                .isPresent();
     }
 
     private boolean releaseDocument() throws Exception {
-        return mirror.mirror.core().documents().read(CacheLayout.release(ADDRESS, VERSION)).isPresent();
+        return mirror.mirror
+                .core()
+                .documents()
+                .read(CacheLayout.release(ADDRESS, VERSION))
+                .isPresent();
     }
 
     @Test
@@ -163,11 +171,11 @@ final class PurgeTest {
             assertThat(refused.statusCode()).as(path).isEqualTo(400);
             assertThat(MirrorFixture.error(refused)).as(path).isNotBlank();
         }
-        HttpResponse<byte[]> post = mirror.send(HttpRequest.newBuilder(
-                        mirror.url("/api/v1/providers/example.test/acme/purged/1.0.0"))
-                .header("Authorization", "Bearer " + OPERATOR_TOKEN)
-                .POST(HttpRequest.BodyPublishers.noBody())
-                .build());
+        HttpResponse<byte[]> post =
+                mirror.send(HttpRequest.newBuilder(mirror.url("/api/v1/providers/example.test/acme/purged/1.0.0"))
+                        .header("Authorization", "Bearer " + OPERATOR_TOKEN)
+                        .POST(HttpRequest.BodyPublishers.noBody())
+                        .build());
         assertThat(post.statusCode()).isEqualTo(405);
         assertThat(post.headers().firstValue("Allow")).contains("DELETE");
     }
@@ -185,14 +193,32 @@ final class PurgeTest {
         Path config = Files.writeString(tmp.resolve("mirror.yaml"), builder.yaml());
 
         ByteArrayOutputStream output = new ByteArrayOutputStream();
-        int exit = purge(output, "provider", "--config", config.toString(), "--dry-run", ADDRESS.toString(), "1.0.0",
-                "--platform", "linux_amd64");
+        int exit = purge(
+                output,
+                "provider",
+                "--config",
+                config.toString(),
+                "--dry-run",
+                ADDRESS.toString(),
+                "1.0.0",
+                "--platform",
+                "linux_amd64");
         String printed = output.toString(StandardCharsets.UTF_8);
         assertThat(exit).as(printed).isZero();
-        assertThat(printed).contains("would remove").contains("_linux_amd64.zip").doesNotContain("darwin");
+        assertThat(printed)
+                .contains("would remove")
+                .contains("_linux_amd64.zip")
+                .doesNotContain("darwin");
 
         output.reset();
-        exit = purge(output, "provider", "--config", config.toString(), ADDRESS.toString(), "1.0.0", "--platform",
+        exit = purge(
+                output,
+                "provider",
+                "--config",
+                config.toString(),
+                ADDRESS.toString(),
+                "1.0.0",
+                "--platform",
                 "linux_amd64");
         printed = output.toString(StandardCharsets.UTF_8);
         assertThat(exit).as(printed).isZero();
@@ -201,7 +227,9 @@ final class PurgeTest {
         mirror = builder.set("policy.deny", List.of(Map.of("provider", "example.test/acme/purged")))
                 .start();
         assertThat(cached(Platform.parse("linux_amd64"))).isFalse();
-        assertThat(cached(Platform.parse("darwin_arm64"))).as("the other platform stays").isTrue();
+        assertThat(cached(Platform.parse("darwin_arm64")))
+                .as("the other platform stays")
+                .isTrue();
         awaitLogged("cache.purged", "(linux_amd64)");
         HttpResponse<byte[]> denied = mirror.get(ARCHIVE);
         assertThat(denied.statusCode()).as("a denied provider is not found").isEqualTo(404);
@@ -222,7 +250,8 @@ final class PurgeTest {
             repository.tag("v1.0.0", repository.commit(first, "first"), true);
             io.providermirror.testkit.FakeModuleRegistry.of(origin)
                     .publish("corp", "gitnet", "aws", "1.0.0", "git::" + repository.url() + "?ref=v1.0.0");
-            mirror = builder().set(
+            mirror = builder()
+                    .set(
                             "upstream.hosts." + MirrorFixture.HOST.replace(".", "\\.") + ".downloadHosts",
                             List.of(git.url("x").getAuthority()))
                     .start();
@@ -231,7 +260,12 @@ final class PurgeTest {
             assertThat(mirror.get(download).statusCode()).isEqualTo(204);
             assertThat(mirror.get(archive).statusCode()).isEqualTo(200);
             var address = new io.providermirror.model.ModuleAddress(MirrorFixture.HOST, "corp", "gitnet", "aws");
-            String pinned = mirror.mirror.core().modules().pin(address, VERSION).orElseThrow().commitId();
+            String pinned = mirror.mirror
+                    .core()
+                    .modules()
+                    .pin(address, VERSION)
+                    .orElseThrow()
+                    .commitId();
 
             repository.moveTag("v1.0.0", repository.commit(second, "second"));
             HttpResponse<byte[]> purged = delete("/api/v1/modules/example.test/corp/gitnet/aws/1.0.0");
@@ -244,7 +278,12 @@ final class PurgeTest {
 
             assertThat(mirror.get(download).statusCode()).isEqualTo(204);
             assertThat(mirror.get(archive).statusCode()).isEqualTo(200);
-            assertThat(mirror.mirror.core().modules().pin(address, VERSION).orElseThrow().commitId())
+            assertThat(mirror.mirror
+                            .core()
+                            .modules()
+                            .pin(address, VERSION)
+                            .orElseThrow()
+                            .commitId())
                     .as("pinned anew at what the source holds now")
                     .isEqualTo(repository.resolve("v1.0.0"))
                     .isNotEqualTo(pinned);
@@ -276,16 +315,21 @@ final class PurgeTest {
                 .isTrue();
 
         PurgeReport dry = new Retention(core.blobs(), core.purge(), Duration.ofDays(30), later).run(true);
-        assertThat(dry.files()).containsExactly(CacheLayout.archive(ADDRESS, VERSION, Platform.parse("linux_amd64"))
-                .toString());
+        assertThat(dry.files())
+                .containsExactly(CacheLayout.archive(ADDRESS, VERSION, Platform.parse("linux_amd64"))
+                        .toString());
         assertThat(dry.archiveBytes()).isEqualTo(release.archives().get("linux_amd64").length);
-        assertThat(cached(Platform.parse("linux_amd64"))).as("a dry run removes nothing").isTrue();
+        assertThat(cached(Platform.parse("linux_amd64")))
+                .as("a dry run removes nothing")
+                .isTrue();
 
         PurgeReport removed = new Retention(core.blobs(), core.purge(), Duration.ofDays(30), later).run(false);
         assertThat(removed.files()).isEqualTo(dry.files());
         assertThat(cached(Platform.parse("linux_amd64"))).isFalse();
         assertThat(releaseDocument()).as("the verified release stays").isTrue();
         awaitLogged("cache.purged", "cache.retention.unusedFor");
-        assertThat(mirror.get(ARCHIVE).statusCode()).as("fetched again on demand").isEqualTo(200);
+        assertThat(mirror.get(ARCHIVE).statusCode())
+                .as("fetched again on demand")
+                .isEqualTo(200);
     }
 }

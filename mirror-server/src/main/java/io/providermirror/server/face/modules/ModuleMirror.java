@@ -43,19 +43,19 @@ import java.util.concurrent.Executor;
 public final class ModuleMirror {
 
     /**
-     * Tunables of modules through the mirror.
-     *
-     * @param indexTtl        how long a version list is fresh
-     * @param metadataTimeout how long a caller waits for versions or a download's source
-     * @param archiveTimeout  how long an archive request waits for its fetch
-     * @param passthroughUnsupported hand sources the mirror cannot fetch to clients unchanged
-     * @param offline         serve the cache only
-     * @param unpacked        the bounds on what an archive (or a git tree) unpacks to
-     * @param workDirectory   where git clones are made, then deleted
+     * Tunables of modules through the mirror: how long a version list is fresh, how long a caller waits for versions
+     * or a download's source and an archive request for its fetch, whether sources the mirror cannot fetch are handed
+     * to clients unchanged, offline (the cache only), the bounds on what an archive (or a git tree) unpacks to, and
+     * where git clones are made, then deleted.
      */
     public record Settings(
-            Duration indexTtl, Duration metadataTimeout, Duration archiveTimeout, boolean passthroughUnsupported,
-            boolean offline, ArchiveLimits unpacked, Path workDirectory) {}
+            Duration indexTtl,
+            Duration metadataTimeout,
+            Duration archiveTimeout,
+            boolean passthroughUnsupported,
+            boolean offline,
+            ArchiveLimits unpacked,
+            Path workDirectory) {}
 
     private final Settings settings;
     private final ModuleVersions versions;
@@ -74,7 +74,9 @@ public final class ModuleMirror {
 
     /** A module version, as the key of what its pin answers (without build metadata, as pins are kept). */
     private record PinnedVersion(ModuleAddress address, ProviderVersion version) {
-        PinnedVersion { version = version.withoutBuildMetadata(); }
+        PinnedVersion {
+            version = version.withoutBuildMetadata();
+        }
     }
 
     /** @param fills fetches archives and git trees, under the same places and bounds as provider archives */
