@@ -301,6 +301,40 @@ final class PurgeTest {
     }
 
     @Test
+    void aRunningMirrorAppliesRetentionEveryInterval() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Duration> ahead =
+                new java.util.concurrent.atomic.AtomicReference<>(Duration.ZERO);
+        Clock moving = new Clock() {
+            @Override
+            public java.time.ZoneId getZone() {
+                return java.time.ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(java.time.ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public java.time.Instant instant() {
+                return java.time.Instant.now().plus(ahead.get());
+            }
+        };
+        mirror = builder()
+                .set("cache.retention.unusedFor", "1d")
+                .set("cache.retention.interval", "200ms")
+                .clock(moving)
+                .start();
+        assertThat(mirror.get(ARCHIVE).statusCode()).isEqualTo(200);
+        assertThat(cached(Platform.parse("linux_amd64"))).isTrue();
+        ahead.set(Duration.ofDays(2));
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .until(() -> !cached(Platform.parse("linux_amd64")));
+        assertThat(releaseDocument()).as("the verified release stays").isTrue();
+    }
+
+    @Test
     void retentionRemovesOnlyWhatWasNotRequestedWithinUnusedFor() throws Exception {
         mirror = builder().start();
         assertThat(mirror.get(ARCHIVE).statusCode()).isEqualTo(200);
