@@ -1,5 +1,6 @@
 package io.providermirror.cache;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -20,6 +21,9 @@ final class BlobIndex {
     private static final class Entry {
         final long size;
         final Instant committedAt;
+        /** When it was last used: what orders it for eviction, and what retention reads. */
+        Instant usedAt;
+
         int readers;
         boolean verified;
         /** The blob as {@link BlobIndex#opened} last recorded it, so opening it again reads no metadata. */
@@ -28,10 +32,12 @@ final class BlobIndex {
         Entry(long size, Instant committedAt) {
             this.size = size;
             this.committedAt = committedAt;
+            this.usedAt = committedAt;
         }
     }
 
     private final long maxBytes;
+    private final Clock clock;
     /** Least recently used first; {@link #touch} moves an entry to the end, so a plain lookup reorders nothing. */
     private final LinkedHashMap<CacheKey, Entry> entries = new LinkedHashMap<>();
 
@@ -39,6 +45,12 @@ final class BlobIndex {
     private long evictions;
 
     BlobIndex(long maxBytes) {
+        this(maxBytes, Clock.systemUTC());
+    }
+
+    /** @param clock when a use happens, for {@link BlobSummary#lastUsed} */
+    BlobIndex(long maxBytes, Clock clock) {
+        this.clock = clock;
         if (maxBytes <= 0) {
             throw new IllegalArgumentException("maxBytes: " + maxBytes + " (expected: > 0)");
         }
@@ -51,7 +63,13 @@ final class BlobIndex {
      * @param verified whether its content is known to match its sha256
      */
     synchronized void put(CacheKey key, long size, Instant committedAt, boolean verified) {
+        put(key, size, committedAt, committedAt, verified);
+    }
+
+    /** As {@link #put(CacheKey, long, Instant, boolean)}, last used at {@code usedAt} (start-up: the file's times). */
+    synchronized void put(CacheKey key, long size, Instant committedAt, Instant usedAt, boolean verified) {
         Entry entry = new Entry(size, committedAt);
+        entry.usedAt = usedAt.isAfter(committedAt) ? usedAt : committedAt;
         entry.verified = verified;
         Entry previous = entries.remove(key);
         entries.put(key, entry);
@@ -189,7 +207,8 @@ final class BlobIndex {
     /** Every indexed blob, least recently used first, without marking any as used. */
     synchronized List<BlobSummary> summaries() {
         List<BlobSummary> summaries = new ArrayList<>(entries.size());
-        entries.forEach((key, entry) -> summaries.add(new BlobSummary(key, entry.size, entry.committedAt)));
+        entries.forEach(
+                (key, entry) -> summaries.add(new BlobSummary(key, entry.size, entry.committedAt, entry.usedAt)));
         return summaries;
     }
 
@@ -207,6 +226,7 @@ final class BlobIndex {
 
     /** Marks {@code key} as the most recently used. */
     private void touch(CacheKey key, Entry entry) {
+        entry.usedAt = clock.instant();
         entries.remove(key);
         entries.put(key, entry);
     }

@@ -61,6 +61,13 @@ public interface BlobStore {
     /** Removes the blob at {@code key}, if any. */
     void remove(CacheKey key) throws IOException;
 
+    /**
+     * Drops this instance's own copies of the blobs {@code which} selects (a local tier in front of a shared store),
+     * leaving the store of record as it is: after another instance removed them there. A store without copies of its
+     * own has nothing to drop.
+     */
+    default void dropLocalCopies(java.util.function.Predicate<CacheKey> which) throws IOException {}
+
     /** Total bytes of committed blobs. */
     long totalBytes();
 

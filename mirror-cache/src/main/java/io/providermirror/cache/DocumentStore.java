@@ -15,4 +15,11 @@ public interface DocumentStore {
 
     /** Stores (replacing) the document at {@code key}. */
     StoredDocument write(CacheKey key, byte[] content) throws IOException;
+
+    /**
+     * Removes the document at {@code key}, if any: what a purge does. A store that only reads (a bundle) refuses.
+     */
+    default void delete(CacheKey key) throws IOException {
+        throw new IOException("this document store does not remove documents (" + key + ")");
+    }
 }

@@ -92,7 +92,7 @@ public final class FileBlobStore implements BlobStore {
     FileBlobStore(
             Path root, Clock clock, long maxBytes, long minFreeBytes, FreeSpace freeSpace, WriteChannels writeChannels)
             throws IOException {
-        this.index = new BlobIndex(maxBytes);
+        this.index = new BlobIndex(maxBytes, clock);
         this.watermark = new FreeSpaceWatermark(minFreeBytes, freeSpace);
         this.layout = new BlobLayout(root);
         this.clock = clock;
@@ -101,7 +101,12 @@ public final class FileBlobStore implements BlobStore {
         layout.createDirectories();
         List<StartupRecovery.Found> found = new StartupRecovery(layout, this::find).recover();
         for (StartupRecovery.Found blob : found) {
-            index.put(blob.key(), blob.size(), blob.modified().toInstant(), false);
+            index.put(
+                    blob.key(),
+                    blob.size(),
+                    blob.modified().toInstant(),
+                    blob.used().toInstant(),
+                    false);
         }
         LOG.info("archive cache: {} archives, {} bytes", found.size(), index.totalBytes());
         evictIfNeeded();

@@ -46,6 +46,11 @@ public final class FileDocumentStore implements DocumentStore {
         return write(key, content, clock.instant());
     }
 
+    @Override
+    public void delete(CacheKey key) throws IOException {
+        Files.deleteIfExists(key.resolveUnder(documents));
+    }
+
     /**
      * Stores the document at {@code key} as stored at {@code storedAt} rather than now: a copy of a document kept
      * elsewhere keeps the time it was stored there, which its freshness is judged by.

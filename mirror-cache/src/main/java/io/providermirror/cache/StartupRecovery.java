@@ -27,7 +27,8 @@ final class StartupRecovery {
     }
 
     /** A committed blob found on disk, and when it was last written (its place in the LRU order). */
-    record Found(CacheKey key, long size, FileTime modified) {}
+    /** A committed blob: its size, its file's modification time, and the latest of that and its access time. */
+    record Found(CacheKey key, long size, FileTime modified, FileTime used) {}
 
     private static final Logger LOG = LoggerFactory.getLogger(StartupRecovery.class);
 
@@ -77,7 +78,12 @@ final class StartupRecovery {
                     }
                     continue;
                 }
-                found.add(new Found(key, blob.get().size(), Files.getLastModifiedTime(file)));
+                java.nio.file.attribute.BasicFileAttributes times =
+                        Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
+                FileTime used = times.lastAccessTime().compareTo(times.lastModifiedTime()) > 0
+                        ? times.lastAccessTime()
+                        : times.lastModifiedTime();
+                found.add(new Found(key, blob.get().size(), times.lastModifiedTime(), used));
             }
         }
         found.sort(Comparator.comparing(Found::modified));

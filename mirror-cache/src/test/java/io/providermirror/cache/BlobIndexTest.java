@@ -32,6 +32,40 @@ final class BlobIndexTest {
     }
 
     @Test
+    void theLastUseIsTheTimeOfTheLatestOpenPinOrUnpinAndTheCommitBeforeAny() {
+        java.util.concurrent.atomic.AtomicReference<Instant> now = new java.util.concurrent.atomic.AtomicReference<>(T);
+        java.time.Clock clock = new java.time.Clock() {
+            @Override
+            public java.time.ZoneId getZone() {
+                return java.time.ZoneOffset.UTC;
+            }
+
+            @Override
+            public java.time.Clock withZone(java.time.ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return now.get();
+            }
+        };
+        BlobIndex index = new BlobIndex(100, clock);
+        index.put(key("a"), 4, T, false);
+        index.put(key("b"), 4, T, T.plusSeconds(5), false);
+        now.set(T.plusSeconds(60));
+        index.opened(blob("a", 4));
+        now.set(T.plusSeconds(120));
+        index.unpin(key("a"));
+
+        assertThat(index.summaries())
+                .extracting(BlobSummary::key, BlobSummary::lastUsed)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(key("b"), T.plusSeconds(5)),
+                        org.assertj.core.groups.Tuple.tuple(key("a"), T.plusSeconds(120)));
+    }
+
+    @Test
     void openingABlobMakesItTheMostRecentlyUsed() {
         BlobIndex index = new BlobIndex(10);
         index.put(key("a"), 4, T, false);

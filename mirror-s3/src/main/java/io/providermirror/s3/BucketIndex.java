@@ -2,6 +2,7 @@ package io.providermirror.s3;
 
 import io.providermirror.cache.BlobSummary;
 import io.providermirror.cache.CacheKey;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -16,12 +17,19 @@ import java.util.Map;
 final class BucketIndex {
 
     private final long maxBytes;
+    private final Clock clock;
     private final LinkedHashMap<CacheKey, BlobSummary> entries = new LinkedHashMap<>(16, 0.75f, true);
     private long totalBytes;
     private long evictions;
 
     BucketIndex(long maxBytes) {
+        this(maxBytes, Clock.systemUTC());
+    }
+
+    /** @param clock when a use happens, for {@link BlobSummary#lastUsed} */
+    BucketIndex(long maxBytes, Clock clock) {
         this.maxBytes = maxBytes;
+        this.clock = clock;
     }
 
     /** Replaces what is known with a listing, keeping the order of use of the archives already known. */
@@ -38,10 +46,14 @@ final class BucketIndex {
                 add(summary);
             }
         }
-        for (CacheKey key : known.keySet()) {
-            BlobSummary summary = listed.get(key);
+        for (BlobSummary was : known.values()) {
+            BlobSummary summary = listed.get(was.key());
             if (summary != null) {
-                add(summary);
+                add(new BlobSummary(
+                        summary.key(),
+                        summary.size(),
+                        summary.committedAt(),
+                        was.lastUsed().isAfter(summary.committedAt()) ? was.lastUsed() : summary.committedAt()));
             }
         }
     }
@@ -58,7 +70,10 @@ final class BucketIndex {
 
     /** Marks {@code key} as just used. */
     synchronized void touch(CacheKey key) {
-        entries.get(key);
+        BlobSummary summary = entries.get(key);
+        if (summary != null) {
+            entries.put(key, new BlobSummary(key, summary.size(), summary.committedAt(), clock.instant()));
+        }
     }
 
     synchronized void remove(CacheKey key) {

@@ -73,6 +73,14 @@ public final class LocalCopyDocumentStore implements DocumentStore {
         return stored;
     }
 
+    /** Removes the document from the bucket, then its local copy (a copy alone is never read while the bucket answers). */
+    @Override
+    public void delete(CacheKey key) throws IOException {
+        bucket.delete(key);
+        answered();
+        copies.delete(key);
+    }
+
     private void answered() {
         if (readingCopies.compareAndSet(true, false)) {
             LOG.info("the bucket answers again; metadata documents are read from it");

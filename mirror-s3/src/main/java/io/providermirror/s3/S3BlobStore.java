@@ -84,7 +84,7 @@ public final class S3BlobStore implements BlobStore {
         this.bucket = bucket;
         this.tier = tier;
         this.uploads = new S3Uploads(bucket, partBytes);
-        this.index = new BucketIndex(maxBytes);
+        this.index = new BucketIndex(maxBytes, clock);
         this.clock = clock;
         removeTemporaryObjects();
         List<BlobSummary> listed = list();
@@ -342,6 +342,17 @@ public final class S3BlobStore implements BlobStore {
         index.remove(key);
         tier.remove(key);
         deleteObject(key);
+    }
+
+    /** Drops the local tier's copies (and this instance's index entries) of what {@code which} selects. */
+    @Override
+    public void dropLocalCopies(java.util.function.Predicate<CacheKey> which) throws IOException {
+        for (BlobSummary local : tier.list()) {
+            if (which.test(local.key())) {
+                tier.remove(local.key());
+                index.remove(local.key());
+            }
+        }
     }
 
     private void deleteObject(CacheKey key) throws IOException {

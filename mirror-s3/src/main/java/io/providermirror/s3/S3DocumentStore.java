@@ -77,4 +77,13 @@ public final class S3DocumentStore implements DocumentStore {
                                 RequestBody.fromBytes(content)));
         return new StoredDocument(content.clone(), now);
     }
+
+    @Override
+    public void delete(CacheKey key) throws IOException {
+        String object = bucket.documentObject(key);
+        bucket.call(
+                "delete",
+                object,
+                () -> bucket.client().deleteObject(b -> b.bucket(bucket.name()).key(object)));
+    }
 }

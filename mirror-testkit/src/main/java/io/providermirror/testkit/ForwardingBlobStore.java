@@ -116,4 +116,9 @@ public class ForwardingBlobStore implements BlobStore {
             delegate.abort();
         }
     }
+
+    @Override
+    public void dropLocalCopies(java.util.function.Predicate<CacheKey> which) throws IOException {
+        delegate.dropLocalCopies(which);
+    }
 }

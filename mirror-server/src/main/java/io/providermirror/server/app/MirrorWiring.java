@@ -69,6 +69,8 @@ public final class MirrorWiring implements AutoCloseable {
     /** The transparency log of the mirror's decisions. */
     private final MirrorLog log;
 
+    private final io.providermirror.server.purge.CachePurge purge;
+
     /** What the wiring holds and closing it releases: the cache directory's lock, the pools, the bucket's stores. */
     private record Held(Path cacheDirectory, CacheLock lock, MirrorPools pools, BucketStores bucketStores) {}
 
@@ -99,6 +101,8 @@ public final class MirrorWiring implements AutoCloseable {
         this.auth = auth;
         this.metrics = metrics;
         this.rules = rules;
+        this.purge = new io.providermirror.server.purge.CachePurge(
+                blobs, documents, providers.mirror(), providers.registry(), modules, log.decisions(), clock);
     }
 
     /**
@@ -285,6 +289,11 @@ public final class MirrorWiring implements AutoCloseable {
 
     public Path cacheDirectory() {
         return cacheDirectory;
+    }
+
+    /** Removes things from the cache on purpose: {@code purge}, the operator API, retention. */
+    public io.providermirror.server.purge.CachePurge purge() {
+        return purge;
     }
 
     /** The provider path both provider faces answer from. */

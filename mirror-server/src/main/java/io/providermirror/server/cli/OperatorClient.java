@@ -148,11 +148,21 @@ final class OperatorClient {
 
     /** POSTs {@code body} to {@code path} below {@code /api/v1/}. */
     Answer post(String path, HttpRequest.BodyPublisher body) throws IOException, InterruptedException {
+        return send(
+                path,
+                builder -> builder.header("Content-Type", "application/octet-stream")
+                        .POST(body));
+    }
+
+    /** DELETEs {@code path} (with its query) below {@code /api/v1/}. */
+    Answer delete(String path) throws IOException, InterruptedException {
+        return send(path, HttpRequest.Builder::DELETE);
+    }
+
+    private Answer send(String path, java.util.function.UnaryOperator<HttpRequest.Builder> method)
+            throws IOException, InterruptedException {
         URI uri = base.resolve("api/v1/" + path);
-        HttpRequest request = HttpRequest.newBuilder(uri)
-                .header("Authorization", "Bearer " + token)
-                .header("Content-Type", "application/octet-stream")
-                .POST(body)
+        HttpRequest request = method.apply(HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + token))
                 .build();
         HttpResponse<byte[]> response;
         try {

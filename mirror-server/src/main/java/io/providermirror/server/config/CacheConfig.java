@@ -10,6 +10,7 @@ import java.time.Duration;
  * "not found" is remembered ({@code notFoundTtl}), and the free space kept on the cache's file system
  * ({@code minFreeSpace}; when absent the smaller of 1 GiB and 5% of the file system). With {@code s3} the cache of
  * record is an S3-compatible bucket ({@link S3Config}); {@code maxSize} then bounds the archives in the bucket.
+ * {@code retention} removes archives no client has requested for a while ({@link RetentionConfig}).
  */
 public record CacheConfig(
         Path directory,
@@ -18,7 +19,8 @@ public record CacheConfig(
         DataSize metadataMemory,
         Duration notFoundTtl,
         DataSize minFreeSpace,
-        S3Config s3) {
+        S3Config s3,
+        RetentionConfig retention) {
 
     /** Default freshness of version lists. */
     public static final Duration DEFAULT_INDEX_TTL = Duration.ofMinutes(15);
@@ -32,6 +34,7 @@ public record CacheConfig(
     public CacheConfig {
         directory = (directory == null ? Path.of("mirror-data") : directory).normalize();
         indexTtl = indexTtl == null ? DEFAULT_INDEX_TTL : indexTtl;
+        retention = retention == null ? RetentionConfig.off() : retention;
         notFoundTtl = notFoundTtl == null ? DEFAULT_NOT_FOUND_TTL : notFoundTtl;
         if (notFoundTtl.isNegative()) {
             throw new IllegalArgumentException(

@@ -25,7 +25,7 @@ public record MirrorConfig(
         auth = auth == null ? new AuthConfig(null, null, null, null, null) : auth;
         modules = modules == null ? ModulesConfig.defaults() : modules;
         operator = operator == null ? new OperatorConfig(null, null, null) : operator;
-        cache = cache == null ? new CacheConfig(null, null, null, null, null, null, null) : cache;
+        cache = cache == null ? new CacheConfig(null, null, null, null, null, null, null, null) : cache;
         upstream = upstream == null
                 ? new UpstreamConfig(
                         null, null, null, null, null, null, null, null, null, null, null, null, null, null, null)

@@ -50,6 +50,11 @@ public final class CacheLayout {
                 archiveFileName(address, version, platform));
     }
 
+    /** The recent purges, which every instance sharing the cache follows ({@code purge.PurgeRecord}). */
+    public static CacheKey purges() {
+        return CacheKey.of("_purges", "purges.json");
+    }
+
     /** The top of the modules' part of the cache: a name no hostname can have, so it never meets a provider. */
     public static final String MODULES = "_modules";
 

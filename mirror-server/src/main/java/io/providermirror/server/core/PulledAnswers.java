@@ -192,6 +192,13 @@ public final class PulledAnswers<K, V> {
         failedRefreshes.invalidate(key);
     }
 
+    /** Forgets what memory holds for every key {@code which} selects, as {@link #forget} does for one. */
+    public void forgetIf(Predicate<K> which) {
+        memory.synchronous().asMap().keySet().removeIf(which);
+        failures.asMap().keySet().removeIf(which);
+        failedRefreshes.asMap().keySet().removeIf(which);
+    }
+
     private void lookup(MirrorMetrics.LookupResult result) {
         metrics.cacheLookup(counted.orElseThrow(), result);
     }

@@ -24,6 +24,18 @@ public interface OperatorActions {
     /** Releases the pin of {@code version} of {@code address}, as {@code modules accept} does. */
     CompletableFuture<byte[]> acceptModule(ModuleAddress address, ProviderVersion version);
 
+    /**
+     * Purges {@code version} of {@code address} (every version when null), or only the archives of {@code platforms}
+     * when some are named; answers what went. A 404 when the cache holds nothing of it.
+     */
+    CompletableFuture<byte[]> purgeProvider(
+            io.providermirror.model.ProviderAddress address,
+            ProviderVersion version,
+            java.util.Set<io.providermirror.model.Platform> platforms);
+
+    /** Purges a module version (its pin too); a 404 when the cache holds nothing of it. */
+    CompletableFuture<byte[]> purgeModule(ModuleAddress address, ProviderVersion version);
+
     /** A request the operator API refuses (a bundle that does not verify, a version without a pin): 4xx and why. */
     final class Refused extends RuntimeException {
         private static final long serialVersionUID = 1L;

@@ -36,6 +36,8 @@ final class OperatorAnswers {
             return "operator_description";
         } else if (route instanceof OperatorRoutes.Clients) {
             return "operator_clients";
+        } else if (route instanceof OperatorRoutes.PurgeProvider || route instanceof OperatorRoutes.PurgeModule) {
+            return "operator_purge";
         }
         return "operator";
     }
@@ -45,6 +47,10 @@ final class OperatorAnswers {
             OperatorApi api, ClientSightings clients, Executor executor, OperatorRoutes.OperatorRoute route) {
         if (route instanceof OperatorRoutes.Accept accept) {
             return api.actions().acceptModule(accept.address(), accept.version());
+        } else if (route instanceof OperatorRoutes.PurgeProvider purge) {
+            return api.actions().purgeProvider(purge.address(), purge.version(), purge.platforms());
+        } else if (route instanceof OperatorRoutes.PurgeModule purge) {
+            return api.actions().purgeModule(purge.address(), purge.version());
         } else if (route instanceof OperatorRoutes.Status) {
             return CompletableFuture.supplyAsync(
                     () -> StatusDocuments.json(api.reports().status()), executor);

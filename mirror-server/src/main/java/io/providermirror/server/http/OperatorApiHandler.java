@@ -149,7 +149,7 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
                     bodyFollows);
             return;
         }
-        route = OperatorRoutes.parse(request.method(), path);
+        route = OperatorRoutes.parse(request.method(), request.uri());
         if (route instanceof OperatorRoutes.Invalid invalid) {
             FullHttpResponse response =
                     JsonErrors.response(HttpResponseStatus.valueOf(invalid.status()), invalid.message(), false);

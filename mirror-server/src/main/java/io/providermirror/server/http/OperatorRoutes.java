@@ -1,13 +1,18 @@
 package io.providermirror.server.http;
 
 import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.QueryStringDecoder;
 import io.providermirror.model.ModuleAddress;
+import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
+import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -23,6 +28,7 @@ final class OperatorRoutes {
 
     static final String IMPORTS = PREFIX + "imports";
     static final String MODULES = PREFIX + "modules/";
+    static final String PROVIDERS = PREFIX + "providers/";
 
     /** The OpenAPI description of this API, in the jar. */
     static final String DESCRIPTION_RESOURCE = "/io/providermirror/server/http/openapi.yaml";
@@ -42,6 +48,13 @@ final class OperatorRoutes {
     /** {@code GET /api/v1/status/providers/<hostname>/<namespace>/<type>}: one provider's cached versions. */
     record ProviderStatus(ProviderAddress address) implements OperatorRoute {}
 
+    /** {@code DELETE /api/v1/providers/...}: purge a provider, a version (null: every version), some platforms. */
+    record PurgeProvider(ProviderAddress address, ProviderVersion version, Set<Platform> platforms)
+            implements OperatorRoute {}
+
+    /** {@code DELETE /api/v1/modules/.../<version>}: purge a module version. */
+    record PurgeModule(ModuleAddress address, ProviderVersion version) implements OperatorRoute {}
+
     /** {@code GET /api/v1/clients}: the configured clients, their scopes and when each was last seen. */
     record Clients() implements OperatorRoute {}
 
@@ -53,10 +66,11 @@ final class OperatorRoutes {
 
     /**
      * One route: its method, its path as the OpenAPI description writes it (a {@code {name}} segment stands for
-     * one path segment), and the route a matching path is, given its {@code {name}} segments in order (an
-     * {@link Invalid} when one is malformed).
+     * one path segment), and the route a matching path is, given its {@code {name}} segments in order and the
+     * query's parameters (an {@link Invalid} when one is malformed).
      */
-    record Template(HttpMethod method, String path, Function<List<String>, OperatorRoute> route) {
+    record Template(
+            HttpMethod method, String path, BiFunction<List<String>, Map<String, List<String>>, OperatorRoute> route) {
 
         /** The {@code {name}} segments of {@code rawPath} when it has this template's shape, else empty. */
         Optional<List<String>> match(String rawPath) {
@@ -88,18 +102,27 @@ final class OperatorRoutes {
 
     /** Every route of the operator API. */
     static final List<Template> ROUTES = List.of(
-            new Template(HttpMethod.POST, IMPORTS, parameters -> new Import()),
+            new Template(HttpMethod.POST, IMPORTS, (parameters, query) -> new Import()),
             new Template(
                     HttpMethod.POST,
                     MODULES + "{hostname}/{namespace}/{name}/{system}/{version}/accept",
-                    OperatorRoutes::accept),
-            new Template(HttpMethod.GET, PREFIX + "status", parameters -> new Status()),
+                    (parameters, query) -> accept(parameters)),
+            new Template(
+                    HttpMethod.DELETE,
+                    MODULES + "{hostname}/{namespace}/{name}/{system}/{version}",
+                    (parameters, query) -> purgeModule(parameters)),
+            new Template(HttpMethod.DELETE, PROVIDERS + "{hostname}/{namespace}/{type}", OperatorRoutes::purgeProvider),
+            new Template(
+                    HttpMethod.DELETE,
+                    PROVIDERS + "{hostname}/{namespace}/{type}/{version}",
+                    OperatorRoutes::purgeProvider),
+            new Template(HttpMethod.GET, PREFIX + "status", (parameters, query) -> new Status()),
             new Template(
                     HttpMethod.GET,
                     PREFIX + "status/providers/{hostname}/{namespace}/{type}",
-                    OperatorRoutes::providerStatus),
-            new Template(HttpMethod.GET, PREFIX + "clients", parameters -> new Clients()),
-            new Template(HttpMethod.GET, PREFIX + "openapi.yaml", parameters -> new Description()));
+                    (parameters, query) -> providerStatus(parameters)),
+            new Template(HttpMethod.GET, PREFIX + "clients", (parameters, query) -> new Clients()),
+            new Template(HttpMethod.GET, PREFIX + "openapi.yaml", (parameters, query) -> new Description()));
 
     private static final String SHAPE = "expected "
             + ROUTES.stream().map(t -> t.method() + " " + t.path()).collect(Collectors.joining(", "))
@@ -112,7 +135,10 @@ final class OperatorRoutes {
         return uri.equals("/api") || uri.startsWith("/api/") || uri.startsWith("/api?");
     }
 
-    static OperatorRoute parse(HttpMethod method, String rawPath) {
+    /** The route of {@code uri} (path and query) for {@code method}. */
+    static OperatorRoute parse(HttpMethod method, String uri) {
+        QueryStringDecoder decoder = new QueryStringDecoder(uri);
+        String rawPath = decoder.rawPath();
         Route.Invalid malformed = RouteParser.malformedPath(rawPath);
         if (malformed != null) {
             return new Invalid(malformed.status(), malformed.message());
@@ -122,7 +148,7 @@ final class OperatorRoutes {
             Optional<List<String>> parameters = template.match(rawPath);
             if (parameters.isPresent()) {
                 if (template.method().equals(method)) {
-                    return template.route().apply(parameters.get());
+                    return template.route().apply(parameters.get(), decoder.parameters());
                 }
                 matching.add(template);
             }
@@ -149,6 +175,15 @@ final class OperatorRoutes {
     }
 
     private static OperatorRoute accept(List<String> segments) {
+        return moduleVersion(segments, Accept::new);
+    }
+
+    private static OperatorRoute purgeModule(List<String> segments) {
+        return moduleVersion(segments, PurgeModule::new);
+    }
+
+    private static OperatorRoute moduleVersion(
+            List<String> segments, BiFunction<ModuleAddress, ProviderVersion, OperatorRoute> route) {
         Optional<Invalid> hostname = hostname(segments.get(0));
         if (hostname.isPresent()) {
             return hostname.get();
@@ -165,7 +200,49 @@ final class OperatorRoutes {
                     400,
                     "malformed module version '" + segments.get(4) + "': expected a semantic version such as 1.2.0");
         }
-        return new Accept(address, version.get());
+        return route.apply(address, version.get());
+    }
+
+    private static OperatorRoute purgeProvider(List<String> segments, Map<String, List<String>> query) {
+        Optional<Invalid> hostname = hostname(segments.get(0));
+        if (hostname.isPresent()) {
+            return hostname.get();
+        }
+        ProviderAddress address;
+        try {
+            address = new ProviderAddress(segments.get(0), segments.get(1), segments.get(2));
+        } catch (IllegalArgumentException e) {
+            return new Invalid(400, "malformed provider address: " + e.getMessage());
+        }
+        ProviderVersion version = null;
+        if (segments.size() == 4) {
+            Optional<ProviderVersion> parsed = ProviderVersion.parse(segments.get(3));
+            if (parsed.isEmpty() || !parsed.get().toString().equals(segments.get(3))) {
+                return new Invalid(
+                        400,
+                        "malformed provider version '" + segments.get(3)
+                                + "': expected a semantic version such as 1.2.0");
+            }
+            version = parsed.get();
+        }
+        for (String name : query.keySet()) {
+            if (!name.equals("platform")) {
+                return new Invalid(400, "unknown query parameter '" + name + "': a purge takes only platform");
+            }
+        }
+        Set<Platform> platforms = new LinkedHashSet<>();
+        for (String platform : query.getOrDefault("platform", List.of())) {
+            try {
+                platforms.add(Platform.parse(platform));
+            } catch (IllegalArgumentException e) {
+                return new Invalid(
+                        400, "malformed platform '" + platform + "': expected <os>_<arch>, e.g. linux_amd64");
+            }
+        }
+        if (!platforms.isEmpty() && version == null) {
+            return new Invalid(400, "a platform names the archives of one version: give the version in the path");
+        }
+        return new PurgeProvider(address, version, Set.copyOf(platforms));
     }
 
     private static OperatorRoute providerStatus(List<String> segments) {

@@ -137,6 +137,45 @@ public final class OperatorService implements OperatorActions {
                 core.executor());
     }
 
+    @Override
+    public CompletableFuture<byte[]> purgeProvider(
+            io.providermirror.model.ProviderAddress address,
+            ProviderVersion version,
+            java.util.Set<io.providermirror.model.Platform> platforms) {
+        return purged(() ->
+                core.purge().provider(address, java.util.Optional.ofNullable(version), platforms, false, PURGE_REASON));
+    }
+
+    @Override
+    public CompletableFuture<byte[]> purgeModule(ModuleAddress address, ProviderVersion version) {
+        return purged(() -> core.purge().module(address, version, false, PURGE_REASON));
+    }
+
+    /** Why an operator API purge removed something, as the log and the transparency log say it. */
+    private static final String PURGE_REASON = "purged by an operator through the operator API";
+
+    private interface PurgeCall {
+        io.providermirror.server.purge.PurgeReport run() throws IOException;
+    }
+
+    private CompletableFuture<byte[]> purged(PurgeCall call) {
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    io.providermirror.server.purge.PurgeReport report;
+                    try {
+                        report = call.run();
+                    } catch (IOException e) {
+                        throw new CompletionException(e);
+                    }
+                    if (report.empty()) {
+                        throw new Refused(404, report.summary());
+                    }
+                    LOG.info("operator API: {}", report.summary());
+                    return json(report.toJson());
+                },
+                core.executor());
+    }
+
     /** What {@code modules accept} says it did, on a stopped mirror and through the API alike. */
     public static String released(ModuleAddress address, ProviderVersion version, ModulePin pin) {
         return address + " " + version + " was pinned at " + pin.identity() + " (" + pin.source() + ", "

@@ -85,6 +85,11 @@ final class Archives {
         this.metrics = metrics;
     }
 
+    /** Forgets a remembered verification failure of the archive at {@code key}: after a purge. */
+    void forgetFailure(CacheKey key) {
+        fills.forgetFailure(key);
+    }
+
     CompletableFuture<ArchiveSource> get(ProviderAddress address, ProviderVersion version, Platform platform) {
         CacheKey key = CacheLayout.archive(address, version, platform);
         if (blobs.redirects()) {

@@ -1,6 +1,7 @@
 package io.providermirror.server.providers;
 
 import io.providermirror.cache.BlobStore;
+import io.providermirror.cache.CacheKey;
 import io.providermirror.cache.DocumentStore;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
@@ -308,6 +309,22 @@ public final class ProviderMirror {
      * reads the cache again: after an import wrote to it beside the running mirror.
      */
     public void forgetVersionList(ProviderAddress address) {
+        lists.forget(address);
+    }
+
+    /**
+     * Forgets what memory holds of {@code version} (its verified release, a remembered failure of each of
+     * {@code archives}) and of the version list: after a purge, the next request reads the cache, else the origin.
+     */
+    public void forget(ProviderAddress address, ProviderVersion version, java.util.Collection<CacheKey> archives) {
+        releases.forget(address, version);
+        archives.forEach(this.archives::forgetFailure);
+        lists.forget(address);
+    }
+
+    /** Forgets what memory holds of every version of {@code address} and of its version list: after a purge. */
+    public void forget(ProviderAddress address) {
+        releases.forget(address);
         lists.forget(address);
     }
 

@@ -144,6 +144,16 @@ public final class Releases {
                                 + index.fetchedAt() + ")"));
     }
 
+    /** Forgets the verified release memory holds of {@code version}: after a purge, the cache directory answers. */
+    void forget(ProviderAddress address, ProviderVersion version) {
+        entries.forget(new Key(address, version));
+    }
+
+    /** Forgets every verified release memory holds of {@code address}. */
+    void forget(ProviderAddress address) {
+        entries.forgetIf(key -> key.address().equals(address));
+    }
+
     /** Shows the {@code h1:} hashes just recorded in the release's version document, if it is in memory. */
     private void hashesChanged(ProviderAddress address, ProviderVersion version, Map<Platform, String> known) {
         entries.replaceIfPresent(

@@ -40,7 +40,16 @@ final class MainTest {
     void theFullCommandLineHasEveryCommandInTheHelpsOrderAndTheServingOneNone() {
         CommandLine full = Main.commandLine(false);
         assertThat(full.getSubcommands().keySet())
-                .containsExactly("warm", "export", "import", "modules", "log", "hash-token", "healthcheck");
+                .containsExactly(
+                        "warm",
+                        "export",
+                        "import",
+                        "modules",
+                        "purge",
+                        "retention",
+                        "log",
+                        "hash-token",
+                        "healthcheck");
         assertThat(Main.COMMAND_NAMES)
                 .containsExactlyInAnyOrderElementsOf(full.getSubcommands().keySet());
         assertThat(full.getUsageMessage()).contains("warm", "hash-token", "healthcheck");

@@ -65,7 +65,7 @@ final class OperatorApiDescriptionTest {
                 OperatorRoutes.OperatorRoute expected = templates
                         .get(0)
                         .route()
-                        .apply(templates.get(0).match(sample).orElseThrow());
+                        .apply(templates.get(0).match(sample).orElseThrow(), java.util.Map.of());
                 if (!expected.equals(route)) {
                     problems.add(operation + " (as " + sample + ") is routed to " + route + ", not " + expected);
                 }

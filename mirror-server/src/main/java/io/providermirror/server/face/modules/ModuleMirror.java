@@ -43,14 +43,10 @@ import java.util.concurrent.Executor;
 public final class ModuleMirror {
 
     /**
-     * Tunables of modules through the mirror.
-     * @param indexTtl        how long a version list is fresh
-     * @param metadataTimeout how long a caller waits for versions or a download's source
-     * @param archiveTimeout  how long an archive request waits for its fetch
-     * @param passthroughUnsupported hand sources the mirror cannot fetch to clients unchanged
-     * @param offline         serve the cache only
-     * @param unpacked        the bounds on what an archive (or a git tree) unpacks to
-     * @param workDirectory   where git clones are made, then deleted
+     * Tunables of modules through the mirror: how long a version list is fresh, how long a caller waits for versions
+     * or a download's source and an archive request for its fetch, whether sources the mirror cannot fetch are handed
+     * to clients unchanged, offline (the cache only), the bounds on what an archive (or a git tree) unpacks to, and
+     * where git clones are made, then deleted.
      */
     public record Settings(
             Duration indexTtl,
@@ -83,10 +79,7 @@ public final class ModuleMirror {
         }
     }
 
-    /**
-     * @param executor for blocking work of bounded length: disk, registry requests
-     * @param fills    fetches archives and git trees, under the same places and bounds as provider archives
-     */
+    /** @param fills fetches archives and git trees, under the same places and bounds as provider archives */
     public ModuleMirror(
             Settings settings,
             ModuleOrigins origins,
@@ -331,15 +324,20 @@ public final class ModuleMirror {
                 .orElseThrow(() -> new IllegalArgumentException("module " + address + " " + version
                         + " has no pin in this cache: nothing to accept (the next fetch pins what it finds)"));
         documents.writeModulePin(address, version, pin.accepted());
-        pinnedDownloads.invalidate(new PinnedVersion(address, version));
-        CacheKey archive = CacheLayout.moduleArchive(address, version, pin.archiveType());
-        blobs.remove(archive);
-        fills.forgetFailure(archive);
+        blobs.remove(CacheLayout.moduleArchive(address, version, pin.archiveType()));
+        forget(address, version, pin.archiveType());
         return pin;
     }
 
     /** Forgets the version list memory holds for {@code address}: after an import beside the running mirror. */
     public void forgetVersionList(ModuleAddress address) {
+        versions.forget(address);
+    }
+
+    /** Forgets what memory holds of a version (its download answer, its archive's failure): after a purge. */
+    public void forget(ModuleAddress address, ProviderVersion version, String archiveType) {
+        pinnedDownloads.invalidate(new PinnedVersion(address, version));
+        fills.forgetFailure(CacheLayout.moduleArchive(address, version, archiveType));
         versions.forget(address);
     }
 

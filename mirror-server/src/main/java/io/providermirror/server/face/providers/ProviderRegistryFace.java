@@ -101,6 +101,16 @@ public final class ProviderRegistryFace {
         metrics.monitor(published, "published_releases");
     }
 
+    /** Forgets the published release memory holds of {@code version}: after a purge. */
+    public void forget(ProviderAddress address, ProviderVersion version) {
+        published.synchronous().invalidate(new Key(address, version));
+    }
+
+    /** Forgets the published releases memory holds of every version of {@code address}: after a purge. */
+    public void forget(ProviderAddress address) {
+        published.synchronous().asMap().keySet().removeIf(key -> key.address().equals(address));
+    }
+
     /**
      * What every request of this face for a provider of {@code hostname} fails with before any origin is asked, if it
      * would whatever the provider: a refused host (403) or a policy that refuses all of the host.
