@@ -178,7 +178,9 @@ public final class MirrorApplication implements AutoCloseable {
                     caPem,
                     fallbackAuthority,
                     clock,
-                    core.log().verifierKey());
+                    core.log().verifierKey(),
+                    () -> io.providermirror.server.status.PolicyStatus.of(
+                            config.policy(), core.policyHolds().now()));
             HttpServices services = new HttpServices(
                     core.mirror(),
                     statusPage,

@@ -62,6 +62,7 @@ public final class StatusPage {
     private final ModuleMirror moduleMirror;
     private final Map<String, String> configuredOrigins;
     private final String logVerifierKey;
+    private final java.util.function.Supplier<PolicyStatus> policy;
 
     /**
      * @param configuredOrigins configured origins by hostname, each with where it is reached (as the banner says it)
@@ -104,6 +105,34 @@ public final class StatusPage {
             String fallbackAuthority,
             Clock clock,
             String logVerifierKey) {
+        this(
+                store,
+                metrics,
+                mirror,
+                modules,
+                configuredOrigins,
+                parentMirrorHosts,
+                caPem,
+                fallbackAuthority,
+                clock,
+                logVerifierKey,
+                () -> PolicyStatus.NONE);
+    }
+
+    /** As the other constructors, listing the policy's rules with what each holds back now ({@code policy}). */
+    public StatusPage(
+            BlobStore store,
+            MirrorMetrics metrics,
+            ProviderMirror mirror,
+            ModuleMirror modules,
+            Map<String, String> configuredOrigins,
+            java.util.Set<String> parentMirrorHosts,
+            byte[] caPem,
+            String fallbackAuthority,
+            Clock clock,
+            String logVerifierKey,
+            java.util.function.Supplier<PolicyStatus> policy) {
+        this.policy = policy;
         this.logVerifierKey = logVerifierKey;
         this.modules = new ModulesSection(modules, configuredOrigins.keySet(), parentMirrorHosts);
         this.mirror = mirror;
@@ -155,6 +184,7 @@ public final class StatusPage {
         if (logVerifierKey != null) {
             LogSection.render(html, logVerifierKey);
         }
+        PolicySection.render(html, policy.get());
         TrafficChart.render(html, metrics.traffic().lastHour());
         origins.render(html);
         providerTable(html, providers);
