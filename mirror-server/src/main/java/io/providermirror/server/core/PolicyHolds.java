@@ -28,6 +28,7 @@ public final class PolicyHolds {
     public static final int NAMED = 20;
 
     private static final Duration REMEMBERED = Duration.ofDays(1);
+    private static final Duration LONGEST = Duration.ofDays(3_650);
 
     /** What one rule holds back now: how many versions, and up to {@link #NAMED} of them with when each comes in. */
     public record Held(int count, List<Version> versions) {}
@@ -95,7 +96,9 @@ public final class PolicyHolds {
 
     /** How long a version is remembered: until it comes in, else a day after it was last judged. */
     private long remembered(Optional<Instant> until) {
-        return until.map(at -> Math.max(0, Duration.between(clock.instant(), at).toNanos()))
+        // Capped: an exception may expire centuries away, beyond what nanoseconds in a long can say.
+        return until.map(at -> Duration.between(clock.instant(), at))
+                .map(left -> left.isNegative() ? 0 : left.compareTo(LONGEST) > 0 ? LONGEST.toNanos() : left.toNanos())
                 .orElse(REMEMBERED.toNanos());
     }
 

@@ -52,7 +52,7 @@ final class PolicySectionTest {
                 "allow",
                 "enforce",
                 List.of(new AllowEarly(
-                        "example.test/acme/urgent", null, "2.0.0", "fixes CVE-2026-0001", "2027-01-31")));
+                        "example.test/acme/urgent", null, "2.0.0", "fixes CVE-2026-0001", "2999-01-31")));
         PolicyHolds holds = new PolicyHolds(clock);
         ProviderPolicy providers = new ProviderPolicy(config, holds);
         ReleaseAge ages = new ReleaseAge(
@@ -90,7 +90,7 @@ final class PolicySectionTest {
                 .contains("at least 1d old")
                 .contains("<code>example.test/acme/fastlane 3.0.0</code> (available on 2026-11-28 12:00 UTC)");
         assertThat(rowOf(page, "policy.allowEarly[0]"))
-                .contains("fixes CVE-2026-0001; expires 2027-01-31")
+                .contains("fixes CVE-2026-0001; expires 2999-01-31")
                 .contains("1 version let in<ul><li><code>example.test/acme/urgent 2.0.0</code>");
 
         clock.advance(Duration.ofDays(1));
