@@ -46,12 +46,7 @@ record BucketStores(
             Clock clock,
             RemoteStoreListener listener)
             throws IOException {
-        S3Settings settings = new S3Settings(
-                Optional.ofNullable(config.endpoint()),
-                config.bucket(),
-                config.region(),
-                config.pathStyleAccess(),
-                config.prefix());
+        S3Settings settings = settings(config);
         AwsCredentialsProvider credentials =
                 DefaultCredentialsProvider.builder().build();
         S3Bucket bucket = new S3Bucket(S3Bucket.client(settings, credentials), settings, listener);
@@ -76,6 +71,16 @@ record BucketStores(
             bucket.close();
             throw e;
         }
+    }
+
+    /** The bucket's settings as {@code cache.s3} gives them. */
+    static S3Settings settings(S3Config config) {
+        return new S3Settings(
+                Optional.ofNullable(config.endpoint()),
+                config.bucket(),
+                config.region(),
+                config.pathStyleAccess(),
+                config.prefix());
     }
 
     /** {@code --verify-cache}: every archive in the bucket read and checked against its recorded size and sha256. */

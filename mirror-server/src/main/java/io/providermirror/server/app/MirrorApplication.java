@@ -184,7 +184,9 @@ public final class MirrorApplication implements AutoCloseable {
                     fallbackAuthority,
                     clock,
                     core.log().verifierKey(),
-                    core.auth().sightings());
+                    core.auth().sightings(),
+                    () -> io.providermirror.server.report.PolicyStatus.of(
+                            config.policy(), core.policyHolds().now()));
             HttpServices services = new HttpServices(
                     core.mirror(),
                     statusPage,

@@ -238,7 +238,8 @@ public final class MirrorWiring implements AutoCloseable {
                     originFills,
                     clock,
                     metrics,
-                    log.decisions());
+                    log.decisions(),
+                    providers.holds());
             return new MirrorWiring(
                     new Held(cacheDirectory, lock, pools, bucketStores),
                     stores,
@@ -344,6 +345,11 @@ public final class MirrorWiring implements AutoCloseable {
 
     public OriginRules rules() {
         return rules;
+    }
+
+    /** What each policy rule holds back now, as far as this instance has seen (the status page's). */
+    public io.providermirror.server.core.PolicyHolds policyHolds() {
+        return providers.holds();
     }
 
     /** The transparency log: where decisions are recorded, and what {@code /log/} serves. */

@@ -5,6 +5,7 @@ import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.core.ModuleOrigins;
 import io.providermirror.server.core.OriginFills;
 import io.providermirror.server.core.OriginRules;
+import io.providermirror.server.core.PolicyHolds;
 import io.providermirror.server.core.ReleaseAge;
 import io.providermirror.server.face.modules.ModuleMirror;
 import io.providermirror.server.face.modules.ModulePolicy;
@@ -49,7 +50,8 @@ final class ModuleWiring {
             OriginFills fills,
             Clock clock,
             MirrorMetrics metrics,
-            DecisionLog decisions)
+            DecisionLog decisions,
+            PolicyHolds holds)
             throws IOException {
         OriginHttpClient http = origin.http();
         Path work = cacheDirectory.resolve(GIT_WORK);
@@ -81,7 +83,10 @@ final class ModuleWiring {
                 git,
                 stores.blobs(),
                 stores.documents(),
-                new ModulePolicy(config.policy().modules(), new ReleaseAge(config.policy(), clock, metrics, decisions)),
+                new ModulePolicy(
+                        config.policy().modules(),
+                        new ReleaseAge(config.policy(), clock, metrics, decisions, holds),
+                        holds),
                 rules,
                 executor,
                 fills,

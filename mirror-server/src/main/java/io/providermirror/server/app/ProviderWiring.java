@@ -7,6 +7,7 @@ import io.providermirror.server.core.ConfiguredOrigins;
 import io.providermirror.server.core.FillBounds;
 import io.providermirror.server.core.OriginFills;
 import io.providermirror.server.core.OriginRules;
+import io.providermirror.server.core.PolicyHolds;
 import io.providermirror.server.core.ProviderPolicy;
 import io.providermirror.server.core.ReleaseAge;
 import io.providermirror.server.face.mirror.NetworkMirrorFace;
@@ -22,8 +23,12 @@ import java.time.Clock;
  */
 final class ProviderWiring {
 
-    /** The provider path and the two provider faces over it. */
-    record Providers(ProviderMirror mirror, NetworkMirrorFace networkMirror, ProviderRegistryFace registry) {}
+    /**
+     * The provider path and the two provider faces over it; {@code holds}, what the policy's rules hold back, which
+     * the modules' rules record in too.
+     */
+    record Providers(
+            ProviderMirror mirror, NetworkMirrorFace networkMirror, ProviderRegistryFace registry, PolicyHolds holds) {}
 
     private ProviderWiring() {}
 
@@ -62,7 +67,8 @@ final class ProviderWiring {
             MirrorMetrics metrics,
             MirrorAuth auth,
             DecisionLog decisions) {
-        ProviderPolicy policy = new ProviderPolicy(config.policy());
+        PolicyHolds holds = new PolicyHolds(clock);
+        ProviderPolicy policy = new ProviderPolicy(config.policy(), holds);
         ProviderMirror mirror = new ProviderMirror(
                 settings,
                 origins,
@@ -76,7 +82,7 @@ final class ProviderWiring {
                 rules,
                 auth,
                 decisions,
-                new ReleaseAge(config.policy(), clock, metrics, decisions));
+                new ReleaseAge(config.policy(), clock, metrics, decisions, holds));
         // The providers.v1 face's published releases take the last quarter of the metadata memory.
         ProviderRegistryFace registry = new ProviderRegistryFace(
                 mirror,
@@ -87,6 +93,6 @@ final class ProviderWiring {
                 clock,
                 metrics,
                 settings.metadataMemoryBytes() / 4);
-        return new Providers(mirror, new NetworkMirrorFace(mirror, auth), registry);
+        return new Providers(mirror, new NetworkMirrorFace(mirror, auth), registry, holds);
     }
 }

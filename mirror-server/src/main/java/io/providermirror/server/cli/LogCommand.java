@@ -3,6 +3,7 @@ package io.providermirror.server.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.providermirror.cache.FileDocumentStore;
+import io.providermirror.server.app.BucketDocuments;
 import io.providermirror.server.config.ConfigException;
 import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.logging.LoggingSetup;
@@ -72,8 +73,17 @@ public final class LogCommand implements Callable<Integer> {
                 description = "a file holding a client token, for a mirror with access control (with --url)")
         Path tokenFile;
 
-        /** The log and the verifier it is checked with. */
-        record Opened(LogSource source, NoteVerifier verifier) {}
+        /** The log and the verifier it is checked with; closing it releases what it was read through. */
+        record Opened(LogSource source, NoteVerifier verifier, Runnable release) implements AutoCloseable {
+            Opened(LogSource source, NoteVerifier verifier) {
+                this(source, verifier, () -> {});
+            }
+
+            @Override
+            public void close() {
+                release.run();
+            }
+        }
 
         Opened open(String command, Map<String, String> environment, PrintStream out)
                 throws ConfigException, IOException {
@@ -95,10 +105,6 @@ public final class LogCommand implements Callable<Integer> {
             }
             MirrorConfig loaded =
                     CommandCache.configuration(command, config, environment, UnaryOperator.identity(), out);
-            if (loaded.cache().s3() != null) {
-                throw new ConfigException("the cache of record is a bucket: check each instance's log with --url "
-                        + "https://<instance>/log/ --key <its verifier key>");
-            }
             Path directory = loaded.cache().directory().toAbsolutePath().normalize();
             NoteVerifier verifier;
             if (key != null) {
@@ -110,6 +116,13 @@ public final class LogCommand implements Callable<Integer> {
                                 "no log key in " + keys + ": give the log's verifier key with --key"));
                 verifier = found.verifier();
                 out.println(command + ": trusting the key in " + keys + " (give --key to trust one you kept instead)");
+            }
+            if (loaded.cache().s3() != null) {
+                // Each instance keeps its own log in the bucket, beneath its key's ID: this one's, by the key.
+                BucketDocuments bucket = BucketDocuments.open(loaded.cache().s3(), Clock.systemUTC());
+                out.println(command + ": reading the log of key " + verifier.keyIdHex() + " in bucket "
+                        + loaded.cache().s3().bucket());
+                return new Opened(new LogStorage(bucket.documents(), verifier.keyIdHex()), verifier, bucket::close);
             }
             FileDocumentStore documents = new FileDocumentStore(directory, Clock.systemUTC());
             return new Opened(new LogStorage(documents, verifier.keyIdHex()), verifier);
@@ -161,8 +174,7 @@ public final class LogCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             LoggingSetup.forCommand(false);
-            try {
-                Source.Opened opened = source.open("log verify", environment, out);
+            try (Source.Opened opened = source.open("log verify", environment, out)) {
                 Optional<Checkpoint> earlier = Optional.empty();
                 if (saved != null) {
                     earlier = Optional.of(Checkpoint.open(Files.readAllBytes(saved), opened.verifier()));
@@ -229,8 +241,7 @@ public final class LogCommand implements Callable<Integer> {
         public Integer call() {
             LoggingSetup.forCommand(false);
             ObjectMapper json = new ObjectMapper();
-            try {
-                Source.Opened opened = source.open("log export", environment, messages);
+            try (Source.Opened opened = source.open("log export", environment, messages)) {
                 LogAudit.Audited audited = LogAudit.audit(opened.source(), opened.verifier());
                 for (int index = (int)
                                 Math.max(0, Math.min(from, audited.entries().size()));

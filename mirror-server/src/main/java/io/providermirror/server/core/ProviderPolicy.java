@@ -38,11 +38,18 @@ public final class ProviderPolicy {
     private final List<Rule> allow;
     private final List<Rule> deny;
     private final Set<String> platforms;
+    private final PolicyHolds holds;
 
     public ProviderPolicy(PolicyConfig config) {
+        this(config, new PolicyHolds(java.time.Clock.systemUTC()));
+    }
+
+    /** @param holds where what a deny rule refuses is recorded for the status page */
+    public ProviderPolicy(PolicyConfig config, PolicyHolds holds) {
         this.allow = rules("allow", config.allow());
         this.deny = rules("deny", config.deny());
         this.platforms = new TreeSet<>(config.platforms());
+        this.holds = holds;
     }
 
     private static List<Rule> rules(String kind, List<ProviderRule> configured) {
@@ -113,6 +120,7 @@ public final class ProviderPolicy {
     public Optional<String> refusal(ProviderAddress address) {
         for (Rule rule : deny) {
             if (rule.anyVersion() && rule.matches(address)) {
+                holds.held("policy." + rule.name(), address.toString(), Optional.empty());
                 return Optional.of(address + " is denied by " + rule.text());
             }
         }
@@ -130,6 +138,7 @@ public final class ProviderPolicy {
         }
         for (Rule rule : deny) {
             if (rule.matches(address, version)) {
+                holds.held("policy." + rule.name(), address + " " + version.canonical(), Optional.empty());
                 return Optional.of(address + " " + version + " is denied by " + rule.text());
             }
         }

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,7 +47,8 @@ public final class ReleaseAge {
     public static final ReleaseAge NONE =
             new ReleaseAge(new PolicyConfig(null, null, null, null), Clock.systemUTC(), null, DecisionLog.NONE);
 
-    private record AgeRule(AddressPattern pattern, Duration minimumAge, String text) {}
+    /** A minimum age and where it applies; {@code id} names it as the status page does. */
+    private record AgeRule(String id, AddressPattern pattern, Duration minimumAge, String text) {}
 
     private final Duration minimum;
     private final List<AgeRule> overrides;
@@ -57,13 +59,21 @@ public final class ReleaseAge {
     private final MirrorMetrics metrics;
     private final DecisionLog decisions;
     private final DryRunLog dryRunLog;
+    private final PolicyHolds holds;
 
     public ReleaseAge(PolicyConfig config, Clock clock, MirrorMetrics metrics, DecisionLog decisions) {
+        this(config, clock, metrics, decisions, new PolicyHolds(clock));
+    }
+
+    /** @param holds where what it holds back (and what {@code allowEarly} lets in) is recorded for the status page */
+    public ReleaseAge(
+            PolicyConfig config, Clock clock, MirrorMetrics metrics, DecisionLog decisions, PolicyHolds holds) {
         this.minimum = config.minimumReleaseAge();
         List<AgeRule> rules = new ArrayList<>();
         for (int i = 0; i < config.releaseAgeOverrides().size(); i++) {
             ReleaseAgeRule rule = config.releaseAgeOverrides().get(i);
             rules.add(new AgeRule(
+                    "policy.releaseAgeOverrides[" + i + "]",
                     AddressPattern.of(rule.pattern()),
                     rule.minimumAge(),
                     "policy.releaseAgeOverrides[" + i + "] (" + (rule.provider() != null ? "provider" : "module")
@@ -77,6 +87,7 @@ public final class ReleaseAge {
         this.metrics = metrics;
         this.decisions = decisions;
         this.dryRunLog = new DryRunLog(clock, line -> LOG.info("{}", line));
+        this.holds = holds;
     }
 
     /** Whether any version could be held: a minimum age above zero, here or in an override. */
@@ -142,11 +153,22 @@ public final class ReleaseAge {
     /** The hold on {@code version} now, if any, whatever the mode. */
     public Optional<Hold> hold(String address, ProviderVersion version, Evidence evidence) {
         AgeRule rule = rule(address);
+        Optional<Hold> hold = judge(rule, address, version, evidence);
+        hold.ifPresent(held -> holds.held(rule.id(), address + " " + version.canonical(), held.availableAt()));
+        return hold;
+    }
+
+    private Optional<Hold> judge(AgeRule rule, String address, ProviderVersion version, Evidence evidence) {
         if (rule.minimumAge().isZero()) {
             return Optional.empty();
         }
         Instant now = clock.instant();
-        if (allowedEarly(address, version, now)) {
+        OptionalInt early = allowedEarly(address, version, now);
+        if (early.isPresent()) {
+            holds.held(
+                    "policy.allowEarly[" + early.getAsInt() + "]",
+                    address + " " + version.canonical(),
+                    Optional.of(allowEarly.get(early.getAsInt()).expiresAt()));
             return Optional.empty();
         }
         Optional<Instant> released = latest(evidence.published(), evidence.firstSeen());
@@ -177,14 +199,21 @@ public final class ReleaseAge {
                 return override;
             }
         }
-        return new AgeRule(null, minimum, "policy.minimumReleaseAge (" + words(minimum) + ")");
+        return new AgeRule(
+                "policy.minimumReleaseAge", null, minimum, "policy.minimumReleaseAge (" + words(minimum) + ")");
     }
 
-    private boolean allowedEarly(String address, ProviderVersion version, Instant now) {
-        return allowEarly.stream()
-                .anyMatch(early -> early.address().equalsIgnoreCase(address)
-                        && ProviderVersion.parse(early.version()).orElseThrow().equals(version)
-                        && now.isBefore(early.expiresAt()));
+    /** The index of the {@code allowEarly} exception that lets {@code version} in now, if one does. */
+    private OptionalInt allowedEarly(String address, ProviderVersion version, Instant now) {
+        for (int i = 0; i < allowEarly.size(); i++) {
+            AllowEarly early = allowEarly.get(i);
+            if (early.address().equalsIgnoreCase(address)
+                    && ProviderVersion.parse(early.version()).orElseThrow().equals(version)
+                    && now.isBefore(early.expiresAt())) {
+                return OptionalInt.of(i);
+            }
+        }
+        return OptionalInt.empty();
     }
 
     private static Optional<Instant> latest(Optional<Instant> a, Optional<Instant> b) {
@@ -205,7 +234,7 @@ public final class ReleaseAge {
     }
 
     /** A duration as configured: {@code 7d}, {@code 12h}, {@code 30m}, else ISO-8601. */
-    static String words(Duration duration) {
+    public static String words(Duration duration) {
         if (duration.isZero()) {
             return "0s";
         }

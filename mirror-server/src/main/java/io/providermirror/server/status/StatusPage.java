@@ -3,6 +3,7 @@ package io.providermirror.server.status;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.server.access.ClientSightings;
 import io.providermirror.server.report.MirrorStatus;
+import io.providermirror.server.report.PolicyStatus;
 import io.providermirror.server.report.StatusDocuments;
 import io.providermirror.server.report.StatusReports;
 import io.providermirror.server.tls.GeneratedCa;
@@ -41,6 +42,7 @@ public final class StatusPage {
     private final Collection<String> configuredHosts;
     private final String logVerifierKey;
     private final ClientSightings clients;
+    private final java.util.function.Supplier<PolicyStatus> policy;
 
     /**
      * @param reports           the mirror's status, which the page renders
@@ -58,10 +60,22 @@ public final class StatusPage {
             String fallbackAuthority,
             Clock clock,
             String logVerifierKey) {
-        this(reports, configuredHosts, parentMirrorHosts, caPem, fallbackAuthority, clock, logVerifierKey, null);
+        this(
+                reports,
+                configuredHosts,
+                parentMirrorHosts,
+                caPem,
+                fallbackAuthority,
+                clock,
+                logVerifierKey,
+                null,
+                () -> PolicyStatus.NONE);
     }
 
-    /** As the other constructor, showing the named clients of {@code clients} (null: none shown). */
+    /**
+     * As the other constructor, showing the named clients of {@code clients} (null: none shown) and the policy's
+     * rules with what each holds back now ({@code policy}).
+     */
     public StatusPage(
             StatusReports reports,
             Collection<String> configuredHosts,
@@ -70,8 +84,10 @@ public final class StatusPage {
             String fallbackAuthority,
             Clock clock,
             String logVerifierKey,
-            ClientSightings clients) {
+            ClientSightings clients,
+            java.util.function.Supplier<PolicyStatus> policy) {
         this.clients = clients;
+        this.policy = policy;
         this.reports = reports;
         this.logVerifierKey = logVerifierKey;
         this.configuredHosts = java.util.List.copyOf(configuredHosts);
@@ -122,6 +138,7 @@ public final class StatusPage {
         if (logVerifierKey != null) {
             LogSection.render(html, logVerifierKey);
         }
+        PolicySection.render(html, policy.get());
         TrafficChart.render(html, status.lastHour());
         origins.render(html, status);
         providerTable(html, status.providers());

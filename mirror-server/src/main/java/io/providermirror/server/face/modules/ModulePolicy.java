@@ -5,6 +5,7 @@ import io.providermirror.model.ProviderVersion;
 import io.providermirror.model.VersionConstraints;
 import io.providermirror.server.config.ModulePolicyConfig;
 import io.providermirror.server.config.ModuleRule;
+import io.providermirror.server.core.PolicyHolds;
 import io.providermirror.server.core.ProviderPolicy;
 import io.providermirror.server.core.ReleaseAge;
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ import java.util.regex.Pattern;
  */
 public final class ModulePolicy {
 
-    private record Rule(Pattern[] parts, VersionConstraints versions, boolean anyVersion, String text) {
+    private record Rule(String id, Pattern[] parts, VersionConstraints versions, boolean anyVersion, String text) {
         boolean matches(ModuleAddress address) {
             return parts[0].matcher(address.hostname()).matches()
                     && parts[1].matcher(address.namespace()).matches()
@@ -36,6 +37,7 @@ public final class ModulePolicy {
     private final List<Rule> allow;
     private final List<Rule> deny;
     private final ReleaseAge releaseAge;
+    private final PolicyHolds holds;
 
     /** Rules only, no release-age quarantine. */
     public ModulePolicy(ModulePolicyConfig config) {
@@ -44,9 +46,15 @@ public final class ModulePolicy {
 
     /** With {@code releaseAge}, the quarantine that holds young versions back. */
     public ModulePolicy(ModulePolicyConfig config, ReleaseAge releaseAge) {
+        this(config, releaseAge, new PolicyHolds(java.time.Clock.systemUTC()));
+    }
+
+    /** @param holds where what a deny rule refuses is recorded for the status page */
+    public ModulePolicy(ModulePolicyConfig config, ReleaseAge releaseAge, PolicyHolds holds) {
         this.allow = rules("allow", config.allow());
         this.deny = rules("deny", config.deny());
         this.releaseAge = releaseAge;
+        this.holds = holds;
     }
 
     /** The release-age quarantine modules are under. */
@@ -68,7 +76,12 @@ public final class ModulePolicy {
                     + (anyVersion ? "" : ", versions \"" + rule.versions() + "\"")
                     + (rule.reason() == null || rule.reason().isBlank() ? "" : ", reason \"" + rule.reason() + "\"")
                     + ")";
-            rules.add(new Rule(parts, VersionConstraints.parse(rule.versions()), anyVersion, text));
+            rules.add(new Rule(
+                    "policy.modules." + kind + "[" + i + "]",
+                    parts,
+                    VersionConstraints.parse(rule.versions()),
+                    anyVersion,
+                    text));
         }
         return List.copyOf(rules);
     }
@@ -98,6 +111,7 @@ public final class ModulePolicy {
     public Optional<String> refusal(ModuleAddress address) {
         for (Rule rule : deny) {
             if (rule.anyVersion() && rule.matches(address)) {
+                holds.held(rule.id(), address.toString(), Optional.empty());
                 return Optional.of("module " + address + " is denied by " + rule.text());
             }
         }
@@ -116,6 +130,7 @@ public final class ModulePolicy {
         }
         for (Rule rule : deny) {
             if (rule.matches(address, version)) {
+                holds.held(rule.id(), address + " " + version, Optional.empty());
                 return Optional.of("module " + address + " " + version + " is denied by " + rule.text());
             }
         }
