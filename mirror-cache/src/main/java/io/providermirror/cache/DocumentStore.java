@@ -1,6 +1,7 @@
 package io.providermirror.cache;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -15,4 +16,12 @@ public interface DocumentStore {
 
     /** Stores (replacing) the document at {@code key}. */
     StoredDocument write(CacheKey key, byte[] content) throws IOException;
+
+    /**
+     * The keys of the documents directly beneath {@code folder} (not those in folders below it), in no particular
+     * order; none when the folder holds none. A store that cannot list says so.
+     */
+    default List<CacheKey> list(CacheKey folder) throws IOException {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot list its documents");
+    }
 }

@@ -197,7 +197,10 @@ public final class MirrorApplication implements AutoCloseable {
                                             core,
                                             config.operator().maxBundleSize().bytes()))
                             : OperatorApi.OFF,
-                    core.log());
+                    core.log(),
+                    core.inventory());
+            statusPage.inventory(core.inventory());
+            core.inventory().start(config.inventory().flushInterval());
             MirrorServer server = MirrorServer.bind(
                     new MirrorServer.Listener(
                             config.server().host(), config.server().port(), identity, "server"),

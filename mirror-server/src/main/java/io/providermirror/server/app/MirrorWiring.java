@@ -16,6 +16,7 @@ import io.providermirror.server.core.RememberedFailures;
 import io.providermirror.server.face.mirror.NetworkMirrorFace;
 import io.providermirror.server.face.modules.ModuleMirror;
 import io.providermirror.server.face.providers.ProviderRegistryFace;
+import io.providermirror.server.inventory.UsageInventory;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.metrics.StoreMeters;
 import io.providermirror.server.providers.ProviderMirror;
@@ -69,8 +70,19 @@ public final class MirrorWiring implements AutoCloseable {
     /** The transparency log of the mirror's decisions. */
     private final MirrorLog log;
 
-    /** What the wiring holds and closing it releases: the cache directory's lock, the pools, the bucket's stores. */
-    private record Held(Path cacheDirectory, CacheLock lock, MirrorPools pools, BucketStores bucketStores) {}
+    /** The usage inventory, whose last counts closing writes. */
+    private final UsageInventory inventory;
+
+    /**
+     * What the wiring holds and closing it releases: the cache directory's lock, the pools, the bucket's stores, the
+     * inventory.
+     */
+    private record Held(
+            Path cacheDirectory,
+            CacheLock lock,
+            MirrorPools pools,
+            BucketStores bucketStores,
+            UsageInventory inventory) {}
 
     private MirrorWiring(
             Held held,
@@ -93,6 +105,7 @@ public final class MirrorWiring implements AutoCloseable {
         this.cacheDirectory = held.cacheDirectory();
         this.lock = held.lock();
         this.pools = held.pools();
+        this.inventory = held.inventory();
         this.blobs = stores.blobs();
         this.documents = stores.documents();
         this.providers = providers;
@@ -175,6 +188,10 @@ public final class MirrorWiring implements AutoCloseable {
             BlobStore blobs = storeView.apply(bucketStores != null ? bucketStores.blobs() : files);
             DocumentStore documents =
                     bucketStores != null ? bucketStores.documents() : new FileDocumentStore(cacheDirectory, clock);
+            // An instance of a fleet is named as its fill leases are; a mirror on its own directory keeps one shard.
+            String instance = bucketStores == null ? "local" : BucketStores.instanceName();
+            UsageInventory inventory = new UsageInventory(
+                    documents, instance, clock, config.inventory().maxItems());
             log = MirrorLog.open(cacheDirectory, config.server().publicUrl(), documents, clock);
             OriginRules rules = new OriginRules(config.upstream().hosts());
             KeyIdPins.warn(config.upstream().hosts().keySet(), rules);
@@ -182,7 +199,7 @@ public final class MirrorWiring implements AutoCloseable {
             // instances"); on its own directory, an instance's FillRegistry is enough.
             io.providermirror.cache.FillLeases fillLeases = bucketStores == null
                     ? io.providermirror.cache.FillLeases.local()
-                    : bucketStores.fillLeases(config.cache().s3().fillLeaseDuration(), clock);
+                    : bucketStores.fillLeases(config.cache().s3().fillLeaseDuration(), clock, instance);
             ProviderMirror.Settings settings = ProviderWiring.settings(config);
             // One set of places, leases and bounds for everything fetched from origins: provider archives, module
             // archives and git trees, on the one fill pool (as many threads as places, so none queues).
@@ -233,7 +250,7 @@ public final class MirrorWiring implements AutoCloseable {
                     metrics,
                     log.decisions());
             return new MirrorWiring(
-                    new Held(cacheDirectory, lock, pools, bucketStores),
+                    new Held(cacheDirectory, lock, pools, bucketStores, inventory),
                     stores,
                     origin,
                     providers,
@@ -349,6 +366,11 @@ public final class MirrorWiring implements AutoCloseable {
         return bucketStores == null ? java.util.Optional.empty() : java.util.Optional.of(bucketStores::probe);
     }
 
+    /** Which provider versions and module versions clients requested, when and how often. */
+    public UsageInventory inventory() {
+        return inventory;
+    }
+
     /** For blocking work: disk, rendering. */
     public ExecutorService executor() {
         return pools.io();
@@ -371,6 +393,7 @@ public final class MirrorWiring implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         http.close();
+        inventory.close(); // its last counts, while the bucket's stores are open
         log.close(); // after the pools: work still running may record a decision
         if (bucketStores != null) {
             bucketStores.close();

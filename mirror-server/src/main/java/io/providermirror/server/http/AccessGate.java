@@ -16,6 +16,9 @@ import java.util.Optional;
  */
 final class AccessGate {
 
+    /** The client name of a request that carries no name. */
+    static final String ANONYMOUS = "anonymous";
+
     private final MirrorAuth auth;
     private final boolean managementOnly;
     private final StatusLogin login;
@@ -30,6 +33,11 @@ final class AccessGate {
     /** The answer to the status page's sign-in form, posted to {@link StatusLogin#PATH}. */
     FullHttpResponse signIn(FullHttpRequest request) {
         return login.signIn(request);
+    }
+
+    /** The name of the client that sent {@code request}, as the inventory counts it: no client is named yet. */
+    String client(FullHttpRequest request) {
+        return ANONYMOUS;
     }
 
     /** The 401 or 403 answer for {@code request} to {@code route}, or null when it may be answered. */

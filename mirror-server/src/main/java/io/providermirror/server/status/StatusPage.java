@@ -7,6 +7,7 @@ import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.BuildInfo;
 import io.providermirror.server.face.modules.ModuleMirror;
+import io.providermirror.server.inventory.UsageInventory;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.providers.ProviderMirror;
 import io.providermirror.server.tls.GeneratedCa;
@@ -62,6 +63,8 @@ public final class StatusPage {
     private final ModuleMirror moduleMirror;
     private final Map<String, String> configuredOrigins;
     private final String logVerifierKey;
+    /** The usage inventory whose most requested items the page lists, once set. */
+    private volatile UsageInventory inventory;
 
     /**
      * @param configuredOrigins configured origins by hostname, each with where it is reached (as the banner says it)
@@ -119,6 +122,11 @@ public final class StatusPage {
         this.ca = caPem == null ? null : GeneratedCa.of(caPem);
     }
 
+    /** Lists the items {@code inventory} counted most on the page. */
+    public void inventory(UsageInventory inventory) {
+        this.inventory = inventory;
+    }
+
     /** The CA certificate clients must trust (PEM), when the mirror generated its own; served at {@code /ca.pem}. */
     public Optional<byte[]> caCertificate() {
         return ca == null ? Optional.empty() : Optional.of(ca.pem());
@@ -159,6 +167,10 @@ public final class StatusPage {
         origins.render(html);
         providerTable(html, providers);
         modules.renderCached(html);
+        UsageInventory counted = inventory;
+        if (counted != null) {
+            InventorySection.render(html, counted, page);
+        }
         PageHtml.foot(html, SCRIPT);
         return html.toString().getBytes(StandardCharsets.UTF_8);
     }
