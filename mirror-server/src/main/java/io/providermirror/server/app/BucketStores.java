@@ -46,12 +46,7 @@ record BucketStores(
             Clock clock,
             RemoteStoreListener listener)
             throws IOException {
-        S3Settings settings = new S3Settings(
-                Optional.ofNullable(config.endpoint()),
-                config.bucket(),
-                config.region(),
-                config.pathStyleAccess(),
-                config.prefix());
+        S3Settings settings = settings(config);
         AwsCredentialsProvider credentials =
                 DefaultCredentialsProvider.builder().build();
         S3Bucket bucket = new S3Bucket(S3Bucket.client(settings, credentials), settings, listener);
@@ -76,6 +71,34 @@ record BucketStores(
             bucket.close();
             throw e;
         }
+    }
+
+    private static S3Settings settings(S3Config config) {
+        return new S3Settings(
+                Optional.ofNullable(config.endpoint()),
+                config.bucket(),
+                config.region(),
+                config.pathStyleAccess(),
+                config.prefix());
+    }
+
+    /**
+     * The bucket alone, checked to answer, for a command that only reads its documents beside running instances: no
+     * local tier, no local copies, nothing in the cache directory.
+     */
+    static S3Bucket bucketOnly(S3Config config) throws IOException {
+        S3Settings settings = settings(config);
+        S3Bucket bucket = new S3Bucket(
+                S3Bucket.client(settings, DefaultCredentialsProvider.builder().build()),
+                settings,
+                RemoteStoreListener.NONE);
+        try {
+            check(bucket, config);
+        } catch (IOException | RuntimeException e) {
+            bucket.close();
+            throw e;
+        }
+        return bucket;
     }
 
     /** {@code --verify-cache}: every archive in the bucket read and checked against its recorded size and sha256. */

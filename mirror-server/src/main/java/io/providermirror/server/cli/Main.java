@@ -78,11 +78,16 @@ public final class Main implements Callable<Integer> {
 
     /** The commands besides serving, in the order the help lists them (then hash-token and healthcheck). */
     private static final List<Class<?>> COMMANDS = List.of(
-            WarmCommand.class, ExportCommand.class, ImportCommand.class, ModulesCommand.class, LogCommand.class);
+            WarmCommand.class,
+            ExportCommand.class,
+            ImportCommand.class,
+            ModulesCommand.class,
+            LogCommand.class,
+            InventoryCommand.class);
 
     /** The names of every command, the ones of {@link #COMMANDS} and the methods below (MainTest checks). */
     static final Set<String> COMMAND_NAMES =
-            Set.of("warm", "export", "import", "modules", "log", "hash-token", "healthcheck");
+            Set.of("warm", "export", "import", "modules", "log", "inventory", "hash-token", "healthcheck");
 
     /**
      * The command line. Picocli reads every command's annotations and fields when it is added, a tenth of a

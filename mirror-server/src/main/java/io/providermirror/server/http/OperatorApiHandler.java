@@ -146,12 +146,12 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
                     bodyFollows);
             return;
         }
-        route = OperatorRoutes.parse(request.method(), path);
+        route = OperatorRoutes.parse(request.method(), path, new QueryStringDecoder(request.uri()).parameters());
         if (route instanceof OperatorRoutes.Invalid invalid) {
             FullHttpResponse response =
                     JsonErrors.response(HttpResponseStatus.valueOf(invalid.status()), invalid.message(), false);
             if (invalid.status() == HttpResponseStatus.METHOD_NOT_ALLOWED.code()) {
-                response.headers().set(HttpHeaderNames.ALLOW, "POST");
+                response.headers().set(HttpHeaderNames.ALLOW, path.equals(OperatorRoutes.INVENTORY) ? "GET" : "POST");
             }
             send(ctx, response, bodyFollows);
             return;
@@ -173,6 +173,8 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
             }
             upload = new BundleUpload(api.actions().uploadDirectory());
             writes = CompletableFuture.runAsync(upload::open, executor);
+        } else if (route instanceof OperatorRoutes.Inventory) {
+            ctx.channel().attr(ExchangeLog.ROUTE).set("operator_inventory");
         } else {
             ctx.channel().attr(ExchangeLog.ROUTE).set("operator_accept");
         }
@@ -212,7 +214,7 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
             if (last) {
                 importUpload(ctx);
             }
-        } else if (route instanceof OperatorRoutes.Accept accept) {
+        } else if (route instanceof OperatorRoutes.Accept || route instanceof OperatorRoutes.Inventory) {
             if (received > MAX_OTHER_BODY_BYTES) {
                 refuse(
                         ctx,
@@ -221,8 +223,10 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
                         !last);
                 return;
             }
-            if (last) {
+            if (last && route instanceof OperatorRoutes.Accept accept) {
                 whenDone(ctx, () -> api.actions().acceptModule(accept.address(), accept.version()));
+            } else if (last && route instanceof OperatorRoutes.Inventory inventory) {
+                whenDone(ctx, () -> api.actions().inventory(inventory.query()));
             }
         }
     }

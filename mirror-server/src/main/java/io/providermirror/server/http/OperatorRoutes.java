@@ -4,12 +4,16 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
+import io.providermirror.server.inventory.InventoryQuery;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * The operator API's paths, below {@code /api/v1/}: {@code POST /api/v1/imports} (the body is a bundle as
- * {@code export} writes it) and {@code POST /api/v1/modules/<hostname>/<namespace>/<name>/<system>/<version>/accept}
- * (as {@code modules accept}); every segment validated as the mirror's other routes validate it.
+ * {@code export} writes it), {@code POST /api/v1/modules/<hostname>/<namespace>/<name>/<system>/<version>/accept}
+ * (as {@code modules accept}) and {@code GET /api/v1/inventory} (the usage inventory, filtered by its query); every
+ * segment and parameter validated as the mirror's other routes validate theirs.
  */
 final class OperatorRoutes {
 
@@ -18,9 +22,10 @@ final class OperatorRoutes {
 
     static final String IMPORTS = PREFIX + "imports";
     static final String MODULES = PREFIX + "modules/";
+    static final String INVENTORY = PREFIX + "inventory";
 
-    private static final String SHAPE = "expected POST " + IMPORTS + " or POST " + MODULES
-            + "<hostname>/<namespace>/<name>/<system>/<version>/accept";
+    private static final String SHAPE = "expected POST " + IMPORTS + ", POST " + MODULES
+            + "<hostname>/<namespace>/<name>/<system>/<version>/accept or GET " + INVENTORY;
 
     /** What an operator request asks for. */
     sealed interface OperatorRoute {}
@@ -30,6 +35,9 @@ final class OperatorRoutes {
 
     /** {@code POST /api/v1/modules/.../<version>/accept}: release the pin of a module version. */
     record Accept(ModuleAddress address, ProviderVersion version) implements OperatorRoute {}
+
+    /** {@code GET /api/v1/inventory}: the usage inventory, the items {@code query} selects. */
+    record Inventory(InventoryQuery query) implements OperatorRoute {}
 
     /** A path or method the API does not answer: the status and why. */
     record Invalid(int status, String message) implements OperatorRoute {}
@@ -42,9 +50,24 @@ final class OperatorRoutes {
     }
 
     static OperatorRoute parse(HttpMethod method, String rawPath) {
+        return parse(method, rawPath, Map.of());
+    }
+
+    /** The route of {@code method} on {@code rawPath}, with the query's {@code parameters} (decoded). */
+    static OperatorRoute parse(HttpMethod method, String rawPath, Map<String, List<String>> parameters) {
         Route.Invalid malformed = RouteParser.malformedPath(rawPath);
         if (malformed != null) {
             return new Invalid(malformed.status(), malformed.message());
+        }
+        if (rawPath.equals(INVENTORY)) {
+            if (!HttpMethod.GET.equals(method)) {
+                return new Invalid(405, "method " + method + " is not allowed on " + rawPath + "; it answers GET");
+            }
+            try {
+                return new Inventory(InventoryQuery.parse(parameters));
+            } catch (IllegalArgumentException e) {
+                return new Invalid(400, "malformed inventory query: " + e.getMessage());
+            }
         }
         OperatorRoute route = route(rawPath);
         if (!(route instanceof Invalid) && !HttpMethod.POST.equals(method)) {

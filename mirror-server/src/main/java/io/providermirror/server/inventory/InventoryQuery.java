@@ -11,8 +11,8 @@ import java.util.Optional;
 /**
  * Which items of the inventory an answer lists: those under an address ({@code hashicorp/aws} is on the default
  * host, {@code registry.terraform.io/hashicorp} every provider and module of that namespace), whose version meets a
- * constraint in Terraform's syntax (as in the CLI, a pre-release only when named exactly), and that a client name
- * requested. Each part is optional.
+ * constraint in Terraform's syntax (as in the CLI, a pre-release only when named exactly; without a constraint every
+ * version, pre-releases too), and that a client name requested. Each part is optional.
  */
 public record InventoryQuery(Optional<String> address, VersionConstraints version, Optional<String> client) {
 
@@ -94,7 +94,7 @@ public record InventoryQuery(Optional<String> address, VersionConstraints versio
         return address.map(prefix ->
                                 item.address().equals(prefix) || item.address().startsWith(prefix + "/"))
                         .orElse(true)
-                && version.matches(item.version())
+                && (version.conditions().isEmpty() || version.matches(item.version()))
                 && client.map(usage.clients()::containsKey).orElse(true);
     }
 
