@@ -70,19 +70,10 @@ public final class MirrorWiring implements AutoCloseable {
     /** The transparency log of the mirror's decisions. */
     private final MirrorLog log;
 
-    /** The usage inventory, whose last counts closing writes. */
     private final UsageInventory inventory;
 
-    /**
-     * What the wiring holds and closing it releases: the cache directory's lock, the pools, the bucket's stores, the
-     * inventory.
-     */
-    private record Held(
-            Path cacheDirectory,
-            CacheLock lock,
-            MirrorPools pools,
-            BucketStores bucketStores,
-            UsageInventory inventory) {}
+    /** What the wiring holds and closing it releases: the cache directory's lock, the pools, the bucket's stores. */
+    private record Held(Path cacheDirectory, CacheLock lock, MirrorPools pools, BucketStores bucketStores) {}
 
     private MirrorWiring(
             Held held,
@@ -94,7 +85,8 @@ public final class MirrorWiring implements AutoCloseable {
             MirrorMetrics metrics,
             OriginRules rules,
             Clock clock,
-            MirrorLog log) {
+            MirrorLog log,
+            UsageInventory inventory) {
         this.log = log;
         this.clock = clock;
         this.http = origin.http();
@@ -105,7 +97,7 @@ public final class MirrorWiring implements AutoCloseable {
         this.cacheDirectory = held.cacheDirectory();
         this.lock = held.lock();
         this.pools = held.pools();
-        this.inventory = held.inventory();
+        this.inventory = inventory;
         this.blobs = stores.blobs();
         this.documents = stores.documents();
         this.providers = providers;
@@ -188,8 +180,7 @@ public final class MirrorWiring implements AutoCloseable {
             BlobStore blobs = storeView.apply(bucketStores != null ? bucketStores.blobs() : files);
             DocumentStore documents =
                     bucketStores != null ? bucketStores.documents() : new FileDocumentStore(cacheDirectory, clock);
-            // An instance of a fleet is named as its fill leases are; a mirror on its own directory keeps one shard.
-            String instance = bucketStores == null ? "local" : BucketStores.instanceName();
+            String instance = bucketStores == null ? "local" : BucketStores.instanceName(); // as fill leases name it
             UsageInventory inventory = new UsageInventory(
                     documents, instance, clock, config.inventory().maxItems());
             log = MirrorLog.open(cacheDirectory, config.server().publicUrl(), documents, clock);
@@ -250,7 +241,7 @@ public final class MirrorWiring implements AutoCloseable {
                     metrics,
                     log.decisions());
             return new MirrorWiring(
-                    new Held(cacheDirectory, lock, pools, bucketStores, inventory),
+                    new Held(cacheDirectory, lock, pools, bucketStores),
                     stores,
                     origin,
                     providers,
@@ -259,7 +250,8 @@ public final class MirrorWiring implements AutoCloseable {
                     metrics,
                     rules,
                     clock,
-                    log);
+                    log,
+                    inventory);
         } catch (IOException | RuntimeException e) {
             if (log != null) {
                 log.close();

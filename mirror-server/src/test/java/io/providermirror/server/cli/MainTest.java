@@ -40,7 +40,8 @@ final class MainTest {
     void theFullCommandLineHasEveryCommandInTheHelpsOrderAndTheServingOneNone() {
         CommandLine full = Main.commandLine(false);
         assertThat(full.getSubcommands().keySet())
-                .containsExactly("warm", "export", "import", "modules", "log", "hash-token", "healthcheck");
+                .containsExactly(
+                        "warm", "export", "import", "modules", "log", "inventory", "hash-token", "healthcheck");
         assertThat(Main.COMMAND_NAMES)
                 .containsExactlyInAnyOrderElementsOf(full.getSubcommands().keySet());
         assertThat(full.getUsageMessage()).contains("warm", "hash-token", "healthcheck");
