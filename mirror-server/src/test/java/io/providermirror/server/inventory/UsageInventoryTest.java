@@ -157,11 +157,20 @@ final class UsageInventoryTest {
     @Test
     void aBrokenShardIsLeftOutAndTheOthersStillAnswer() throws IOException {
         documents.write(CacheKey.of("_inventory", "broken.json"), "{not json".getBytes(StandardCharsets.UTF_8));
+        documents.write(
+                CacheKey.of("_inventory", "half.json"),
+                ("{\"items\":[{\"kind\":\"module\",\"address\":\"" + VPC.address() + "\",\"version\":\"5.0.0\","
+                                + "\"platform\":\"\",\"first\":\"" + START + "\",\"last\":\"" + START
+                                + "\",\"requests\":2,\"clients\":{\"ci\":2}},"
+                                + "{\"kind\":\"module\",\"address\":\"x\",\"version\":\"not-a-version\"}]}")
+                        .getBytes(StandardCharsets.UTF_8));
         UsageInventory b = new UsageInventory(documents, "b", clock, 100);
         b.record(AWS_5, "ci");
         b.flush();
 
-        assertThat(InventoryShards.readAll(documents, null)).containsOnlyKeys(AWS_5);
+        Map<UsageItem, Usage> read = InventoryShards.readAll(documents, null);
+        assertThat(read).containsOnlyKeys(AWS_5, VPC);
+        assertThat(read.get(VPC).requests()).isEqualTo(2);
     }
 
     private static UsageItem provider(String address, String version, String platform) {
