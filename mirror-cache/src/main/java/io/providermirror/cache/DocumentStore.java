@@ -1,6 +1,7 @@
 package io.providermirror.cache;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -21,5 +22,13 @@ public interface DocumentStore {
      */
     default void delete(CacheKey key) throws IOException {
         throw new IOException("this document store does not remove documents (" + key + ")");
+    }
+
+    /**
+     * The keys of the documents directly beneath {@code folder} (not those in folders below it), in no particular
+     * order; none when the folder holds none. A store that cannot list says so.
+     */
+    default List<CacheKey> list(CacheKey folder) throws IOException {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot list its documents");
     }
 }

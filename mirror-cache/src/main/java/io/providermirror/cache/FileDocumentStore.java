@@ -12,6 +12,8 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -49,6 +51,23 @@ public final class FileDocumentStore implements DocumentStore {
     @Override
     public void delete(CacheKey key) throws IOException {
         Files.deleteIfExists(key.resolveUnder(documents));
+    }
+
+    @Override
+    public List<CacheKey> list(CacheKey folder) throws IOException {
+        Path directory = folder.resolveUnder(documents);
+        List<CacheKey> keys = new ArrayList<>();
+        if (!Files.isDirectory(directory)) {
+            return keys;
+        }
+        try (var entries = Files.newDirectoryStream(directory, Files::isRegularFile)) {
+            for (Path entry : entries) {
+                List<String> segments = new ArrayList<>(folder.segments());
+                segments.add(entry.getFileName().toString());
+                keys.add(new CacheKey(segments));
+            }
+        }
+        return keys;
     }
 
     /**

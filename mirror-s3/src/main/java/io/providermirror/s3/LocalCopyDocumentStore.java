@@ -8,6 +8,7 @@ import io.providermirror.cache.StoreUnavailableException;
 import io.providermirror.cache.StoredDocument;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -63,6 +64,14 @@ public final class LocalCopyDocumentStore implements DocumentStore {
             keepCopy(key, found.get());
         }
         return found;
+    }
+
+    /** The bucket's list: the local copies name only what this instance wrote or read, not the fleet's documents. */
+    @Override
+    public List<CacheKey> list(CacheKey folder) throws IOException {
+        List<CacheKey> keys = bucket.list(folder);
+        answered();
+        return keys;
     }
 
     @Override

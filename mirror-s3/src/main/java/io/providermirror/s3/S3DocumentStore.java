@@ -6,6 +6,8 @@ import io.providermirror.cache.StoredDocument;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import software.amazon.awssdk.core.ResponseBytes;
@@ -59,6 +61,25 @@ public final class S3DocumentStore implements DocumentStore {
             }
         }
         return response.lastModified();
+    }
+
+    @Override
+    public List<CacheKey> list(CacheKey folder) throws IOException {
+        String prefix = bucket.documentObject(folder) + "/";
+        List<CacheKey> keys = new ArrayList<>();
+        for (var object : bucket.list(prefix)) {
+            String name = object.key().substring(prefix.length());
+            if (!name.isEmpty() && !name.contains("/")) {
+                List<String> segments = new ArrayList<>(folder.segments());
+                segments.add(name);
+                try {
+                    keys.add(new CacheKey(segments));
+                } catch (IllegalArgumentException e) {
+                    // an object written by something else, under a name no document has
+                }
+            }
+        }
+        return keys;
     }
 
     @Override

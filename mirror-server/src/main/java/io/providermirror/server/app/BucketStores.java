@@ -83,6 +83,25 @@ record BucketStores(
                 config.prefix());
     }
 
+    /**
+     * The bucket alone, checked to answer, for a command that only reads its documents beside running instances: no
+     * local tier, no local copies, nothing in the cache directory.
+     */
+    static S3Bucket bucketOnly(S3Config config) throws IOException {
+        S3Settings settings = settings(config);
+        S3Bucket bucket = new S3Bucket(
+                S3Bucket.client(settings, DefaultCredentialsProvider.builder().build()),
+                settings,
+                RemoteStoreListener.NONE);
+        try {
+            check(bucket, config);
+        } catch (IOException | RuntimeException e) {
+            bucket.close();
+            throw e;
+        }
+        return bucket;
+    }
+
     /** {@code --verify-cache}: every archive in the bucket read and checked against its recorded size and sha256. */
     FileBlobStore.VerificationReport verifyBucket() throws IOException {
         return blobs.verifyAll();
@@ -95,13 +114,18 @@ record BucketStores(
     }
 
     /**
-     * The fill leases of this instance in the bucket, held as {@code <hostname>-<pid>-<random>} so that a lease
-     * names the instance (the pod, in Kubernetes) that holds it; probes the bucket's conditional writes first.
+     * A name for this instance among those sharing the bucket, {@code <hostname>-<pid>-<random>}, so that what it
+     * writes (its fill leases, its inventory shard) names the instance (the pod, in Kubernetes) it comes from.
      */
-    io.providermirror.cache.FillLeases fillLeases(java.time.Duration duration, Clock clock) throws IOException {
+    static String instanceName() {
         String host = System.getenv().getOrDefault("HOSTNAME", "mirror").replaceAll("[^A-Za-z0-9._-]", "_");
-        String holder = host + "-" + ProcessHandle.current().pid() + "-"
+        return host + "-" + ProcessHandle.current().pid() + "-"
                 + java.util.UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /** The fill leases of this instance in the bucket, held as {@code holder}; probes conditional writes first. */
+    io.providermirror.cache.FillLeases fillLeases(java.time.Duration duration, Clock clock, String holder)
+            throws IOException {
         return io.providermirror.cache.ConditionalFillLeases.open(
                 new io.providermirror.s3.S3LeaseObjects(bucket), holder, duration, clock);
     }

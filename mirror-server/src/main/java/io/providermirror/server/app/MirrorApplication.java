@@ -206,7 +206,10 @@ public final class MirrorApplication implements AutoCloseable {
                                             config.operator().maxBundleSize().bytes()),
                                     reports)
                             : OperatorApi.OFF,
-                    core.log());
+                    core.log(),
+                    core.inventory());
+            statusPage.inventory(core.inventory());
+            core.inventory().start(config.inventory().flushInterval());
             MirrorServer server = MirrorServer.bind(
                     new MirrorServer.Listener(
                             config.server().host(), config.server().port(), identity, "server"),

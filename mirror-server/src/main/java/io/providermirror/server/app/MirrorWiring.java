@@ -16,6 +16,7 @@ import io.providermirror.server.core.RememberedFailures;
 import io.providermirror.server.face.mirror.NetworkMirrorFace;
 import io.providermirror.server.face.modules.ModuleMirror;
 import io.providermirror.server.face.providers.ProviderRegistryFace;
+import io.providermirror.server.inventory.UsageInventory;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.metrics.StoreMeters;
 import io.providermirror.server.providers.ProviderMirror;
@@ -70,6 +71,7 @@ public final class MirrorWiring implements AutoCloseable {
     private final MirrorLog log;
 
     private final io.providermirror.server.purge.CachePurge purge;
+    private final UsageInventory inventory;
 
     /** What the wiring holds and closing it releases: the cache directory's lock, the pools, the bucket's stores. */
     private record Held(Path cacheDirectory, CacheLock lock, MirrorPools pools, BucketStores bucketStores) {}
@@ -84,7 +86,8 @@ public final class MirrorWiring implements AutoCloseable {
             MirrorMetrics metrics,
             OriginRules rules,
             Clock clock,
-            MirrorLog log) {
+            MirrorLog log,
+            UsageInventory inventory) {
         this.log = log;
         this.clock = clock;
         this.http = origin.http();
@@ -95,6 +98,7 @@ public final class MirrorWiring implements AutoCloseable {
         this.cacheDirectory = held.cacheDirectory();
         this.lock = held.lock();
         this.pools = held.pools();
+        this.inventory = inventory;
         this.blobs = stores.blobs();
         this.documents = stores.documents();
         this.providers = providers;
@@ -182,6 +186,9 @@ public final class MirrorWiring implements AutoCloseable {
             BlobStore blobs = storeView.apply(bucketStores != null ? bucketStores.blobs() : files);
             DocumentStore documents =
                     bucketStores != null ? bucketStores.documents() : new FileDocumentStore(cacheDirectory, clock);
+            String instance = bucketStores == null ? "local" : BucketStores.instanceName(); // as fill leases name it
+            UsageInventory inventory = new UsageInventory(
+                    documents, instance, clock, config.inventory().maxItems());
             log = MirrorLog.open(cacheDirectory, config.server().publicUrl(), documents, clock);
             OriginRules rules = new OriginRules(config.upstream().hosts());
             KeyIdPins.warn(config.upstream().hosts().keySet(), rules);
@@ -189,7 +196,7 @@ public final class MirrorWiring implements AutoCloseable {
             // instances"); on its own directory, an instance's FillRegistry is enough.
             io.providermirror.cache.FillLeases fillLeases = bucketStores == null
                     ? io.providermirror.cache.FillLeases.local()
-                    : bucketStores.fillLeases(config.cache().s3().fillLeaseDuration(), clock);
+                    : bucketStores.fillLeases(config.cache().s3().fillLeaseDuration(), clock, instance);
             ProviderMirror.Settings settings = ProviderWiring.settings(config);
             // One set of places, leases and bounds for everything fetched from origins: provider archives, module
             // archives and git trees, on the one fill pool (as many threads as places, so none queues).
@@ -250,7 +257,8 @@ public final class MirrorWiring implements AutoCloseable {
                     metrics,
                     rules,
                     clock,
-                    log);
+                    log,
+                    inventory);
         } catch (IOException | RuntimeException e) {
             if (log != null) {
                 log.close();
@@ -367,6 +375,11 @@ public final class MirrorWiring implements AutoCloseable {
         return bucketStores == null ? java.util.Optional.empty() : java.util.Optional.of(bucketStores::probe);
     }
 
+    /** Which provider versions and module versions clients requested, when and how often. */
+    public UsageInventory inventory() {
+        return inventory;
+    }
+
     /** For blocking work: disk, rendering. */
     public ExecutorService executor() {
         return pools.io();
@@ -389,6 +402,7 @@ public final class MirrorWiring implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         http.close();
+        inventory.close(); // its last counts, while the bucket's stores are open
         log.close(); // after the pools: work still running may record a decision
         if (bucketStores != null) {
             bucketStores.close();

@@ -84,11 +84,21 @@ public final class Main implements Callable<Integer> {
             ModulesCommand.class,
             PurgeCommand.class,
             RetentionCommand.class,
-            LogCommand.class);
+            LogCommand.class,
+            InventoryCommand.class);
 
     /** The names of every command, the ones of {@link #COMMANDS} and the methods below (MainTest checks). */
-    static final Set<String> COMMAND_NAMES =
-            Set.of("warm", "export", "import", "modules", "purge", "retention", "log", "hash-token", "healthcheck");
+    static final Set<String> COMMAND_NAMES = Set.of(
+            "warm",
+            "export",
+            "import",
+            "modules",
+            "purge",
+            "retention",
+            "log",
+            "inventory",
+            "hash-token",
+            "healthcheck");
 
     /**
      * The command line. Picocli reads every command's annotations and fields when it is added, a tenth of a

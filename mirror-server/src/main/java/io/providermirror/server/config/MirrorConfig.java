@@ -13,7 +13,8 @@ public record MirrorConfig(
         PolicyConfig policy,
         AuthConfig auth,
         ModulesConfig modules,
-        OperatorConfig operator) {
+        OperatorConfig operator,
+        InventoryConfig inventory) {
 
     public MirrorConfig {
         server = server == null
@@ -25,6 +26,7 @@ public record MirrorConfig(
         auth = auth == null ? new AuthConfig(null, null, null, null, null) : auth;
         modules = modules == null ? ModulesConfig.defaults() : modules;
         operator = operator == null ? new OperatorConfig(null, null, null) : operator;
+        inventory = inventory == null ? new InventoryConfig(null, null) : inventory;
         cache = cache == null ? new CacheConfig(null, null, null, null, null, null, null, null) : cache;
         upstream = upstream == null
                 ? new UpstreamConfig(
@@ -34,6 +36,6 @@ public record MirrorConfig(
 
     /** The configuration with every default. */
     public static MirrorConfig defaults() {
-        return new MirrorConfig(null, null, null, null, null, null, null, null, null);
+        return new MirrorConfig(null, null, null, null, null, null, null, null, null, null);
     }
 }

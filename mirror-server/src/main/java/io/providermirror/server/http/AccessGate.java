@@ -17,6 +17,9 @@ import java.util.Optional;
  */
 final class AccessGate {
 
+    /** The client name of a request that carries no name. */
+    static final String ANONYMOUS = "anonymous";
+
     private final MirrorAuth auth;
     private final boolean managementOnly;
     private final StatusLogin login;

@@ -13,6 +13,7 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.providermirror.server.access.Client;
 import io.providermirror.server.core.RenderedDocument;
+import io.providermirror.server.inventory.UsageItem;
 import io.providermirror.server.providers.ProviderMirror;
 import io.providermirror.server.status.Operations;
 import java.io.IOException;
@@ -178,7 +179,13 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
             whenDone(
                     exchange,
                     () -> mirror.archive(archive.address(), archive.version(), archive.platform()),
-                    (e, source) -> ArchiveResponse.send(e, source, services.metrics()));
+                    (e, source) -> {
+                        InventoryRecording.requested(
+                                services.inventory(),
+                                e,
+                                UsageItem.provider(archive.address(), archive.version(), archive.platform()));
+                        ArchiveResponse.send(e, source, services.metrics());
+                    });
         } else if (route instanceof Route.ModuleVersions versions) {
             whenDone(exchange, () -> services.modules().versions(versions.address()), MirrorHttpHandler::sendDocument);
         } else if (route instanceof Route.ModuleDownload download) {
@@ -193,7 +200,11 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
             whenDone(
                     exchange,
                     () -> services.modules().archive(archive.address(), archive.version(), archive.extension()),
-                    (e, source) -> ArchiveResponse.send(e, source, services.metrics()));
+                    (e, source) -> {
+                        InventoryRecording.requested(
+                                services.inventory(), e, UsageItem.module(archive.address(), archive.version()));
+                        ArchiveResponse.send(e, source, services.metrics());
+                    });
         } else if (route instanceof Route.RegistryDiscovery discovery) {
             exchange.ctx()
                     .writeAndFlush(RegistryDiscovery.response(

@@ -2,12 +2,13 @@ package io.providermirror.server.http;
 
 import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.ProviderVersion;
+import io.providermirror.server.inventory.InventoryQuery;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * What the operator API does, beside the running mirror's stores: what {@code import} and {@code modules accept}
- * do on a stopped one. Each answer is the JSON document the API returns; a refusal completes exceptionally with
+ * What the operator API does, beside the running mirror's stores: what {@code import}, {@code modules accept} and
+ * {@code inventory} do on a stopped one. Each answer is the JSON document the API returns; a refusal completes exceptionally with
  * {@link Refused}.
  */
 public interface OperatorActions {
@@ -35,6 +36,9 @@ public interface OperatorActions {
 
     /** Purges a module version (its pin too); a 404 when the cache holds nothing of it. */
     CompletableFuture<byte[]> purgeModule(ModuleAddress address, ProviderVersion version);
+
+    /** The fleet's usage inventory, the items {@code query} selects, as {@code GET /api/v1/inventory} answers it. */
+    CompletableFuture<byte[]> inventory(InventoryQuery query);
 
     /** A request the operator API refuses (a bundle that does not verify, a version without a pin): 4xx and why. */
     final class Refused extends RuntimeException {

@@ -36,6 +36,8 @@ final class OperatorAnswers {
             return "operator_description";
         } else if (route instanceof OperatorRoutes.Clients) {
             return "operator_clients";
+        } else if (route instanceof OperatorRoutes.Inventory) {
+            return "operator_inventory";
         } else if (route instanceof OperatorRoutes.PurgeProvider || route instanceof OperatorRoutes.PurgeModule) {
             return "operator_purge";
         }
@@ -49,6 +51,8 @@ final class OperatorAnswers {
             return api.actions().acceptModule(accept.address(), accept.version());
         } else if (route instanceof OperatorRoutes.PurgeProvider purge) {
             return api.actions().purgeProvider(purge.address(), purge.version(), purge.platforms());
+        } else if (route instanceof OperatorRoutes.Inventory inventory) {
+            return api.actions().inventory(inventory.query());
         } else if (route instanceof OperatorRoutes.PurgeModule purge) {
             return api.actions().purgeModule(purge.address(), purge.version());
         } else if (route instanceof OperatorRoutes.Status) {

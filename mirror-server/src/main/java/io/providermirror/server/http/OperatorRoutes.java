@@ -6,6 +6,7 @@ import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
+import io.providermirror.server.inventory.InventoryQuery;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -32,6 +33,8 @@ final class OperatorRoutes {
 
     /** The OpenAPI description of this API, in the jar. */
     static final String DESCRIPTION_RESOURCE = "/io/providermirror/server/http/openapi.yaml";
+
+    static final String INVENTORY = PREFIX + "inventory";
 
     /** What an operator request asks for. */
     sealed interface OperatorRoute {}
@@ -60,6 +63,9 @@ final class OperatorRoutes {
 
     /** {@code GET /api/v1/openapi.yaml}: this API's OpenAPI description. */
     record Description() implements OperatorRoute {}
+
+    /** {@code GET /api/v1/inventory}: the usage inventory, the items {@code query} selects. */
+    record Inventory(InventoryQuery query) implements OperatorRoute {}
 
     /** A path or method the API does not answer: the status and why. */
     record Invalid(int status, String message) implements OperatorRoute {}
@@ -122,6 +128,7 @@ final class OperatorRoutes {
                     PREFIX + "status/providers/{hostname}/{namespace}/{type}",
                     (parameters, query) -> providerStatus(parameters)),
             new Template(HttpMethod.GET, PREFIX + "clients", (parameters, query) -> new Clients()),
+            new Template(HttpMethod.GET, INVENTORY, (parameters, query) -> inventory(query)),
             new Template(HttpMethod.GET, PREFIX + "openapi.yaml", (parameters, query) -> new Description()));
 
     private static final String SHAPE = "expected "
@@ -201,6 +208,14 @@ final class OperatorRoutes {
                     "malformed module version '" + segments.get(4) + "': expected a semantic version such as 1.2.0");
         }
         return route.apply(address, version.get());
+    }
+
+    private static OperatorRoute inventory(Map<String, List<String>> query) {
+        try {
+            return new Inventory(InventoryQuery.parse(query));
+        } catch (IllegalArgumentException e) {
+            return new Invalid(400, "malformed inventory query: " + e.getMessage());
+        }
     }
 
     private static OperatorRoute purgeProvider(List<String> segments, Map<String, List<String>> query) {

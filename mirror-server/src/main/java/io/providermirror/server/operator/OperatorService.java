@@ -9,6 +9,8 @@ import io.providermirror.server.bundle.BundleCounts;
 import io.providermirror.server.bundle.BundleImporter;
 import io.providermirror.server.core.ModulePin;
 import io.providermirror.server.http.OperatorActions;
+import io.providermirror.server.inventory.InventoryAnswer;
+import io.providermirror.server.inventory.InventoryQuery;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -172,6 +174,20 @@ public final class OperatorService implements OperatorActions {
                     }
                     LOG.info("operator API: {}", report.summary());
                     return json(report.toJson());
+                },
+                core.executor());
+    }
+
+    @Override
+    public CompletableFuture<byte[]> inventory(InventoryQuery query) {
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        return InventoryAnswer.json(
+                                query.select(core.inventory().fleet()));
+                    } catch (IOException e) {
+                        throw new CompletionException(e);
+                    }
                 },
                 core.executor());
     }

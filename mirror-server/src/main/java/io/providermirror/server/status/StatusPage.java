@@ -2,6 +2,7 @@ package io.providermirror.server.status;
 
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.server.access.ClientSightings;
+import io.providermirror.server.inventory.UsageInventory;
 import io.providermirror.server.report.MirrorStatus;
 import io.providermirror.server.report.PolicyStatus;
 import io.providermirror.server.report.StatusDocuments;
@@ -43,6 +44,8 @@ public final class StatusPage {
     private final String logVerifierKey;
     private final ClientSightings clients;
     private final java.util.function.Supplier<PolicyStatus> policy;
+    /** The usage inventory whose most requested items the page lists, once set. */
+    private volatile UsageInventory inventory;
 
     /**
      * @param reports           the mirror's status, which the page renders
@@ -99,6 +102,11 @@ public final class StatusPage {
         this.ca = caPem == null ? null : GeneratedCa.of(caPem);
     }
 
+    /** Lists the items {@code inventory} counted most on the page. */
+    public void inventory(UsageInventory inventory) {
+        this.inventory = inventory;
+    }
+
     /** The CA certificate clients must trust (PEM), when the mirror generated its own; served at {@code /ca.pem}. */
     public Optional<byte[]> caCertificate() {
         return ca == null ? Optional.empty() : Optional.of(ca.pem());
@@ -143,6 +151,10 @@ public final class StatusPage {
         origins.render(html, status);
         providerTable(html, status.providers());
         modules.renderCached(html, status.modules());
+        UsageInventory counted = inventory;
+        if (counted != null) {
+            InventorySection.render(html, counted, page);
+        }
         PageHtml.foot(html, SCRIPT);
         return html.toString().getBytes(StandardCharsets.UTF_8);
     }

@@ -48,6 +48,7 @@ final class MainTest {
                         "purge",
                         "retention",
                         "log",
+                        "inventory",
                         "hash-token",
                         "healthcheck");
         assertThat(Main.COMMAND_NAMES)

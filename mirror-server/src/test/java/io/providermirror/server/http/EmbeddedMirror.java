@@ -115,7 +115,8 @@ final class EmbeddedMirror implements AutoCloseable {
                 core.networkMirror(),
                 core.registry(),
                 OperatorApi.OFF,
-                null);
+                null,
+                core.inventory());
         return new EmbeddedMirror(origin, core, registry, services);
     }
 

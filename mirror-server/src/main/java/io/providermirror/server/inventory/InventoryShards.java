@@ -1,0 +1,132 @@
+package io.providermirror.server.inventory;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.providermirror.cache.CacheKey;
+import io.providermirror.cache.DocumentStore;
+import io.providermirror.cache.StoredDocument;
+import io.providermirror.model.ProviderVersion;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The inventory's documents: one shard per instance, {@code _inventory/<instance>.json} in the cache's document
+ * store (the bucket's, for a fleet), written only by its instance; readers merge them all. A shard holds its
+ * instance's counts since the shard began, so merging adds shards without counting a request twice.
+ */
+public final class InventoryShards {
+
+    /** The folder of the shards (no origin host has a {@code _}, so no provider's documents are there). */
+    public static final CacheKey FOLDER = CacheKey.of("_inventory");
+
+    private static final Logger LOG = LoggerFactory.getLogger(InventoryShards.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String SUFFIX = ".json";
+
+    private InventoryShards() {}
+
+    /** The key of the shard of {@code instance}. */
+    static CacheKey key(String instance) {
+        return CacheKey.of(FOLDER.segments().get(0), instance + SUFFIX);
+    }
+
+    /** Writes {@code usage} as the shard of {@code instance}. */
+    static void write(DocumentStore documents, String instance, Map<UsageItem, Usage> usage) throws IOException {
+        ObjectNode shard = JSON.createObjectNode();
+        shard.put("instance", instance);
+        ArrayNode items = shard.putArray("items");
+        usage.forEach((item, counted) -> {
+            ObjectNode node = items.addObject();
+            node.put("kind", item.kind().label());
+            node.put("address", item.address());
+            node.put("version", item.version().toString());
+            node.put("platform", item.platform());
+            node.put("first", counted.first().toString());
+            node.put("last", counted.last().toString());
+            node.put("requests", counted.requests());
+            ObjectNode clients = node.putObject("clients");
+            counted.clients().forEach(clients::put);
+        });
+        documents.write(key(instance), JSON.writeValueAsBytes(shard));
+    }
+
+    /** The shard of {@code instance}, if it has one. */
+    static Optional<Map<UsageItem, Usage>> read(DocumentStore documents, String instance) throws IOException {
+        Optional<StoredDocument> stored = documents.read(key(instance));
+        return stored.isEmpty()
+                ? Optional.empty()
+                : Optional.of(parse(stored.get().content(), key(instance)));
+    }
+
+    /**
+     * Every shard but {@code except}'s (null: every shard), merged. A shard that cannot be read is left out and
+     * logged: one broken document does not hide the fleet's inventory.
+     */
+    public static Map<UsageItem, Usage> readAll(DocumentStore documents, String except) throws IOException {
+        Map<UsageItem, Usage> merged = new HashMap<>();
+        for (CacheKey key : documents.list(FOLDER)) {
+            String name = key.segments().get(key.segments().size() - 1);
+            if (!name.endsWith(SUFFIX) || name.equals(except + SUFFIX)) {
+                continue;
+            }
+            Optional<StoredDocument> stored = documents.read(key);
+            if (stored.isPresent()) {
+                merge(merged, parse(stored.get().content(), key));
+            }
+        }
+        return merged;
+    }
+
+    /** Adds {@code more} into {@code into}. */
+    static void merge(Map<UsageItem, Usage> into, Map<UsageItem, Usage> more) {
+        more.forEach((item, usage) -> into.merge(item, usage, Usage::plus));
+    }
+
+    private static Map<UsageItem, Usage> parse(byte[] content, CacheKey key) {
+        Map<UsageItem, Usage> usage = new LinkedHashMap<>();
+        JsonNode items;
+        try {
+            items = JSON.readTree(content).path("items");
+        } catch (IOException e) {
+            LOG.warn("the inventory shard {} is not JSON and is left out: {}", key, e.getMessage());
+            return usage;
+        }
+        int skipped = 0;
+        for (JsonNode node : items) {
+            try {
+                UsageItem item = new UsageItem(
+                        UsageItem.Kind.of(node.path("kind").asText()),
+                        node.path("address").asText(),
+                        ProviderVersion.parse(node.path("version").asText())
+                                .orElseThrow(() -> new IllegalArgumentException("version")),
+                        node.path("platform").asText());
+                Map<String, Long> clients = new LinkedHashMap<>();
+                for (Map.Entry<String, JsonNode> client : node.path("clients").properties()) {
+                    clients.put(client.getKey(), client.getValue().asLong());
+                }
+                usage.merge(
+                        item,
+                        new Usage(
+                                Instant.parse(node.path("first").asText()),
+                                Instant.parse(node.path("last").asText()),
+                                node.path("requests").asLong(),
+                                Usage.bounded(clients)),
+                        Usage::plus);
+            } catch (RuntimeException e) {
+                skipped++;
+            }
+        }
+        if (skipped > 0) {
+            LOG.warn("left out {} malformed entries of the inventory shard {}", skipped, key);
+        }
+        return usage;
+    }
+}

@@ -1,0 +1,191 @@
+package io.providermirror.server.inventory;
+
+import io.providermirror.cache.DocumentStore;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * This instance's usage inventory: {@link #record} counts a request in memory (no I/O, at the time of the
+ * mirror's clock), bounded to {@code maxItems} items; {@link #flush} writes the counts as this instance's shard
+ * ({@link InventoryShards}) and reads the other instances' shards. {@link #fleet} answers for every instance
+ * sharing the store, reading their shards now; {@link #recent} without I/O, with the others as of the last flush.
+ */
+public final class UsageInventory implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(UsageInventory.class);
+
+    private final DocumentStore documents;
+    private final String instance;
+    private final Clock clock;
+    private final int maxItems;
+    private final ConcurrentHashMap<UsageItem, Tally> tallies = new ConcurrentHashMap<>();
+    private final AtomicBoolean changed = new AtomicBoolean();
+    private final AtomicLong dropped = new AtomicLong();
+    /** The other instances' shards, merged, as read last. */
+    private volatile Map<UsageItem, Usage> others = Map.of();
+
+    private ScheduledExecutorService flusher;
+
+    /** One item's counts, changed under its own lock. */
+    private static final class Tally {
+        private Usage usage;
+
+        Tally(Usage usage) {
+            this.usage = usage;
+        }
+
+        synchronized void add(Instant at, String client) {
+            usage = usage == null ? Usage.once(at, client) : usage.plus(Usage.once(at, client));
+        }
+
+        synchronized Usage usage() {
+            return usage;
+        }
+    }
+
+    /**
+     * This instance's inventory over {@code documents}, continuing the shard {@code instance} left there (a mirror
+     * on its own directory keeps one shard across restarts).
+     *
+     * @param instance this instance's name among those sharing the store: its shard's name
+     * @param maxItems how many items memory holds; requests of further items are not counted (and say so)
+     */
+    public UsageInventory(DocumentStore documents, String instance, Clock clock, int maxItems) {
+        if (maxItems < 1) {
+            throw new IllegalArgumentException("maxItems: " + maxItems + " (expected: > 0)");
+        }
+        this.documents = documents;
+        this.instance = instance;
+        this.clock = clock;
+        this.maxItems = maxItems;
+        try {
+            InventoryShards.read(documents, instance)
+                    .ifPresent(kept -> kept.forEach((item, usage) -> tallies.put(item, new Tally(usage))));
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("cannot read this instance's inventory shard; it starts empty: {}", e.toString());
+        }
+    }
+
+    /** Counts a request for {@code item} by {@code client}, now. Memory only: cheap enough for every request. */
+    public void record(UsageItem item, String client) {
+        Tally tally = tallies.get(item);
+        if (tally == null) {
+            if (tallies.size() >= maxItems) {
+                if (dropped.getAndIncrement() == 0) {
+                    LOG.warn(
+                            "the usage inventory holds {} items (inventory.maxItems); requests of further items are "
+                                    + "not counted",
+                            maxItems);
+                }
+                return;
+            }
+            tally = tallies.computeIfAbsent(item, key -> new Tally(null));
+        }
+        tally.add(clock.instant(), client);
+        changed.set(true);
+    }
+
+    /** Requests not counted because memory held {@code maxItems} items already. */
+    public long dropped() {
+        return dropped.get();
+    }
+
+    /** This instance's counts. */
+    public Map<UsageItem, Usage> local() {
+        Map<UsageItem, Usage> copy = new HashMap<>();
+        tallies.forEach((item, tally) -> {
+            Usage usage = tally.usage();
+            if (usage != null) {
+                copy.put(item, usage);
+            }
+        });
+        return copy;
+    }
+
+    /** Writes this instance's shard when something was counted since the last write, and reads the others'. */
+    public void flush() throws IOException {
+        if (changed.getAndSet(false)) {
+            try {
+                InventoryShards.write(documents, instance, local());
+            } catch (IOException | RuntimeException e) {
+                changed.set(true);
+                throw e;
+            }
+        }
+        others = InventoryShards.readAll(documents, instance);
+    }
+
+    /** The fleet's inventory now: this instance's counts and every other shard, read now. */
+    public Map<UsageItem, Usage> fleet() throws IOException {
+        others = InventoryShards.readAll(documents, instance);
+        return recent();
+    }
+
+    /** The fleet's inventory without I/O: this instance's counts now, the others' as of the last read. */
+    public Map<UsageItem, Usage> recent() {
+        Map<UsageItem, Usage> merged = new HashMap<>(others);
+        InventoryShards.merge(merged, local());
+        return merged;
+    }
+
+    /**
+     * When a client last requested {@code item} anywhere in the fleet (as of the last read of the other shards), or
+     * empty when none did: what a retention rule asks before removing something.
+     */
+    public Optional<Instant> lastRequested(UsageItem item) {
+        Tally tally = tallies.get(item);
+        Usage mine = tally == null ? null : tally.usage();
+        Usage theirs = others.get(item);
+        if (mine == null || theirs == null) {
+            return Optional.ofNullable(mine != null ? mine : theirs).map(Usage::last);
+        }
+        return Optional.of(mine.last().isAfter(theirs.last()) ? mine.last() : theirs.last());
+    }
+
+    /** Flushes every {@code interval} on a thread of its own until closed. */
+    public synchronized void start(Duration interval) {
+        if (flusher != null) {
+            return;
+        }
+        flusher = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "mirror-inventory");
+            thread.setDaemon(true);
+            return thread;
+        });
+        long millis = Math.max(1, interval.toMillis());
+        flusher.scheduleWithFixedDelay(this::flushQuietly, millis, millis, TimeUnit.MILLISECONDS);
+    }
+
+    private void flushQuietly() {
+        try {
+            flush();
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("cannot write the usage inventory's shard (kept in memory, tried again later): {}", e.toString());
+        }
+    }
+
+    /** Stops the periodic flush and writes what was counted since the last one. */
+    @Override
+    public synchronized void close() {
+        if (flusher != null) {
+            flusher.shutdownNow();
+            flusher = null;
+        }
+        if (changed.get()) {
+            flushQuietly();
+        }
+    }
+}
