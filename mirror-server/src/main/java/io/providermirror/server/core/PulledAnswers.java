@@ -227,14 +227,15 @@ public final class PulledAnswers<K, V> {
      * was pulled stays as it was); never loads.
      */
     public void replaceIfPresent(K key, UnaryOperator<V> change) {
-        CompletableFuture<Held<V>> present = memory.getIfPresent(key);
-        if (present != null && present.isDone() && !present.isCompletedExceptionally()) {
+        // One atomic step: an answer forgotten meanwhile (a purge) is not put back.
+        memory.asMap().computeIfPresent(key, (k, present) -> {
+            if (!present.isDone() || present.isCompletedExceptionally()) {
+                return present;
+            }
             Pulled<V> known = present.join().pulled();
-            memory.put(
-                    key,
-                    CompletableFuture.completedFuture(
-                            new Held<>(new Pulled<>(change.apply(known.value()), known.fetchedAt()), false)));
-        }
+            return CompletableFuture.completedFuture(
+                    new Held<>(new Pulled<>(change.apply(known.value()), known.fetchedAt()), false));
+        });
     }
 
     private Pulled<V> pull(K key) {

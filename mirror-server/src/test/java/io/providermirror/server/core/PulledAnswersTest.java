@@ -283,6 +283,38 @@ final class PulledAnswersTest {
     }
 
     @Test
+    void anAnswerForgottenWhileItIsBeingReplacedStaysForgotten() throws Exception {
+        PulledAnswers<String, String> answers = builder().immutable().build();
+        answers.get("release").join();
+        CountDownLatch changing = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Thread replacing = new Thread(() -> answers.replaceIfPresent("release", value -> {
+            changing.countDown();
+            try {
+                release.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return value + "+h1";
+        }));
+        replacing.start();
+        changing.await(60, TimeUnit.SECONDS);
+        // A purge forgets the answer while the h1: hashes of the one it replaces are being added.
+        Thread forgetting = new Thread(() -> answers.forget("release"));
+        forgetting.start();
+        await().until(() -> forgetting.getState() == Thread.State.BLOCKED
+                || forgetting.getState() == Thread.State.WAITING
+                || forgetting.getState() == Thread.State.TERMINATED);
+        release.countDown();
+        replacing.join(60_000);
+        forgetting.join(60_000);
+
+        assertThat(answers.inMemory("release"))
+                .as("the forgotten answer is not put back")
+                .isEmpty();
+    }
+
+    @Test
     void aPullWaitingForAnotherAnswerHoldsNoExecutorThread() {
         ExecutorService one = Executors.newSingleThreadExecutor();
         try {
