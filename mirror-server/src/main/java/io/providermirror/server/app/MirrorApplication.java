@@ -238,29 +238,7 @@ public final class MirrorApplication implements AutoCloseable {
             if (!config.upstream().offline()) {
                 recheck.start();
             }
-            if (config.cache().s3() != null) {
-                // Instances sharing the bucket drop what they hold of each other's purges within a version list's
-                // freshness (at most 30 s, at least 1 s), as they see each other's released module pins.
-                Duration ttl = config.cache().indexTtl();
-                new io.providermirror.server.purge.PurgeFollower(
-                                core.purge(),
-                                core.executor(),
-                                ttl.compareTo(Duration.ofSeconds(30)) > 0
-                                        ? Duration.ofSeconds(30)
-                                        : ttl.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : ttl)
-                        .start();
-            }
-            if (config.cache().retention().enabled()) {
-                new io.providermirror.server.purge.RetentionSchedule(
-                                new io.providermirror.server.purge.Retention(
-                                        core.blobs(),
-                                        core.purge(),
-                                        config.cache().retention().unusedFor(),
-                                        clock),
-                                core.executor(),
-                                config.cache().retention().interval())
-                        .start();
-            }
+            CacheUpkeep.start(config, core, clock);
             return new MirrorApplication(
                     server,
                     core,

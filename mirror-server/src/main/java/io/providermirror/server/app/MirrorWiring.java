@@ -29,7 +29,6 @@ import io.providermirror.upstream.ParentMirrorClient;
 import io.providermirror.upstream.RegistryClient;
 import io.providermirror.upstream.ServiceDiscovery;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Set;
@@ -161,9 +160,7 @@ public final class MirrorWiring implements AutoCloseable {
                     .map(io.providermirror.server.access.Client::name)
                     .toList());
             http = ConfiguredOriginClient.open(config, trust, origins, metrics);
-            long maxBytes = config.cache().maxSize() == null
-                    ? Long.MAX_VALUE
-                    : config.cache().maxSize().bytes();
+            long maxBytes = CacheBounds.maxBytes(config);
             // With cache.s3 the bucket is the cache of record; the directory holds its local tier.
             bucketStores = config.cache().s3() == null
                     ? null
@@ -171,16 +168,19 @@ public final class MirrorWiring implements AutoCloseable {
                             config.cache().s3(),
                             cacheDirectory,
                             maxBytes,
-                            minFreeBytes(config, cacheDirectory),
+                            CacheBounds.minFreeBytes(config, cacheDirectory),
                             clock,
                             new StoreMeters(registry));
             FileBlobStore files = bucketStores != null
                     ? bucketStores.tier()
-                    : new FileBlobStore(cacheDirectory, clock, maxBytes, minFreeBytes(config, cacheDirectory));
+                    : new FileBlobStore(
+                            cacheDirectory, clock, maxBytes, CacheBounds.minFreeBytes(config, cacheDirectory));
             if (verifyCache) {
-                verify("cached archives", files.verifyAll());
+                CacheBounds.verified("cached archives", files.verifyAll());
                 if (bucketStores != null) {
-                    verify("archives in S3 bucket '" + bucketStores.bucket().name() + "'", bucketStores.verifyBucket());
+                    CacheBounds.verified(
+                            "archives in S3 bucket '" + bucketStores.bucket().name() + "'",
+                            bucketStores.verifyBucket());
                 }
             }
             BlobStore blobs = storeView.apply(bucketStores != null ? bucketStores.blobs() : files);
@@ -273,27 +273,6 @@ public final class MirrorWiring implements AutoCloseable {
             lock.close();
             throw e;
         }
-    }
-
-    private static void verify(String what, FileBlobStore.VerificationReport report) {
-        LOG.info(
-                "--verify-cache: hashed {} {}; removed {} that no longer matched{}",
-                report.checked(),
-                what,
-                report.removed().size(),
-                report.removed().isEmpty() ? "" : ": " + report.removed());
-    }
-
-    /**
-     * The free space the archive store keeps: {@code cache.minFreeSpace}, else the smaller of 1 GiB and 5% of
-     * the file system (enough for logs and the metadata written beside the archives, without reserving a
-     * large part of a small volume).
-     */
-    private static long minFreeBytes(MirrorConfig config, Path cacheDirectory) throws IOException {
-        if (config.cache().minFreeSpace() != null) {
-            return config.cache().minFreeSpace().bytes();
-        }
-        return Math.min(1L << 30, Files.getFileStore(cacheDirectory).getTotalSpace() / 20);
     }
 
     public Path cacheDirectory() {

@@ -1,0 +1,41 @@
+package io.providermirror.server.app;
+
+import io.providermirror.server.config.MirrorConfig;
+import io.providermirror.server.purge.PurgeFollower;
+import io.providermirror.server.purge.Retention;
+import io.providermirror.server.purge.RetentionSchedule;
+import java.time.Clock;
+import java.time.Duration;
+
+/** What keeps a running mirror's cache in order beside its requests: following a fleet's purges, retention. */
+final class CacheUpkeep {
+
+    private CacheUpkeep() {}
+
+    /** Starts, on {@code core}'s executor, what {@code config} asks for. */
+    static void start(MirrorConfig config, MirrorWiring core, Clock clock) {
+        if (config.cache().s3() != null) {
+            // Instances sharing the bucket drop what they hold of each other's purges within a version list's
+            // freshness (at most 30 s, at least 1 s), as they see each other's released module pins.
+            Duration ttl = config.cache().indexTtl();
+            new PurgeFollower(
+                            core.purge(),
+                            core.executor(),
+                            ttl.compareTo(Duration.ofSeconds(30)) > 0
+                                    ? Duration.ofSeconds(30)
+                                    : ttl.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : ttl)
+                    .start();
+        }
+        if (config.cache().retention().enabled()) {
+            new RetentionSchedule(
+                            new Retention(
+                                    core.blobs(),
+                                    core.purge(),
+                                    config.cache().retention().unusedFor(),
+                                    clock),
+                            core.executor(),
+                            config.cache().retention().interval())
+                    .start();
+        }
+    }
+}
