@@ -20,6 +20,9 @@
 #   bench/compare.sh                                  # 8 s warm-up, 3 x 8 s per server, scenario and CONNECTIONS (~20 min)
 #   CONNECTIONS=default bench/compare.sh              # each scenario at its crowd's connections (64 documents,
 #                                                       16 small archives, 4 large ones) instead of at 32 and 64
+#   SCENARIOS=large DURATION=30s bench/compare.sh     # 50 MB archives to 32 and 64 clients finish in seconds each:
+#                                                       rounds this long count whole requests (CPU per MB counts
+#                                                       partial ones too, so it holds for shorter rounds)
 #   RUNS=5 DURATION=10s bench/compare.sh              # more rounds, steadier medians
 #   SCENARIOS="index version" COLD_RUNS=0 bench/compare.sh   # the warm documents only
 #   SCENARIOS="" COLD_RUNS=9 BASELINE_JAR=/tmp/main.jar bench/compare.sh   # cold archives only, A/B round by round
@@ -127,7 +130,7 @@ server_pid[nginx]=$NGINX_PID
 [ "$STORE" = s3 ] && store_warm_before=$(store_requests "$MIRROR_PORT")
 : > "$work/runs.txt"
 # One line per measurement in runs.txt: <scenario>@<connections> <server> <round> <req/s> <MB/s> <p99 ms>
-# <server CPU us per request> <1-min load average as the measurement started>.
+# <server CPU us per request> <server CPU us per MB sent> <1-min load average as the measurement started>.
 # Each round takes the servers in turn, starting with the next one each round, so none is always first or last.
 keys=()
 for s in $SCENARIOS; do
@@ -261,7 +264,8 @@ label() {
     module_archive) echo "warm module archive ($(stat -c %s "$work/www/$(scenario_path module_archive)") B tar.gz)" ;;
   esac
 }
-# column KEY SERVER FIELD: the median of one field (4 req/s, 5 MB/s, 6 p99, 7 CPU us per request) over the rounds.
+# column KEY SERVER FIELD: the median of one field (4 req/s, 5 MB/s, 6 p99, 7 CPU us per request, 8 CPU us per MB)
+# over the rounds.
 column() { awk -v s="$1" -v v="$2" -v f="$3" '$1 == s && $2 == v { print $f }' "$work/runs.txt" | median; }
 # spread KEY SERVER FIELD: "<min>-<max>" of one field over the rounds.
 spread() {
@@ -294,25 +298,27 @@ operation_table() {
   echo
   [ -n "$SCENARIOS" ] && echo "Medians of $RUNS rounds of $DURATION, after $WARMUP per server and scenario not counted; ratios are the median of the rounds' (each round's, sorted, in brackets). CPU/req is the server's CPU time (user + system, every thread; nginx's master and workers summed, from /proc/<pid>/stat) over a round divided by the requests answered in it (min-max over the rounds in brackets); CPU mirror/nginx below 1 means the mirror spent less per request."
   [ -n "$SCENARIOS" ] && echo
-  [ -n "$SCENARIOS" ] && echo "| scenario | connections | mirror req/s | nginx req/s | mirror/nginx | mirror p99 ms | nginx p99 ms | p99 mirror/nginx | mirror CPU us/req | nginx CPU us/req | CPU mirror/nginx | mirror MB/s | nginx MB/s |"
-  [ -n "$SCENARIOS" ] && echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  [ -n "$SCENARIOS" ] && echo "| scenario | connections | mirror req/s | nginx req/s | mirror/nginx | mirror p99 ms | nginx p99 ms | p99 mirror/nginx | mirror CPU us/req | nginx CPU us/req | CPU mirror/nginx | CPU/MB mirror/nginx | mirror MB/s | nginx MB/s |"
+  [ -n "$SCENARIOS" ] && echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   for k in "${keys[@]}"; do
     read -r rate rounds <<< "$(ratios "$k" mirror nginx 4)"
     read -r tail tail_rounds <<< "$(ratios "$k" mirror nginx 6)"
     read -r cpu cpu_rounds <<< "$(ratios "$k" mirror nginx 7)"
-    echo "| $(label "${k%@*}") | ${k#*@} | $(column "$k" mirror 4) | $(column "$k" nginx 4) | **${rate}x** ($rounds) | $(column "$k" mirror 6) | $(column "$k" nginx 6) | **${tail}x** ($tail_rounds) | $(column "$k" mirror 7) ($(spread "$k" mirror 7)) | $(column "$k" nginx 7) ($(spread "$k" nginx 7)) | **${cpu}x** ($cpu_rounds) | $(column "$k" mirror 5) | $(column "$k" nginx 5) |"
+    read -r per_mb per_mb_rounds <<< "$(ratios "$k" mirror nginx 8)"
+    echo "| $(label "${k%@*}") | ${k#*@} | $(column "$k" mirror 4) | $(column "$k" nginx 4) | **${rate}x** ($rounds) | $(column "$k" mirror 6) | $(column "$k" nginx 6) | **${tail}x** ($tail_rounds) | $(column "$k" mirror 7) ($(spread "$k" mirror 7)) | $(column "$k" nginx 7) ($(spread "$k" nginx 7)) | **${cpu}x** ($cpu_rounds) | ${per_mb}x ($per_mb_rounds) | $(column "$k" mirror 5) | $(column "$k" nginx 5) |"
   done
   if [ -n "$BASELINE_JAR" ] && [ -n "$SCENARIOS" ]; then
     echo
     echo "A/B: $MIRROR_JAR with $MIRROR_JAVA_OPTS (mirror) against $BASELINE_JAR with $BASELINE_JAVA_OPTS (baseline), same rounds"
     echo
-    echo "| scenario | connections | mirror req/s | baseline req/s | mirror/baseline | mirror p99 ms | baseline p99 ms | p99 mirror/baseline | mirror CPU us/req | baseline CPU us/req | CPU mirror/baseline |"
-    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    echo "| scenario | connections | mirror req/s | baseline req/s | mirror/baseline | mirror p99 ms | baseline p99 ms | p99 mirror/baseline | mirror CPU us/req | baseline CPU us/req | CPU mirror/baseline | CPU/MB mirror/baseline |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
     for k in "${keys[@]}"; do
       read -r rate rounds <<< "$(ratios "$k" mirror baseline 4)"
       read -r tail tail_rounds <<< "$(ratios "$k" mirror baseline 6)"
       read -r cpu cpu_rounds <<< "$(ratios "$k" mirror baseline 7)"
-      echo "| $(label "${k%@*}") | ${k#*@} | $(column "$k" mirror 4) | $(column "$k" baseline 4) | **${rate}x** ($rounds) | $(column "$k" mirror 6) | $(column "$k" baseline 6) | ${tail}x ($tail_rounds) | $(column "$k" mirror 7) ($(spread "$k" mirror 7)) | $(column "$k" baseline 7) ($(spread "$k" baseline 7)) | **${cpu}x** ($cpu_rounds) |"
+      read -r per_mb per_mb_rounds <<< "$(ratios "$k" mirror baseline 8)"
+      echo "| $(label "${k%@*}") | ${k#*@} | $(column "$k" mirror 4) | $(column "$k" baseline 4) | **${rate}x** ($rounds) | $(column "$k" mirror 6) | $(column "$k" baseline 6) | ${tail}x ($tail_rounds) | $(column "$k" mirror 7) ($(spread "$k" mirror 7)) | $(column "$k" baseline 7) ($(spread "$k" baseline 7)) | **${cpu}x** ($cpu_rounds) | ${per_mb}x ($per_mb_rounds) |"
     done
   fi
   if [ ${#cold[@]} -gt 0 ]; then

@@ -252,9 +252,10 @@ cpu_ticks() {
   done | awk '{ n += $12 + $13 } END { printf "%d\n", n }'
 }
 
-# wrk_run URL CONNECTIONS DURATION [PID...]: prints "<req/s> <MB/s> <p99 ms> <CPU us per request>" (the last the
-# server's CPU time over the run, of the processes PID and their children, divided by the requests answered; 0
-# without PID) and fails on any 4xx/5xx or socket error. WRK_THREADS (2) wrk threads.
+# wrk_run URL CONNECTIONS DURATION [PID...]: prints "<req/s> <MB/s> <p99 ms> <CPU us per request> <CPU us per MB>"
+# (the server's CPU time over the run, of the processes PID and their children, divided by the requests answered,
+# and by the MB wrk read, partial answers included: for archives too large to finish many in a round; 0 without
+# PID) and fails on any 4xx/5xx or socket error. WRK_THREADS (2) wrk threads.
 wrk_run() {
   local url=$1 connections=$2 duration=$3 out requests bytes micros p99 non2xx socket before after
   shift 3
@@ -269,7 +270,7 @@ wrk_run() {
     exit 1
   fi
   awk -v r="$requests" -v b="$bytes" -v us="$micros" -v p="$p99" -v t="$((after - before))" -v hz="$(getconf CLK_TCK)" \
-    'BEGIN { printf "%.0f %.1f %.2f %.1f\n", r / (us / 1e6), b / (us / 1e6) / 1e6, p / 1000, (r > 0 ? t / hz * 1e6 / r : 0) }'
+    'BEGIN { printf "%.0f %.1f %.2f %.1f %.1f\n", r / (us / 1e6), b / (us / 1e6) / 1e6, p / 1000, (r > 0 ? t / hz * 1e6 / r : 0), (b > 0 ? t / hz * 1e6 / (b / 1e6) : 0) }'
 }
 
 # median: the median of the numbers on standard input, one a line.
