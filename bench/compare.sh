@@ -6,14 +6,23 @@
 # mirror's own X-Terraform-Get into an nginx location), then, per warm scenario (index.json, a version
 # document, the providers.v1 face's versions and download answers, a small and a large archive, and the module
 # registry's versions, download and .tar.gz archive): WARMUP of uncounted load on each server (long enough for C2
-# to compile the path), then RUNS rounds of DURATION on each server in turn. Reports medians over the runs,
-# the mirror/nginx ratio of each round (the median is the one that counts; rounds pair the two servers in time,
-# so load from elsewhere on the machine hits both), p99 latency, the date, the command and the load average
-# before and after (a run that started above 0.5 was measured under load). Then fetches cold archives
+# to compile the path), then, at each number of connections in CONNECTIONS (32 and 64), RUNS rounds of DURATION
+# on each server in turn (each round starting with the next server). Reports medians over the runs, the
+# mirror/nginx ratio of each round (the median is the one that counts; rounds pair the servers in time, so load
+# from elsewhere on the machine hits both), p99 latency, each server's CPU time per answered request (user +
+# system from /proc/<pid>/stat over the round, nginx's master and workers summed, divided by the requests), the
+# date, the command and the load average before and after (a run that started above 0.5 was measured under
+# load; runs.txt has the load as each measurement started). Raw results go to a fresh /tmp/provider-mirror-bench.*
+# directory (printed at the end), never into the tree. Then fetches cold archives
 # through the mirror and straight from the origin. Installs Debian's nginx and wrk when missing. Only
 # 127.0.0.1 is contacted.
 #
-#   bench/compare.sh                                  # 8 s warm-up, 3 x 8 s per server and scenario (~10 min)
+#   bench/compare.sh                                  # 8 s warm-up, 3 x 8 s per server, scenario and CONNECTIONS (~20 min)
+#   CONNECTIONS=default bench/compare.sh              # each scenario at its crowd's connections (64 documents,
+#                                                       16 small archives, 4 large ones) instead of at 32 and 64
+#   SCENARIOS=large DURATION=30s bench/compare.sh     # 50 MB archives to 32 and 64 clients finish in seconds each:
+#                                                       rounds this long count whole requests (CPU per MB counts
+#                                                       partial ones too, so it holds for shorter rounds)
 #   RUNS=5 DURATION=10s bench/compare.sh              # more rounds, steadier medians
 #   SCENARIOS="index version" COLD_RUNS=0 bench/compare.sh   # the warm documents only
 #   SCENARIOS="" COLD_RUNS=9 BASELINE_JAR=/tmp/main.jar bench/compare.sh   # cold archives only, A/B round by round
@@ -44,6 +53,8 @@ SCENARIOS=${SCENARIOS-index version face_versions face_download small large modu
 SMALL_BYTES=${SMALL_BYTES:-200000}
 LARGE_BYTES=${LARGE_BYTES:-50000000}
 COLD_RUNS=${COLD_RUNS:-5}
+# The connections every warm scenario is measured at, each in turn; "default": the scenario's own (scenario_connections).
+CONNECTIONS=${CONNECTIONS:-32 64}
 COLD_WARMUP=${COLD_WARMUP:-3}
 # 1: each cold round waits until the mirrors are done with the last one (its h1:); 0: the rounds follow at once.
 COLD_SETTLE=${COLD_SETTLE:-1}
@@ -63,6 +74,7 @@ command+="DURATION=$DURATION WARMUP=$WARMUP RUNS=$RUNS SCENARIOS=\"$SCENARIOS\" 
 command+=" MIRROR_JAVA_OPTS=\"$MIRROR_JAVA_OPTS\""
 [ -z "$BASELINE_JAR" ] || command+=" BASELINE_JAR=$BASELINE_JAR BASELINE_JAVA_OPTS=\"$BASELINE_JAVA_OPTS\""
 command+=" bench/compare.sh"
+command="CONNECTIONS=\"$CONNECTIONS\" $command"
 started=$(date -u +%Y-%m-%dT%H:%MZ)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -98,10 +110,14 @@ start_mirror "$work" mirror "$MIRROR_JAR" "$MIRROR_PORT" "$MIRROR_JAVA_OPTS"
 mirror=$STARTED_PID
 startup_ms=$STARTUP_MS
 declare -A base=([mirror]="https://127.0.0.1:$MIRROR_PORT/providers" [nginx]="https://127.0.0.1:$NGINX_PORT/providers")
+# The process whose CPU time (with its children's: nginx's workers) each measurement counts.
+declare -A server_pid=([mirror]="$mirror")
 servers=(mirror nginx)
 if [ -n "$BASELINE_JAR" ]; then
   start_mirror "$work" baseline "$BASELINE_JAR" "$BASELINE_PORT" "$BASELINE_JAVA_OPTS"
   base[baseline]="https://127.0.0.1:$BASELINE_PORT/providers"
+  server_pid[baseline]=$STARTED_PID
+  baseline_startup_ms=$STARTUP_MS
   servers+=(baseline)
 fi
 
@@ -109,18 +125,26 @@ echo "bench: warming the mirror and copying what it serves into nginx's tree"
 warm_mirror "${base[mirror]}" "$work/www"
 [ -z "$BASELINE_JAR" ] || warm_mirror "${base[baseline]}"
 start_nginx "$work" "$NGINX_PORT"
+server_pid[nginx]=$NGINX_PID
 
 [ "$STORE" = s3 ] && store_warm_before=$(store_requests "$MIRROR_PORT")
 : > "$work/runs.txt"
-# One line per measurement in runs.txt: <scenario> <server> <round> <req/s> <MB/s> <p99 ms>.
+# One line per measurement in runs.txt: <scenario>@<connections> <server> <round> <req/s> <MB/s> <p99 ms>
+# <server CPU us per request> <server CPU us per MB sent> <1-min load average as the measurement started>.
+# Each round takes the servers in turn, starting with the next one each round, so none is always first or last.
+keys=()
 for s in $SCENARIOS; do
   path=$(scenario_path "$s")
-  connections=$(scenario_connections "$s")
-  echo "bench: $s ($connections connections; $WARMUP uncounted, then $RUNS x $DURATION on each of ${servers[*]})"
-  for server in "${servers[@]}"; do wrk_run "${base[$server]%/providers}/$path" "$connections" "$WARMUP" > /dev/null; done
-  for round in $(seq 1 "$RUNS"); do
-    for server in "${servers[@]}"; do
-      echo "$s $server $round $(wrk_run "${base[$server]%/providers}/$path" "$connections" "$DURATION")" >> "$work/runs.txt"
+  echo "bench: $s ($(scenario_connections "$s") connections; $WARMUP uncounted, then $RUNS x $DURATION on each of ${servers[*]})"
+  for server in "${servers[@]}"; do wrk_run "${base[$server]%/providers}/$path" 64 "$WARMUP" > /dev/null; done
+  for connections in $(scenario_connections "$s"); do
+    keys+=("$s@$connections")
+    for round in $(seq 1 "$RUNS"); do
+      for i in "${!servers[@]}"; do
+        server=${servers[$(( (i + round - 1) % ${#servers[@]} ))]}
+        load=$(cut -d' ' -f1 /proc/loadavg)
+        echo "$s@$connections $server $round $(wrk_run "${base[$server]%/providers}/$path" "$connections" "$DURATION" ${server_pid[$server]}) $load" >> "$work/runs.txt"
+      done
     done
   done
 done
@@ -240,12 +264,17 @@ label() {
     module_archive) echo "warm module archive ($(stat -c %s "$work/www/$(scenario_path module_archive)") B tar.gz)" ;;
   esac
 }
-# column SCENARIO SERVER FIELD: the median of one field (4 req/s, 5 MB/s, 6 p99) over the rounds.
+# column KEY SERVER FIELD: the median of one field (4 req/s, 5 MB/s, 6 p99, 7 CPU us per request, 8 CPU us per MB)
+# over the rounds.
 column() { awk -v s="$1" -v v="$2" -v f="$3" '$1 == s && $2 == v { print $f }' "$work/runs.txt" | median; }
-# ratios SCENARIO A B FIELD: A/B of one field, round by round, as "<median> <each round's>".
+# spread KEY SERVER FIELD: "<min>-<max>" of one field over the rounds.
+spread() {
+  awk -v s="$1" -v v="$2" -v f="$3" '$1 == s && $2 == v { print $f }' "$work/runs.txt" | sort -g | sed -n '1p;$p' | paste -sd-
+}
+# ratios KEY A B FIELD: A/B of one field, round by round, as "<median> <each round's>".
 ratios() {
   awk -v s="$1" -v a="$2" -v b="$3" -v f="$4" '$1 == s && $2 == a { x[$3] = $f } $1 == s && $2 == b { y[$3] = $f }
-    END { for (r in x) if (r in y) printf "%.2f\n", x[r] / y[r] }' "$work/runs.txt" | sort -g > "$work/ratios"
+    END { for (r in x) if ((r in y) && y[r] > 0) printf "%.2f\n", x[r] / y[r] }' "$work/runs.txt" | sort -g > "$work/ratios"
   echo "$(median < "$work/ratios") $(paste -sd/ "$work/ratios")"
 }
 
@@ -267,25 +296,29 @@ operation_table() {
   echo "nginx:   $("$NGINX" -v 2>&1 | cut -d/ -f2), worker_processes auto, sendfile on, access log on; wrk $(wrk -v 2>&1 | head -1 | awk '{print $2}'), 2 threads"
   echo "TLS:     both with the same P-256 certificate; wrk negotiates TLS 1.3"
   echo
-  [ -n "$SCENARIOS" ] && echo "Medians of $RUNS rounds of $DURATION, after $WARMUP per server not counted; ratios are the median of the rounds' (each round's, sorted, in brackets)."
+  [ -n "$SCENARIOS" ] && echo "Medians of $RUNS rounds of $DURATION, after $WARMUP per server and scenario not counted; ratios are the median of the rounds' (each round's, sorted, in brackets). CPU/req is the server's CPU time (user + system, every thread; nginx's master and workers summed, from /proc/<pid>/stat) over a round divided by the requests answered in it (min-max over the rounds in brackets); CPU mirror/nginx below 1 means the mirror spent less per request."
   [ -n "$SCENARIOS" ] && echo
-  [ -n "$SCENARIOS" ] && echo "| scenario | connections | mirror req/s | nginx req/s | mirror/nginx | mirror p99 ms | nginx p99 ms | p99 mirror/nginx | mirror MB/s | nginx MB/s |"
-  [ -n "$SCENARIOS" ] && echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-  for s in $SCENARIOS; do
-    read -r rate rounds <<< "$(ratios "$s" mirror nginx 4)"
-    read -r tail tail_rounds <<< "$(ratios "$s" mirror nginx 6)"
-    echo "| $(label "$s") | $(scenario_connections "$s") | $(column "$s" mirror 4) | $(column "$s" nginx 4) | **${rate}x** ($rounds) | $(column "$s" mirror 6) | $(column "$s" nginx 6) | **${tail}x** ($tail_rounds) | $(column "$s" mirror 5) | $(column "$s" nginx 5) |"
+  [ -n "$SCENARIOS" ] && echo "| scenario | connections | mirror req/s | nginx req/s | mirror/nginx | mirror p99 ms | nginx p99 ms | p99 mirror/nginx | mirror CPU us/req | nginx CPU us/req | CPU mirror/nginx | CPU/MB mirror/nginx | mirror MB/s | nginx MB/s |"
+  [ -n "$SCENARIOS" ] && echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  for k in "${keys[@]}"; do
+    read -r rate rounds <<< "$(ratios "$k" mirror nginx 4)"
+    read -r tail tail_rounds <<< "$(ratios "$k" mirror nginx 6)"
+    read -r cpu cpu_rounds <<< "$(ratios "$k" mirror nginx 7)"
+    read -r per_mb per_mb_rounds <<< "$(ratios "$k" mirror nginx 8)"
+    echo "| $(label "${k%@*}") | ${k#*@} | $(column "$k" mirror 4) | $(column "$k" nginx 4) | **${rate}x** ($rounds) | $(column "$k" mirror 6) | $(column "$k" nginx 6) | **${tail}x** ($tail_rounds) | $(column "$k" mirror 7) ($(spread "$k" mirror 7)) | $(column "$k" nginx 7) ($(spread "$k" nginx 7)) | **${cpu}x** ($cpu_rounds) | ${per_mb}x ($per_mb_rounds) | $(column "$k" mirror 5) | $(column "$k" nginx 5) |"
   done
   if [ -n "$BASELINE_JAR" ] && [ -n "$SCENARIOS" ]; then
     echo
     echo "A/B: $MIRROR_JAR with $MIRROR_JAVA_OPTS (mirror) against $BASELINE_JAR with $BASELINE_JAVA_OPTS (baseline), same rounds"
     echo
-    echo "| scenario | mirror req/s | baseline req/s | mirror/baseline | mirror p99 ms | baseline p99 ms | p99 mirror/baseline |"
-    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-    for s in $SCENARIOS; do
-      read -r rate rounds <<< "$(ratios "$s" mirror baseline 4)"
-      read -r tail tail_rounds <<< "$(ratios "$s" mirror baseline 6)"
-      echo "| $(label "$s") | $(column "$s" mirror 4) | $(column "$s" baseline 4) | **${rate}x** ($rounds) | $(column "$s" mirror 6) | $(column "$s" baseline 6) | ${tail}x ($tail_rounds) |"
+    echo "| scenario | connections | mirror req/s | baseline req/s | mirror/baseline | mirror p99 ms | baseline p99 ms | p99 mirror/baseline | mirror CPU us/req | baseline CPU us/req | CPU mirror/baseline | CPU/MB mirror/baseline |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    for k in "${keys[@]}"; do
+      read -r rate rounds <<< "$(ratios "$k" mirror baseline 4)"
+      read -r tail tail_rounds <<< "$(ratios "$k" mirror baseline 6)"
+      read -r cpu cpu_rounds <<< "$(ratios "$k" mirror baseline 7)"
+      read -r per_mb per_mb_rounds <<< "$(ratios "$k" mirror baseline 8)"
+      echo "| $(label "${k%@*}") | ${k#*@} | $(column "$k" mirror 4) | $(column "$k" baseline 4) | **${rate}x** ($rounds) | $(column "$k" mirror 6) | $(column "$k" baseline 6) | ${tail}x ($tail_rounds) | $(column "$k" mirror 7) ($(spread "$k" mirror 7)) | $(column "$k" baseline 7) ($(spread "$k" baseline 7)) | **${cpu}x** ($cpu_rounds) | ${per_mb}x ($per_mb_rounds) |"
     done
   fi
   if [ ${#cold[@]} -gt 0 ]; then
@@ -344,6 +377,6 @@ operation_table() {
     echo "bucket (S3Proxy $S3_PORT): $(( (store_after - store_before) / (COLD_WARMUP + COLD_RUNS) )) store requests per cold provider (index.json, version document, archive: what one terraform init of one provider asks); $((store_before - store_warm_before)) store requests during the warm scenarios, warm-ups included (the counted rounds alone answered about $warm_requests requests)"
   fi
   echo
-  echo "mirror start-up to first answered request: $startup_ms ms; peak RSS: $((peak_rss_kib / 1024)) MiB"
+  echo "mirror start-up to first answered request: $startup_ms ms${baseline_startup_ms:+ (baseline: $baseline_startup_ms ms)}; peak RSS: $((peak_rss_kib / 1024)) MiB"
 } | tee "$work/results.md"
 echo "bench: results in $work/results.md, every round in $work/runs.txt; logs in $work"

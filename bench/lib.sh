@@ -193,7 +193,8 @@ NGINX
 }
 
 # start_nginx WORK PORT: nginx serving WORK/www over TLS with WORK's certificate (sendfile on, access log on,
-# one worker per core), until the caller's cleanup stops it (WORK/nginx/nginx.pid).
+# one worker per core), until the caller's cleanup stops it (WORK/nginx/nginx.pid); sets NGINX_PID (its master,
+# whose children are the workers).
 start_nginx() {
   local work=$1 port=$2 nginx
   nginx=$(command -v nginx || echo /usr/sbin/nginx)
@@ -225,7 +226,8 @@ http {
 }
 NGINX
   "$nginx" -p "$work/nginx" -c "$work/nginx/nginx.conf" > "$work/nginx/stdout.log" 2>&1 &
-  pids+=($!)
+  NGINX_PID=$!
+  pids+=("$NGINX_PID")
   until curl -sfk -o /dev/null "https://127.0.0.1:$port/providers/$(provider_path small)/index.json"; do sleep 0.05; done
 }
 
@@ -235,17 +237,40 @@ stop_nginx() {
   nginx_pid=$(cat "$1/nginx/nginx.pid" 2>/dev/null) && kill "$nginx_pid" 2>/dev/null || true
 }
 
-# wrk_run URL CONNECTIONS DURATION: prints "<req/s> <MB/s> <p99 ms>" and fails on any 4xx/5xx or socket error.
+# cpu_ticks PID...: the CPU time (user + system, in clock ticks) the processes PID and their children (nginx's
+# workers under its master) have used so far, summed; every thread of a process counts (/proc/<pid>/stat).
+cpu_ticks() {
+  local pid all=()
+  for pid in "$@"; do
+    all+=("$pid")
+    # shellcheck disable=SC2207
+    all+=($(pgrep -P "$pid" || true))
+  done
+  for pid in "${all[@]}"; do
+    # After "(comm) ", field 12 is utime and 13 stime.
+    sed 's/^.*) //' "/proc/$pid/stat" 2>/dev/null || true
+  done | awk '{ n += $12 + $13 } END { printf "%d\n", n }'
+}
+
+# wrk_run URL CONNECTIONS DURATION [PID...]: prints "<req/s> <MB/s> <p99 ms> <CPU us per request> <CPU us per MB>"
+# (the server's CPU time over the run, of the processes PID and their children, divided by the requests answered,
+# and by the MB wrk read, partial answers included: for archives too large to finish many in a round; 0 without
+# PID) and fails on any 4xx/5xx or socket error. WRK_THREADS (2) wrk threads.
 wrk_run() {
-  local url=$1 connections=$2 duration=$3 out requests bytes micros p99 non2xx socket
-  out=$(wrk -t2 -c"$connections" -d"$duration" --timeout 30s -s bench/report.lua "$url" | grep '^RESULT')
+  local url=$1 connections=$2 duration=$3 out requests bytes micros p99 non2xx socket before after
+  shift 3
+  before=0
+  [ $# -eq 0 ] || before=$(cpu_ticks "$@")
+  out=$(wrk -t"${WRK_THREADS:-2}" -c"$connections" -d"$duration" --timeout 30s -s bench/report.lua "$url" | grep '^RESULT')
+  after=0
+  [ $# -eq 0 ] || after=$(cpu_ticks "$@")
   read -r _ requests bytes micros p99 non2xx socket <<< "$out"
   if [ "$non2xx" -ne 0 ] || [ "$socket" -ne 0 ]; then
     echo "bench: FAILED: $url: $non2xx 4xx/5xx responses, $socket socket errors" >&2
     exit 1
   fi
-  awk -v r="$requests" -v b="$bytes" -v us="$micros" -v p="$p99" \
-    'BEGIN { printf "%.0f %.1f %.2f\n", r / (us / 1e6), b / (us / 1e6) / 1e6, p / 1000 }'
+  awk -v r="$requests" -v b="$bytes" -v us="$micros" -v p="$p99" -v t="$((after - before))" -v hz="$(getconf CLK_TCK)" \
+    'BEGIN { printf "%.0f %.1f %.2f %.1f %.1f\n", r / (us / 1e6), b / (us / 1e6) / 1e6, p / 1000, (r > 0 ? t / hz * 1e6 / r : 0), (b > 0 ? t / hz * 1e6 / (b / 1e6) : 0) }'
 }
 
 # median: the median of the numbers on standard input, one a line.
@@ -269,9 +294,14 @@ scenario_path() {
   esac
 }
 
-# scenario_connections NAME: wrk's connections for a warm scenario (as a crowd of CLIs would: many for the
-# small documents, fewer for archives).
+# scenario_connections NAME: wrk's connections for a warm scenario when CONNECTIONS is "default" (as a crowd of
+# CLIs would: many for the small documents, fewer for archives); otherwise CONNECTIONS itself (e.g. "32 64": each
+# scenario at each).
 scenario_connections() {
+  if [ "${CONNECTIONS:-default}" != default ]; then
+    echo "$CONNECTIONS"
+    return
+  fi
   case $1 in
     index | version | face_versions | face_download | module_versions | module_download) echo 64 ;;
     small | module_archive) echo 16 ;;

@@ -129,6 +129,19 @@ final class ArchiveTransport implements HopTransport<ArchiveTransport.ArchiveHop
         }
     }
 
+    /**
+     * Makes the client now (its TLS context with the trust towards origins, its event loops), instead of on the
+     * first archive request.
+     */
+    void prepare() throws IOException {
+        client().prepare();
+    }
+
+    /** The client, or null while no one has made it. */
+    synchronized TransferClient madeClient() {
+        return client;
+    }
+
     private synchronized TransferClient client() throws IOException {
         if (closed) {
             throw new IllegalStateException("the origin client is closed");

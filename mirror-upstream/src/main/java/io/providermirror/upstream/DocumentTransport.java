@@ -81,20 +81,33 @@ final class DocumentTransport implements HopTransport<DocumentTransport.Document
         });
     }
 
+    /**
+     * Makes the client now (and with it the trust towards origins), instead of on the first document request.
+     *
+     * @throws IOException when the trust cannot be made; the first request fails the same way
+     */
+    void prepare() throws IOException {
+        try {
+            client.get();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    /** The client, or null while no one has made it. */
+    HttpClient madeClient() {
+        return client.isMade() ? client.get() : null;
+    }
+
     @Override
     public DocumentHop send(URI uri, InetAddress checked, Map<String, String> headers, Duration timeout)
             throws IOException, InterruptedException {
         HttpRequest.Builder request =
                 HttpRequest.newBuilder(uri).timeout(timeout).GET();
         headers.forEach(request::header);
-        HttpClient made;
-        try {
-            made = client.get();
-        } catch (UncheckedIOException e) {
-            // The trust towards origins could not be made: this request fails with the reason, as any TLS failure.
-            throw e.getCause();
-        }
-        return new DocumentHop(made.send(request.build(), HttpResponse.BodyHandlers.ofPublisher()));
+        // The trust towards origins could not be made: this request fails with the reason, as any TLS failure.
+        prepare();
+        return new DocumentHop(client.get().send(request.build(), HttpResponse.BodyHandlers.ofPublisher()));
     }
 
     @Override

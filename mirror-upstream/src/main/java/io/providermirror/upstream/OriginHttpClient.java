@@ -214,7 +214,8 @@ public final class OriginHttpClient implements AutoCloseable {
     /** The same for archives, through Netty's client. */
     private final RetryingSender<ArchiveTransport.ArchiveHop> archives;
 
-    private final ArchiveTransport archiveTransport;
+    private final OriginTransports transports;
+    private final OriginDestinations destinations;
 
     public OriginHttpClient(Settings settings) {
         this(settings, OriginObserver.NONE);
@@ -233,8 +234,6 @@ public final class OriginHttpClient implements AutoCloseable {
         this(settings, sleeper, observer, InetAddress::getAllByName);
     }
 
-    private final OriginDestinations destinations;
-
     OriginHttpClient(Settings settings, Sleeper sleeper, OriginObserver observer, Resolver resolver) {
         this.settings = settings;
         this.observer = observer;
@@ -244,11 +243,23 @@ public final class OriginHttpClient implements AutoCloseable {
                     + "origin request connects to may differ from the one checked for being internal");
         }
         this.destinations = new OriginDestinations(settings.internalAuthorities(), settings.proxy(), resolver);
+        this.transports = OriginTransports.of(settings, resolver);
         this.documents = new RetryingSender<>(
-                new RedirectFollower<>(new DocumentTransport(settings), settings, destinations), settings, sleeper);
-        this.archiveTransport = new ArchiveTransport(settings, resolver);
+                new RedirectFollower<>(transports.documents(), settings, destinations), settings, sleeper);
         this.archives = new RetryingSender<>(
-                new RedirectFollower<>(archiveTransport, settings, destinations), settings, sleeper);
+                new RedirectFollower<>(transports.archives(), settings, destinations), settings, sleeper);
+    }
+
+    /** Makes now what the first origin request would make on its own time ({@link OriginTransports}); not offline. */
+    public void prepare() throws IOException {
+        if (!settings.offline()) {
+            transports.prepare();
+        }
+    }
+
+    /** True once the clients towards origins, and so their trust, are made. */
+    public boolean isPrepared() {
+        return transports.isPrepared();
     }
 
     /**
@@ -367,7 +378,7 @@ public final class OriginHttpClient implements AutoCloseable {
     /** Stops the archive client's threads; requests in progress fail. */
     @Override
     public void close() {
-        archiveTransport.close();
+        transports.archives().close();
     }
 
     /** The error for an unexpected status, naming the URL; it carries the status. */

@@ -13,7 +13,8 @@ import javax.net.ssl.X509TrustManager;
  * The TLS trust towards origins: the JDK's certificate authorities plus those of an optional PEM bundle
  * ({@code upstream.trustedCertificates}). The bundle is read and checked when this is made, at start-up, so a bad
  * one still stops the mirror; the trust itself, which reads the JDK's whole CA store, and its TLS context are made
- * when an origin is first reached, since a mirror answering from its cache does not need them.
+ * later, off start-up's path: by {@link OriginHttpClient#prepare()} once the server answers, or when an origin is
+ * first reached, whichever comes first.
  */
 public final class OriginTrust {
 

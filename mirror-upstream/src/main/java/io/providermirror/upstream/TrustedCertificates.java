@@ -50,7 +50,7 @@ public final class TrustedCertificates {
 
     /**
      * A trust manager trusting the JDK's authorities and {@code extra}. It reads the JDK's whole CA store, which
-     * is why {@link OriginTrust} makes it only when an origin is first reached.
+     * is why {@link OriginTrust} makes it only when it is needed or prepared for, never on start-up's path.
      */
     static X509TrustManager trustManager(Collection<? extends Certificate> extra) throws IOException {
         try {

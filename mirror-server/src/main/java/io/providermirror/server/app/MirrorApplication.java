@@ -57,6 +57,7 @@ public final class MirrorApplication implements AutoCloseable {
     private final PrometheusMeterRegistry registry;
     private final AutoCloseable binders;
     private final OriginRecheck recheck;
+    private final java.util.concurrent.CompletableFuture<Void> originsPrepared;
     private final AtomicBoolean stopped = new AtomicBoolean();
 
     /** How often an unreachable origin is asked again, so that its health recovers with it. */
@@ -70,8 +71,10 @@ public final class MirrorApplication implements AutoCloseable {
             Operations operations,
             PrometheusMeterRegistry registry,
             AutoCloseable binders,
-            OriginRecheck recheck) {
+            OriginRecheck recheck,
+            java.util.concurrent.CompletableFuture<Void> originsPrepared) {
         this.recheck = recheck;
+        this.originsPrepared = originsPrepared;
         this.server = server;
         this.core = core;
         this.identity = identity;
@@ -239,6 +242,8 @@ public final class MirrorApplication implements AutoCloseable {
                 recheck.start();
             }
             CacheUpkeep.start(config, core, clock);
+            // The listeners answer: what the first origin request would make on its own time is made now, beside.
+            java.util.concurrent.CompletableFuture<Void> originsPrepared = OriginWarmUp.start(core.originClient());
             return new MirrorApplication(
                     server,
                     core,
@@ -247,7 +252,8 @@ public final class MirrorApplication implements AutoCloseable {
                     operations,
                     registry,
                     binders,
-                    recheck);
+                    recheck,
+                    originsPrepared);
         } catch (IOException | InterruptedException | RuntimeException e) {
             core.close();
             registry.close();
@@ -327,6 +333,14 @@ public final class MirrorApplication implements AutoCloseable {
     /** The CA the mirror generated, with what it can sign, when it generated its own certificate. */
     public Optional<GeneratedCa> generatedCa() {
         return Optional.ofNullable(generatedCa);
+    }
+
+    /**
+     * Completes once the clients towards origins and their trust, made in the background after the listeners came
+     * up, are ready (at once when offline); exceptionally when they could not be made.
+     */
+    public java.util.concurrent.CompletableFuture<Void> originsPrepared() {
+        return originsPrepared;
     }
 
     /** The mirror behind the listeners: what the operator commands and the tests act on directly. */

@@ -344,6 +344,11 @@ public final class MirrorWiring implements AutoCloseable {
         return log;
     }
 
+    /** The one client towards origins. */
+    public OriginHttpClient originClient() {
+        return http;
+    }
+
     /** Service discovery of origin hosts, as every face uses it. */
     public ServiceDiscovery discovery() {
         return discovery;

@@ -41,6 +41,14 @@ final class ArchiveResponse {
     private static final Logger LOG = LoggerFactory.getLogger(MirrorHttpHandler.class);
 
     private static final int FILE_CHUNK_SIZE = 64 * 1024;
+    /**
+     * The largest archive sent over TLS as one full response (module archives, small providers): read with one
+     * {@code pread} into one buffer and encrypted in one pass, in full 16 KiB records, with one flush, instead of
+     * a chunk at a time through the chunked writer's queue, with a promise, a listener and a flush per chunk. While
+     * the client drains it, such a connection holds at most this much (encrypted), where a chunked one holds about
+     * two chunks.
+     */
+    static final int WHOLE_RESPONSE_BYTES = 256 * 1024;
     /** Tells operators, and warm, whether an archive came from the cache ({@code HIT}) or from its origin. */
     private static final String X_CACHE = "X-Cache";
 
@@ -164,7 +172,7 @@ final class ArchiveResponse {
             ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
             return;
         }
-        if (length <= FILE_CHUNK_SIZE
+        if (length <= WHOLE_RESPONSE_BYTES
                 && cached.channel() instanceof FileChannel small
                 && ctx.pipeline().get(SslHandler.class) != null) {
             sendSmall(ctx, response, cached, small, offset, (int) length);
@@ -199,9 +207,10 @@ final class ArchiveResponse {
     }
 
     /**
-     * An archive of at most one chunk over TLS (a module's, typically a few kB) as one full response: the same one
-     * read a chunked transfer would make, without the chunked writer's queue, its listeners and a separate write
-     * of the last chunk, which cost a tiny archive more than its bytes do.
+     * An archive of at most {@link #WHOLE_RESPONSE_BYTES} over TLS (a module's, a small provider's) as one full
+     * response: one read where a chunked transfer would make one per 64 KiB, without the chunked writer's queue, its
+     * listeners, a flush per chunk and a separate write of the last chunk, which cost a small archive more than
+     * encrypting its bytes does.
      */
     private static void sendSmall(
             ChannelHandlerContext ctx,

@@ -93,7 +93,7 @@ final class TransportTest {
                 .build();
     }
 
-    /** Cold (followed while fetched), then from the cache, then a range of it from the cache. */
+    /** Cold (followed while fetched), then from the cache, then ranges of it from the cache. */
     private static void servesTheArchive(MirrorApplication mirror, HttpClient client, String scheme) throws Exception {
         String base = scheme + "://localhost:" + mirror.port() + "/providers/example.test/acme/wire/";
         byte[] genuine = release.archives().get("linux_amd64");
@@ -125,5 +125,19 @@ final class TransportTest {
                 HttpResponse.BodyHandlers.ofByteArray());
         assertThat(range.statusCode()).isEqualTo(206);
         assertThat(range.body()).isEqualTo(Arrays.copyOfRange(genuine, 1_000_000, 2_000_000));
+
+        // Short enough to go out as one full response over TLS (one read, from an odd offset), and one byte longer
+        // than that, chunked.
+        for (int length : new int[] {200_000, 256 * 1024, 256 * 1024 + 1}) {
+            HttpResponse<byte[]> part = client.send(
+                    HttpRequest.newBuilder(archive)
+                            .header("Range", "bytes=1000001-" + (1_000_001 + length - 1))
+                            .timeout(Duration.ofSeconds(20))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(part.statusCode()).isEqualTo(206);
+            assertThat(part.headers().firstValueAsLong("Content-Length")).hasValue(length);
+            assertThat(part.body()).isEqualTo(Arrays.copyOfRange(genuine, 1_000_001, 1_000_001 + length));
+        }
     }
 }

@@ -55,6 +55,7 @@ public final class TransferClient implements AutoCloseable {
     private final EventLoopGroup group;
     private final ConnectionReuse reuse;
     private final ConnectionPool connections;
+    private final SslContext tls;
 
     /**
      * A client trusting {@code trust}, on epoll and OpenSSL when {@code nativeTransport} and they load, keeping idle
@@ -73,7 +74,7 @@ public final class TransferClient implements AutoCloseable {
             Duration setupTimeout)
             throws SSLException {
         this.transport = TransferTransport.choose(nativeTransport);
-        SslContext tls = SslContextBuilder.forClient()
+        this.tls = SslContextBuilder.forClient()
                 .sslProvider(transport.sslProvider())
                 .trustManager(trust)
                 .endpointIdentificationAlgorithm("HTTPS")
@@ -91,6 +92,18 @@ public final class TransferClient implements AutoCloseable {
                 // Every address is resolved by the caller (and checked), or left to the proxy: never by Netty.
                 .resolver(NoopAddressResolverGroup.INSTANCE);
         this.connections = new ConnectionPool(bootstrap, tls, reuse, setupTimeout);
+    }
+
+    /**
+     * Does once what the first connection would otherwise do on its own time: starts every event loop and makes one
+     * TLS engine (OpenSSL's client context is finished on the first), then frees it.
+     */
+    public void prepare() {
+        for (io.netty.util.concurrent.EventExecutor loop : group) {
+            loop.submit(() -> {}).syncUninterruptibly();
+        }
+        javax.net.ssl.SSLEngine engine = tls.newEngine(io.netty.buffer.ByteBufAllocator.DEFAULT);
+        io.netty.util.ReferenceCountUtil.release(engine);
     }
 
     /** Idle connections kept now, all routes together. */
