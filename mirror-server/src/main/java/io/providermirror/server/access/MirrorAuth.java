@@ -47,6 +47,9 @@ public final class MirrorAuth {
     /** What became of an archive request's signature. */
     public record ArchiveVerdict(boolean allowed, String reason) {}
 
+    /** The query parameter naming the client a signed archive URL was issued to (covered by its signature). */
+    public static final String CLIENT_PARAMETER = "client";
+
     private final TokenHashes tokenHashes;
     private final byte[] key;
     private final Duration ttl;
@@ -148,19 +151,47 @@ public final class MirrorAuth {
         return sightings;
     }
 
-    /** The query string that makes an archive's URL valid for the next {@code archiveUrlTtl}. */
-    public String archiveQuery(ProviderAddress address, ProviderVersion version, Platform platform) {
-        return signedQuery(subject(address, version, platform));
+    /**
+     * The query string that makes an archive's URL valid for the next {@code archiveUrlTtl}, issued to the client
+     * named {@code client} (the CLI sends no token for archives: the name travels in the URL, under the signature).
+     */
+    public String archiveQuery(ProviderAddress address, ProviderVersion version, Platform platform, String client) {
+        return signedQuery(subject(address, version, platform), client);
     }
 
-    /** The query string that makes the URL of a module version's archive valid for the next {@code archiveUrlTtl}. */
-    public String moduleArchiveQuery(ModuleAddress address, ProviderVersion version) {
-        return signedQuery(subject(address, version));
+    /**
+     * The query string that makes the URL of a module version's archive valid for the next {@code archiveUrlTtl},
+     * issued to the client named {@code client}.
+     */
+    public String moduleArchiveQuery(ModuleAddress address, ProviderVersion version, String client) {
+        return signedQuery(subject(address, version), client);
     }
 
-    private String signedQuery(String subject) {
+    private String signedQuery(String subject, String client) {
         long expires = clock.instant().plus(ttl).getEpochSecond();
-        return "expires=" + expires + "&signature=" + signature(subject, expires);
+        Optional<String> named = named(client);
+        return "expires=" + expires
+                + named.map(name -> "&" + CLIENT_PARAMETER + "=" + name).orElse("")
+                + "&signature=" + signature(signed(subject, named), expires);
+    }
+
+    /** A configured client's name; empty for an anonymous request (its URLs name no client, as before). */
+    private static Optional<String> named(String client) {
+        return client == null || client.equals(Client.ANONYMOUS.name()) ? Optional.empty() : Optional.of(client);
+    }
+
+    /** What a signature covers: the archive, and the client it was issued to when one is named. */
+    private static String signed(String subject, Optional<String> client) {
+        return client.map(name -> subject + "\nclient " + name).orElse(subject);
+    }
+
+    /**
+     * The configured client a signed archive URL names, once its signature has been checked; empty when it names
+     * none, or one no longer configured.
+     */
+    public Optional<Client> signedClient(Optional<String> name) {
+        return name.flatMap(
+                n -> clients().stream().filter(c -> c.name().equals(n)).findFirst());
     }
 
     /** Whether a module archive request may proceed: a valid signed URL, or an accepted bearer token. */
@@ -169,8 +200,14 @@ public final class MirrorAuth {
             ProviderVersion version,
             Optional<String> expires,
             Optional<String> signature,
+            Optional<String> client,
             String authorization) {
-        return check(subject(address, version), expires, signature, authorization, "a module's download answer");
+        return check(
+                signed(subject(address, version), client),
+                expires,
+                signature,
+                authorization,
+                "a module's download answer");
     }
 
     private static String subject(ProviderAddress address, ProviderVersion version, Platform platform) {
@@ -189,9 +226,10 @@ public final class MirrorAuth {
             Platform platform,
             Optional<String> expires,
             Optional<String> signature,
+            Optional<String> client,
             String authorization) {
         return check(
-                subject(address, version, platform),
+                signed(subject(address, version, platform), client),
                 expires,
                 signature,
                 authorization,
@@ -208,9 +246,10 @@ public final class MirrorAuth {
             Platform platform,
             Optional<String> expires,
             Optional<String> signature,
+            Optional<String> client,
             String authorization) {
         return check(
-                subject(address, version, platform),
+                signed(subject(address, version, platform), client),
                 expires,
                 signature,
                 authorization,

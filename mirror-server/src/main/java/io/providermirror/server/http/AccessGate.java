@@ -46,9 +46,21 @@ final class AccessGate {
      */
     Decision decide(Route route, FullHttpRequest request, boolean head) {
         Optional<Client> presented = auth.client(request.headers().get(HttpHeaderNames.AUTHORIZATION));
+        FullHttpResponse refusal = refusal(route, request, head, presented);
+        if (presented.isEmpty() && refusal == null && auth.enabled() && isSignedUrl(route)) {
+            // No token, and the signed URL checked: the client it was issued to is named in it, under its signature.
+            presented = auth.signedClient(
+                    first(new QueryStringDecoder(request.uri()).parameters(), MirrorAuth.CLIENT_PARAMETER));
+        }
         presented.ifPresent(client -> auth.sightings().seen(client));
-        Client client = presented.orElse(Client.ANONYMOUS);
-        return new Decision(client, refusal(route, request, head, presented));
+        return new Decision(presented.orElse(Client.ANONYMOUS), refusal);
+    }
+
+    /** The routes the CLI asks without a token, with the signed query of an answer that named them. */
+    private static boolean isSignedUrl(Route route) {
+        return route instanceof Route.Archive
+                || route instanceof Route.RegistryChecksums
+                || route instanceof Route.ModuleArchive;
     }
 
     private FullHttpResponse refusal(Route route, FullHttpRequest request, boolean head, Optional<Client> client) {
@@ -73,12 +85,13 @@ final class AccessGate {
             return signedUrlRefusal(
                     request,
                     head,
-                    (expires, signature, authorization) -> auth.checkArchive(
+                    (expires, signature, signedFor, authorization) -> auth.checkArchive(
                             archive.address(),
                             archive.version(),
                             archive.platform(),
                             expires,
                             signature,
+                            signedFor,
                             authorization));
         }
         if (route instanceof Route.RegistryChecksums checksums) {
@@ -86,20 +99,21 @@ final class AccessGate {
             return signedUrlRefusal(
                     request,
                     head,
-                    (expires, signature, authorization) -> auth.checkRegistryFile(
+                    (expires, signature, signedFor, authorization) -> auth.checkRegistryFile(
                             checksums.address(),
                             checksums.version(),
                             checksums.platform(),
                             expires,
                             signature,
+                            signedFor,
                             authorization));
         }
         if (route instanceof Route.ModuleArchive archive) {
             return signedUrlRefusal(
                     request,
                     head,
-                    (expires, signature, authorization) -> auth.checkModuleArchive(
-                            archive.address(), archive.version(), expires, signature, authorization));
+                    (expires, signature, signedFor, authorization) -> auth.checkModuleArchive(
+                            archive.address(), archive.version(), expires, signature, signedFor, authorization));
         }
         return null;
     }
@@ -171,7 +185,8 @@ final class AccessGate {
     /** How one kind of signed URL is checked: its query's expiry and signature, or a bearer token. */
     @FunctionalInterface
     private interface SignedUrlCheck {
-        MirrorAuth.ArchiveVerdict check(Optional<String> expires, Optional<String> signature, String authorization);
+        MirrorAuth.ArchiveVerdict check(
+                Optional<String> expires, Optional<String> signature, Optional<String> client, String authorization);
     }
 
     /** Checks a signed URL (or a bearer token) with {@code check}: a 403 when neither is valid, else null. */
@@ -180,6 +195,7 @@ final class AccessGate {
         MirrorAuth.ArchiveVerdict verdict = check.check(
                 first(query, "expires"),
                 first(query, "signature"),
+                first(query, MirrorAuth.CLIENT_PARAMETER),
                 request.headers().get(HttpHeaderNames.AUTHORIZATION));
         return verdict.allowed() ? null : JsonErrors.response(HttpResponseStatus.FORBIDDEN, verdict.reason(), head);
     }

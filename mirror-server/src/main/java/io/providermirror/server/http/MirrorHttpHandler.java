@@ -173,7 +173,8 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         } else if (route instanceof Route.VersionDocument document) {
             whenDone(
                     exchange,
-                    () -> services.networkMirror().versionDocument(document.address(), document.version()),
+                    () -> services.networkMirror()
+                            .versionDocument(document.address(), document.version(), exchange.client()),
                     MirrorHttpHandler::sendDocument);
         } else if (route instanceof Route.Archive archive) {
             whenDone(
@@ -194,8 +195,8 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
                     exchange,
                     () -> services.modules().download(download.address(), download.version()),
                     (e, answer) -> e.ctx()
-                            .writeAndFlush(
-                                    ModuleDownloadResponse.of(answer, download, host, services.auth(), e.head())));
+                            .writeAndFlush(ModuleDownloadResponse.of(
+                                    answer, download, host, services.auth(), e.client(), e.head())));
         } else if (route instanceof Route.ModuleArchive archive) {
             whenDone(
                     exchange,
@@ -224,7 +225,7 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
             whenDone(
                     exchange,
                     () -> services.registry().download(download.address(), download.version(), download.platform()),
-                    (e, pkg) -> sendDocument(e, downloads.document(download, pkg)));
+                    (e, pkg) -> sendDocument(e, downloads.document(download, pkg, e.client())));
         } else if (route instanceof Route.RegistryChecksums checksums) {
             whenDone(
                     exchange,

@@ -27,7 +27,12 @@ final class ModuleDownloadResponse {
     private ModuleDownloadResponse() {}
 
     static FullHttpResponse of(
-            ModuleDownload download, Route.ModuleDownload route, String host, MirrorAuth auth, boolean head) {
+            ModuleDownload download,
+            Route.ModuleDownload route,
+            String host,
+            MirrorAuth auth,
+            String client,
+            boolean head) {
         if (download.passthrough().isEmpty()
                 && (host == null || !AUTHORITY.matcher(host).matches())) {
             return JsonErrors.response(
@@ -46,7 +51,7 @@ final class ModuleDownloadResponse {
                             + download.type().extension());
             location = ModuleSource.onMirror(archive, download.type(), download.subdirectory());
             if (auth.enabled()) {
-                location += "&" + auth.moduleArchiveQuery(route.address(), route.version());
+                location += "&" + auth.moduleArchiveQuery(route.address(), route.version(), client);
             }
         }
         FullHttpResponse response =

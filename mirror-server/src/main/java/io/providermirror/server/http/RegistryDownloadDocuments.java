@@ -26,10 +26,10 @@ final class RegistryDownloadDocuments {
         this.auth = auth;
     }
 
-    /** The download document of {@code pkg} as the answer to {@code route}. */
-    RenderedDocument document(Route.RegistryDownload route, PublishedPackage pkg) {
+    /** The download document of {@code pkg} as the answer to {@code route} from the client named {@code client}. */
+    RenderedDocument document(Route.RegistryDownload route, PublishedPackage pkg, String client) {
         if (auth.enabled()) {
-            return render(route, pkg, auth.archiveQuery(route.address(), route.version(), route.platform()));
+            return render(route, pkg, auth.archiveQuery(route.address(), route.version(), route.platform(), client));
         }
         return unsigned.get(pkg, p -> render(route, p, ""));
     }

@@ -56,7 +56,7 @@ final class MirrorAuthTest {
         assertThat(open).isSameAs(MirrorAuth.OPEN);
         assertThat(open.enabled()).isFalse();
         assertThat(open.accepts(null)).isTrue();
-        assertThat(open.checkArchive(AWS, V1, LINUX, Optional.empty(), Optional.empty(), null))
+        assertThat(open.checkArchive(AWS, V1, LINUX, Optional.empty(), Optional.empty(), Optional.empty(), null))
                 .isEqualTo(new MirrorAuth.ArchiveVerdict(true, null));
         assertThat(Files.exists(cache.resolve("auth"))).as("no key is made").isFalse();
     }
@@ -89,7 +89,7 @@ final class MirrorAuthTest {
     @Test
     void aSignedArchiveUrlOpensThatArchiveUntilItExpires() throws IOException {
         MirrorAuth auth = auth(TOKEN);
-        Map<String, String> query = query(auth.archiveQuery(AWS, V1, LINUX));
+        Map<String, String> query = query(auth.archiveQuery(AWS, V1, LINUX, "anonymous"));
 
         assertThat(query.get("expires"))
                 .isEqualTo(String.valueOf(
@@ -112,6 +112,7 @@ final class MirrorAuthTest {
                                 LINUX,
                                 Optional.of(query.get("expires")),
                                 Optional.of(query.get("signature")),
+                                Optional.empty(),
                                 "Bearer " + TOKEN)
                         .allowed())
                 .as("an accepted token opens it whatever the URL")
@@ -121,7 +122,7 @@ final class MirrorAuthTest {
     @Test
     void aSignatureFitsOnlyTheArchiveAndExpiryItWasMadeFor() throws IOException {
         MirrorAuth auth = auth(TOKEN);
-        Map<String, String> query = query(auth.archiveQuery(AWS, V1, LINUX));
+        Map<String, String> query = query(auth.archiveQuery(AWS, V1, LINUX, "anonymous"));
         MirrorAuth.ArchiveVerdict mismatch = new MirrorAuth.ArchiveVerdict(
                 false, "this archive URL is not valid: its signature does not match this archive");
 
@@ -131,11 +132,23 @@ final class MirrorAuthTest {
                 .isEqualTo(mismatch);
         long later = Long.parseLong(query.get("expires")) + 3600;
         assertThat(auth.checkArchive(
-                        AWS, V1, LINUX, Optional.of(String.valueOf(later)), Optional.of(query.get("signature")), null))
+                        AWS,
+                        V1,
+                        LINUX,
+                        Optional.of(String.valueOf(later)),
+                        Optional.of(query.get("signature")),
+                        Optional.empty(),
+                        null))
                 .as("an expiry moved later")
                 .isEqualTo(mismatch);
         assertThat(auth.checkArchive(
-                        AWS, V1, LINUX, Optional.of("soon"), Optional.of(query.get("signature")), "Bearer wrong"))
+                        AWS,
+                        V1,
+                        LINUX,
+                        Optional.of("soon"),
+                        Optional.of(query.get("signature")),
+                        Optional.empty(),
+                        "Bearer wrong"))
                 .isEqualTo(new MirrorAuth.ArchiveVerdict(
                         false, "this archive URL is not valid: its expiry is not a number"));
     }
@@ -143,18 +156,26 @@ final class MirrorAuthTest {
     @Test
     void anUnsignedArchiveUrlIsRefusedSayingWhereSignedOnesComeFrom() throws IOException {
         MirrorAuth auth = auth(TOKEN);
-        Map<String, String> query = query(auth.archiveQuery(AWS, V1, LINUX));
+        Map<String, String> query = query(auth.archiveQuery(AWS, V1, LINUX, "anonymous"));
 
-        assertThat(auth.checkArchive(AWS, V1, LINUX, Optional.empty(), Optional.of(query.get("signature")), null))
+        assertThat(auth.checkArchive(
+                        AWS, V1, LINUX, Optional.empty(), Optional.of(query.get("signature")), Optional.empty(), null))
                 .isEqualTo(new MirrorAuth.ArchiveVerdict(
                         false,
                         "archive URLs of this mirror are signed: take them from a version document"
                                 + " (<version>.json), as the CLI does"));
-        assertThat(auth.checkRegistryFile(AWS, V1, LINUX, Optional.of(query.get("expires")), Optional.empty(), null)
+        assertThat(auth.checkRegistryFile(
+                                AWS,
+                                V1,
+                                LINUX,
+                                Optional.of(query.get("expires")),
+                                Optional.empty(),
+                                Optional.empty(),
+                                null)
                         .reason())
                 .isEqualTo("archive URLs of this mirror are signed: take them from a download document (providers.v1"
                         + " .../download/<os>/<arch>), as the CLI does");
-        assertThat(auth.checkModuleArchive(VPC, V1, Optional.empty(), Optional.empty(), "Bearer nope")
+        assertThat(auth.checkModuleArchive(VPC, V1, Optional.empty(), Optional.empty(), Optional.empty(), "Bearer nope")
                         .reason())
                 .isEqualTo("archive URLs of this mirror are signed: take them from a module's download answer, as"
                         + " the CLI does");
@@ -163,7 +184,7 @@ final class MirrorAuthTest {
     @Test
     void theSignedQueryOfAPackageOpensItsRegistryFilesToo() throws IOException {
         MirrorAuth auth = auth(TOKEN);
-        Map<String, String> query = query(auth.archiveQuery(AWS, V1, LINUX));
+        Map<String, String> query = query(auth.archiveQuery(AWS, V1, LINUX, "anonymous"));
 
         assertThat(auth.checkRegistryFile(
                                 AWS,
@@ -171,6 +192,7 @@ final class MirrorAuthTest {
                                 LINUX,
                                 Optional.of(query.get("expires")),
                                 Optional.of(query.get("signature")),
+                                Optional.empty(),
                                 null)
                         .allowed())
                 .isTrue();
@@ -180,6 +202,7 @@ final class MirrorAuthTest {
                                 LINUX,
                                 Optional.of(query.get("expires")),
                                 Optional.of(query.get("signature")),
+                                Optional.empty(),
                                 null)
                         .allowed())
                 .isFalse();
@@ -188,7 +211,7 @@ final class MirrorAuthTest {
     @Test
     void aModuleArchiveUrlIsSignedForOneVersionOfOneModuleAndNeverFitsAProvider() throws IOException {
         MirrorAuth auth = auth(TOKEN);
-        Map<String, String> query = query(auth.moduleArchiveQuery(VPC, V1));
+        Map<String, String> query = query(auth.moduleArchiveQuery(VPC, V1, "anonymous"));
 
         assertThat(checkModule(auth, VPC, V1, query).allowed()).isTrue();
         assertThat(checkModule(auth, VPC, V2, query).allowed())
@@ -197,7 +220,7 @@ final class MirrorAuthTest {
         assertThat(checkModule(auth, ModuleAddress.parse("registry.terraform.io/acme/vpc/google"), V1, query)
                         .allowed())
                 .isFalse();
-        Map<String, String> provider = query(auth.archiveQuery(AWS, V1, LINUX));
+        Map<String, String> provider = query(auth.archiveQuery(AWS, V1, LINUX, "anonymous"));
         assertThat(checkModule(auth, VPC, V1, provider).allowed()).isFalse();
         clock.advance(Duration.ofMinutes(11));
         assertThat(checkModule(auth, VPC, V1, query).reason()).startsWith("this archive URL expired");
@@ -215,7 +238,7 @@ final class MirrorAuthTest {
         try (Stream<Path> files = Files.list(key.getParent())) {
             assertThat(files.map(path -> path.getFileName().toString())).containsExactly("url-signing.key");
         }
-        Map<String, String> query = query(first.archiveQuery(AWS, V1, LINUX));
+        Map<String, String> query = query(first.archiveQuery(AWS, V1, LINUX, "anonymous"));
         assertThat(check(auth(TOKEN), AWS, V1, LINUX, query).allowed())
                 .as("the next start reads the same key")
                 .isTrue();
@@ -234,7 +257,7 @@ final class MirrorAuthTest {
         Files.write(keyFile, new byte[32]);
         AuthConfig config = new AuthConfig(List.of(MirrorAuth.hash(TOKEN)), null, null, keyFile);
         MirrorAuth one = MirrorAuth.load(config, cache, clock);
-        Map<String, String> query = query(one.archiveQuery(AWS, V1, LINUX));
+        Map<String, String> query = query(one.archiveQuery(AWS, V1, LINUX, "anonymous"));
         assertThat(check(
                                 MirrorAuth.load(config, Files.createDirectory(cache.resolve("b")), clock),
                                 AWS,
@@ -309,13 +332,24 @@ final class MirrorAuthTest {
             Platform platform,
             Map<String, String> q) {
         return auth.checkArchive(
-                address, version, platform, Optional.of(q.get("expires")), Optional.of(q.get("signature")), null);
+                address,
+                version,
+                platform,
+                Optional.of(q.get("expires")),
+                Optional.of(q.get("signature")),
+                Optional.empty(),
+                null);
     }
 
     private static MirrorAuth.ArchiveVerdict checkModule(
             MirrorAuth auth, ModuleAddress address, ProviderVersion version, Map<String, String> q) {
         return auth.checkModuleArchive(
-                address, version, Optional.of(q.get("expires")), Optional.of(q.get("signature")), null);
+                address,
+                version,
+                Optional.of(q.get("expires")),
+                Optional.of(q.get("signature")),
+                Optional.empty(),
+                null);
     }
 
     private static Map<String, String> query(String query) {

@@ -101,7 +101,7 @@ final class AccessGateTest {
     @Test
     void anArchiveWithTheSignedUrlTheMirrorHandsOutIsServed() throws Exception {
         EmbeddedChannel channel = mirror.connection();
-        String query = mirror.core.auth().archiveQuery(ADDRESS, VERSION, PLATFORM);
+        String query = mirror.core.auth().archiveQuery(ADDRESS, VERSION, PLATFORM, "anonymous");
 
         EmbeddedMirror.Answer answer = exchange(channel, get(ARCHIVE + "?" + query));
 

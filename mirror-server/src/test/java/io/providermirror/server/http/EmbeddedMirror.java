@@ -177,7 +177,7 @@ final class EmbeddedMirror implements AutoCloseable {
     /** Caches {@code address}'s version list, its version document and the archive for {@code platform}. */
     void warm(ProviderAddress address, ProviderVersion version, Platform platform) throws Exception {
         core.networkMirror().versionIndex(address).join();
-        core.networkMirror().versionDocument(address, version).join();
+        core.networkMirror().versionDocument(address, version, "anonymous").join();
         try (ArchiveSource source =
                 core.mirror().archive(address, version, platform).join()) {
             if (source instanceof ArchiveSource.Filling filling) {

@@ -42,9 +42,9 @@ final class RegistryDownloadDocumentsTest {
         RegistryDownloadDocuments documents = new RegistryDownloadDocuments(MirrorAuth.OPEN);
         PublishedPackage pkg = pkg();
 
-        RenderedDocument first = documents.document(ROUTE, pkg);
+        RenderedDocument first = documents.document(ROUTE, pkg, "anonymous");
 
-        assertThat(documents.document(ROUTE, pkg)).isSameAs(first);
+        assertThat(documents.document(ROUTE, pkg, "anonymous")).isSameAs(first);
         assertThat(documents.size()).isEqualTo(1);
         JsonNode json = JSON.readTree(first.json());
         assertThat(json.get("download_url").asText())
@@ -58,8 +58,8 @@ final class RegistryDownloadDocumentsTest {
     void anotherPackageGetsItsOwnDocument() throws IOException {
         RegistryDownloadDocuments documents = new RegistryDownloadDocuments(MirrorAuth.OPEN);
 
-        RenderedDocument first = documents.document(ROUTE, pkg());
-        RenderedDocument second = documents.document(ROUTE, pkg());
+        RenderedDocument first = documents.document(ROUTE, pkg(), "anonymous");
+        RenderedDocument second = documents.document(ROUTE, pkg(), "anonymous");
 
         assertThat(second).isNotSameAs(first);
         assertThat(second.json()).isEqualTo(first.json());
@@ -75,18 +75,19 @@ final class RegistryDownloadDocumentsTest {
         RegistryDownloadDocuments documents = new RegistryDownloadDocuments(auth);
         PublishedPackage pkg = pkg();
 
-        String first = JSON.readTree(documents.document(ROUTE, pkg).json())
+        String first = JSON.readTree(documents.document(ROUTE, pkg, "anonymous").json())
                 .get("download_url")
                 .asText();
-        String signedThen = auth.archiveQuery(ROUTE.address(), ROUTE.version(), PLATFORM);
+        String signedThen = auth.archiveQuery(ROUTE.address(), ROUTE.version(), PLATFORM, "anonymous");
         clock.advance(Duration.ofMinutes(5));
-        String second = JSON.readTree(documents.document(ROUTE, pkg).json())
+        String second = JSON.readTree(
+                        documents.document(ROUTE, pkg, "anonymous").json())
                 .get("download_url")
                 .asText();
 
         assertThat(first).endsWith("?" + signedThen);
         assertThat(second)
-                .endsWith("?" + auth.archiveQuery(ROUTE.address(), ROUTE.version(), PLATFORM))
+                .endsWith("?" + auth.archiveQuery(ROUTE.address(), ROUTE.version(), PLATFORM, "anonymous"))
                 .isNotEqualTo(first);
         assertThat(documents.size()).isZero();
     }

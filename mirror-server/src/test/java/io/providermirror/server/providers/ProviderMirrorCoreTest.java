@@ -97,7 +97,7 @@ final class ProviderMirrorCoreTest {
         List<CompletableFuture<RenderedDocument>> documents = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
             indexes.add(ProviderMirrors.networkMirror(mirror).versionIndex(ADDRESS));
-            documents.add(ProviderMirrors.networkMirror(mirror).versionDocument(ADDRESS, VERSION));
+            documents.add(ProviderMirrors.networkMirror(mirror).versionDocument(ADDRESS, VERSION, "anonymous"));
         }
         origin.versionsGate.countDown();
 
@@ -137,7 +137,7 @@ final class ProviderMirrorCoreTest {
     @Test
     void aReleaseReadBackFromDiskIsVerifiedAgainUnderTheRulesOfTheDay() throws Exception {
         ProviderMirrors.networkMirror(mirror())
-                .versionDocument(ADDRESS, VERSION)
+                .versionDocument(ADDRESS, VERSION, "anonymous")
                 .get(10, TimeUnit.SECONDS);
         assertThat(origin.releaseCalls).hasValue(1);
 
@@ -145,7 +145,7 @@ final class ProviderMirrorCoreTest {
         ProviderMirror restarted = mirror();
         assertThat(restarted.storedRelease(ADDRESS, VERSION)).isPresent();
         assertThat(text(ProviderMirrors.networkMirror(restarted)
-                        .versionDocument(ADDRESS, VERSION)
+                        .versionDocument(ADDRESS, VERSION, "anonymous")
                         .get(10, TimeUnit.SECONDS)))
                 .contains("linux_amd64");
         assertThat(origin.releaseCalls).hasValue(1);
@@ -154,7 +154,7 @@ final class ProviderMirrorCoreTest {
         ProviderMirror untrusting = mirror(new OriginRules(java.util.Map.of()));
         assertThat(untrusting.storedRelease(ADDRESS, VERSION)).isEmpty();
         assertThat(catchThrowable(() -> ProviderMirrors.networkMirror(untrusting)
-                        .versionDocument(ADDRESS, VERSION)
+                        .versionDocument(ADDRESS, VERSION, "anonymous")
                         .get(10, TimeUnit.SECONDS)))
                 .as("the origin's parent-mirror evidence, for a host configured without mirrorUrl")
                 .isNotNull();
@@ -201,7 +201,7 @@ final class ProviderMirrorCoreTest {
         assertThat(release.platforms()).containsExactly(PLATFORM);
         assertThat(release.h1()).containsKey(PLATFORM);
         assertThat(text(ProviderMirrors.networkMirror(mirror)
-                        .versionDocument(ADDRESS, VERSION)
+                        .versionDocument(ADDRESS, VERSION, "anonymous")
                         .get(10, TimeUnit.SECONDS)))
                 .contains(release.h1().get(PLATFORM));
     }

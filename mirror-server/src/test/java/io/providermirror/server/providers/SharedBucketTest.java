@@ -257,7 +257,7 @@ final class SharedBucketTest {
     private static void init(Instance instance) throws Exception {
         ProviderMirrors.networkMirror(instance.mirror()).versionIndex(ADDRESS).get(30, TimeUnit.SECONDS);
         ProviderMirrors.networkMirror(instance.mirror())
-                .versionDocument(ADDRESS, VERSION)
+                .versionDocument(ADDRESS, VERSION, "anonymous")
                 .get(30, TimeUnit.SECONDS);
         assertThat(fetch(instance)).isNotEmpty();
     }
@@ -314,7 +314,7 @@ final class SharedBucketTest {
                     .isNotEmpty();
             assertThat(new String(
                             ProviderMirrors.networkMirror(a.mirror())
-                                    .versionDocument(ADDRESS, VERSION)
+                                    .versionDocument(ADDRESS, VERSION, "anonymous")
                                     .get(30, TimeUnit.SECONDS)
                                     .json(),
                             java.nio.charset.StandardCharsets.UTF_8))
@@ -335,10 +335,10 @@ final class SharedBucketTest {
         Instance a = instance("a");
         Instance b = instance("b");
         ProviderMirrors.networkMirror(a.mirror())
-                .versionDocument(ADDRESS, VERSION)
+                .versionDocument(ADDRESS, VERSION, "anonymous")
                 .get(30, TimeUnit.SECONDS);
         ProviderMirrors.networkMirror(b.mirror())
-                .versionDocument(ADDRESS, VERSION)
+                .versionDocument(ADDRESS, VERSION, "anonymous")
                 .get(30, TimeUnit.SECONDS);
         origin.archiveGate = new CountDownLatch(1);
 
@@ -363,7 +363,7 @@ final class SharedBucketTest {
     void theLeaseOfAHolderThatDiedMidFillIsTakenOverAndNothingPartialIsServed() throws Exception {
         Instance b = instance("b");
         ProviderMirrors.networkMirror(b.mirror())
-                .versionDocument(ADDRESS, VERSION)
+                .versionDocument(ADDRESS, VERSION, "anonymous")
                 .get(30, TimeUnit.SECONDS);
         // An instance that took the lease and died mid-fill: its lease stays in the bucket, unrenewed.
         FillLeases dead = ConditionalFillLeases.open(new S3LeaseObjects(buckets.get(0)), "dead", LEASE, clock);
@@ -385,10 +385,10 @@ final class SharedBucketTest {
         Instance a = instance("a");
         Instance b = instance("b");
         ProviderMirrors.networkMirror(a.mirror())
-                .versionDocument(ADDRESS, VERSION)
+                .versionDocument(ADDRESS, VERSION, "anonymous")
                 .get(30, TimeUnit.SECONDS);
         ProviderMirrors.networkMirror(b.mirror())
-                .versionDocument(ADDRESS, VERSION)
+                .versionDocument(ADDRESS, VERSION, "anonymous")
                 .get(30, TimeUnit.SECONDS);
         origin.archiveGate = new CountDownLatch(1);
         CompletableFuture<ArchiveSource> onA = a.mirror().archive(ADDRESS, VERSION, PLATFORM);
@@ -426,7 +426,7 @@ final class SharedBucketTest {
         Instance a = instance("a");
         ProviderMirrors.networkMirror(a.mirror()).versionIndex(ADDRESS).get(30, TimeUnit.SECONDS);
         ProviderMirrors.networkMirror(a.mirror())
-                .versionDocument(ADDRESS, VERSION)
+                .versionDocument(ADDRESS, VERSION, "anonymous")
                 .get(30, TimeUnit.SECONDS);
         a.requests().clear();
 

@@ -100,7 +100,7 @@ final class AccessControlTest {
         String url = archiveUrl("linux_amd64");
         assertThat(url)
                 .matches(
-                        ".*terraform-provider-guarded_1\\.0\\.0_linux_amd64\\.zip\\?expires=[0-9]+&signature=[A-Za-z0-9_-]+");
+                        ".*terraform-provider-guarded_1\\.0\\.0_linux_amd64\\.zip\\?expires=[0-9]+(&client=[a-z0-9._-]+)?&signature=[A-Za-z0-9_-]+");
         HttpResponse<byte[]> archive = get(url, null);
         assertThat(archive.statusCode()).isEqualTo(200);
         assertThat(archive.body()).isEqualTo(release.archives().get("linux_amd64"));
@@ -162,7 +162,7 @@ final class AccessControlTest {
             String url = at.resolve(document.get(field).asText()).toString();
             assertThat(url)
                     .as(field + ": fetched by the CLI without credentials, so signed")
-                    .matches(".*\\?expires=[0-9]+&signature=[A-Za-z0-9_-]+");
+                    .matches(".*\\?expires=[0-9]+(&client=[a-z0-9._-]+)?&signature=[A-Za-z0-9_-]+");
             HttpResponse<byte[]> file = get(url, null);
             assertThat(file.statusCode()).as(field).isEqualTo(200);
             if (field.equals("download_url")) {

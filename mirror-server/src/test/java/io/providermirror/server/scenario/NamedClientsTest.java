@@ -115,6 +115,13 @@ final class NamedClientsTest {
                 .toList();
     }
 
+    /** The access log's lines for {@code path}, whatever query it was asked with. */
+    private static List<ILoggingEvent> archiveLines(String path) {
+        return LINES.list.stream()
+                .filter(e -> String.valueOf(fields(e).get("path")).startsWith(path))
+                .toList();
+    }
+
     private static PrometheusScrape scrape() throws Exception {
         HttpResponse<String> response = fixture.mirror().management("/metrics");
         assertThat(response.statusCode()).isEqualTo(200);
@@ -224,6 +231,36 @@ final class NamedClientsTest {
                 .toString();
 
         assertThat(get(url, null).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void anArchiveFetchedWithoutATokenThroughASignedUrlIsTheClientsTheUrlWasIssuedTo() throws Exception {
+        String base = fixture.mirror().providerPath("acme", "named");
+        HttpResponse<byte[]> document = get(base + "1.0.0.json", CI);
+        assertThat(document.statusCode()).isEqualTo(200);
+        String url = URI.create(base + "1.0.0.json")
+                .resolve(JSON.readTree(document.body())
+                        .get("archives")
+                        .get("linux_amd64")
+                        .get("url")
+                        .asText())
+                .toString();
+        assertThat(url).contains("client=ci-main");
+
+        // The CLI sends no token for archives: the name comes from the URL, which the signature covers.
+        assertThat(get(url, null).statusCode()).isEqualTo(200);
+        String archivePath = URI.create(url).getRawPath();
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> !archiveLines(archivePath).isEmpty());
+        assertThat(archiveLines(archivePath))
+                .allSatisfy(line -> assertThat(fields(line)).containsEntry("clientName", "ci-main"));
+
+        HttpResponse<byte[]> renamed = get(url.replace("client=ci-main", "client=idle"), null);
+        assertThat(renamed.statusCode()).as("another name than the one signed").isEqualTo(403);
+        assertThat(error(renamed)).contains("signature does not match");
+        assertThat(get(url.replace("client=ci-main&", ""), null).statusCode())
+                .as("the name left out")
+                .isEqualTo(403);
     }
 
     @Test

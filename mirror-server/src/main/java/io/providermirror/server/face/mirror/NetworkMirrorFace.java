@@ -35,14 +35,15 @@ public final class NetworkMirrorFace {
 
     /**
      * {@code <version>.json}: every platform of a verified version that the policy lets in, with {@code zh:}
-     * and known {@code h1:}.
+     * and known {@code h1:}; with access control, its archive URLs are signed for the client named {@code client}.
      */
-    public CompletableFuture<RenderedDocument> versionDocument(ProviderAddress address, ProviderVersion version) {
+    public CompletableFuture<RenderedDocument> versionDocument(
+            ProviderAddress address, ProviderVersion version, String client) {
         return providers
                 .allowedRelease(address, version)
                 .thenApply(entry -> auth.enabled()
                         // Signed archive URLs expire, so each response gets its own.
-                        ? providers.render(entry, platform -> auth.archiveQuery(address, version, platform))
+                        ? providers.render(entry, platform -> auth.archiveQuery(address, version, platform, client))
                         : entry.document());
     }
 }
