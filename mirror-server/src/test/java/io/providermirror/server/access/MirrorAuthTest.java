@@ -325,6 +325,38 @@ final class MirrorAuthTest {
         assertThat(auth.accepts("Bearer ")).isFalse();
     }
 
+    @Test
+    void aUrlSignedForAClientNamesItAndOpensOnlyUnderThatName() throws IOException {
+        MirrorAuth auth = auth(TOKEN);
+        String name = auth.clients().get(0).name();
+        Map<String, String> query = query(auth.archiveQuery(AWS, V1, LINUX, name));
+
+        assertThat(query).containsEntry("client", name);
+        assertThat(check(auth, AWS, V1, LINUX, query).allowed()).isTrue();
+        Map<String, String> renamed = new java.util.HashMap<>(query);
+        renamed.put("client", "someone-else");
+        assertThat(check(auth, AWS, V1, LINUX, renamed).allowed())
+                .as("another name")
+                .isFalse();
+        Map<String, String> unnamed = new java.util.HashMap<>(query);
+        unnamed.remove("client");
+        assertThat(check(auth, AWS, V1, LINUX, unnamed).allowed())
+                .as("the name left out")
+                .isFalse();
+        assertThat(auth.signedClient(Optional.of(name)).map(Client::name)).contains(name);
+        assertThat(auth.signedClient(Optional.of("no-longer-configured"))).isEmpty();
+        assertThat(auth.signedClient(Optional.empty())).isEmpty();
+
+        assertThat(query(auth.archiveQuery(AWS, V1, LINUX, Client.ANONYMOUS.name())))
+                .as("an anonymous request's URL names no client")
+                .doesNotContainKey("client");
+        Map<String, String> module = query(auth.moduleArchiveQuery(VPC, V1, name));
+        assertThat(module).containsEntry("client", name);
+        assertThat(checkModule(auth, VPC, V1, module).allowed()).isTrue();
+        module.put("client", "someone-else");
+        assertThat(checkModule(auth, VPC, V1, module).allowed()).isFalse();
+    }
+
     private static MirrorAuth.ArchiveVerdict check(
             MirrorAuth auth,
             ProviderAddress address,
@@ -337,7 +369,7 @@ final class MirrorAuthTest {
                 platform,
                 Optional.of(q.get("expires")),
                 Optional.of(q.get("signature")),
-                Optional.empty(),
+                Optional.ofNullable(q.get("client")),
                 null);
     }
 
@@ -348,7 +380,7 @@ final class MirrorAuthTest {
                 version,
                 Optional.of(q.get("expires")),
                 Optional.of(q.get("signature")),
-                Optional.empty(),
+                Optional.ofNullable(q.get("client")),
                 null);
     }
 
