@@ -2,6 +2,7 @@ package io.providermirror.server.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
@@ -41,6 +42,9 @@ final class DryRunLogTest {
         ListAppender<ILoggingEvent> lines = new ListAppender<>();
         lines.start();
         logger.addAppender(lines);
+        // A command run earlier in this JVM may have set the root logger to WARN: this test reads INFO lines.
+        Level before = logger.getLevel();
+        logger.setLevel(Level.INFO);
         try {
             for (int i = 0; i < 50; i++) {
                 assertThat(age.refusal(AWS, v5, young)).isEmpty();
@@ -59,6 +63,7 @@ final class DryRunLogTest {
             assertThat(messages(lines)).hasSize(3);
             assertThat(messages(lines).get(2)).contains("would leave " + AWS + " 5.0.0 out of version lists");
         } finally {
+            logger.setLevel(before);
             logger.detachAppender(lines);
         }
     }
