@@ -217,34 +217,30 @@ final class NamedClientsTest {
                 .isEqualTo(403);
     }
 
-    @Test
-    void theSignedArchiveUrlsAClientIsGivenOpenWhatItMayReach() throws Exception {
+    /** The signed archive URL of acme/named 1.0.0 for linux_amd64 that the version document gives {@code token}'s client. */
+    private static String signedArchiveUrl(String token) throws Exception {
         String base = fixture.mirror().providerPath("acme", "named");
-        HttpResponse<byte[]> document = get(base + "1.0.0.json", CI);
+        HttpResponse<byte[]> document = get(base + "1.0.0.json", token);
         assertThat(document.statusCode()).isEqualTo(200);
-        String url = URI.create(base + "1.0.0.json")
+        return URI.create(base + "1.0.0.json")
                 .resolve(JSON.readTree(document.body())
                         .get("archives")
                         .get("linux_amd64")
                         .get("url")
                         .asText())
                 .toString();
+    }
+
+    @Test
+    void theSignedArchiveUrlsAClientIsGivenOpenWhatItMayReach() throws Exception {
+        String url = signedArchiveUrl(CI);
 
         assertThat(get(url, null).statusCode()).isEqualTo(200);
     }
 
     @Test
     void anArchiveFetchedWithoutATokenThroughASignedUrlIsTheClientsTheUrlWasIssuedTo() throws Exception {
-        String base = fixture.mirror().providerPath("acme", "named");
-        HttpResponse<byte[]> document = get(base + "1.0.0.json", CI);
-        assertThat(document.statusCode()).isEqualTo(200);
-        String url = URI.create(base + "1.0.0.json")
-                .resolve(JSON.readTree(document.body())
-                        .get("archives")
-                        .get("linux_amd64")
-                        .get("url")
-                        .asText())
-                .toString();
+        String url = signedArchiveUrl(CI);
         assertThat(url).contains("client=ci-main");
 
         // The CLI sends no token for archives: the name comes from the URL, which the signature covers.
