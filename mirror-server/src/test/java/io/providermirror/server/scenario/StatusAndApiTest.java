@@ -103,7 +103,7 @@ final class StatusAndApiTest {
         String html = new String(page.body(), StandardCharsets.UTF_8);
         assertThat(table(html, "clients"))
                 .contains("<tr><td>ci-main</td><td>every host and namespace</td><td><span title=\""
-                        + PAGE_TIME.format(seen) + "\">37 min ago</span></td></tr>");
+                        + PAGE_TIME.format(seen) + "\">30 min ago</span></td></tr>");
         assertThat(table(html, "inventory"))
                 .contains("<tr><td>" + item.path("address").asText() + "</td><td>1.0.0</td><td>linux_amd64</td><td>"
                         + item.path("requests").asLong() + "</td><td>1</td><td><span title=\""
