@@ -172,22 +172,19 @@ public final class UsageInventory implements AutoCloseable {
         othersLastSeen = Map.copyOf(lastSeen);
     }
 
-    /** Each configured client's latest request on this instance, this run or an earlier one; never-seen ones left out. */
+    /** Each client's latest request on this instance, this run or an earlier one; never-seen ones left out. */
     private Map<String, Instant> lastSeenHere() {
-        Map<String, Instant> seen = new HashMap<>();
-        sightings.get().forEach((name, at) -> {
-            Instant kept = keptLastSeen.get(name);
-            Instant latest = kept != null && kept.isAfter(at) ? kept : at;
-            if (latest.isAfter(Instant.EPOCH)) {
-                seen.put(name, latest);
-            }
-        });
+        Map<String, Instant> seen = new HashMap<>(keptLastSeen);
+        Map<String, Instant> now = new HashMap<>(sightings.get());
+        now.values().removeIf(at -> !at.isAfter(Instant.EPOCH));
+        ClientsLastSeen.latest(seen, now);
         return Map.copyOf(seen);
     }
 
     /**
-     * When each configured client was last seen anywhere in the fleet: the latest of this instance's sightings (now)
-     * and the other instances' shards (as of the last read); a client never seen is not in it.
+     * When each client was last seen anywhere in the fleet: the latest of this instance's sightings (now, and those
+     * its shard held at start-up) and the other instances' shards (as of the last read); a client never seen is not
+     * in it.
      */
     public Map<String, Instant> clientsLastSeen() {
         Map<String, Instant> latest = new HashMap<>(othersLastSeen);
