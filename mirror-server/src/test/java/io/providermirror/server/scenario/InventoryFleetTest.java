@@ -116,12 +116,7 @@ final class InventoryFleetTest {
 
     /** When the operator API of {@code instance} says {@code ci-fleet} was last seen. */
     private static String lastSeen(MirrorFixture instance) throws Exception {
-        HttpResponse<byte[]> response = instance.send(HttpRequest.newBuilder(instance.url("/api/v1/clients"))
-                .header("Authorization", "Bearer " + OPERATOR_TOKEN)
-                .timeout(Duration.ofSeconds(90))
-                .build());
-        assertThat(response.statusCode()).isEqualTo(200);
-        return JSON.readTree(response.body())
+        return api(instance, "/api/v1/clients")
                 .path("clients")
                 .get(0)
                 .path("lastSeen")
@@ -129,7 +124,11 @@ final class InventoryFleetTest {
     }
 
     private static JsonNode inventory(MirrorFixture instance) throws Exception {
-        HttpResponse<byte[]> response = instance.send(HttpRequest.newBuilder(instance.url("/api/v1/inventory"))
+        return api(instance, "/api/v1/inventory");
+    }
+
+    private static JsonNode api(MirrorFixture instance, String path) throws Exception {
+        HttpResponse<byte[]> response = instance.send(HttpRequest.newBuilder(instance.url(path))
                 .header("Authorization", "Bearer " + OPERATOR_TOKEN)
                 .timeout(Duration.ofSeconds(90))
                 .build());

@@ -45,19 +45,16 @@ final class StatusAndApiTest {
 
     private final SettableClock clock = new SettableClock(START);
     private FakeOrigin origin;
-    private MirrorFixture mirror;
 
+    /** The origin with one provider, for a test's mirrors. */
     @BeforeEach
-    void start() {
+    void origin() {
         origin = FakeOrigin.start(tmp.resolve("origin"));
         origin.publish("acme", "shared", "1.0.0", "linux_amd64");
     }
 
     @AfterEach
-    void stop() {
-        if (mirror != null) {
-            mirror.close();
-        }
+    void closeOrigin() {
         origin.close();
     }
 
@@ -78,19 +75,25 @@ final class StatusAndApiTest {
 
     @Test
     void thePageShowsTheClientsInventoryAndPolicyTheApiAnswers() throws Exception {
-        mirror = builder().start();
+        try (MirrorFixture mirror = builder().start()) {
+            thePageShowsWhatTheApiAnswers(mirror);
+        }
+    }
+
+    private void thePageShowsWhatTheApiAnswers(MirrorFixture mirror) throws Exception {
         String archive = mirror.providerPath("acme", "shared") + "terraform-provider-shared_1.0.0_linux_amd64.zip";
         clock.advance(Duration.ofMinutes(7));
-        assertThat(get(archive, CI).statusCode()).isEqualTo(200);
+        assertThat(get(mirror, archive, CI).statusCode()).isEqualTo(200);
         clock.advance(Duration.ofMinutes(30));
 
-        JsonNode ci = byName(api("/api/v1/clients").path("clients")).get("ci-main");
+        JsonNode ci = byName(api(mirror, "/api/v1/clients").path("clients")).get("ci-main");
         Instant seen = Instant.parse(ci.path("lastSeen").asText());
         assertThat(seen).isEqualTo(START.plus(Duration.ofMinutes(7)));
-        JsonNode item = api("/api/v1/inventory").path("items").get(0);
+        JsonNode item = api(mirror, "/api/v1/inventory").path("items").get(0);
         assertThat(item.path("clients").path("ci-main").asLong()).isEqualTo(1);
-        JsonNode status = api("/api/v1/status");
-        assertThat(status.path("clients")).isEqualTo(api("/api/v1/clients").path("clients"));
+        JsonNode status = api(mirror, "/api/v1/status");
+        assertThat(status.path("clients"))
+                .isEqualTo(api(mirror, "/api/v1/clients").path("clients"));
         assertThat(status.path("mostRequested")).containsExactly(item);
         assertThat(status.path("policy").path("rules").get(0).path("id").asText())
                 .isEqualTo("policy.deny[0]");
@@ -114,30 +117,30 @@ final class StatusAndApiTest {
 
     @Test
     void whenAClientWasLastSeenOutlivesARestart() throws Exception {
-        mirror = builder().start();
-        assertThat(get(mirror.providerPath("acme", "shared") + "index.json", CI).statusCode())
-                .isEqualTo(200);
         Instant seen = clock.instant();
-        mirror.close();
-        mirror = null;
+        try (MirrorFixture mirror = builder().start()) {
+            assertThat(get(mirror, mirror.providerPath("acme", "shared") + "index.json", CI)
+                            .statusCode())
+                    .isEqualTo(200);
+        }
         clock.advance(Duration.ofHours(2));
 
-        mirror = builder().start();
-
-        Map<String, JsonNode> clients = byName(api("/api/v1/clients").path("clients"));
-        assertThat(clients.get("ci-main").path("lastSeen").asText()).isEqualTo(seen.toString());
-        assertThat(clients.get("viewer").path("lastSeen").isNull()).isTrue();
+        try (MirrorFixture again = builder().start()) {
+            Map<String, JsonNode> clients = byName(api(again, "/api/v1/clients").path("clients"));
+            assertThat(clients.get("ci-main").path("lastSeen").asText()).isEqualTo(seen.toString());
+            assertThat(clients.get("viewer").path("lastSeen").isNull()).isTrue();
+        }
     }
 
-    private HttpResponse<byte[]> get(String path, String token) throws Exception {
+    private static HttpResponse<byte[]> get(MirrorFixture mirror, String path, String token) throws Exception {
         return mirror.send(HttpRequest.newBuilder(mirror.url(path))
                 .header("Authorization", "Bearer " + token)
                 .timeout(Duration.ofSeconds(90))
                 .build());
     }
 
-    private JsonNode api(String path) throws Exception {
-        HttpResponse<byte[]> answer = get(path, OPERATOR);
+    private static JsonNode api(MirrorFixture mirror, String path) throws Exception {
+        HttpResponse<byte[]> answer = get(mirror, path, OPERATOR);
         assertThat(answer.statusCode()).as(path).isEqualTo(200);
         return JSON.readTree(answer.body());
     }
