@@ -179,7 +179,8 @@ final class ArchitectureTest {
 
     /**
      * The status page renders the mirror's status as the operator API reports it ({@code report.MirrorStatus},
-     * {@code report.ProviderStatus}); it reads no engine, provider-path, face or meter class itself.
+     * {@code report.ProviderStatus}, {@code report.ClientStatus}, {@code report.UsageStatus}, {@code
+     * report.PolicyStatus}); it reads no engine, provider-path, face, meter, access or inventory class itself.
      */
     @Test
     void theStatusPageReadsTheMirrorOnlyThroughItsStatusReport() {
@@ -192,7 +193,9 @@ final class ArchitectureTest {
                         "io.providermirror.server.core..",
                         "io.providermirror.server.providers..",
                         "io.providermirror.server.face..",
-                        "io.providermirror.server.metrics..")
+                        "io.providermirror.server.metrics..",
+                        "io.providermirror.server.access..",
+                        "io.providermirror.server.inventory..")
                 .check(main);
     }
 

@@ -11,7 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * When each configured client was last seen: the time of its latest request with its token. Kept in memory, one
  * entry per configured name (a name not configured is never recorded, so nothing a request sends makes it grow);
- * a restart starts with none seen.
+ * the usage inventory keeps them in this instance's shard ({@link #byName}), so a restart and the other instances
+ * of a fleet know them too.
  */
 public final class ClientSightings {
 
@@ -34,6 +35,11 @@ public final class ClientSightings {
     public Optional<Instant> lastSeen(String name) {
         Instant seen = lastSeen.get(name);
         return seen == null || seen.equals(Instant.EPOCH) ? Optional.empty() : Optional.of(seen);
+    }
+
+    /** Each configured client's name with its latest request on this instance, the epoch when none since start-up. */
+    public Map<String, Instant> byName() {
+        return Map.copyOf(lastSeen);
     }
 
     /** Every configured client with when it was last seen, in the order configured. */

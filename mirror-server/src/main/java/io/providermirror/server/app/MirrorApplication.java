@@ -178,7 +178,11 @@ public final class MirrorApplication implements AutoCloseable {
                     core.mirror(),
                     core.modules(),
                     StartupBanner.originsReachedAt(config),
-                    clock);
+                    clock,
+                    core.auth().sightings(),
+                    core.inventory(),
+                    () -> io.providermirror.server.report.PolicyStatus.of(
+                            config.policy(), core.policyHolds().now()));
             StatusPage statusPage = new StatusPage(
                     reports,
                     StartupBanner.originsReachedAt(config).keySet(),
@@ -186,10 +190,7 @@ public final class MirrorApplication implements AutoCloseable {
                     caPem,
                     fallbackAuthority,
                     clock,
-                    core.log().verifierKey(),
-                    core.auth().sightings(),
-                    () -> io.providermirror.server.report.PolicyStatus.of(
-                            config.policy(), core.policyHolds().now()));
+                    core.log().verifierKey());
             HttpServices services = new HttpServices(
                     core.mirror(),
                     statusPage,
@@ -211,7 +212,6 @@ public final class MirrorApplication implements AutoCloseable {
                             : OperatorApi.OFF,
                     core.log(),
                     core.inventory());
-            statusPage.inventory(core.inventory());
             core.inventory().start(config.inventory().flushInterval());
             MirrorServer server = MirrorServer.bind(
                     new MirrorServer.Listener(

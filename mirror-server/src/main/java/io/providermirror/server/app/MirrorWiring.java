@@ -188,7 +188,7 @@ public final class MirrorWiring implements AutoCloseable {
                     bucketStores != null ? bucketStores.documents() : new FileDocumentStore(cacheDirectory, clock);
             String instance = bucketStores == null ? "local" : BucketStores.instanceName(); // as fill leases name it
             UsageInventory inventory = new UsageInventory(
-                    documents, instance, clock, config.inventory().maxItems());
+                    documents, instance, clock, config.inventory().maxItems(), auth.sightings()::byName);
             log = MirrorLog.open(cacheDirectory, config.server().publicUrl(), documents, clock);
             OriginRules rules = new OriginRules(config.upstream().hosts());
             KeyIdPins.warn(config.upstream().hosts().keySet(), rules);

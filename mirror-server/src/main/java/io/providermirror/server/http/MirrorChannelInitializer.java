@@ -83,10 +83,7 @@ final class MirrorChannelInitializer extends ChannelInitializer<SocketChannel> {
         // Request deadline, idle timeout, one request at a time and keep-alive: one handler on every message's path.
         pipeline.addLast("discipline", new ConnectionDiscipline(limits));
         pipeline.addLast("chunked", new ChunkedWriteHandler());
-        pipeline.addLast(
-                "operator",
-                new OperatorApiHandler(
-                        services.operator(), services.auth().sightings(), services.executor(), managementOnly));
+        pipeline.addLast("operator", new OperatorApiHandler(services.operator(), services.executor(), managementOnly));
         pipeline.addLast("mirror", new MirrorHttpHandler(services, managementOnly, routes, downloads));
     }
 }

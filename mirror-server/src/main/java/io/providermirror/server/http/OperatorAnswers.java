@@ -1,6 +1,5 @@
 package io.providermirror.server.http;
 
-import io.providermirror.server.access.ClientSightings;
 import io.providermirror.server.report.StatusDocuments;
 import java.io.IOException;
 import java.io.InputStream;
@@ -45,8 +44,7 @@ final class OperatorAnswers {
     }
 
     /** The answer to {@code route}, which is not an import; a refusal completes with {@link OperatorActions.Refused}. */
-    static CompletableFuture<byte[]> of(
-            OperatorApi api, ClientSightings clients, Executor executor, OperatorRoutes.OperatorRoute route) {
+    static CompletableFuture<byte[]> of(OperatorApi api, Executor executor, OperatorRoutes.OperatorRoute route) {
         if (route instanceof OperatorRoutes.Accept accept) {
             return api.actions().acceptModule(accept.address(), accept.version());
         } else if (route instanceof OperatorRoutes.PurgeProvider purge) {
@@ -69,7 +67,8 @@ final class OperatorAnswers {
         } else if (route instanceof OperatorRoutes.Description) {
             return CompletableFuture.supplyAsync(OperatorAnswers::description, executor);
         } else if (route instanceof OperatorRoutes.Clients) {
-            return CompletableFuture.supplyAsync(() -> ClientsDocument.json(clients), executor);
+            return CompletableFuture.supplyAsync(
+                    () -> StatusDocuments.json(api.reports().clients()), executor);
         }
         throw new IllegalArgumentException("not a route answered without a body: " + route);
     }

@@ -14,7 +14,6 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
-import io.providermirror.server.access.ClientSightings;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -37,7 +36,6 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
     static final int MAX_DRAINED_BYTES = 64 * 1024;
 
     private final OperatorApi api;
-    private final ClientSightings clients;
     private final Executor executor;
     private final boolean managementOnly;
 
@@ -62,9 +60,8 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
     /** The writes of the upload, in order; each releases its buffer whatever became of the ones before. */
     private CompletableFuture<Void> writes;
 
-    OperatorApiHandler(OperatorApi api, ClientSightings clients, Executor executor, boolean managementOnly) {
+    OperatorApiHandler(OperatorApi api, Executor executor, boolean managementOnly) {
         this.api = api;
-        this.clients = clients;
         this.executor = executor;
         this.managementOnly = managementOnly;
     }
@@ -224,7 +221,7 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
             }
             if (last) {
                 OperatorRoutes.OperatorRoute answering = route;
-                whenDone(ctx, () -> OperatorAnswers.of(api, clients, executor, answering));
+                whenDone(ctx, () -> OperatorAnswers.of(api, executor, answering));
             }
         }
     }

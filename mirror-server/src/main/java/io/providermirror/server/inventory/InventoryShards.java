@@ -38,8 +38,10 @@ public final class InventoryShards {
         return CacheKey.of(FOLDER.segments().get(0), instance + SUFFIX);
     }
 
-    /** Writes {@code usage} as the shard of {@code instance}. */
-    static void write(DocumentStore documents, String instance, Map<UsageItem, Usage> usage) throws IOException {
+    /** Writes {@code usage}, and when its clients were {@code lastSeen}, as the shard of {@code instance}. */
+    static void write(
+            DocumentStore documents, String instance, Map<UsageItem, Usage> usage, Map<String, Instant> lastSeen)
+            throws IOException {
         ObjectNode shard = JSON.createObjectNode();
         shard.put("instance", instance);
         ArrayNode items = shard.putArray("items");
@@ -55,6 +57,7 @@ public final class InventoryShards {
             ObjectNode clients = node.putObject("clients");
             counted.clients().forEach(clients::put);
         });
+        ClientsLastSeen.write(shard, lastSeen);
         documents.write(key(instance), JSON.writeValueAsBytes(shard));
     }
 
@@ -71,6 +74,12 @@ public final class InventoryShards {
      * logged: one broken document does not hide the fleet's inventory.
      */
     public static Map<UsageItem, Usage> readAll(DocumentStore documents, String except) throws IOException {
+        return readAll(documents, except, new HashMap<>());
+    }
+
+    /** As {@link #readAll(DocumentStore, String)}, taking into {@code lastSeen} the latest sighting of each client. */
+    static Map<UsageItem, Usage> readAll(DocumentStore documents, String except, Map<String, Instant> lastSeen)
+            throws IOException {
         Map<UsageItem, Usage> merged = new HashMap<>();
         for (CacheKey key : documents.list(FOLDER)) {
             String name = key.segments().get(key.segments().size() - 1);
@@ -80,6 +89,7 @@ public final class InventoryShards {
             Optional<StoredDocument> stored = documents.read(key);
             if (stored.isPresent()) {
                 merge(merged, parse(stored.get().content(), key));
+                ClientsLastSeen.merge(lastSeen, stored.get().content());
             }
         }
         return merged;

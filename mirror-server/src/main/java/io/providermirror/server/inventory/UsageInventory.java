@@ -14,6 +14,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +37,14 @@ public final class UsageInventory implements AutoCloseable {
     private final AtomicLong dropped = new AtomicLong();
     /** The other instances' shards, merged, as read last. */
     private volatile Map<UsageItem, Usage> others = Map.of();
+    /** Each configured client's latest request on this instance (the epoch when none), kept in memory elsewhere. */
+    private final Supplier<Map<String, Instant>> sightings;
+    /** This instance's sightings as its shard held them at start-up: a restart keeps them. */
+    private final Map<String, Instant> keptLastSeen;
+    /** The sightings this instance's shard was last written with. */
+    private volatile Map<String, Instant> writtenLastSeen = Map.of();
+    /** The other instances' sightings, the latest per client, as read last. */
+    private volatile Map<String, Instant> othersLastSeen = Map.of();
 
     private ScheduledExecutorService flusher;
 
@@ -64,6 +73,19 @@ public final class UsageInventory implements AutoCloseable {
      * @param maxItems how many items memory holds; requests of further items are not counted (and say so)
      */
     public UsageInventory(DocumentStore documents, String instance, Clock clock, int maxItems) {
+        this(documents, instance, clock, maxItems, Map::of);
+    }
+
+    /**
+     * As the other constructor, keeping in the shard when each configured client was last seen here ({@code
+     * sightings}: each configured client's name with its latest request on this instance, the epoch when none).
+     */
+    public UsageInventory(
+            DocumentStore documents,
+            String instance,
+            Clock clock,
+            int maxItems,
+            Supplier<Map<String, Instant>> sightings) {
         if (maxItems < 1) {
             throw new IllegalArgumentException("maxItems: " + maxItems + " (expected: > 0)");
         }
@@ -71,12 +93,17 @@ public final class UsageInventory implements AutoCloseable {
         this.instance = instance;
         this.clock = clock;
         this.maxItems = maxItems;
+        this.sightings = sightings;
+        Map<String, Instant> kept = Map.of();
         try {
             InventoryShards.read(documents, instance)
-                    .ifPresent(kept -> kept.forEach((item, usage) -> tallies.put(item, new Tally(usage))));
+                    .ifPresent(usage -> usage.forEach((item, counted) -> tallies.put(item, new Tally(counted))));
+            kept = ClientsLastSeen.read(documents, instance);
         } catch (IOException | RuntimeException e) {
             LOG.warn("cannot read this instance's inventory shard; it starts empty: {}", e.toString());
         }
+        this.keptLastSeen = Map.copyOf(kept);
+        this.writtenLastSeen = keptLastSeen;
     }
 
     /** Counts a request for {@code item} by {@code client}, now. Memory only: cheap enough for every request. */
@@ -115,23 +142,54 @@ public final class UsageInventory implements AutoCloseable {
         return copy;
     }
 
-    /** Writes this instance's shard when something was counted since the last write, and reads the others'. */
+    /**
+     * Writes this instance's shard when something was counted, or a client seen, since the last write, and reads
+     * the others'.
+     */
     public void flush() throws IOException {
-        if (changed.getAndSet(false)) {
+        Map<String, Instant> seen = lastSeenHere();
+        if (changed.getAndSet(false) || !seen.equals(writtenLastSeen)) {
             try {
-                InventoryShards.write(documents, instance, local());
+                InventoryShards.write(documents, instance, local(), seen);
+                writtenLastSeen = seen;
             } catch (IOException | RuntimeException e) {
                 changed.set(true);
                 throw e;
             }
         }
-        others = InventoryShards.readAll(documents, instance);
+        readOthers();
     }
 
     /** The fleet's inventory now: this instance's counts and every other shard, read now. */
     public Map<UsageItem, Usage> fleet() throws IOException {
-        others = InventoryShards.readAll(documents, instance);
+        readOthers();
         return recent();
+    }
+
+    private void readOthers() throws IOException {
+        Map<String, Instant> lastSeen = new HashMap<>();
+        others = InventoryShards.readAll(documents, instance, lastSeen);
+        othersLastSeen = Map.copyOf(lastSeen);
+    }
+
+    /** Each client's latest request on this instance, this run or an earlier one; never-seen ones left out. */
+    private Map<String, Instant> lastSeenHere() {
+        Map<String, Instant> seen = new HashMap<>(keptLastSeen);
+        Map<String, Instant> now = new HashMap<>(sightings.get());
+        now.values().removeIf(at -> !at.isAfter(Instant.EPOCH));
+        ClientsLastSeen.latest(seen, now);
+        return Map.copyOf(seen);
+    }
+
+    /**
+     * When each client was last seen anywhere in the fleet: the latest of this instance's sightings (now, and those
+     * its shard held at start-up) and the other instances' shards (as of the last read); a client never seen is not
+     * in it.
+     */
+    public Map<String, Instant> clientsLastSeen() {
+        Map<String, Instant> latest = new HashMap<>(othersLastSeen);
+        ClientsLastSeen.latest(latest, lastSeenHere());
+        return latest;
     }
 
     /** The fleet's inventory without I/O: this instance's counts now, the others' as of the last read. */
@@ -184,7 +242,7 @@ public final class UsageInventory implements AutoCloseable {
             flusher.shutdownNow();
             flusher = null;
         }
-        if (changed.get()) {
+        if (changed.get() || !lastSeenHere().equals(writtenLastSeen)) {
             flushQuietly();
         }
     }

@@ -18,6 +18,9 @@ import java.util.List;
  * @param lastHour         the last hour's traffic, a minute each, oldest first
  * @param providers        the cached providers, by address
  * @param modules          the cached module versions, by address and version
+ * @param clients          the configured clients, in the order configured, with when each was last seen
+ * @param policy           the policy's rules, with what each holds back now
+ * @param mostRequested    the items of the usage inventory requested most, most first
  */
 public record MirrorStatus(
         String version,
@@ -29,7 +32,10 @@ public record MirrorStatus(
         List<Problem> problems,
         List<Minute> lastHour,
         List<Provider> providers,
-        List<Module> modules) {
+        List<Module> modules,
+        List<ClientStatus> clients,
+        PolicyStatus policy,
+        List<UsageStatus> mostRequested) {
 
     public MirrorStatus {
         origins = List.copyOf(origins);
@@ -37,6 +43,8 @@ public record MirrorStatus(
         lastHour = List.copyOf(lastHour);
         providers = List.copyOf(providers);
         modules = List.copyOf(modules);
+        clients = List.copyOf(clients);
+        mostRequested = List.copyOf(mostRequested);
     }
 
     /** What the cache holds, and how many lookups it answered ({@code lookupsFromCache}, fresh or stale). */

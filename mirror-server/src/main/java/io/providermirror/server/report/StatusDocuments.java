@@ -2,8 +2,10 @@ package io.providermirror.server.report;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * The status values as JSON, written in one place for {@code /status.json} and the operator API alike: times in
@@ -89,7 +91,63 @@ public final class StatusDocuments {
                     .put("bytes", module.bytes())
                     .put("pinnedAt", module.pinnedAt().toString());
         }
+        clients(root.putArray("clients"), status.clients());
+        policy(root.putObject("policy"), status.policy());
+        var items = root.putArray("mostRequested");
+        for (UsageStatus usage : status.mostRequested()) {
+            ObjectNode node = items.addObject()
+                    .put("kind", usage.kind())
+                    .put("address", usage.address())
+                    .put("version", usage.version());
+            if (!usage.platform().isEmpty()) {
+                node.put("platform", usage.platform());
+            }
+            node.put("firstRequested", usage.firstRequested().toString())
+                    .put("lastRequested", usage.lastRequested().toString())
+                    .put("requests", usage.requests());
+            ObjectNode byClient = node.putObject("clients");
+            usage.clients().forEach(byClient::put);
+        }
         return write(root);
+    }
+
+    /** The configured clients as the JSON document {@code GET /api/v1/clients} answers. */
+    public static byte[] json(List<ClientStatus> clients) {
+        ObjectNode root = JSON.createObjectNode();
+        clients(root.putArray("clients"), clients);
+        return write(root);
+    }
+
+    /** Each client: its name, scope and when last seen ({@code null} when never, as far as known). */
+    private static void clients(ArrayNode into, List<ClientStatus> clients) {
+        for (ClientStatus client : clients) {
+            ObjectNode node = into.addObject().put("name", client.name());
+            ObjectNode scope = node.putObject("scope");
+            client.hosts().forEach(scope.putArray("hosts")::add);
+            client.namespaces().forEach(scope.putArray("namespaces")::add);
+            node.put(
+                    "lastSeen",
+                    client.lastSeen() == null ? null : client.lastSeen().toString());
+        }
+    }
+
+    private static void policy(ObjectNode into, PolicyStatus policy) {
+        into.put("dryRun", policy.dryRun());
+        var rules = into.putArray("rules");
+        for (PolicyStatus.Rule rule : policy.rules()) {
+            ObjectNode held = rules.addObject()
+                    .put("id", rule.id())
+                    .put("kind", rule.kind())
+                    .put("what", rule.what())
+                    .put("detail", rule.detail())
+                    .putObject("held")
+                    .put("count", rule.held().count());
+            var versions = held.putArray("versions");
+            for (PolicyStatus.HeldVersion version : rule.held().versions()) {
+                ObjectNode node = versions.addObject().put("subject", version.subject());
+                version.until().ifPresent(until -> node.put("until", until.toString()));
+            }
+        }
     }
 
     /** One provider's view as the JSON document {@code GET /api/v1/status/providers/...} answers. */

@@ -6,8 +6,12 @@ import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.BuildInfo;
+import io.providermirror.server.access.Client;
+import io.providermirror.server.access.ClientSightings;
 import io.providermirror.server.face.modules.ModuleMirror;
 import io.providermirror.server.face.modules.StoredModule;
+import io.providermirror.server.inventory.InventoryQuery;
+import io.providermirror.server.inventory.UsageInventory;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.metrics.OriginHealth;
 import io.providermirror.server.providers.ProviderMirror;
@@ -23,10 +27,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
  * The one place the mirror's status is made, from the store's index, the provider path, the modules face and the
- * meters: {@link #status()} for the status page, {@code /status.json} and {@code GET /api/v1/status}, {@link
+ * meters, the clients' sightings, the usage inventory and the policy: {@link #status()} for the status page,
+ * {@code /status.json} and {@code GET /api/v1/status}, {@link #clients()} for {@code GET /api/v1/clients}, {@link
  * #provider} for one provider's view. Blocking (lists the store's index, reads verified releases): call it off the
  * event loop.
  */
@@ -34,6 +40,8 @@ public final class StatusReports {
 
     /** How many recent problems the status keeps (older ones are dropped). */
     public static final int RECENT_PROBLEMS = OriginHealth.RECENT_PROBLEMS;
+    /** How many of the inventory's items the status lists, those requested most. */
+    public static final int MOST_REQUESTED = 10;
 
     private final BlobStore store;
     private final MirrorMetrics metrics;
@@ -41,9 +49,15 @@ public final class StatusReports {
     private final ModuleMirror modules;
     private final Map<String, String> configuredOrigins;
     private final Instant started;
+    private final ClientSightings sightings;
+    private final UsageInventory inventory;
+    private final Supplier<PolicyStatus> policy;
 
     /**
      * @param configuredOrigins configured origins by hostname, each with where it is reached (as the banner says it)
+     * @param sightings         when this instance last saw each configured client
+     * @param inventory         the usage inventory, which also keeps when the other instances last saw each client
+     * @param policy            the policy's rules with what each holds back now
      */
     public StatusReports(
             BlobStore store,
@@ -51,7 +65,13 @@ public final class StatusReports {
             ProviderMirror mirror,
             ModuleMirror modules,
             Map<String, String> configuredOrigins,
-            Clock clock) {
+            Clock clock,
+            ClientSightings sightings,
+            UsageInventory inventory,
+            Supplier<PolicyStatus> policy) {
+        this.sightings = sightings;
+        this.inventory = inventory;
+        this.policy = policy;
         this.store = store;
         this.metrics = metrics;
         this.mirror = mirror;
@@ -89,7 +109,28 @@ public final class StatusReports {
                         .map(m -> new MirrorStatus.Minute(m.start(), m.requests(), m.hits(), m.bytes()))
                         .toList(),
                 providers,
-                cachedModules);
+                cachedModules,
+                clients(),
+                policy.get(),
+                UsageStatus.of(InventoryQuery.top(inventory.recent(), MOST_REQUESTED)));
+    }
+
+    /**
+     * Every configured client, in the order configured, with when it was last seen anywhere in the fleet: this
+     * instance's sighting, or a later one another instance wrote in its inventory shard (as of the last read).
+     */
+    public List<ClientStatus> clients() {
+        Map<String, Instant> fleet = inventory.clientsLastSeen();
+        List<ClientStatus> clients = new ArrayList<>();
+        for (Client client : sightings.all().keySet()) {
+            clients.add(new ClientStatus(
+                    client.name(),
+                    client.scope().hosts(),
+                    client.scope().namespaces(),
+                    client.scope().describe(),
+                    fleet.get(client.name())));
+        }
+        return clients;
     }
 
     /** Every origin contacted since start-up or configured, by hostname. */

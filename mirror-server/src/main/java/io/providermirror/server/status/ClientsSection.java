@@ -1,21 +1,18 @@
 package io.providermirror.server.status;
 
-import io.providermirror.server.access.Client;
-import io.providermirror.server.access.ClientSightings;
-import java.time.Instant;
-import java.util.Map;
-import java.util.Optional;
+import io.providermirror.server.report.ClientStatus;
+import java.util.List;
 
 /**
  * The status page's section on the named clients ({@code auth.clients}, and plain tokens named after their hash):
- * each name, what it may reach, and when it was last seen since start-up. Shown while access control is on.
+ * each name, what it may reach, and when it was last seen by any instance sharing the cache (as
+ * {@code GET /api/v1/clients} answers). Shown while access control is on.
  */
 final class ClientsSection {
 
     private ClientsSection() {}
 
-    static void render(StringBuilder html, ClientSightings sightings, PageHtml page) {
-        Map<Client, Optional<Instant>> clients = sightings.all();
+    static void render(StringBuilder html, List<ClientStatus> clients, PageHtml page) {
         html.append("<section><h2>Clients</h2>");
         if (clients.isEmpty()) {
             html.append("<p class=\"muted\" id=\"clients-none\">No client token is configured: every request is ")
@@ -26,13 +23,13 @@ final class ClientsSection {
                 .append("and <code>auth.tokensFile</code>; also at <code>GET /api/v1/clients</code> of the operator ")
                 .append("API.</p>\n<table id=\"clients\"><thead><tr><th>Client</th><th>May reach</th>")
                 .append("<th>Last seen</th></tr></thead><tbody>\n");
-        for (Map.Entry<Client, Optional<Instant>> client : clients.entrySet()) {
+        for (ClientStatus client : clients) {
             html.append("<tr><td>")
-                    .append(PageHtml.escape(client.getKey().name()))
+                    .append(PageHtml.escape(client.name()))
                     .append("</td><td>")
-                    .append(PageHtml.escape(client.getKey().scope().describe()))
+                    .append(PageHtml.escape(client.reach()))
                     .append("</td><td>")
-                    .append(page.ago(client.getValue().orElse(null)))
+                    .append(page.ago(client.lastSeen()))
                     .append("</td></tr>\n");
         }
         html.append("</tbody></table></section>\n");

@@ -1,10 +1,7 @@
 package io.providermirror.server.status;
 
 import io.providermirror.model.ProviderAddress;
-import io.providermirror.server.access.ClientSightings;
-import io.providermirror.server.inventory.UsageInventory;
 import io.providermirror.server.report.MirrorStatus;
-import io.providermirror.server.report.PolicyStatus;
 import io.providermirror.server.report.StatusDocuments;
 import io.providermirror.server.report.StatusReports;
 import io.providermirror.server.tls.GeneratedCa;
@@ -21,8 +18,8 @@ import java.util.regex.Pattern;
  * each linked to its {@linkplain ProviderStatusView own view}), the hit rate since start-up, the last hour's
  * traffic as a chart, each origin's health and the recent problems, and links to the metrics and the
  * documentation. Server-rendered HTML with a little CSS and a few lines of script, rendered per request off the
- * event loop from the mirror's {@link MirrorStatus} (what the operator API's {@code GET /api/v1/status} answers):
- * the page reads no engine class itself.
+ * event loop from the mirror's {@link MirrorStatus} (what the operator API's {@code GET /api/v1/status} answers;
+ * its clients are what {@code GET /api/v1/clients} answers): the page reads no engine class itself.
  */
 public final class StatusPage {
 
@@ -42,13 +39,9 @@ public final class StatusPage {
     private final GeneratedCa ca;
     private final Collection<String> configuredHosts;
     private final String logVerifierKey;
-    private final ClientSightings clients;
-    private final java.util.function.Supplier<PolicyStatus> policy;
-    /** The usage inventory whose most requested items the page lists, once set. */
-    private volatile UsageInventory inventory;
 
     /**
-     * @param reports           the mirror's status, which the page renders
+     * @param reports           the mirror's status (clients, inventory and policy included), which the page renders
      * @param configuredHosts   the configured origins' hostnames
      * @param parentMirrorHosts the configured hosts reached through a parent network mirror, which get no
      *                          providers.v1 service in the host blocks shown
@@ -63,34 +56,6 @@ public final class StatusPage {
             String fallbackAuthority,
             Clock clock,
             String logVerifierKey) {
-        this(
-                reports,
-                configuredHosts,
-                parentMirrorHosts,
-                caPem,
-                fallbackAuthority,
-                clock,
-                logVerifierKey,
-                null,
-                () -> PolicyStatus.NONE);
-    }
-
-    /**
-     * As the other constructor, showing the named clients of {@code clients} (null: none shown) and the policy's
-     * rules with what each holds back now ({@code policy}).
-     */
-    public StatusPage(
-            StatusReports reports,
-            Collection<String> configuredHosts,
-            Collection<String> parentMirrorHosts,
-            byte[] caPem,
-            String fallbackAuthority,
-            Clock clock,
-            String logVerifierKey,
-            ClientSightings clients,
-            java.util.function.Supplier<PolicyStatus> policy) {
-        this.clients = clients;
-        this.policy = policy;
         this.reports = reports;
         this.logVerifierKey = logVerifierKey;
         this.configuredHosts = java.util.List.copyOf(configuredHosts);
@@ -100,11 +65,6 @@ public final class StatusPage {
         this.origins = new OriginsSection(page);
         this.providerView = new ProviderStatusView(page);
         this.ca = caPem == null ? null : GeneratedCa.of(caPem);
-    }
-
-    /** Lists the items {@code inventory} counted most on the page. */
-    public void inventory(UsageInventory inventory) {
-        this.inventory = inventory;
     }
 
     /** The CA certificate clients must trust (PEM), when the mirror generated its own; served at {@code /ca.pem}. */
@@ -135,9 +95,7 @@ public final class StatusPage {
         modules.renderHostBlocks(html, authority);
         if (status.accessControlled()) {
             credentials(html, authority);
-            if (clients != null) {
-                ClientsSection.render(html, clients, page);
-            }
+            ClientsSection.render(html, status.clients(), page);
         }
         if (ca != null) {
             ca.instructions(html);
@@ -146,15 +104,12 @@ public final class StatusPage {
         if (logVerifierKey != null) {
             LogSection.render(html, logVerifierKey);
         }
-        PolicySection.render(html, policy.get());
+        PolicySection.render(html, status.policy());
         TrafficChart.render(html, status.lastHour());
         origins.render(html, status);
         providerTable(html, status.providers());
         modules.renderCached(html, status.modules());
-        UsageInventory counted = inventory;
-        if (counted != null) {
-            InventorySection.render(html, counted, page);
-        }
+        InventorySection.render(html, status.mostRequested(), page);
         PageHtml.foot(html, SCRIPT);
         return html.toString().getBytes(StandardCharsets.UTF_8);
     }

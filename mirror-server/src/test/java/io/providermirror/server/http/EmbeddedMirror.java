@@ -96,7 +96,15 @@ final class EmbeddedMirror implements AutoCloseable {
                 registry);
         StatusPage statusPage = new StatusPage(
                 new io.providermirror.server.report.StatusReports(
-                        core.blobs(), core.metrics(), core.mirror(), core.modules(), Map.of(), Clock.systemUTC()),
+                        core.blobs(),
+                        core.metrics(),
+                        core.mirror(),
+                        core.modules(),
+                        Map.of(),
+                        Clock.systemUTC(),
+                        core.auth().sightings(),
+                        core.inventory(),
+                        () -> io.providermirror.server.report.PolicyStatus.NONE),
                 java.util.Set.of(),
                 java.util.Set.of(),
                 null,

@@ -126,6 +126,34 @@ final class UsageInventoryTest {
     }
 
     @Test
+    void clientsAreLastSeenAtTheLatestSightingOfAnyInstanceOrOfThisOnesMemory() throws IOException {
+        java.util.concurrent.ConcurrentHashMap<String, Instant> seenByA =
+                new java.util.concurrent.ConcurrentHashMap<>(Map.of("ci", Instant.EPOCH, "team-a", Instant.EPOCH));
+        java.util.concurrent.ConcurrentHashMap<String, Instant> seenByB =
+                new java.util.concurrent.ConcurrentHashMap<>(Map.of("ci", Instant.EPOCH, "team-a", Instant.EPOCH));
+        UsageInventory a = new UsageInventory(documents, "a", clock, 100, () -> Map.copyOf(seenByA));
+        UsageInventory b = new UsageInventory(documents, "b", clock, 100, () -> Map.copyOf(seenByB));
+        seenByB.put("ci", START);
+        seenByB.put("team-a", START.plus(Duration.ofMinutes(9)));
+        seenByA.put("ci", START.plus(Duration.ofMinutes(5)));
+        b.flush(); // a sighting alone, without a download, is written
+        a.flush();
+
+        assertThat(a.clientsLastSeen())
+                .as("this instance's newer sighting wins; the other's where it is newer")
+                .isEqualTo(
+                        Map.of("ci", START.plus(Duration.ofMinutes(5)), "team-a", START.plus(Duration.ofMinutes(9))));
+        b.flush();
+        assertThat(b.clientsLastSeen()).isEqualTo(a.clientsLastSeen());
+
+        // A restart of b (memory empty again) continues its shard's sightings.
+        UsageInventory restarted = new UsageInventory(
+                documents, "b", clock, 100, () -> Map.of("ci", Instant.EPOCH, "team-a", Instant.EPOCH));
+        assertThat(restarted.clientsLastSeen())
+                .isEqualTo(Map.of("team-a", START.plus(Duration.ofMinutes(9)), "ci", START));
+    }
+
+    @Test
     void memoryHoldsAtMostMaxItemsAndCountsWhatItDropped() {
         UsageInventory inventory = new UsageInventory(documents, "a", clock, 2);
         inventory.record(AWS_5, "ci");

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Two instances on one bucket (S3Proxy) keep one usage inventory: each counts what it served in its own shard,
  * written every {@code inventory.flushInterval}, and each instance's operator API, and the {@code inventory} command
- * reading the bucket, answer the fleet's counts.
+ * reading the bucket, answer the fleet's counts; a named client seen by one instance is shown with when by the
+ * other.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 final class InventoryFleetTest {
@@ -86,8 +87,48 @@ final class InventoryFleetTest {
         }
     }
 
+    @Test
+    void aClientSeenByOneInstanceIsShownWithWhenByTheOther() throws Exception {
+        String ci = "ci-fleet-secret-token";
+        try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin-clients"))) {
+            origin.publish("acme", "seen", "1.0.0", "linux_amd64");
+            List<Map<String, Object>> clients = List.of(Map.of("name", "ci-fleet", "token", MirrorAuth.hash(ci)));
+            try (MirrorFixture a = instance(tmp.resolve("clients-a"), origin)
+                            .set("auth.clients", clients)
+                            .start();
+                    MirrorFixture b = instance(tmp.resolve("clients-b"), origin)
+                            .set("auth.clients", clients)
+                            .start()) {
+                assertThat(a.send(HttpRequest.newBuilder(a.url("/providers/example.test/acme/seen/index.json"))
+                                        .header("Authorization", "Bearer " + ci)
+                                        .build())
+                                .statusCode())
+                        .isEqualTo(200);
+                String seenByA = lastSeen(a);
+                assertThat(seenByA).isNotEqualTo("null");
+
+                // A's flush writes the sighting in its shard; B's flush reads it.
+                await().atMost(Duration.ofMinutes(2))
+                        .untilAsserted(() -> assertThat(lastSeen(b)).isEqualTo(seenByA));
+            }
+        }
+    }
+
+    /** When the operator API of {@code instance} says {@code ci-fleet} was last seen. */
+    private static String lastSeen(MirrorFixture instance) throws Exception {
+        return api(instance, "/api/v1/clients")
+                .path("clients")
+                .get(0)
+                .path("lastSeen")
+                .asText();
+    }
+
     private static JsonNode inventory(MirrorFixture instance) throws Exception {
-        HttpResponse<byte[]> response = instance.send(HttpRequest.newBuilder(instance.url("/api/v1/inventory"))
+        return api(instance, "/api/v1/inventory");
+    }
+
+    private static JsonNode api(MirrorFixture instance, String path) throws Exception {
+        HttpResponse<byte[]> response = instance.send(HttpRequest.newBuilder(instance.url(path))
                 .header("Authorization", "Bearer " + OPERATOR_TOKEN)
                 .timeout(Duration.ofSeconds(90))
                 .build());
