@@ -9,15 +9,14 @@ import io.providermirror.server.core.ArchiveRedirects;
 import io.providermirror.server.core.ArchiveSource;
 import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.CacheLayout;
+import io.providermirror.server.core.EngineServices;
 import io.providermirror.server.core.Futures;
 import io.providermirror.server.core.ModuleOrigins;
 import io.providermirror.server.core.ModulePin;
-import io.providermirror.server.core.OriginFills;
 import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.core.PolicyDeniedException;
 import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.server.metrics.MirrorMetrics;
-import io.providermirror.server.tlog.DecisionLog;
 import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.ModuleSource;
 import io.providermirror.upstream.OriginException;
@@ -70,20 +69,17 @@ public final class ModuleMirror {
     /** The download answers that came from pins (not being accepted), so a warm download reads no file. */
     private final PinnedDownloads pinnedDownloads;
 
-    /** @param fills fetches archives and git trees, under the same places and bounds as provider archives */
+    /**
+     * @param engine what every path shares; its fills fetch archives and git trees, under the same places and bounds
+     *     as provider archives
+     */
     public ModuleMirror(
-            Settings settings,
-            ModuleOrigins origins,
-            GitSource git,
-            BlobStore blobs,
-            DocumentStore documentStore,
-            ModulePolicy policy,
-            OriginRules rules,
-            Executor executor,
-            OriginFills fills,
-            Clock clock,
-            MirrorMetrics metrics,
-            DecisionLog decisions) {
+            Settings settings, EngineServices engine, ModuleOrigins origins, GitSource git, ModulePolicy policy) {
+        DocumentStore documentStore = engine.documents();
+        Executor executor = engine.executor();
+        Clock clock = engine.clock();
+        MirrorMetrics metrics = engine.metrics();
+        OriginRules rules = engine.rules();
         this.settings = settings;
         this.documents = new CacheDocuments(documentStore);
         this.origins = origins;
@@ -93,12 +89,12 @@ public final class ModuleMirror {
                 new ModuleFills.Settings(settings.unpacked(), settings.workDirectory()),
                 git,
                 origins,
-                fills,
+                engine.fills(),
                 documents,
                 clock,
                 metrics,
-                decisions);
-        this.blobs = blobs;
+                engine.decisions());
+        this.blobs = engine.blobs();
         this.policy = policy;
         this.rules = rules;
         this.executor = executor;
