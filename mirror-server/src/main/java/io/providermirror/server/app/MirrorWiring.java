@@ -10,6 +10,7 @@ import io.providermirror.server.access.MirrorAuth;
 import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.ConfiguredOrigins;
+import io.providermirror.server.core.EngineServices;
 import io.providermirror.server.core.OriginFills;
 import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.core.RememberedFailures;
@@ -221,32 +222,12 @@ public final class MirrorWiring implements AutoCloseable {
                     new ModuleRegistryClient(http, tokens),
                     new CacheDocuments(documents),
                     config.cache().indexTtl());
-            ProviderWiring.Providers providers = ProviderWiring.create(
-                    config,
-                    settings,
-                    configuredOrigins,
-                    stores,
-                    pools,
-                    rules,
-                    originFills,
-                    clock,
-                    metrics,
-                    auth,
-                    log.decisions());
+            EngineServices engine = new EngineServices(
+                    blobs, documents, originFills, rules, pools.io(), clock, metrics, log.decisions());
+            ProviderWiring.Providers providers =
+                    ProviderWiring.create(config, settings, configuredOrigins, engine, auth);
             ModuleMirror modules = ModuleWiring.create(
-                    config,
-                    cacheDirectory,
-                    origin,
-                    trust,
-                    configuredOrigins.modules(),
-                    stores,
-                    rules,
-                    pools.io(),
-                    originFills,
-                    clock,
-                    metrics,
-                    log.decisions(),
-                    providers.holds());
+                    config, cacheDirectory, origin, trust, configuredOrigins.modules(), engine, providers.holds());
             return new MirrorWiring(
                     new Held(cacheDirectory, lock, pools, bucketStores),
                     stores,

@@ -2,15 +2,13 @@ package io.providermirror.server.app;
 
 import io.providermirror.server.config.GitHostConfig;
 import io.providermirror.server.config.MirrorConfig;
+import io.providermirror.server.core.EngineServices;
 import io.providermirror.server.core.ModuleOrigins;
 import io.providermirror.server.core.OriginFills;
-import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.core.PolicyHolds;
 import io.providermirror.server.core.ReleaseAge;
 import io.providermirror.server.face.modules.ModuleMirror;
 import io.providermirror.server.face.modules.ModulePolicy;
-import io.providermirror.server.metrics.MirrorMetrics;
-import io.providermirror.server.tlog.DecisionLog;
 import io.providermirror.upstream.OriginHttpClient;
 import io.providermirror.upstream.OriginTrust;
 import io.providermirror.upstream.git.ArchiveLimits;
@@ -24,7 +22,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.Executor;
 
 /**
  * Builds {@link ModuleMirror} from the configuration: the git hosts' credentials read from their token files (a
@@ -44,15 +41,10 @@ final class ModuleWiring {
             OriginAccess origin,
             OriginTrust trust,
             ModuleOrigins origins,
-            CacheStores stores,
-            OriginRules rules,
-            Executor executor,
-            OriginFills fills,
-            Clock clock,
-            MirrorMetrics metrics,
-            DecisionLog decisions,
+            EngineServices engine,
             PolicyHolds holds)
             throws IOException {
+        Clock clock = engine.clock();
         OriginHttpClient http = origin.http();
         Path work = cacheDirectory.resolve(GIT_WORK);
         FetchedSource.deleteTree(work);
@@ -79,20 +71,13 @@ final class ModuleWiring {
                                 config.modules().maxArchiveEntries(),
                                 config.modules().maxUnpackedSize().bytes()),
                         work),
+                engine,
                 origins,
                 git,
-                stores.blobs(),
-                stores.documents(),
                 new ModulePolicy(
                         config.policy().modules(),
-                        new ReleaseAge(config.policy(), clock, metrics, decisions, holds),
-                        holds),
-                rules,
-                executor,
-                fills,
-                clock,
-                metrics,
-                decisions);
+                        new ReleaseAge(config.policy(), clock, engine.metrics(), engine.decisions(), holds),
+                        holds));
     }
 
     private static Map<String, GitCredential> gitCredentials(Map<String, GitHostConfig> hosts) throws IOException {

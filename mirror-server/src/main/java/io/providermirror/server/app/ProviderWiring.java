@@ -4,17 +4,15 @@ import io.providermirror.server.access.MirrorAuth;
 import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.ConfiguredOrigins;
+import io.providermirror.server.core.EngineServices;
 import io.providermirror.server.core.FillBounds;
 import io.providermirror.server.core.OriginFills;
-import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.core.PolicyHolds;
 import io.providermirror.server.core.ProviderPolicy;
 import io.providermirror.server.core.ReleaseAge;
 import io.providermirror.server.face.mirror.NetworkMirrorFace;
 import io.providermirror.server.face.providers.ProviderRegistryFace;
-import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.providers.ProviderMirror;
-import io.providermirror.server.tlog.DecisionLog;
 import java.time.Clock;
 
 /**
@@ -53,45 +51,33 @@ final class ProviderWiring {
 
     /**
      * @param origins each host's origin, discovered once for every service
-     * @param stores the cache the provider path keeps what it verified in
+     * @param engine the cache the provider path keeps what it verified in, and what every path shares
      */
     static Providers create(
             MirrorConfig config,
             ProviderMirror.Settings settings,
             ConfiguredOrigins origins,
-            CacheStores stores,
-            MirrorPools pools,
-            OriginRules rules,
-            OriginFills fills,
-            Clock clock,
-            MirrorMetrics metrics,
-            MirrorAuth auth,
-            DecisionLog decisions) {
+            EngineServices engine,
+            MirrorAuth auth) {
+        Clock clock = engine.clock();
         PolicyHolds holds = new PolicyHolds(clock);
         ProviderPolicy policy = new ProviderPolicy(config.policy(), holds);
         ProviderMirror mirror = new ProviderMirror(
                 settings,
+                engine,
                 origins,
-                stores.blobs(),
-                stores.documents(),
-                fills,
-                pools.io(),
-                clock,
-                metrics,
                 policy,
-                rules,
                 auth,
-                decisions,
-                new ReleaseAge(config.policy(), clock, metrics, decisions, holds));
+                new ReleaseAge(config.policy(), clock, engine.metrics(), engine.decisions(), holds));
         // The providers.v1 face's published releases take the last quarter of the metadata memory.
         ProviderRegistryFace registry = new ProviderRegistryFace(
                 mirror,
-                new CacheDocuments(stores.documents()),
+                new CacheDocuments(engine.documents()),
                 policy,
-                rules,
-                pools.io(),
+                engine.rules(),
+                engine.executor(),
                 clock,
-                metrics,
+                engine.metrics(),
                 settings.metadataMemoryBytes() / 4);
         return new Providers(mirror, new NetworkMirrorFace(mirror, auth), registry, holds);
     }

@@ -4,7 +4,6 @@ import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.providermirror.server.metrics.MirrorMetrics;
-import io.providermirror.upstream.OriginException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * and kept when the refresh fails (stale-if-error; a failed refresh is not tried again for {@link #RETRY_INTERVAL} at
  * most); bounded by weight, as every cache keyed by what clients send. Failures chosen by the owner are remembered
  * for a while, so a flood of requests for what an origin lacks is not a flood of origin requests. Lookups are counted
- * as hits, stale hits and misses when the owner names their kind. Made by {@link #builder}.
+ * as hits, stale hits and misses when the owner names their kind. Answers that must not outlive their TTL (their
+ * judgement goes out of date) are {@link PulledAnswersBuilder#expiring}: never served stale, pulled again by the next caller.
+ * Made by {@link #builder}.
  */
 public final class PulledAnswers<K, V> {
 
@@ -76,6 +77,7 @@ public final class PulledAnswers<K, V> {
     private final Clock clock;
     private final Duration ttl;
     private final boolean refreshes;
+    private final boolean expires;
     private final Function<K, String> describe;
     private final Optional<MirrorMetrics.LookupKind> counted;
     private final MirrorMetrics metrics;
@@ -87,12 +89,13 @@ public final class PulledAnswers<K, V> {
     private final BiConsumer<K, Throwable> loadFailed;
     private final Map<K, Instant> refreshing = new ConcurrentHashMap<>();
 
-    private PulledAnswers(Builder<K, V> b) {
+    PulledAnswers(PulledAnswersBuilder<K, V> b) {
         this.source = b.source;
         this.executor = b.executor;
         this.clock = b.clock;
         this.ttl = b.ttl;
         this.refreshes = b.refreshes;
+        this.expires = b.expires;
         this.describe = b.describe;
         this.counted = Optional.ofNullable(b.lookupKind);
         this.metrics = b.metrics;
@@ -131,10 +134,11 @@ public final class PulledAnswers<K, V> {
 
     /**
      * A builder for answers from {@code source}, fresh for {@code ttl}, loaded and refreshed on {@code executor}; held
-     * 10,000 at most unless {@link Builder#weighing} says otherwise.
+     * 10,000 at most unless {@link PulledAnswersBuilder#weighing} says otherwise.
      */
-    public static <K, V> Builder<K, V> builder(Source<K, V> source, Executor executor, Clock clock, Duration ttl) {
-        return new Builder<>(source, executor, clock, ttl);
+    public static <K, V> PulledAnswersBuilder<K, V> builder(
+            Source<K, V> source, Executor executor, Clock clock, Duration ttl) {
+        return new PulledAnswersBuilder<>(source, executor, clock, ttl);
     }
 
     /** The answer for {@code key}: fresh, stale (a refresh follows), or loaded now; counted as a lookup. */
@@ -150,6 +154,11 @@ public final class PulledAnswers<K, V> {
     private CompletableFuture<Pulled<V>> get(K key, boolean count) {
         boolean counts = count && counted.isPresent();
         CompletableFuture<Held<V>> present = memory.getIfPresent(key);
+        if (present != null && isExpired(present)) {
+            // Gone for every caller at once: the first to come loads it again, the others wait for that load.
+            memory.asMap().remove(key, present);
+            present = null;
+        }
         if (present != null && present.isDone() && !present.isCompletedExceptionally()) {
             Pulled<V> known = present.join().pulled();
             if (counts) {
@@ -179,7 +188,7 @@ public final class PulledAnswers<K, V> {
     /** The answer memory holds for {@code key} now, if any; never loads. */
     public Optional<V> inMemory(K key) {
         CompletableFuture<Held<V>> present = memory.getIfPresent(key);
-        if (present != null && present.isDone() && !present.isCompletedExceptionally()) {
+        if (present != null && present.isDone() && !present.isCompletedExceptionally() && !isExpired(present)) {
             return Optional.of(present.join().pulled().value());
         }
         return Optional.empty();
@@ -208,8 +217,7 @@ public final class PulledAnswers<K, V> {
         return CompletableFuture.supplyAsync(() -> source.stored(key), executor)
                 .thenCompose(stored -> stored.isPresent()
                         ? CompletableFuture.completedFuture(new Held<>(stored.get(), false))
-                        : source.pulling(key, executor)
-                                .thenApply(value -> new Held<>(new Pulled<>(value, clock.instant()), true)))
+                        : pulledFromOrigin(key))
                 .whenComplete((held, failure) -> {
                     if (failure == null) {
                         failures.invalidate(key);
@@ -238,13 +246,34 @@ public final class PulledAnswers<K, V> {
         });
     }
 
+    /**
+     * The origin's answer, dated when it came; an expiring answer is dated when it was asked for, as what it judges
+     * (a signature's dates, say) is judged then.
+     */
+    private CompletableFuture<Held<V>> pulledFromOrigin(K key) {
+        Instant asked = clock.instant();
+        return source.pulling(key, executor)
+                .thenApply(value -> new Held<>(new Pulled<>(value, expires ? asked : clock.instant()), true));
+    }
+
+    /** Whether {@code present} is an expiring answer past its TTL. */
+    private boolean isExpired(CompletableFuture<Held<V>> present) {
+        return expires
+                && present.isDone()
+                && !present.isCompletedExceptionally()
+                && isPast(present.join().pulled(), ttl);
+    }
+
+    private boolean isPast(Pulled<V> pulled, Duration age) {
+        return Duration.between(pulled.fetchedAt(), clock.instant()).compareTo(age) > 0;
+    }
+
     private Pulled<V> pull(K key) {
         return new Pulled<>(source.pull(key), clock.instant());
     }
 
     private boolean isStale(Pulled<V> pulled) {
-        return refreshes
-                && Duration.between(pulled.fetchedAt(), clock.instant()).compareTo(ttl) > 0;
+        return refreshes && isPast(pulled, ttl);
     }
 
     private void refreshIfStale(K key, Pulled<V> known) {
@@ -281,104 +310,5 @@ public final class PulledAnswers<K, V> {
     private static long nanos(Clock clock) {
         Instant now = clock.instant();
         return now.getEpochSecond() * 1_000_000_000L + now.getNano();
-    }
-
-    /** How {@link PulledAnswers} are made; every setting but the four of {@link #builder} is optional. */
-    public static final class Builder<K, V> {
-        private final Source<K, V> source;
-        private final Executor executor;
-        private final Clock clock;
-        private final Duration ttl;
-        private boolean refreshes = true;
-        private Function<K, String> describe = String::valueOf;
-        private ToIntFunction<V> weight = value -> 1;
-        private long maxWeight = 10_000;
-        private Duration failureMemory = Duration.ZERO;
-        private Predicate<RuntimeException> remembered = failure -> false;
-        private UnaryOperator<RuntimeException> recalled = UnaryOperator.identity();
-        private MirrorMetrics metrics;
-        private MirrorMetrics.LookupKind lookupKind;
-        private String cacheName;
-        private BiConsumer<K, Throwable> loadFailed = (key, failure) -> {};
-
-        private Builder(Source<K, V> source, Executor executor, Clock clock, Duration ttl) {
-            this.source = source;
-            this.executor = executor;
-            this.clock = clock;
-            this.ttl = ttl;
-        }
-
-        /** Held by weight (roughly an answer's size in bytes), {@code maxWeight} at most. */
-        public Builder<K, V> weighing(ToIntFunction<V> weight, long maxWeight) {
-            this.weight = weight;
-            this.maxWeight = maxWeight;
-            return this;
-        }
-
-        /** Answers that never change once pulled (verified releases): never stale, never refreshed. */
-        public Builder<K, V> immutable() {
-            this.refreshes = false;
-            return this;
-        }
-
-        /** Offline: answers are never stale, and never refreshed. */
-        public Builder<K, V> offline(boolean offline) {
-            this.refreshes = !offline;
-            return this;
-        }
-
-        /** How a key is named in the log line of a failed refresh ("the version list of ..."). */
-        public Builder<K, V> describedAs(Function<K, String> describe) {
-            this.describe = describe;
-            return this;
-        }
-
-        /**
-         * Failed loads {@code which} accepts are remembered for {@code howLong}, and answered as {@code recalled}
-         * makes of them meanwhile; a zero duration remembers none.
-         */
-        public Builder<K, V> rememberingFailures(
-                Duration howLong, Predicate<RuntimeException> which, UnaryOperator<RuntimeException> recalled) {
-            this.failureMemory = howLong;
-            this.remembered = which;
-            this.recalled = recalled;
-            return this;
-        }
-
-        /**
-         * Every failed load but a timeout (the next request may be luckier) is remembered for the TTL, and for
-         * {@link #RETRY_INTERVAL} at most.
-         */
-        public Builder<K, V> rememberingFailuresBriefly() {
-            return rememberingFailures(
-                    ttl.compareTo(RETRY_INTERVAL) < 0 ? ttl : RETRY_INTERVAL,
-                    failure -> !(failure instanceof OriginException origin)
-                            || origin.reason() != OriginException.Reason.TIMEOUT,
-                    UnaryOperator.identity());
-        }
-
-        /** Told of each failed load once (not once per caller waiting for it), to log it as the owner logs. */
-        public Builder<K, V> onLoadFailure(BiConsumer<K, Throwable> loadFailed) {
-            this.loadFailed = loadFailed;
-            return this;
-        }
-
-        /** Client lookups counted as {@code kind}: a hit, a stale hit, or a miss when the origin answered (or none). */
-        public Builder<K, V> counting(MirrorMetrics metrics, MirrorMetrics.LookupKind kind) {
-            this.metrics = metrics;
-            this.lookupKind = kind;
-            return this;
-        }
-
-        /** The memory's statistics published as the cache {@code name}. */
-        public Builder<K, V> monitored(MirrorMetrics metrics, String name) {
-            this.metrics = metrics;
-            this.cacheName = name;
-            return this;
-        }
-
-        public PulledAnswers<K, V> build() {
-            return new PulledAnswers<>(this);
-        }
     }
 }

@@ -1,14 +1,13 @@
 package io.providermirror.server.providers;
 
-import io.providermirror.cache.BlobStore;
 import io.providermirror.cache.CacheKey;
-import io.providermirror.cache.DocumentStore;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.access.MirrorAuth;
 import io.providermirror.server.core.ArchiveSource;
 import io.providermirror.server.core.CacheDocuments;
+import io.providermirror.server.core.EngineServices;
 import io.providermirror.server.core.FillBounds;
 import io.providermirror.server.core.Futures;
 import io.providermirror.server.core.OriginFills;
@@ -83,26 +82,25 @@ public final class ProviderMirror {
     private final Clock clock;
 
     /**
-     * Fetches archives through {@code fills}, which module content shares: one set of places, leases and bounds for
+     * Fetches archives through the engine's {@link io.providermirror.server.core.OriginFills}, which module content shares: one set of places, leases and bounds for
      * everything the mirror fetches from origins.
      *
-     * @param origins  the origin of each host
-     * @param executor for blocking work of bounded length: disk, metadata requests to origins
+     * @param engine  the stores, fills, rules, executor, clock, meters and decisions every path shares
+     * @param origins the origin of each host
      */
     public ProviderMirror(
             Settings settings,
+            EngineServices engine,
             Origins origins,
-            BlobStore blobs,
-            DocumentStore documents,
-            OriginFills fills,
-            Executor executor,
-            Clock clock,
-            MirrorMetrics metrics,
             ProviderPolicy policy,
-            OriginRules rules,
             MirrorAuth auth,
-            DecisionLog decisions,
             ReleaseAge releaseAge) {
+        Executor executor = engine.executor();
+        Clock clock = engine.clock();
+        MirrorMetrics metrics = engine.metrics();
+        OriginRules rules = engine.rules();
+        OriginFills fills = engine.fills();
+        DecisionLog decisions = engine.decisions();
         this.policy = policy;
         this.releaseAge = releaseAge;
         this.clock = clock;
@@ -111,7 +109,7 @@ public final class ProviderMirror {
         this.metadataTimeout = settings.metadataTimeout();
         this.offline = settings.offline();
         this.origins = origins;
-        CacheDocuments cacheDocuments = new CacheDocuments(documents);
+        CacheDocuments cacheDocuments = new CacheDocuments(engine.documents());
         this.knownHashes = new KnownHashes(cacheDocuments);
         this.lists = new VersionLists(
                 settings, origins, cacheDocuments, executor, clock, metrics, policy, new RefreshLease(fills.leases()));
@@ -127,7 +125,8 @@ public final class ProviderMirror {
                 policy,
                 rules,
                 decisions);
-        this.archives = new Archives(releases, lists, origins, knownHashes, blobs, fills, executor, metrics, decisions);
+        this.archives = new Archives(
+                releases, lists, origins, knownHashes, engine.blobs(), fills, executor, metrics, decisions);
     }
 
     /** Whether clients need a token ({@code auth}). */

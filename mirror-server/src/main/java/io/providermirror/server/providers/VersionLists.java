@@ -10,6 +10,7 @@ import io.providermirror.server.core.Origins;
 import io.providermirror.server.core.ProviderPolicy;
 import io.providermirror.server.core.PulledAnswers;
 import io.providermirror.server.core.RenderedDocument;
+import io.providermirror.server.core.Sightings;
 import io.providermirror.server.core.VersionSightings;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.ListedVersion;
@@ -76,7 +77,7 @@ public final class VersionLists {
     private final ProviderPolicy policy;
     private final RefreshLease refreshLease;
     private final PulledAnswers<ProviderAddress, Entry> entries;
-    private final ProviderSightings sightings;
+    private final Sightings sightings;
     private final Executor executor;
 
     /**
@@ -97,7 +98,7 @@ public final class VersionLists {
         this.policy = policy;
         this.origins = origins;
         this.documents = documents;
-        this.sightings = new ProviderSightings(documents);
+        this.sightings = new Sightings(documents);
         this.executor = executor;
         this.clock = clock;
         this.ttl = settings.indexTtl();

@@ -76,7 +76,7 @@ final class PulledAnswersTest {
         }
     };
 
-    private PulledAnswers.Builder<String, String> builder() {
+    private PulledAnswersBuilder<String, String> builder() {
         return PulledAnswers.builder(source, executor, clock, TTL).counting(metrics, MirrorMetrics.LookupKind.INDEX);
     }
 
@@ -241,6 +241,41 @@ final class PulledAnswersTest {
 
         assertThat(refreshes).hasValue(0);
         assertThat(metrics.lookups(MirrorMetrics.LookupResult.HIT)).isEqualTo(2);
+    }
+
+    @Test
+    void anExpiringAnswerIsNeverServedStaleTheNextCallersWaitForOnePullAndAFailureIsNoOldAnswer() {
+        origin.set("first");
+        PulledAnswers<String, String> answers = builder().expiring().build();
+        assertThat(answers.get("release").join().value()).isEqualTo("release:first");
+        clock.advance(TTL);
+        assertThat(answers.get("release").join().value()).isEqualTo("release:first");
+        assertThat(pulls).hasValue(1);
+
+        // Past the TTL: gone, whoever asks waits for the one pull that replaces it.
+        clock.advance(Duration.ofSeconds(1));
+        answering = new CountDownLatch(1);
+        origin.set("second");
+        var first = answers.get("release");
+        var second = answers.get("release");
+        await().until(() -> pulls.get() == 2);
+        assertThat(first).isNotDone();
+        assertThat(second).isNotDone();
+        assertThat(answers.inMemory("release")).isEmpty();
+        var asked = clock.instant();
+        clock.advance(Duration.ofSeconds(10));
+        answering.countDown();
+        assertThat(first.join()).isEqualTo(new PulledAnswers.Pulled<>("release:second", asked));
+        assertThat(second.join().value()).isEqualTo("release:second");
+        assertThat(pulls).hasValue(2);
+        assertThat(refreshes).as("never refreshed in the background").hasValue(0);
+
+        // Past the TTL again, and the origin fails: the failure is the answer, not the expired one.
+        clock.advance(TTL.plusSeconds(1));
+        origin.set(new OriginException(OriginException.Reason.UNAVAILABLE, "origin down"));
+        assertThatThrownBy(() -> answers.get("release").join()).hasMessageContaining("origin down");
+        origin.set("third");
+        assertThat(answers.get("release").join().value()).isEqualTo("release:third");
     }
 
     @Test

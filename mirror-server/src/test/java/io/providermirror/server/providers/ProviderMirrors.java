@@ -47,17 +47,18 @@ final class ProviderMirrors {
                 RememberedFailures.NONE);
         return new ProviderMirror(
                 settings,
+                new io.providermirror.server.core.EngineServices(
+                        blobs,
+                        documents,
+                        fills,
+                        rules,
+                        executor,
+                        clock,
+                        metrics,
+                        io.providermirror.server.tlog.DecisionLog.NONE),
                 origins,
-                blobs,
-                documents,
-                fills,
-                executor,
-                clock,
-                metrics,
                 ProviderPolicy.OPEN,
-                rules,
                 MirrorAuth.OPEN,
-                io.providermirror.server.tlog.DecisionLog.NONE,
                 new io.providermirror.server.core.ReleaseAge(
                         new io.providermirror.server.config.PolicyConfig(null, null, null, null),
                         clock,

@@ -1,7 +1,5 @@
 package io.providermirror.server.face.modules;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import io.providermirror.cache.BlobStore;
 import io.providermirror.cache.CacheKey;
 import io.providermirror.cache.DocumentStore;
@@ -11,15 +9,14 @@ import io.providermirror.server.core.ArchiveRedirects;
 import io.providermirror.server.core.ArchiveSource;
 import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.CacheLayout;
+import io.providermirror.server.core.EngineServices;
 import io.providermirror.server.core.Futures;
 import io.providermirror.server.core.ModuleOrigins;
 import io.providermirror.server.core.ModulePin;
-import io.providermirror.server.core.OriginFills;
 import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.core.PolicyDeniedException;
 import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.server.metrics.MirrorMetrics;
-import io.providermirror.server.tlog.DecisionLog;
 import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.ModuleSource;
 import io.providermirror.upstream.OriginException;
@@ -70,29 +67,19 @@ public final class ModuleMirror {
     private final ModuleVersionAnswers versionAnswers;
     private final ModuleCatalog catalog;
     /** The download answers that came from pins (not being accepted), so a warm download reads no file. */
-    private final Cache<PinnedVersion, ModuleDownload> pinnedDownloads;
+    private final PinnedDownloads pinnedDownloads;
 
-    /** A module version, as the key of what its pin answers (without build metadata, as pins are kept). */
-    private record PinnedVersion(ModuleAddress address, ProviderVersion version) {
-        PinnedVersion {
-            version = version.withoutBuildMetadata();
-        }
-    }
-
-    /** @param fills fetches archives and git trees, under the same places and bounds as provider archives */
+    /**
+     * @param engine what every path shares; its fills fetch archives and git trees, under the same places and bounds
+     *     as provider archives
+     */
     public ModuleMirror(
-            Settings settings,
-            ModuleOrigins origins,
-            GitSource git,
-            BlobStore blobs,
-            DocumentStore documentStore,
-            ModulePolicy policy,
-            OriginRules rules,
-            Executor executor,
-            OriginFills fills,
-            Clock clock,
-            MirrorMetrics metrics,
-            DecisionLog decisions) {
+            Settings settings, EngineServices engine, ModuleOrigins origins, GitSource git, ModulePolicy policy) {
+        DocumentStore documentStore = engine.documents();
+        Executor executor = engine.executor();
+        Clock clock = engine.clock();
+        MirrorMetrics metrics = engine.metrics();
+        OriginRules rules = engine.rules();
         this.settings = settings;
         this.documents = new CacheDocuments(documentStore);
         this.origins = origins;
@@ -102,12 +89,12 @@ public final class ModuleMirror {
                 new ModuleFills.Settings(settings.unpacked(), settings.workDirectory()),
                 git,
                 origins,
-                fills,
+                engine.fills(),
                 documents,
                 clock,
                 metrics,
-                decisions);
-        this.blobs = blobs;
+                engine.decisions());
+        this.blobs = engine.blobs();
         this.policy = policy;
         this.rules = rules;
         this.executor = executor;
@@ -116,11 +103,7 @@ public final class ModuleMirror {
                 policy, (a, v) -> catalog().publishedAt(a, v), this::listed, versions::inMemory, executor, clock);
         this.catalog = new ModuleCatalog(
                 settings, this, versionAnswers, origins, documentStore, policy, rules, executor, clock);
-        // Bounded; kept no longer than a list is fresh, so a pin released by another instance is seen within that.
-        this.pinnedDownloads = Caffeine.newBuilder()
-                .maximumSize(10_000)
-                .expireAfterWrite(settings.indexTtl())
-                .build();
+        this.pinnedDownloads = new PinnedDownloads(documents, executor, clock, settings.indexTtl());
     }
 
     /**
@@ -169,44 +152,37 @@ public final class ModuleMirror {
     }
 
     private CompletableFuture<ModuleDownload> allowedDownload(ModuleAddress address, ProviderVersion version) {
-        PinnedVersion key = new PinnedVersion(address, version);
-        ModuleDownload known = pinnedDownloads.getIfPresent(key);
-        if (known != null) {
+        Optional<ModuleDownload> known = pinnedDownloads.inMemory(address, version);
+        if (known.isPresent()) {
             // Hot path, on the caller's (event loop) thread: what the pin says never changes while it holds.
-            return CompletableFuture.completedFuture(known);
+            return CompletableFuture.completedFuture(known.get());
         }
-        CompletableFuture<ModuleDownload> answer = CompletableFuture.supplyAsync(
-                () -> {
-                    Optional<ModulePin> pin = readPin(address, version).filter(p -> !p.accepting());
-                    if (pin.isPresent()) {
-                        ModuleDownload pinned = ModuleDownload.onMirror(
-                                ModuleFills.archiveType(pin.get().archiveType()),
-                                pin.get().subdirectory(),
-                                true);
-                        pinnedDownloads.put(key, pinned);
-                        return pinned;
-                    }
-                    ModuleRegistryClient.ResolvedSource resolved = resolve(address, version);
-                    ModuleSource source = resolved.source();
-                    if (source.kind() == ModuleSource.Kind.UNSUPPORTED) {
-                        if (settings.passthroughUnsupported()) {
-                            return new ModuleDownload(null, "", Optional.of(resolved.location()), false);
-                        }
-                        throw new OriginException(
-                                OriginException.Reason.BAD_RESPONSE,
-                                "module " + address + " " + version + ": the mirror cannot fetch its source " + source
-                                        + ": " + source.reason() + " (modules.passthroughUnsupported hands such "
-                                        + "sources to clients unchanged)");
-                    }
-                    fills.fill(address, version, source);
-                    return ModuleDownload.onMirror(ModuleFills.typeOf(source), source.subdirectory(), false);
-                },
-                executor);
+        CompletableFuture<ModuleDownload> answer = pinnedDownloads
+                .read(address, version)
+                .thenApplyAsync(pinned -> pinned.orElseGet(() -> fromOrigin(address, version)), executor);
         return Futures.withinDeadline(
                 answer,
                 "the download of version " + version + " of module " + address,
                 address.hostname(),
                 settings.metadataTimeout());
+    }
+
+    /** The download answer of a version without a pin: its source resolved, and its fetch started. */
+    private ModuleDownload fromOrigin(ModuleAddress address, ProviderVersion version) {
+        ModuleRegistryClient.ResolvedSource resolved = resolve(address, version);
+        ModuleSource source = resolved.source();
+        if (source.kind() == ModuleSource.Kind.UNSUPPORTED) {
+            if (settings.passthroughUnsupported()) {
+                return new ModuleDownload(null, "", Optional.of(resolved.location()), false);
+            }
+            throw new OriginException(
+                    OriginException.Reason.BAD_RESPONSE,
+                    "module " + address + " " + version + ": the mirror cannot fetch its source " + source
+                            + ": " + source.reason() + " (modules.passthroughUnsupported hands such "
+                            + "sources to clients unchanged)");
+        }
+        fills.fill(address, version, source);
+        return ModuleDownload.onMirror(ModuleFills.typeOf(source), source.subdirectory(), false);
     }
 
     /**
@@ -336,7 +312,7 @@ public final class ModuleMirror {
 
     /** Forgets what memory holds of a version (its download answer, its archive's failure): after a purge. */
     public void forget(ModuleAddress address, ProviderVersion version, String archiveType) {
-        pinnedDownloads.invalidate(new PinnedVersion(address, version));
+        pinnedDownloads.forget(address, version);
         fills.forgetFailure(CacheLayout.moduleArchive(address, version, archiveType));
         versions.forget(address);
     }

@@ -5,6 +5,7 @@ import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.ModuleOrigins;
 import io.providermirror.server.core.PulledAnswers;
+import io.providermirror.server.core.Sightings;
 import io.providermirror.server.core.VersionSightings;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.ModuleRegistryClient;
@@ -13,7 +14,6 @@ import io.providermirror.upstream.VerificationException;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -38,6 +38,7 @@ final class ModuleVersions {
 
     private final ModuleOrigins origins;
     private final CacheDocuments documents;
+    private final Sightings sightings;
     private final boolean offline;
     private final MirrorMetrics metrics;
     private final Clock clock;
@@ -53,6 +54,7 @@ final class ModuleVersions {
             MirrorMetrics metrics) {
         this.origins = origins;
         this.documents = documents;
+        this.sightings = new Sightings(documents);
         this.offline = offline;
         this.metrics = metrics;
         this.clock = clock;
@@ -88,7 +90,7 @@ final class ModuleVersions {
                 return documents
                         .moduleVersionList(address)
                         .map(stored -> new PulledAnswers.Pulled<>(
-                                new Entry(DistinctVersions.of(stored.value()).listed(), readSightings(address)),
+                                new Entry(DistinctVersions.of(stored.value()).listed(), sightings.read(address)),
                                 stored.storedAt()));
             } catch (CacheDocuments.Unreadable e) {
                 // Its message names the list and what is wrong with it.
@@ -117,31 +119,7 @@ final class ModuleVersions {
             }
             DistinctVersions distinct = DistinctVersions.of(fetched.versions());
             distinct.twins().forEach(twin -> twinListed(address, twin, distinct));
-            return new Entry(distinct.listed(), sighted(address, distinct.listed(), clock.instant()));
-        }
-    }
-
-    /** The sightings of {@code address} with {@code listed} seen at {@code now}, stored when that adds any. */
-    private Optional<VersionSightings> sighted(ModuleAddress address, List<ProviderVersion> listed, Instant now) {
-        Optional<VersionSightings> earlier = readSightings(address);
-        if (earlier.isPresent() && !earlier.get().lacksAny(listed)) {
-            return earlier;
-        }
-        VersionSightings updated = VersionSightings.update(earlier, listed, now);
-        try {
-            return Optional.of(documents.writeSightings(address, updated));
-        } catch (IOException e) {
-            LOG.warn("cannot store when the versions of module {} were first seen: {}", address, e.getMessage());
-            return earlier;
-        }
-    }
-
-    private Optional<VersionSightings> readSightings(ModuleAddress address) {
-        try {
-            return documents.sightings(address);
-        } catch (IOException e) {
-            LOG.warn("cannot read when the versions of module {} were first seen: {}", address, e.getMessage());
-            return Optional.empty();
+            return new Entry(distinct.listed(), sightings.sighted(address, distinct.listed(), clock.instant()));
         }
     }
 

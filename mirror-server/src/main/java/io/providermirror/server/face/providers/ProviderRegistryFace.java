@@ -3,8 +3,6 @@ package io.providermirror.server.face.providers;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.github.benmanes.caffeine.cache.AsyncCache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
@@ -14,6 +12,7 @@ import io.providermirror.server.core.Futures;
 import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.core.PolicyDeniedException;
 import io.providermirror.server.core.ProviderPolicy;
+import io.providermirror.server.core.PulledAnswers;
 import io.providermirror.server.core.RenderedAnswers;
 import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.server.metrics.MirrorMetrics;
@@ -58,15 +57,29 @@ public final class ProviderRegistryFace {
     static final Duration RECHECK = Duration.ofHours(1);
 
     /** A verified release's packages as their origin published them. */
-    private record PublishedRelease(Map<Platform, PublishedPackage> packages, int estimatedBytes, Instant verifiedAt) {}
+    private record PublishedRelease(Map<Platform, PublishedPackage> packages, int estimatedBytes) {}
 
-    private record Key(ProviderAddress address, ProviderVersion version) {}
+    /**
+     * A version whose published release is asked for, with the verified release it is checked against as it loads:
+     * two keys of one version are one key, whichever release they carry.
+     */
+    private record Key(ProviderAddress address, ProviderVersion version, VerifiedRelease release) {
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Key key && key.address.equals(address) && key.version.equals(version);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(address, version);
+        }
+    }
 
     private final ProviderMirror mirror;
     private final CacheDocuments documents;
     private final ProviderPolicy policy;
     private final OriginRules rules;
-    private final Executor executor;
     private final Clock clock;
     /** At most this many version lists' registry forms are kept; each lives no longer than its list in memory. */
     static final int MAX_VERSION_DOCUMENTS = 65_536;
@@ -74,7 +87,8 @@ public final class ProviderRegistryFace {
     /** Each version list's rendered registry form, for as long as the list itself is in memory. */
     private final RenderedAnswers<VersionLists.Entry> versionDocuments = new RenderedAnswers<>(MAX_VERSION_DOCUMENTS);
 
-    private final AsyncCache<Key, PublishedRelease> published;
+    /** Each version's published release, verified again once it is older than {@link #RECHECK}: never stale. */
+    private final PulledAnswers<Key, PublishedRelease> published;
 
     /** @param memoryBytes the heap the published releases in memory may take (estimated) */
     public ProviderRegistryFace(
@@ -91,24 +105,21 @@ public final class ProviderRegistryFace {
         this.documents = documents;
         this.policy = policy;
         this.rules = rules;
-        this.executor = executor;
-        this.published = Caffeine.newBuilder()
-                .maximumWeight(memoryBytes)
-                .weigher((Key key, PublishedRelease release) -> release.estimatedBytes())
-                .executor(Runnable::run)
-                .recordStats()
-                .buildAsync();
-        metrics.monitor(published, "published_releases");
+        this.published = PulledAnswers.<Key, PublishedRelease>builder(this::load, executor, clock, RECHECK)
+                .expiring()
+                .weighing(PublishedRelease::estimatedBytes, memoryBytes)
+                .monitored(metrics, "published_releases")
+                .build();
     }
 
     /** Forgets the published release memory holds of {@code version}: after a purge. */
     public void forget(ProviderAddress address, ProviderVersion version) {
-        published.synchronous().invalidate(new Key(address, version));
+        published.forget(new Key(address, version, null));
     }
 
     /** Forgets the published releases memory holds of every version of {@code address}: after a purge. */
     public void forget(ProviderAddress address) {
-        published.synchronous().asMap().keySet().removeIf(key -> key.address().equals(address));
+        published.forgetIf(key -> key.address().equals(address));
     }
 
     /**
@@ -197,9 +208,10 @@ public final class ProviderRegistryFace {
                                 + "install it through this mirror's network mirror protocol (provider_installation { "
                                 + "network_mirror { url = \"https://<mirror>/providers/\" } })");
                     }
-                    return published(new Key(address, version), entry.release())
-                            .thenApply(release ->
-                                    Objects.requireNonNull(release.packages().get(platform)));
+                    return published
+                            .get(new Key(address, version, entry.release()))
+                            .thenApply(release -> Objects.requireNonNull(
+                                    release.value().packages().get(platform)));
                 });
     }
 
@@ -222,23 +234,6 @@ public final class ProviderRegistryFace {
                 origin);
     }
 
-    /**
-     * The published form of {@code release}, verified again when its verdict is older than {@link #RECHECK}, so that a
-     * signature that expires meanwhile is noticed as the CLI would notice it.
-     */
-    private CompletableFuture<PublishedRelease> published(Key key, VerifiedRelease release) {
-        java.util.function.BiFunction<Key, Executor, CompletableFuture<PublishedRelease>> loader =
-                (k, ignored) -> CompletableFuture.supplyAsync(() -> load(k, release), executor);
-        CompletableFuture<PublishedRelease> current = published.get(key, loader);
-        return current.thenCompose(found -> {
-            if (!clock.instant().isAfter(found.verifiedAt().plus(RECHECK))) {
-                return CompletableFuture.completedFuture(found);
-            }
-            published.asMap().remove(key, current);
-            return published.get(key, loader);
-        });
-    }
-
     private static String parentMirrorMessage(ProviderAddress address, String parent) {
         return "packages of " + address.hostname() + " reach this mirror through the network mirror " + parent
                 + " (upstream.hosts." + address.hostname() + ".mirrorUrl), without their origin's signature, so they "
@@ -250,9 +245,10 @@ public final class ProviderRegistryFace {
     /**
      * The evidence of {@code release} read back from the cache and verified again under today's signature policy, its
      * signatures' dates judged now as the CLI will judge them; each package it vouches for must be the one
-     * {@code release} holds, whose archive the mirror serves.
+     * the key's release holds, whose archive the mirror serves.
      */
-    private PublishedRelease load(Key key, VerifiedRelease release) {
+    private PublishedRelease load(Key key) {
+        VerifiedRelease release = key.release();
         ReleaseEvidence evidence;
         try {
             evidence = documents
@@ -314,6 +310,6 @@ public final class ProviderRegistryFace {
             packages.put(platform, PublishedPackage.of(named, checksums.sums(), checksums.signature()));
             bytes += 2 * download.document().length + checksums.sums().length + checksums.signature().length + 128;
         }
-        return new PublishedRelease(Map.copyOf(packages), bytes, now);
+        return new PublishedRelease(Map.copyOf(packages), bytes);
     }
 }
