@@ -1,6 +1,6 @@
 package io.providermirror.bench;
 
-import io.providermirror.upstream.PackageHashes;
+import io.providermirror.upstream.verify.PackageHashes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

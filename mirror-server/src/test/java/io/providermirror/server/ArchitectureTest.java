@@ -4,9 +4,17 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.providermirror.upstream.ListedVersion;
+import io.providermirror.upstream.OriginException;
+import io.providermirror.upstream.OriginJson;
+import io.providermirror.upstream.ReleaseEvidence;
+import io.providermirror.upstream.ReleaseVerifier;
+import io.providermirror.upstream.VersionList;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -68,6 +76,52 @@ final class ArchitectureTest {
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage("io.providermirror.cache..", "io.providermirror.s3..", "io.providermirror.server..")
+                .check(main);
+    }
+
+    /**
+     * The judgement of what origins and bundles send (OpenPGP signatures, signature policy, SHA256SUMS, package
+     * hashes, archive checks) stands on its own: it knows nothing else of mirror-upstream, so origins, fills and
+     * bundles all use the one judgement, and it judges bytes already read (issue 27).
+     */
+    @Test
+    void verificationDependsOnNothingElseOfTalkingToOrigins() {
+        classes()
+                .that()
+                .resideInAPackage("io.providermirror.upstream.verify..")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage(
+                        "java..",
+                        "io.providermirror.model..",
+                        "io.providermirror.upstream.verify..",
+                        "org.bouncycastle..",
+                        "org.apache.commons.compress..",
+                        "org.slf4j..")
+                .check(main);
+    }
+
+    /**
+     * Bundles judge what they carry with the verification package: of the rest of mirror-upstream they use only the
+     * reading of origin documents (the version list, the release evidence and its reading, strict JSON, the failure
+     * those raise), never its clients, git or transfers (issue 27).
+     */
+    @Test
+    void bundlesUseVerificationThroughTheVerificationPackage() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.providermirror.server.bundle..")
+                .should()
+                .dependOnClassesThat(JavaClass.Predicates.resideInAPackage("io.providermirror.upstream..")
+                        .and(DescribedPredicate.not(
+                                JavaClass.Predicates.resideInAPackage("io.providermirror.upstream.verify..")))
+                        .and(DescribedPredicate.not(JavaClass.Predicates.belongToAnyOf(
+                                ReleaseEvidence.class,
+                                ReleaseVerifier.class,
+                                VersionList.class,
+                                ListedVersion.class,
+                                OriginJson.class,
+                                OriginException.class))))
                 .check(main);
     }
 

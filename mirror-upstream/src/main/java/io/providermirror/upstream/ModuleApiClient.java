@@ -1,6 +1,7 @@
 package io.providermirror.upstream;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.providermirror.model.Urls;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

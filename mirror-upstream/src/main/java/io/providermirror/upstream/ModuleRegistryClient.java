@@ -3,6 +3,7 @@ package io.providermirror.upstream;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.ProviderVersion;
+import io.providermirror.model.Urls;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;

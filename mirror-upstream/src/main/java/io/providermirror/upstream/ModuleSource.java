@@ -1,5 +1,7 @@
 package io.providermirror.upstream;
 
+import io.providermirror.model.Urls;
+import io.providermirror.upstream.verify.ArchiveType;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -32,28 +34,6 @@ public record ModuleSource(
         ARCHIVE,
         GIT,
         UNSUPPORTED
-    }
-
-    /** The archive formats go-getter unpacks into a directory, by the extension or {@code archive=} value. */
-    public enum ArchiveType {
-        ZIP("zip"),
-        TAR_GZ("tar.gz"),
-        TGZ("tgz"),
-        TAR_BZ2("tar.bz2"),
-        TAR_TBZ2("tar.tbz2"),
-        TAR_XZ("tar.xz"),
-        TXZ("txz");
-
-        private final String extension;
-
-        ArchiveType(String extension) {
-            this.extension = extension;
-        }
-
-        /** The extension and {@code archive=} value, e.g. {@code tar.gz}. */
-        public String extension() {
-            return extension;
-        }
     }
 
     private static final int MAX_LENGTH = 4096;

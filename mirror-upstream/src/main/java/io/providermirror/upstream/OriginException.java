@@ -1,10 +1,12 @@
 package io.providermirror.upstream;
 
+import io.providermirror.model.PlainMessages;
+
 /**
  * An origin registry could not give what was asked: the message names the origin and what failed, and is
  * written for the person who reads it in a client's error output. URLs in the message lose their query strings
- * ({@link Urls#redactedIn}), which for pre-signed download URLs are credentials, and the JDK's internals
- * ({@link OriginMessages}).
+ * ({@link io.providermirror.model.Urls#redactedIn}), which for pre-signed download URLs are credentials, and the JDK's internals
+ * ({@link PlainMessages}).
  */
 public class OriginException extends RuntimeException {
 
@@ -35,13 +37,13 @@ public class OriginException extends RuntimeException {
 
     /** An error for an HTTP answer with {@code status}. */
     public OriginException(Reason reason, String message, int status) {
-        super(OriginMessages.plain(Urls.redactedIn(message)));
+        super(PlainMessages.of(message));
         this.reason = reason;
         this.status = status;
     }
 
     public OriginException(Reason reason, String message, Throwable cause) {
-        super(OriginMessages.plain(Urls.redactedIn(message)), cause);
+        super(PlainMessages.of(message), cause);
         this.reason = reason;
         this.status = cause instanceof OriginException origin ? origin.status : 0;
     }

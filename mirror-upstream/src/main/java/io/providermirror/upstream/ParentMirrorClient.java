@@ -4,6 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
+import io.providermirror.upstream.verify.ReleaseJudgement;
+import io.providermirror.upstream.verify.VerificationException;
+import io.providermirror.upstream.verify.VerifiedPackage;
+import io.providermirror.upstream.verify.VerifiedRelease;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -78,7 +82,7 @@ public final class ParentMirrorClient {
         if (document.status() != 200) {
             throw OriginHttpClient.statusError(document.finalUri(), document.status(), what);
         }
-        if (!ReleaseVerifier.isBeneath(document.finalUri(), mirrorBase)) {
+        if (!ReleaseJudgement.isBeneath(document.finalUri(), mirrorBase)) {
             // What the parent vouches for is what it serves beneath its own URL, not where it redirects to.
             throw new VerificationException(
                     VerificationException.Check.SIGNATURE,

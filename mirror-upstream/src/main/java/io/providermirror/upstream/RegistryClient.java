@@ -3,6 +3,8 @@ package io.providermirror.upstream;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
+import io.providermirror.upstream.verify.VerificationException;
+import io.providermirror.upstream.verify.VerifiedPackage;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -2,6 +2,7 @@ package io.providermirror.upstream;
 
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
+import io.providermirror.upstream.verify.VerifiedPackage;
 import java.net.URI;
 import java.util.Optional;
 import java.util.function.Supplier;

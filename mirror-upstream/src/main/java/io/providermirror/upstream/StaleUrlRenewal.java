@@ -2,6 +2,7 @@ package io.providermirror.upstream;
 
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
+import io.providermirror.upstream.verify.VerifiedPackage;
 import java.net.URI;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

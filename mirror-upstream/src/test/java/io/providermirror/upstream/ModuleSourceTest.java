@@ -3,8 +3,8 @@ package io.providermirror.upstream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.providermirror.upstream.ModuleSource.ArchiveType;
 import io.providermirror.upstream.ModuleSource.Kind;
+import io.providermirror.upstream.verify.ArchiveType;
 import java.net.URI;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -2,6 +2,7 @@ package io.providermirror.upstream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.providermirror.model.PlainMessages;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -37,9 +38,9 @@ final class OriginMessagesTest {
         assertThat(refused.getMessage())
                 .isEqualTo(WHAT + ": request to " + URL + " failed: connection refused")
                 .doesNotContain("java.");
-        assertThat(OriginMessages.plain("reading failed: java.io.EOFException"))
+        assertThat(PlainMessages.plain("reading failed: java.io.EOFException"))
                 .isEqualTo("reading failed: the connection was closed before the answer ended");
-        assertThat(OriginMessages.plain("x failed: java.net.http.HttpTimeoutException: request timed out"))
+        assertThat(PlainMessages.plain("x failed: java.net.http.HttpTimeoutException: request timed out"))
                 .isEqualTo("x failed: request timed out");
     }
 
@@ -51,6 +52,14 @@ final class OriginMessagesTest {
 
         assertThat(doubled.getMessage()).isEqualTo(what + ": the origin answered 500");
         // Words that merely recur are kept.
-        assertThat(OriginMessages.plain("cannot get x: cannot get y: z")).isEqualTo("cannot get x: cannot get y: z");
+        assertThat(PlainMessages.plain("cannot get x: cannot get y: z")).isEqualTo("cannot get x: cannot get y: z");
+    }
+
+    @Test
+    void originExceptionsCarryNoQueryStrings() {
+        assertThat(new OriginException(
+                                OriginException.Reason.UNAVAILABLE, "https://h.test/x?X-Amz-Signature=s answered")
+                        .getMessage())
+                .isEqualTo("https://h.test/x?[redacted] answered");
     }
 }

@@ -10,6 +10,8 @@ import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.testkit.FakeOrigin;
+import io.providermirror.upstream.verify.SignaturePolicy;
+import io.providermirror.upstream.verify.VerifiedPackage;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package io.providermirror.server.access;
 
 import io.providermirror.server.config.AuthConfig;
 import io.providermirror.server.config.ClientConfig;
-import io.providermirror.upstream.PackageHashes;
+import io.providermirror.upstream.verify.PackageHashes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

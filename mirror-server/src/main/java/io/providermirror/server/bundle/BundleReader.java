@@ -6,7 +6,7 @@ import io.providermirror.cache.CacheKey;
 import io.providermirror.server.bundle.BundleImporter.RefusedException;
 import io.providermirror.server.core.CacheLayout;
 import io.providermirror.upstream.OriginJson;
-import io.providermirror.upstream.PackageHashes;
+import io.providermirror.upstream.verify.PackageHashes;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

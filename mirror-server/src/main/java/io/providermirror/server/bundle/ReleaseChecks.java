@@ -9,11 +9,12 @@ import io.providermirror.server.bundle.BundleImporter.RefusedException;
 import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.CacheLayout;
 import io.providermirror.upstream.OriginException;
-import io.providermirror.upstream.PackageHashes;
 import io.providermirror.upstream.ReleaseEvidence;
 import io.providermirror.upstream.ReleaseVerifier;
-import io.providermirror.upstream.VerifiedPackage;
-import io.providermirror.upstream.VerifiedRelease;
+import io.providermirror.upstream.verify.PackageHashes;
+import io.providermirror.upstream.verify.VerificationException;
+import io.providermirror.upstream.verify.VerifiedPackage;
+import io.providermirror.upstream.verify.VerifiedRelease;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -124,7 +125,7 @@ final class ReleaseChecks {
                     evidence,
                     core.rules().signaturePolicy(address.hostname()),
                     core.clock().instant());
-        } catch (OriginException | IllegalArgumentException e) {
+        } catch (OriginException | VerificationException | IllegalArgumentException e) {
             throw new RefusedException(what + " does not verify: " + e.getMessage());
         }
     }
@@ -141,7 +142,10 @@ final class ReleaseChecks {
                             stored.get().value(),
                             core.rules().signaturePolicy(address.hostname()),
                             judgedAt(stored.get().storedAt()));
-        } catch (OriginException | CacheDocuments.Unreadable | IllegalArgumentException unverifiable) {
+        } catch (OriginException
+                | VerificationException
+                | CacheDocuments.Unreadable
+                | IllegalArgumentException unverifiable) {
             // The mirror drops such evidence when it reads it; it vouches for nothing here either. A cache that
             // cannot be read at all (any other IOException) stops the import: nothing may replace what it holds.
             return null;

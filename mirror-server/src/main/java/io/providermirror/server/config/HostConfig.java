@@ -38,7 +38,7 @@ public record HostConfig(
                     "trustedKeys: set with mirrorUrl (expected: one of them; a network mirror "
                             + "publishes hashes, not signatures, so there is no key to pin)");
         }
-        new io.providermirror.upstream.SignaturePolicy(false, java.util.Set.copyOf(trustedKeys));
+        new io.providermirror.upstream.verify.SignaturePolicy(false, java.util.Set.copyOf(trustedKeys));
         downloadHosts = downloadHosts == null ? List.of() : List.copyOf(downloadHosts);
         for (String host : downloadHosts) {
             if (!io.providermirror.model.ProviderAddress.isValidHostname(host)) {

@@ -7,7 +7,7 @@ import io.providermirror.cache.FillLeases;
 import io.providermirror.cache.FillRegistry;
 import io.providermirror.cache.InsufficientStorageException;
 import io.providermirror.server.metrics.MirrorMetrics;
-import io.providermirror.upstream.VerificationException;
+import io.providermirror.upstream.verify.VerificationException;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.concurrent.Executor;

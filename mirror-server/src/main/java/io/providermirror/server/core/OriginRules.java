@@ -1,7 +1,7 @@
 package io.providermirror.server.core;
 
 import io.providermirror.server.config.HostConfig;
-import io.providermirror.upstream.SignaturePolicy;
+import io.providermirror.upstream.verify.SignaturePolicy;
 import java.net.URI;
 import java.util.HashSet;
 import java.util.Map;

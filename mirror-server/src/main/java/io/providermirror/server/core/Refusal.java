@@ -2,6 +2,7 @@ package io.providermirror.server.core;
 
 import io.providermirror.cache.StoreUnavailableException;
 import io.providermirror.upstream.OriginException;
+import io.providermirror.upstream.verify.VerificationException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
@@ -68,6 +69,10 @@ public interface Refusal {
                 case UNAVAILABLE, BAD_RESPONSE, VERIFICATION_FAILED -> Kind.ORIGIN_FAILED;
             };
             return Optional.of(new Described(kind, origin.getMessage(), Duration.ZERO));
+        }
+        if (cause instanceof VerificationException refused) {
+            // What an origin served failed a check: answered as the origin's failure (a VERIFICATION_FAILED).
+            return Optional.of(new Described(Kind.ORIGIN_FAILED, refused.getMessage(), Duration.ZERO));
         }
         if (cause instanceof Refusal refusal) {
             return Optional.of(refusal);

@@ -4,7 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.providermirror.cache.CacheKey;
 import io.providermirror.server.metrics.MirrorMetrics;
-import io.providermirror.upstream.VerificationException;
+import io.providermirror.upstream.verify.VerificationException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

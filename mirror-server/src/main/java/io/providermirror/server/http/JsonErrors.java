@@ -10,7 +10,7 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
-import io.providermirror.upstream.Urls;
+import io.providermirror.model.Urls;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

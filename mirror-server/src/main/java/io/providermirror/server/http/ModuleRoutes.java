@@ -3,7 +3,7 @@ package io.providermirror.server.http;
 import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
-import io.providermirror.upstream.ModuleSource;
+import io.providermirror.upstream.verify.ArchiveType;
 import java.util.Optional;
 
 /**
@@ -66,7 +66,7 @@ final class ModuleRoutes {
         if (file.equals("download")) {
             return new Route.ModuleDownload(address, version.get());
         }
-        for (ModuleSource.ArchiveType type : ModuleSource.ArchiveType.values()) {
+        for (ArchiveType type : ArchiveType.values()) {
             if (file.equals("module." + type.extension())) {
                 return new Route.ModuleArchive(address, version.get(), type.extension());
             }

@@ -2,7 +2,7 @@ package io.providermirror.server.logging;
 
 import ch.qos.logback.classic.pattern.ClassicConverter;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import io.providermirror.upstream.Urls;
+import io.providermirror.model.Urls;
 
 /**
  * {@code %msg} for every logger, made safe to write as one line: control characters (CR, LF, ESC and the rest

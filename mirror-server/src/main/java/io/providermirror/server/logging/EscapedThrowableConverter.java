@@ -2,7 +2,7 @@ package io.providermirror.server.logging;
 
 import ch.qos.logback.classic.pattern.ThrowableProxyConverter;
 import ch.qos.logback.classic.spi.IThrowableProxy;
-import io.providermirror.upstream.Urls;
+import io.providermirror.model.Urls;
 
 /**
  * {@code %ex} as {@link EscapedMessageConverter} writes messages: the stack trace as usual, but exception

@@ -2,7 +2,7 @@ package io.providermirror.server.logging;
 
 import ch.qos.logback.classic.encoder.JsonEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import io.providermirror.upstream.Urls;
+import io.providermirror.model.Urls;
 import java.nio.charset.StandardCharsets;
 
 /**

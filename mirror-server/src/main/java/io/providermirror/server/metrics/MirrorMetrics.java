@@ -12,7 +12,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.providermirror.cache.BlobStore;
 import io.providermirror.cache.FillRegistry;
 import io.providermirror.upstream.OriginObserver;
-import io.providermirror.upstream.VerificationException;
+import io.providermirror.upstream.verify.VerificationException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;

@@ -1,7 +1,7 @@
 package io.providermirror.server.metrics;
 
+import io.providermirror.model.Urls;
 import io.providermirror.upstream.OriginObserver;
-import io.providermirror.upstream.Urls;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

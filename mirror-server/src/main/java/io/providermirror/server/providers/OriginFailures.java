@@ -2,7 +2,7 @@ package io.providermirror.server.providers;
 
 import io.providermirror.server.core.Futures;
 import io.providermirror.upstream.OriginException;
-import io.providermirror.upstream.VerificationException;
+import io.providermirror.upstream.verify.VerificationException;
 import org.slf4j.Logger;
 
 /**

@@ -2,12 +2,12 @@ package io.providermirror.server.providers;
 
 import io.providermirror.server.tlog.Decision;
 import io.providermirror.upstream.DownloadDocument;
-import io.providermirror.upstream.OpenPgpSignatures;
 import io.providermirror.upstream.OriginException;
-import io.providermirror.upstream.PackageHashes;
 import io.providermirror.upstream.ReleaseEvidence;
-import io.providermirror.upstream.VerifiedPackage;
-import io.providermirror.upstream.VerifiedRelease;
+import io.providermirror.upstream.verify.OpenPgpSignatures;
+import io.providermirror.upstream.verify.PackageHashes;
+import io.providermirror.upstream.verify.VerifiedPackage;
+import io.providermirror.upstream.verify.VerifiedRelease;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;

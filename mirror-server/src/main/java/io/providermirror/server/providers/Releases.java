@@ -16,9 +16,9 @@ import io.providermirror.upstream.Origin;
 import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.ReleaseEvidence;
 import io.providermirror.upstream.ReleaseVerifier;
-import io.providermirror.upstream.VerificationException;
-import io.providermirror.upstream.VerifiedPackage;
-import io.providermirror.upstream.VerifiedRelease;
+import io.providermirror.upstream.verify.VerificationException;
+import io.providermirror.upstream.verify.VerifiedPackage;
+import io.providermirror.upstream.verify.VerifiedRelease;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Clock;
@@ -216,7 +216,7 @@ public final class Releases {
                     verifiedAt);
             return Optional.of(entry(
                     release, hashes.read(key.address(), key.version()), ReleaseVerifier.signedAt(evidence.value())));
-        } catch (OriginException | IllegalArgumentException e) {
+        } catch (OriginException | VerificationException | IllegalArgumentException e) {
             LOG.warn(
                     "the cached release of {} {} does not verify ({}); fetching it again",
                     key.address(),

@@ -1,7 +1,7 @@
 package io.providermirror.server.providers;
 
 import io.providermirror.model.Platform;
-import io.providermirror.upstream.VerifiedRelease;
+import io.providermirror.upstream.verify.VerifiedRelease;
 import java.util.Collections;
 import java.util.Map;
 import java.util.SortedSet;

@@ -1,7 +1,7 @@
 package io.providermirror.server.status;
 
 import io.providermirror.server.report.ProviderStatus;
-import io.providermirror.upstream.VerifiedPackage;
+import io.providermirror.upstream.verify.VerifiedPackage;
 import java.nio.charset.StandardCharsets;
 import java.util.TreeSet;
 

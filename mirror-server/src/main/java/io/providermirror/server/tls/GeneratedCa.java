@@ -1,6 +1,6 @@
 package io.providermirror.server.tls;
 
-import io.providermirror.upstream.PackageHashes;
+import io.providermirror.upstream.verify.PackageHashes;
 import java.io.ByteArrayInputStream;
 import java.security.cert.CertificateEncodingException;
 import java.security.cert.CertificateException;

@@ -6,7 +6,7 @@ import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
-import io.providermirror.upstream.PackageHashes;
+import io.providermirror.upstream.verify.PackageHashes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;

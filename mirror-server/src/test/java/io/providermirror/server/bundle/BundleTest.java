@@ -727,7 +727,8 @@ final class BundleTest {
     void aHostTakenFromAParentMirrorImportsItsParentsHashesButNeverChangesACachedVersion() throws Exception {
         String fromParent = ", hosts: {example.test: {mirrorUrl: 'https://127.0.0.1:9/providers/'}}";
         byte[] genuine = release.archives().get("linux_amd64");
-        String h1 = io.providermirror.upstream.PackageHashes.h1(Files.write(tmp.resolve("genuine.zip"), genuine));
+        String h1 =
+                io.providermirror.upstream.verify.PackageHashes.h1(Files.write(tmp.resolve("genuine.zip"), genuine));
         // As a static tree written by `terraform providers mirror` publishes it: h1: only.
         Map<String, byte[]> entries = new LinkedHashMap<>();
         entries.put(PROVIDER + "versions.json", versionList("1.1.0"));

@@ -10,6 +10,7 @@ import io.providermirror.server.core.CacheWriteException;
 import io.providermirror.server.core.CapacityException;
 import io.providermirror.server.core.PolicyDeniedException;
 import io.providermirror.upstream.OriginException;
+import io.providermirror.upstream.verify.VerificationException;
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -41,6 +42,21 @@ final class FailureResponseTest {
 
         assertThat(response.status().code()).isEqualTo(status);
         assertThat(firstError(response)).isEqualTo("the version list of example.test/acme/foo: it went wrong");
+    }
+
+    @Test
+    void aFailedVerificationIsAnOriginsFailureA502InItsOwnWords() throws Exception {
+        FullHttpResponse response = FailureResponse.of(
+                new CompletionException(new VerificationException(
+                        VerificationException.Check.ARCHIVE_HASH,
+                        "the archive of example.test/acme/foo 1.0.0 linux_amd64 does not match the signed SHA256SUMS")),
+                false,
+                "/p");
+
+        assertThat(response.status().code()).isEqualTo(502);
+        assertThat(firstError(response))
+                .isEqualTo(
+                        "the archive of example.test/acme/foo 1.0.0 linux_amd64 does not match the signed SHA256SUMS");
     }
 
     @Test

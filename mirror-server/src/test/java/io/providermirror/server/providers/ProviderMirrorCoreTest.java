@@ -16,7 +16,7 @@ import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.testkit.SettableClock;
-import io.providermirror.upstream.VerificationException;
+import io.providermirror.upstream.verify.VerificationException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;

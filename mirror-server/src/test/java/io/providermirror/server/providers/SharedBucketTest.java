@@ -31,7 +31,7 @@ import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.testkit.ForwardingBlobStore;
 import io.providermirror.testkit.S3ProxyServer;
 import io.providermirror.testkit.SettableClock;
-import io.providermirror.upstream.PackageHashes;
+import io.providermirror.upstream.verify.PackageHashes;
 import java.io.InputStream;
 import java.nio.channels.Channels;
 import java.nio.file.Path;

@@ -10,7 +10,7 @@ import io.providermirror.testkit.GitHttpServer;
 import io.providermirror.testkit.SampleModules;
 import io.providermirror.testkit.TerraformCli;
 import io.providermirror.testkit.TerraformWorkspace;
-import io.providermirror.upstream.PackageHashes;
+import io.providermirror.upstream.verify.PackageHashes;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

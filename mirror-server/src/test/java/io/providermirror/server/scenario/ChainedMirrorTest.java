@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.providermirror.server.config.ConfigLoader;
 import io.providermirror.testkit.FakeOrigin;
-import io.providermirror.upstream.PackageHashes;
+import io.providermirror.upstream.verify.PackageHashes;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;

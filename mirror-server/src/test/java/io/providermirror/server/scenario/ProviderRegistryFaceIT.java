@@ -15,7 +15,7 @@ import io.providermirror.testkit.TerraformExtension;
 import io.providermirror.testkit.TerraformWorkspace;
 import io.providermirror.testkit.TestCertificates;
 import io.providermirror.testkit.TestPgpKey;
-import io.providermirror.upstream.PackageHashes;
+import io.providermirror.upstream.verify.PackageHashes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

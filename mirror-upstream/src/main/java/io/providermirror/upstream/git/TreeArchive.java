@@ -1,5 +1,6 @@
 package io.providermirror.upstream.git;
 
+import io.providermirror.upstream.verify.ArchiveLimits;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.security.DigestOutputStream;

@@ -10,6 +10,7 @@ import io.providermirror.testkit.TestCertificates;
 import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.OriginHttpClient;
 import io.providermirror.upstream.OriginTrust;
+import io.providermirror.upstream.verify.ArchiveLimits;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

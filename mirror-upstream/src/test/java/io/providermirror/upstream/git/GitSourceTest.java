@@ -8,6 +8,7 @@ import io.providermirror.testkit.StallingServer;
 import io.providermirror.testkit.TestCertificates;
 import io.providermirror.upstream.OriginHttpClient;
 import io.providermirror.upstream.OriginTrust;
+import io.providermirror.upstream.verify.ArchiveLimits;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

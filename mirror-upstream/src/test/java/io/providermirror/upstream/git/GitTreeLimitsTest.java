@@ -7,6 +7,7 @@ import io.providermirror.testkit.GitHttpServer;
 import io.providermirror.testkit.TestCertificates;
 import io.providermirror.upstream.OriginHttpClient;
 import io.providermirror.upstream.OriginTrust;
+import io.providermirror.upstream.verify.ArchiveLimits;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;

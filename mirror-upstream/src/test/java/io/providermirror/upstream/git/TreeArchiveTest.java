@@ -6,6 +6,7 @@ import static io.providermirror.upstream.git.TestTrees.Blob.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.providermirror.upstream.verify.ArchiveLimits;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

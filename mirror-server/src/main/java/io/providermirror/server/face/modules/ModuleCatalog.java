@@ -13,6 +13,7 @@ import io.providermirror.server.core.PolicyDeniedException;
 import io.providermirror.server.core.PulledAnswers;
 import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.upstream.OriginException;
+import io.providermirror.upstream.verify.VerificationException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Comparator;
@@ -245,10 +246,14 @@ public final class ModuleCatalog {
         return failure instanceof RuntimeException runtime ? runtime : new CompletionException(failure);
     }
 
-    /** Whether the mirror answers from its cache after {@code failure}: any origin failure but a refusal. */
+    /**
+     * Whether the mirror answers from its cache after {@code failure}: any origin failure but a refusal, a failed
+     * verification included.
+     */
     private static boolean fallsBack(Throwable failure) {
-        return Futures.cause(failure) instanceof OriginException origin
-                && origin.reason() != OriginException.Reason.FORBIDDEN;
+        Throwable cause = Futures.cause(failure);
+        return cause instanceof VerificationException
+                || cause instanceof OriginException origin && origin.reason() != OriginException.Reason.FORBIDDEN;
     }
 
     private ModuleApiDocuments.Listing pullListing(ListKey key) {

@@ -1,6 +1,6 @@
 package io.providermirror.server.face.modules;
 
-import io.providermirror.upstream.ModuleSource;
+import io.providermirror.upstream.verify.ArchiveType;
 import java.util.Optional;
 
 /**
@@ -9,11 +9,10 @@ import java.util.Optional;
  * the origin's source unchanged ({@code passthrough}); {@code pinned} when the answer came from the version's pin
  * (the mirror fetched it before) rather than from the origin.
  */
-public record ModuleDownload(
-        ModuleSource.ArchiveType type, String subdirectory, Optional<String> passthrough, boolean pinned) {
+public record ModuleDownload(ArchiveType type, String subdirectory, Optional<String> passthrough, boolean pinned) {
 
     /** A download served from the mirror's archive; {@code pinned} when the mirror fetched it before. */
-    public static ModuleDownload onMirror(ModuleSource.ArchiveType type, String subdirectory, boolean pinned) {
+    public static ModuleDownload onMirror(ArchiveType type, String subdirectory, boolean pinned) {
         return new ModuleDownload(type, subdirectory, Optional.empty(), pinned);
     }
 }

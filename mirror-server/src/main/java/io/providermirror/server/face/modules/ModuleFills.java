@@ -17,17 +17,18 @@ import io.providermirror.server.core.OriginFills;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.tlog.Decision;
 import io.providermirror.server.tlog.DecisionLog;
-import io.providermirror.upstream.ModuleArchiveCheck;
 import io.providermirror.upstream.ModuleSource;
 import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.OriginHttpClient;
-import io.providermirror.upstream.VerificationException;
-import io.providermirror.upstream.git.ArchiveLimits;
 import io.providermirror.upstream.git.FetchedSource;
 import io.providermirror.upstream.git.GitFetchException;
 import io.providermirror.upstream.git.GitSource;
 import io.providermirror.upstream.git.PackedTree;
 import io.providermirror.upstream.git.TreeArchive;
+import io.providermirror.upstream.verify.ArchiveLimits;
+import io.providermirror.upstream.verify.ArchiveType;
+import io.providermirror.upstream.verify.ModuleArchiveCheck;
+import io.providermirror.upstream.verify.VerificationException;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -115,8 +116,8 @@ final class ModuleFills {
     }
 
     /** The archive type of an extension, as pins and archive names write it. */
-    static ModuleSource.ArchiveType archiveType(String extension) {
-        for (ModuleSource.ArchiveType type : ModuleSource.ArchiveType.values()) {
+    static ArchiveType archiveType(String extension) {
+        for (ArchiveType type : ArchiveType.values()) {
             if (type.extension().equals(extension)) {
                 return type;
             }
@@ -125,8 +126,8 @@ final class ModuleFills {
     }
 
     /** The archive type the mirror serves a source as: the origin's for archives, tar.gz for git trees. */
-    static ModuleSource.ArchiveType typeOf(ModuleSource source) {
-        return source.kind() == ModuleSource.Kind.GIT ? ModuleSource.ArchiveType.TAR_GZ : source.archiveType();
+    static ArchiveType typeOf(ModuleSource source) {
+        return source.kind() == ModuleSource.Kind.GIT ? ArchiveType.TAR_GZ : source.archiveType();
     }
 
     /** Completes when {@code fill} is committed, here or (under a fill lease) by another instance. */
@@ -165,7 +166,7 @@ final class ModuleFills {
                 throw OriginFills.cacheWriteFailed(what, e);
             }
             LOG.info("cached {} from {} ({} bytes, sha256 {})", what, source, pin.size(), pin.sha256());
-        } catch (OriginException | CacheWriteException e) {
+        } catch (OriginException | VerificationException | CacheWriteException e) {
             LOG.warn("fetching {} from {} failed: {}", what, source, e.getMessage());
             fill.fail(e);
         } catch (SocketTimeoutException e) {
@@ -279,7 +280,7 @@ final class ModuleFills {
                 sha256,
                 size,
                 commitId,
-                ModuleSource.ArchiveType.TAR_GZ.extension(),
+                ArchiveType.TAR_GZ.extension(),
                 source.subdirectory(),
                 source.toString(),
                 clock.instant(),

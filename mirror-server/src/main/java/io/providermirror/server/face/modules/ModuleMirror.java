@@ -20,8 +20,9 @@ import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.ModuleSource;
 import io.providermirror.upstream.OriginException;
-import io.providermirror.upstream.git.ArchiveLimits;
 import io.providermirror.upstream.git.GitSource;
+import io.providermirror.upstream.verify.ArchiveLimits;
+import io.providermirror.upstream.verify.ArchiveType;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -269,7 +270,7 @@ public final class ModuleMirror {
      */
     public Optional<String> archiveProblem(java.nio.channels.SeekableByteChannel archive, String extension)
             throws IOException {
-        return io.providermirror.upstream.ModuleArchiveCheck.problem(
+        return io.providermirror.upstream.verify.ModuleArchiveCheck.problem(
                 archive, ModuleFills.archiveType(extension), settings.unpacked());
     }
 
@@ -368,7 +369,7 @@ public final class ModuleMirror {
     }
 
     /** The archive type of an extension, as pins and archive names write it. */
-    public static ModuleSource.ArchiveType archiveType(String extension) {
+    public static ArchiveType archiveType(String extension) {
         return ModuleFills.archiveType(extension);
     }
 }

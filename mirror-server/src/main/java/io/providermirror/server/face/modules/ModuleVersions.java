@@ -10,7 +10,7 @@ import io.providermirror.server.core.VersionSightings;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.OriginException;
-import io.providermirror.upstream.VerificationException;
+import io.providermirror.upstream.verify.VerificationException;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.providermirror.model.Platform;
 import io.providermirror.upstream.DownloadDocument;
-import io.providermirror.upstream.OpenPgpSignatures;
+import io.providermirror.upstream.verify.OpenPgpSignatures;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,16 +1,17 @@
-package io.providermirror.upstream;
+package io.providermirror.model;
 
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Makes an origin failure's message one a person reads without the JDK's internals: no class names ({@code
+ * Makes a failure's message one a person reads without the JDK's internals: no class names ({@code
  * java.net.ConnectException}, {@code sun.security...SunCertPathBuilderException}), the JDK's PKIX wording said in
  * plain words, and a prefix that wrapping repeated ({@code the download of X: the download of X: ...}) said once.
- * Every {@link OriginException} goes through it, so every log line, 502 body and status-page row does.
+ * Every origin failure and every verification failure goes through {@link #of}, so every log line, 502 body and
+ * status-page row does.
  */
-final class OriginMessages {
+public final class PlainMessages {
 
     /** How the JDK says an origin's certificate chains to no trusted CA, with the class names it carries. */
     private static final Pattern PKIX = Pattern.compile(
@@ -34,9 +35,18 @@ final class OriginMessages {
             "EOFException", "the connection was closed before the answer ended",
             "SSLHandshakeException", "the TLS handshake failed");
 
-    private OriginMessages() {}
+    private PlainMessages() {}
 
-    static String plain(String message) {
+    /**
+     * {@code message} as a person may read it: its URLs {@linkplain Urls#redactedIn redacted} (pre-signed query
+     * strings are credentials) and {@linkplain #plain said without the JDK's internals}; null stays null.
+     */
+    public static String of(String message) {
+        return plain(Urls.redactedIn(message));
+    }
+
+    /** {@code message} without the JDK's internals; null stays null. */
+    public static String plain(String message) {
         if (message == null) {
             return null;
         }

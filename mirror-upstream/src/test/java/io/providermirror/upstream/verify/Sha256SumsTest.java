@@ -1,4 +1,4 @@
-package io.providermirror.upstream;
+package io.providermirror.upstream.verify;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.providermirror.upstream;
+package io.providermirror.model;
 
 import java.net.URI;
 import java.util.regex.Matcher;

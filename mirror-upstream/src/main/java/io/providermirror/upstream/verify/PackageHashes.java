@@ -1,4 +1,4 @@
-package io.providermirror.upstream;
+package io.providermirror.upstream.verify;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,9 +1,14 @@
-package io.providermirror.upstream;
+package io.providermirror.upstream.verify;
+
+import io.providermirror.model.PlainMessages;
 
 /**
- * A package or its checksums failed one of the checks the CLI makes; nothing that failed is ever cached.
+ * A package or its checksums failed one of the checks the CLI makes; nothing that failed is ever cached. It is no
+ * {@code OriginException} (the judgement knows nothing of origins), but everything that maps origin failures to
+ * answers maps it as an origin's {@code VERIFICATION_FAILED}, and its message is worded as theirs are
+ * ({@link PlainMessages#of}: URLs without their query strings, no JDK internals).
  */
-public final class VerificationException extends OriginException {
+public final class VerificationException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
@@ -36,7 +41,7 @@ public final class VerificationException extends OriginException {
     private final Check check;
 
     public VerificationException(Check check, String message) {
-        super(Reason.VERIFICATION_FAILED, message);
+        super(PlainMessages.of(message));
         this.check = check;
     }
 

@@ -1,4 +1,4 @@
-package io.providermirror.upstream;
+package io.providermirror.upstream.verify;
 
 import io.providermirror.model.Platform;
 import java.net.URI;

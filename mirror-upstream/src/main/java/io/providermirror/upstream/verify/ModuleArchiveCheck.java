@@ -1,6 +1,5 @@
-package io.providermirror.upstream;
+package io.providermirror.upstream.verify;
 
-import io.providermirror.upstream.git.ArchiveLimits;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,8 +31,8 @@ public final class ModuleArchiveCheck {
     private ModuleArchiveCheck() {}
 
     /** Why {@code archive} (of {@code type}) must not be kept, if it must not; reads it from the start. */
-    public static Optional<String> problem(
-            SeekableByteChannel archive, ModuleSource.ArchiveType type, ArchiveLimits limits) throws IOException {
+    public static Optional<String> problem(SeekableByteChannel archive, ArchiveType type, ArchiveLimits limits)
+            throws IOException {
         archive.position(0);
         switch (type) {
             case ZIP:

@@ -1,11 +1,10 @@
-package io.providermirror.upstream;
+package io.providermirror.upstream.verify;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.providermirror.testkit.ModuleArchives;
 import io.providermirror.testkit.ModuleArchives.Entry;
 import io.providermirror.testkit.ModuleArchives.NameHeader;
-import io.providermirror.upstream.git.ArchiveLimits;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -30,12 +29,12 @@ final class ModuleArchiveCheckTest {
 
     /** The two formats of archive a test builds, and the type the check reads each as. */
     enum Format {
-        TAR_GZ(ModuleSource.ArchiveType.TAR_GZ),
-        ZIP(ModuleSource.ArchiveType.ZIP);
+        TAR_GZ(ArchiveType.TAR_GZ),
+        ZIP(ArchiveType.ZIP);
 
-        final ModuleSource.ArchiveType type;
+        final ArchiveType type;
 
-        Format(ModuleSource.ArchiveType type) {
+        Format(ArchiveType type) {
             this.type = type;
         }
 
@@ -166,20 +165,19 @@ final class ModuleArchiveCheckTest {
     void aTarHardLinkWhoseTargetLeavesTheModuleIsRefused(String target) throws IOException {
         TarArchiveEntry link = new TarArchiveEntry("passwd", TarArchiveEntry.LF_LINK);
         link.setLinkName(target);
-        assertThat(check(tar(false, link), ModuleSource.ArchiveType.TAR_GZ))
+        assertThat(check(tar(false, link), ArchiveType.TAR_GZ))
                 .hasValueSatisfying(
                         reason -> assertThat(reason).contains("link target").contains(target));
         TarArchiveEntry inside = new TarArchiveEntry("alias.tf", TarArchiveEntry.LF_LINK);
         inside.setLinkName("main.tf");
-        assertThat(check(tar(false, inside), ModuleSource.ArchiveType.TAR_GZ)).isEmpty();
+        assertThat(check(tar(false, inside), ArchiveType.TAR_GZ)).isEmpty();
     }
 
     @Test
     void aTarBz2IsCheckedAsATarGzIs() throws IOException {
         TarArchiveEntry file = new TarArchiveEntry("main.tf");
         TarArchiveEntry escaping = new TarArchiveEntry("/etc/cron.d/x", true);
-        for (ModuleSource.ArchiveType type :
-                List.of(ModuleSource.ArchiveType.TAR_BZ2, ModuleSource.ArchiveType.TAR_TBZ2)) {
+        for (ArchiveType type : List.of(ArchiveType.TAR_BZ2, ArchiveType.TAR_TBZ2)) {
             assertThat(check(tar(true, file), type)).as(type.name()).isEmpty();
             assertThat(check(tar(true, file, escaping), type))
                     .as(type.name())
@@ -189,10 +187,9 @@ final class ModuleArchiveCheckTest {
 
     @ParameterizedTest
     @EnumSource(
-            value = ModuleSource.ArchiveType.class,
+            value = ArchiveType.class,
             names = {"TAR_XZ", "TXZ"})
-    void anArchiveTypeTheMirrorDoesNotUnpackIsRefusedSayingWhatToPublish(ModuleSource.ArchiveType type)
-            throws IOException {
+    void anArchiveTypeTheMirrorDoesNotUnpackIsRefusedSayingWhatToPublish(ArchiveType type) throws IOException {
         assertThat(check(ModuleArchives.tarGz(List.of(MAIN)), type))
                 .hasValue("the mirror does not unpack ." + type.extension()
                         + " archives to check them; publish the module as .tar.gz or .zip");
@@ -201,10 +198,9 @@ final class ModuleArchiveCheckTest {
     @Test
     void bytesThatAreNoArchiveAreRefusedAsUnreadable() throws IOException {
         byte[] garbage = "this is not an archive at all".repeat(10).getBytes(StandardCharsets.US_ASCII);
-        assertThat(check(garbage, ModuleSource.ArchiveType.ZIP))
+        assertThat(check(garbage, ArchiveType.ZIP))
                 .hasValueSatisfying(reason -> assertThat(reason).startsWith("not a readable zip archive: "));
-        for (ModuleSource.ArchiveType type :
-                List.of(ModuleSource.ArchiveType.TAR_GZ, ModuleSource.ArchiveType.TAR_BZ2)) {
+        for (ArchiveType type : List.of(ArchiveType.TAR_GZ, ArchiveType.TAR_BZ2)) {
             assertThat(check(garbage, type))
                     .as(type.name())
                     .hasValueSatisfying(reason -> assertThat(reason).startsWith("not a readable archive: "));
@@ -231,7 +227,7 @@ final class ModuleArchiveCheckTest {
                 .hasValue("an absolute entry name (/etc/?[31mred)");
     }
 
-    private static Optional<String> check(byte[] archive, ModuleSource.ArchiveType type) throws IOException {
+    private static Optional<String> check(byte[] archive, ArchiveType type) throws IOException {
         try (SeekableByteChannel channel = new SeekableInMemoryByteChannel(archive)) {
             return ModuleArchiveCheck.problem(channel, type, LIMITS);
         }

@@ -1,4 +1,4 @@
-package io.providermirror.upstream.git;
+package io.providermirror.upstream.verify;
 
 /**
  * Bounds on what one packed tree (or one clone) may hold: entries (files, directories and symlinks) and the
