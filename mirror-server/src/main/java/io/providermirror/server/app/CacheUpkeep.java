@@ -28,9 +28,11 @@ final class CacheUpkeep {
         }
         if (config.cache().retention().enabled()) {
             new RetentionSchedule(
-                            new Retention(
+                            Retention.ofFleet(
                                     core.blobs(),
                                     core.purge(),
+                                    core.inventory(),
+                                    config.cache().s3() != null,
                                     config.cache().retention().unusedFor(),
                                     clock),
                             core.executor(),

@@ -10,8 +10,10 @@ import io.providermirror.cache.StoredDocument;
 import io.providermirror.model.ProviderVersion;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -38,10 +40,23 @@ public final class InventoryShards {
         return CacheKey.of(FOLDER.segments().get(0), instance + SUFFIX);
     }
 
-    /** Writes {@code usage} as the shard of {@code instance}. */
-    static void write(DocumentStore documents, String instance, Map<UsageItem, Usage> usage) throws IOException {
+    /**
+     * One shard as read: its items, when its instance last wrote it and how many requests its instance had not
+     * counted by then (its memory held {@code inventory.maxItems} items); both unknown in a shard that does not say.
+     */
+    public record Shard(CacheKey key, Map<UsageItem, Usage> items, Optional<Instant> written, long dropped) {}
+
+    /**
+     * Writes {@code usage} as the shard of {@code instance}, written at {@code written}, with {@code dropped}
+     * requests not counted so far.
+     */
+    static void write(
+            DocumentStore documents, String instance, Map<UsageItem, Usage> usage, Instant written, long dropped)
+            throws IOException {
         ObjectNode shard = JSON.createObjectNode();
         shard.put("instance", instance);
+        shard.put("written", written.toString());
+        shard.put("dropped", dropped);
         ArrayNode items = shard.putArray("items");
         usage.forEach((item, counted) -> {
             ObjectNode node = items.addObject();
@@ -72,6 +87,13 @@ public final class InventoryShards {
      */
     public static Map<UsageItem, Usage> readAll(DocumentStore documents, String except) throws IOException {
         Map<UsageItem, Usage> merged = new HashMap<>();
+        readEach(documents, except).forEach(shard -> merge(merged, shard.items()));
+        return merged;
+    }
+
+    /** Every shard but {@code except}'s (null: every shard), each as read. */
+    static List<Shard> readEach(DocumentStore documents, String except) throws IOException {
+        List<Shard> shards = new ArrayList<>();
         for (CacheKey key : documents.list(FOLDER)) {
             String name = key.segments().get(key.segments().size() - 1);
             if (!name.endsWith(SUFFIX) || name.equals(except + SUFFIX)) {
@@ -79,10 +101,26 @@ public final class InventoryShards {
             }
             Optional<StoredDocument> stored = documents.read(key);
             if (stored.isPresent()) {
-                merge(merged, parse(stored.get().content(), key));
+                shards.add(shard(stored.get().content(), key));
             }
         }
-        return merged;
+        return shards;
+    }
+
+    private static Shard shard(byte[] content, CacheKey key) {
+        Map<UsageItem, Usage> items = parse(content, key);
+        Optional<Instant> written = Optional.empty();
+        long dropped = 0;
+        try {
+            JsonNode shard = JSON.readTree(content);
+            written = shard.hasNonNull("written")
+                    ? Optional.of(Instant.parse(shard.get("written").asText()))
+                    : Optional.empty();
+            dropped = shard.path("dropped").asLong();
+        } catch (IOException | RuntimeException unreadable) {
+            // parse has said so; the shard counts as written at an unknown time, with nothing dropped
+        }
+        return new Shard(key, items, written, dropped);
     }
 
     /** Adds {@code more} into {@code into}. */

@@ -90,6 +90,7 @@ public final class UsageInventory implements AutoCloseable {
                                     + "not counted",
                             maxItems);
                 }
+                changed.set(true); // the next flush says so, with its time: retention then keeps what it cannot judge
                 return;
             }
             tally = tallies.computeIfAbsent(item, key -> new Tally(null));
@@ -119,7 +120,7 @@ public final class UsageInventory implements AutoCloseable {
     public void flush() throws IOException {
         if (changed.getAndSet(false)) {
             try {
-                InventoryShards.write(documents, instance, local());
+                InventoryShards.write(documents, instance, local(), clock.instant(), dropped.get());
             } catch (IOException | RuntimeException e) {
                 changed.set(true);
                 throw e;
@@ -132,6 +133,25 @@ public final class UsageInventory implements AutoCloseable {
     public Map<UsageItem, Usage> fleet() throws IOException {
         others = InventoryShards.readAll(documents, instance);
         return recent();
+    }
+
+    /**
+     * The fleet's inventory now, with when an instance last may have missed a request: what retention judges by. A
+     * shard that does not say when it was written, but says it missed requests, missed them as late as now.
+     */
+    public FleetUsage fleetUsage() throws IOException {
+        Optional<Instant> lastMissed = dropped.get() > 0 ? Optional.of(clock.instant()) : Optional.empty();
+        Map<UsageItem, Usage> merged = new HashMap<>();
+        for (InventoryShards.Shard shard : InventoryShards.readEach(documents, instance)) {
+            InventoryShards.merge(merged, shard.items());
+            if (shard.dropped() > 0) {
+                Instant missed = shard.written().orElse(clock.instant());
+                lastMissed = lastMissed.filter(known -> known.isAfter(missed)).or(() -> Optional.of(missed));
+            }
+        }
+        others = Map.copyOf(merged);
+        InventoryShards.merge(merged, local());
+        return new FleetUsage(merged, lastMissed);
     }
 
     /** The fleet's inventory without I/O: this instance's counts now, the others' as of the last read. */
