@@ -266,11 +266,14 @@ public final class CachePurge {
             record Version(UsageItem.Kind kind, String address, String version) {}
             java.util.Map<Version, List<String>> versions = new java.util.LinkedHashMap<>();
             for (BlobSummary blob : listed) {
-                ArchiveItems.of(blob.key()).ifPresent(item -> versions
-                        .computeIfAbsent(
-                                new Version(item.kind(), item.address(), item.version().canonical()),
-                                ignored -> new ArrayList<>())
-                        .add(item.platform()));
+                ArchiveItems.of(blob.key())
+                        .ifPresent(item -> versions.computeIfAbsent(
+                                        new Version(
+                                                item.kind(),
+                                                item.address(),
+                                                item.version().canonical()),
+                                        ignored -> new ArrayList<>())
+                                .add(item.platform()));
             }
             List<PurgeRecord.Entry> entries = new ArrayList<>();
             versions.forEach((version, platforms) -> {

@@ -27,7 +27,9 @@ final class FleetLastRequested {
      */
     static LastRequested of(FleetUsage fleet, List<BlobSummary> listed, boolean shared) {
         Map<UsageItem, Instant> requested = new HashMap<>();
-        fleet.items().forEach((item, usage) -> requested.merge(ArchiveItems.normalized(item), usage.last(), FleetLastRequested::later));
+        fleet.items()
+                .forEach((item, usage) ->
+                        requested.merge(ArchiveItems.normalized(item), usage.last(), FleetLastRequested::later));
         LastRequested index = LastRequested.fromIndex(listed);
         return key -> {
             Optional<UsageItem> item = ArchiveItems.of(key);

@@ -79,7 +79,8 @@ public final class Retention {
         List<BlobSummary> listed = blobs.list();
         LastRequested requested = lastRequested.of(listed);
         List<BlobSummary> unused = listed.stream()
-                .filter(blob -> requested.of(blob.key()).map(at -> at.isBefore(cutoff)).orElse(false))
+                .filter(blob ->
+                        requested.of(blob.key()).map(at -> at.isBefore(cutoff)).orElse(false))
                 .toList();
         return purge.archives(
                 "archives not requested since " + cutoff,

@@ -45,10 +45,15 @@ final class BucketRetentionTest {
         FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
         origin.publish("acme", "kept", "1.0.0", "linux_amd64");
         try (MirrorFixture a = onBucket(tmp.resolve("cache-a"), origin, aheadA).start();
-                MirrorFixture b = onBucket(tmp.resolve("cache-b"), origin, aheadB).start()) {
-            assertThat(a.get(ARCHIVE).statusCode()).as("A fetches it into the bucket").isEqualTo(200);
+                MirrorFixture b =
+                        onBucket(tmp.resolve("cache-b"), origin, aheadB).start()) {
+            assertThat(a.get(ARCHIVE).statusCode())
+                    .as("A fetches it into the bucket")
+                    .isEqualTo(200);
             aheadB.set(Duration.ofDays(20));
-            assertThat(b.get(ARCHIVE).statusCode()).as("B serves it 20 days later").isEqualTo(200);
+            assertThat(b.get(ARCHIVE).statusCode())
+                    .as("B serves it 20 days later")
+                    .isEqualTo(200);
             b.mirror.core().inventory().flush();
             origin.close();
 
@@ -80,7 +85,9 @@ final class BucketRetentionTest {
     }
 
     private static MirrorFixture.Builder onBucket(Path cache, FakeOrigin origin, AtomicReference<Duration> ahead) {
-        return bucket.mirror(cache, origin, "fleet/").set("cache.indexTtl", "1s").clock(moving(ahead));
+        return bucket.mirror(cache, origin, "fleet/")
+                .set("cache.indexTtl", "1s")
+                .clock(moving(ahead));
     }
 
     private static Clock moving(AtomicReference<Duration> ahead) {
