@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,6 +54,11 @@ public final class InventoryShards {
     static void write(
             DocumentStore documents, String instance, Map<UsageItem, Usage> usage, Instant written, long dropped)
             throws IOException {
+        documents.write(key(instance), JSON.writeValueAsBytes(document(instance, usage, written, dropped)));
+    }
+
+    /** A shard's document. */
+    static ObjectNode document(String instance, Map<UsageItem, Usage> usage, Instant written, long dropped) {
         ObjectNode shard = JSON.createObjectNode();
         shard.put("instance", instance);
         shard.put("written", written.toString());
@@ -70,7 +76,7 @@ public final class InventoryShards {
             ObjectNode clients = node.putObject("clients");
             counted.clients().forEach(clients::put);
         });
-        documents.write(key(instance), JSON.writeValueAsBytes(shard));
+        return shard;
     }
 
     /** The shard of {@code instance}, if it has one. */
@@ -91,12 +97,16 @@ public final class InventoryShards {
         return merged;
     }
 
-    /** Every shard but {@code except}'s (null: every shard), each as read. */
+    /**
+     * Every shard but {@code except}'s (null: every shard), each as read, and the retired shards' totals
+     * ({@link InventoryCompaction}) as one more. The totals are read last and the shards they hold already are left
+     * out, so a shard folded into them while this reads is counted once, in either.
+     */
     static List<Shard> readEach(DocumentStore documents, String except) throws IOException {
         List<Shard> shards = new ArrayList<>();
         for (CacheKey key : documents.list(FOLDER)) {
             String name = key.segments().get(key.segments().size() - 1);
-            if (!name.endsWith(SUFFIX) || name.equals(except + SUFFIX)) {
+            if (!name.endsWith(SUFFIX) || name.equals(except + SUFFIX) || key.equals(InventoryCompaction.RETIRED)) {
                 continue;
             }
             Optional<StoredDocument> stored = documents.read(key);
@@ -104,10 +114,23 @@ public final class InventoryShards {
                 shards.add(shard(stored.get().content(), key));
             }
         }
+        Optional<StoredDocument> retired = documents.read(InventoryCompaction.RETIRED);
+        if (retired.isPresent()) {
+            Set<String> folded =
+                    InventoryCompaction.folded(retired.get().content()).keySet();
+            shards.removeIf(shard -> folded.contains(instanceOf(shard.key())));
+            shards.add(shard(retired.get().content(), InventoryCompaction.RETIRED));
+        }
         return shards;
     }
 
-    private static Shard shard(byte[] content, CacheKey key) {
+    /** The instance whose shard is at {@code key}. */
+    static String instanceOf(CacheKey key) {
+        String name = key.segments().get(key.segments().size() - 1);
+        return name.endsWith(SUFFIX) ? name.substring(0, name.length() - SUFFIX.length()) : name;
+    }
+
+    static Shard shard(byte[] content, CacheKey key) {
         Map<UsageItem, Usage> items = parse(content, key);
         Optional<Instant> written = Optional.empty();
         long dropped = 0;

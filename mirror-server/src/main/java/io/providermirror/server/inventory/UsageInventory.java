@@ -26,6 +26,8 @@ import org.slf4j.LoggerFactory;
 public final class UsageInventory implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(UsageInventory.class);
+    /** A running instance writes its shard at least every this many flush intervals. */
+    public static final int REWRITE_FLUSHES = 10;
 
     private final DocumentStore documents;
     private final String instance;
@@ -38,6 +40,10 @@ public final class UsageInventory implements AutoCloseable {
     private volatile Map<UsageItem, Usage> others = Map.of();
 
     private ScheduledExecutorService flusher;
+    /** When this instance last wrote its shard; null before its first write. */
+    private volatile Instant lastWritten;
+    /** How often the shard is written even when nothing was counted, so it is never taken for stale. */
+    private volatile Duration rewriteEvery;
 
     /** One item's counts, changed under its own lock. */
     private static final class Tally {
@@ -118,9 +124,13 @@ public final class UsageInventory implements AutoCloseable {
 
     /** Writes this instance's shard when something was counted since the last write, and reads the others'. */
     public void flush() throws IOException {
-        if (changed.getAndSet(false)) {
+        Instant now = clock.instant();
+        Instant last = lastWritten;
+        boolean due = last != null && rewriteEvery != null && !now.isBefore(last.plus(rewriteEvery));
+        if (changed.getAndSet(false) || due) {
             try {
-                InventoryShards.write(documents, instance, local(), clock.instant(), dropped.get());
+                InventoryShards.write(documents, instance, local(), now, dropped.get());
+                lastWritten = now;
             } catch (IOException | RuntimeException e) {
                 changed.set(true);
                 throw e;
@@ -175,11 +185,16 @@ public final class UsageInventory implements AutoCloseable {
         return Optional.of(mine.last().isAfter(theirs.last()) ? mine.last() : theirs.last());
     }
 
-    /** Flushes every {@code interval} on a thread of its own until closed. */
+    /**
+     * Flushes every {@code interval} on a thread of its own until closed, writing the shard at least every
+     * {@link #REWRITE_FLUSHES} intervals once it has one, so that {@link InventoryCompaction} never takes a running
+     * instance's shard for stale.
+     */
     public synchronized void start(Duration interval) {
         if (flusher != null) {
             return;
         }
+        rewriteEvery = interval.multipliedBy(REWRITE_FLUSHES);
         flusher = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "mirror-inventory");
             thread.setDaemon(true);
