@@ -7,15 +7,12 @@ import io.providermirror.server.app.MirrorWiring;
 import io.providermirror.server.purge.PurgeReport;
 import io.providermirror.server.purge.Retention;
 import io.providermirror.testkit.FakeOrigin;
+import io.providermirror.testkit.SettableClock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,33 +37,33 @@ final class BucketRetentionTest {
 
     @Test
     void anArchiveOnlyTheOtherInstanceServedRecentlyStaysAndGoesForBothOnceNobodyDid() throws Exception {
-        AtomicReference<Duration> aheadA = new AtomicReference<>(Duration.ZERO);
-        AtomicReference<Duration> aheadB = new AtomicReference<>(Duration.ZERO);
+        SettableClock clockA = new SettableClock();
+        SettableClock clockB = new SettableClock(clockA.instant());
         FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
         origin.publish("acme", "kept", "1.0.0", "linux_amd64");
-        try (MirrorFixture a = onBucket(tmp.resolve("cache-a"), origin, aheadA).start();
+        try (MirrorFixture a = onBucket(tmp.resolve("cache-a"), origin, clockA).start();
                 MirrorFixture b =
-                        onBucket(tmp.resolve("cache-b"), origin, aheadB).start()) {
+                        onBucket(tmp.resolve("cache-b"), origin, clockB).start()) {
             assertThat(a.get(ARCHIVE).statusCode())
                     .as("A fetches it into the bucket")
                     .isEqualTo(200);
-            aheadB.set(Duration.ofDays(20));
+            clockB.advance(Duration.ofDays(20));
             assertThat(b.get(ARCHIVE).statusCode())
                     .as("B serves it 20 days later")
                     .isEqualTo(200);
             b.mirror.core().inventory().flush();
             origin.close();
 
-            aheadA.set(Duration.ofDays(31));
-            PurgeReport kept = retention(a.mirror.core(), aheadA).run(false);
+            clockA.advance(Duration.ofDays(31));
+            PurgeReport kept = retention(a.mirror.core(), clockA).run(false);
             assertThat(kept.files())
                     .as("A last used it 31 days ago, but B served it 11 days ago")
                     .isEmpty();
             assertThat(b.get(ARCHIVE).statusCode()).isEqualTo(200);
             b.mirror.core().inventory().flush();
 
-            aheadA.set(Duration.ofDays(51));
-            PurgeReport removed = retention(a.mirror.core(), aheadA).run(false);
+            clockA.advance(Duration.ofDays(20));
+            PurgeReport removed = retention(a.mirror.core(), clockA).run(false);
             assertThat(removed.files()).as("nobody requested it for 31 days").containsExactly(KEY);
             await().atMost(Duration.ofSeconds(60))
                     .pollInterval(Duration.ofMillis(200))
@@ -80,32 +77,13 @@ final class BucketRetentionTest {
         }
     }
 
-    private static Retention retention(MirrorWiring core, AtomicReference<Duration> ahead) {
-        return Retention.ofFleet(core.blobs(), core.purge(), core.inventory(), true, UNUSED_FOR, moving(ahead));
+    private static Retention retention(MirrorWiring core, Clock clock) {
+        return Retention.ofFleet(core.blobs(), core.purge(), core.inventory(), true, UNUSED_FOR, clock);
     }
 
-    private static MirrorFixture.Builder onBucket(Path cache, FakeOrigin origin, AtomicReference<Duration> ahead) {
+    private static MirrorFixture.Builder onBucket(Path cache, FakeOrigin origin, Clock clock) {
         return bucket.mirror(cache, origin, "fleet/")
                 .set("cache.indexTtl", "1s")
-                .clock(moving(ahead));
-    }
-
-    private static Clock moving(AtomicReference<Duration> ahead) {
-        return new Clock() {
-            @Override
-            public ZoneId getZone() {
-                return ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(ZoneId zone) {
-                return this;
-            }
-
-            @Override
-            public Instant instant() {
-                return Instant.now().plus(ahead.get());
-            }
-        };
+                .clock(clock);
     }
 }
