@@ -1,6 +1,7 @@
 package io.providermirror.server.inventory;
 
 import io.providermirror.cache.DocumentStore;
+import io.providermirror.cache.StoredDocument;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,7 +31,9 @@ public final class UsageInventory implements AutoCloseable {
     public static final int REWRITE_FLUSHES = 10;
 
     private final DocumentStore documents;
-    private final String instance;
+    /** This instance's shard's name; a new one once its shard was retired while it ran. */
+    private volatile String instance;
+
     private final Clock clock;
     private final int maxItems;
     private final ConcurrentHashMap<UsageItem, Tally> tallies = new ConcurrentHashMap<>();
@@ -42,6 +45,8 @@ public final class UsageInventory implements AutoCloseable {
     private ScheduledExecutorService flusher;
     /** When this instance last wrote its shard; null before its first write. */
     private volatile Instant lastWritten;
+    /** What this instance last wrote to its shard. */
+    private volatile Map<UsageItem, Usage> written = Map.of();
     /** How often the shard is written even when nothing was counted, so it is never taken for stale. */
     private volatile Duration rewriteEvery;
 
@@ -59,6 +64,18 @@ public final class UsageInventory implements AutoCloseable {
 
         synchronized Usage usage() {
             return usage;
+        }
+
+        /** Takes out {@code folded}, counted elsewhere now; nothing left when it held no more. */
+        synchronized void subtract(Usage folded) {
+            if (usage == null) {
+                return;
+            }
+            long left = usage.requests() - folded.requests();
+            Map<String, Long> clients = new HashMap<>(usage.clients());
+            folded.clients().forEach((name, count) -> clients.merge(name, -count, Long::sum));
+            clients.values().removeIf(count -> count <= 0);
+            usage = left < 1 ? null : new Usage(usage.first(), usage.last(), left, clients);
         }
     }
 
@@ -129,7 +146,12 @@ public final class UsageInventory implements AutoCloseable {
         boolean due = last != null && rewriteEvery != null && !now.isBefore(last.plus(rewriteEvery));
         if (changed.getAndSet(false) || due) {
             try {
-                InventoryShards.write(documents, instance, local(), now, dropped.get());
+                if (due && !now.isBefore(last.plus(rewriteEvery.multipliedBy(3)))) {
+                    leaveRetiredShard(); // cut off long enough for a compaction to have taken this shard for stale
+                }
+                Map<UsageItem, Usage> counts = local();
+                InventoryShards.write(documents, instance, counts, now, dropped.get());
+                written = counts;
                 lastWritten = now;
             } catch (IOException | RuntimeException e) {
                 changed.set(true);
@@ -137,6 +159,32 @@ public final class UsageInventory implements AutoCloseable {
             }
         }
         others = InventoryShards.readAll(documents, instance);
+    }
+
+    /**
+     * When a compaction folded this instance's shard into the retired totals (it could not write it for that long):
+     * takes what it last wrote, which the totals hold now, out of its counts, and goes on under a new shard name.
+     */
+    private void leaveRetiredShard() throws IOException {
+        Optional<StoredDocument> retired = documents.read(InventoryCompaction.RETIRED);
+        if (retired.isEmpty()
+                || !InventoryCompaction.folded(retired.get().content()).containsKey(instance)) {
+            return;
+        }
+        written.forEach((item, folded) -> {
+            Tally tally = tallies.get(item);
+            if (tally != null) {
+                tally.subtract(folded);
+            }
+        });
+        String was = instance;
+        instance = was + "-"
+                + Long.toHexString(
+                        java.util.concurrent.ThreadLocalRandom.current().nextLong() >>> 32);
+        LOG.warn(
+                "this instance's inventory shard {} was retired while it could not write it; counting on as {}",
+                was,
+                instance);
     }
 
     /** The fleet's inventory now: this instance's counts and every other shard, read now. */

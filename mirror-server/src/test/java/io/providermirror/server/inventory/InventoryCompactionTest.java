@@ -113,6 +113,24 @@ final class InventoryCompactionTest {
         assertThat(requests(documents)).isEqualTo(2);
     }
 
+    @Test
+    void anInstanceWhoseShardWasRetiredWhileItRanCountsOnUnderANewNameWithoutCountingTwice() throws IOException {
+        DocumentStore documents = new FileDocumentStore(directory, clock);
+        UsageInventory cutOff = counted(documents, "cut-off", 2);
+        cutOff.start(Duration.ofHours(1)); // rewrites every 10 hours; its own thread's first flush is an hour away
+        clock.advance(Duration.ofHours(61));
+        assertThat(new InventoryCompaction(documents, FillLeases.local(), clock, Duration.ofHours(60)).compact())
+                .isEqualTo(1);
+
+        cutOff.record(AWS, "ci");
+        cutOff.record(AWS, "ci");
+        cutOff.record(AWS, "ci");
+        cutOff.flush();
+        assertThat(requests(documents)).isEqualTo(5);
+        assertThat(documents.list(InventoryShards.FOLDER)).hasSize(2).contains(InventoryCompaction.RETIRED);
+        cutOff.close();
+    }
+
     private UsageInventory counted(DocumentStore documents, String instance, int requests) throws IOException {
         UsageInventory inventory = new UsageInventory(documents, instance, clock, 100);
         for (int i = 0; i < requests; i++) {
