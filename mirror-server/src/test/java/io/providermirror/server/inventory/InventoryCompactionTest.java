@@ -37,10 +37,7 @@ final class InventoryCompactionTest {
 
     @Test
     void staleShardsAreFoldedIntoTheRetiredTotalsOnceAndTheLiveOneStays() throws IOException {
-        DocumentStore documents = new FileDocumentStore(directory, clock);
-        counted(documents, "old-1", 2);
-        counted(documents, "old-2", 3);
-        clock.advance(Duration.ofHours(2));
+        DocumentStore documents = twoGoneShards();
         UsageInventory live = counted(documents, "live", 5);
         assertThat(requests(documents)).isEqualTo(10);
 
@@ -59,10 +56,7 @@ final class InventoryCompactionTest {
 
     @Test
     void aCompactionStoppedBeforeItDeletedTheShardsCountsThemOnceAndTheNextOneFinishes() throws IOException {
-        DocumentStore files = new FileDocumentStore(directory, clock);
-        counted(files, "old-1", 2);
-        counted(files, "old-2", 3);
-        clock.advance(Duration.ofHours(2));
+        DocumentStore files = twoGoneShards();
         DocumentStore failingDeletes = new DocumentStore() {
             @Override
             public Optional<StoredDocument> read(CacheKey key) throws IOException {
@@ -129,6 +123,15 @@ final class InventoryCompactionTest {
         assertThat(requests(documents)).isEqualTo(5);
         assertThat(documents.list(InventoryShards.FOLDER)).hasSize(2).contains(InventoryCompaction.RETIRED);
         cutOff.close();
+    }
+
+    /** A store with the shards of two instances that wrote 2 and 3 requests two hours ago. */
+    private DocumentStore twoGoneShards() throws IOException {
+        DocumentStore documents = new FileDocumentStore(directory, clock);
+        counted(documents, "old-1", 2);
+        counted(documents, "old-2", 3);
+        clock.advance(Duration.ofHours(2));
+        return documents;
     }
 
     private UsageInventory counted(DocumentStore documents, String instance, int requests) throws IOException {
