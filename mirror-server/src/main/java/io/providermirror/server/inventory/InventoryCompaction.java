@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * leaves such a shard out ({@link InventoryShards#readEach}), and a second fold of it adds nothing, so a shard is
  * counted once whether a compaction stopped half-way or two ran at once; a shard is deleted only once the totals
  * that hold it are written. The totals keep, of the fields of a shard this version does not know, each object's
- * times as the latest per name (as clients' last sightings merge) and anything else as the latest shard wrote it.
+ * times as the latest per name (as clients' last sightings merge) and anything else as one of the folded shards
+ * wrote it.
  */
 public final class InventoryCompaction {
 
@@ -192,7 +193,7 @@ public final class InventoryCompaction {
         return carried;
     }
 
-    /** Of two values, the later time when both are times; else the one folded last. */
+    /** Of two values, the later time when both are times; else the one folded now. */
     private static JsonNode later(JsonNode was, JsonNode now) {
         if (was == null) {
             return now;
