@@ -7,7 +7,8 @@ import java.util.Optional;
 /**
  * Persistent metadata documents (discovery results, version lists, release evidence, package hashes), so a
  * restarted mirror serves what it had without its origins. Writes are atomic: a reader sees the old
- * document or the new one, never a mix.
+ * document or the new one, never a mix. Every operation a store cannot do, or cannot do now, fails with an
+ * {@link IOException}, as a failure of the store does: a caller handles one kind of failure, whichever the store.
  */
 public interface DocumentStore {
 
@@ -18,7 +19,8 @@ public interface DocumentStore {
     StoredDocument write(CacheKey key, byte[] content) throws IOException;
 
     /**
-     * Removes the document at {@code key}, if any: what a purge does. A store that only reads (a bundle) refuses.
+     * Removes the document at {@code key}; nothing to do when there is none. What a purge does. A store that only
+     * reads (a bundle) throws an {@link IOException}.
      */
     default void delete(CacheKey key) throws IOException {
         throw new IOException("this document store does not remove documents (" + key + ")");
@@ -26,9 +28,10 @@ public interface DocumentStore {
 
     /**
      * The keys of the documents directly beneath {@code folder} (not those in folders below it), in no particular
-     * order; none when the folder holds none. A store that cannot list says so.
+     * order; none when the folder holds none or does not exist. A store that cannot list throws an
+     * {@link IOException}.
      */
     default List<CacheKey> list(CacheKey folder) throws IOException {
-        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot list its documents");
+        throw new IOException(getClass().getSimpleName() + " cannot list its documents (" + folder + ")");
     }
 }

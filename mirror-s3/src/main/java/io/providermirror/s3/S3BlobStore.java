@@ -379,8 +379,8 @@ public final class S3BlobStore implements BlobStore {
     }
 
     /**
-     * Every archive in the bucket, from a listing (paginated), which also brings this instance's index up to
-     * date with the other instances' commits. When the bucket does not answer, what the index knew.
+     * Every archive in the bucket, from a listing (paginated), which also brings this instance's index up to date
+     * with the other instances' commits; each last used as the index says. Else what the index knew.
      */
     @Override
     public List<BlobSummary> list() {
@@ -395,6 +395,6 @@ public final class S3BlobStore implements BlobStore {
             return index.summaries();
         }
         index.replaceWith(listed);
-        return List.copyOf(listed);
+        return index.summaries(); // as last used here, if later than uploaded
     }
 }

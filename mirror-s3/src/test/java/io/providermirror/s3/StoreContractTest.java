@@ -1,6 +1,7 @@
 package io.providermirror.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.providermirror.cache.BlobStore;
 import io.providermirror.cache.BlobSummary;
@@ -185,5 +186,44 @@ abstract class StoreContractTest {
         assertThat(new String(read.content(), StandardCharsets.UTF_8)).isEqualTo("{\"v\":2}");
         assertThat(read.storedAt()).isEqualTo(clock.instant()).isEqualTo(written.storedAt());
         assertThat(temporaryObjects()).isZero();
+    }
+
+    @Test
+    void aFolderListsTheDocumentsDirectlyBeneathItAndDeleteRemovesOneOrNothing() throws IOException {
+        DocumentStore documents = documentStore();
+        CacheKey folder = CacheKey.of("_inventory");
+        assertThat(documents.list(folder)).as("a folder that holds nothing").isEmpty();
+        CacheKey a = CacheKey.of("_inventory", "a.json");
+        CacheKey b = CacheKey.of("_inventory", "b.json");
+        documents.write(a, "{}".getBytes(StandardCharsets.UTF_8));
+        documents.write(b, "{}".getBytes(StandardCharsets.UTF_8));
+        documents.write(CacheKey.of("_inventory", "deeper", "c.json"), "{}".getBytes(StandardCharsets.UTF_8));
+        assertThat(documents.list(folder)).containsExactlyInAnyOrder(a, b);
+
+        documents.delete(a);
+        documents.delete(a); // absent: nothing to do, no failure
+        assertThat(documents.read(a)).isEmpty();
+        assertThat(documentStore().list(folder)).containsExactly(b);
+    }
+
+    @Test
+    void aStoreThatCannotListOrDeleteSaysSoWithAnIOException() {
+        DocumentStore readOnly = new DocumentStore() {
+            @Override
+            public Optional<StoredDocument> read(CacheKey key) {
+                return Optional.empty();
+            }
+
+            @Override
+            public StoredDocument write(CacheKey key, byte[] content) throws IOException {
+                throw new IOException("read only");
+            }
+        };
+        assertThatThrownBy(() -> readOnly.list(CacheKey.of("_inventory")))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("cannot list");
+        assertThatThrownBy(() -> readOnly.delete(CacheKey.of("_inventory", "a.json")))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("does not remove");
     }
 }

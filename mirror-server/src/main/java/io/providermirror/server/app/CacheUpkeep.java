@@ -1,11 +1,16 @@
 package io.providermirror.server.app;
 
 import io.providermirror.server.config.MirrorConfig;
+import io.providermirror.server.inventory.InventoryCompaction;
+import io.providermirror.server.inventory.UsageInventory;
 import io.providermirror.server.purge.PurgeFollower;
 import io.providermirror.server.purge.Retention;
 import io.providermirror.server.purge.RetentionSchedule;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 
 /** What keeps a running mirror's cache in order beside its requests: following a fleet's purges, retention. */
 final class CacheUpkeep {
@@ -25,17 +30,42 @@ final class CacheUpkeep {
                                     ? Duration.ofSeconds(30)
                                     : ttl.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : ttl)
                     .start();
+            // Shards of instances that stopped writing (six times longer than a running one ever leaves its shard)
+            // are folded into the retired totals; checked every few flushes.
+            Duration flush = config.inventory().flushInterval();
+            InventoryCompaction compaction = new InventoryCompaction(
+                    core.documents(),
+                    core.fillLeases(),
+                    clock,
+                    flush.multipliedBy(6L * UsageInventory.REWRITE_FLUSHES));
+            every(flush.multipliedBy(UsageInventory.REWRITE_FLUSHES), core, compaction::compactQuietly);
         }
         if (config.cache().retention().enabled()) {
             new RetentionSchedule(
-                            new Retention(
+                            Retention.ofFleet(
                                     core.blobs(),
                                     core.purge(),
+                                    core.inventory(),
+                                    config.cache().s3() != null,
                                     config.cache().retention().unusedFor(),
                                     clock),
                             core.executor(),
                             config.cache().retention().interval())
                     .start();
+        }
+    }
+
+    /** Runs {@code task} on {@code core}'s executor every {@code interval} until that executor shuts down. */
+    private static void every(Duration interval, MirrorWiring core, Runnable task) {
+        try {
+            CompletableFuture.runAsync(
+                    () -> {
+                        task.run();
+                        every(interval, core, task);
+                    },
+                    CompletableFuture.delayedExecutor(interval.toMillis(), TimeUnit.MILLISECONDS, core.executor()));
+        } catch (RejectedExecutionException closing) {
+            // the mirror is stopping
         }
     }
 }

@@ -70,7 +70,14 @@ public final class RetentionCommand implements Callable<Integer> {
             return 2;
         }
         try (MirrorWiring core = CommandCache.open(loaded)) {
-            PurgeReport report = new Retention(core.blobs(), core.purge(), unused, core.clock()).run(dryRun);
+            PurgeReport report = Retention.ofFleet(
+                            core.blobs(),
+                            core.purge(),
+                            core.inventory(),
+                            loaded.cache().s3() != null,
+                            unused,
+                            core.clock())
+                    .run(dryRun);
             report.files().forEach(file -> out.println((dryRun ? "  would remove " : "  removed ") + file));
             out.println("retention: "
                     + (report.empty()

@@ -10,10 +10,13 @@ import io.providermirror.cache.StoredDocument;
 import io.providermirror.model.ProviderVersion;
 import java.io.IOException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,12 +41,41 @@ public final class InventoryShards {
         return CacheKey.of(FOLDER.segments().get(0), instance + SUFFIX);
     }
 
-    /** Writes {@code usage}, and when its clients were {@code lastSeen}, as the shard of {@code instance}. */
+    /**
+     * One shard as read: its items, when its instance last wrote it and how many requests its instance had not
+     * counted by then (its memory held {@code inventory.maxItems} items), both unknown in a shard that does not say;
+     * and when each client was last seen on its instance ({@link ClientsLastSeen}).
+     */
+    public record Shard(
+            CacheKey key,
+            Map<UsageItem, Usage> items,
+            Map<String, Instant> lastSeen,
+            Optional<Instant> written,
+            long dropped) {}
+
+    /**
+     * Writes {@code usage}, and when its clients were {@code lastSeen}, as the shard of {@code instance}, written at
+     * {@code written}, with {@code dropped} requests not counted so far.
+     */
     static void write(
-            DocumentStore documents, String instance, Map<UsageItem, Usage> usage, Map<String, Instant> lastSeen)
+            DocumentStore documents,
+            String instance,
+            Map<UsageItem, Usage> usage,
+            Map<String, Instant> lastSeen,
+            Instant written,
+            long dropped)
             throws IOException {
+        ObjectNode shard = document(instance, usage, written, dropped);
+        ClientsLastSeen.write(shard, lastSeen);
+        documents.write(key(instance), JSON.writeValueAsBytes(shard));
+    }
+
+    /** A shard's document. */
+    static ObjectNode document(String instance, Map<UsageItem, Usage> usage, Instant written, long dropped) {
         ObjectNode shard = JSON.createObjectNode();
         shard.put("instance", instance);
+        shard.put("written", written.toString());
+        shard.put("dropped", dropped);
         ArrayNode items = shard.putArray("items");
         usage.forEach((item, counted) -> {
             ObjectNode node = items.addObject();
@@ -57,8 +89,7 @@ public final class InventoryShards {
             ObjectNode clients = node.putObject("clients");
             counted.clients().forEach(clients::put);
         });
-        ClientsLastSeen.write(shard, lastSeen);
-        documents.write(key(instance), JSON.writeValueAsBytes(shard));
+        return shard;
     }
 
     /** The shard of {@code instance}, if it has one. */
@@ -81,18 +112,62 @@ public final class InventoryShards {
     static Map<UsageItem, Usage> readAll(DocumentStore documents, String except, Map<String, Instant> lastSeen)
             throws IOException {
         Map<UsageItem, Usage> merged = new HashMap<>();
+        for (Shard shard : readEach(documents, except)) {
+            merge(merged, shard.items());
+            ClientsLastSeen.latest(lastSeen, shard.lastSeen());
+        }
+        return merged;
+    }
+
+    /**
+     * Every shard but {@code except}'s (null: every shard), each as read, and the retired shards' totals
+     * ({@link InventoryCompaction}) as one more. The totals are read last and the shards they hold already are left
+     * out, so a shard folded into them while this reads is counted once, in either.
+     */
+    static List<Shard> readEach(DocumentStore documents, String except) throws IOException {
+        List<Shard> shards = new ArrayList<>();
         for (CacheKey key : documents.list(FOLDER)) {
             String name = key.segments().get(key.segments().size() - 1);
-            if (!name.endsWith(SUFFIX) || name.equals(except + SUFFIX)) {
+            if (!name.endsWith(SUFFIX) || name.equals(except + SUFFIX) || key.equals(InventoryCompaction.RETIRED)) {
                 continue;
             }
             Optional<StoredDocument> stored = documents.read(key);
             if (stored.isPresent()) {
-                merge(merged, parse(stored.get().content(), key));
-                ClientsLastSeen.merge(lastSeen, stored.get().content());
+                shards.add(shard(stored.get().content(), key));
             }
         }
-        return merged;
+        Optional<StoredDocument> retired = documents.read(InventoryCompaction.RETIRED);
+        if (retired.isPresent()) {
+            Set<String> folded =
+                    InventoryCompaction.folded(retired.get().content()).keySet();
+            shards.removeIf(shard -> folded.contains(instanceOf(shard.key())));
+            shards.add(shard(retired.get().content(), InventoryCompaction.RETIRED));
+        }
+        return shards;
+    }
+
+    /** The instance whose shard is at {@code key}. */
+    static String instanceOf(CacheKey key) {
+        String name = key.segments().get(key.segments().size() - 1);
+        return name.endsWith(SUFFIX) ? name.substring(0, name.length() - SUFFIX.length()) : name;
+    }
+
+    static Shard shard(byte[] content, CacheKey key) {
+        Map<UsageItem, Usage> items = parse(content, key);
+        Optional<Instant> written = Optional.empty();
+        long dropped = 0;
+        try {
+            JsonNode shard = JSON.readTree(content);
+            written = shard.hasNonNull("written")
+                    ? Optional.of(Instant.parse(shard.get("written").asText()))
+                    : Optional.empty();
+            dropped = shard.path("dropped").asLong();
+        } catch (IOException | RuntimeException unreadable) {
+            // parse has said so; the shard counts as written at an unknown time, with nothing dropped
+        }
+        Map<String, Instant> lastSeen = new HashMap<>();
+        ClientsLastSeen.merge(lastSeen, content);
+        return new Shard(key, items, Map.copyOf(lastSeen), written, dropped);
     }
 
     /** Adds {@code more} into {@code into}. */

@@ -1,6 +1,7 @@
 package io.providermirror.server.inventory;
 
 import io.providermirror.cache.DocumentStore;
+import io.providermirror.cache.StoredDocument;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -27,9 +28,13 @@ import org.slf4j.LoggerFactory;
 public final class UsageInventory implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(UsageInventory.class);
+    /** A running instance writes its shard at least every this many flush intervals. */
+    public static final int REWRITE_FLUSHES = 10;
 
     private final DocumentStore documents;
-    private final String instance;
+    /** This instance's shard's name; a new one once its shard was retired while it ran. */
+    private volatile String instance;
+
     private final Clock clock;
     private final int maxItems;
     private final ConcurrentHashMap<UsageItem, Tally> tallies = new ConcurrentHashMap<>();
@@ -47,6 +52,12 @@ public final class UsageInventory implements AutoCloseable {
     private volatile Map<String, Instant> othersLastSeen = Map.of();
 
     private ScheduledExecutorService flusher;
+    /** When this instance last wrote its shard; null before its first write. */
+    private volatile Instant lastWritten;
+    /** What this instance last wrote to its shard. */
+    private volatile Map<UsageItem, Usage> written = Map.of();
+    /** How often the shard is written even when nothing was counted, so it is never taken for stale. */
+    private volatile Duration rewriteEvery;
 
     /** One item's counts, changed under its own lock. */
     private static final class Tally {
@@ -62,6 +73,18 @@ public final class UsageInventory implements AutoCloseable {
 
         synchronized Usage usage() {
             return usage;
+        }
+
+        /** Takes out {@code folded}, counted elsewhere now; nothing left when it held no more. */
+        synchronized void subtract(Usage folded) {
+            if (usage == null) {
+                return;
+            }
+            long left = usage.requests() - folded.requests();
+            Map<String, Long> clients = new HashMap<>(usage.clients());
+            folded.clients().forEach((name, count) -> clients.merge(name, -count, Long::sum));
+            clients.values().removeIf(count -> count <= 0);
+            usage = left < 1 ? null : new Usage(usage.first(), usage.last(), left, clients);
         }
     }
 
@@ -117,6 +140,7 @@ public final class UsageInventory implements AutoCloseable {
                                     + "not counted",
                             maxItems);
                 }
+                changed.set(true); // the next flush says so, with its time: retention then keeps what it cannot judge
                 return;
             }
             tally = tallies.computeIfAbsent(item, key -> new Tally(null));
@@ -148,9 +172,18 @@ public final class UsageInventory implements AutoCloseable {
      */
     public void flush() throws IOException {
         Map<String, Instant> seen = lastSeenHere();
-        if (changed.getAndSet(false) || !seen.equals(writtenLastSeen)) {
+        Instant now = clock.instant();
+        Instant last = lastWritten;
+        boolean due = last != null && rewriteEvery != null && !now.isBefore(last.plus(rewriteEvery));
+        if (changed.getAndSet(false) || due || !seen.equals(writtenLastSeen)) {
             try {
-                InventoryShards.write(documents, instance, local(), seen);
+                if (due && !now.isBefore(last.plus(rewriteEvery.multipliedBy(3)))) {
+                    leaveRetiredShard(); // cut off long enough for a compaction to have taken this shard for stale
+                }
+                Map<UsageItem, Usage> counts = local();
+                InventoryShards.write(documents, instance, counts, seen, now, dropped.get());
+                written = counts;
+                lastWritten = now;
                 writtenLastSeen = seen;
             } catch (IOException | RuntimeException e) {
                 changed.set(true);
@@ -158,6 +191,32 @@ public final class UsageInventory implements AutoCloseable {
             }
         }
         readOthers();
+    }
+
+    /**
+     * When a compaction folded this instance's shard into the retired totals (it could not write it for that long):
+     * takes what it last wrote, which the totals hold now, out of its counts, and goes on under a new shard name.
+     */
+    private void leaveRetiredShard() throws IOException {
+        Optional<StoredDocument> retired = documents.read(InventoryCompaction.RETIRED);
+        if (retired.isEmpty()
+                || !InventoryCompaction.folded(retired.get().content()).containsKey(instance)) {
+            return;
+        }
+        written.forEach((item, folded) -> {
+            Tally tally = tallies.get(item);
+            if (tally != null) {
+                tally.subtract(folded);
+            }
+        });
+        String was = instance;
+        instance = was + "-"
+                + Long.toHexString(
+                        java.util.concurrent.ThreadLocalRandom.current().nextLong() >>> 32);
+        LOG.warn(
+                "this instance's inventory shard {} was retired while it could not write it; counting on as {}",
+                was,
+                instance);
     }
 
     /** The fleet's inventory now: this instance's counts and every other shard, read now. */
@@ -192,6 +251,25 @@ public final class UsageInventory implements AutoCloseable {
         return latest;
     }
 
+    /**
+     * The fleet's inventory now, with when an instance last may have missed a request: what retention judges by. A
+     * shard that does not say when it was written, but says it missed requests, missed them as late as now.
+     */
+    public FleetUsage fleetUsage() throws IOException {
+        Optional<Instant> lastMissed = dropped.get() > 0 ? Optional.of(clock.instant()) : Optional.empty();
+        Map<UsageItem, Usage> merged = new HashMap<>();
+        for (InventoryShards.Shard shard : InventoryShards.readEach(documents, instance)) {
+            InventoryShards.merge(merged, shard.items());
+            if (shard.dropped() > 0) {
+                Instant missed = shard.written().orElse(clock.instant());
+                lastMissed = lastMissed.filter(known -> known.isAfter(missed)).or(() -> Optional.of(missed));
+            }
+        }
+        others = Map.copyOf(merged);
+        InventoryShards.merge(merged, local());
+        return new FleetUsage(merged, lastMissed);
+    }
+
     /** The fleet's inventory without I/O: this instance's counts now, the others' as of the last read. */
     public Map<UsageItem, Usage> recent() {
         Map<UsageItem, Usage> merged = new HashMap<>(others);
@@ -213,11 +291,16 @@ public final class UsageInventory implements AutoCloseable {
         return Optional.of(mine.last().isAfter(theirs.last()) ? mine.last() : theirs.last());
     }
 
-    /** Flushes every {@code interval} on a thread of its own until closed. */
+    /**
+     * Flushes every {@code interval} on a thread of its own until closed, writing the shard at least every
+     * {@link #REWRITE_FLUSHES} intervals once it has one, so that {@link InventoryCompaction} never takes a running
+     * instance's shard for stale.
+     */
     public synchronized void start(Duration interval) {
         if (flusher != null) {
             return;
         }
+        rewriteEvery = interval.multipliedBy(REWRITE_FLUSHES);
         flusher = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "mirror-inventory");
             thread.setDaemon(true);

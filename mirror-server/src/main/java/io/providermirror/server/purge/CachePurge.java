@@ -13,6 +13,7 @@ import io.providermirror.server.core.CacheLayout;
 import io.providermirror.server.core.ModulePin;
 import io.providermirror.server.face.modules.ModuleMirror;
 import io.providermirror.server.face.providers.ProviderRegistryFace;
+import io.providermirror.server.inventory.UsageItem;
 import io.providermirror.server.providers.ProviderMirror;
 import io.providermirror.server.tlog.Decision;
 import io.providermirror.server.tlog.DecisionLog;
@@ -198,15 +199,23 @@ public final class CachePurge {
     }
 
     private void remember(String provider, String module, String version, List<String> platforms) {
+        remember(List.of(entry(provider, module, version, platforms)));
+    }
+
+    private PurgeRecord.Entry entry(String provider, String module, String version, List<String> platforms) {
+        return new PurgeRecord.Entry(
+                java.util.UUID.randomUUID().toString(),
+                instance,
+                clock.instant().toString(),
+                provider,
+                module,
+                version,
+                platforms);
+    }
+
+    private void remember(List<PurgeRecord.Entry> entries) {
         try {
-            record.append(new PurgeRecord.Entry(
-                    java.util.UUID.randomUUID().toString(),
-                    instance,
-                    clock.instant().toString(),
-                    provider,
-                    module,
-                    version,
-                    platforms));
+            record.append(entries);
         } catch (IOException e) {
             LOG.warn("cannot record the purge for the other instances sharing the cache: {}", e.getMessage());
         }
@@ -249,7 +258,37 @@ public final class CachePurge {
     /** Removes the archives {@code listed} (retention): their releases and pins stay, so each is fetched again. */
     PurgeReport archives(String subject, List<BlobSummary> listed, boolean dryRun, String reason) throws IOException {
         long bytes = listed.stream().mapToLong(BlobSummary::size).sum();
-        return remove(subject, listed.stream().map(BlobSummary::key).toList(), List.of(), bytes, dryRun, reason);
+        PurgeReport report =
+                remove(subject, listed.stream().map(BlobSummary::key).toList(), List.of(), bytes, dryRun, reason);
+        if (!dryRun) {
+            // One entry per provider version (its platforms) and per module version, as an operator's purge records
+            // them, so that the other instances sharing the store drop their copies and what memory holds.
+            record Version(UsageItem.Kind kind, String address, String version) {}
+            java.util.Map<Version, List<String>> versions = new java.util.LinkedHashMap<>();
+            for (BlobSummary blob : listed) {
+                ArchiveItems.of(blob.key())
+                        .ifPresent(item -> versions.computeIfAbsent(
+                                        new Version(
+                                                item.kind(),
+                                                item.address(),
+                                                item.version().canonical()),
+                                        ignored -> new ArrayList<>())
+                                .add(item.platform()));
+            }
+            List<PurgeRecord.Entry> entries = new ArrayList<>();
+            versions.forEach((version, platforms) -> {
+                boolean provider = version.kind() == UsageItem.Kind.PROVIDER;
+                entries.add(entry(
+                        provider ? version.address() : null,
+                        provider ? null : version.address(),
+                        version.version(),
+                        provider ? platforms.stream().sorted().toList() : List.of()));
+            });
+            if (!entries.isEmpty()) {
+                remember(entries);
+            }
+        }
+        return report;
     }
 
     private PurgeReport remove(

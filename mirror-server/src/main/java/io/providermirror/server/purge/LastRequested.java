@@ -9,14 +9,17 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * When a client last requested a cached archive, as far as the mirror knows: what retention judges by. The default
- * ({@link #fromIndex}) is the archive store's own index, the record its size bound evicts by; a usage record kept
- * elsewhere can stand in for it.
+ * When a client last requested a cached archive, as far as the mirror knows: what retention judges by. The archive
+ * store's own index ({@link #fromIndex}) is the record its size bound evicts by; {@link FleetLastRequested} adds the
+ * fleet's usage inventory to it.
  */
 @FunctionalInterface
 public interface LastRequested {
 
-    /** When the archive at {@code key} was last requested, if known. */
+    /**
+     * When the archive at {@code key} was last requested, at the latest; empty when that cannot be known (retention
+     * then keeps it).
+     */
     Optional<Instant> of(CacheKey key);
 
     /** From the store's index as listed: each archive's last use ({@link BlobSummary#lastUsed}). */

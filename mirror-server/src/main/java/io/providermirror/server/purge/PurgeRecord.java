@@ -61,15 +61,15 @@ final class PurgeRecord {
         }
     }
 
-    /** Adds {@code entry}, dropping the oldest beyond {@link #KEPT}. */
-    synchronized void append(Entry entry) throws IOException {
+    /** Adds {@code added}, dropping the oldest beyond {@link #KEPT}. */
+    synchronized void append(List<Entry> added) throws IOException {
         List<Entry> entries;
         try {
             entries = new ArrayList<>(entries());
         } catch (IOException unreadable) {
             entries = new ArrayList<>();
         }
-        entries.add(entry);
+        entries.addAll(added);
         while (entries.size() > KEPT) {
             entries.remove(0);
         }

@@ -44,6 +44,26 @@ final class UsageInventoryTest {
     }
 
     @Test
+    void aFullInventorySaysWhenItLastMissedARequestSoTheFleetKnowsWhatItCannotVouchFor() throws IOException {
+        UsageInventory full = new UsageInventory(documents, "a", clock, 1);
+        UsageInventory other = new UsageInventory(documents, "b", clock, 100);
+        full.record(AWS_5, "ci");
+        full.flush();
+        assertThat(other.fleetUsage().lastMissed()).as("nothing missed yet").isEmpty();
+
+        clock.advance(Duration.ofHours(1));
+        full.record(AWS_4, "ci"); // beyond maxItems: not counted
+        full.flush();
+
+        FleetUsage fleet = other.fleetUsage();
+        assertThat(fleet.items()).containsOnlyKeys(AWS_5);
+        assertThat(fleet.lastMissed()).contains(START.plus(Duration.ofHours(1)));
+        assertThat(full.fleetUsage().lastMissed())
+                .as("this instance's own misses count as now")
+                .contains(clock.instant());
+    }
+
+    @Test
     void countsEachRequestWithTheFirstAndLastTimeAndTheClientNames() {
         UsageInventory inventory = new UsageInventory(documents, "a", clock, 100);
         inventory.record(AWS_5, "ci");
