@@ -278,6 +278,9 @@ final class ReleaseJudgementTest {
                 .isTrue();
         assertThat(beneath("https://dmz.corp.example:80/providers/a.json", PARENT))
                 .isFalse();
+        assertThat(beneath("https://dmz.corp.example:0/providers/a.json", PARENT))
+                .as("port 0 is a port of its own, not the default")
+                .isFalse();
         assertThat(beneath("HTTP://dmz.corp.example:80/providers/a.json", http))
                 .as("the scheme in any case")
                 .isTrue();
