@@ -114,10 +114,18 @@ final class BlobIndex {
         entry.readers++;
     }
 
-    /** The blob as last opened, when it is still indexed and verified: what the hot path may open again. */
-    synchronized Optional<StoredBlob> lastOpened(CacheKey key) {
+    /**
+     * The blob as last opened, when it is still indexed and verified (what the hot path may open again), pinned for
+     * one more reader and marked used, as {@link #pin} does: one lookup for the hot path's check and pin.
+     */
+    synchronized Optional<StoredBlob> pinOpened(CacheKey key) {
         Entry entry = entries.get(key);
-        return entry == null ? Optional.empty() : Optional.ofNullable(entry.opened);
+        if (entry == null || entry.opened == null) {
+            return Optional.empty();
+        }
+        entry.readers++;
+        touch(key, entry);
+        return Optional.of(entry.opened);
     }
 
     /** Drops the hot path's memo of {@code key}: its file no longer looks as it did. */

@@ -2,7 +2,6 @@ package io.providermirror.cache;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * A relative location in the cache, as validated path segments. Every segment is checked here, so no key
@@ -10,7 +9,8 @@ import java.util.regex.Pattern;
  */
 public record CacheKey(List<String> segments) {
 
-    private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9_+:-][A-Za-z0-9._+:-]{0,254}");
+    /** The longest segment: a file name on every file system the cache runs on. */
+    static final int MAX_SEGMENT_LENGTH = 255;
 
     public CacheKey {
         segments = List.copyOf(segments);
@@ -18,11 +18,40 @@ public record CacheKey(List<String> segments) {
             throw new IllegalArgumentException("cache key: empty (expected: at least one segment)");
         }
         for (String segment : segments) {
-            if (!SEGMENT.matcher(segment).matches() || segment.contains("..")) {
+            if (!isValidSegment(segment)) {
                 throw new IllegalArgumentException("cache key segment: '" + segment
                         + "' (expected: letters, digits and ._+:- not starting with '.', no '..')");
             }
         }
+    }
+
+    /**
+     * Letters, digits and {@code ._+:-}, 1 to {@link #MAX_SEGMENT_LENGTH} of them, not starting with {@code .}, no
+     * {@code ..}: so neither {@code .} nor {@code ..} nor a separator. Checked a character at a time, as every archive
+     * request makes a key.
+     */
+    static boolean isValidSegment(String segment) {
+        int length = segment.length();
+        if (length == 0 || length > MAX_SEGMENT_LENGTH || segment.charAt(0) == '.') {
+            return false;
+        }
+        char previous = 0;
+        for (int i = 0; i < length; i++) {
+            char c = segment.charAt(i);
+            boolean allowed = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || c == '.'
+                    || c == '_'
+                    || c == '+'
+                    || c == ':'
+                    || c == '-';
+            if (!allowed || (c == '.' && previous == '.')) {
+                return false;
+            }
+            previous = c;
+        }
+        return true;
     }
 
     /** A key from segments. */
@@ -32,12 +61,10 @@ public record CacheKey(List<String> segments) {
 
     /** This key as a path beneath {@code root}; the segments' validation guarantees it stays beneath it. */
     public Path resolveUnder(Path root) {
-        Path path = root;
-        for (String segment : segments) {
-            path = path.resolve(segment);
-        }
-        Path normalized = path.normalize();
-        if (!normalized.startsWith(root.normalize())) {
+        // One resolve of the joined segments: none is empty, "." or "..", and none holds a separator.
+        Path normalized = root.resolve(toString()).normalize();
+        Path base = root.normalize();
+        if (!normalized.startsWith(base) || normalized.getNameCount() != base.getNameCount() + segments.size()) {
             throw new IllegalArgumentException("cache key " + this + " escapes " + root);
         }
         return normalized;

@@ -160,31 +160,35 @@ public final class FileBlobStore implements BlobStore {
     /** As {@link #open}, from the memo of the last open: one open(2) and one fstat(2), no metadata read. */
     @Override
     public Optional<OpenBlob> openVerified(CacheKey key) throws IOException {
-        StoredBlob blob = index.lastOpened(key).orElse(null);
+        // Pinned first, so eviction cannot take the file between this check and its open.
+        StoredBlob blob = index.pinOpened(key).orElse(null);
         if (blob == null) {
             return Optional.empty();
         }
-        FileChannel channel;
+        Optional<OpenBlob> open = Optional.empty();
+        FileChannel channel = null;
         try {
             channel = FileChannel.open(layout.file(key), StandardOpenOption.READ);
-        } catch (NoSuchFileException e) {
-            index.forgetOpened(key);
-            return Optional.empty();
-        }
-        boolean pinned = false;
-        try {
             // A file changed behind the store's back is left to open(), which says so and removes it.
             if (channel.size() == blob.size()) {
-                pinned = index.pin(key);
+                open = Optional.of(new OpenBlob(blob, channel, () -> release(key)));
             } else {
                 index.forgetOpened(key);
             }
+        } catch (NoSuchFileException e) {
+            index.forgetOpened(key);
         } finally {
-            if (!pinned) {
-                channel.close();
+            if (open.isEmpty()) {
+                try {
+                    if (channel != null) {
+                        channel.close();
+                    }
+                } finally {
+                    release(key);
+                }
             }
         }
-        return pinned ? Optional.of(new OpenBlob(blob, channel, () -> release(key))) : Optional.empty();
+        return open;
     }
 
     private void release(CacheKey key) {

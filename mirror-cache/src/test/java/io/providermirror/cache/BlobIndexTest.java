@@ -140,17 +140,35 @@ final class BlobIndexTest {
     void theHotPathOpensOnlyWhatWasOpenedBeforeAndIsStillIndexed() {
         BlobIndex index = new BlobIndex(100);
         index.put(key("a"), 4, T, true);
-        assertThat(index.lastOpened(key("a"))).as("committed, never opened").isEmpty();
+        assertThat(index.pinOpened(key("a"))).as("committed, never opened").isEmpty();
 
         index.opened(blob("a", 4));
-        assertThat(index.lastOpened(key("a"))).contains(blob("a", 4));
+        index.unpin(key("a"));
+        assertThat(index.pinOpened(key("a"))).contains(blob("a", 4));
+        index.unpin(key("a"));
         index.forgetOpened(key("a"));
-        assertThat(index.lastOpened(key("a"))).isEmpty();
+        assertThat(index.pinOpened(key("a"))).isEmpty();
 
         index.opened(blob("a", 4));
+        index.unpin(key("a"));
         index.remove(key("a"));
-        assertThat(index.lastOpened(key("a"))).isEmpty();
+        assertThat(index.pinOpened(key("a"))).isEmpty();
         assertThat(index.pin(key("a"))).as("nothing to pin").isFalse();
+    }
+
+    @Test
+    void theHotPathPinsWhatItOpensUntilItsReaderIsDone() {
+        BlobIndex index = new BlobIndex(4);
+        index.put(key("a"), 4, T, true);
+        index.opened(blob("a", 4));
+        index.unpin(key("a"));
+
+        assertThat(index.pinOpened(key("a"))).contains(blob("a", 4));
+        index.put(key("b"), 4, T, true);
+        assertThat(index.evictOverBound()).as("a is being read").containsExactly(key("b"));
+        index.unpin(key("a"));
+        index.put(key("b"), 4, T, true);
+        assertThat(index.evictOverBound()).as("a's reader is done, b is newer").containsExactly(key("a"));
     }
 
     @Test
@@ -172,7 +190,6 @@ final class BlobIndexTest {
         index.put(key("b"), 4, T, false);
         index.summaries();
         index.verified(key("a"));
-        index.lastOpened(key("a"));
         index.put(key("c"), 4, T, false);
 
         assertThat(index.evictOverBound()).containsExactly(key("a"));

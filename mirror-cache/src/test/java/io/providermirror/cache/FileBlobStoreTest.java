@@ -14,6 +14,8 @@ import java.time.ZoneOffset;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 final class FileBlobStoreTest {
 
@@ -90,6 +92,32 @@ final class FileBlobStoreTest {
         Files.writeString(store.file(blob.key()), "hel");
         assertThat(store.find(KEY)).isEmpty();
         assertThat(store.file(blob.key())).doesNotExist();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"shorter", "deleted"})
+    void theHotPathLetsGoOfAFileThatChangedBehindItsBack(String change) throws IOException {
+        FileBlobStore store = new FileBlobStore(root, CLOCK, 10);
+        BlobWrite write = store.create(KEY);
+        write.write(ByteBuffer.wrap("hello".getBytes(StandardCharsets.UTF_8)));
+        StoredBlob blob = write.commit(SHA);
+        try (OpenBlob open = store.open(KEY).orElseThrow()) {
+            assertThat(open.blob()).isEqualTo(blob);
+        }
+        if (change.equals("shorter")) {
+            Files.writeString(store.file(KEY), "hel");
+        } else {
+            Files.delete(store.file(KEY));
+        }
+
+        assertThat(store.openVerified(KEY)).isEmpty();
+
+        // Had the failed hot path kept its pin, the changed blob could never be evicted, and the newer one would be.
+        CacheKey newer = CacheKey.of("example.test", "acme", "fake", "1.0.0", "b.zip");
+        BlobWrite second = store.create(newer);
+        second.write(ByteBuffer.wrap("12345678".getBytes(StandardCharsets.UTF_8)));
+        second.commit(SHA);
+        assertThat(store.find(newer)).isPresent();
     }
 
     @Test

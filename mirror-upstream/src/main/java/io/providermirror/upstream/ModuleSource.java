@@ -120,16 +120,16 @@ public record ModuleSource(
     }
 
     /**
-     * The source the CLI should be given for an archive the mirror serves at {@code archiveUrl}: the module's
+     * What follows the URL of an archive the mirror serves in the source the CLI is given: the module's
      * subdirectory after {@code //} and the archive type as {@code ?archive=} after it (go-getter takes the
-     * subdirectory off before the query), e.g. {@code https://mirror/m/x.tar.gz//sub/dir?archive=tar.gz}.
+     * subdirectory off before the query), e.g. {@code //sub/dir?archive=tar.gz} for
+     * {@code https://mirror/m/x.tar.gz//sub/dir?archive=tar.gz}. The URL it follows must have no query or fragment.
+     *
+     * @throws IllegalArgumentException when {@code subdirectory} leaves the archive or is not a plain relative path
      */
-    public static String onMirror(URI archiveUrl, ArchiveType type, String subdirectory) {
-        if (archiveUrl.getRawQuery() != null || archiveUrl.getRawFragment() != null) {
-            throw new IllegalArgumentException("a mirror archive URL has no query or fragment");
-        }
+    public static String onMirrorSuffix(ArchiveType type, String subdirectory) {
         String sub = subdirectory.isEmpty() ? "" : "//" + checkSubdirectory(subdirectory);
-        return archiveUrl + sub + "?archive=" + type.extension();
+        return sub + "?archive=" + type.extension();
     }
 
     private static void checkText(String source) {

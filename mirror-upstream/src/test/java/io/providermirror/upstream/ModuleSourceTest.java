@@ -147,20 +147,20 @@ final class ModuleSourceTest {
 
     @Test
     void theMirrorSourcePutsTheSubdirectoryBeforeTheArchiveTypeAndParsesBackToTheSame() {
-        String rewritten = ModuleSource.onMirror(
-                URI.create("https://mirror.test/modules/a/b/c/1.0.0/pkg"), ArchiveType.TAR_GZ, "modules/inner");
+        String rewritten = "https://mirror.test/modules/a/b/c/1.0.0/pkg"
+                + ModuleSource.onMirrorSuffix(ArchiveType.TAR_GZ, "modules/inner");
         assertThat(rewritten).isEqualTo("https://mirror.test/modules/a/b/c/1.0.0/pkg//modules/inner?archive=tar.gz");
         ModuleSource back = ModuleSource.parse(rewritten);
         assertThat(back.url()).isEqualTo(URI.create("https://mirror.test/modules/a/b/c/1.0.0/pkg"));
         assertThat(back.subdirectory()).isEqualTo("modules/inner");
         assertThat(back.archiveType()).isEqualTo(ArchiveType.TAR_GZ);
-        assertThat(ModuleSource.onMirror(URI.create("https://mirror.test/x.zip"), ArchiveType.ZIP, ""))
+        assertThat("https://mirror.test/x.zip" + ModuleSource.onMirrorSuffix(ArchiveType.ZIP, ""))
                 .isEqualTo("https://mirror.test/x.zip?archive=zip");
     }
 
     @Test
     void theMirrorSourceRefusesAHostileSubdirectory() {
-        assertThatThrownBy(() -> ModuleSource.onMirror(URI.create("https://mirror.test/x"), ArchiveType.ZIP, "../up"))
+        assertThatThrownBy(() -> ModuleSource.onMirrorSuffix(ArchiveType.ZIP, "../up"))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 

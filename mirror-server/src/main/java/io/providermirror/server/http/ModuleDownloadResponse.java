@@ -5,10 +5,9 @@ import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.AsciiString;
 import io.providermirror.server.access.MirrorAuth;
 import io.providermirror.server.face.modules.ModuleDownload;
-import io.providermirror.upstream.ModuleSource;
-import java.net.URI;
 import java.util.regex.Pattern;
 
 /**
@@ -23,6 +22,11 @@ final class ModuleDownloadResponse {
     /** A host name or IP literal with an optional port, as a Host header may carry it. */
     static final Pattern AUTHORITY =
             Pattern.compile("[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?|\\[[0-9A-Fa-f:.]{2,45}](:[0-9]{1,5})?");
+
+    private static final AsciiString X_TERRAFORM_GET = AsciiString.cached("X-Terraform-Get");
+    private static final AsciiString X_CACHE = AsciiString.cached("X-Cache");
+    private static final AsciiString HIT = AsciiString.cached("HIT");
+    private static final AsciiString MISS = AsciiString.cached("MISS");
 
     private ModuleDownloadResponse() {}
 
@@ -45,18 +49,18 @@ final class ModuleDownloadResponse {
         if (download.passthrough().isPresent()) {
             location = download.passthrough().get();
         } else {
-            URI archive = URI.create(
-                    "https://" + host + ModuleRoutes.base(route.address().hostname())
-                            + route.address().registryPath() + "/" + route.version() + "/module."
-                            + download.type().extension());
-            location = ModuleSource.onMirror(archive, download.type(), download.subdirectory());
+            // Every part is validated (the authority above, the route's names and version, the suffix when the
+            // answer was made), so the URL is built as text: no parse per request.
+            location = "https://" + host + ModuleRoutes.base(route.address().hostname())
+                    + route.address().registryPath() + "/" + route.version() + "/module."
+                    + download.type().extension() + download.sourceSuffix();
             if (auth.enabled()) {
                 location += "&" + auth.moduleArchiveQuery(route.address(), route.version(), client);
             }
         }
         FullHttpResponse response =
                 new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.NO_CONTENT, Unpooled.EMPTY_BUFFER);
-        response.headers().set("X-Terraform-Get", location).set("X-Cache", download.pinned() ? "HIT" : "MISS");
+        response.headers().set(X_TERRAFORM_GET, location).set(X_CACHE, download.pinned() ? HIT : MISS);
         return response;
     }
 }

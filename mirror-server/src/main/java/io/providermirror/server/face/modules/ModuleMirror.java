@@ -174,7 +174,7 @@ public final class ModuleMirror {
         ModuleSource source = resolved.source();
         if (source.kind() == ModuleSource.Kind.UNSUPPORTED) {
             if (settings.passthroughUnsupported()) {
-                return new ModuleDownload(null, "", Optional.of(resolved.location()), false);
+                return ModuleDownload.passthrough(resolved.location());
             }
             throw new OriginException(
                     OriginException.Reason.BAD_RESPONSE,
