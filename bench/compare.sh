@@ -39,6 +39,9 @@
 #                                   bucket; and the bucket requests of one cold provider (index, version document,
 #                                   archive) on either instance
 #   STORE=s3 SCENARIOS=small COLD_RUNS=5 bench/compare.sh     # the S3 store's cold paths, with one warm scenario
+#   PIN_CORES=1 SCENARIOS="" COLD_RUNS=5 bench/compare.sh     # cold throughput with the servers (mirror, nginx) on
+#                                   CPU 1 and the origin, wrk and curl on CPU 0 (taskset): as if origin and clients
+#                                   were other machines
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=bench/lib.sh
@@ -74,6 +77,7 @@ command+="DURATION=$DURATION WARMUP=$WARMUP RUNS=$RUNS SCENARIOS=\"$SCENARIOS\" 
 command+=" MIRROR_JAVA_OPTS=\"$MIRROR_JAVA_OPTS\""
 [ -z "$BASELINE_JAR" ] || command+=" BASELINE_JAR=$BASELINE_JAR BASELINE_JAVA_OPTS=\"$BASELINE_JAVA_OPTS\""
 command+=" bench/compare.sh"
+[ "${PIN_CORES:-0}" != 1 ] || command="PIN_CORES=1 $command"
 command="CONNECTIONS=\"$CONNECTIONS\" $command"
 started=$(date -u +%Y-%m-%dT%H:%MZ)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -201,11 +205,11 @@ if [ "$COLD_RUNS" -gt 0 ]; then
     done
     order=("${cold_servers[@]}")
     [ $((i % 2)) = 0 ] && [ ${#order[@]} = 2 ] && order=(baseline mirror)
-    o=$(curl -sfk -o /dev/null -w '%{time_starttransfer} %{speed_download}' "$origin_base/files/$type/$(archive_name "$type")")
+    o=$("${CLIENT_CPUS[@]}" curl -sfk -o /dev/null -w '%{time_starttransfer} %{speed_download}' "$origin_base/files/$type/$(archive_name "$type")")
     declare -A got=()
     for server in "${order[@]}"; do
       [ "$STORE" = s3 ] && [ "$server" = mirror ] && store_operations "$MIRROR_PORT" > "$work/operations-before"
-      got[$server]=$(curl -sfk -o /dev/null -w '%{time_starttransfer} %{speed_download}' "${base[$server]}/$(provider_path "$type")/$(archive_name "$type")")
+      got[$server]=$("${CLIENT_CPUS[@]}" curl -sfk -o /dev/null -w '%{time_starttransfer} %{speed_download}' "${base[$server]}/$(provider_path "$type")/$(archive_name "$type")")
       if [ "$STORE" = s3 ] && [ "$server" = mirror ]; then count_fill_operations "$type" "$i"; fi
       [ "$COLD_SETTLE" = 0 ] || wait_for_h1 "${base[$server]}" "$type"
     done
@@ -292,6 +296,7 @@ operation_table() {
   echo "date:    $started; command: $command"
   echo "load:    $load_before before, $load_after after (1, 5, 15 min; above 0.5 before means measured under load)"
   echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
+  [ "${PIN_CORES:-0}" != 1 ] || echo "cores:   pinned (taskset): the mirror, the baseline and nginx on CPU 1; the origin, S3Proxy, wrk and curl on CPU 0"
   echo "mirror:  $(java -version 2>&1 | head -1), $MIRROR_JAVA_OPTS, $network, cache on $STORE"
   echo "nginx:   $("$NGINX" -v 2>&1 | cut -d/ -f2), worker_processes auto, sendfile on, access log on; wrk $(wrk -v 2>&1 | head -1 | awk '{print $2}'), 2 threads"
   echo "TLS:     both with the same P-256 certificate; wrk negotiates TLS 1.3"

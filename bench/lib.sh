@@ -1,5 +1,16 @@
 # Shared by the bench scripts (sourced, not run): building, and starting the signed fake origin.
 
+# PIN_CORES=1: the servers measured (the mirror, a baseline, nginx) run on CPU 1 only, and what loads them (the
+# origin, S3Proxy, wrk, curl) on CPU 0 only (taskset), as when origin and clients are other machines: the mirror's
+# cold throughput is then its own, not what is left of two cores shared with the origin's TLS and curl's.
+# taskset execs the command, so a server's pid (for its CPU time) is the server's own.
+SERVER_CPUS=()
+CLIENT_CPUS=()
+if [ "${PIN_CORES:-0}" = 1 ]; then
+  SERVER_CPUS=(taskset -c 1)
+  CLIENT_CPUS=(taskset -c 0)
+fi
+
 # build_all WORK: packages every module (tests skipped) and writes mirror-testkit's classpath to WORK/classpath.txt.
 # Nothing goes into ~/.m2 (no install): the reactor resolves the modules from their target/ directories, in the
 # same invocation, so a bench never picks up, nor leaves behind, another worktree's build.
@@ -12,7 +23,7 @@ build_all() {
 # the caller's pids, waits until it is ready and sources its origin.env (DISCOVERY_URL, ORIGIN_CA, ORIGIN_PORT).
 start_bench_origin() {
   local work=$1
-  java -Xmx1g -cp "mirror-testkit/target/classes:$(cat "$work/classpath.txt")" io.providermirror.testkit.BenchOrigin \
+  "${CLIENT_CPUS[@]}" java -Xmx1g -cp "mirror-testkit/target/classes:$(cat "$work/classpath.txt")" io.providermirror.testkit.BenchOrigin \
     "$work/origin" "$2" "$3" "$4" > "$work/origin.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 1 240); do [ -f "$work/origin/origin.env" ] && break; sleep 0.5; done
@@ -79,7 +90,7 @@ upstream:
 YAML
   start_ns=$(date +%s%N)
   # shellcheck disable=SC2086
-  java $opts -jar "$jar" --config "$work/$name.yaml" > "$work/$name.out" 2> "$work/$name.log" &
+  "${SERVER_CPUS[@]}" java $opts -jar "$jar" --config "$work/$name.yaml" > "$work/$name.out" 2> "$work/$name.log" &
   STARTED_PID=$!
   pids+=("$STARTED_PID")
   until curl -sk -o /dev/null "https://127.0.0.1:$port/healthz"; do
@@ -106,7 +117,7 @@ PROPS
   local jar
   jar=$(find . -path '*/target/s3proxy/s3proxy.jar' -print -quit)
   [ -n "$jar" ] || { echo "bench: no S3Proxy jar under */target/s3proxy/ (the build copies it)" >&2; exit 1; }
-  java -Xmx256m -jar "$jar" --properties "$work/s3/s3proxy.properties" > "$work/s3/s3proxy.log" 2>&1 &
+  "${CLIENT_CPUS[@]}" java -Xmx256m -jar "$jar" --properties "$work/s3/s3proxy.properties" > "$work/s3/s3proxy.log" 2>&1 &
   pids+=($!)
   until curl -s -o /dev/null "http://127.0.0.1:$port/"; do sleep 0.1; done
   export AWS_ACCESS_KEY_ID=local-identity AWS_SECRET_ACCESS_KEY=local-credential AWS_REGION=us-east-1
@@ -225,7 +236,7 @@ http {
   }
 }
 NGINX
-  "$nginx" -p "$work/nginx" -c "$work/nginx/nginx.conf" > "$work/nginx/stdout.log" 2>&1 &
+  "${SERVER_CPUS[@]}" "$nginx" -p "$work/nginx" -c "$work/nginx/nginx.conf" > "$work/nginx/stdout.log" 2>&1 &
   NGINX_PID=$!
   pids+=("$NGINX_PID")
   until curl -sfk -o /dev/null "https://127.0.0.1:$port/providers/$(provider_path small)/index.json"; do sleep 0.05; done
@@ -261,7 +272,7 @@ wrk_run() {
   shift 3
   before=0
   [ $# -eq 0 ] || before=$(cpu_ticks "$@")
-  out=$(wrk -t"${WRK_THREADS:-2}" -c"$connections" -d"$duration" --timeout 30s -s bench/report.lua "$url" | grep '^RESULT')
+  out=$("${CLIENT_CPUS[@]}" wrk -t"${WRK_THREADS:-2}" -c"$connections" -d"$duration" --timeout 30s -s bench/report.lua "$url" | grep '^RESULT')
   after=0
   [ $# -eq 0 ] || after=$(cpu_ticks "$@")
   read -r _ requests bytes micros p99 non2xx socket <<< "$out"

@@ -68,6 +68,8 @@ final class ExchangeLog extends ChannelDuplexHandler {
     private final MirrorMetrics metrics;
     private final ArrayDeque<Exchange> exchanges = new ArrayDeque<>();
     private boolean closeWhenIdle;
+    /** The client's address as the access log writes it: one connection, one address, formatted once. */
+    private String remoteAddress;
 
     ExchangeLog(MirrorMetrics metrics) {
         this.metrics = metrics;
@@ -159,7 +161,10 @@ final class ExchangeLog extends ChannelDuplexHandler {
             return;
         }
         long millis = TimeUnit.NANOSECONDS.toMillis(nanos);
-        String client = client(ctx.channel().remoteAddress());
+        if (remoteAddress == null) {
+            remoteAddress = client(ctx.channel().remoteAddress());
+        }
+        String client = remoteAddress;
         ACCESS.atInfo()
                 .addKeyValue("client", client)
                 .addKeyValue("method", exchange.method)
