@@ -29,6 +29,8 @@ import org.slf4j.LoggerFactory;
  * for a while, so a flood of requests for what an origin lacks is not a flood of origin requests. Lookups are counted
  * as hits, stale hits and misses when the owner names their kind. Answers that must not outlive their TTL (their
  * judgement goes out of date) are {@link PulledAnswersBuilder#expiring}: never served stale, pulled again by the next caller.
+ * An owner whose source may have nothing for a key says which answers are {@link PulledAnswersBuilder#absentWhen absent}:
+ * handed to the callers that waited for that pull, never held, so what appears afterwards is found by the next caller.
  * Made by {@link #builder}.
  */
 public final class PulledAnswers<K, V> {
@@ -78,6 +80,7 @@ public final class PulledAnswers<K, V> {
     private final Duration ttl;
     private final boolean refreshes;
     private final boolean expires;
+    private final Predicate<V> absent;
     private final Function<K, String> describe;
     private final Optional<MirrorMetrics.LookupKind> counted;
     private final MirrorMetrics metrics;
@@ -96,6 +99,7 @@ public final class PulledAnswers<K, V> {
         this.ttl = b.ttl;
         this.refreshes = b.refreshes;
         this.expires = b.expires;
+        this.absent = b.absent;
         this.describe = b.describe;
         this.counted = Optional.ofNullable(b.lookupKind);
         this.metrics = b.metrics;
@@ -154,7 +158,7 @@ public final class PulledAnswers<K, V> {
     private CompletableFuture<Pulled<V>> get(K key, boolean count) {
         boolean counts = count && counted.isPresent();
         CompletableFuture<Held<V>> present = memory.getIfPresent(key);
-        if (present != null && isExpired(present)) {
+        if (present != null && isGone(present)) {
             // Gone for every caller at once: the first to come loads it again, the others wait for that load.
             memory.asMap().remove(key, present);
             present = null;
@@ -168,9 +172,18 @@ public final class PulledAnswers<K, V> {
             return CompletableFuture.completedFuture(known);
         }
         RuntimeException failed = failures.getIfPresent(key);
-        CompletableFuture<Held<V>> loaded = failed != null
-                ? CompletableFuture.failedFuture(recalled.apply(failed))
-                : memory.get(key, (k, ignored) -> load(k));
+        CompletableFuture<Held<V>> loaded;
+        if (failed != null) {
+            loaded = CompletableFuture.failedFuture(recalled.apply(failed));
+        } else {
+            CompletableFuture<Held<V>> pulling = memory.get(key, (k, ignored) -> load(k));
+            // An absent answer goes to the callers that waited for this pull only; the next caller pulls again.
+            loaded = pulling.whenComplete((held, failure) -> {
+                if (held != null && absent.test(held.pulled().value())) {
+                    memory.asMap().remove(key, pulling);
+                }
+            });
+        }
         if (counts) {
             loaded = loaded.whenComplete((held, failure) -> lookup(
                     failure != null || held.fromOrigin()
@@ -188,7 +201,7 @@ public final class PulledAnswers<K, V> {
     /** The answer memory holds for {@code key} now, if any; never loads. */
     public Optional<V> inMemory(K key) {
         CompletableFuture<Held<V>> present = memory.getIfPresent(key);
-        if (present != null && present.isDone() && !present.isCompletedExceptionally() && !isExpired(present)) {
+        if (present != null && present.isDone() && !present.isCompletedExceptionally() && !isGone(present)) {
             return Optional.of(present.join().pulled().value());
         }
         return Optional.empty();
@@ -256,12 +269,16 @@ public final class PulledAnswers<K, V> {
                 .thenApply(value -> new Held<>(new Pulled<>(value, expires ? asked : clock.instant()), true));
     }
 
-    /** Whether {@code present} is an expiring answer past its TTL. */
-    private boolean isExpired(CompletableFuture<Held<V>> present) {
-        return expires
-                && present.isDone()
-                && !present.isCompletedExceptionally()
-                && isPast(present.join().pulled(), ttl);
+    /**
+     * Whether {@code present} is an answer memory must not serve: an absent one (memory holds it only until the pull
+     * that made it is done), or an expiring one past its TTL.
+     */
+    private boolean isGone(CompletableFuture<Held<V>> present) {
+        if (!present.isDone() || present.isCompletedExceptionally()) {
+            return false;
+        }
+        Pulled<V> pulled = present.join().pulled();
+        return absent.test(pulled.value()) || (expires && isPast(pulled, ttl));
     }
 
     private boolean isPast(Pulled<V> pulled, Duration age) {

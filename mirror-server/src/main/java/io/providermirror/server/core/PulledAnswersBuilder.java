@@ -19,6 +19,7 @@ public final class PulledAnswersBuilder<K, V> {
     final Duration ttl;
     boolean refreshes = true;
     boolean expires;
+    Predicate<V> absent = value -> false;
     Function<K, String> describe = String::valueOf;
     ToIntFunction<V> weight = value -> 1;
     long maxWeight = 10_000;
@@ -58,6 +59,16 @@ public final class PulledAnswersBuilder<K, V> {
     public PulledAnswersBuilder<K, V> expiring() {
         this.refreshes = false;
         this.expires = true;
+        return this;
+    }
+
+    /**
+     * Answers {@code absent} accepts say the source has nothing for the key (a version without a pin): handed to the
+     * callers that waited for their pull, never served from memory, so what the source holds afterwards is what the
+     * next caller gets. They are neither failures (none is remembered) nor stale answers kept.
+     */
+    public PulledAnswersBuilder<K, V> absentWhen(Predicate<V> absent) {
+        this.absent = absent;
         return this;
     }
 

@@ -279,6 +279,50 @@ final class PulledAnswersTest {
     }
 
     @Test
+    void anAbsentAnswerGoesToTheCallersThatWaitedForItsPullAndIsNeverHeldSoWhatAppearsLaterIsFoundAtOnce() {
+        answering = new CountDownLatch(1);
+        origin.set("none");
+        PulledAnswers<String, String> answers = builder()
+                .absentWhen(value -> value.endsWith(":none"))
+                .monitored(metrics, "pins")
+                .build();
+        Supplier<Double> held = () -> metrics.registry()
+                .get("cache.size")
+                .tag("cache", "pins")
+                .gauge()
+                .value();
+
+        var first = answers.get("pin");
+        var second = answers.get("pin");
+        await().until(() -> pulls.get() >= 1);
+        answering.countDown();
+        assertThat(first.join().value()).isEqualTo("pin:none");
+        assertThat(second.join().value()).isEqualTo("pin:none");
+        assertThat(pulls).as("one pull for the callers that waited for it").hasValue(1);
+        assertThat(answers.inMemory("pin")).as("an absent answer is not held").isEmpty();
+        assertThat(held.get()).as("nor does it take a place in memory").isZero();
+        assertThat(answers.get("pin").join().value()).isEqualTo("pin:none");
+        assertThat(pulls).as("the next caller pulls again").hasValue(2);
+
+        origin.set("pinned");
+        assertThat(answers.get("pin").join().value())
+                .as("what the source holds afterwards is found at once")
+                .isEqualTo("pin:pinned");
+        assertThat(answers.inMemory("pin")).hasValue("pin:pinned");
+        assertThat(answers.get("pin").join().value()).isEqualTo("pin:pinned");
+        assertThat(pulls).as("a present answer is held").hasValue(3);
+        assertThat(held.get()).isEqualTo(1.0);
+
+        // A refresh that finds nothing any more drops the stale answer: the next caller pulls again.
+        origin.set("none");
+        clock.advance(TTL.plusSeconds(1));
+        assertThat(answers.get("pin").join().value()).isEqualTo("pin:pinned");
+        await().untilAsserted(() -> assertThat(answers.inMemory("pin")).isEmpty());
+        assertThat(answers.get("pin").join().value()).isEqualTo("pin:none");
+        assertThat(pulls).hasValue(5);
+    }
+
+    @Test
     void aFailedLoadIsToldOnceHoweverManyCallersWaitedForIt() {
         answering = new CountDownLatch(1);
         origin.set(new OriginException(OriginException.Reason.UNAVAILABLE, "origin down"));

@@ -292,6 +292,48 @@ final class PurgeTest {
         }
     }
 
+    @Test
+    void aPurgedModuleVersionsNextDownloadAnswersWhatTheOriginPublishesNowNotThePinHeldInMemory() throws Exception {
+        io.providermirror.testkit.FakeModuleRegistry registry = io.providermirror.testkit.FakeModuleRegistry.of(origin);
+        Map<String, String> first = Map.of("main.tf", "output \"v\" {\n  value = \"first\"\n}\n");
+        Map<String, String> second = Map.of("modules/inner/main.tf", "output \"v\" {\n  value = \"second\"\n}\n");
+        registry.serveArchive("/archives/first.tar.gz", io.providermirror.testkit.ModuleArchives.tarGz(first));
+        registry.publish("corp", "net", "aws", "1.0.0", "/archives/first.tar.gz");
+        mirror = builder().start();
+        String download = "/registry/" + MirrorFixture.HOST + "/modules.v1/corp/net/aws/1.0.0/download";
+        String base = "/registry/" + MirrorFixture.HOST + "/modules.v1/corp/net/aws/1.0.0/";
+        assertThat(mirror.get(download).statusCode()).isEqualTo(204);
+        assertThat(mirror.get(base + "module.tar.gz").statusCode()).isEqualTo(200);
+        HttpResponse<byte[]> pinned = mirror.get(download);
+        assertThat(pinned.headers().firstValue("X-Cache"))
+                .as("answered from the pin")
+                .hasValue("HIT");
+        assertThat(pinned.headers().firstValue("X-Terraform-Get").orElseThrow())
+                .endsWith("/module.tar.gz?archive=tar.gz");
+
+        registry.serveArchive("/archives/second.zip", io.providermirror.testkit.ModuleArchives.zip(second));
+        registry.publish("corp", "net", "aws", "1.0.0", "/archives/second.zip//modules/inner");
+        HttpResponse<byte[]> purged = delete("/api/v1/modules/example.test/corp/net/aws/1.0.0");
+        assertThat(purged.statusCode())
+                .as(new String(purged.body(), StandardCharsets.UTF_8))
+                .isEqualTo(200);
+
+        HttpResponse<byte[]> fresh = mirror.get(download);
+        assertThat(fresh.statusCode()).isEqualTo(204);
+        assertThat(fresh.headers().firstValue("X-Cache"))
+                .as("the purged pin's answer is not served from memory")
+                .hasValue("MISS");
+        assertThat(fresh.headers().firstValue("X-Terraform-Get").orElseThrow())
+                .as("the origin's new source: another archive type and a subdirectory")
+                .endsWith("/module.zip//modules/inner?archive=zip");
+        HttpResponse<byte[]> archive = mirror.get(base + "module.zip");
+        assertThat(archive.statusCode()).isEqualTo(200);
+        assertThat(archive.body()).isEqualTo(io.providermirror.testkit.ModuleArchives.zip(second));
+        assertThat(mirror.get(download).headers().firstValue("X-Terraform-Get").orElseThrow())
+                .as("pinned anew at what the origin publishes now")
+                .endsWith("/module.zip//modules/inner?archive=zip");
+    }
+
     private static int purge(ByteArrayOutputStream output, String what, String... args) {
         PrintStream out = new PrintStream(output, true, StandardCharsets.UTF_8);
         Object command = what.equals("provider")
