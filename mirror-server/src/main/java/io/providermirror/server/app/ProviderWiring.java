@@ -2,7 +2,6 @@ package io.providermirror.server.app;
 
 import io.providermirror.server.access.MirrorAuth;
 import io.providermirror.server.config.MirrorConfig;
-import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.ConfiguredOrigins;
 import io.providermirror.server.core.EngineServices;
 import io.providermirror.server.core.FillBounds;
@@ -70,15 +69,8 @@ final class ProviderWiring {
                 auth,
                 new ReleaseAge(config.policy(), clock, engine.metrics(), engine.decisions(), holds));
         // The providers.v1 face's published releases take the last quarter of the metadata memory.
-        ProviderRegistryFace registry = new ProviderRegistryFace(
-                mirror,
-                new CacheDocuments(engine.documents()),
-                policy,
-                engine.rules(),
-                engine.executor(),
-                clock,
-                engine.metrics(),
-                settings.metadataMemoryBytes() / 4);
+        ProviderRegistryFace registry =
+                new ProviderRegistryFace(mirror, policy, engine, settings.metadataMemoryBytes() / 4);
         return new Providers(mirror, new NetworkMirrorFace(mirror, auth), registry, holds);
     }
 }

@@ -10,10 +10,10 @@ import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.core.ArchiveCommittedElsewhere;
 import io.providermirror.server.core.ArchiveCopy;
-import io.providermirror.server.core.ArchiveRedirects;
 import io.providermirror.server.core.ArchiveSource;
 import io.providermirror.server.core.CacheLayout;
 import io.providermirror.server.core.CacheWriteException;
+import io.providermirror.server.core.CachedArchives;
 import io.providermirror.server.core.Futures;
 import io.providermirror.server.core.OriginFills;
 import io.providermirror.server.core.Origins;
@@ -47,7 +47,9 @@ final class Archives {
     private final VersionLists lists;
     private final Origins origins;
     private final KnownHashes knownHashes;
-    private final BlobStore blobs;
+    /** Committed archives, answered from the cache; a store that cannot open one is the mirror's own fault. */
+    private final CachedArchives cached;
+
     private final OriginFills fills;
     private final Executor executor;
 
@@ -78,7 +80,12 @@ final class Archives {
         this.lists = lists;
         this.origins = origins;
         this.knownHashes = knownHashes;
-        this.blobs = blobs;
+        this.cached = new CachedArchives(
+                blobs,
+                executor,
+                metrics,
+                MirrorMetrics.LookupKind.ARCHIVE,
+                (key, e) -> new UncheckedIOException("cannot read cached archive " + key, e));
         this.fills = fills;
         this.executor = executor;
         this.copy = fills.copy();
@@ -90,56 +97,10 @@ final class Archives {
         fills.forgetFailure(key);
     }
 
+    /** The archive's bytes: a redirect to the store, the local disk or the store, else a fill from its origin. */
     CompletableFuture<ArchiveSource> get(ProviderAddress address, ProviderVersion version, Platform platform) {
         CacheKey key = CacheLayout.archive(address, version, platform);
-        if (blobs.redirects()) {
-            // cache.s3.redirectArchives: an archive committed in the bucket is read from there by the client; a cold
-            // one is served as ever (its client is waiting already), and redirected once committed.
-            return CompletableFuture.supplyAsync(() -> ArchiveRedirects.find(blobs, key), executor)
-                    .thenCompose(redirect -> {
-                        if (redirect.isPresent()) {
-                            metrics.cacheLookup(MirrorMetrics.LookupKind.ARCHIVE, MirrorMetrics.LookupResult.HIT);
-                            return CompletableFuture.completedFuture(redirect.get());
-                        }
-                        return served(key, address, version, platform);
-                    });
-        }
-        return served(key, address, version, platform);
-    }
-
-    /** The archive's bytes through the mirror: the local disk, else the store, else a fill from its origin. */
-    private CompletableFuture<ArchiveSource> served(
-            CacheKey key, ProviderAddress address, ProviderVersion version, Platform platform) {
-        Optional<ArchiveSource> verified = openVerified(key);
-        if (verified.isPresent()) {
-            // Hot path, on the caller's (event loop) thread: a warm archive needs one open(2), as in nginx.
-            metrics.cacheLookup(MirrorMetrics.LookupKind.ARCHIVE, MirrorMetrics.LookupResult.HIT);
-            return CompletableFuture.completedFuture(verified.get());
-        }
-        return CompletableFuture.supplyAsync(() -> findCached(key), executor).thenCompose(cached -> {
-            metrics.cacheLookup(
-                    MirrorMetrics.LookupKind.ARCHIVE,
-                    cached.isPresent() ? MirrorMetrics.LookupResult.HIT : MirrorMetrics.LookupResult.MISS);
-            return cached.isPresent()
-                    ? CompletableFuture.completedFuture(cached.get())
-                    : fetch(key, address, version, platform);
-        });
-    }
-
-    private Optional<ArchiveSource> openVerified(CacheKey key) {
-        try {
-            return blobs.openVerified(key).map(ArchiveSource.Cached::new);
-        } catch (IOException e) {
-            return Optional.empty();
-        }
-    }
-
-    private Optional<ArchiveSource> findCached(CacheKey key) {
-        try {
-            return blobs.open(key).map(ArchiveSource.Cached::new);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read cached archive " + key, e);
-        }
+        return cached.get(key, () -> fetch(key, address, version, platform));
     }
 
     private CompletableFuture<ArchiveSource> fetch(
@@ -172,7 +133,7 @@ final class Archives {
 
     private ArchiveSource findCommitted(
             CacheKey key, ProviderAddress address, ProviderVersion version, Platform platform) {
-        return findCached(key)
+        return cached.open(key)
                 .orElseThrow(() -> new OriginException(
                         OriginException.Reason.UNAVAILABLE,
                         "the archive of " + address + " " + version + " " + platform

@@ -783,4 +783,31 @@ final class ModuleMirrorTest {
                     .isEmpty();
         }
     }
+
+    @Test
+    void aCacheThatCannotOpenAModuleArchiveIsAnsweredAsTheOriginsFailureNamingTheArchive() throws Exception {
+        registry.serveArchive("/archives/disk.tar.gz", ModuleArchives.tarGz(module("disk")));
+        registry.publish("corp", "disk", "aws", "1.0.0", "/archives/disk.tar.gz");
+        mirror = builder().start(store -> new io.providermirror.testkit.ForwardingBlobStore(store) {
+            @Override
+            public java.util.Optional<io.providermirror.cache.OpenBlob> openVerified(
+                    io.providermirror.cache.CacheKey key) {
+                return java.util.Optional.empty();
+            }
+
+            @Override
+            public java.util.Optional<io.providermirror.cache.OpenBlob> open(io.providermirror.cache.CacheKey key)
+                    throws java.io.IOException {
+                throw new java.io.IOException("the disk went away");
+            }
+        });
+
+        HttpResponse<byte[]> archive = followDownload(mirror.get(path("corp/disk/aws", "1.0.0/download")));
+
+        assertThat(archive.statusCode()).isEqualTo(502);
+        assertThat(MirrorFixture.error(archive))
+                .contains("the cache cannot open")
+                .contains("corp/disk/aws")
+                .contains("the disk went away");
+    }
 }

@@ -5,10 +5,10 @@ import io.providermirror.cache.CacheKey;
 import io.providermirror.cache.DocumentStore;
 import io.providermirror.model.ModuleAddress;
 import io.providermirror.model.ProviderVersion;
-import io.providermirror.server.core.ArchiveRedirects;
 import io.providermirror.server.core.ArchiveSource;
 import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.CacheLayout;
+import io.providermirror.server.core.CachedArchives;
 import io.providermirror.server.core.EngineServices;
 import io.providermirror.server.core.Futures;
 import io.providermirror.server.core.ModuleOrigins;
@@ -64,7 +64,9 @@ public final class ModuleMirror {
     private final ModulePolicy policy;
     private final OriginRules rules;
     private final Executor executor;
-    private final MirrorMetrics metrics;
+    /** Committed archives, answered from the cache; a store that cannot open one fails as the origin would. */
+    private final CachedArchives archives;
+
     private final ModuleVersionAnswers versionAnswers;
     private final ModuleCatalog catalog;
     /** The download answers that came from pins (not being accepted), so a warm download reads no file. */
@@ -99,7 +101,13 @@ public final class ModuleMirror {
         this.policy = policy;
         this.rules = rules;
         this.executor = executor;
-        this.metrics = metrics;
+        this.archives = new CachedArchives(
+                blobs,
+                executor,
+                metrics,
+                MirrorMetrics.LookupKind.MODULE_ARCHIVE,
+                (key, e) -> new OriginException(
+                        OriginException.Reason.UNAVAILABLE, "the cache cannot open " + key + ": " + e.getMessage(), e));
         this.versionAnswers = new ModuleVersionAnswers(
                 policy, (a, v) -> catalog().publishedAt(a, v), this::listed, versions::inMemory, executor, clock);
         this.catalog = new ModuleCatalog(
@@ -201,35 +209,16 @@ public final class ModuleMirror {
     private CompletableFuture<ArchiveSource> allowedArchive(
             ModuleAddress address, ProviderVersion version, String extension) {
         CacheKey key = CacheLayout.moduleArchive(address, version, extension);
-        if (!blobs.redirects()) {
-            Optional<ArchiveSource> verified = openVerified(key);
-            if (verified.isPresent()) {
-                // Hot path, on the caller's (event loop) thread: a warm archive needs one open(2), as for providers.
-                metrics.cacheLookup(MirrorMetrics.LookupKind.MODULE_ARCHIVE, MirrorMetrics.LookupResult.HIT);
-                return CompletableFuture.completedFuture(verified.get());
-            }
-        }
-        CompletableFuture<ArchiveSource> answer = CompletableFuture.supplyAsync(
-                        () -> blobs.redirects()
-                                ? ArchiveRedirects.find(blobs, key).or(() -> openCached(key))
-                                : openCached(key),
-                        executor)
-                .thenCompose(cached -> {
-                    if (cached.isPresent()) {
-                        metrics.cacheLookup(MirrorMetrics.LookupKind.MODULE_ARCHIVE, MirrorMetrics.LookupResult.HIT);
-                        return CompletableFuture.completedFuture(cached.get());
-                    }
-                    metrics.cacheLookup(MirrorMetrics.LookupKind.MODULE_ARCHIVE, MirrorMetrics.LookupResult.MISS);
-                    String what = "module " + address + " " + version;
-                    return fetching(key, address, version, extension)
-                            .thenApplyAsync(
-                                    done -> openCached(key)
-                                            .orElseThrow(() -> new OriginException(
-                                                    OriginException.Reason.UNAVAILABLE,
-                                                    "the archive of " + what
-                                                            + " vanished from the cache as it was committed")),
-                                    executor);
-                });
+        CompletableFuture<ArchiveSource> answer = archives.get(
+                key,
+                () -> fetching(key, address, version, extension)
+                        .thenApplyAsync(
+                                done -> archives.open(key)
+                                        .orElseThrow(() -> new OriginException(
+                                                OriginException.Reason.UNAVAILABLE,
+                                                "the archive of module " + address + " " + version
+                                                        + " vanished from the cache as it was committed")),
+                                executor));
         return Futures.withinDeadline(
                 answer,
                 "the archive of version " + version + " of module " + address,
@@ -316,24 +305,6 @@ public final class ModuleMirror {
         pinnedDownloads.forget(address, version);
         fills.forgetFailure(CacheLayout.moduleArchive(address, version, archiveType));
         versions.forget(address);
-    }
-
-    private Optional<ArchiveSource> openVerified(CacheKey key) {
-        try {
-            return blobs.openVerified(key).map(ArchiveSource.Cached::new);
-        } catch (IOException e) {
-            // Not an answer: the blocking path below opens it and says what is wrong.
-            return Optional.empty();
-        }
-    }
-
-    private Optional<ArchiveSource> openCached(CacheKey key) {
-        try {
-            return blobs.open(key).map(ArchiveSource.Cached::new);
-        } catch (IOException e) {
-            throw new OriginException(
-                    OriginException.Reason.UNAVAILABLE, "the cache cannot open " + key + ": " + e.getMessage(), e);
-        }
     }
 
     private Optional<ModulePin> readPin(ModuleAddress address, ProviderVersion version) {

@@ -8,6 +8,7 @@ import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.core.CacheWriteException;
+import io.providermirror.server.core.EngineServices;
 import io.providermirror.server.core.Futures;
 import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.core.PolicyDeniedException;
@@ -15,7 +16,6 @@ import io.providermirror.server.core.ProviderPolicy;
 import io.providermirror.server.core.PulledAnswers;
 import io.providermirror.server.core.RenderedAnswers;
 import io.providermirror.server.core.RenderedDocument;
-import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.providers.ProviderMirror;
 import io.providermirror.server.providers.VersionLists;
 import io.providermirror.upstream.DownloadDocument;
@@ -36,7 +36,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -90,25 +89,23 @@ public final class ProviderRegistryFace {
     /** Each version's published release, verified again once it is older than {@link #RECHECK}: never stale. */
     private final PulledAnswers<Key, PublishedRelease> published;
 
-    /** @param memoryBytes the heap the published releases in memory may take (estimated) */
-    public ProviderRegistryFace(
-            ProviderMirror mirror,
-            CacheDocuments documents,
-            ProviderPolicy policy,
-            OriginRules rules,
-            Executor executor,
-            Clock clock,
-            MirrorMetrics metrics,
-            long memoryBytes) {
-        this.clock = clock;
+    /**
+     * @param mirror the provider path this face answers from
+     * @param policy the operator's policy, which the mirror applies too
+     * @param engine the cache (its documents: the releases' evidence), the rules of each origin, the executor, clock
+     *     and meters every path shares
+     * @param memoryBytes the heap the published releases in memory may take (estimated)
+     */
+    public ProviderRegistryFace(ProviderMirror mirror, ProviderPolicy policy, EngineServices engine, long memoryBytes) {
+        this.clock = engine.clock();
         this.mirror = mirror;
-        this.documents = documents;
+        this.documents = new CacheDocuments(engine.documents());
         this.policy = policy;
-        this.rules = rules;
-        this.published = PulledAnswers.<Key, PublishedRelease>builder(this::load, executor, clock, RECHECK)
+        this.rules = engine.rules();
+        this.published = PulledAnswers.<Key, PublishedRelease>builder(this::load, engine.executor(), clock, RECHECK)
                 .expiring()
                 .weighing(PublishedRelease::estimatedBytes, memoryBytes)
-                .monitored(metrics, "published_releases")
+                .monitored(engine.metrics(), "published_releases")
                 .build();
     }
 
