@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /** What the mirror does with futures: unwrap their failures, and bound how long a client waits for one. */
 public final class Futures {
@@ -23,10 +24,11 @@ public final class Futures {
 
     /**
      * {@code work} as a client waits for it: at most {@code timeout}, then a timeout naming {@code what} and the
-     * origin ({@code origin}, as people know it); the work itself goes on, so a retry finds it done.
+     * origin ({@code origin}, as people know it); the work itself goes on, so a retry finds it done. Work already done
+     * (a warm answer) is returned as it is, and the two texts, made only for the timeout, are never made for it.
      */
     public static <T> CompletableFuture<T> withinDeadline(
-            CompletableFuture<T> work, String what, String origin, Duration timeout) {
+            CompletableFuture<T> work, Supplier<String> what, Supplier<String> origin, Duration timeout) {
         if (work.isDone()) {
             return work;
         }
@@ -35,7 +37,7 @@ public final class Futures {
             if (cause instanceof TimeoutException) {
                 throw new OriginException(
                         OriginException.Reason.TIMEOUT,
-                        what + ": its origin " + origin + " did not answer within " + timeout.toMillis()
+                        what.get() + ": its origin " + origin.get() + " did not answer within " + timeout.toMillis()
                                 + " ms; the mirror goes on fetching it, so trying again shortly may succeed");
             }
             throw failure instanceof CompletionException completion ? completion : new CompletionException(cause);

@@ -354,8 +354,8 @@ public final class ProviderMirror {
     private <T> CompletableFuture<T> withinDeadline(CompletableFuture<T> work, ProviderAddress address, String what) {
         return Futures.withinDeadline(
                 work,
-                what + " of " + address,
-                address.hostname() + " (" + origins.of(address.hostname()).describe() + ")",
+                () -> what + " of " + address,
+                () -> address.hostname() + " (" + origins.of(address.hostname()).describe() + ")",
                 metadataTimeout);
     }
 

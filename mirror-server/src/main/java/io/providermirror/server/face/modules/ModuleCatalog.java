@@ -192,8 +192,8 @@ public final class ModuleCatalog {
         }
         return Futures.withinDeadline(
                         this.details.get(new DetailsKey(address, version)),
-                        "the details of module " + address + " " + version,
-                        address.hostname(),
+                        () -> "the details of module " + address + " " + version,
+                        address::hostname,
                         settings.metadataTimeout())
                 .thenApplyAsync(
                         pulled -> new ModuleApiAnswer(
@@ -228,7 +228,7 @@ public final class ModuleCatalog {
             return CompletableFuture.supplyAsync(cached, executor);
         }
         ListKey key = new ListKey(hostname, path, query.parameters());
-        return Futures.withinDeadline(listings.get(key), key.toString(), hostname, settings.metadataTimeout())
+        return Futures.withinDeadline(listings.get(key), key::toString, () -> hostname, settings.metadataTimeout())
                 .thenApply(pulled ->
                         new ModuleApiAnswer(rendered(key, query, pulled.value(), links), ModuleApiAnswer.Source.ORIGIN))
                 .exceptionallyCompose(failure -> fallback(failure, cached));

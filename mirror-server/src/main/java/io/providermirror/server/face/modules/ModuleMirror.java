@@ -143,8 +143,8 @@ public final class ModuleMirror {
         }
         return Futures.withinDeadline(
                 versions.get(address),
-                "the version list of module " + address,
-                address.hostname(),
+                () -> "the version list of module " + address,
+                address::hostname,
                 settings.metadataTimeout());
     }
 
@@ -171,8 +171,8 @@ public final class ModuleMirror {
                 .thenApplyAsync(pinned -> pinned.orElseGet(() -> fromOrigin(address, version)), executor);
         return Futures.withinDeadline(
                 answer,
-                "the download of version " + version + " of module " + address,
-                address.hostname(),
+                () -> "the download of version " + version + " of module " + address,
+                address::hostname,
                 settings.metadataTimeout());
     }
 
@@ -221,8 +221,8 @@ public final class ModuleMirror {
                                 executor));
         return Futures.withinDeadline(
                 answer,
-                "the archive of version " + version + " of module " + address,
-                address.hostname(),
+                () -> "the archive of version " + version + " of module " + address,
+                address::hostname,
                 settings.archiveTimeout());
     }
 
