@@ -23,7 +23,9 @@ build_all() {
 # the caller's pids, waits until it is ready and sources its origin.env (DISCOVERY_URL, ORIGIN_CA, ORIGIN_PORT).
 start_bench_origin() {
   local work=$1
-  "${CLIENT_CPUS[@]}" java -Xmx1g -cp "mirror-testkit/target/classes:$(cat "$work/classpath.txt")" io.providermirror.testkit.BenchOrigin \
+  # TCP_NODELAY on the origin's sockets (the JDK's HttpServer leaves Nagle on): else each answer written in two parts
+  # waits for the client's delayed ACK, 40 ms per origin request, which no real registry's CDN makes anyone wait.
+  "${CLIENT_CPUS[@]}" java -Xmx1g -Dsun.net.httpserver.nodelay=true -cp "mirror-testkit/target/classes:$(cat "$work/classpath.txt")" io.providermirror.testkit.BenchOrigin \
     "$work/origin" "$2" "$3" "$4" > "$work/origin.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 1 240); do [ -f "$work/origin/origin.env" ] && break; sleep 0.5; done
