@@ -38,6 +38,18 @@ final class CacheKeyTest {
                         + "' (expected: letters, digits and ._+:- not starting with '.', no '..')");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"a", "z", "A", "Z", "0", "9", "_", "+", ":", "-", "az.AZ_09+:-", "v1.2.3"})
+    void everyAllowedCharacterAtTheEdgesOfItsRangeIsAccepted(String segment) {
+        assertThat(CacheKey.of("providers", segment).segments()).containsExactly("providers", segment);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"`", "{", "@", "[", "/", "~", "a`", "a{", "a@", "a[", "a/", "a;", "a=", "a\u007f"})
+    void theCharactersJustOutsideTheAllowedRangesAreRefused(String segment) {
+        assertThatThrownBy(() -> CacheKey.of("providers", segment)).isInstanceOf(IllegalArgumentException.class);
+    }
+
     @Test
     void aSegmentIsAtMost255Characters() {
         assertThat(CacheKey.of("a".repeat(255)).segments()).containsExactly("a".repeat(255));
