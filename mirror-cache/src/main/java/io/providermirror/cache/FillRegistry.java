@@ -33,26 +33,36 @@ public final class FillRegistry {
     public Optional<Joined> joinOrStart(CacheKey key, Consumer<ArchiveFill> starter) throws IOException {
         boolean[] created = new boolean[1];
         ArchiveFill fill;
-        try {
-            fill = inFlight.computeIfAbsent(key, k -> {
-                try {
-                    if (store.findLocal(k).isPresent()) {
-                        return null;
+        while (true) {
+            try {
+                fill = inFlight.computeIfAbsent(key, k -> {
+                    try {
+                        if (store.findLocal(k).isPresent()) {
+                            return null;
+                        }
+                        created[0] = true;
+                        return new ArchiveFill(k, store.create(k));
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
                     }
-                    created[0] = true;
-                    return new ArchiveFill(k, store.create(k));
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
+                });
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
+            if (fill == null || created[0] || !fill.completion().isDone()) {
+                break;
+            }
+            // Ended, and not yet out of the registry (its removal runs among the completion's callbacks, perhaps after
+            // those of a caller that saw it fail and asked again): never joined, so a failed fill is not handed to a
+            // new request; taken out here, and the store asked again.
+            inFlight.remove(key, fill);
         }
         if (fill == null) {
             return Optional.empty();
         }
+        ArchiveFill found = fill;
         if (created[0]) {
-            fill.completion().whenComplete((blob, failure) -> inFlight.remove(key, fill));
+            found.completion().whenComplete((blob, failure) -> inFlight.remove(key, found));
             try {
                 starter.accept(fill);
             } catch (RuntimeException e) {

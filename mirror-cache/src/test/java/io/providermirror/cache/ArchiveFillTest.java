@@ -34,6 +34,33 @@ final class ArchiveFillTest {
     }
 
     @Test
+    void aRequestArrivingAsAFailedFillEndsStartsAFreshFillInsteadOfJoiningTheFailure() throws IOException {
+        FileBlobStore store = new FileBlobStore(root, Clock.systemUTC());
+        FillRegistry fills = new FillRegistry(store);
+        CacheKey key = CacheKey.of("example.test", "acme", "raced", "1.0.0", "a.zip");
+        ArchiveFill failing = fills.joinOrStart(key, fill -> {}).orElseThrow().fill();
+        // A caller that saw the failure asks again from within the completion's callbacks: those registered after
+        // the registry's own removal run before it, so the failed fill is still registered at that moment.
+        FillRegistry.Joined[] again = new FillRegistry.Joined[1];
+        boolean[] stillRegistered = new boolean[1];
+        failing.completion().whenComplete((blob, failure) -> {
+            stillRegistered[0] = fills.inProgress(key);
+            try {
+                again[0] = fills.joinOrStart(key, fill -> {}).orElseThrow();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+
+        failing.fail(new IOException("the origin's archive did not match its checksum"));
+
+        assertThat(stillRegistered[0]).as("the race this is about happened").isTrue();
+        assertThat(again[0].started()).as("a fresh fill, not the failed one").isTrue();
+        assertThat(again[0].fill()).isNotSameAs(failing);
+        assertThat(again[0].fill().completion()).isNotDone();
+    }
+
+    @Test
     void aFailedFillCachesNothingAndTellsItsReaders() throws IOException {
         FileBlobStore store = new FileBlobStore(root, Clock.systemUTC());
         FillRegistry fills = new FillRegistry(store);
