@@ -32,8 +32,31 @@ public final class FillRegistry {
      */
     public Optional<Joined> joinOrStart(CacheKey key, Consumer<ArchiveFill> starter) throws IOException {
         boolean[] created = new boolean[1];
-        ArchiveFill fill;
+        ArchiveFill fill = inFlightOrNew(key, created);
+        if (fill == null) {
+            return Optional.empty();
+        }
+        if (created[0]) {
+            fill.completion().whenComplete((blob, failure) -> inFlight.remove(key, fill));
+            try {
+                starter.accept(fill);
+            } catch (RuntimeException e) {
+                fill.fail(e);
+                throw e;
+            }
+        }
+        return Optional.of(new Joined(fill, created[0]));
+    }
+
+    /**
+     * The fill of {@code key} in progress, else a new one registered ({@code created} says so), else null when this
+     * instance committed the blob by now. A fill that has ended but is not yet out of the registry (its removal runs
+     * among its completion's callbacks, perhaps after those of a caller that saw it fail and asked again) is never
+     * joined, so a failed fill is not handed to a new request: it is taken out here, and the store asked again.
+     */
+    private ArchiveFill inFlightOrNew(CacheKey key, boolean[] created) throws IOException {
         while (true) {
+            ArchiveFill fill;
             try {
                 fill = inFlight.computeIfAbsent(key, k -> {
                     try {
@@ -50,27 +73,10 @@ public final class FillRegistry {
                 throw e.getCause();
             }
             if (fill == null || created[0] || !fill.completion().isDone()) {
-                break;
+                return fill;
             }
-            // Ended, and not yet out of the registry (its removal runs among the completion's callbacks, perhaps after
-            // those of a caller that saw it fail and asked again): never joined, so a failed fill is not handed to a
-            // new request; taken out here, and the store asked again.
             inFlight.remove(key, fill);
         }
-        if (fill == null) {
-            return Optional.empty();
-        }
-        ArchiveFill found = fill;
-        if (created[0]) {
-            found.completion().whenComplete((blob, failure) -> inFlight.remove(key, found));
-            try {
-                starter.accept(fill);
-            } catch (RuntimeException e) {
-                fill.fail(e);
-                throw e;
-            }
-        }
-        return Optional.of(new Joined(fill, created[0]));
     }
 
     /** The fill of {@code key} in progress now, if one is: to follow without starting one. */
