@@ -1,6 +1,7 @@
 package io.providermirror.server.app;
 
 import io.providermirror.server.config.MirrorConfig;
+import io.providermirror.server.core.Futures;
 import io.providermirror.server.inventory.InventoryCompaction;
 import io.providermirror.server.inventory.UsageInventory;
 import io.providermirror.server.purge.PurgeFollower;
@@ -8,9 +9,6 @@ import io.providermirror.server.purge.Retention;
 import io.providermirror.server.purge.RetentionSchedule;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 
 /** What keeps a running mirror's cache in order beside its requests: following a fleet's purges, retention. */
 final class CacheUpkeep {
@@ -38,7 +36,8 @@ final class CacheUpkeep {
                     core.fillLeases(),
                     clock,
                     flush.multipliedBy(6L * UsageInventory.REWRITE_FLUSHES));
-            every(flush.multipliedBy(UsageInventory.REWRITE_FLUSHES), core, compaction::compactQuietly);
+            Futures.every(
+                    flush.multipliedBy(UsageInventory.REWRITE_FLUSHES), core.executor(), compaction::compactQuietly);
         }
         if (config.cache().retention().enabled()) {
             new RetentionSchedule(
@@ -52,20 +51,6 @@ final class CacheUpkeep {
                             core.executor(),
                             config.cache().retention().interval())
                     .start();
-        }
-    }
-
-    /** Runs {@code task} on {@code core}'s executor every {@code interval} until that executor shuts down. */
-    private static void every(Duration interval, MirrorWiring core, Runnable task) {
-        try {
-            CompletableFuture.runAsync(
-                    () -> {
-                        task.run();
-                        every(interval, core, task);
-                    },
-                    CompletableFuture.delayedExecutor(interval.toMillis(), TimeUnit.MILLISECONDS, core.executor()));
-        } catch (RejectedExecutionException closing) {
-            // the mirror is stopping
         }
     }
 }

@@ -5,11 +5,16 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
-/** What the mirror does with futures: unwrap their failures, and bound how long a client waits for one. */
+/**
+ * What the mirror does with futures: unwrap their failures, bound how long a client waits for one, and run upkeep
+ * again and again.
+ */
 public final class Futures {
 
     private Futures() {}
@@ -42,5 +47,22 @@ public final class Futures {
             }
             throw failure instanceof CompletionException completion ? completion : new CompletionException(cause);
         });
+    }
+
+    /**
+     * Runs {@code task} on {@code executor} every {@code interval} (each run {@code interval} after the last one ended)
+     * until the executor refuses it: the mirror is stopping.
+     */
+    public static void every(Duration interval, Executor executor, Runnable task) {
+        try {
+            CompletableFuture.runAsync(
+                    () -> {
+                        task.run();
+                        every(interval, executor, task);
+                    },
+                    CompletableFuture.delayedExecutor(interval.toMillis(), TimeUnit.MILLISECONDS, executor));
+        } catch (RejectedExecutionException closing) {
+            // the mirror is stopping
+        }
     }
 }

@@ -1,14 +1,12 @@
 package io.providermirror.server.purge;
 
+import io.providermirror.server.core.Futures;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,20 +37,7 @@ public final class PurgeFollower {
         } catch (IOException e) {
             LOG.warn("cannot read the record of recent purges; following it from its next reading: {}", e.getMessage());
         }
-        schedule();
-    }
-
-    private void schedule() {
-        try {
-            CompletableFuture.runAsync(
-                    () -> {
-                        followOnce();
-                        schedule();
-                    },
-                    CompletableFuture.delayedExecutor(interval.toMillis(), TimeUnit.MILLISECONDS, executor));
-        } catch (RejectedExecutionException closing) {
-            // the mirror is stopping
-        }
+        Futures.every(interval, executor, this::followOnce);
     }
 
     /** Applies every purge not seen yet. */

@@ -1,11 +1,9 @@
 package io.providermirror.server.purge;
 
+import io.providermirror.server.core.Futures;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,20 +31,7 @@ public final class RetentionSchedule {
                 "retention: archives not requested for {} are removed, checked every {}",
                 retention.unusedFor(),
                 interval);
-        schedule();
-    }
-
-    private void schedule() {
-        try {
-            CompletableFuture.runAsync(
-                    () -> {
-                        runOnce();
-                        schedule();
-                    },
-                    CompletableFuture.delayedExecutor(interval.toMillis(), TimeUnit.MILLISECONDS, executor));
-        } catch (RejectedExecutionException closing) {
-            // the mirror is stopping
-        }
+        Futures.every(interval, executor, this::runOnce);
     }
 
     private void runOnce() {
