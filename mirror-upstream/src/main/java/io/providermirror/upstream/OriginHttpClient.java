@@ -339,6 +339,15 @@ public final class OriginHttpClient implements AutoCloseable {
 
     /** As {@link #openArchive(String, URI, String)}, with a bearer token for {@code uri}'s authority only. */
     public ArchiveStream openArchive(String origin, URI uri, String what, String bearerToken) {
+        return openArchive(origin, uri, what, bearerToken, OriginObserver.Operation.ARCHIVE);
+    }
+
+    /**
+     * As {@link #openArchive(String, URI, String, String)}, the request recorded as {@code operation}: what the
+     * warm-up after start-up uses to send a discovery request through the archive client.
+     */
+    public ArchiveStream openArchive(
+            String origin, URI uri, String what, String bearerToken, OriginObserver.Operation operation) {
         long start = System.nanoTime();
         try {
             ArchiveTransport.ArchiveHop response =
@@ -348,18 +357,10 @@ public final class OriginHttpClient implements AutoCloseable {
                 throw statusError(response.uri(), response.status(), what);
             }
             RequestReports.report(
-                    observer,
-                    settings.offline(),
-                    origin,
-                    uri,
-                    OriginObserver.Operation.ARCHIVE,
-                    start,
-                    response.status(),
-                    null);
+                    observer, settings.offline(), origin, uri, operation, start, response.status(), null);
             return new ArchiveStream(response.uri(), response.contentLength(), response);
         } catch (OriginException e) {
-            RequestReports.report(
-                    observer, settings.offline(), origin, uri, OriginObserver.Operation.ARCHIVE, start, 0, e);
+            RequestReports.report(observer, settings.offline(), origin, uri, operation, start, 0, e);
             throw e;
         }
     }

@@ -73,7 +73,7 @@ public final class RegistryClient {
 
     /**
      * Fetches everything needed to verify a version: each listed platform's download document (in
-     * parallel) and each SHA256SUMS document with its signature. Platforms whose download document the
+     * parallel) and each SHA256SUMS document with its signature (all of them at once). Platforms whose download document the
      * origin does not have (404) are left out.
      */
     public ReleaseEvidence fetchRelease(URI providersBase, ProviderAddress address, ListedVersion version) {
@@ -95,15 +95,14 @@ public final class RegistryClient {
         for (Fetched f : fetched) {
             bySums.putIfAbsent(f.document().shasumsUrl(), f.document());
         }
-        List<CompletableFuture<ReleaseEvidence.Checksums>> sums = new ArrayList<>();
+        List<PendingChecksums> sums = new ArrayList<>();
         for (DownloadDocument document : bySums.values()) {
-            sums.add(CompletableFuture.supplyAsync(
-                    () -> fetchChecksums(providersBase, address, version, document), executor));
+            sums.add(fetchChecksums(providersBase, address, version, document));
         }
         List<ReleaseEvidence.Download> downloads =
                 fetched.stream().map(Fetched::evidence).toList();
         List<ReleaseEvidence.Checksums> checksums =
-                sums.stream().map(RegistryClient::join).toList();
+                sums.stream().map(PendingChecksums::join).toList();
         return new ReleaseEvidence(downloads, checksums);
     }
 
@@ -176,22 +175,41 @@ public final class RegistryClient {
                 new ReleaseEvidence.Download(platform.toString(), document.finalUri(), document.body()), parsed));
     }
 
-    private ReleaseEvidence.Checksums fetchChecksums(
+    /**
+     * A SHA256SUMS document and its signature being fetched at once, each its own request on the executor (not one
+     * waiting for the other: a cold version's first byte waits one round trip less); the document's failure is
+     * reported first when both fail.
+     */
+    private record PendingChecksums(
+            DownloadDocument document, CompletableFuture<byte[]> sums, CompletableFuture<byte[]> signature) {
+
+        ReleaseEvidence.Checksums join() {
+            byte[] sumsBytes = RegistryClient.join(sums);
+            return new ReleaseEvidence.Checksums(
+                    document.shasumsUrl(), sumsBytes, document.shasumsSignatureUrl(), RegistryClient.join(signature));
+        }
+    }
+
+    private PendingChecksums fetchChecksums(
             URI base, ProviderAddress address, ListedVersion version, DownloadDocument d) {
         String what = "SHA256SUMS of " + address + " " + version.version();
-        byte[] sums = fetchFile(
-                address,
-                d.shasumsUrl(),
-                what,
-                OriginObserver.Operation.CHECKSUMS,
-                tokenFor(d.shasumsUrl(), base, address));
-        byte[] signature = fetchFile(
-                address,
-                d.shasumsSignatureUrl(),
-                "the signature of " + what,
-                OriginObserver.Operation.SIGNATURE,
-                tokenFor(d.shasumsSignatureUrl(), base, address));
-        return new ReleaseEvidence.Checksums(d.shasumsUrl(), sums, d.shasumsSignatureUrl(), signature);
+        CompletableFuture<byte[]> sums = CompletableFuture.supplyAsync(
+                () -> fetchFile(
+                        address,
+                        d.shasumsUrl(),
+                        what,
+                        OriginObserver.Operation.CHECKSUMS,
+                        tokenFor(d.shasumsUrl(), base, address)),
+                executor);
+        CompletableFuture<byte[]> signature = CompletableFuture.supplyAsync(
+                () -> fetchFile(
+                        address,
+                        d.shasumsSignatureUrl(),
+                        "the signature of " + what,
+                        OriginObserver.Operation.SIGNATURE,
+                        tokenFor(d.shasumsSignatureUrl(), base, address)),
+                executor);
+        return new PendingChecksums(d, sums, signature);
     }
 
     private byte[] fetchFile(

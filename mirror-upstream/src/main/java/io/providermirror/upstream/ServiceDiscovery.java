@@ -12,6 +12,9 @@ public final class ServiceDiscovery {
     /** The path of the discovery document beneath a host. */
     public static final String WELL_KNOWN_PATH = ".well-known/terraform.json";
 
+    /** How much of a discovery answer to the archive client {@link #askWithArchiveClient} reads before closing. */
+    private static final int MAX_DROPPED_BYTES = 64 * 1024;
+
     private final OriginHttpClient http;
     private final Map<String, URI> discoveryOverrides;
     private final OriginCredentials credentials;
@@ -52,6 +55,28 @@ public final class ServiceDiscovery {
     /** Fetches the discovery document and returns the absolute {@code modules.v1} base URL. */
     public URI modulesBase(String hostname) {
         return document(hostname).base(RegistryService.MODULES);
+    }
+
+    /**
+     * Asks {@code hostname} for its discovery document with the archive client, recorded as discovery: what the first
+     * cold archive from that host would otherwise do first (the archive client's first TLS handshake and exchange),
+     * done ahead by the warm-up after start-up, which also leaves a connection to the host open for reuse. The
+     * answer is read up to {@link #MAX_DROPPED_BYTES} and dropped.
+     *
+     * @throws OriginException when the request fails or is not answered with 200
+     */
+    public void askWithArchiveClient(String hostname) {
+        String what = "service discovery for " + hostname + " (archive client)";
+        try (OriginHttpClient.ArchiveStream answer = http.openArchive(
+                hostname,
+                discoveryUrl(hostname),
+                what,
+                credentials.tokenFor(hostname).orElse(null),
+                OriginObserver.Operation.DISCOVERY)) {
+            answer.body().readNBytes(MAX_DROPPED_BYTES);
+        } catch (java.io.IOException e) {
+            throw new OriginException(OriginException.Reason.UNAVAILABLE, what + ": " + e.getMessage(), e);
+        }
     }
 
     /** Fetches the discovery document of {@code hostname}, once for all of its services. */

@@ -145,6 +145,36 @@ final class RegistryClientTest {
     }
 
     @Test
+    void aVersionsChecksumsAndTheirSignatureAreAskedForAtOnce() {
+        FakeOrigin.Release published = origin.publish("acme", "together", "1.0.0", "linux_amd64");
+        String sums = "/files/acme/together/1.0.0/terraform-provider-together_1.0.0_SHA256SUMS";
+        java.util.concurrent.CountDownLatch signatureAsked = new java.util.concurrent.CountDownLatch(1);
+        // SHA256SUMS is answered only once the signature has been asked for: one after the other never gets there.
+        origin.answerDynamically(get(urlEqualTo(sums)), 1, request -> {
+            try {
+                if (!signatureAsked.await(20, java.util.concurrent.TimeUnit.SECONDS)) {
+                    return aResponse().withStatus(503).build();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return aResponse().withStatus(503).build();
+            }
+            return aResponse().withBody(published.sha256Sums()).build();
+        });
+        origin.answerDynamically(get(urlEqualTo(sums + ".sig")), 1, request -> {
+            signatureAsked.countDown();
+            return aResponse()
+                    .withBody(origin.signingKey().signDetached(published.sha256Sums()))
+                    .build();
+        });
+
+        VerifiedRelease release = fetchAndVerify("together");
+
+        assertThat(release.find(new Platform("linux", "amd64")).orElseThrow().sha256())
+                .isEqualTo(published.sha256("linux_amd64"));
+    }
+
+    @Test
     void theArchiveStreamsTheOriginsBytes() throws IOException {
         FakeOrigin.Release published = origin.publish("acme", "stream", "1.0.0", "linux_amd64");
         ListedVersion listed = registry.versions(base, address("stream"))

@@ -57,7 +57,7 @@ public final class MirrorApplication implements AutoCloseable {
     private final PrometheusMeterRegistry registry;
     private final AutoCloseable binders;
     private final OriginRecheck recheck;
-    private final java.util.concurrent.CompletableFuture<Void> originsPrepared;
+    private final OriginWarmUp.Progress warmUp;
     private final AtomicBoolean stopped = new AtomicBoolean();
 
     /** How often an unreachable origin is asked again, so that its health recovers with it. */
@@ -72,9 +72,9 @@ public final class MirrorApplication implements AutoCloseable {
             PrometheusMeterRegistry registry,
             AutoCloseable binders,
             OriginRecheck recheck,
-            java.util.concurrent.CompletableFuture<Void> originsPrepared) {
+            OriginWarmUp.Progress warmUp) {
         this.recheck = recheck;
-        this.originsPrepared = originsPrepared;
+        this.warmUp = warmUp;
         this.server = server;
         this.core = core;
         this.identity = identity;
@@ -243,7 +243,14 @@ public final class MirrorApplication implements AutoCloseable {
             }
             CacheUpkeep.start(config, core, clock);
             // The listeners answer: what the first origin request would make on its own time is made now, beside.
-            java.util.concurrent.CompletableFuture<Void> originsPrepared = OriginWarmUp.start(core.originClient());
+            OriginWarmUp.Progress warmUp = OriginWarmUp.start(
+                    core.originClient(),
+                    config.upstream().offline(),
+                    config.upstream().discoverAtStartup()
+                            ? () -> OriginWarmUp.expectedHosts(config, core.inventory())
+                            : java.util.List::of,
+                    core::discoverAhead,
+                    clock);
             return new MirrorApplication(
                     server,
                     core,
@@ -253,7 +260,7 @@ public final class MirrorApplication implements AutoCloseable {
                     registry,
                     binders,
                     recheck,
-                    originsPrepared);
+                    warmUp);
         } catch (IOException | InterruptedException | RuntimeException e) {
             core.close();
             registry.close();
@@ -340,7 +347,15 @@ public final class MirrorApplication implements AutoCloseable {
      * up, are ready (at once when offline); exceptionally when they could not be made.
      */
     public java.util.concurrent.CompletableFuture<Void> originsPrepared() {
-        return originsPrepared;
+        return warmUp.clientsPrepared();
+    }
+
+    /**
+     * Completes once everything made in the background after the listeners came up has run (the origin clients, the
+     * sample release's verification, a discovery request to each expected origin), whatever each gave.
+     */
+    public java.util.concurrent.CompletableFuture<Void> warmedUp() {
+        return warmUp.done();
     }
 
     /** The mirror behind the listeners: what the operator commands and the tests act on directly. */

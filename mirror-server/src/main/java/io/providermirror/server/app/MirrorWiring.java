@@ -72,6 +72,7 @@ public final class MirrorWiring implements AutoCloseable {
 
     private final io.providermirror.server.purge.CachePurge purge;
     private final UsageInventory inventory;
+    private final ConfiguredOrigins origins;
 
     /** What the wiring holds and closing it releases: the cache directory's lock, the pools, the bucket's stores. */
     private record Held(Path cacheDirectory, CacheLock lock, MirrorPools pools, BucketStores bucketStores) {}
@@ -87,8 +88,10 @@ public final class MirrorWiring implements AutoCloseable {
             OriginRules rules,
             Clock clock,
             MirrorLog log,
-            UsageInventory inventory) {
+            UsageInventory inventory,
+            ConfiguredOrigins origins) {
         this.log = log;
+        this.origins = origins;
         this.clock = clock;
         this.http = origin.http();
         this.discovery = origin.discovery();
@@ -239,7 +242,8 @@ public final class MirrorWiring implements AutoCloseable {
                     rules,
                     clock,
                     log,
-                    inventory);
+                    inventory,
+                    configuredOrigins);
         } catch (IOException | RuntimeException e) {
             if (log != null) {
                 log.close();
@@ -333,6 +337,18 @@ public final class MirrorWiring implements AutoCloseable {
     /** Service discovery of origin hosts, as every face uses it. */
     public ServiceDiscovery discovery() {
         return discovery;
+    }
+
+    /**
+     * Discovers {@code hostname} ahead of any request for it (the base URLs kept as a client's request would keep
+     * them), then asks it once more with the archive client ({@link ServiceDiscovery#askWithArchiveClient}): what
+     * the warm-up after start-up does for each origin it expects.
+     *
+     * @throws io.providermirror.upstream.OriginException when either fails
+     */
+    public void discoverAhead(String hostname) {
+        origins.discover(hostname);
+        discovery.askWithArchiveClient(hostname);
     }
 
     /** With {@code cache.s3}: whether the bucket answers now ("reachable" or why not), for readiness. */

@@ -1,46 +1,149 @@
 package io.providermirror.server.app;
 
+import io.providermirror.server.config.MirrorConfig;
+import io.providermirror.server.inventory.Usage;
+import io.providermirror.server.inventory.UsageInventory;
 import io.providermirror.upstream.OriginHttpClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * What start-up leaves for later, made in the background as soon as the listeners answer, so that the first
- * request reaching an origin does not wait for it: the trust towards origins (the JDK's CA store, a TLS context) and
- * the clients for documents and archives ({@link OriginHttpClient#prepare()}). Start-up does not wait for it; a
- * request that needs an origin before it is done waits for the same single making (never a second one). A failure
- * is left for that request, which reports it.
+ * request for a cold provider does not wait for it: the trust towards origins (the JDK's CA store, a TLS context) and
+ * the clients for documents and archives ({@link OriginHttpClient#prepare()}); the verification of the
+ * {@link SampleRelease} that ships with the mirror (the download document read, the OpenPGP signature and the
+ * archive's hashes checked: their classes loaded and first run); then one discovery request to each origin the mirror
+ * expects ({@link #MAX_HOSTS} at most: the configured hosts, then those the usage inventory counted most
+ * requests for), which makes the first TLS handshake and HTTP exchange of the JDK's client and leaves a connection
+ * open to reuse. Origins reached through a parent network mirror are not asked; offline, no origin is asked and no
+ * client is made. Start-up does not wait for any of it; a request that needs an origin client before it is made
+ * waits for the same single making (never a second one). A failure is left for the request that meets it, which
+ * reports it: a discovery answer is recorded in the origin's health like any request's.
  */
 final class OriginWarmUp {
 
+    /** At most this many origins are asked for their discovery document after start-up. */
+    static final int MAX_HOSTS = 8;
+
     private static final Logger LOG = LoggerFactory.getLogger(OriginWarmUp.class);
+
+    /**
+     * How far the warm-up is.
+     *
+     * @param clientsPrepared completes once the origin clients are made (at once when offline); exceptionally when
+     *                        they could not be made
+     * @param done            completes (normally) once every step has run, whatever each gave
+     */
+    record Progress(CompletableFuture<Void> clientsPrepared, CompletableFuture<Void> done) {}
 
     private OriginWarmUp() {}
 
-    /** Starts making {@code http}'s clients on a daemon thread of its own; the future completes when they are made. */
-    static CompletableFuture<Void> start(OriginHttpClient http) {
+    /**
+     * Starts the warm-up on a daemon thread of its own.
+     *
+     * @param offline  whether the mirror asks no origin
+     * @param hosts    the origin hosts to ask, most expected first (read on the warm-up's thread)
+     * @param discover asks one origin host for its discovery document; throws when that fails
+     */
+    static Progress start(
+            OriginHttpClient http, boolean offline, Supplier<List<String>> hosts, Consumer<String> discover, Clock clock) {
         CompletableFuture<Void> prepared = new CompletableFuture<>();
+        CompletableFuture<Void> done = new CompletableFuture<>();
         Thread thread = new Thread(
                 () -> {
-                    long start = System.nanoTime();
                     try {
-                        http.prepare();
-                        LOG.debug(
-                                "the clients towards origins are ready ({} ms after the listeners)",
-                                (System.nanoTime() - start) / 1_000_000);
-                        prepared.complete(null);
-                    } catch (Exception e) {
-                        // The first request to an origin makes them again and reports what is wrong.
-                        LOG.debug(
-                                "making the clients towards origins ahead of the first request failed: {}",
-                                e.toString());
-                        prepared.completeExceptionally(e);
+                        prepare(http, prepared);
+                        verifySample(clock);
+                        if (!offline) {
+                            discoverEach(hosts, discover);
+                        }
+                    } finally {
+                        done.complete(null);
                     }
                 },
                 "origin-warm-up");
         thread.setDaemon(true);
         thread.start();
-        return prepared;
+        return new Progress(prepared, done);
+    }
+
+    /**
+     * The origin hosts a mirror with {@code config} expects requests for, most expected first, each once: the configured hosts
+     * (in their order, those reached through a parent network mirror left out), then the hosts of the providers and
+     * modules in {@code inventory}, by their requests across the fleet, most first.
+     *
+     * @throws UncheckedIOException when the inventory cannot be read
+     */
+    static List<String> expectedHosts(MirrorConfig config, UsageInventory inventory) {
+        Set<String> parents = StartupBanner.parentMirrorHosts(config);
+        java.util.Set<String> hosts = new java.util.LinkedHashSet<>();
+        config.upstream().hosts().keySet().stream().filter(host -> !parents.contains(host)).forEach(hosts::add);
+        Map<String, Long> requests = new HashMap<>();
+        try {
+            for (Map.Entry<io.providermirror.server.inventory.UsageItem, Usage> item : inventory.fleet().entrySet()) {
+                String address = item.getKey().address();
+                requests.merge(address.substring(0, address.indexOf('/')), item.getValue().requests(), Long::sum);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("the usage inventory cannot be read", e);
+        }
+        requests.entrySet().stream()
+                .filter(host -> !parents.contains(host.getKey()))
+                .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())
+                        .thenComparing(Map.Entry.comparingByKey()))
+                .forEach(host -> hosts.add(host.getKey()));
+        return List.copyOf(hosts);
+    }
+
+    private static void prepare(OriginHttpClient http, CompletableFuture<Void> prepared) {
+        long start = System.nanoTime();
+        try {
+            http.prepare();
+            LOG.debug(
+                    "the clients towards origins are ready ({} ms after the listeners)",
+                    (System.nanoTime() - start) / 1_000_000);
+            prepared.complete(null);
+        } catch (Exception e) {
+            // The first request to an origin makes them again and reports what is wrong.
+            LOG.debug("making the clients towards origins ahead of the first request failed: {}", e.toString());
+            prepared.completeExceptionally(e);
+        }
+    }
+
+    private static void verifySample(Clock clock) {
+        try {
+            SampleRelease.verify(clock.instant());
+        } catch (RuntimeException e) {
+            // Nothing is served from it; but the code that verifies every origin's release refused one it must accept.
+            LOG.warn("the sample release shipped with the mirror does not verify: {}", e.getMessage());
+        }
+    }
+
+    private static void discoverEach(Supplier<List<String>> hosts, Consumer<String> discover) {
+        List<String> asked;
+        try {
+            asked = hosts.get().stream().limit(MAX_HOSTS).toList();
+        } catch (RuntimeException e) {
+            LOG.debug("which origins to ask after start-up could not be read: {}", e.toString());
+            return;
+        }
+        for (String host : asked) {
+            try {
+                discover.accept(host);
+            } catch (RuntimeException e) {
+                LOG.debug("asking {} for its discovery document after start-up failed: {}", host, e.toString());
+            }
+        }
     }
 }

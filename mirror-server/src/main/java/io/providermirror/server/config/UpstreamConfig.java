@@ -10,7 +10,8 @@ import java.util.TreeMap;
  * mirror archive downloads may hold: {@code maxConcurrentFills} at once ({@code maxConcurrentFillsPerHost} per
  * origin host), each for at most {@code archiveTimeout}, and no slower than {@code minTransferRate} bytes per
  * second averaged over each {@code readTimeout}; an archive that failed verification is refused again without
- * asking the origin for {@code verificationFailureTtl}.
+ * asking the origin for {@code verificationFailureTtl}. With {@code discoverAtStartup} (the default), the origins the
+ * mirror expects requests for are asked for their discovery document once the listeners are up.
  */
 public record UpstreamConfig(
         Path trustedCertificates,
@@ -27,7 +28,8 @@ public record UpstreamConfig(
         Integer maxConcurrentFillsPerHost,
         Duration archiveTimeout,
         DataSize minTransferRate,
-        Duration verificationFailureTtl) {
+        Duration verificationFailureTtl,
+        Boolean discoverAtStartup) {
 
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /** Below the CLI's own ~10 s timeout for JSON requests, so a slow origin gives a clear error in time. */
@@ -102,6 +104,7 @@ public record UpstreamConfig(
             throw new IllegalArgumentException(
                     "verificationFailureTtl: " + verificationFailureTtl + " (expected: >= 0; 0 remembers nothing)");
         }
+        discoverAtStartup = discoverAtStartup == null || discoverAtStartup;
         if (maxArchiveBytes <= 0) {
             throw new IllegalArgumentException("maxArchiveBytes: " + maxArchiveBytes + " (expected: > 0)");
         }

@@ -52,6 +52,16 @@ public final class ConfiguredOrigins implements Origins {
                 .orElseGet(() -> new RegistryOrigin(hostname, registry, bases));
     }
 
+    /**
+     * Discovers {@code hostname} now, unless its base URLs are known and fresh, and keeps them as any request's
+     * discovery would: the next request for one of its providers or modules finds them known.
+     *
+     * @throws io.providermirror.upstream.OriginException when its discovery fails, or names no provider registry
+     */
+    public void discover(String hostname) {
+        bases.base(hostname, io.providermirror.upstream.RegistryService.PROVIDERS);
+    }
+
     /** The module origins: each host's module registry, discovered together with its provider registry. */
     public ModuleOrigins modules() {
         return hostname -> new RegistryModuleOrigin(hostname, modules, bases);

@@ -88,7 +88,10 @@ final class MirrorFixture implements AutoCloseable {
                 .set("upstream.readTimeout", "60s")
                 .set("server.metadataTimeout", "60s")
                 // Tests of an origin that recovers ask again at once; RememberedFailuresTest sets what it is about.
-                .set("upstream.verificationFailureTtl", "0s");
+                .set("upstream.verificationFailureTtl", "0s")
+                // No discovery request after start-up that a test counting the origin's requests did not make;
+                // OriginWarmUpTest turns it on.
+                .set("upstream.discoverAtStartup", false);
     }
 
     /** Configuration keys in their dotted form, as the README documents them. */

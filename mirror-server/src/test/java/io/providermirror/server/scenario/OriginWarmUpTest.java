@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.providermirror.server.app.MirrorApplication;
 import io.providermirror.testkit.FakeOriginExtension;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.TimeUnit;
@@ -12,11 +13,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Once the listeners answer, the mirror makes in the background what its first origin request would otherwise make
- * on that request's time (the trust towards origins, the document and archive clients), without asking any origin;
- * offline it makes nothing.
+ * Once the listeners answer, the mirror makes in the background what the first request for a cold provider would
+ * otherwise make on that request's time: the trust towards origins and the origin clients, and (with
+ * {@code upstream.discoverAtStartup}, the default) the discovery of each origin it expects, asked once with each
+ * origin client and kept, so that the first client's request does not discover again. Offline it asks nothing.
  */
 final class OriginWarmUpTest {
+
+    private static final String DISCOVERY = "/\\.well-known/terraform\\.json";
 
     @TempDir
     static Path tmp;
@@ -25,11 +29,39 @@ final class OriginWarmUpTest {
     static final FakeOriginExtension fixture = new FakeOriginExtension();
 
     @Test
-    void afterStartUpTheOriginClientsAreMadeBeforeAnyRequest() throws Exception {
+    void afterStartUpEachConfiguredOriginIsDiscoveredOnceWithEachClientAndTheFirstRequestFindsItKnown()
+            throws Exception {
+        fixture.origin().publish("acme", "warmed", "1.0.0", "linux_amd64");
+        int discoveries = fixture.origin().requestsMatching(DISCOVERY);
+        int others = fixture.origin().requestsMatching(".*") - discoveries;
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("online"), fixture.origin())
+                .set("upstream.discoverAtStartup", true)
+                .start()) {
+            mirror.mirror.warmedUp().get(2, TimeUnit.MINUTES);
+
+            assertThat(mirror.mirror.core().originClient().isPrepared()).isTrue();
+            assertThat(fixture.origin().requestsMatching(DISCOVERY))
+                    .as("the configured origin asked for discovery by the document client and the archive client")
+                    .isEqualTo(discoveries + 2);
+            assertThat(fixture.origin().requestsMatching(".*") - fixture.origin().requestsMatching(DISCOVERY))
+                    .as("nothing else asked")
+                    .isEqualTo(others);
+
+            HttpResponse<byte[]> index = mirror.get(mirror.providerPath("acme", "warmed") + "index.json");
+
+            assertThat(index.statusCode()).isEqualTo(200);
+            assertThat(fixture.origin().requestsMatching(DISCOVERY))
+                    .as("the first request finds the origin's base URL known")
+                    .isEqualTo(discoveries + 2);
+        }
+    }
+
+    @Test
+    void withoutDiscoveryAtStartUpTheClientsAreMadeAndNoOriginIsAsked() throws Exception {
         int before = fixture.origin().requestsMatching(".*");
         try (MirrorApplication mirror = MirrorApplication.start(
-                MirrorFixture.builder(tmp.resolve("online"), fixture.origin()).config(), Clock.systemUTC())) {
-            mirror.originsPrepared().get(2, TimeUnit.MINUTES);
+                MirrorFixture.builder(tmp.resolve("quiet"), fixture.origin()).config(), Clock.systemUTC())) {
+            mirror.warmedUp().get(2, TimeUnit.MINUTES);
 
             assertThat(mirror.core().originClient().isPrepared()).isTrue();
             assertThat(fixture.origin().requestsMatching(".*"))
@@ -39,15 +71,19 @@ final class OriginWarmUpTest {
     }
 
     @Test
-    void offlineNothingIsMade() throws Exception {
+    void offlineNothingIsMadeAndNoOriginIsAsked() throws Exception {
+        int before = fixture.origin().requestsMatching(".*");
         try (MirrorApplication mirror = MirrorApplication.start(
                 MirrorFixture.builder(tmp.resolve("offline"), fixture.origin())
                         .set("upstream.offline", true)
+                        .set("upstream.discoverAtStartup", true)
                         .config(),
                 Clock.systemUTC())) {
-            mirror.originsPrepared().get(2, TimeUnit.MINUTES);
+            mirror.warmedUp().get(2, TimeUnit.MINUTES);
 
+            assertThat(mirror.originsPrepared()).isDone();
             assertThat(mirror.core().originClient().isPrepared()).isFalse();
+            assertThat(fixture.origin().requestsMatching(".*")).isEqualTo(before);
         }
     }
 }

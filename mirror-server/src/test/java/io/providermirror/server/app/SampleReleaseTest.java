@@ -1,0 +1,28 @@
+package io.providermirror.server.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.providermirror.upstream.verify.PackageHashes;
+import io.providermirror.upstream.verify.VerifiedPackage;
+import java.time.Instant;
+import java.util.HexFormat;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The release shipped for the warm-up after start-up verifies as an origin's release must: if it stopped verifying,
+ * the warm-up would load and run nothing of the verification, and warn at every start.
+ */
+final class SampleReleaseTest {
+
+    @Test
+    void theSampleReleaseVerifiesUnderTheClisPolicyWithItsArchivesHashes() throws Exception {
+        VerifiedPackage verified = SampleRelease.verify(Instant.now());
+
+        byte[] archive = SampleRelease.archive();
+        assertThat(verified.platform()).isEqualTo(SampleRelease.PLATFORM);
+        assertThat(verified.sha256())
+                .isEqualTo(HexFormat.of().formatHex(PackageHashes.sha256().digest(archive)));
+        assertThat(verified.signingKeyId()).isNotEqualTo(VerifiedPackage.UNSIGNED).hasSize(16);
+        assertThat(verified.h1()).singleElement().asString().startsWith("h1:");
+    }
+}
