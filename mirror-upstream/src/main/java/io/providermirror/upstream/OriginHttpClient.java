@@ -356,8 +356,7 @@ public final class OriginHttpClient implements AutoCloseable {
                 response.discard();
                 throw statusError(response.uri(), response.status(), what);
             }
-            RequestReports.report(
-                    observer, settings.offline(), origin, uri, operation, start, response.status(), null);
+            RequestReports.report(observer, settings.offline(), origin, uri, operation, start, response.status(), null);
             return new ArchiveStream(response.uri(), response.contentLength(), response);
         } catch (OriginException e) {
             RequestReports.report(observer, settings.offline(), origin, uri, operation, start, 0, e);

@@ -57,7 +57,11 @@ final class OriginWarmUp {
      * @param discover asks one origin host for its discovery document; throws when that fails
      */
     static Progress start(
-            OriginHttpClient http, boolean offline, Supplier<List<String>> hosts, Consumer<String> discover, Clock clock) {
+            OriginHttpClient http,
+            boolean offline,
+            Supplier<List<String>> hosts,
+            Consumer<String> discover,
+            Clock clock) {
         CompletableFuture<Void> prepared = new CompletableFuture<>();
         CompletableFuture<Void> done = new CompletableFuture<>();
         Thread thread = new Thread(
@@ -88,12 +92,18 @@ final class OriginWarmUp {
     static List<String> expectedHosts(MirrorConfig config, UsageInventory inventory) {
         Set<String> parents = StartupBanner.parentMirrorHosts(config);
         java.util.Set<String> hosts = new java.util.LinkedHashSet<>();
-        config.upstream().hosts().keySet().stream().filter(host -> !parents.contains(host)).forEach(hosts::add);
+        config.upstream().hosts().keySet().stream()
+                .filter(host -> !parents.contains(host))
+                .forEach(hosts::add);
         Map<String, Long> requests = new HashMap<>();
         try {
-            for (Map.Entry<io.providermirror.server.inventory.UsageItem, Usage> item : inventory.fleet().entrySet()) {
+            for (Map.Entry<io.providermirror.server.inventory.UsageItem, Usage> item :
+                    inventory.fleet().entrySet()) {
                 String address = item.getKey().address();
-                requests.merge(address.substring(0, address.indexOf('/')), item.getValue().requests(), Long::sum);
+                requests.merge(
+                        address.substring(0, address.indexOf('/')),
+                        item.getValue().requests(),
+                        Long::sum);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("the usage inventory cannot be read", e);

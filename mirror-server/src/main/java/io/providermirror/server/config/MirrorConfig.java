@@ -30,8 +30,7 @@ public record MirrorConfig(
         cache = cache == null ? new CacheConfig(null, null, null, null, null, null, null, null) : cache;
         upstream = upstream == null
                 ? new UpstreamConfig(
-                        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                        null)
+                        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null)
                 : upstream;
     }
 

@@ -22,7 +22,9 @@ final class SampleReleaseTest {
         assertThat(verified.platform()).isEqualTo(SampleRelease.PLATFORM);
         assertThat(verified.sha256())
                 .isEqualTo(HexFormat.of().formatHex(PackageHashes.sha256().digest(archive)));
-        assertThat(verified.signingKeyId()).isNotEqualTo(VerifiedPackage.UNSIGNED).hasSize(16);
+        assertThat(verified.signingKeyId())
+                .isNotEqualTo(VerifiedPackage.UNSIGNED)
+                .hasSize(16);
         assertThat(verified.h1()).singleElement().asString().startsWith("h1:");
     }
 }

@@ -43,7 +43,8 @@ final class OriginWarmUpTest {
             assertThat(fixture.origin().requestsMatching(DISCOVERY))
                     .as("the configured origin asked for discovery by the document client and the archive client")
                     .isEqualTo(discoveries + 2);
-            assertThat(fixture.origin().requestsMatching(".*") - fixture.origin().requestsMatching(DISCOVERY))
+            assertThat(fixture.origin().requestsMatching(".*")
+                            - fixture.origin().requestsMatching(DISCOVERY))
                     .as("nothing else asked")
                     .isEqualTo(others);
 
