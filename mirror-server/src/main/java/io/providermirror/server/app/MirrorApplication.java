@@ -23,17 +23,14 @@ import io.providermirror.server.tls.GeneratedCa;
 import io.providermirror.server.tls.GeneratedCertificates;
 import io.providermirror.server.tls.ServerIdentity;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 
@@ -45,9 +42,6 @@ import java.util.function.UnaryOperator;
 public final class MirrorApplication implements AutoCloseable {
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(MirrorApplication.class);
-
-    /** The README and the pages of {@code docs/}, packaged into the jar at build time and served at {@code /docs}. */
-    private static final String DOCUMENTATION = "/provider-mirror/";
 
     private final MirrorServer server;
     private final MirrorWiring core;
@@ -197,7 +191,7 @@ public final class MirrorApplication implements AutoCloseable {
                     operations,
                     core.metrics(),
                     core.auth(),
-                    manual(),
+                    Manual.packaged(),
                     core.executor(),
                     core.modules(),
                     core.networkMirror(),
@@ -243,14 +237,7 @@ public final class MirrorApplication implements AutoCloseable {
             }
             CacheUpkeep.start(config, core, clock);
             // The listeners answer: what the first origin request would make on its own time is made now, beside.
-            OriginWarmUp.Progress warmUp = OriginWarmUp.start(
-                    core.originClient(),
-                    config.upstream().offline(),
-                    config.upstream().discoverAtStartup()
-                            ? () -> OriginWarmUp.expectedHosts(config, core.inventory())
-                            : java.util.List::of,
-                    core::discoverAhead,
-                    clock);
+            OriginWarmUp.Progress warmUp = OriginWarmUp.start(config, core, clock);
             return new MirrorApplication(
                     server,
                     core,
@@ -265,25 +252,6 @@ public final class MirrorApplication implements AutoCloseable {
             core.close();
             registry.close();
             throw e;
-        }
-    }
-
-    private static Manual manual() throws IOException {
-        Map<String, byte[]> pages = new HashMap<>();
-        readPage(DOCUMENTATION + "README.md").ifPresent(text -> pages.put("", text));
-        for (String name : Manual.PAGE_NAMES) {
-            readPage(DOCUMENTATION + "docs/" + name + ".md").ifPresent(text -> pages.put(name, text));
-        }
-        pages.putIfAbsent(
-                "",
-                "This build carries no documentation; see the README of provider-mirror.\n"
-                        .getBytes(StandardCharsets.UTF_8));
-        return new Manual(pages);
-    }
-
-    private static Optional<byte[]> readPage(String resource) throws IOException {
-        try (InputStream in = MirrorApplication.class.getResourceAsStream(resource)) {
-            return in == null ? Optional.empty() : Optional.of(in.readAllBytes());
         }
     }
 
@@ -346,7 +314,7 @@ public final class MirrorApplication implements AutoCloseable {
      * Completes once the clients towards origins and their trust, made in the background after the listeners came
      * up, are ready (at once when offline); exceptionally when they could not be made.
      */
-    public java.util.concurrent.CompletableFuture<Void> originsPrepared() {
+    public CompletableFuture<Void> originsPrepared() {
         return warmUp.clientsPrepared();
     }
 
@@ -354,7 +322,7 @@ public final class MirrorApplication implements AutoCloseable {
      * Completes once everything made in the background after the listeners came up has run (the origin clients, the
      * sample release's verification, a discovery request to each expected origin), whatever each gave.
      */
-    public java.util.concurrent.CompletableFuture<Void> warmedUp() {
+    public CompletableFuture<Void> warmedUp() {
         return warmUp.done();
     }
 

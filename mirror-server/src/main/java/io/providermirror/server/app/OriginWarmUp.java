@@ -49,6 +49,16 @@ final class OriginWarmUp {
 
     private OriginWarmUp() {}
 
+    /** Starts the warm-up of {@code core} as {@code config} asks for it, on a daemon thread of its own. */
+    static Progress start(MirrorConfig config, MirrorWiring core, Clock clock) {
+        return start(
+                core.originClient(),
+                config.upstream().offline(),
+                config.upstream().discoverAtStartup() ? () -> expectedHosts(config, core.inventory()) : List::of,
+                core::discoverAhead,
+                clock);
+    }
+
     /**
      * Starts the warm-up on a daemon thread of its own.
      *

@@ -1,5 +1,9 @@
 package io.providermirror.server.http;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,8 +31,31 @@ public record Manual(Map<String, byte[]> pages) {
             "performance",
             "testing");
 
+    /** Where the build packages the README and the pages of {@code docs/} in the jar. */
+    private static final String PACKAGED = "/provider-mirror/";
+
     public Manual {
         pages = Map.copyOf(pages);
+    }
+
+    /** The manual the build packaged into the jar; a build without it has one page saying so. */
+    public static Manual packaged() throws IOException {
+        Map<String, byte[]> pages = new HashMap<>();
+        read(PACKAGED + "README.md").ifPresent(text -> pages.put("", text));
+        for (String name : PAGE_NAMES) {
+            read(PACKAGED + "docs/" + name + ".md").ifPresent(text -> pages.put(name, text));
+        }
+        pages.putIfAbsent(
+                "",
+                "This build carries no documentation; see the README of provider-mirror.\n"
+                        .getBytes(StandardCharsets.UTF_8));
+        return new Manual(pages);
+    }
+
+    private static Optional<byte[]> read(String resource) throws IOException {
+        try (InputStream in = Manual.class.getResourceAsStream(resource)) {
+            return in == null ? Optional.empty() : Optional.of(in.readAllBytes());
+        }
     }
 
     /** The text of one page, when this build carries it. */
