@@ -43,6 +43,7 @@ final class ProxyIT {
                 upstream:
                   trustedCertificates: '%s'
                   hosts: {example.test: {discoveryUrl: '%s'}}
+                  discoverAtStartup: false   # the tunnels counted are those the tests' own requests open
                 %s
                 """.formatted(
                         cache, origin.caCertificate(), origin.discoveryUrl(), proxySection));
