@@ -237,7 +237,7 @@ public final class MirrorApplication implements AutoCloseable {
             }
             CacheUpkeep.start(config, core, clock);
             // The listeners answer: what the first origin request would make on its own time is made now, beside.
-            OriginWarmUp.Progress warmUp = OriginWarmUp.start(config, core, clock);
+            OriginWarmUp.Progress warmUp = OriginWarmUp.start(config, core);
             return new MirrorApplication(
                     server,
                     core,

@@ -6,7 +6,6 @@ import io.providermirror.server.inventory.UsageInventory;
 import io.providermirror.upstream.OriginHttpClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.time.Clock;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -50,13 +49,12 @@ final class OriginWarmUp {
     private OriginWarmUp() {}
 
     /** Starts the warm-up of {@code core} as {@code config} asks for it, on a daemon thread of its own. */
-    static Progress start(MirrorConfig config, MirrorWiring core, Clock clock) {
+    static Progress start(MirrorConfig config, MirrorWiring core) {
         return start(
                 core.originClient(),
                 config.upstream().offline(),
                 config.upstream().discoverAtStartup() ? () -> expectedHosts(config, core.inventory()) : List::of,
-                core::discoverAhead,
-                clock);
+                core::discoverAhead);
     }
 
     /**
@@ -67,18 +65,14 @@ final class OriginWarmUp {
      * @param discover asks one origin host for its discovery document; throws when that fails
      */
     static Progress start(
-            OriginHttpClient http,
-            boolean offline,
-            Supplier<List<String>> hosts,
-            Consumer<String> discover,
-            Clock clock) {
+            OriginHttpClient http, boolean offline, Supplier<List<String>> hosts, Consumer<String> discover) {
         CompletableFuture<Void> prepared = new CompletableFuture<>();
         CompletableFuture<Void> done = new CompletableFuture<>();
         Thread thread = new Thread(
                 () -> {
                     try {
                         prepare(http, prepared);
-                        verifySample(clock);
+                        verifySample();
                         if (!offline) {
                             discoverEach(hosts, discover);
                         }
@@ -141,9 +135,9 @@ final class OriginWarmUp {
         }
     }
 
-    private static void verifySample(Clock clock) {
+    private static void verifySample() {
         try {
-            SampleRelease.verify(clock.instant());
+            SampleRelease.verify(SampleRelease.JUDGED_AT);
         } catch (RuntimeException e) {
             // Nothing is served from it; but the code that verifies every origin's release refused one it must accept.
             LOG.warn("the sample release shipped with the mirror does not verify: {}", e.getMessage());

@@ -34,6 +34,11 @@ final class SampleRelease {
     static final ProviderAddress ADDRESS = ProviderAddress.parse("warm-up.invalid/provider-mirror/warm-up");
     static final ProviderVersion VERSION = ProviderVersion.parse("1.0.0").orElseThrow();
     static final Platform PLATFORM = Platform.parse("linux_amd64");
+    /**
+     * When the warm-up judges the sample's signature: a fixed time after it was made (2026-11-27) rather than the
+     * clock's, so that a clock set back (a test's, a machine's) never makes the sample look signed in the future.
+     */
+    static final Instant JUDGED_AT = Instant.parse("2026-12-01T00:00:00Z");
 
     private SampleRelease() {}
 

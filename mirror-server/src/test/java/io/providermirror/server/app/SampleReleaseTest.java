@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.providermirror.upstream.verify.PackageHashes;
 import io.providermirror.upstream.verify.VerifiedPackage;
-import java.time.Instant;
 import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +15,7 @@ final class SampleReleaseTest {
 
     @Test
     void theSampleReleaseVerifiesUnderTheClisPolicyWithItsArchivesHashes() throws Exception {
-        VerifiedPackage verified = SampleRelease.verify(Instant.now());
+        VerifiedPackage verified = SampleRelease.verify(SampleRelease.JUDGED_AT);
 
         byte[] archive = SampleRelease.archive();
         assertThat(verified.platform()).isEqualTo(SampleRelease.PLATFORM);
