@@ -366,6 +366,7 @@ public final class MirrorApplication implements AutoCloseable {
             return;
         }
         recheck.close();
+        warmUp.stop(Duration.ofSeconds(5));
         server.close();
         core.close();
         try {

@@ -6,12 +6,17 @@ import io.providermirror.server.inventory.UsageInventory;
 import io.providermirror.upstream.OriginHttpClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -38,13 +43,35 @@ final class OriginWarmUp {
     private static final Logger LOG = LoggerFactory.getLogger(OriginWarmUp.class);
 
     /**
-     * How far the warm-up is.
+     * How far the warm-up is, and how to end it.
      *
      * @param clientsPrepared completes once the origin clients are made (at once when offline); exceptionally when
      *                        they could not be made
-     * @param done            completes (normally) once every step has run, whatever each gave
+     * @param done            completes (normally) once every step has run or the warm-up was stopped, whatever each
+     *                        step gave
      */
-    record Progress(CompletableFuture<Void> clientsPrepared, CompletableFuture<Void> done) {}
+    record Progress(
+            CompletableFuture<Void> clientsPrepared,
+            CompletableFuture<Void> done,
+            AtomicBoolean stopped,
+            Thread thread) {
+
+        /**
+         * Asks no further origin, interrupts a request in progress and waits up to {@code patience} for the thread
+         * to end: called before the mirror's parts are closed, so nothing is written to a cache no longer held.
+         */
+        void stop(Duration patience) {
+            stopped.set(true);
+            thread.interrupt();
+            try {
+                done.get(patience.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException e) {
+                LOG.debug("the warm-up after start-up did not end within {}: {}", patience, e.toString());
+            }
+        }
+    }
 
     private OriginWarmUp() {}
 
@@ -68,30 +95,34 @@ final class OriginWarmUp {
             OriginHttpClient http, boolean offline, Supplier<List<String>> hosts, Consumer<String> discover) {
         CompletableFuture<Void> prepared = new CompletableFuture<>();
         CompletableFuture<Void> done = new CompletableFuture<>();
+        AtomicBoolean stopped = new AtomicBoolean();
         Thread thread = new Thread(
                 () -> {
                     try {
                         prepare(http, prepared);
                         verifySample();
-                        if (!offline) {
-                            discoverEach(hosts, discover);
+                        if (!offline && !stopped.get()) {
+                            discoverEach(hosts, discover, stopped);
                         }
                     } finally {
+                        // An Error in a step (a class that cannot be initialised, say) ends the warm-up, not its
+                        // futures: a request waiting for the clients makes them itself.
+                        prepared.completeExceptionally(new IllegalStateException("the warm-up ended early"));
                         done.complete(null);
                     }
                 },
                 "origin-warm-up");
         thread.setDaemon(true);
         thread.start();
-        return new Progress(prepared, done);
+        return new Progress(prepared, done, stopped, thread);
     }
 
     /**
-     * The origin hosts a mirror with {@code config} expects requests for, most expected first, each once: the configured hosts
-     * (in their order, those reached through a parent network mirror left out), then the hosts of the providers and
-     * modules in {@code inventory}, by their requests across the fleet, most first.
-     *
-     * @throws UncheckedIOException when the inventory cannot be read
+     * The origin hosts a mirror with {@code config} expects requests for, most expected first, each once: the
+     * configured hosts (by name; those reached through a parent network mirror left out), then the hosts of the
+     * providers and modules in {@code inventory}, by their requests across the fleet, most first (none of them when
+     * the inventory cannot be read). Whether a host may be asked at all is {@link MirrorWiring#discoverAhead}'s to
+     * judge, as for any request.
      */
     static List<String> expectedHosts(MirrorConfig config, UsageInventory inventory) {
         Set<String> parents = StartupBanner.parentMirrorHosts(config);
@@ -109,8 +140,10 @@ final class OriginWarmUp {
                         item.getValue().requests(),
                         Long::sum);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("the usage inventory cannot be read", e);
+        } catch (IOException | UncheckedIOException e) {
+            LOG.debug(
+                    "the usage inventory could not be read for the warm-up; asking the configured hosts only: {}",
+                    e.toString());
         }
         requests.entrySet().stream()
                 .filter(host -> !parents.contains(host.getKey()))
@@ -138,13 +171,13 @@ final class OriginWarmUp {
     private static void verifySample() {
         try {
             SampleRelease.verify(SampleRelease.JUDGED_AT);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | LinkageError e) {
             // Nothing is served from it; but the code that verifies every origin's release refused one it must accept.
             LOG.warn("the sample release shipped with the mirror does not verify: {}", e.getMessage());
         }
     }
 
-    private static void discoverEach(Supplier<List<String>> hosts, Consumer<String> discover) {
+    private static void discoverEach(Supplier<List<String>> hosts, Consumer<String> discover, AtomicBoolean stopped) {
         List<String> asked;
         try {
             asked = hosts.get().stream().limit(MAX_HOSTS).toList();
@@ -153,6 +186,9 @@ final class OriginWarmUp {
             return;
         }
         for (String host : asked) {
+            if (stopped.get()) {
+                return;
+            }
             try {
                 discover.accept(host);
             } catch (RuntimeException e) {

@@ -56,10 +56,10 @@ public final class ConfiguredOrigins implements Origins {
      * Discovers {@code hostname} now, unless its base URLs are known and fresh, and keeps them as any request's
      * discovery would: the next request for one of its providers or modules finds them known.
      *
-     * @throws io.providermirror.upstream.OriginException when its discovery fails, or names no provider registry
+     * @throws io.providermirror.upstream.OriginException when its discovery fails, or names no {@code service}
      */
-    public void discover(String hostname) {
-        bases.base(hostname, io.providermirror.upstream.RegistryService.PROVIDERS);
+    public void discover(String hostname, io.providermirror.upstream.RegistryService service) {
+        bases.base(hostname, service);
     }
 
     /** The module origins: each host's module registry, discovered together with its provider registry. */

@@ -58,6 +58,39 @@ final class OriginWarmUpTest {
     }
 
     @Test
+    void aHostThePolicyRefusesWhollyIsNotAskedAfterStartUp() throws Exception {
+        int before = fixture.origin().requestsMatching(".*");
+        try (MirrorApplication mirror = MirrorApplication.start(
+                MirrorFixture.builder(tmp.resolve("refused"), fixture.origin())
+                        .set("upstream.discoverAtStartup", true)
+                        .set("policy.deny", java.util.List.of(MirrorFixture.HOST + "/*/*"))
+                        .set("policy.modules.deny", java.util.List.of(MirrorFixture.HOST + "/*/*/*"))
+                        .config(),
+                Clock.systemUTC())) {
+            mirror.warmedUp().get(2, TimeUnit.MINUTES);
+
+            assertThat(fixture.origin().requestsMatching(".*"))
+                    .as("a host no client request may reach is not asked either")
+                    .isEqualTo(before);
+        }
+    }
+
+    @Test
+    void aHostThePolicyRefusesForProvidersOnlyIsStillDiscoveredForItsModules() throws Exception {
+        int discoveries = fixture.origin().requestsMatching(DISCOVERY);
+        try (MirrorApplication mirror = MirrorApplication.start(
+                MirrorFixture.builder(tmp.resolve("modules-only"), fixture.origin())
+                        .set("upstream.discoverAtStartup", true)
+                        .set("policy.deny", java.util.List.of(MirrorFixture.HOST + "/*/*"))
+                        .config(),
+                Clock.systemUTC())) {
+            mirror.warmedUp().get(2, TimeUnit.MINUTES);
+
+            assertThat(fixture.origin().requestsMatching(DISCOVERY)).isEqualTo(discoveries + 2);
+        }
+    }
+
+    @Test
     void withoutDiscoveryAtStartUpTheClientsAreMadeAndNoOriginIsAsked() throws Exception {
         int before = fixture.origin().requestsMatching(".*");
         try (MirrorApplication mirror = MirrorApplication.start(
