@@ -339,39 +339,9 @@ public final class MirrorWiring implements AutoCloseable {
         return discovery;
     }
 
-    /**
-     * Discovers {@code hostname} ahead of any request for it (the base URLs kept as a client's request would keep
-     * them), then asks it once more with the archive client ({@link ServiceDiscovery#askWithArchiveClient}): what
-     * the warm-up after start-up does for each origin it expects. A host that a client's request could not reach
-     * (refused by the origin rules or the policy for both providers and modules, as the registry discovery
-     * document judges it) is not asked; one refused for providers only is discovered for its modules.
-     *
-     * @throws RuntimeException the refusal, or the first request's failure (both requests are made either way)
-     */
-    public void discoverAhead(String hostname) {
-        java.util.Optional<RuntimeException> providersRefused = registry().hostRefusal(hostname);
-        java.util.Optional<RuntimeException> modulesRefused = modules.hostRefusal(hostname);
-        if (providersRefused.isPresent() && modulesRefused.isPresent()) {
-            throw providersRefused.get();
-        }
-        RuntimeException failed = null;
-        try {
-            origins.discover(
-                    hostname,
-                    providersRefused.isEmpty()
-                            ? io.providermirror.upstream.RegistryService.PROVIDERS
-                            : io.providermirror.upstream.RegistryService.MODULES);
-        } catch (RuntimeException e) {
-            failed = e;
-        }
-        try {
-            discovery.askWithArchiveClient(hostname);
-        } catch (RuntimeException e) {
-            failed = failed == null ? e : failed;
-        }
-        if (failed != null) {
-            throw failed;
-        }
+    /** The origins as configured, with the discovery cache every face shares. */
+    public ConfiguredOrigins origins() {
+        return origins;
     }
 
     /** With {@code cache.s3}: whether the bucket answers now ("reachable" or why not), for readiness. */

@@ -4,6 +4,7 @@ import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.inventory.Usage;
 import io.providermirror.server.inventory.UsageInventory;
 import io.providermirror.upstream.OriginHttpClient;
+import io.providermirror.upstream.RegistryService;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -11,6 +12,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -81,7 +83,7 @@ final class OriginWarmUp {
                 core.originClient(),
                 config.upstream().offline(),
                 config.upstream().discoverAtStartup() ? () -> expectedHosts(config, core.inventory()) : List::of,
-                core::discoverAhead);
+                host -> discoverAhead(core, host));
     }
 
     /**
@@ -121,8 +123,8 @@ final class OriginWarmUp {
      * The origin hosts a mirror with {@code config} expects requests for, most expected first, each once: the
      * configured hosts (by name; those reached through a parent network mirror left out), then the hosts of the
      * providers and modules in {@code inventory}, by their requests across the fleet, most first (none of them when
-     * the inventory cannot be read). Whether a host may be asked at all is {@link MirrorWiring#discoverAhead}'s to
-     * judge, as for any request.
+     * the inventory cannot be read). Whether a host may be asked at all is {@link #discoverAhead}'s to judge, as for
+     * any request.
      */
     static List<String> expectedHosts(MirrorConfig config, UsageInventory inventory) {
         Set<String> parents = StartupBanner.parentMirrorHosts(config);
@@ -151,6 +153,39 @@ final class OriginWarmUp {
                         .thenComparing(Map.Entry.comparingByKey()))
                 .forEach(host -> hosts.add(host.getKey()));
         return List.copyOf(hosts);
+    }
+
+    /**
+     * Discovers {@code hostname} ahead of any request for it (the base URLs kept as a client's request would keep
+     * them), then asks it once more with the archive client ({@code ServiceDiscovery.askWithArchiveClient}). A host
+     * that a client's request could not reach (refused by the origin rules or the policy for both providers and
+     * modules, as the registry discovery document judges it) is not asked; one refused for providers only is
+     * discovered for its modules.
+     *
+     * @throws RuntimeException the refusal, or the first request's failure (both requests are made either way)
+     */
+    static void discoverAhead(MirrorWiring core, String hostname) {
+        Optional<RuntimeException> providersRefused = core.registry().hostRefusal(hostname);
+        Optional<RuntimeException> modulesRefused = core.modules().hostRefusal(hostname);
+        if (providersRefused.isPresent() && modulesRefused.isPresent()) {
+            throw providersRefused.get();
+        }
+        RuntimeException failed = null;
+        try {
+            core.origins()
+                    .discover(
+                            hostname, providersRefused.isEmpty() ? RegistryService.PROVIDERS : RegistryService.MODULES);
+        } catch (RuntimeException e) {
+            failed = e;
+        }
+        try {
+            core.discovery().askWithArchiveClient(hostname);
+        } catch (RuntimeException e) {
+            failed = failed == null ? e : failed;
+        }
+        if (failed != null) {
+            throw failed;
+        }
     }
 
     private static void prepare(OriginHttpClient http, CompletableFuture<Void> prepared) {
