@@ -3,6 +3,7 @@ package io.providermirror.server.app;
 import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.inventory.Usage;
 import io.providermirror.server.inventory.UsageInventory;
+import io.providermirror.server.inventory.UsageItem;
 import io.providermirror.upstream.OriginHttpClient;
 import io.providermirror.upstream.RegistryService;
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -128,14 +130,13 @@ final class OriginWarmUp {
      */
     static List<String> expectedHosts(MirrorConfig config, UsageInventory inventory) {
         Set<String> parents = StartupBanner.parentMirrorHosts(config);
-        java.util.Set<String> hosts = new java.util.LinkedHashSet<>();
+        Set<String> hosts = new LinkedHashSet<>();
         config.upstream().hosts().keySet().stream()
                 .filter(host -> !parents.contains(host))
                 .forEach(hosts::add);
         Map<String, Long> requests = new HashMap<>();
         try {
-            for (Map.Entry<io.providermirror.server.inventory.UsageItem, Usage> item :
-                    inventory.fleet().entrySet()) {
+            for (Map.Entry<UsageItem, Usage> item : inventory.fleet().entrySet()) {
                 String address = item.getKey().address();
                 requests.merge(
                         address.substring(0, address.indexOf('/')),
