@@ -72,9 +72,9 @@ public final class RegistryClient {
     }
 
     /**
-     * Fetches everything needed to verify a version: each listed platform's download document (in
-     * parallel) and each SHA256SUMS document with its signature (all of them at once). Platforms whose download document the
-     * origin does not have (404) are left out.
+     * Fetches everything needed to verify a version: each listed platform's download document (in parallel), then
+     * each SHA256SUMS document and its signature (all of them at once). Platforms whose download document the origin
+     * does not have (404) are left out.
      */
     public ReleaseEvidence fetchRelease(URI providersBase, ProviderAddress address, ListedVersion version) {
         List<CompletableFuture<Optional<Fetched>>> futures = new ArrayList<>();

@@ -31,11 +31,12 @@ import org.slf4j.LoggerFactory;
  * request for a cold provider does not wait for it: the trust towards origins (the JDK's CA store, a TLS context) and
  * the clients for documents and archives ({@link OriginHttpClient#prepare()}); the verification of the
  * {@link SampleRelease} that ships with the mirror (the download document read, the OpenPGP signature and the
- * archive's hashes checked: their classes loaded and first run); then one discovery request to each origin the mirror
- * expects ({@link #MAX_HOSTS} at most: the configured hosts, then those the usage inventory counted most
- * requests for), which makes the first TLS handshake and HTTP exchange of the JDK's client and leaves a connection
- * open to reuse. Origins reached through a parent network mirror are not asked; offline, no origin is asked and no
- * client is made. Start-up does not wait for any of it; a request that needs an origin client before it is made
+ * archive's hashes checked: their classes loaded and first run); then, with {@code upstream.discoverAtStartup}, the
+ * discovery of each origin the mirror expects ({@link #MAX_HOSTS} at most: the configured hosts, then those the usage
+ * inventory counted most requests for), kept as a request's would be, and one more discovery request through the
+ * archive client: each client's first TLS handshake and exchange made, a connection of each left open to reuse.
+ * Origins reached through a parent network mirror, and hosts no client request could reach, are not asked; offline,
+ * no origin is asked and no client is made. Start-up does not wait for any of it; a request that needs an origin client before it is made
  * waits for the same single making (never a second one). A failure is left for the request that meets it, which
  * reports it: a discovery answer is recorded in the origin's health like any request's.
  */
@@ -206,7 +207,7 @@ final class OriginWarmUp {
 
     private static void verifySample() {
         try {
-            SampleRelease.verify(SampleRelease.JUDGED_AT);
+            SampleRelease.verify();
         } catch (RuntimeException | LinkageError e) {
             // Nothing is served from it; but the code that verifies every origin's release refused one it must accept.
             LOG.warn("the sample release shipped with the mirror does not verify: {}", e.getMessage());

@@ -38,17 +38,18 @@ final class SampleRelease {
      * When the warm-up judges the sample's signature: a fixed time after it was made (2026-11-27) rather than the
      * clock's, so that a clock set back (a test's, a machine's) never makes the sample look signed in the future.
      */
-    static final Instant JUDGED_AT = Instant.parse("2026-12-01T00:00:00Z");
+    private static final Instant JUDGED_AT = Instant.parse("2026-12-01T00:00:00Z");
 
     private SampleRelease() {}
 
     /**
-     * Verifies the sample release under the CLI's policy, at {@code at}, and computes its archive's {@code h1:}.
+     * Verifies the sample release under the CLI's policy, its signature judged at {@link #JUDGED_AT}, and computes its
+     * archive's {@code h1:}.
      *
      * @return the package as verified, with the {@code h1:} computed from the archive
      * @throws RuntimeException when it does not verify (the jar is damaged: a test keeps it verifying)
      */
-    static VerifiedPackage verify(Instant at) {
+    static VerifiedPackage verify() {
         ReleaseEvidence evidence = new ReleaseEvidence(
                 List.of(new ReleaseEvidence.Download(
                         PLATFORM.toString(), URI.create("https://warm-up.invalid/download"), read("download.json"))),
@@ -57,7 +58,7 @@ final class SampleRelease {
                         read("SHA256SUMS"),
                         FILES.resolve("SHA256SUMS.sig"),
                         read("SHA256SUMS.sig"))));
-        VerifiedRelease release = ReleaseVerifier.verify(ADDRESS, VERSION, evidence, SignaturePolicy.CLI, at);
+        VerifiedRelease release = ReleaseVerifier.verify(ADDRESS, VERSION, evidence, SignaturePolicy.CLI, JUDGED_AT);
         VerifiedPackage verified = release.find(PLATFORM).orElseThrow();
         try {
             String h1 = PackageHashes.h1(new SeekableInMemoryByteChannel(read(ARCHIVE)));

@@ -60,11 +60,10 @@ public final class UsageInventory implements AutoCloseable {
     /** How often the shard is written even when nothing was counted, so it is never taken for stale. */
     private volatile Duration rewriteEvery;
 
-    /** One item's counts, changed under its own lock. */
     /**
-     * One item's counts, changed in place by every request (no record, map or copy made per request, which cost a
-     * warm archive a tenth of its Java time); {@link #usage()} makes the {@link Usage} when the counts are read.
-     * The client names are bounded as {@link Usage#plus} bounds them.
+     * One item's counts, changed in place under its own lock by every request (no record, map or copy per request);
+     * {@link #usage()} makes the {@link Usage} when the counts are read. The client names are bounded as
+     * {@link Usage#plus} bounds them.
      */
     private static final class Tally {
         private Instant first;

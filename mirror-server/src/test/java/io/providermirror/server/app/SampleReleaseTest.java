@@ -15,7 +15,7 @@ final class SampleReleaseTest {
 
     @Test
     void theSampleReleaseVerifiesUnderTheClisPolicyWithItsArchivesHashes() throws Exception {
-        VerifiedPackage verified = SampleRelease.verify(SampleRelease.JUDGED_AT);
+        VerifiedPackage verified = SampleRelease.verify();
 
         byte[] archive = SampleRelease.archive();
         assertThat(verified.platform()).isEqualTo(SampleRelease.PLATFORM);
