@@ -1,11 +1,13 @@
 package io.providermirror.server.app;
 
 import io.providermirror.server.config.MirrorConfig;
+import io.providermirror.server.core.CacheDocuments;
 import io.providermirror.server.inventory.Usage;
 import io.providermirror.server.inventory.UsageInventory;
 import io.providermirror.server.inventory.UsageItem;
 import io.providermirror.upstream.OriginHttpClient;
 import io.providermirror.upstream.RegistryService;
+import io.providermirror.upstream.verify.VerifiedPackage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -31,7 +33,9 @@ import org.slf4j.LoggerFactory;
  * request for a cold provider does not wait for it: the trust towards origins (the JDK's CA store, a TLS context) and
  * the clients for documents and archives ({@link OriginHttpClient#prepare()}); the verification of the
  * {@link SampleRelease} that ships with the mirror (the download document read, the OpenPGP signature and the
- * archive's hashes checked: their classes loaded and first run); then, with {@code upstream.discoverAtStartup}, the
+ * archive's hashes checked: their classes loaded and first run) and the formatting, storing nothing, of what its fill
+ * would store and log (the cache's release and hashes documents, the transparency log's entries: the JSON mappers'
+ * writers built); then, with {@code upstream.discoverAtStartup}, the
  * discovery of each origin the mirror expects ({@link #MAX_HOSTS} at most: the configured hosts, then those the usage
  * inventory counted most requests for), kept as a request's would be, and one more discovery request through the
  * archive client: each client's first TLS handshake and exchange made, a connection of each left open to reuse.
@@ -85,6 +89,7 @@ final class OriginWarmUp {
         return start(
                 core.originClient(),
                 config.upstream().offline(),
+                sample -> formatDocuments(core, sample),
                 config.upstream().discoverAtStartup() ? () -> expectedHosts(config, core.inventory()) : List::of,
                 host -> discoverAhead(core, host));
     }
@@ -92,12 +97,17 @@ final class OriginWarmUp {
     /**
      * Starts the warm-up on a daemon thread of its own.
      *
-     * @param offline  whether the mirror asks no origin
-     * @param hosts    the origin hosts to ask, most expected first (read on the warm-up's thread)
-     * @param discover asks one origin host for its discovery document; throws when that fails
+     * @param offline   whether the mirror asks no origin
+     * @param documents formats, storing nothing, what a fill of the verified sample release would store and log
+     * @param hosts     the origin hosts to ask, most expected first (read on the warm-up's thread)
+     * @param discover  asks one origin host for its discovery document; throws when that fails
      */
     static Progress start(
-            OriginHttpClient http, boolean offline, Supplier<List<String>> hosts, Consumer<String> discover) {
+            OriginHttpClient http,
+            boolean offline,
+            Consumer<VerifiedPackage> documents,
+            Supplier<List<String>> hosts,
+            Consumer<String> discover) {
         CompletableFuture<Void> prepared = new CompletableFuture<>();
         CompletableFuture<Void> done = new CompletableFuture<>();
         AtomicBoolean stopped = new AtomicBoolean();
@@ -105,7 +115,7 @@ final class OriginWarmUp {
                 () -> {
                     try {
                         prepare(http, prepared);
-                        verifySample();
+                        verifySample(documents);
                         if (!offline && !stopped.get()) {
                             discoverEach(hosts, discover, stopped);
                         }
@@ -205,13 +215,37 @@ final class OriginWarmUp {
         }
     }
 
-    private static void verifySample() {
+    private static void verifySample(Consumer<VerifiedPackage> documents) {
+        VerifiedPackage sample;
         try {
-            SampleRelease.verify();
+            sample = SampleRelease.verify();
         } catch (RuntimeException | LinkageError e) {
             // Nothing is served from it; but the code that verifies every origin's release refused one it must accept.
             LOG.warn("the sample release shipped with the mirror does not verify: {}", e.getMessage());
+            return;
         }
+        try {
+            documents.accept(sample);
+        } catch (RuntimeException | LinkageError e) {
+            LOG.debug("formatting the sample release's documents after start-up failed: {}", e.toString());
+        }
+    }
+
+    /**
+     * Formats what the first fill of a cold provider stores and logs, from the verified {@code sample}: its release
+     * evidence and {@code h1:} hashes as the cache's documents ({@link CacheDocuments#warmUp}) and its entries in the
+     * transparency log ({@code AsyncDecisionLog.warmUp}). Nothing is stored or recorded; the JSON mappers the
+     * request will use have built their writers and readers for these documents.
+     */
+    static void formatDocuments(MirrorWiring core, VerifiedPackage sample) {
+        try {
+            CacheDocuments.warmUp(
+                    SampleRelease.evidence(),
+                    Map.of(sample.platform(), sample.h1().get(0)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        core.log().decisions().warmUp();
     }
 
     private static void discoverEach(Supplier<List<String>> hosts, Consumer<String> discover, AtomicBoolean stopped) {

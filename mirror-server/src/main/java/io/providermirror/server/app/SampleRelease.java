@@ -50,15 +50,7 @@ final class SampleRelease {
      * @throws RuntimeException when it does not verify (the jar is damaged: a test keeps it verifying)
      */
     static VerifiedPackage verify() {
-        ReleaseEvidence evidence = new ReleaseEvidence(
-                List.of(new ReleaseEvidence.Download(
-                        PLATFORM.toString(), URI.create("https://warm-up.invalid/download"), read("download.json"))),
-                List.of(new ReleaseEvidence.Checksums(
-                        FILES.resolve("SHA256SUMS"),
-                        read("SHA256SUMS"),
-                        FILES.resolve("SHA256SUMS.sig"),
-                        read("SHA256SUMS.sig"))));
-        VerifiedRelease release = ReleaseVerifier.verify(ADDRESS, VERSION, evidence, SignaturePolicy.CLI, JUDGED_AT);
+        VerifiedRelease release = ReleaseVerifier.verify(ADDRESS, VERSION, evidence(), SignaturePolicy.CLI, JUDGED_AT);
         VerifiedPackage verified = release.find(PLATFORM).orElseThrow();
         try {
             String h1 = PackageHashes.h1(new SeekableInMemoryByteChannel(read(ARCHIVE)));
@@ -72,6 +64,18 @@ final class SampleRelease {
         } catch (IOException e) {
             throw new UncheckedIOException("the sample release's archive cannot be read", e);
         }
+    }
+
+    /** The sample's release evidence, as an origin's is kept: its download document, SHA256SUMS and signature. */
+    static ReleaseEvidence evidence() {
+        return new ReleaseEvidence(
+                List.of(new ReleaseEvidence.Download(
+                        PLATFORM.toString(), URI.create("https://warm-up.invalid/download"), read("download.json"))),
+                List.of(new ReleaseEvidence.Checksums(
+                        FILES.resolve("SHA256SUMS"),
+                        read("SHA256SUMS"),
+                        FILES.resolve("SHA256SUMS.sig"),
+                        read("SHA256SUMS.sig"))));
     }
 
     /** The sample archive's bytes, for tests to check the sum it was verified against. */

@@ -197,6 +197,24 @@ public final class CacheDocuments {
         store.write(CacheLayout.release(address, version), JSON.writeValueAsBytes(evidence));
     }
 
+    /**
+     * Formats {@code evidence} and {@code hashes} as {@link #writeReleaseEvidence} and {@link #writePackageHashes}
+     * store them, and reads both back as {@link #releaseEvidence} and {@link #packageHashes} do, storing nothing. The
+     * warm-up after start-up calls it with a sample release, so that the JSON mapper has built its writers and readers
+     * for these documents (and their classes are loaded) before the first cold provider's request needs them.
+     *
+     * @return the release document as {@link #writeReleaseEvidence} would store it
+     * @throws IOException when a document does not read back as written
+     */
+    public static byte[] warmUp(ReleaseEvidence evidence, Map<Platform, String> hashes) throws IOException {
+        byte[] release = JSON.writeValueAsBytes(evidence);
+        OriginJson.readValue(release, ReleaseEvidence.class);
+        Map<String, String> byName = new TreeMap<>();
+        hashes.forEach((platform, h1) -> byName.put(platform.toString(), h1));
+        OriginJson.readValue(JSON.writeValueAsBytes(byName), TEXT_BY_KEY);
+        return release;
+    }
+
     /** The {@code h1:} hashes known for the archives of {@code version}, by platform; empty when none are. */
     public Map<Platform, String> packageHashes(ProviderAddress address, ProviderVersion version) throws IOException {
         Optional<StoredDocument> stored = store.read(CacheLayout.packageHashes(address, version));

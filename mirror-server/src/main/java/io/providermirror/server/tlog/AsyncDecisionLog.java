@@ -88,6 +88,34 @@ public final class AsyncDecisionLog implements DecisionLog, AutoCloseable {
         }
     }
 
+    /**
+     * Formats an entry of each kind a cold provider's first fill records ({@code release.verified},
+     * {@code archive.committed}) as {@link #record} formats them, and records neither. The warm-up after start-up calls
+     * it, so that the JSON mapper has built its writers before the first cold provider's request needs them.
+     *
+     * @return the entries as they would have been appended
+     */
+    public List<byte[]> warmUp() {
+        String sha256 = "0".repeat(64);
+        try {
+            return List.of(
+                    entry(Decision.releaseVerified(
+                            "warm-up.invalid/provider-mirror/warm-up",
+                            "1.0.0",
+                            List.of("0".repeat(40)),
+                            List.of(sha256),
+                            List.of("linux_amd64"))),
+                    entry(Decision.archiveCommitted(
+                            "warm-up.invalid/provider-mirror/warm-up",
+                            "1.0.0",
+                            "linux_amd64",
+                            sha256,
+                            "h1:" + "A".repeat(43) + "=")));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a sample entry cannot be formatted", e);
+        }
+    }
+
     private byte[] entry(Decision decision) throws JsonProcessingException {
         Map<String, Object> entry = new LinkedHashMap<>();
         entry.put("time", clock.instant().toString());

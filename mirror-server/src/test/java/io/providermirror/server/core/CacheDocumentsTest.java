@@ -9,6 +9,7 @@ import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.upstream.ListedVersion;
 import io.providermirror.upstream.RegistryService;
+import io.providermirror.upstream.ReleaseEvidence;
 import io.providermirror.upstream.VersionList;
 import java.io.IOException;
 import java.net.URI;
@@ -38,6 +39,32 @@ final class CacheDocumentsTest {
     void open() throws IOException {
         store = new FileDocumentStore(root, Clock.systemUTC());
         documents = new CacheDocuments(store);
+    }
+
+    @Test
+    void theWarmUpFormatsTheReleaseDocumentAsItIsStoredAndStoresNothing() throws IOException {
+        ReleaseEvidence evidence = new ReleaseEvidence(
+                List.of(new ReleaseEvidence.Download(
+                        "linux_amd64",
+                        URI.create("https://example.test/download"),
+                        "{}".getBytes(StandardCharsets.UTF_8))),
+                List.of(new ReleaseEvidence.Checksums(
+                        URI.create("https://example.test/SHA256SUMS"),
+                        "sums".getBytes(StandardCharsets.UTF_8),
+                        URI.create("https://example.test/SHA256SUMS.sig"),
+                        new byte[] {1, 2, 3})));
+
+        byte[] formatted = CacheDocuments.warmUp(evidence, Map.of(Platform.parse("linux_amd64"), "h1:abc="));
+
+        try (var stored = Files.walk(root)) {
+            assertThat(stored.filter(Files::isRegularFile)).as("nothing stored").isEmpty();
+        }
+        documents.writeReleaseEvidence(ADDRESS, VERSION, evidence);
+        assertThat(formatted)
+                .as("the same bytes a fill stores")
+                .isEqualTo(store.read(CacheLayout.release(ADDRESS, VERSION))
+                        .orElseThrow()
+                        .content());
     }
 
     @Test

@@ -40,6 +40,11 @@ final class OriginWarmUpTest {
             mirror.mirror.warmedUp().get(2, TimeUnit.MINUTES);
 
             assertThat(mirror.mirror.core().originClient().isPrepared()).isTrue();
+            assertThat(mirror.mirror.core().log().decisions().flush(java.time.Duration.ofSeconds(30)))
+                    .isTrue();
+            assertThat(mirror.mirror.core().log().log().current().checkpoint().size())
+                    .as("the sample release's documents formatted, none of its entries recorded")
+                    .isZero();
             assertThat(fixture.origin().requestsMatching(DISCOVERY))
                     .as("the configured origin asked for discovery by the document client and the archive client")
                     .isEqualTo(discoveries + 2);
