@@ -2,9 +2,11 @@ package io.providermirror.server.logging;
 
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.Appender;
+import ch.qos.logback.core.OutputStreamAppender;
 import ch.qos.logback.core.UnsynchronizedAppenderBase;
 import ch.qos.logback.core.spi.AppenderAttachable;
 import ch.qos.logback.core.spi.AppenderAttachableImpl;
+import java.io.IOException;
 import java.util.Iterator;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +25,10 @@ import java.util.concurrent.locks.LockSupport;
  * values (strings and numbers); the time and the thread's name are taken when the line is logged. A full queue
  * (an output that cannot keep up) makes the logging thread wait for room, as it used to wait for the output:
  * no line is dropped. Stopping writes out every queued line before the attached appenders are stopped.
+ *
+ * <p>An attached {@link OutputStreamAppender} that does not flush each line ({@code immediateFlush} false, as the
+ * built-in formats attach {@link StderrBatches}) is flushed after each batch: under load a batch of lines leaves
+ * in one write, where flushing line by line made one system call per request.
  */
 public final class AccessLogAppender extends UnsynchronizedAppenderBase<ILoggingEvent>
         implements AppenderAttachable<ILoggingEvent> {
@@ -71,13 +77,13 @@ public final class AccessLogAppender extends UnsynchronizedAppenderBase<ILogging
         event.getThreadName();
         event.getMDCPropertyMap();
         if (stopping) {
-            appenders.appendLoopOnAppenders(event);
+            appendNow(event);
             return;
         }
         while (queued.incrementAndGet() > queueSize) {
             queued.decrementAndGet();
             if (stopping || !isStarted()) {
-                appenders.appendLoopOnAppenders(event);
+                appendNow(event);
                 return;
             }
             LockSupport.unpark(writer);
@@ -121,7 +127,30 @@ public final class AccessLogAppender extends UnsynchronizedAppenderBase<ILogging
             }
             written++;
         }
+        if (written > 0) {
+            flushBatches();
+        }
         return written;
+    }
+
+    /** Writes {@code event} on the calling thread, and flushes it out. */
+    private void appendNow(ILoggingEvent event) {
+        appenders.appendLoopOnAppenders(event);
+        flushBatches();
+    }
+
+    /** Flushes each attached appender that gathers lines instead of flushing each one. */
+    private void flushBatches() {
+        Iterator<Appender<ILoggingEvent>> attached = appenders.iteratorForAppenders();
+        while (attached.hasNext()) {
+            if (attached.next() instanceof OutputStreamAppender<ILoggingEvent> out && !out.isImmediateFlush()) {
+                try {
+                    out.getOutputStream().flush();
+                } catch (IOException | RuntimeException e) {
+                    addError("cannot write access-log lines", e);
+                }
+            }
+        }
     }
 
     @Override

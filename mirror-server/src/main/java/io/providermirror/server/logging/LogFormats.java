@@ -6,6 +6,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.PatternLayout;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.OutputStreamAppender;
 import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import java.util.function.Supplier;
@@ -76,7 +77,7 @@ public final class LogFormats {
         AccessLogAppender access = new AccessLogAppender();
         access.setContext(context);
         access.setName("ACCESS");
-        access.addAppender(console(context, "ACCESS_STDERR", encoders.get()));
+        access.addAppender(batched(context, "ACCESS_STDERR", encoders.get()));
         access.start();
         Logger accessLogger = context.getLogger("io.providermirror.access");
         accessLogger.setAdditive(false);
@@ -84,6 +85,22 @@ public final class LogFormats {
         context.getLogger("io.netty").setLevel(Level.WARN);
         // Caffeine reports every failed load; the mirror logs those failures itself, once, with what failed.
         context.getLogger("com.github.benmanes.caffeine").setLevel(Level.ERROR);
+    }
+
+    /**
+     * Standard error in batches ({@link StderrBatches}): not flushed line by line; {@link AccessLogAppender} flushes it
+     * after each batch it writes.
+     */
+    private static OutputStreamAppender<ILoggingEvent> batched(
+            LoggerContext context, String name, Encoder<ILoggingEvent> encoder) {
+        OutputStreamAppender<ILoggingEvent> appender = new OutputStreamAppender<>();
+        appender.setContext(context);
+        appender.setName(name);
+        appender.setEncoder(encoder);
+        appender.setImmediateFlush(false);
+        appender.setOutputStream(new StderrBatches());
+        appender.start();
+        return appender;
     }
 
     private static ConsoleAppender<ILoggingEvent> console(

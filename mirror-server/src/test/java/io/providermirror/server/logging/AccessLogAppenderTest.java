@@ -166,6 +166,81 @@ final class AccessLogAppenderTest {
         assertThat(gate.lines()).containsExactly("line 0", "line 1", "line 2", "line 3", "line 4", "line 5");
     }
 
+    /** Standard error as a test sees it: every write, and the first one held until {@link #open} is called. */
+    private static final class HeldOutput extends java.io.OutputStream {
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch open = new CountDownLatch(1);
+        final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        final java.util.concurrent.atomic.AtomicInteger writes = new java.util.concurrent.atomic.AtomicInteger();
+        volatile boolean closed;
+
+        @Override
+        public void write(int b) {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            entered.countDown();
+            try {
+                open.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            writes.incrementAndGet();
+            synchronized (bytes) {
+                bytes.write(b, off, len);
+            }
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
+
+        String text() {
+            synchronized (bytes) {
+                return bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+            }
+        }
+    }
+
+    @Test
+    void theLinesOfABatchLeaveInOneWriteAndNoneIsLeftInTheBuffer() throws Exception {
+        HeldOutput stderr = new HeldOutput();
+        ch.qos.logback.classic.encoder.PatternLayoutEncoder encoder =
+                new ch.qos.logback.classic.encoder.PatternLayoutEncoder();
+        encoder.setContext(context);
+        encoder.setPattern("%msg%n");
+        encoder.start();
+        OutputStreamAppender<ILoggingEvent> out = new OutputStreamAppender<>();
+        out.setContext(context);
+        out.setEncoder(encoder);
+        out.setImmediateFlush(false);
+        out.setOutputStream(new StderrBatches(stderr));
+        out.start();
+        appender.addAppender(out);
+        Logger logger = logger();
+
+        logger.info("line {}", 0);
+        assertThat(stderr.entered.await(10, TimeUnit.SECONDS))
+                .as("a line alone is written out at once")
+                .isTrue();
+        StringBuilder expected = new StringBuilder("line 0\n");
+        for (int i = 1; i < 100; i++) {
+            logger.info("line {}", i);
+            expected.append("line ").append(i).append('\n');
+        }
+        stderr.open.countDown();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> stderr.text().contentEquals(expected));
+        assertThat(stderr.writes.get())
+                .as("the first line, then the 99 that gathered while it was written, in one write")
+                .isEqualTo(2);
+        appender.stop();
+        assertThat(stderr.closed).as("standard error stays open").isFalse();
+    }
+
     @Test
     void withoutAnAttachedAppenderItDoesNotStart() {
         appender.setContext(context);
@@ -200,6 +275,10 @@ final class AccessLogAppenderTest {
                         .as(format)
                         .isEqualTo(stderr.getEncoder().getClass());
                 assertThat(out.getEncoder()).as(format).isNotSameAs(stderr.getEncoder());
+                assertThat(out.isImmediateFlush())
+                        .as(format + ": flushed by the writer after each batch")
+                        .isFalse();
+                assertThat(out.getOutputStream()).as(format).isInstanceOf(StderrBatches.class);
             } finally {
                 shipped.stop();
             }
