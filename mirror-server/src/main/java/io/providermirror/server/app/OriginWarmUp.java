@@ -227,7 +227,8 @@ final class OriginWarmUp {
         try {
             documents.accept(sample);
         } catch (RuntimeException | LinkageError e) {
-            LOG.debug("formatting the sample release's documents after start-up failed: {}", e.toString());
+            // Nothing is stored from it; but a document the cache would store could not be formatted or read back.
+            LOG.warn("formatting the sample release's documents after start-up failed: {}", e.toString());
         }
     }
 

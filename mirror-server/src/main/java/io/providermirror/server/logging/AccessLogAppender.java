@@ -143,9 +143,14 @@ public final class AccessLogAppender extends UnsynchronizedAppenderBase<ILogging
     private void flushBatches() {
         Iterator<Appender<ILoggingEvent>> attached = appenders.iteratorForAppenders();
         while (attached.hasNext()) {
-            if (attached.next() instanceof OutputStreamAppender<ILoggingEvent> out && !out.isImmediateFlush()) {
+            if (attached.next() instanceof OutputStreamAppender<ILoggingEvent> out
+                    && !out.isImmediateFlush()
+                    && out.isStarted()) {
                 try {
-                    out.getOutputStream().flush();
+                    java.io.OutputStream stream = out.getOutputStream();
+                    if (stream != null) {
+                        stream.flush();
+                    }
                 } catch (IOException | RuntimeException e) {
                     addError("cannot write access-log lines", e);
                 }

@@ -104,7 +104,8 @@ public final class AsyncDecisionLog implements DecisionLog, AutoCloseable {
                             "1.0.0",
                             List.of("0".repeat(40)),
                             List.of(sha256),
-                            List.of("linux_amd64"))),
+                            // Three platforms, as most releases have several: the list class a fill's entry has.
+                            List.of("darwin_arm64", "linux_amd64", "windows_amd64"))),
                     entry(Decision.archiveCommitted(
                             "warm-up.invalid/provider-mirror/warm-up",
                             "1.0.0",
