@@ -184,7 +184,7 @@ public final class CachePurge {
                     pin.get().identity()));
         }
         if (!dryRun) {
-            modules.forget(address, version, pin.map(ModulePin::archiveType).orElse("tar.gz"));
+            modules.forget(address, version);
             if (!report.empty()) {
                 remember(
                         null, address.toString(), version.withoutBuildMetadata().canonical(), List.of());
@@ -245,7 +245,7 @@ public final class CachePurge {
             ModuleAddress address = ModuleAddress.parse(entry.module());
             List<String> pin = CacheLayout.modulePin(address, version.get()).segments();
             blobs.dropLocalCopies(key -> under(key, pin.subList(0, pin.size() - 1)));
-            modules.forget(address, version.get(), "tar.gz");
+            modules.forget(address, version.get());
         }
         LOG.info(
                 "dropped what this instance held of {} {}{}, purged by another instance at {}",

@@ -291,7 +291,7 @@ public final class ModuleMirror {
                         + " has no pin in this cache: nothing to accept (the next fetch pins what it finds)"));
         documents.writeModulePin(address, version, pin.accepted());
         blobs.remove(CacheLayout.moduleArchive(address, version, pin.archiveType()));
-        forget(address, version, pin.archiveType());
+        forget(address, version);
         return pin;
     }
 
@@ -300,10 +300,15 @@ public final class ModuleMirror {
         versions.forget(address);
     }
 
-    /** Forgets what memory holds of a version (its download answer, its archive's failure): after a purge. */
-    public void forget(ModuleAddress address, ProviderVersion version, String archiveType) {
+    /**
+     * Forgets what memory holds of a version (its download answer, a failure of its archive whatever the archive's
+     * type): after a purge, made here or by another instance of a fleet, which no longer knows the purged pin's type.
+     */
+    public void forget(ModuleAddress address, ProviderVersion version) {
         pinnedDownloads.forget(address, version);
-        fills.forgetFailure(CacheLayout.moduleArchive(address, version, archiveType));
+        for (ArchiveType type : ArchiveType.values()) {
+            fills.forgetFailure(CacheLayout.moduleArchive(address, version, type.extension()));
+        }
         versions.forget(address);
     }
 
