@@ -14,39 +14,23 @@ import java.util.function.Supplier;
  * shared store when it redirects and holds the archive committed ({@link ArchiveRedirects}), else the archive the
  * store verified before, opened on the caller's thread (one open(2): the hot path), else the store's blocking open on
  * the executor; each lookup counted as a hit or a miss. What the cache lacks is the caller's to fetch. A store that
- * cannot open an archive fails as the caller words it ({@link OpenFailure}).
+ * cannot open an archive fails with a {@link CacheReadException} naming it (a 503 on every face).
  */
 public final class CachedArchives {
-
-    /** What a path answers when the store cannot open an archive it was asked for. */
-    @FunctionalInterface
-    public interface OpenFailure {
-
-        /** The failure to answer with: the store could not open {@code key}. */
-        RuntimeException of(CacheKey key, IOException cause);
-    }
 
     private final BlobStore blobs;
     private final Executor executor;
     private final MirrorMetrics metrics;
     private final MirrorMetrics.LookupKind kind;
-    private final OpenFailure failure;
 
     /**
      * @param kind what the lookups are counted as
-     * @param failure what a store that cannot open an archive fails with
      */
-    public CachedArchives(
-            BlobStore blobs,
-            Executor executor,
-            MirrorMetrics metrics,
-            MirrorMetrics.LookupKind kind,
-            OpenFailure failure) {
+    public CachedArchives(BlobStore blobs, Executor executor, MirrorMetrics metrics, MirrorMetrics.LookupKind kind) {
         this.blobs = blobs;
         this.executor = executor;
         this.metrics = metrics;
         this.kind = kind;
-        this.failure = failure;
     }
 
     /**
@@ -78,14 +62,18 @@ public final class CachedArchives {
     }
 
     /**
-     * The committed archive at {@code key}, opened for reading, if the store holds it: blocking. A store that cannot
-     * open it fails with the caller's {@link OpenFailure}.
+     * The committed archive at {@code key}, opened for reading, if the store holds it: blocking.
+     *
+     * @throws CacheReadException when the store cannot open it
      */
     public Optional<ArchiveSource> open(CacheKey key) {
         try {
             return blobs.open(key).map(ArchiveSource.Cached::new);
         } catch (IOException e) {
-            throw failure.of(key, e);
+            throw new CacheReadException(
+                    "the mirror cannot read " + key + " from its cache (" + e.getMessage()
+                            + "); an operator must check the cache's disk or store",
+                    e);
         }
     }
 

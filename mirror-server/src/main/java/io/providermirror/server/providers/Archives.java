@@ -12,6 +12,7 @@ import io.providermirror.server.core.ArchiveCommittedElsewhere;
 import io.providermirror.server.core.ArchiveCopy;
 import io.providermirror.server.core.ArchiveSource;
 import io.providermirror.server.core.CacheLayout;
+import io.providermirror.server.core.CacheReadException;
 import io.providermirror.server.core.CacheWriteException;
 import io.providermirror.server.core.CachedArchives;
 import io.providermirror.server.core.Futures;
@@ -27,7 +28,6 @@ import io.providermirror.upstream.verify.PackageHashes;
 import io.providermirror.upstream.verify.VerificationException;
 import io.providermirror.upstream.verify.VerifiedPackage;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
@@ -80,12 +80,7 @@ final class Archives {
         this.lists = lists;
         this.origins = origins;
         this.knownHashes = knownHashes;
-        this.cached = new CachedArchives(
-                blobs,
-                executor,
-                metrics,
-                MirrorMetrics.LookupKind.ARCHIVE,
-                (key, e) -> new UncheckedIOException("cannot read cached archive " + key, e));
+        this.cached = new CachedArchives(blobs, executor, metrics, MirrorMetrics.LookupKind.ARCHIVE);
         this.fills = fills;
         this.executor = executor;
         this.copy = fills.copy();
@@ -147,7 +142,10 @@ final class Archives {
             reader = fill.openReader();
         } catch (IOException e) {
             if (fill.failure().isEmpty()) {
-                throw new UncheckedIOException("cannot read archive " + fill.key() + " while it is fetched", e);
+                throw new CacheReadException(
+                        "the mirror cannot read " + fill.key() + " from its cache while it is fetched ("
+                                + e.getMessage() + "); an operator must check the cache's disk",
+                        e);
             }
         }
         Optional<Throwable> failure = fill.failure();

@@ -39,15 +39,6 @@ final class CachedArchivesTest {
     private static final CacheKey KEY = CacheKey.of("archives", "example.zip");
     private static final byte[] CONTENT = "the archive's bytes".getBytes(StandardCharsets.UTF_8);
 
-    /** What the caller answers a store that cannot open an archive with. */
-    private static final class CannotOpen extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        CannotOpen(CacheKey key, IOException cause) {
-            super("cannot open " + key, cause);
-        }
-    }
-
     @TempDir
     Path tmp;
 
@@ -68,7 +59,7 @@ final class CachedArchivesTest {
     }
 
     private CachedArchives archives(BlobStore blobs) {
-        return new CachedArchives(blobs, executor, metrics, MirrorMetrics.LookupKind.ARCHIVE, CannotOpen::new);
+        return new CachedArchives(blobs, executor, metrics, MirrorMetrics.LookupKind.ARCHIVE);
     }
 
     private StoredBlob commit() throws Exception {
@@ -145,7 +136,7 @@ final class CachedArchivesTest {
     }
 
     @Test
-    void aStoreThatCannotOpenAnArchiveFailsInTheCallersWordsAndFetchesNothing() throws Exception {
+    void aStoreThatCannotOpenAnArchiveFailsAsTheMirrorUnavailableNamingItAndFetchesNothing() throws Exception {
         commit();
         disk.open(KEY).orElseThrow().close();
         IOException broken = new IOException("the disk went away");
@@ -166,13 +157,14 @@ final class CachedArchivesTest {
         assertThatThrownBy(() -> archives.get(KEY, CachedArchivesTest::noFetch).join())
                 .isInstanceOf(CompletionException.class)
                 .cause()
-                .isInstanceOf(CannotOpen.class)
-                .hasMessage("cannot open archives/example.zip")
+                .isInstanceOf(CacheReadException.class)
+                .hasMessageContaining("the mirror cannot read archives/example.zip from its cache (the disk went away)")
                 .hasCause(broken);
         assertThat(executed).hasValue(1);
         assertThatThrownBy(() -> archives.open(KEY))
-                .isInstanceOf(CannotOpen.class)
-                .hasCause(broken);
+                .isInstanceOf(CacheReadException.class)
+                .hasCause(broken)
+                .satisfies(failure -> assertThat(((Refusal) failure).kind()).isEqualTo(Refusal.Kind.UNAVAILABLE));
         assertThat(lookups("hit") + lookups("miss")).isZero();
     }
 

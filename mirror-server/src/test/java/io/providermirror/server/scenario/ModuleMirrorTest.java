@@ -785,7 +785,7 @@ final class ModuleMirrorTest {
     }
 
     @Test
-    void aCacheThatCannotOpenAModuleArchiveIsAnsweredAsTheOriginsFailureNamingTheArchive() throws Exception {
+    void aCacheThatCannotOpenAModuleArchiveIsAnsweredAsTheMirrorUnavailableNamingTheArchive() throws Exception {
         registry.serveArchive("/archives/disk.tar.gz", ModuleArchives.tarGz(module("disk")));
         registry.publish("corp", "disk", "aws", "1.0.0", "/archives/disk.tar.gz");
         mirror = builder().start(store -> new io.providermirror.testkit.ForwardingBlobStore(store) {
@@ -804,9 +804,12 @@ final class ModuleMirrorTest {
 
         HttpResponse<byte[]> archive = followDownload(mirror.get(path("corp/disk/aws", "1.0.0/download")));
 
-        assertThat(archive.statusCode()).isEqualTo(502);
+        assertThat(archive.statusCode())
+                .as("the mirror's own trouble, not the origin's")
+                .isEqualTo(503);
         assertThat(MirrorFixture.error(archive))
-                .contains("the cache cannot open")
+                .contains("the mirror cannot read")
+                .contains("an operator must check the cache")
                 .contains("corp/disk/aws")
                 .contains("the disk went away");
     }

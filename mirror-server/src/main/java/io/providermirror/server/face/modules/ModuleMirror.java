@@ -101,13 +101,7 @@ public final class ModuleMirror {
         this.policy = policy;
         this.rules = rules;
         this.executor = executor;
-        this.archives = new CachedArchives(
-                blobs,
-                executor,
-                metrics,
-                MirrorMetrics.LookupKind.MODULE_ARCHIVE,
-                (key, e) -> new OriginException(
-                        OriginException.Reason.UNAVAILABLE, "the cache cannot open " + key + ": " + e.getMessage(), e));
+        this.archives = new CachedArchives(blobs, executor, metrics, MirrorMetrics.LookupKind.MODULE_ARCHIVE);
         this.versionAnswers = new ModuleVersionAnswers(
                 policy, (a, v) -> catalog().publishedAt(a, v), this::listed, versions::inMemory, executor, clock);
         this.catalog = new ModuleCatalog(
