@@ -3,14 +3,20 @@ package io.providermirror.server.scenario;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.providermirror.model.ModuleAddress;
+import io.providermirror.model.ProviderVersion;
 import io.providermirror.server.access.MirrorAuth;
+import io.providermirror.server.core.CacheLayout;
+import io.providermirror.testkit.FakeModuleRegistry;
 import io.providermirror.testkit.FakeOrigin;
+import io.providermirror.testkit.ModuleArchives;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A purge on a fleet of two instances sharing a bucket (S3Proxy on loopback): purged through one instance's operator
  * API, the version is gone from the bucket, and the other instance drops its local tier's copy and what its memory
- * held, so neither serves it any more (the origin is gone, so nothing fetches it again).
+ * held, so neither serves it any more (the origin is gone, so nothing fetches it again); and what the other instance
+ * remembers of a module version's refused archive is forgotten with it.
  */
 final class BucketPurgeTest {
 
@@ -62,6 +69,69 @@ final class BucketPurgeTest {
                     .until(() -> second.get(archive).statusCode() != 200
                             && second.get(base + "1.0.0.json").statusCode() != 200);
         }
+    }
+
+    /**
+     * A module version purged through one instance to let its source's new content in: the other instance, which
+     * refused that content a moment ago because it did not match the pin (a refusal it remembers for
+     * {@code upstream.verificationFailureTtl}), forgets the refusal when it follows the purge, whatever the archive's
+     * type, and fetches and pins the new content on its next request.
+     */
+    @Test
+    void theOtherInstanceForgetsAZipArchivesRememberedRefusalWhenItFollowsThePurge() throws Exception {
+        FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
+        FakeModuleRegistry registry = FakeModuleRegistry.of(origin);
+        byte[] first = ModuleArchives.zip(Map.of("main.tf", "output \"v\" {\n  value = \"first\"\n}\n"));
+        byte[] second = ModuleArchives.zip(Map.of("main.tf", "output \"v\" {\n  value = \"second\"\n}\n"));
+        registry.serveArchive("/archives/net.zip", first);
+        registry.publish("corp", "net", "aws", "1.0.0", "/archives/net.zip");
+        String base = "/registry/" + MirrorFixture.HOST + "/modules.v1/corp/net/aws/1.0.0/";
+        ModuleAddress address = new ModuleAddress(MirrorFixture.HOST, "corp", "net", "aws");
+        ProviderVersion version = ProviderVersion.parse("1.0.0").orElseThrow();
+        try (origin;
+                MirrorFixture purging =
+                        remembering(onBucket(tmp.resolve("cache-1"), origin)).start();
+                MirrorFixture following =
+                        remembering(onBucket(tmp.resolve("cache-2"), origin)).start()) {
+            assertThat(following
+                            .get(base + "download")
+                            .headers()
+                            .firstValue("X-Terraform-Get")
+                            .orElseThrow())
+                    .endsWith("/module.zip?archive=zip");
+            assertThat(following.get(base + "module.zip").statusCode()).isEqualTo(200);
+            // The source's content changes; the archive is gone from the bucket (as retention would remove it):
+            // the next fetch finds content that does not match the pin, and is refused.
+            registry.serveArchive("/archives/net.zip", second);
+            following.mirror.core().blobs().remove(CacheLayout.moduleArchive(address, version, "zip"));
+            assertThat(following.get(base + "module.zip").statusCode()).isEqualTo(502);
+            int asked = origin.requestsMatching("/archives/net\\.zip");
+            assertThat(following.get(base + "module.zip").statusCode()).isEqualTo(502);
+            assertThat(origin.requestsMatching("/archives/net\\.zip"))
+                    .as("refused again from memory, the source not asked")
+                    .isEqualTo(asked);
+
+            HttpResponse<byte[]> purged =
+                    purging.send(HttpRequest.newBuilder(purging.url("/api/v1/modules/example.test/corp/net/aws/1.0.0"))
+                            .header("Authorization", "Bearer " + OPERATOR_TOKEN)
+                            .DELETE()
+                            .build());
+            assertThat(purged.statusCode())
+                    .as(new String(purged.body(), StandardCharsets.UTF_8))
+                    .isEqualTo(200);
+
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> following.get(base + "module.zip").statusCode() == 200);
+            assertThat(following.get(base + "module.zip").body())
+                    .as("the source's new content, pinned anew")
+                    .isEqualTo(second);
+        }
+    }
+
+    /** The default: a refused archive is refused from memory for five minutes, longer than a test. */
+    private static MirrorFixture.Builder remembering(MirrorFixture.Builder builder) {
+        return builder.set("upstream.verificationFailureTtl", "5m");
     }
 
     private static MirrorFixture.Builder onBucket(Path cache, FakeOrigin origin) {
