@@ -8,6 +8,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * How an archive request is answered from the cache, for provider and module archives alike: a redirect to the
@@ -17,6 +19,8 @@ import java.util.function.Supplier;
  * cannot open an archive fails with a {@link CacheReadException} naming it (a 503 on every face).
  */
 public final class CachedArchives {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CachedArchives.class);
 
     private final BlobStore blobs;
     private final Executor executor;
@@ -70,6 +74,8 @@ public final class CachedArchives {
         try {
             return blobs.open(key).map(ArchiveSource.Cached::new);
         } catch (IOException e) {
+            // The client gets a 503; the operator gets what failed here, once per failed request.
+            LOG.error("the cache cannot open {}", key, e);
             throw new CacheReadException(
                     "the mirror cannot read " + key + " from its cache (" + e.getMessage()
                             + "); an operator must check the cache's disk or store",

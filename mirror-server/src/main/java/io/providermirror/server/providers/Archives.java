@@ -142,6 +142,7 @@ final class Archives {
             reader = fill.openReader();
         } catch (IOException e) {
             if (fill.failure().isEmpty()) {
+                LOG.error("the cache cannot open {} while it is fetched", fill.key(), e);
                 throw new CacheReadException(
                         "the mirror cannot read " + fill.key() + " from its cache while it is fetched ("
                                 + e.getMessage() + "); an operator must check the cache's disk",

@@ -161,6 +161,25 @@ final class CachedArchivesTest {
                 .hasMessageContaining("the mirror cannot read archives/example.zip from its cache (the disk went away)")
                 .hasCause(broken);
         assertThat(executed).hasValue(1);
+        ch.qos.logback.classic.Logger logger =
+                (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(CachedArchives.class);
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logged =
+                new ch.qos.logback.core.read.ListAppender<>();
+        logged.start();
+        logger.addAppender(logged);
+        try {
+            assertThatThrownBy(() -> archives.open(KEY)).isInstanceOf(CacheReadException.class);
+        } finally {
+            logger.detachAppender(logged);
+        }
+        assertThat(logged.list)
+                .as("the operator is told what failed")
+                .singleElement()
+                .satisfies(event -> {
+                    assertThat(event.getLevel()).isEqualTo(ch.qos.logback.classic.Level.ERROR);
+                    assertThat(event.getFormattedMessage()).contains("archives/example.zip");
+                    assertThat(event.getThrowableProxy().getMessage()).isEqualTo("the disk went away");
+                });
         assertThatThrownBy(() -> archives.open(KEY))
                 .isInstanceOf(CacheReadException.class)
                 .hasCause(broken)
