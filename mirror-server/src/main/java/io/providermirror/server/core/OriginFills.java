@@ -142,4 +142,9 @@ public final class OriginFills {
     public void forgetFailure(CacheKey key) {
         remembered.forget(key);
     }
+
+    /** Forgets every verification failure remembered for a key under {@code prefix} (its first segments). */
+    public void forgetFailuresUnder(java.util.List<String> prefix) {
+        remembered.forgetUnder(prefix);
+    }
 }

@@ -71,6 +71,17 @@ public final class RememberedFailures {
         failures.invalidate(key);
     }
 
+    /**
+     * Forgets every failure remembered for a key under {@code prefix} (its first segments): after a purge of a whole
+     * version or provider, whose refused archives were never committed and so are not listed anywhere else.
+     */
+    void forgetUnder(java.util.List<String> prefix) {
+        failures.asMap()
+                .keySet()
+                .removeIf(key -> key.segments().size() > prefix.size()
+                        && key.segments().subList(0, prefix.size()).equals(prefix));
+    }
+
     /** Remembers how the fill of {@code key} ended, when it ended by failing verification. */
     void record(CacheKey key, Throwable failure) {
         if (failure != null && Futures.cause(failure) instanceof VerificationException refused && !ttl.isZero()) {

@@ -28,6 +28,8 @@ import io.providermirror.upstream.verify.PackageHashes;
 import io.providermirror.upstream.verify.VerificationException;
 import io.providermirror.upstream.verify.VerifiedPackage;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
@@ -87,9 +89,14 @@ final class Archives {
         this.metrics = metrics;
     }
 
-    /** Forgets a remembered verification failure of the archive at {@code key}: after a purge. */
-    void forgetFailure(CacheKey key) {
-        fills.forgetFailure(key);
+    /**
+     * Forgets the verification failures remembered for the archives of {@code version} of {@code address} (of every
+     * version when empty): after a purge.
+     */
+    void forgetFailures(ProviderAddress address, Optional<ProviderVersion> version) {
+        List<String> prefix = new ArrayList<>(List.of(address.hostname(), address.namespace(), address.type()));
+        version.ifPresent(v -> prefix.add(v.canonical()));
+        fills.forgetFailuresUnder(prefix);
     }
 
     /** The archive's bytes: a redirect to the store, the local disk or the store, else a fill from its origin. */

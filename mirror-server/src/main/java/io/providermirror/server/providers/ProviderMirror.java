@@ -1,6 +1,5 @@
 package io.providermirror.server.providers;
 
-import io.providermirror.cache.CacheKey;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
@@ -312,18 +311,22 @@ public final class ProviderMirror {
     }
 
     /**
-     * Forgets what memory holds of {@code version} (its verified release, a remembered failure of each of
-     * {@code archives}) and of the version list: after a purge, the next request reads the cache, else the origin.
+     * Forgets what memory holds of {@code version} (its verified release, a remembered refusal of any of its archives,
+     * committed or not) and of the version list: after a purge, the next request reads the cache, else the origin.
      */
-    public void forget(ProviderAddress address, ProviderVersion version, java.util.Collection<CacheKey> archives) {
+    public void forget(ProviderAddress address, ProviderVersion version) {
         releases.forget(address, version);
-        archives.forEach(this.archives::forgetFailure);
+        archives.forgetFailures(address, Optional.of(version));
         lists.forget(address);
     }
 
-    /** Forgets what memory holds of every version of {@code address} and of its version list: after a purge. */
+    /**
+     * Forgets what memory holds of every version of {@code address} (their releases, remembered refusals of their
+     * archives) and of its version list: after a purge.
+     */
     public void forget(ProviderAddress address) {
         releases.forget(address);
+        archives.forgetFailures(address, Optional.empty());
         lists.forget(address);
     }
 

@@ -136,7 +136,7 @@ public final class CachePurge {
         docs.removeIf(key -> !exists(key));
         PurgeReport report = remove(subject, archives, docs, bytes, dryRun, reason);
         if (!dryRun) {
-            forgetProvider(address, version, archives);
+            forgetProvider(address, version);
             if (!report.empty()) {
                 remember(
                         address.toString(),
@@ -148,9 +148,9 @@ public final class CachePurge {
         return report;
     }
 
-    private void forgetProvider(ProviderAddress address, Optional<ProviderVersion> version, List<CacheKey> archives) {
+    private void forgetProvider(ProviderAddress address, Optional<ProviderVersion> version) {
         if (version.isPresent()) {
-            providers.forget(address, version.get(), archives);
+            providers.forget(address, version.get());
             registry.forget(address, version.get());
         } else {
             providers.forget(address);
@@ -240,7 +240,7 @@ public final class CachePurge {
             }
             blobs.dropLocalCopies(
                     key -> platformArchives.isEmpty() ? under(key, prefix) : platformArchives.contains(key));
-            forgetProvider(address, version, platformArchives);
+            forgetProvider(address, version);
         } else if (entry.module() != null && version.isPresent()) {
             ModuleAddress address = ModuleAddress.parse(entry.module());
             List<String> pin = CacheLayout.modulePin(address, version.get()).segments();

@@ -158,6 +158,36 @@ final class PurgeTest {
     }
 
     @Test
+    void aPurgedVersionsArchiveRefusedAMomentAgoIsFetchedAgainNotRefusedFromMemory() throws Exception {
+        FakeOrigin.Release tampered =
+                origin.publish("acme", "tampered", "1.0.0", FakeOrigin.Tamper.ARCHIVE_BYTES, 1000, "linux_amd64");
+        mirror = builder().set("upstream.verificationFailureTtl", "5m").start();
+        String path = mirror.providerPath("acme", "tampered") + "terraform-provider-tampered_1.0.0_linux_amd64.zip";
+        try {
+            assertThat(mirror.get(path).statusCode()).isNotEqualTo(200);
+        } catch (java.io.IOException cutShort) {
+            // the archive's sha256 is checked at its end: the response may have started and is cut short
+        }
+        int fetched = origin.archiveDownloads(tampered, "linux_amd64");
+        assertThat(mirror.get(path).statusCode()).isEqualTo(502);
+        assertThat(origin.archiveDownloads(tampered, "linux_amd64"))
+                .as("refused again from memory (upstream.verificationFailureTtl)")
+                .isEqualTo(fetched);
+        FakeOrigin.Release mended = origin.publish("acme", "tampered", "1.0.0", "linux_amd64");
+
+        HttpResponse<byte[]> purged = delete("/api/v1/providers/example.test/acme/tampered/1.0.0");
+        assertThat(purged.statusCode())
+                .as(new String(purged.body(), StandardCharsets.UTF_8))
+                .isEqualTo(200);
+
+        HttpResponse<byte[]> again = mirror.get(path);
+        assertThat(again.statusCode())
+                .as("the purge forgot the refusal of an archive that was never committed")
+                .isEqualTo(200);
+        assertThat(again.body()).isEqualTo(mended.archives().get("linux_amd64"));
+    }
+
+    @Test
     void badPurgeRequestsAreRefusedWithJsonErrors() throws Exception {
         mirror = builder().start();
         for (String path : List.of(
