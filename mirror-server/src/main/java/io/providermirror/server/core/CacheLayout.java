@@ -112,4 +112,11 @@ public final class CacheLayout {
                 version.withoutBuildMetadata().canonical(),
                 "details.json");
     }
+
+    /** Whether {@code key} lies under {@code prefix}: its first segments are those, and it has more. */
+    public static boolean under(CacheKey key, java.util.List<String> prefix) {
+        java.util.List<String> segments = key.segments();
+        return segments.size() > prefix.size()
+                && segments.subList(0, prefix.size()).equals(prefix);
+    }
 }

@@ -138,11 +138,6 @@ public final class OriginFills {
         }
     }
 
-    /** Forgets a verification failure remembered for {@code key}, so the next request fetches it again at once. */
-    public void forgetFailure(CacheKey key) {
-        remembered.forget(key);
-    }
-
     /** Forgets every verification failure remembered for a key under {@code prefix} (its first segments). */
     public void forgetFailuresUnder(java.util.List<String> prefix) {
         remembered.forgetUnder(prefix);

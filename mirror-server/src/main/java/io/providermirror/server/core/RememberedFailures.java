@@ -66,20 +66,12 @@ public final class RememberedFailures {
         }
     }
 
-    /** Forgets the failure remembered for {@code key}, if any: the next request fetches it again at once. */
-    void forget(CacheKey key) {
-        failures.invalidate(key);
-    }
-
     /**
      * Forgets every failure remembered for a key under {@code prefix} (its first segments): after a purge of a whole
      * version or provider, whose refused archives were never committed and so are not listed anywhere else.
      */
     void forgetUnder(java.util.List<String> prefix) {
-        failures.asMap()
-                .keySet()
-                .removeIf(key -> key.segments().size() > prefix.size()
-                        && key.segments().subList(0, prefix.size()).equals(prefix));
+        failures.asMap().keySet().removeIf(key -> CacheLayout.under(key, prefix));
     }
 
     /** Remembers how the fill of {@code key} ended, when it ended by failing verification. */

@@ -94,7 +94,8 @@ public final class CachePurge {
                     .versionList(address)
                     .ifPresent(list -> versions.addAll(list.value().versions().keySet()));
             for (BlobSummary blob : listed) {
-                if (under(blob.key(), prefix) && blob.key().segments().size() == prefix.size() + 2) {
+                if (CacheLayout.under(blob.key(), prefix)
+                        && blob.key().segments().size() == prefix.size() + 2) {
                     ProviderVersion.parse(blob.key().segments().get(prefix.size()))
                             .ifPresent(versions::add);
                 }
@@ -114,7 +115,7 @@ public final class CachePurge {
         for (BlobSummary blob : listed) {
             boolean matches = versions.stream()
                     .anyMatch(v -> platforms.isEmpty()
-                            ? under(
+                            ? CacheLayout.under(
                                     blob.key(),
                                     CacheLayout.release(address, v).segments().subList(0, 4))
                             : platforms.stream().anyMatch(p -> blob.key().equals(CacheLayout.archive(address, v, p))));
@@ -167,7 +168,7 @@ public final class CachePurge {
         List<CacheKey> archives = new ArrayList<>();
         long bytes = 0;
         for (BlobSummary blob : blobs.list()) {
-            if (under(blob.key(), prefix)) {
+            if (CacheLayout.under(blob.key(), prefix)) {
                 archives.add(blob.key());
                 bytes += blob.size();
             }
@@ -238,13 +239,13 @@ public final class CachePurge {
             for (String platform : entry.platforms()) {
                 platformArchives.add(CacheLayout.archive(address, version.orElseThrow(), Platform.parse(platform)));
             }
-            blobs.dropLocalCopies(
-                    key -> platformArchives.isEmpty() ? under(key, prefix) : platformArchives.contains(key));
+            blobs.dropLocalCopies(key ->
+                    platformArchives.isEmpty() ? CacheLayout.under(key, prefix) : platformArchives.contains(key));
             forgetProvider(address, version);
         } else if (entry.module() != null && version.isPresent()) {
             ModuleAddress address = ModuleAddress.parse(entry.module());
             List<String> pin = CacheLayout.modulePin(address, version.get()).segments();
-            blobs.dropLocalCopies(key -> under(key, pin.subList(0, pin.size() - 1)));
+            blobs.dropLocalCopies(key -> CacheLayout.under(key, pin.subList(0, pin.size() - 1)));
             modules.forget(address, version.get());
         }
         LOG.info(
@@ -324,11 +325,5 @@ public final class CachePurge {
             // An unreadable document is still a file to remove.
             return true;
         }
-    }
-
-    private static boolean under(CacheKey key, List<String> prefix) {
-        List<String> segments = key.segments();
-        return segments.size() > prefix.size()
-                && segments.subList(0, prefix.size()).equals(prefix);
     }
 }

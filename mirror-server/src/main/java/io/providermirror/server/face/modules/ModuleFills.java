@@ -38,6 +38,7 @@ import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
@@ -333,8 +334,8 @@ final class ModuleFills {
         }
     }
 
-    /** Forgets a verification failure remembered for the archive {@code key}: the next request fetches it again. */
-    void forgetFailure(CacheKey key) {
-        fills.forgetFailure(key);
+    /** Forgets every verification failure remembered for an archive under {@code prefix} (its first segments). */
+    void forgetFailuresUnder(List<String> prefix) {
+        fills.forgetFailuresUnder(prefix);
     }
 }

@@ -300,9 +300,8 @@ public final class ModuleMirror {
      */
     public void forget(ModuleAddress address, ProviderVersion version) {
         pinnedDownloads.forget(address, version);
-        for (ArchiveType type : ArchiveType.values()) {
-            fills.forgetFailure(CacheLayout.moduleArchive(address, version, type.extension()));
-        }
+        List<String> pin = CacheLayout.modulePin(address, version).segments();
+        fills.forgetFailuresUnder(pin.subList(0, pin.size() - 1));
         versions.forget(address);
     }
 
