@@ -1,33 +1,45 @@
 package io.providermirror.server.http;
 
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.DecoderResult;
+import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpMessage;
+import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.TooLongHttpContentException;
+import java.util.List;
 
 /**
- * Aggregates requests up to a small limit (mirror requests have no body) and answers a larger one with a
- * JSON 413 instead of Netty's empty one, then closes the connection, since the rest of the body is unread.
- * Requests to the operator API ({@link OperatorRoutes#PREFIX}) pass unaggregated: an imported bundle streams to
- * disk in {@link OperatorApiHandler}, which bounds it itself.
+ * Aggregates requests up to a small limit (mirror requests have no body). Two kinds pass on unaggregated, to
+ * {@link OperatorApiHandler}: requests to the operator API ({@link OperatorRoutes#PREFIX}), whose imported bundle
+ * streams to disk there, bounded there; and a request found larger than the limit, whose head passes on marked
+ * {@linkplain #isTooLarge too large} followed by what is left of its body, to be refused with a 413 while
+ * {@link ConnectionDiscipline} reads and drops that rest before it closes, as for any refusal of a request whose
+ * body is still coming (closing at once would reset the connection under a client still sending, and the client
+ * could lose the 413).
  */
 final class BoundedRequestAggregator extends HttpObjectAggregator {
 
     private final int limit;
+
+    /** The parts of an unaggregated request are passing through, up to its last content. */
+    private boolean passing;
+    /** The message being aggregated, to tell whether the one that made a request too large was its last. */
+    private HttpObject decoding;
 
     BoundedRequestAggregator(int limit) {
         super(limit);
         this.limit = limit;
     }
 
-    /** The parts of an operator API request are passing through, up to its last content. */
-    private boolean passing;
+    /** Whether {@code request} is the head of a request that was too large to aggregate. */
+    static boolean isTooLarge(HttpRequest request) {
+        return request.decoderResult().cause() instanceof TooLongHttpContentException;
+    }
 
     @Override
     public boolean acceptInboundMessage(Object msg) throws Exception {
@@ -45,12 +57,31 @@ final class BoundedRequestAggregator extends HttpObjectAggregator {
     }
 
     @Override
+    protected void decode(ChannelHandlerContext ctx, HttpObject msg, List<Object> out) throws Exception {
+        decoding = msg;
+        try {
+            super.decode(ctx, msg, out);
+        } finally {
+            decoding = null;
+        }
+    }
+
+    @Override
     protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
-        var response = JsonErrors.response(
-                HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-                "request bodies are limited to " + limit + " bytes; mirror requests have no body",
-                false);
-        HttpUtil.setKeepAlive(response, false);
-        ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        // The aggregate is released when this returns: its head passes on as a copy, with what the body had.
+        HttpRequest request = (HttpRequest) oversized;
+        HttpRequest head = new DefaultHttpRequest(
+                request.protocolVersion(),
+                request.method(),
+                request.uri(),
+                request.headers().copy());
+        head.setDecoderResult(DecoderResult.failure(new TooLongHttpContentException(
+                "request bodies are limited to " + limit + " bytes; mirror requests have no body")));
+        boolean ended = decoding instanceof LastHttpContent;
+        passing = !ended;
+        ctx.fireChannelRead(head);
+        if (ended) {
+            ctx.fireChannelRead(LastHttpContent.EMPTY_LAST_CONTENT);
+        }
     }
 }

@@ -26,9 +26,10 @@ import java.util.concurrent.TimeUnit;
  * pipelines without reading its answers cannot make the server queue them); and the connection stays open
  * after an answer only when both sides want that and the answer's length is defined (HTTP keep-alive). An answer
  * that ends the connection while its request's body is still coming (a refusal of a streamed request) closes it
- * once that body has been read, or {@link #MAX_DRAINED_BYTES} of it, due within {@code requestReadTimeout}:
- * closing with a client's bytes unread makes its system reset the connection, and the client could lose the
- * answer before reading it.
+ * once that body has been read, or {@link #MAX_DRAINED_BYTES} of it, or {@link #LINGER_NANOS} after the answer
+ * (or {@code requestReadTimeout} if that is shorter) when the rest of it does not come: closing with a client's bytes
+ * unread makes its system reset the connection, and the client could lose the answer before reading it. A client
+ * that announced a body and waits for the connection to end before sending it sees the end after that linger.
  * These were four handlers; on a warm document each added its own passes over every message, a promise
  * listener, a timer scheduled and cancelled per request, or a queue per request.
  */
@@ -36,9 +37,12 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
 
     /** How much of a request's body is read and dropped after an answer that ends the connection. */
     static final int MAX_DRAINED_BYTES = 64 * 1024;
+    /** How long after such an answer the rest of the body may take (nginx's {@code lingering_timeout}). */
+    static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private final long requestReadNanos;
     private final long idleNanos;
+    private final long lingerNanos;
 
     /** The last time bytes were read, or a write completed. */
     private long lastActivityNanos;
@@ -75,6 +79,7 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
 
     ConnectionDiscipline(ConnectionLimits limits) {
         this.requestReadNanos = limits.requestReadTimeout().toNanos();
+        this.lingerNanos = Math.min(requestReadNanos, LINGER_NANOS);
         this.idleNanos = limits.idleTimeout().toNanos();
     }
 
@@ -195,9 +200,9 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
         lastActivityNanos = System.nanoTime();
         outstanding = Math.max(0, outstanding - 1);
         if (!keepsAlive() && bodyComing && future.isSuccess() && !closeAfterBody) {
-            // Read the rest of the body first (see the class comment); it is due as a request is.
+            // Read the rest of the body first (see the class comment), within the linger.
             closeAfterBody = true;
-            awaitRequest();
+            awaitRequest(lingerNanos);
         } else if (!keepsAlive()) {
             future.channel().close();
         } else if (future.isSuccess() && future.channel().isActive() && outstanding == 0) {
@@ -247,10 +252,19 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
      * connection if a deadline has passed, or schedules itself again for the earliest one now.
      */
     private void awaitRequest() {
+        awaitRequest(requestReadNanos);
+    }
+
+    private void awaitRequest(long withinNanos) {
         awaitingRequest = true;
-        requestDueNanos = System.nanoTime() + requestReadNanos;
+        requestDueNanos = System.nanoTime() + withinNanos;
+        if (withinNanos < requestReadNanos && check != null && check.getDelay(TimeUnit.NANOSECONDS) > withinNanos) {
+            // Scheduled for a later deadline (the linger is shorter than the others): due sooner now.
+            check.cancel(false);
+            check = null;
+        }
         if (check == null) {
-            check = ctx.executor().schedule(this::expire, Math.min(requestReadNanos, idleNanos), TimeUnit.NANOSECONDS);
+            check = ctx.executor().schedule(this::expire, Math.min(withinNanos, idleNanos), TimeUnit.NANOSECONDS);
         }
     }
 

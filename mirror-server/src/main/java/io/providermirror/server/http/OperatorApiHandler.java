@@ -24,7 +24,10 @@ import java.util.concurrent.Executor;
  * a 403 with another token; a 404 when no operator token is configured, and always on the management listener).
  * An import's body streams to a file in the upload directory, off the event loop, reading paused while more than
  * {@link #MAX_PENDING_BYTES} wait to be written, and refused with a 413 past {@code operator.maxBundleSize}; then
- * the import runs, and its answer is written when it ends.
+ * the import runs, and its answer is written when it ends. The one other request that reaches it unaggregated, one
+ * {@linkplain BoundedRequestAggregator#isTooLarge too large} for the aggregator, is refused here with a 413 the same
+ * way, before its body is read. Whatever is left of a refused request's body is dropped, and
+ * {@link ConnectionDiscipline} closes the connection after it.
  */
 final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
 
@@ -32,8 +35,6 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
     static final int MAX_PENDING_BYTES = 1 << 20;
     /** An operator request other than an import has no body: at most this much is read of one. */
     static final int MAX_OTHER_BODY_BYTES = 8 * 1024;
-    /** How much of a refused request's body is read and dropped so the refusal reaches the client. */
-    static final int MAX_DRAINED_BYTES = 64 * 1024;
 
     private final OperatorApi api;
     private final Executor executor;
@@ -43,14 +44,6 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
     private boolean active;
     /** The request was answered (refused) before its body ended: the rest of it is dropped. */
     private boolean answered;
-    /**
-     * The connection closes once the refused request's body has ended, or once more than {@link #MAX_DRAINED_BYTES}
-     * of it were dropped: closing with a client's bytes unread makes its system reset the connection, and the
-     * client could lose the refusal before reading it.
-     */
-    private boolean closeAfterBody;
-
-    private long drained;
 
     private String path;
     private OperatorRoutes.OperatorRoute route;
@@ -71,11 +64,13 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
         if (!active
                 && msg instanceof HttpRequest request
                 && !(msg instanceof FullHttpRequest)
-                && OperatorRoutes.isOperatorPath(request.uri())) {
+                && (OperatorRoutes.isOperatorPath(request.uri()) || BoundedRequestAggregator.isTooLarge(request))) {
             active = true;
             answered = false;
             received = 0;
-            ctx.channel().attr(ExchangeLog.ROUTE).set("operator");
+            if (OperatorRoutes.isOperatorPath(request.uri())) {
+                ctx.channel().attr(ExchangeLog.ROUTE).set("operator");
+            }
             start(ctx, request);
             return;
         }
@@ -95,6 +90,14 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
         path = new QueryStringDecoder(request.uri()).rawPath();
         boolean bodyFollows = HttpUtil.isContentLengthSet(request) && HttpUtil.getContentLength(request, 0L) > 0
                 || HttpUtil.isTransferEncodingChunked(request);
+        if (BoundedRequestAggregator.isTooLarge(request)) {
+            refuse(
+                    ctx,
+                    HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+                    request.decoderResult().cause().getMessage(),
+                    true);
+            return;
+        }
         if (!request.decoderResult().isSuccess()) {
             refuse(ctx, HttpResponseStatus.BAD_REQUEST, "malformed HTTP request", true);
             return;
@@ -182,12 +185,8 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
             active = false;
         }
         if (answered) {
-            // Refused already: what is left of the body is dropped, then the connection closes.
+            // Refused already: what is left of the body is dropped (ConnectionDiscipline closes after it).
             answered = !last;
-            drained += content.content().readableBytes();
-            if (closeAfterBody && (last || drained > MAX_DRAINED_BYTES)) {
-                ctx.close();
-            }
             return;
         }
         if (!content.decoderResult().isSuccess()) {
@@ -333,10 +332,8 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
     private void send(ChannelHandlerContext ctx, FullHttpResponse response, boolean close) {
         answered = active;
         if (close && active) {
-            // The body is still coming: answer now, drop the rest, and close when it ended (see closeAfterBody).
+            // The body is still coming: answer now and drop the rest; ConnectionDiscipline closes after it.
             HttpUtil.setKeepAlive(response, false);
-            closeAfterBody = true;
-            drained = 0;
             ctx.writeAndFlush(response);
         } else if (close) {
             HttpUtil.setKeepAlive(response, false);

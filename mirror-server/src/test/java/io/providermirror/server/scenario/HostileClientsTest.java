@@ -116,6 +116,76 @@ final class HostileClientsTest {
         }
     }
 
+    /**
+     * A mirror request with a body larger than the aggregator takes gets its JSON 413 while the client is still
+     * sending, and the connection then ends cleanly: the mirror reads and drops the rest of the body before it
+     * closes. Closing at once (as it did) resets the connection under the client's next write, and a client that
+     * had not read the 413 yet lost it. The 413 is read first here, so the body surely follows it.
+     */
+    @Test
+    void aBodyOverTheBoundIsRefusedWith413AndReadSoTheClientStillSendingItIsNotReset() throws Exception {
+        byte[] body = new byte[32 * 1024];
+        try (SSLSocket socket = connect(fixture.mirror().mirror)) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET /providers/example.test/a/b/index.json HTTP/1.1\r\nHost: localhost\r\nContent-Length: "
+                            + body.length + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            String head = readHead(in);
+            assertThat(head)
+                    .startsWith("HTTP/1.1 413 Request Entity Too Large\r\n")
+                    .containsIgnoringCase("connection: close\r\n");
+            int length = Integer.parseInt(head.replaceAll("(?is).*content-length: *(\\d+).*", "$1"));
+            assertThat(JSON.readTree(in.readNBytes(length))
+                            .path("errors")
+                            .get(0)
+                            .asText())
+                    .contains("mirror requests have no body");
+
+            for (int at = 0; at < body.length; at += 1024) {
+                out.write(body, at, 1024);
+                out.flush();
+            }
+            assertThat(in.read())
+                    .as("the connection ends after the body, cleanly")
+                    .isEqualTo(-1);
+        }
+    }
+
+    /**
+     * A client that announces a large body and waits for the answer to end before sending it gets the 413 and then
+     * the connection's end after the linger (5 s), not after {@code server.requestReadTimeout} (30 s here): its
+     * read times out after 15 s.
+     */
+    @Test
+    void aClientThatAnnouncesABodyOverTheBoundAndWaitsSeesTheEndAfterTheLinger() throws Exception {
+        try (SSLSocket socket = connect(fixture.mirror().mirror)) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET /providers/example.test/a/b/index.json HTTP/1.1\r\nHost: localhost\r\n"
+                            + "Content-Length: 1000000\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertThat(answer)
+                    .startsWith("HTTP/1.1 413 Request Entity Too Large\r\n")
+                    .contains("no body");
+        }
+    }
+
+    /** An answer's status line and headers, read byte by byte up to the empty line. */
+    private static String readHead(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int next = in.read();
+            if (next == -1) {
+                throw new IOException("the connection ended within the answer's head: " + head);
+            }
+            head.append((char) next);
+        }
+        return head.toString();
+    }
+
     /** Reads one response to {@code /healthz} (its body has a Content-Length) and answers its status line. */
     private static String readHealthResponse(InputStream in) throws IOException {
         StringBuilder head = new StringBuilder();
