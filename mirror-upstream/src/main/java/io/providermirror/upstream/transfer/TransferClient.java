@@ -130,7 +130,8 @@ public final class TransferClient implements AutoCloseable {
         // Each kept connection is tried at most once, then a new one is made.
         for (int attempt = 0; ; attempt++) {
             Channel channel = acquire(pool, route, request, deadline);
-            TransferHandler handler = new TransferHandler(route.destination(), ConnectionPool.markUsed(channel), pool);
+            TransferHandler handler =
+                    new TransferHandler(route.destination(), ConnectionPool.markUsed(channel), pool, channel);
             try {
                 return exchange(channel, request, handler, deadline);
             } catch (StaleConnection stale) {
@@ -188,27 +189,7 @@ public final class TransferClient implements AutoCloseable {
     private TransferResponse exchange(Channel channel, TransferRequest request, TransferHandler handler, long deadline)
             throws IOException, InterruptedException {
         try {
-            channel.eventLoop().execute(() -> {
-                ChannelPipeline pipeline = channel.pipeline();
-                pipeline.addBefore(
-                        ConnectionPool.GUARD,
-                        TransferHandler.HTTP,
-                        new HttpClientCodec(MAX_INITIAL_LINE, MAX_HEADERS, MAX_CHUNK));
-                pipeline.addBefore(ConnectionPool.GUARD, "exchange", handler);
-                if (!channel.isActive()) {
-                    // Closed between the pool's check and now: channelInactive came before this handler did.
-                    handler.fail(new IOException("the connection closed before the response began"));
-                    channel.close();
-                    return;
-                }
-                channel.writeAndFlush(newRequest(request)).addListener((ChannelFutureListener) written -> {
-                    if (!written.isSuccess()) {
-                        handler.fail(written.cause());
-                        written.channel().close();
-                    }
-                });
-                handler.demand();
-            });
+            channel.eventLoop().execute(() -> start(channel, newRequest(request), handler));
         } catch (RejectedExecutionException closed) {
             throw new IOException("the origin client is closed", closed);
         }
@@ -226,6 +207,34 @@ public final class TransferClient implements AutoCloseable {
             handler.abandon();
             throw (IOException) e.getCause();
         }
+    }
+
+    /**
+     * Puts the exchange's handlers into {@code channel}'s pipeline and sends {@code get} (on its event loop). A
+     * connection closed between the pool's check and now fails the head at once (a kept one as stale, so the
+     * request is sent again on another): its pipeline may already be emptied, and a handler added to it would
+     * never hear of anything.
+     */
+    static void start(Channel channel, FullHttpRequest get, TransferHandler handler) {
+        ChannelPipeline pipeline = channel.pipeline();
+        if (!channel.isActive() || pipeline.get(ConnectionPool.GUARD) == null) {
+            get.release();
+            handler.fail(new IOException("the connection closed before the response began"));
+            channel.close();
+            return;
+        }
+        pipeline.addBefore(
+                ConnectionPool.GUARD,
+                TransferHandler.HTTP,
+                new HttpClientCodec(MAX_INITIAL_LINE, MAX_HEADERS, MAX_CHUNK));
+        pipeline.addBefore(ConnectionPool.GUARD, "exchange", handler);
+        channel.writeAndFlush(get).addListener((ChannelFutureListener) written -> {
+            if (!written.isSuccess()) {
+                handler.fail(written.cause());
+                written.channel().close();
+            }
+        });
+        handler.demand();
     }
 
     /** The GET: origin-form, or absolute-form to a proxy for plain http; the connection kept open (HTTP/1.1). */

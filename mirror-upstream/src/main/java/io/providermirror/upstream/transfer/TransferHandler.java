@@ -59,6 +59,9 @@ final class TransferHandler extends ChannelInboundHandlerAdapter {
     private final String destination;
     private final boolean reusedConnection;
     private final ChannelPool pool;
+    /** The connection; its event loop runs whatever this handler does, also before it is in the pipeline. */
+    private final Channel channel;
+
     private volatile ChannelHandlerContext ctx;
     /** A read is under way; written on the event loop only. */
     private volatile boolean reading;
@@ -80,11 +83,13 @@ final class TransferHandler extends ChannelInboundHandlerAdapter {
      * @param reusedConnection the connection carried a request before, so it may have been closed by the origin
      *                         meanwhile: a failure before any answer is then {@link StaleConnection}
      * @param pool             where the connection goes back after a body that arrived whole
+     * @param channel          the connection the request is sent on
      */
-    TransferHandler(String destination, boolean reusedConnection, ChannelPool pool) {
+    TransferHandler(String destination, boolean reusedConnection, ChannelPool pool, Channel channel) {
         this.destination = destination;
         this.reusedConnection = reusedConnection;
         this.pool = pool;
+        this.channel = channel;
     }
 
     /** Completes with the response's head, or with why none came. */
@@ -241,20 +246,23 @@ final class TransferHandler extends ChannelInboundHandlerAdapter {
         return item;
     }
 
-    /** The reader hung up: releases what it never took and closes the connection, unless it went back whole. */
+    /**
+     * The reader hung up: releases what it never took and closes the connection, unless it went back whole; also
+     * when this handler never made it into the connection's pipeline (the connection closed first).
+     */
     void abandon() {
         execute(() -> {
             abandoned = true;
             releaseQueued();
             if (!released) {
-                ctx.close();
+                channel.close();
             }
         });
     }
 
     private void execute(Runnable task) {
         try {
-            ctx.executor().execute(task);
+            channel.eventLoop().execute(task);
         } catch (RejectedExecutionException shutDown) {
             // The client is closed and so is every channel; what is left in the queue is released here.
             abandoned = true;
