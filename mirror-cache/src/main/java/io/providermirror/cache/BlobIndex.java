@@ -1,5 +1,6 @@
 package io.providermirror.cache;
 
+import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,10 +13,20 @@ import java.util.Optional;
 /**
  * The store's index of committed blobs in least-recently-used order, with one state per key: its size and
  * commit time, the readers that pin it against eviction, whether its content was verified since the store
- * opened, and the blob as last opened (the hot path's memo). It decides what to evict and does no I/O: the
- * caller deletes what it is told to, so the rules are tested without a file system. Thread-safe.
+ * opened, and the blob as last opened (the hot path's memo), with its content when the store holds it in memory
+ * ({@link #hold}; small blobs, up to a bound in all): an entry's content goes with its memo, whenever the blob is
+ * replaced, removed, evicted or found changed. It decides what to evict and does no I/O: the caller deletes what it
+ * is told to, so the rules are tested without a file system. Thread-safe.
  */
 final class BlobIndex {
+
+    /**
+     * A blob pinned by the hot path: as last opened, with its content when it is held in memory.
+     *
+     * @param held the content, read-only, shared by every reader (take a {@link ByteBuffer#duplicate()}); null when
+     *             the content is read from the file
+     */
+    record Pinned(StoredBlob blob, ByteBuffer held) {}
 
     /** Everything the store knows about one committed blob. */
     private static final class Entry {
@@ -28,6 +39,8 @@ final class BlobIndex {
         boolean verified;
         /** The blob as {@link BlobIndex#opened} last recorded it, so opening it again reads no metadata. */
         StoredBlob opened;
+        /** That blob's content, when held in memory ({@link BlobIndex#hold}). */
+        ByteBuffer held;
 
         Entry(long size, Instant committedAt) {
             this.size = size;
@@ -37,24 +50,35 @@ final class BlobIndex {
     }
 
     private final long maxBytes;
+    private final long maxHeldBytes;
     private final Clock clock;
     /** Least recently used first; {@link #touch} moves an entry to the end, so a plain lookup reorders nothing. */
     private final LinkedHashMap<CacheKey, Entry> entries = new LinkedHashMap<>();
 
     private long totalBytes;
+    private long heldBytes;
     private long evictions;
 
     BlobIndex(long maxBytes) {
-        this(maxBytes, Clock.systemUTC());
+        this(maxBytes, Clock.systemUTC(), 0);
     }
 
-    /** @param clock when a use happens, for {@link BlobSummary#lastUsed} */
+    /** @param clock when a use happens, for {@link BlobSummary#lastUsed}; nothing is held in memory */
     BlobIndex(long maxBytes, Clock clock) {
+        this(maxBytes, clock, 0);
+    }
+
+    /**
+     * @param clock        when a use happens, for {@link BlobSummary#lastUsed}
+     * @param maxHeldBytes how much content may be held in memory in all
+     */
+    BlobIndex(long maxBytes, Clock clock, long maxHeldBytes) {
         this.clock = clock;
         if (maxBytes <= 0) {
             throw new IllegalArgumentException("maxBytes: " + maxBytes + " (expected: > 0)");
         }
         this.maxBytes = maxBytes;
+        this.maxHeldBytes = maxHeldBytes;
     }
 
     /**
@@ -74,6 +98,7 @@ final class BlobIndex {
         Entry previous = entries.remove(key);
         entries.put(key, entry);
         totalBytes += size - (previous == null ? 0 : previous.size);
+        letGo(previous);
     }
 
     /** Forgets {@code key} and everything known about it. */
@@ -81,6 +106,7 @@ final class BlobIndex {
         Entry entry = entries.remove(key);
         if (entry != null) {
             totalBytes -= entry.size;
+            letGo(entry);
         }
     }
 
@@ -110,6 +136,9 @@ final class BlobIndex {
         }
         touch(blob.key(), entry);
         entry.verified = true;
+        if (!blob.equals(entry.opened)) {
+            letGo(entry);
+        }
         entry.opened = blob;
         entry.readers++;
     }
@@ -118,21 +147,56 @@ final class BlobIndex {
      * The blob as last opened, when it is still indexed and verified (what the hot path may open again), pinned for
      * one more reader and marked used, as {@link #pin} does: one lookup for the hot path's check and pin.
      */
-    synchronized Optional<StoredBlob> pinOpened(CacheKey key) {
+    synchronized Optional<Pinned> pinOpened(CacheKey key) {
         Entry entry = entries.get(key);
         if (entry == null || entry.opened == null) {
             return Optional.empty();
         }
         entry.readers++;
         touch(key, entry);
-        return Optional.of(entry.opened);
+        return Optional.of(new Pinned(entry.opened, entry.held));
     }
 
-    /** Drops the hot path's memo of {@code key}: its file no longer looks as it did. */
+    /**
+     * Holds {@code content} in memory as the content of {@code blob}, when {@code blob} is still the memo of its
+     * key, holds nothing yet, and the content fits within what may be held in all.
+     *
+     * @param content the blob's whole content, read-only
+     * @return whether it is held
+     */
+    synchronized boolean hold(StoredBlob blob, ByteBuffer content) {
+        Entry entry = entries.get(blob.key());
+        if (entry == null
+                || !blob.equals(entry.opened)
+                || entry.held != null
+                || content.remaining() != blob.size()
+                || heldBytes + content.remaining() > maxHeldBytes) {
+            return false;
+        }
+        entry.held = content;
+        heldBytes += content.remaining();
+        return true;
+    }
+
+    /** How much content is held in memory. */
+    synchronized long heldBytes() {
+        return heldBytes;
+    }
+
+    /** Drops the hot path's memo of {@code key}, and the content held with it: its file no longer looks as it did. */
     synchronized void forgetOpened(CacheKey key) {
         Entry entry = entries.get(key);
         if (entry != null) {
+            letGo(entry);
             entry.opened = null;
+        }
+    }
+
+    /** Lets go of the content {@code entry} holds in memory, if any. */
+    private void letGo(Entry entry) {
+        if (entry != null && entry.held != null) {
+            heldBytes -= entry.held.remaining();
+            entry.held = null;
         }
     }
 
@@ -173,6 +237,7 @@ final class BlobIndex {
             }
             eldest.remove();
             totalBytes -= entry.getValue().size;
+            letGo(entry.getValue());
             evictions++;
             victims.add(entry.getKey());
         }
@@ -201,7 +266,9 @@ final class BlobIndex {
             return List.of();
         }
         for (CacheKey victim : victims) {
-            totalBytes -= entries.remove(victim).size;
+            Entry entry = entries.remove(victim);
+            totalBytes -= entry.size;
+            letGo(entry);
             evictions++;
         }
         return victims;

@@ -1,6 +1,7 @@
 package io.providermirror.cache;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
@@ -29,6 +30,13 @@ import org.slf4j.LoggerFactory;
  * filling the disk under what is already cached; a write in progress stops when less than half the minimum is
  * left. Blobs are evicted for free space only when evicting them is enough: a disk filled by something else is
  * not emptied of the cache in vain. Its channels are {@link FileChannel}s, which a server may send zero-copy.
+ *
+ * <p>The content of a small blob ({@link #HELD_BLOB_BYTES} at most) is held in memory once the hot path
+ * ({@link #openVerified}) has opened it, up to {@link #HELD_TOTAL_BYTES} in all (a sixteenth of the heap, at most
+ * 32 MiB), first come first held: its next
+ * readers get {@link OpenBlob#held()} and no file is opened. What is held is the content of the file the index
+ * records as committed and verified; it goes whenever its index entry does (replaced, removed, evicted, purged) or
+ * the file is found changed.
  */
 public final class FileBlobStore implements BlobStore {
 
@@ -46,6 +54,11 @@ public final class FileBlobStore implements BlobStore {
 
     /** What a full verification of the store found. */
     public record VerificationReport(int checked, List<CacheKey> removed) {}
+
+    /** The largest blob whose content is held in memory (module archives, most of them). */
+    public static final int HELD_BLOB_BYTES = 128 * 1024;
+    /** How much blob content is held in memory at most: a sixteenth of the maximum heap, at most 32 MiB. */
+    public static final long HELD_TOTAL_BYTES = Math.min(32L * 1024 * 1024, Runtime.getRuntime().maxMemory() / 16);
 
     private static final Logger LOG = LoggerFactory.getLogger(FileBlobStore.class);
     private static final WriteChannels DEFAULT_WRITE_CHANNELS =
@@ -92,7 +105,7 @@ public final class FileBlobStore implements BlobStore {
     FileBlobStore(
             Path root, Clock clock, long maxBytes, long minFreeBytes, FreeSpace freeSpace, WriteChannels writeChannels)
             throws IOException {
-        this.index = new BlobIndex(maxBytes, clock);
+        this.index = new BlobIndex(maxBytes, clock, HELD_TOTAL_BYTES);
         this.watermark = new FreeSpaceWatermark(minFreeBytes, freeSpace);
         this.layout = new BlobLayout(root);
         this.clock = clock;
@@ -161,34 +174,54 @@ public final class FileBlobStore implements BlobStore {
     @Override
     public Optional<OpenBlob> openVerified(CacheKey key) throws IOException {
         // Pinned first, so eviction cannot take the file between this check and its open.
-        StoredBlob blob = index.pinOpened(key).orElse(null);
-        if (blob == null) {
+        BlobIndex.Pinned pinned = index.pinOpened(key).orElse(null);
+        if (pinned == null) {
             return Optional.empty();
+        }
+        StoredBlob blob = pinned.blob();
+        if (pinned.held() != null) {
+            return Optional.of(new OpenBlob(blob, pinned.held().duplicate(), () -> release(key)));
         }
         Optional<OpenBlob> open = Optional.empty();
         FileChannel channel = null;
         try {
             channel = FileChannel.open(layout.file(key), StandardOpenOption.READ);
             // A file changed behind the store's back is left to open(), which says so and removes it.
-            if (channel.size() == blob.size()) {
-                open = Optional.of(new OpenBlob(blob, channel, () -> release(key)));
-            } else {
+            if (channel.size() != blob.size()) {
                 index.forgetOpened(key);
+            } else if (blob.size() <= HELD_BLOB_BYTES) {
+                ByteBuffer content = readFully(channel, (int) blob.size()).asReadOnlyBuffer();
+                index.hold(blob, content);
+                open = Optional.of(new OpenBlob(blob, content.duplicate(), () -> release(key)));
+            } else {
+                open = Optional.of(new OpenBlob(blob, channel, () -> release(key)));
+                channel = null;
             }
         } catch (NoSuchFileException e) {
             index.forgetOpened(key);
         } finally {
-            if (open.isEmpty()) {
-                try {
-                    if (channel != null) {
-                        channel.close();
-                    }
-                } finally {
+            try {
+                if (channel != null) {
+                    channel.close();
+                }
+            } finally {
+                if (open.isEmpty()) {
                     release(key);
                 }
             }
         }
         return open;
+    }
+
+    /** The whole content of {@code channel}, of {@code size} bytes. */
+    private static ByteBuffer readFully(FileChannel channel, int size) throws IOException {
+        ByteBuffer content = ByteBuffer.allocate(size);
+        while (content.hasRemaining()) {
+            if (channel.read(content, content.position()) < 0) {
+                throw new IOException("the cached file ended after " + content.position() + " of " + size + " bytes");
+            }
+        }
+        return content.flip();
     }
 
     private void release(CacheKey key) {

@@ -2,18 +2,22 @@ package io.providermirror.cache;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.SeekableByteChannel;
+import java.util.Optional;
 
 /**
  * A committed blob opened for one reader: a channel on its content (seek to read a range), and a lease that
  * keeps the blob from being evicted until {@link #close()}. Closing is idempotent. A store on the local disk
- * opens a {@link java.nio.channels.FileChannel}, which a server may send without copying.
+ * opens a {@link java.nio.channels.FileChannel}, which a server may send without copying; a small blob it holds in
+ * memory comes as its {@linkplain #held() content}, which a server sends as it is.
  */
 public final class OpenBlob implements AutoCloseable {
 
     private final StoredBlob blob;
     private final SeekableByteChannel channel;
+    private final ByteBuffer held;
     private final Runnable release;
     private boolean closed;
 
@@ -24,6 +28,20 @@ public final class OpenBlob implements AutoCloseable {
     public OpenBlob(StoredBlob blob, SeekableByteChannel channel, Runnable release) {
         this.blob = blob;
         this.channel = channel;
+        this.held = null;
+        this.release = release;
+    }
+
+    /**
+     * A blob whose whole content is in memory.
+     *
+     * @param held    the blob's content, read-only, for this reader alone (its position and limit are this one's)
+     * @param release run once when the reader is done
+     */
+    public OpenBlob(StoredBlob blob, ByteBuffer held, Runnable release) {
+        this.blob = blob;
+        this.channel = new HeldContentChannel(held.duplicate());
+        this.held = held;
         this.release = release;
     }
 
@@ -34,6 +52,11 @@ public final class OpenBlob implements AutoCloseable {
     /** The blob's content; each {@code OpenBlob} has its own channel and position. */
     public SeekableByteChannel channel() {
         return channel;
+    }
+
+    /** The blob's whole content, read-only, when it is held in memory: no read needed. */
+    public Optional<ByteBuffer> held() {
+        return Optional.ofNullable(held).map(ByteBuffer::duplicate);
     }
 
     /** The blob's content from the channel's position on; closing the stream closes the channel, not the lease. */

@@ -3,6 +3,7 @@ package io.providermirror.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.ByteBuffer;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
@@ -144,7 +145,7 @@ final class BlobIndexTest {
 
         index.opened(blob("a", 4));
         index.unpin(key("a"));
-        assertThat(index.pinOpened(key("a"))).contains(blob("a", 4));
+        assertThat(index.pinOpened(key("a"))).contains(new BlobIndex.Pinned(blob("a", 4), null));
         index.unpin(key("a"));
         index.forgetOpened(key("a"));
         assertThat(index.pinOpened(key("a"))).isEmpty();
@@ -163,12 +164,69 @@ final class BlobIndexTest {
         index.opened(blob("a", 4));
         index.unpin(key("a"));
 
-        assertThat(index.pinOpened(key("a"))).contains(blob("a", 4));
+        assertThat(index.pinOpened(key("a"))).contains(new BlobIndex.Pinned(blob("a", 4), null));
         index.put(key("b"), 4, T, true);
         assertThat(index.evictOverBound()).as("a is being read").containsExactly(key("b"));
         index.unpin(key("a"));
         index.put(key("b"), 4, T, true);
         assertThat(index.evictOverBound()).as("a's reader is done, b is newer").containsExactly(key("a"));
+    }
+
+    @Test
+    void contentIsHeldForTheBlobAsLastOpenedWithinItsBoundAndGoesWithItsEntry() {
+        BlobIndex index = new BlobIndex(100, java.time.Clock.systemUTC(), 8);
+        ByteBuffer four = ByteBuffer.wrap(new byte[] {1, 2, 3, 4}).asReadOnlyBuffer();
+        index.put(key("a"), 4, T, true);
+        assertThat(index.hold(blob("a", 4), four))
+                .as("never opened: no memo to hold it with")
+                .isFalse();
+        index.opened(blob("a", 4));
+        assertThat(index.hold(blob("a", 5), ByteBuffer.allocate(5)))
+                .as("not the blob as opened")
+                .isFalse();
+        assertThat(index.hold(blob("a", 4), ByteBuffer.allocate(3)))
+                .as("not its whole content")
+                .isFalse();
+        assertThat(index.hold(blob("a", 4), four)).isTrue();
+        assertThat(index.pinOpened(key("a"))).contains(new BlobIndex.Pinned(blob("a", 4), four));
+        assertThat(index.heldBytes()).isEqualTo(4);
+
+        index.opened(blob("b", 4));
+        assertThat(index.hold(blob("b", 4), ByteBuffer.allocate(4))).isTrue();
+        index.opened(blob("c", 4));
+        assertThat(index.hold(blob("c", 4), ByteBuffer.allocate(4)))
+                .as("8 bytes are held already, the bound")
+                .isFalse();
+
+        index.forgetOpened(key("a"));
+        assertThat(index.heldBytes())
+                .as("a's file looks changed: its content goes")
+                .isEqualTo(4);
+        index.remove(key("b"));
+        assertThat(index.heldBytes()).as("b removed (a purge, a damaged file)").isZero();
+
+        index.opened(blob("c", 4));
+        assertThat(index.hold(blob("c", 4), ByteBuffer.allocate(4))).isTrue();
+        index.put(key("c"), 4, T.plusSeconds(1), true);
+        assertThat(index.heldBytes()).as("c committed again: new content").isZero();
+        assertThat(index.pinOpened(key("c"))).isEmpty();
+    }
+
+    @Test
+    void heldContentGoesWithTheBlobsEvicted() {
+        BlobIndex index = new BlobIndex(8, java.time.Clock.systemUTC(), 8);
+        index.opened(blob("a", 4));
+        index.unpin(key("a"));
+        assertThat(index.hold(blob("a", 4), ByteBuffer.allocate(4))).isTrue();
+        index.opened(blob("b", 4));
+        index.unpin(key("b"));
+        assertThat(index.hold(blob("b", 4), ByteBuffer.allocate(4))).isTrue();
+
+        index.put(key("c"), 4, T, true);
+        assertThat(index.evictOverBound()).containsExactly(key("a"));
+        assertThat(index.heldBytes()).isEqualTo(4);
+        assertThat(index.evictToFree(4, key("c"))).containsExactly(key("b"));
+        assertThat(index.heldBytes()).isZero();
     }
 
     @Test

@@ -120,6 +120,49 @@ final class FileBlobStoreTest {
         assertThat(store.find(newer)).isPresent();
     }
 
+    /**
+     * Once the hot path has opened a small blob, it holds its content: the next readers are served without opening
+     * the file (here the file is gone behind the store's back and the content still comes, as it would from a
+     * descriptor opened before), until the store lets go of the blob (a removal, a purge, an eviction).
+     */
+    @Test
+    void aSmallBlobsContentIsHeldAfterTheHotPathOpenedItUntilTheStoreLetsGoOfIt() throws IOException {
+        FileBlobStore store = new FileBlobStore(root, CLOCK);
+        BlobWrite write = store.create(KEY);
+        write.write(ByteBuffer.wrap("hello".getBytes(StandardCharsets.UTF_8)));
+        write.commit(SHA);
+        store.open(KEY).orElseThrow().close();
+        try (OpenBlob first = store.openVerified(KEY).orElseThrow()) {
+            assertThat(first.held()).as("read once from the file, and held").isPresent();
+        }
+
+        Files.delete(store.file(KEY));
+        try (OpenBlob held = store.openVerified(KEY).orElseThrow()) {
+            assertThat(StandardCharsets.UTF_8.decode(held.held().orElseThrow()).toString())
+                    .isEqualTo("hello");
+            assertThat(new String(held.inputStream().readAllBytes(), StandardCharsets.UTF_8))
+                    .as("its channel reads the same content")
+                    .isEqualTo("hello");
+        }
+
+        store.remove(KEY);
+        assertThat(store.openVerified(KEY)).as("removed: nothing held any more").isEmpty();
+    }
+
+    @Test
+    void aBlobOverTheHeldSizeIsReadFromItsFileEachTime() throws IOException {
+        FileBlobStore store = new FileBlobStore(root, CLOCK);
+        byte[] content = new byte[FileBlobStore.HELD_BLOB_BYTES + 1];
+        BlobWrite write = store.create(KEY);
+        write.write(ByteBuffer.wrap(content));
+        write.commit(Sha256.hex(java.nio.channels.Channels.newChannel(new java.io.ByteArrayInputStream(content))));
+        store.open(KEY).orElseThrow().close();
+        try (OpenBlob open = store.openVerified(KEY).orElseThrow()) {
+            assertThat(open.held()).isEmpty();
+            assertThat(open.channel()).isInstanceOf(java.nio.channels.FileChannel.class);
+        }
+    }
+
     @Test
     void aBlobWithoutItsSidecarIsNotThere() throws IOException {
         FileBlobStore store = new FileBlobStore(root, CLOCK);

@@ -5,7 +5,9 @@ import io.providermirror.cache.BlobRedirect;
 import io.providermirror.cache.OpenBlob;
 import io.providermirror.cache.StoredBlob;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /** Where an archive's bytes come from for one response; the receiver closes it. */
@@ -20,6 +22,11 @@ public sealed interface ArchiveSource extends AutoCloseable {
         /** The archive's content; a {@code FileChannel} when it is on the local disk, so it is sent zero-copy. */
         public SeekableByteChannel channel() {
             return open.channel();
+        }
+
+        /** The archive's whole content, read-only, when the store holds it in memory (a small one): sent as it is. */
+        public Optional<ByteBuffer> held() {
+            return open.held();
         }
 
         @Override

@@ -25,13 +25,16 @@ import io.providermirror.cache.StoredBlob;
 import io.providermirror.server.core.ArchiveSource;
 import io.providermirror.server.metrics.MirrorMetrics;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.Date;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes an archive: a cached one zero-copy from its file (in chunks through TLS, which must encrypt it),
+ * Writes an archive: a cached one zero-copy from its file (in chunks through TLS, which must encrypt it), or as
+ * it is when the store holds it in memory (a small one),
  * with its entity tag, ranges and conditional requests; one still being fetched as a chunked body that follows
  * the fill; one the client reads from the shared store itself as a redirect. Every path releases the archive's lease, which keeps it from being evicted while it is sent.
  */
@@ -170,6 +173,19 @@ final class ArchiveResponse {
             closeQuietly(cached);
             ctx.write(response);
             ctx.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
+            return;
+        }
+        Optional<ByteBuffer> held = cached.held();
+        if (held.isPresent()) {
+            // In memory (a small archive the store holds): sent as it is, no file opened or read.
+            ByteBuffer content = held.get();
+            closeQuietly(cached);
+            ctx.writeAndFlush(new DefaultFullHttpResponse(
+                    response.protocolVersion(),
+                    response.status(),
+                    Unpooled.wrappedBuffer(content.position((int) offset).limit((int) (offset + length))),
+                    response.headers(),
+                    EmptyHttpHeaders.INSTANCE));
             return;
         }
         if (length <= WHOLE_RESPONSE_BYTES

@@ -128,6 +128,36 @@ final class PullThroughTest {
         assertThat(head.headers().firstValue("content-length")).contains(String.valueOf(genuine.length));
     }
 
+    /**
+     * A small archive served from the cache a second time is held in memory: from then on it is answered without
+     * its file (here removed by hand, and the origin is not asked again), ranges included, from the same bytes.
+     */
+    @Test
+    void aSmallWarmArchiveIsAnsweredFromMemoryRangesIncluded() throws Exception {
+        FakeOrigin.Release release = fixture.origin().publish("acme", "held", "1.0.0", "linux_amd64");
+        String name = "terraform-provider-held_1.0.0_linux_amd64.zip";
+        String path = fixture.mirror().providerPath("acme", "held") + name;
+        byte[] genuine = release.archives().get("linux_amd64");
+        for (int i = 0; i < 3; i++) {
+            assertThat(fixture.mirror().get(path).body()).isEqualTo(genuine);
+        }
+        try (java.util.stream.Stream<Path> files = Files.walk(fixture.mirror().cacheDirectory)) {
+            Path file = files.filter(p -> p.getFileName().toString().equals(name))
+                    .findFirst()
+                    .orElseThrow();
+            Files.delete(file);
+        }
+
+        HttpResponse<byte[]> partial = fixture.mirror()
+                .send(HttpRequest.newBuilder(fixture.mirror().url(path))
+                        .header("Range", "bytes=10-19")
+                        .build());
+        assertThat(partial.statusCode()).isEqualTo(206);
+        assertThat(partial.body()).isEqualTo(java.util.Arrays.copyOfRange(genuine, 10, 20));
+        assertThat(fixture.mirror().get(path).body()).isEqualTo(genuine);
+        assertThat(fixture.origin().archiveDownloads(release, "linux_amd64")).isEqualTo(1);
+    }
+
     @Test
     void headOnAColdArchiveAnswersWithItsLength() throws Exception {
         FakeOrigin.Release release = fixture.origin().publish("acme", "headcold", "1.0.0", "linux_amd64");
