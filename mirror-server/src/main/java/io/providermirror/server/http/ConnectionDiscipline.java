@@ -192,8 +192,12 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
                 HttpUtil.setKeepAlive(response, false);
             }
         }
-        // A write that completes is traffic for the idle timeout; the last part of an answer also ends a request.
-        ctx.write(msg, promise.unvoid().addListener(msg instanceof LastHttpContent ? answered : wrote));
+        // A write that completes is traffic for the idle timeout; the last part of an answer also ends a request (an
+        // informational one, such as 100 Continue, does not: the request's body and its answer are still to come).
+        boolean ends = msg instanceof LastHttpContent
+                && !(msg instanceof HttpResponse response
+                        && response.status().codeClass() == HttpStatusClass.INFORMATIONAL);
+        ctx.write(msg, promise.unvoid().addListener(ends ? answered : wrote));
     }
 
     private void answered(ChannelFuture future) {

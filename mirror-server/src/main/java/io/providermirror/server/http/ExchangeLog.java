@@ -8,6 +8,7 @@ import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.AttributeKey;
@@ -88,6 +89,11 @@ final class ExchangeLog extends ChannelDuplexHandler {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
+        if (msg instanceof HttpResponse interim && interim.status().codeClass() == HttpStatusClass.INFORMATIONAL) {
+            // A 100 Continue is neither the exchange's answer nor its end: the body and the answer are to come.
+            ctx.write(msg, promise);
+            return;
+        }
         Exchange exchange = exchanges.peek();
         if (exchange == null && msg instanceof HttpResponse) {
             // A response to no request the codec could read, e.g. to a malformed one.

@@ -191,6 +191,33 @@ final class ConnectionDisciplineTest {
         assertThat(channel.isOpen()).as("more than the bound was read").isFalse();
     }
 
+    /**
+     * A {@code 100 Continue} does not end the request: the body it asks for may take longer than the request read
+     * timeout (an import of gigabytes), and its answer is still owed. Counted as the answer, it started the wait for
+     * the next request, and the connection was cut after that timeout in the middle of the upload.
+     */
+    @Test
+    void a100ContinueIsNotTheAnswerSoTheBodyItAsksForIsNotCutOffByTheRequestReadTimeout() {
+        EmbeddedChannel channel = new EmbeddedChannel(
+                new ConnectionDiscipline(new ConnectionLimits(Duration.ofMillis(200), Duration.ofMinutes(1), 10)),
+                new DroppingHandler());
+        channels.add(channel);
+        HttpRequest head = new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/api/v1/imports");
+        head.headers().set(HttpHeaderNames.CONTENT_LENGTH, 1_000_000);
+        channel.writeInbound(head);
+        channel.writeOutbound(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
+        ReferenceCountUtil.release(channel.readOutbound());
+
+        await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(10)).until(() -> {
+            channel.runScheduledPendingTasks();
+            return channel.isOpen();
+        });
+        channel.writeInbound(part(16, true));
+        channel.writeOutbound(ok(true));
+        ReferenceCountUtil.release(channel.readOutbound());
+        assertThat(channel.isOpen()).as("answered, kept alive").isTrue();
+    }
+
     @Test
     void theRestOfARefusedBodyIsDueWithinTheRequestReadTimeout() {
         EmbeddedChannel channel = refusedUpload(Duration.ofMillis(200), 32 * 1024);

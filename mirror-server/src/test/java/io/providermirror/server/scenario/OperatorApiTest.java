@@ -549,6 +549,51 @@ final class OperatorApiTest {
         return head.toString();
     }
 
+    /**
+     * A client that waits for {@code 100 Continue} before sending its body (curl does for a body over 1 MiB, as in
+     * the manual's import command) gets it once the import is taken, then the import's answer; an import that is
+     * refused gets its refusal instead, without the 100.
+     */
+    @Test
+    void anImportThatExpects100ContinueGetsItOnceTakenAndThenItsAnswer() throws Exception {
+        mirror = modules.start(builder().set("auth.tokens", List.of(MirrorAuth.hash(CLIENT_TOKEN))));
+        byte[] body = new byte[4096];
+        try (SSLSocket socket = (SSLSocket)
+                TrustedCertificates.sslContext(mirror.mirror.generatedCaFile().orElseThrow())
+                        .getSocketFactory()
+                        .createSocket("127.0.0.1", mirror.mirror.port())) {
+            socket.setSoTimeout(60_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(head("/api/v1/imports", "Content-Length: " + body.length, "Expect: 100-continue"));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            assertThat(responseHead(in)).isEqualTo("HTTP/1.1 100 Continue\r\n\r\n");
+
+            out.write(body);
+            out.flush();
+            String answer = responseHead(in);
+            assertThat(answer).as("4 KiB of zeros are no bundle").startsWith("HTTP/1.1 400 ");
+            int length = Integer.parseInt(answer.replaceAll("(?is).*content-length: *(\\d+).*", "$1"));
+            assertThat(JSON.readTree(in.readNBytes(length)).path("errors").isArray())
+                    .isTrue();
+        }
+
+        try (SSLSocket socket = (SSLSocket)
+                TrustedCertificates.sslContext(mirror.mirror.generatedCaFile().orElseThrow())
+                        .getSocketFactory()
+                        .createSocket("127.0.0.1", mirror.mirror.port())) {
+            socket.setSoTimeout(60_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /api/v1/imports HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + CLIENT_TOKEN
+                            + "\r\nContent-Length: " + body.length + "\r\nExpect: 100-continue\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            assertThat(responseHead(socket.getInputStream()))
+                    .as("refused before the body: no 100")
+                    .startsWith("HTTP/1.1 403 Forbidden\r\n");
+        }
+    }
+
     @Test
     void aBodyBeyondTheBoundIsRefusedWith413WhetherAnnouncedOrStreamed() throws Exception {
         mirror = modules.start(builder().set("operator.maxBundleSize", "4KiB"));
