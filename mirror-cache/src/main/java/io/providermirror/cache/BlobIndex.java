@@ -39,8 +39,10 @@ final class BlobIndex {
         boolean verified;
         /** The blob as {@link BlobIndex#opened} last recorded it, so opening it again reads no metadata. */
         StoredBlob opened;
-        /** That blob's content, when held in memory ({@link BlobIndex#hold}). */
+        /** That blob's content, when held in memory ({@link BlobIndex#hold}), and how many bytes it is. */
         ByteBuffer held;
+
+        long heldSize;
 
         Entry(long size, Instant committedAt) {
             this.size = size;
@@ -174,8 +176,14 @@ final class BlobIndex {
             return false;
         }
         entry.held = content;
-        heldBytes += content.remaining();
+        entry.heldSize = content.remaining();
+        heldBytes += entry.heldSize;
         return true;
+    }
+
+    /** Whether content of {@code size} bytes would fit within what may be held in all, now. */
+    synchronized boolean mayHold(long size) {
+        return heldBytes + size <= maxHeldBytes;
     }
 
     /** How much content is held in memory. */
@@ -195,8 +203,9 @@ final class BlobIndex {
     /** Lets go of the content {@code entry} holds in memory, if any. */
     private void letGo(Entry entry) {
         if (entry != null && entry.held != null) {
-            heldBytes -= entry.held.remaining();
+            heldBytes -= entry.heldSize;
             entry.held = null;
+            entry.heldSize = 0;
         }
     }
 

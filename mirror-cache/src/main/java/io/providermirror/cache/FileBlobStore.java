@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * ({@link #openVerified}) has opened it, up to {@link #HELD_TOTAL_BYTES} in all (a sixteenth of the heap, at most
  * 32 MiB), first come first held: its next
  * readers get {@link OpenBlob#held()} and no file is opened. What is held is the content of the file the index
- * records as committed and verified; it goes whenever its index entry does (replaced, removed, evicted, purged) or
+ * records as committed and verified, hashed again when it is read to be held (an archive altered on disk is removed
+ * then, as when it is first read after start-up); it goes whenever its index entry does (replaced, removed, evicted, purged) or
  * the file is found changed.
  */
 public final class FileBlobStore implements BlobStore {
@@ -58,7 +59,8 @@ public final class FileBlobStore implements BlobStore {
     /** The largest blob whose content is held in memory (module archives, most of them). */
     public static final int HELD_BLOB_BYTES = 128 * 1024;
     /** How much blob content is held in memory at most: a sixteenth of the maximum heap, at most 32 MiB. */
-    public static final long HELD_TOTAL_BYTES = Math.min(32L * 1024 * 1024, Runtime.getRuntime().maxMemory() / 16);
+    public static final long HELD_TOTAL_BYTES =
+            Math.min(32L * 1024 * 1024, Runtime.getRuntime().maxMemory() / 16);
 
     private static final Logger LOG = LoggerFactory.getLogger(FileBlobStore.class);
     private static final WriteChannels DEFAULT_WRITE_CHANNELS =
@@ -189,10 +191,16 @@ public final class FileBlobStore implements BlobStore {
             // A file changed behind the store's back is left to open(), which says so and removes it.
             if (channel.size() != blob.size()) {
                 index.forgetOpened(key);
-            } else if (blob.size() <= HELD_BLOB_BYTES) {
-                ByteBuffer content = readFully(channel, (int) blob.size()).asReadOnlyBuffer();
-                index.hold(blob, content);
-                open = Optional.of(new OpenBlob(blob, content.duplicate(), () -> release(key)));
+            } else if (blob.size() <= HELD_BLOB_BYTES && index.mayHold(blob.size())) {
+                ByteBuffer content = readFully(channel, (int) blob.size());
+                channel.close();
+                channel = null;
+                // Read anew: held from now on, so hashed before, as the first read after start-up is.
+                if (matches(blob, Sha256.hex(content))) {
+                    ByteBuffer held = content.asReadOnlyBuffer();
+                    index.hold(blob, held);
+                    open = Optional.of(new OpenBlob(blob, held, () -> release(key)));
+                }
             } else {
                 open = Optional.of(new OpenBlob(blob, channel, () -> release(key)));
                 channel = null;
@@ -238,6 +246,11 @@ public final class FileBlobStore implements BlobStore {
             index.remove(blob.key());
             return false;
         }
+        return matches(blob, actual);
+    }
+
+    /** Whether {@code actual} is {@code blob}'s sha256; if not, the blob was altered on disk and is removed. */
+    private boolean matches(StoredBlob blob, String actual) throws IOException {
         if (!actual.equals(blob.sha256())) {
             LOG.error(
                     "cache entry {} was altered on disk (sha256 {} instead of {}); removing it so it is fetched"

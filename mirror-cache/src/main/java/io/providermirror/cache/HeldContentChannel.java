@@ -5,38 +5,43 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.SeekableByteChannel;
 
-/** A read-only channel on a blob's content held in memory, for readers that want a channel ({@link OpenBlob}). */
+/**
+ * A read-only channel on a blob's content held in memory, for readers that want a channel ({@link OpenBlob}): a
+ * position of its own, which may be set past the end (reads there find the end), as a file channel's may.
+ */
 final class HeldContentChannel implements SeekableByteChannel {
 
     private final ByteBuffer content;
+    private long position;
     private boolean open = true;
 
-    /** @param content the whole content, at position 0; this channel moves its position */
+    /** @param content the whole content, from its position to its limit; never moved */
     HeldContentChannel(ByteBuffer content) {
-        this.content = content;
+        this.content = content.slice();
     }
 
     @Override
     public synchronized int read(ByteBuffer destination) throws ClosedChannelException {
         ensureOpen();
-        if (!content.hasRemaining()) {
+        if (position >= content.limit()) {
             return -1;
         }
-        int count = Math.min(content.remaining(), destination.remaining());
-        destination.put(content.slice().limit(count));
-        content.position(content.position() + count);
+        int count = Math.min(content.limit() - (int) position, destination.remaining());
+        destination.put(content.slice((int) position, count));
+        position += count;
         return count;
     }
 
     @Override
-    public int write(ByteBuffer source) {
+    public int write(ByteBuffer source) throws ClosedChannelException {
+        ensureOpen();
         throw new NonWritableChannelException();
     }
 
     @Override
     public synchronized long position() throws ClosedChannelException {
         ensureOpen();
-        return content.position();
+        return position;
     }
 
     @Override
@@ -45,7 +50,7 @@ final class HeldContentChannel implements SeekableByteChannel {
         if (newPosition < 0) {
             throw new IllegalArgumentException("position: " + newPosition + " (expected: >= 0)");
         }
-        content.position((int) Math.min(newPosition, content.limit()));
+        position = newPosition;
         return this;
     }
 
@@ -56,7 +61,8 @@ final class HeldContentChannel implements SeekableByteChannel {
     }
 
     @Override
-    public SeekableByteChannel truncate(long size) {
+    public SeekableByteChannel truncate(long size) throws ClosedChannelException {
+        ensureOpen();
         throw new NonWritableChannelException();
     }
 
@@ -70,7 +76,7 @@ final class HeldContentChannel implements SeekableByteChannel {
         open = false;
     }
 
-    private void ensureOpen() throws ClosedChannelException {
+    private synchronized void ensureOpen() throws ClosedChannelException {
         if (!open) {
             throw new ClosedChannelException();
         }

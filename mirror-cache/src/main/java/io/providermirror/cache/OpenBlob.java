@@ -35,13 +35,14 @@ public final class OpenBlob implements AutoCloseable {
     /**
      * A blob whose whole content is in memory.
      *
-     * @param held    the blob's content, read-only, for this reader alone (its position and limit are this one's)
+     * @param held    the blob's whole content, read-only, from its position to its limit (left as they are: it
+     *                may be shared with other readers)
      * @param release run once when the reader is done
      */
     public OpenBlob(StoredBlob blob, ByteBuffer held, Runnable release) {
         this.blob = blob;
-        this.channel = new HeldContentChannel(held.duplicate());
-        this.held = held;
+        this.held = held.slice();
+        this.channel = new HeldContentChannel(this.held);
         this.release = release;
     }
 

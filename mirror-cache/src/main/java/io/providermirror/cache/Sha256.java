@@ -23,6 +23,13 @@ final class Sha256 {
         }
     }
 
+    /** The lowercase hex sha256 of {@code content}'s remaining bytes (its position is left as it was). */
+    static String hex(ByteBuffer content) {
+        MessageDigest digest = digest();
+        digest.update(content.duplicate());
+        return HexFormat.of().formatHex(digest.digest());
+    }
+
     /** The lowercase hex sha256 of everything {@code channel} reads from its position on. */
     static String hex(ReadableByteChannel channel) throws IOException {
         MessageDigest digest = digest();

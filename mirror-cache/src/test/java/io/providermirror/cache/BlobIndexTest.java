@@ -213,6 +213,26 @@ final class BlobIndexTest {
     }
 
     @Test
+    void heldContentGoesWhenTheBlobIsOpenedAsAnotherAndRoomIsToldBeforeReading() {
+        BlobIndex index = new BlobIndex(100, java.time.Clock.systemUTC(), 6);
+        assertThat(index.mayHold(6)).isTrue();
+        assertThat(index.mayHold(7)).isFalse();
+        index.opened(blob("a", 4));
+        assertThat(index.hold(blob("a", 4), ByteBuffer.allocate(4))).isTrue();
+        assertThat(index.mayHold(3)).as("4 of 6 bytes held").isFalse();
+        index.opened(blob("a", 4));
+        assertThat(index.heldBytes())
+                .as("opened again as the same blob: still held")
+                .isEqualTo(4);
+
+        index.opened(new StoredBlob(key("a"), 4, "1".repeat(64), T));
+        assertThat(index.heldBytes())
+                .as("opened as other content: what was held goes")
+                .isZero();
+        assertThat(index.pinOpened(key("a")).orElseThrow().held()).isNull();
+    }
+
+    @Test
     void heldContentGoesWithTheBlobsEvicted() {
         BlobIndex index = new BlobIndex(8, java.time.Clock.systemUTC(), 8);
         index.opened(blob("a", 4));

@@ -130,7 +130,7 @@ final class FileBlobStoreTest {
         FileBlobStore store = new FileBlobStore(root, CLOCK);
         BlobWrite write = store.create(KEY);
         write.write(ByteBuffer.wrap("hello".getBytes(StandardCharsets.UTF_8)));
-        write.commit(SHA);
+        write.commit(Sha256.hex(ByteBuffer.wrap("hello".getBytes(StandardCharsets.UTF_8))));
         store.open(KEY).orElseThrow().close();
         try (OpenBlob first = store.openVerified(KEY).orElseThrow()) {
             assertThat(first.held()).as("read once from the file, and held").isPresent();
@@ -149,13 +149,31 @@ final class FileBlobStoreTest {
         assertThat(store.openVerified(KEY)).as("removed: nothing held any more").isEmpty();
     }
 
+    /**
+     * The content read to be held is hashed first: an archive altered on disk with its size kept (a damaged disk, a
+     * hand) after it was verified is removed, never held and served from memory ever after.
+     */
+    @Test
+    void aSmallBlobAlteredOnDiskWithItsSizeKeptIsRemovedNotHeld() throws IOException {
+        FileBlobStore store = new FileBlobStore(root, CLOCK);
+        BlobWrite write = store.create(KEY);
+        write.write(ByteBuffer.wrap("hello".getBytes(StandardCharsets.UTF_8)));
+        write.commit(Sha256.hex(ByteBuffer.wrap("hello".getBytes(StandardCharsets.UTF_8))));
+        store.open(KEY).orElseThrow().close();
+        Files.writeString(store.file(KEY), "jello");
+
+        assertThat(store.openVerified(KEY)).isEmpty();
+        assertThat(store.file(KEY)).as("removed, to be fetched again").doesNotExist();
+        assertThat(store.find(KEY)).isEmpty();
+    }
+
     @Test
     void aBlobOverTheHeldSizeIsReadFromItsFileEachTime() throws IOException {
         FileBlobStore store = new FileBlobStore(root, CLOCK);
         byte[] content = new byte[FileBlobStore.HELD_BLOB_BYTES + 1];
         BlobWrite write = store.create(KEY);
         write.write(ByteBuffer.wrap(content));
-        write.commit(Sha256.hex(java.nio.channels.Channels.newChannel(new java.io.ByteArrayInputStream(content))));
+        write.commit(Sha256.hex(ByteBuffer.wrap(content)));
         store.open(KEY).orElseThrow().close();
         try (OpenBlob open = store.openVerified(KEY).orElseThrow()) {
             assertThat(open.held()).isEmpty();

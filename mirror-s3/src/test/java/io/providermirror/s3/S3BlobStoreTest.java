@@ -90,7 +90,9 @@ final class S3BlobStoreTest {
         fixture.listener().clear();
 
         try (OpenBlob warm = store.openVerified(KEY).orElseThrow()) {
-            assertThat(warm.held()).as("4 bytes: held by the local tier once its hot path read them").isPresent();
+            assertThat(warm.held())
+                    .as("4 bytes: held by the local tier once its hot path read them")
+                    .isPresent();
             assertThat(warm.blob().size()).isEqualTo(4);
         }
 

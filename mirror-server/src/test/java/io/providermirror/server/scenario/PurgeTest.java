@@ -132,7 +132,10 @@ final class PurgeTest {
     @Test
     void aVersionPurgedThroughTheApiIsGoneAndFetchedAgainOnItsNextRequest() throws Exception {
         mirror = builder().start();
-        assertThat(mirror.get(ARCHIVE).statusCode()).isEqualTo(200);
+        for (int i = 0; i < 3; i++) {
+            // Fetched, then read from its file, then from memory (a small archive the store holds).
+            assertThat(mirror.get(ARCHIVE).statusCode()).isEqualTo(200);
+        }
         assertThat(cached(Platform.parse("linux_amd64"))).isTrue();
         assertThat(releaseDocument()).isTrue();
 
