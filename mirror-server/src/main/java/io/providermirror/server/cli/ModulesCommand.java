@@ -98,11 +98,7 @@ public final class ModulesCommand implements Callable<Integer> {
                 return 2;
             }
             try (MirrorWiring core = CommandCache.open(loaded)) {
-                ModulePin pin = core.modules().acceptNewContent(address, parsed.get());
-                core.log()
-                        .decisions()
-                        .record(io.providermirror.server.tlog.Decision.modulePinReleased(
-                                address.toString(), parsed.get().canonical(), pin.identity()));
+                ModulePin pin = core.purge().acceptModule(address, parsed.get());
                 out.println("modules accept: " + OperatorService.released(address, parsed.get(), pin));
                 return 0;
             } catch (IllegalArgumentException e) {

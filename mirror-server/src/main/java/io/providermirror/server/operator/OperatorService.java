@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The operator API's actions on a running mirror: {@link BundleImporter} over the mirror's own stores, and
- * {@link io.providermirror.server.core.ModuleMirror#acceptNewContent} as {@code modules accept} runs it. Afterwards
+ * {@link io.providermirror.server.purge.CachePurge#acceptModule} as {@code modules accept} runs it. Afterwards
  * the mirror forgets what memory holds of what changed (version lists, pinned download answers, a remembered
  * verification failure), so the next request reads the cache: no restart, no stale answer.
  */
@@ -117,7 +117,7 @@ public final class OperatorService implements OperatorActions {
                 () -> {
                     ModulePin pin;
                     try {
-                        pin = core.modules().acceptNewContent(address, version);
+                        pin = core.purge().acceptModule(address, version);
                     } catch (IllegalArgumentException e) {
                         throw new Refused(404, e.getMessage());
                     } catch (IOException e) {

@@ -194,6 +194,23 @@ public final class CachePurge {
         return report;
     }
 
+    /**
+     * Releases a module version's pin so its next fetch pins what the source holds then ({@code modules accept}, on
+     * the command line or through the operator API): the pin is marked as being accepted and the cached archive
+     * dropped ({@link ModuleMirror#acceptNewContent}), the release is recorded in the decision log, and, as a purge
+     * is, in the record the other instances sharing the cache follow, so that they drop their local copy of the old
+     * archive and forget a refusal of the new content they remember.
+     *
+     * @throws IllegalArgumentException when the version was never pinned
+     */
+    public ModulePin acceptModule(ModuleAddress address, ProviderVersion version) throws IOException {
+        ModulePin pin = modules.acceptNewContent(address, version);
+        String canonical = version.withoutBuildMetadata().canonical();
+        decisions.record(Decision.modulePinReleased(address.toString(), canonical, pin.identity()));
+        remember(null, address.toString(), canonical, List.of());
+        return pin;
+    }
+
     /** The record of recent purges that instances sharing the cache follow. */
     PurgeRecord record() {
         return record;

@@ -129,6 +129,54 @@ final class BucketPurgeTest {
         }
     }
 
+    /**
+     * A module version's new content accepted through one instance ({@code modules accept}): the other instance,
+     * which holds the old archive in its local tier (and in memory, served three times), drops it when it follows
+     * the accept as it follows a purge, and fetches and pins the new content on its next request, where it served
+     * the old one until the local copy was evicted.
+     */
+    @Test
+    void theOtherInstanceDropsItsCopyOfTheOldArchiveWhenAModulesNewContentIsAcceptedOnTheFirst() throws Exception {
+        FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
+        FakeModuleRegistry registry = FakeModuleRegistry.of(origin);
+        byte[] first = ModuleArchives.zip(Map.of("main.tf", "output \"v\" {\n  value = \"first\"\n}\n"));
+        byte[] second = ModuleArchives.zip(Map.of("main.tf", "output \"v\" {\n  value = \"second\"\n}\n"));
+        registry.serveArchive("/archives/acc.zip", first);
+        registry.publish("corp", "acc", "aws", "1.0.0", "/archives/acc.zip");
+        String base = "/registry/" + MirrorFixture.HOST + "/modules.v1/corp/acc/aws/1.0.0/";
+        try (origin;
+                MirrorFixture accepting =
+                        onBucket(tmp.resolve("cache-1"), origin).start();
+                MirrorFixture following =
+                        onBucket(tmp.resolve("cache-2"), origin).start()) {
+            assertThat(accepting.get(base + "download").statusCode()).isEqualTo(204);
+            assertThat(accepting.get(base + "module.zip").body()).isEqualTo(first);
+            assertThat(following.get(base + "download").statusCode()).isEqualTo(204);
+            for (int i = 0; i < 3; i++) {
+                assertThat(following.get(base + "module.zip").body()).isEqualTo(first);
+            }
+
+            registry.serveArchive("/archives/acc.zip", second);
+            HttpResponse<byte[]> accepted = accepting.send(
+                    HttpRequest.newBuilder(accepting.url("/api/v1/modules/example.test/corp/acc/aws/1.0.0/accept"))
+                            .header("Authorization", "Bearer " + OPERATOR_TOKEN)
+                            .POST(HttpRequest.BodyPublishers.noBody())
+                            .build());
+            assertThat(accepted.statusCode())
+                    .as(new String(accepted.body(), StandardCharsets.UTF_8))
+                    .isEqualTo(200);
+            assertThat(accepting.get(base + "module.zip").body()).isEqualTo(second);
+            accepting.awaitDecision("module.pinReleased", "example.test/corp/acc/aws");
+
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200))
+                    .untilAsserted(
+                            () -> assertThat(following.get(base + "module.zip").body())
+                                    .as("the new content, no longer the old copy")
+                                    .isEqualTo(second));
+        }
+    }
+
     /** The default: a refused archive is refused from memory for five minutes, longer than a test. */
     private static MirrorFixture.Builder remembering(MirrorFixture.Builder builder) {
         return builder.set("upstream.verificationFailureTtl", "5m");

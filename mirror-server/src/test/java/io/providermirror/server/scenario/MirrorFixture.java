@@ -16,6 +16,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -199,6 +200,41 @@ final class MirrorFixture implements AutoCloseable {
                                         + mirror.managementPort().orElseThrow() + path))
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Waits until the mirror's transparency log serves an entry of {@code kind} mentioning {@code text}. */
+    void awaitDecision(String kind, String text) {
+        io.providermirror.server.tlog.LogSource served = new io.providermirror.server.tlog.LogSource() {
+            @Override
+            public java.util.Optional<byte[]> checkpoint() throws java.io.IOException {
+                return read("/log/checkpoint");
+            }
+
+            @Override
+            public java.util.Optional<byte[]> tile(io.providermirror.server.tlog.TileName name)
+                    throws java.io.IOException {
+                return read("/log/" + name.path());
+            }
+
+            private java.util.Optional<byte[]> read(String path) throws java.io.IOException {
+                try {
+                    HttpResponse<byte[]> response = get(path);
+                    return response.statusCode() == 404
+                            ? java.util.Optional.empty()
+                            : java.util.Optional.of(response.body());
+                } catch (InterruptedException e) {
+                    throw new java.io.IOException(e);
+                }
+            }
+        };
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> {
+            mirror.core().log().decisions().flush(Duration.ofSeconds(30));
+            var audited = io.providermirror.server.tlog.LogAudit.audit(
+                    served, mirror.core().log().log().key().verifier());
+            return audited.entries().stream()
+                    .map(entry -> new String(entry, StandardCharsets.UTF_8))
+                    .anyMatch(entry -> entry.contains("\"" + kind + "\"") && entry.contains(text));
+        });
     }
 
     HttpResponse<byte[]> send(HttpRequest request) throws IOException, InterruptedException {

@@ -277,6 +277,7 @@ final class OperatorApiTest {
                         + tmp.resolve("cache").toAbsolutePath())
                 .contains("through its operator API")
                 .contains("was pinned at ");
+        mirror.awaitDecision("module.pinReleased", address.toString());
 
         HttpResponse<byte[]> released = mirror.get(download);
         assertThat(released.headers().firstValue("X-Cache"))

@@ -78,41 +78,6 @@ final class PurgeTest {
                 .build());
     }
 
-    /** Waits until the mirror's transparency log serves an entry of {@code kind} mentioning {@code text}. */
-    private void awaitLogged(String kind, String text) {
-        io.providermirror.server.tlog.LogSource served = new io.providermirror.server.tlog.LogSource() {
-            @Override
-            public java.util.Optional<byte[]> checkpoint() throws java.io.IOException {
-                return read("/log/checkpoint");
-            }
-
-            @Override
-            public java.util.Optional<byte[]> tile(io.providermirror.server.tlog.TileName name)
-                    throws java.io.IOException {
-                return read("/log/" + name.path());
-            }
-
-            private java.util.Optional<byte[]> read(String path) throws java.io.IOException {
-                try {
-                    HttpResponse<byte[]> response = mirror.get(path);
-                    return response.statusCode() == 404
-                            ? java.util.Optional.empty()
-                            : java.util.Optional.of(response.body());
-                } catch (InterruptedException e) {
-                    throw new java.io.IOException(e);
-                }
-            }
-        };
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> {
-            mirror.mirror.core().log().decisions().flush(Duration.ofSeconds(30));
-            var audited = io.providermirror.server.tlog.LogAudit.audit(
-                    served, mirror.mirror.core().log().log().key().verifier());
-            return audited.entries().stream()
-                    .map(entry -> new String(entry, StandardCharsets.UTF_8))
-                    .anyMatch(entry -> entry.contains("\"" + kind + "\"") && entry.contains(text));
-        });
-    }
-
     private boolean cached(Platform platform) throws Exception {
         return mirror.mirror
                 .core()
@@ -145,7 +110,7 @@ final class PurgeTest {
         assertThat(answer).contains("release.json").contains("terraform-provider-purged_1.0.0_linux_amd64.zip");
         assertThat(cached(Platform.parse("linux_amd64"))).isFalse();
         assertThat(releaseDocument()).isFalse();
-        awaitLogged("cache.purged", "example.test/acme/purged 1.0.0");
+        mirror.awaitDecision("cache.purged", "example.test/acme/purged 1.0.0");
 
         HttpResponse<byte[]> again = mirror.get(ARCHIVE);
         assertThat(again.statusCode()).isEqualTo(200);
@@ -263,7 +228,7 @@ final class PurgeTest {
         assertThat(cached(Platform.parse("darwin_arm64")))
                 .as("the other platform stays")
                 .isTrue();
-        awaitLogged("cache.purged", "(linux_amd64)");
+        mirror.awaitDecision("cache.purged", "(linux_amd64)");
         HttpResponse<byte[]> denied = mirror.get(ARCHIVE);
         assertThat(denied.statusCode()).as("a denied provider is not found").isEqualTo(404);
         assertThat(MirrorFixture.error(denied)).contains("policy.deny[0]");
@@ -306,8 +271,8 @@ final class PurgeTest {
             assertThat(purged.statusCode()).as(answer).isEqualTo(200);
             assertThat(answer).contains("pin.json").contains("module.tar.gz");
             assertThat(mirror.mirror.core().modules().pin(address, VERSION)).isEmpty();
-            awaitLogged("module.pinReleased", pinned);
-            awaitLogged("cache.purged", "module example.test/corp/gitnet/aws 1.0.0");
+            mirror.awaitDecision("module.pinReleased", pinned);
+            mirror.awaitDecision("cache.purged", "module example.test/corp/gitnet/aws 1.0.0");
 
             assertThat(mirror.get(download).statusCode()).isEqualTo(204);
             assertThat(mirror.get(archive).statusCode()).isEqualTo(200);
@@ -436,7 +401,7 @@ final class PurgeTest {
         assertThat(removed.files()).isEqualTo(dry.files());
         assertThat(cached(Platform.parse("linux_amd64"))).isFalse();
         assertThat(releaseDocument()).as("the verified release stays").isTrue();
-        awaitLogged("cache.purged", "cache.retention.unusedFor");
+        mirror.awaitDecision("cache.purged", "cache.retention.unusedFor");
         assertThat(mirror.get(ARCHIVE).statusCode())
                 .as("fetched again on demand")
                 .isEqualTo(200);
