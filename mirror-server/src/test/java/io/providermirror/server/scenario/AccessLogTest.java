@@ -70,21 +70,17 @@ final class AccessLogTest {
     void aRequestThatExpects100ContinueIsLoggedOnceWithItsFinalAnswer() throws Exception {
         String path = fixture.mirror().providerPath("acme", "continued") + "index.json";
         String finalHead;
-        try (SSLSocket socket = (SSLSocket) TrustedCertificates.sslContext(
-                        fixture.mirror().mirror.generatedCaFile().orElseThrow())
-                .getSocketFactory()
-                .createSocket("127.0.0.1", fixture.mirror().mirror.port())) {
-            socket.setSoTimeout(30_000);
+        try (SSLSocket socket = RawTls.connect(fixture.mirror().mirror, 30_000)) {
             var out = socket.getOutputStream();
             out.write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n"
                             + "Expect: 100-continue\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             out.flush();
             InputStream in = socket.getInputStream();
-            assertThat(head(in)).startsWith("HTTP/1.1 100 Continue\r\n");
+            assertThat(RawTls.head(in)).startsWith("HTTP/1.1 100 Continue\r\n");
             out.write("{}".getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            finalHead = head(in);
+            finalHead = RawTls.head(in);
         }
         int status = Integer.parseInt(finalHead.substring(9, 12));
         assertThat(status).isNotEqualTo(100);
@@ -95,19 +91,6 @@ final class AccessLogTest {
                 .containsEntry("route", "index");
         assertThat(LINES.list)
                 .noneMatch(line -> Integer.valueOf(100).equals(fields(line).get("status")));
-    }
-
-    /** An answer's status line and headers, read byte by byte up to the empty line. */
-    private static String head(InputStream in) throws IOException {
-        StringBuilder head = new StringBuilder();
-        while (!head.toString().endsWith("\r\n\r\n")) {
-            int next = in.read();
-            if (next == -1) {
-                throw new IOException("the connection ended within the answer's head: " + head);
-            }
-            head.append((char) next);
-        }
-        return head.toString();
     }
 
     @Test

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.providermirror.server.app.MirrorApplication;
 import io.providermirror.server.config.ConfigLoader;
 import io.providermirror.testkit.FakeOrigin;
-import io.providermirror.upstream.TrustedCertificates;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -61,11 +60,7 @@ final class HostileClientsTest {
     }
 
     private static SSLSocket connect(MirrorApplication mirror) throws Exception {
-        SSLSocket socket = (SSLSocket)
-                TrustedCertificates.sslContext(mirror.generatedCaFile().orElseThrow())
-                        .getSocketFactory()
-                        .createSocket("127.0.0.1", mirror.port());
-        socket.setSoTimeout(15_000);
+        SSLSocket socket = RawTls.connect(mirror, 15_000);
         socket.startHandshake();
         return socket;
     }
@@ -132,21 +127,18 @@ final class HostileClientsTest {
                     .getBytes(StandardCharsets.US_ASCII));
             out.flush();
             InputStream in = socket.getInputStream();
-            String head = readHead(in);
+            String head = RawTls.head(in);
             assertThat(head)
                     .startsWith("HTTP/1.1 413 Request Entity Too Large\r\n")
                     .containsIgnoringCase("connection: close\r\n");
-            int length = Integer.parseInt(head.replaceAll("(?is).*content-length: *(\\d+).*", "$1"));
+            int length = RawTls.contentLength(head);
             assertThat(JSON.readTree(in.readNBytes(length))
                             .path("errors")
                             .get(0)
                             .asText())
                     .contains("mirror requests have no body");
 
-            for (int at = 0; at < body.length; at += 1024) {
-                out.write(body, at, 1024);
-                out.flush();
-            }
+            RawTls.writeInPieces(out, body);
             assertThat(in.read())
                     .as("the connection ends after the body, cleanly")
                     .isEqualTo(-1);
@@ -171,19 +163,6 @@ final class HostileClientsTest {
                     .startsWith("HTTP/1.1 413 Request Entity Too Large\r\n")
                     .contains("no body");
         }
-    }
-
-    /** An answer's status line and headers, read byte by byte up to the empty line. */
-    private static String readHead(InputStream in) throws IOException {
-        StringBuilder head = new StringBuilder();
-        while (!head.toString().endsWith("\r\n\r\n")) {
-            int next = in.read();
-            if (next == -1) {
-                throw new IOException("the connection ended within the answer's head: " + head);
-            }
-            head.append((char) next);
-        }
-        return head.toString();
     }
 
     /** Reads one response to {@code /healthz} (its body has a Content-Length) and answers its status line. */

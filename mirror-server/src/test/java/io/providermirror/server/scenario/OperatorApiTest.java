@@ -11,7 +11,6 @@ import io.providermirror.server.access.MirrorAuth;
 import io.providermirror.server.operator.OperatorService;
 import io.providermirror.testkit.GitRepository;
 import io.providermirror.testkit.ModuleArchives;
-import io.providermirror.upstream.TrustedCertificates;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -476,11 +475,7 @@ final class OperatorApiTest {
 
     /** Writes {@code request} on a TLS connection to the mirror and reads the answer's status line. */
     private String exchange(byte[] request) throws Exception {
-        try (SSLSocket socket = (SSLSocket)
-                TrustedCertificates.sslContext(mirror.mirror.generatedCaFile().orElseThrow())
-                        .getSocketFactory()
-                        .createSocket("127.0.0.1", mirror.mirror.port())) {
-            socket.setSoTimeout(30_000);
+        try (SSLSocket socket = RawTls.connect(mirror.mirror, 30_000)) {
             socket.startHandshake();
             OutputStream out = socket.getOutputStream();
             out.write(request);
@@ -510,44 +505,24 @@ final class OperatorApiTest {
     void aRefusedImportsSmallBodyIsReadAndDroppedSoTheClientGetsTheWhole403() throws Exception {
         mirror = modules.start(builder().set("auth.tokens", List.of(MirrorAuth.hash(CLIENT_TOKEN))));
         byte[] body = new byte[32 * 1024];
-        try (SSLSocket socket = (SSLSocket)
-                TrustedCertificates.sslContext(mirror.mirror.generatedCaFile().orElseThrow())
-                        .getSocketFactory()
-                        .createSocket("127.0.0.1", mirror.mirror.port())) {
-            socket.setSoTimeout(60_000);
+        try (SSLSocket socket = RawTls.connect(mirror.mirror, 60_000)) {
             OutputStream out = socket.getOutputStream();
             out.write(("POST /api/v1/imports HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + CLIENT_TOKEN
                             + "\r\nContent-Length: " + body.length + "\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             out.flush();
             InputStream in = socket.getInputStream();
-            String head = responseHead(in);
+            String head = RawTls.head(in);
             assertThat(head).startsWith("HTTP/1.1 403 Forbidden\r\n").containsIgnoringCase("connection: close\r\n");
-            int length = Integer.parseInt(head.replaceAll("(?is).*content-length: *(\\d+).*", "$1"));
+            int length = RawTls.contentLength(head);
             JsonNode errors = JSON.readTree(in.readNBytes(length)).path("errors");
             assertThat(errors.get(0).asText()).contains("this token does not open the operator API");
 
-            for (int at = 0; at < body.length; at += 1024) {
-                out.write(body, at, 1024);
-                out.flush();
-            }
+            RawTls.writeInPieces(out, body);
             assertThat(in.read())
                     .as("the connection ends after the body, cleanly")
                     .isEqualTo(-1);
         }
-    }
-
-    /** An answer's status line and headers, read byte by byte up to the empty line. */
-    private static String responseHead(InputStream in) throws IOException {
-        StringBuilder head = new StringBuilder();
-        while (!head.toString().endsWith("\r\n\r\n")) {
-            int next = in.read();
-            if (next == -1) {
-                throw new IOException("the connection ended within the answer's head: " + head);
-            }
-            head.append((char) next);
-        }
-        return head.toString();
     }
 
     /**
@@ -559,37 +534,29 @@ final class OperatorApiTest {
     void anImportThatExpects100ContinueGetsItOnceTakenAndThenItsAnswer() throws Exception {
         mirror = modules.start(builder().set("auth.tokens", List.of(MirrorAuth.hash(CLIENT_TOKEN))));
         byte[] body = new byte[4096];
-        try (SSLSocket socket = (SSLSocket)
-                TrustedCertificates.sslContext(mirror.mirror.generatedCaFile().orElseThrow())
-                        .getSocketFactory()
-                        .createSocket("127.0.0.1", mirror.mirror.port())) {
-            socket.setSoTimeout(60_000);
+        try (SSLSocket socket = RawTls.connect(mirror.mirror, 60_000)) {
             OutputStream out = socket.getOutputStream();
             out.write(head("/api/v1/imports", "Content-Length: " + body.length, "Expect: 100-continue"));
             out.flush();
             InputStream in = socket.getInputStream();
-            assertThat(responseHead(in)).isEqualTo("HTTP/1.1 100 Continue\r\n\r\n");
+            assertThat(RawTls.head(in)).isEqualTo("HTTP/1.1 100 Continue\r\n\r\n");
 
             out.write(body);
             out.flush();
-            String answer = responseHead(in);
+            String answer = RawTls.head(in);
             assertThat(answer).as("4 KiB of zeros are no bundle").startsWith("HTTP/1.1 400 ");
-            int length = Integer.parseInt(answer.replaceAll("(?is).*content-length: *(\\d+).*", "$1"));
+            int length = RawTls.contentLength(answer);
             assertThat(JSON.readTree(in.readNBytes(length)).path("errors").isArray())
                     .isTrue();
         }
 
-        try (SSLSocket socket = (SSLSocket)
-                TrustedCertificates.sslContext(mirror.mirror.generatedCaFile().orElseThrow())
-                        .getSocketFactory()
-                        .createSocket("127.0.0.1", mirror.mirror.port())) {
-            socket.setSoTimeout(60_000);
+        try (SSLSocket socket = RawTls.connect(mirror.mirror, 60_000)) {
             OutputStream out = socket.getOutputStream();
             out.write(("POST /api/v1/imports HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + CLIENT_TOKEN
                             + "\r\nContent-Length: " + body.length + "\r\nExpect: 100-continue\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             out.flush();
-            assertThat(responseHead(socket.getInputStream()))
+            assertThat(RawTls.head(socket.getInputStream()))
                     .as("refused before the body: no 100")
                     .startsWith("HTTP/1.1 403 Forbidden\r\n");
         }
