@@ -1,6 +1,7 @@
 package io.providermirror.server.http;
 
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -9,6 +10,7 @@ import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.TooLongHttpContentException;
 import java.util.List;
@@ -32,7 +34,9 @@ final class BoundedRequestAggregator extends HttpObjectAggregator {
     private HttpObject decoding;
 
     BoundedRequestAggregator(int limit) {
-        super(limit);
+        // An expectation the mirror cannot meet gets Netty's 417 and the connection closes: the body the client may
+        // send anyway must not be read as the next request.
+        super(limit, true);
         this.limit = limit;
     }
 
@@ -64,6 +68,22 @@ final class BoundedRequestAggregator extends HttpObjectAggregator {
         } finally {
             decoding = null;
         }
+    }
+
+    /**
+     * A request that expects {@code 100 Continue}: within the limit it gets one ({@link ContinueResponse}); over it,
+     * none: it is refused as any request over the limit is (Netty would answer an empty 413, keep the connection and
+     * read the body the client may send anyway as the next request).
+     */
+    @Override
+    protected Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
+        if (HttpUtil.is100ContinueExpected(start)) {
+            if (!isContentLengthInvalid(start, maxContentLength)) {
+                ContinueResponse.send(pipeline);
+            }
+            return null;
+        }
+        return super.newContinueResponse(start, maxContentLength, pipeline);
     }
 
     @Override

@@ -108,17 +108,12 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (closeAfterBody) {
+            drain(ctx, msg);
+            return;
+        }
         if (msg instanceof HttpRequest || msg instanceof HttpContent) {
             bodyComing = !(msg instanceof LastHttpContent);
-        }
-        if (closeAfterBody && msg instanceof HttpContent content) {
-            drained += content.content().readableBytes();
-            // Handed on first: the handler the request went to drops it as the rest of an answered request.
-            ctx.fireChannelRead(msg);
-            if (!bodyComing || drained > MAX_DRAINED_BYTES) {
-                ctx.close();
-            }
-            return;
         }
         if (msg instanceof HttpRequest request) {
             outstanding++;
@@ -138,6 +133,25 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
         int atLeast = handOnNext ? 1 : 0;
         handOnNext = false;
         handOn(ctx, atLeast);
+    }
+
+    /**
+     * After an answer that ends the connection while its request's body was coming: the rest of that body is handed
+     * on (the handler the request went to drops it) until it ends or {@link #MAX_DRAINED_BYTES} were read, then the
+     * connection closes; anything decoded after it (requests pipelined behind the body, from the same read) is
+     * dropped, never handed on to run on a connection that is closing.
+     */
+    private void drain(ChannelHandlerContext ctx, Object msg) {
+        if (!bodyComing || msg instanceof HttpRequest || !(msg instanceof HttpContent content)) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        bodyComing = !(msg instanceof LastHttpContent);
+        drained += content.content().readableBytes();
+        ctx.fireChannelRead(msg);
+        if (!bodyComing || drained > MAX_DRAINED_BYTES) {
+            ctx.close();
+        }
     }
 
     @Override

@@ -1,11 +1,9 @@
 package io.providermirror.server.http;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
@@ -14,7 +12,6 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.util.concurrent.CompletableFuture;
@@ -181,8 +178,7 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
             writes = CompletableFuture.runAsync(upload::open, executor);
             if (HttpUtil.is100ContinueExpected(request)) {
                 // Taken: the client that waits before sending its body (curl does past 1 MiB) may send it now.
-                ctx.writeAndFlush(new DefaultFullHttpResponse(
-                        HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE, Unpooled.EMPTY_BUFFER));
+                ContinueResponse.send(ctx.pipeline());
             }
         }
     }

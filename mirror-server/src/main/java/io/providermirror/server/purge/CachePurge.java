@@ -206,8 +206,8 @@ public final class CachePurge {
     public ModulePin acceptModule(ModuleAddress address, ProviderVersion version) throws IOException {
         ModulePin pin = modules.acceptNewContent(address, version);
         String canonical = version.withoutBuildMetadata().canonical();
-        decisions.record(Decision.modulePinReleased(address.toString(), canonical, pin.identity()));
         remember(null, address.toString(), canonical, List.of());
+        decisions.record(Decision.modulePinReleased(address.toString(), canonical, pin.identity()));
         return pin;
     }
 

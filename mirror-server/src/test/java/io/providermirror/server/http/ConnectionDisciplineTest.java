@@ -218,6 +218,40 @@ final class ConnectionDisciplineTest {
         assertThat(channel.isOpen()).as("answered, kept alive").isTrue();
     }
 
+    /**
+     * Requests decoded behind a refused body (pipelined in the same read) are dropped, never handed on to run on a
+     * connection that is closing.
+     */
+    @Test
+    void aRequestPipelinedBehindARefusedBodyIsNotHandedOn() {
+        List<Object> seen = new ArrayList<>();
+        EmbeddedChannel channel = new EmbeddedChannel(
+                new ConnectionDiscipline(new ConnectionLimits(Duration.ofMinutes(1), Duration.ofMinutes(1), 10)),
+                new ChannelInboundHandlerAdapter() {
+                    @Override
+                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                        seen.add(msg instanceof HttpRequest request ? request.uri() : "content");
+                        ReferenceCountUtil.release(msg);
+                    }
+                });
+        channels.add(channel);
+        HttpRequest head = new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/api/v1/imports");
+        head.headers().set(HttpHeaderNames.CONTENT_LENGTH, 32);
+        channel.writeInbound(head);
+        FullHttpResponse refused = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.FORBIDDEN);
+        refused.headers().set(HttpHeaderNames.CONTENT_LENGTH, 0);
+        refused.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        channel.writeOutbound(refused);
+        ReferenceCountUtil.release(channel.readOutbound());
+
+        FullHttpRequest after = get("/after");
+        channel.writeInbound(part(16, false), part(16, true), after);
+
+        assertThat(seen).containsExactly("/api/v1/imports", "content", "content");
+        assertThat(after.refCnt()).as("released").isZero();
+        assertThat(channel.isOpen()).isFalse();
+    }
+
     @Test
     void theRestOfARefusedBodyIsDueWithinTheRequestReadTimeout() {
         EmbeddedChannel channel = refusedUpload(Duration.ofMillis(200), 32 * 1024);

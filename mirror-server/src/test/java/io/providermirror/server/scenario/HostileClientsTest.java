@@ -146,6 +146,68 @@ final class HostileClientsTest {
     }
 
     /**
+     * A request over the bound that expects {@code 100 Continue} is refused as any other (the JSON 413, the
+     * connection's end), and what it sends after as its body is never read as a request: Netty's own answer was an
+     * empty 413 on a connection kept open, whose next bytes were decoded as the next request.
+     */
+    @Test
+    void aBodyOverTheBoundThatExpects100ContinueIsRefusedAndWhatFollowsIsNeverARequest() throws Exception {
+        try (SSLSocket socket = connect(fixture.mirror().mirror)) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET /providers/example.test/a/b/index.json HTTP/1.1\r\nHost: localhost\r\n"
+                            + "Content-Length: 100000\r\nExpect: 100-continue\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            String head = RawTls.head(in);
+            assertThat(head)
+                    .startsWith("HTTP/1.1 413 Request Entity Too Large\r\n")
+                    .containsIgnoringCase("connection: close\r\n");
+            assertThat(JSON.readTree(in.readNBytes(RawTls.contentLength(head)))
+                            .path("errors")
+                            .get(0)
+                            .asText())
+                    .contains("mirror requests have no body");
+
+            out.write("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            assertThat(in.read())
+                    .as("no answer to what came as the body: the connection ends")
+                    .isEqualTo(-1);
+        }
+    }
+
+    /**
+     * A small request that expects {@code 100 Continue} gets it, then its answer, then the answer to a {@code HEAD}
+     * pipelined behind its body, each in its place: a {@code 100} encoded by Netty's codec made the codec take the
+     * first answer for the {@code HEAD}'s and drop its body, which put every later answer out of step.
+     */
+    @Test
+    void aContinueThenAPipelinedHeadKeepsTheAnswersInStep() throws Exception {
+        String path = "/providers/example.test/a/b/index.json";
+        try (SSLSocket socket = connect(fixture.mirror().mirror)) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n"
+                            + "Expect: 100-continue\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            assertThat(RawTls.head(in)).isEqualTo("HTTP/1.1 100 Continue\r\n\r\n");
+
+            out.write(("{}HEAD " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            String first = RawTls.head(in);
+            assertThat(first).startsWith("HTTP/1.1 ");
+            byte[] body = in.readNBytes(RawTls.contentLength(first));
+            assertThat(JSON.readTree(body).path("errors").isArray())
+                    .as("the GET's answer has its body")
+                    .isTrue();
+            String second = RawTls.head(in);
+            assertThat(second).as("then the HEAD's answer, in step").startsWith("HTTP/1.1 ");
+        }
+    }
+
+    /**
      * A client that announces a large body and waits for the answer to end before sending it gets the 413 and then
      * the connection's end after the linger (5 s), not after {@code server.requestReadTimeout} (30 s here): its
      * read times out after 15 s.
