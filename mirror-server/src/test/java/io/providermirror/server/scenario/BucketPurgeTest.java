@@ -81,8 +81,8 @@ final class BucketPurgeTest {
     void theOtherInstanceForgetsAZipArchivesRememberedRefusalWhenItFollowsThePurge() throws Exception {
         FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
         FakeModuleRegistry registry = FakeModuleRegistry.of(origin);
-        byte[] first = ModuleArchives.zip(Map.of("main.tf", "output \"v\" {\n  value = \"first\"\n}\n"));
-        byte[] second = ModuleArchives.zip(Map.of("main.tf", "output \"v\" {\n  value = \"second\"\n}\n"));
+        byte[] first = module("first");
+        byte[] second = module("second");
         registry.serveArchive("/archives/net.zip", first);
         registry.publish("corp", "net", "aws", "1.0.0", "/archives/net.zip");
         String base = "/registry/" + MirrorFixture.HOST + "/modules.v1/corp/net/aws/1.0.0/";
@@ -139,8 +139,8 @@ final class BucketPurgeTest {
     void theOtherInstanceDropsItsCopyOfTheOldArchiveWhenAModulesNewContentIsAcceptedOnTheFirst() throws Exception {
         FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
         FakeModuleRegistry registry = FakeModuleRegistry.of(origin);
-        byte[] first = ModuleArchives.zip(Map.of("main.tf", "output \"v\" {\n  value = \"first\"\n}\n"));
-        byte[] second = ModuleArchives.zip(Map.of("main.tf", "output \"v\" {\n  value = \"second\"\n}\n"));
+        byte[] first = module("first");
+        byte[] second = module("second");
         registry.serveArchive("/archives/acc.zip", first);
         registry.publish("corp", "acc", "aws", "1.0.0", "/archives/acc.zip");
         String base = "/registry/" + MirrorFixture.HOST + "/modules.v1/corp/acc/aws/1.0.0/";
@@ -175,6 +175,11 @@ final class BucketPurgeTest {
                                     .as("the new content, no longer the old copy")
                                     .isEqualTo(second));
         }
+    }
+
+    /** A module's zip whose one output says {@code value}: each content of a source distinct. */
+    private static byte[] module(String value) {
+        return ModuleArchives.zip(Map.of("main.tf", "output \"v\" {\n  value = \"" + value + "\"\n}\n"));
     }
 
     /** The default: a refused archive is refused from memory for five minutes, longer than a test. */

@@ -127,22 +127,26 @@ final class HostileClientsTest {
                     .getBytes(StandardCharsets.US_ASCII));
             out.flush();
             InputStream in = socket.getInputStream();
-            String head = RawTls.head(in);
-            assertThat(head)
-                    .startsWith("HTTP/1.1 413 Request Entity Too Large\r\n")
-                    .containsIgnoringCase("connection: close\r\n");
-            int length = RawTls.contentLength(head);
-            assertThat(JSON.readTree(in.readNBytes(length))
-                            .path("errors")
-                            .get(0)
-                            .asText())
-                    .contains("mirror requests have no body");
+            readTheJson413(in);
 
             RawTls.writeInPieces(out, body);
             assertThat(in.read())
                     .as("the connection ends after the body, cleanly")
                     .isEqualTo(-1);
         }
+    }
+
+    /** Reads the JSON 413 a mirror request with a body over the bound gets, which ends the connection. */
+    private static void readTheJson413(InputStream in) throws IOException {
+        String head = RawTls.head(in);
+        assertThat(head)
+                .startsWith("HTTP/1.1 413 Request Entity Too Large\r\n")
+                .containsIgnoringCase("connection: close\r\n");
+        assertThat(JSON.readTree(in.readNBytes(RawTls.contentLength(head)))
+                        .path("errors")
+                        .get(0)
+                        .asText())
+                .contains("mirror requests have no body");
     }
 
     /**
@@ -159,15 +163,7 @@ final class HostileClientsTest {
                     .getBytes(StandardCharsets.US_ASCII));
             out.flush();
             InputStream in = socket.getInputStream();
-            String head = RawTls.head(in);
-            assertThat(head)
-                    .startsWith("HTTP/1.1 413 Request Entity Too Large\r\n")
-                    .containsIgnoringCase("connection: close\r\n");
-            assertThat(JSON.readTree(in.readNBytes(RawTls.contentLength(head)))
-                            .path("errors")
-                            .get(0)
-                            .asText())
-                    .contains("mirror requests have no body");
+            readTheJson413(in);
 
             out.write("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
             out.flush();
