@@ -182,7 +182,7 @@ public final class FileBlobStore implements BlobStore {
         }
         StoredBlob blob = pinned.blob();
         if (pinned.held() != null) {
-            return Optional.of(new OpenBlob(blob, pinned.held().duplicate(), () -> release(key)));
+            return Optional.of(new OpenBlob(blob, pinned.held(), () -> release(key)));
         }
         Optional<OpenBlob> open = Optional.empty();
         FileChannel channel = null;

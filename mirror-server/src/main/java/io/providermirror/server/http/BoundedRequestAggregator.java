@@ -7,13 +7,11 @@ import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpMessage;
-import io.netty.handler.codec.http.HttpObject;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.TooLongHttpContentException;
-import java.util.List;
 
 /**
  * Aggregates requests up to a small limit (mirror requests have no body). Two kinds pass on unaggregated, to
@@ -30,8 +28,6 @@ final class BoundedRequestAggregator extends HttpObjectAggregator {
 
     /** The parts of an unaggregated request are passing through, up to its last content. */
     private boolean passing;
-    /** The message being aggregated, to tell whether the one that made a request too large was its last. */
-    private HttpObject decoding;
 
     BoundedRequestAggregator(int limit) {
         // An expectation the mirror cannot meet gets Netty's 417 and the connection closes: the body the client may
@@ -58,16 +54,6 @@ final class BoundedRequestAggregator extends HttpObjectAggregator {
             return false;
         }
         return super.acceptInboundMessage(msg);
-    }
-
-    @Override
-    protected void decode(ChannelHandlerContext ctx, HttpObject msg, List<Object> out) throws Exception {
-        decoding = msg;
-        try {
-            super.decode(ctx, msg, out);
-        } finally {
-            decoding = null;
-        }
     }
 
     /**
@@ -97,11 +83,9 @@ final class BoundedRequestAggregator extends HttpObjectAggregator {
                 request.headers().copy());
         head.setDecoderResult(DecoderResult.failure(new TooLongHttpContentException(
                 "request bodies are limited to " + limit + " bytes; mirror requests have no body")));
-        boolean ended = decoding instanceof LastHttpContent;
-        passing = !ended;
+        // Found too large at its head (a Content-Length over the limit) or at a chunk of a chunked body, whose last
+        // part, the terminating chunk, carries no data: either way the body's end is still to come.
+        passing = true;
         ctx.fireChannelRead(head);
-        if (ended) {
-            ctx.fireChannelRead(LastHttpContent.EMPTY_LAST_CONTENT);
-        }
     }
 }

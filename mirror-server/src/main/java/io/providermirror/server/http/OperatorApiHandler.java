@@ -61,18 +61,18 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (!active
-                && msg instanceof HttpRequest request
-                && !(msg instanceof FullHttpRequest)
-                && (OperatorRoutes.isOperatorPath(request.uri()) || BoundedRequestAggregator.isTooLarge(request))) {
-            active = true;
-            answered = false;
-            received = 0;
-            if (OperatorRoutes.isOperatorPath(request.uri())) {
-                ctx.channel().attr(ExchangeLog.ROUTE).set("operator");
+        if (!active && msg instanceof HttpRequest request && !(msg instanceof FullHttpRequest)) {
+            boolean operator = OperatorRoutes.isOperatorPath(request.uri());
+            if (operator || BoundedRequestAggregator.isTooLarge(request)) {
+                active = true;
+                answered = false;
+                received = 0;
+                if (operator) {
+                    ctx.channel().attr(ExchangeLog.ROUTE).set("operator");
+                }
+                start(ctx, request);
+                return;
             }
-            start(ctx, request);
-            return;
         }
         if (active && msg instanceof HttpContent content) {
             try {
