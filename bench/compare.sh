@@ -42,6 +42,12 @@
 #   PIN_CORES=1 SCENARIOS="" COLD_RUNS=5 bench/compare.sh     # cold throughput with the servers (mirror, nginx) on
 #                                   CPU 1 and the origin, wrk and curl on CPU 0 (taskset): as if origin and clients
 #                                   were other machines
+#   PRETOUCH_GB=12 PIN_CORES=1 SCENARIOS="" COLD_RUNS=8 COLD_WARMUP=10 bench/compare.sh   # the same, after a JVM
+#                                   has touched 12 GiB of memory once and exited: on a virtual machine whose memory
+#                                   was never used, the page cache a cold fill writes to is memory the hypervisor
+#                                   backs on first touch (here 0.4-0.5 GB/s against 4-5 GB/s for pages used before),
+#                                   which a mirror's host, whose page cache has long filled its memory, no longer
+#                                   pays. Every cold run prints how fast new pages were written before it began.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=bench/lib.sh
@@ -61,6 +67,8 @@ CONNECTIONS=${CONNECTIONS:-32 64}
 COLD_WARMUP=${COLD_WARMUP:-3}
 # 1: each cold round waits until the mirrors are done with the last one (its h1:); 0: the rounds follow at once.
 COLD_SETTLE=${COLD_SETTLE:-1}
+# GiB of memory a JVM touches once (-XX:+AlwaysPreTouch) and gives back before the cold archives; 0: none.
+PRETOUCH_GB=${PRETOUCH_GB:-0}
 MIRROR_PORT=${MIRROR_PORT:-18443}
 NGINX_PORT=${NGINX_PORT:-18444}
 BASELINE_PORT=${BASELINE_PORT:-18445}
@@ -75,6 +83,7 @@ SECOND_PORT=${SECOND_PORT:-18447}
 command="STORE=$STORE "
 command+="DURATION=$DURATION WARMUP=$WARMUP RUNS=$RUNS SCENARIOS=\"$SCENARIOS\" COLD_RUNS=$COLD_RUNS COLD_WARMUP=$COLD_WARMUP COLD_SETTLE=$COLD_SETTLE"
 command+=" MIRROR_JAVA_OPTS=\"$MIRROR_JAVA_OPTS\""
+[ "$PRETOUCH_GB" = 0 ] || command="PRETOUCH_GB=$PRETOUCH_GB $command"
 [ -z "$BASELINE_JAR" ] || command+=" BASELINE_JAR=$BASELINE_JAR BASELINE_JAVA_OPTS=\"$BASELINE_JAVA_OPTS\""
 command+=" bench/compare.sh"
 [ "${PIN_CORES:-0}" != 1 ] || command="PIN_CORES=1 $command"
@@ -191,8 +200,19 @@ count_fill_operations() {
 }
 [ "$STORE" = s3 ] && store_before=$(store_requests "$MIRROR_PORT")
 [ "$STORE" = s3 ] && warm_requests=$(awk '$2 == "mirror" { n += $4 * '"${DURATION%s}"' } END { printf "%d", n }' "$work/runs.txt")
+# new_page_writes: MB/s at which 512 MB are written to a new file (into pages the page cache takes now), the file
+# then removed; how fast this machine gives the page cache memory, which a cold fill's write pays per byte.
+new_page_writes() {
+  dd if=/dev/zero of="$work/new-pages" bs=1M count=512 2>&1 | awk '/copied/ { v = $(NF - 1); u = $NF; if (u ~ /^GB/) v *= 1000; if (u ~ /^kB/) v /= 1000; printf "%.0f", v }'
+  rm -f "$work/new-pages"
+}
 if [ "$COLD_RUNS" -gt 0 ]; then
-  echo "bench: cold archives ($COLD_RUNS runs of $((LARGE_BYTES / 1000000)) MB, after $COLD_WARMUP not counted)"
+  if [ "$PRETOUCH_GB" != 0 ]; then
+    echo "bench: touching ${PRETOUCH_GB} GiB of memory once (a JVM with -XX:+AlwaysPreTouch that exits)"
+    java -Xms"${PRETOUCH_GB}g" -Xmx"${PRETOUCH_GB}g" -XX:+AlwaysPreTouch -XX:+UseSerialGC -version > /dev/null 2>&1
+  fi
+  cold_page_writes=$(new_page_writes)
+  echo "bench: cold archives ($COLD_RUNS runs of $((LARGE_BYTES / 1000000)) MB, after $COLD_WARMUP not counted; new pages written at $cold_page_writes MB/s)"
   origin_base="https://127.0.0.1:$ORIGIN_PORT"
   cold_servers=(mirror)
   [ -z "$BASELINE_JAR" ] || cold_servers+=(baseline)
@@ -342,6 +362,7 @@ operation_table() {
     echo "rounds, mirror/origin MB/s: $(printf '%s\n' "${cold[@]}" | awk '{ printf "%.2f ", $4 / $2 }')"
     [ ! -s "$work/settled.txt" ] || echo "after each fill the mirror was done (its version document listed h1:) a median of $(median < "$work/settled.txt") ms after the archive's last byte (max $(sort -g "$work/settled.txt" | tail -1) ms); the next round waited for it"
     echo "rounds, mirror - origin first byte ms: $(printf '%s\n' "${cold[@]}" | awk '{ printf "%+.1f ", ($3 - $1) * 1000 }')"
+    echo "page cache: 512 MB written to a new file at $cold_page_writes MB/s before the cold rounds$([ "$PRETOUCH_GB" = 0 ] || echo ", after ${PRETOUCH_GB} GiB of memory were touched once"), $(new_page_writes) MB/s after them (below about 1000: the machine's memory is backed on first touch, and each fill's write pays for it)"
   fi
   if [ ${#cold_base[@]} -gt 0 ]; then
     echo
