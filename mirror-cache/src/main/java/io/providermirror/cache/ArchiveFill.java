@@ -10,10 +10,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * One archive being fetched into the cache, which any number of readers follow while it is written: they
  * read the growing temporary object (never a copy in memory) up to {@link #readableBytes()}. The last byte is
- * held back until the writer has checked the whole archive ({@link #verified()}) or committed it, so a reader's
- * response can never complete with an archive that then fails verification; it does not wait for the commit to make
- * the archive durable and put it in place (a disk's flush, a bucket's upload), which is the cache's business, not
- * the client's. A reader that has the verified archive to read reads it to its end even if the commit then fails.
+ * held back until the archive is committed, so a reader's response can never complete with an archive that
+ * then fails verification.
  */
 public final class ArchiveFill {
 
@@ -24,7 +22,6 @@ public final class ArchiveFill {
     private final CopyOnWriteArrayList<Runnable> listeners = new CopyOnWriteArrayList<>();
     private volatile long written;
     private volatile Throwable failure;
-    private volatile boolean verified;
 
     ArchiveFill(CacheKey key, BlobWrite write) {
         this.key = key;
@@ -50,18 +47,13 @@ public final class ArchiveFill {
         return java.util.Optional.ofNullable(failure);
     }
 
-    /** Bytes a reader may read now: all written once {@link #isVerified() verified}, else all but the last. */
+    /** Bytes a reader may read now. */
     public long readableBytes() {
         long bytes = written;
-        return verified ? bytes : Math.max(0, bytes - 1);
-    }
-
-    /**
-     * Whether the whole archive may be read: the writer found it to be what was signed ({@link #verified()}) or
-     * committed it. Stays true if the commit then fails.
-     */
-    public boolean isVerified() {
-        return verified;
+        if (completion.isDone() && !completion.isCompletedExceptionally()) {
+            return bytes;
+        }
+        return Math.max(0, bytes - 1);
     }
 
     /** Bytes written so far. */
@@ -98,21 +90,11 @@ public final class ArchiveFill {
     }
 
     /**
-     * The writer has appended its last byte and checked the whole archive against what was signed: readers may read
-     * the last byte and end their responses while the commit ({@link #commit}) still makes it durable.
-     */
-    public void verified() {
-        verified = true;
-        notifyListeners();
-    }
-
-    /**
      * The writer commits the verified archive. When that fails, nothing is cached and the writer {@link #fail fails}
      * the fill with the reason its readers are to be given (the cache's disk, not the origin).
      */
     public StoredBlob commit(String sha256) throws IOException {
         StoredBlob blob = write.commit(sha256);
-        verified = true;
         completion.complete(blob);
         notifyListeners();
         return blob;

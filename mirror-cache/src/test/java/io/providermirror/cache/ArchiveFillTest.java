@@ -31,56 +31,6 @@ final class ArchiveFillTest {
         assertThat(fill.readableBytes()).isEqualTo(3);
         fill.commit("0".repeat(64));
         assertThat(fill.readableBytes()).isEqualTo(4);
-        assertThat(fill.isVerified()).as("a committed archive is whole").isTrue();
-    }
-
-    @Test
-    void theLastByteIsReadableOnceVerifiedBeforeTheCommit() throws IOException {
-        FillRegistry fills = new FillRegistry(new FileBlobStore(root, Clock.systemUTC()));
-        ArchiveFill fill = fills.joinOrStart(KEY, f -> {}).orElseThrow().fill();
-        AtomicInteger signals = new AtomicInteger();
-        fill.onProgress(signals::incrementAndGet);
-        fill.append(ByteBuffer.wrap(new byte[] {1, 2, 3, 4}));
-        assertThat(fill.isVerified()).isFalse();
-
-        fill.verified();
-
-        assertThat(fill.isVerified()).isTrue();
-        assertThat(fill.readableBytes()).isEqualTo(4);
-        assertThat(signals.get()).as("readers are told").isEqualTo(2);
-        assertThat(fill.completion()).as("the commit is still to come").isNotDone();
-    }
-
-    @Test
-    void aVerifiedArchiveStaysReadableToItsEndWhenItsCommitFails() throws IOException {
-        FillRegistry fills = new FillRegistry(new FileBlobStore(root, Clock.systemUTC()));
-        ArchiveFill fill = fills.joinOrStart(KEY, f -> {}).orElseThrow().fill();
-        fill.append(ByteBuffer.wrap(new byte[] {1, 2, 3, 4}));
-        try (java.nio.channels.SeekableByteChannel reader = fill.openReader()) {
-            fill.verified();
-            fill.fail(new IOException("the disk failed while flushing"));
-
-            assertThat(fill.completion()).isCompletedExceptionally();
-            assertThat(fill.isVerified()).isTrue();
-            assertThat(fill.readableBytes()).isEqualTo(4);
-            ByteBuffer read = ByteBuffer.allocate(8);
-            while (reader.read(read) > 0) {
-                // the temporary file is gone; the open channel still reads what was verified
-            }
-            assertThat(read.position()).isEqualTo(4);
-        }
-    }
-
-    @Test
-    void aFillThatFailsBeforeItIsVerifiedNeverReleasesItsLastByte() throws IOException {
-        FillRegistry fills = new FillRegistry(new FileBlobStore(root, Clock.systemUTC()));
-        ArchiveFill fill = fills.joinOrStart(KEY, f -> {}).orElseThrow().fill();
-        fill.append(ByteBuffer.wrap(new byte[] {1, 2, 3, 4}));
-
-        fill.fail(new IOException("the archive does not match its signed sha256"));
-
-        assertThat(fill.isVerified()).isFalse();
-        assertThat(fill.readableBytes()).isEqualTo(3);
     }
 
     @Test

@@ -11,9 +11,8 @@ import java.nio.channels.SeekableByteChannel;
 /**
  * A response body that follows an archive while it is fetched: each chunk is read from the growing temporary
  * object up to what the fill allows, {@code null} means "nothing yet" (the {@code ChunkedWriteHandler} waits
- * for the fill's next progress signal), and a fill that fails before it is verified fails the response so the
- * client never receives a complete body. Once verified, the body ends with its last byte: the commit that follows is
- * not waited for, and a commit that fails does not cut a verified body short (the open channel still reads it).
+ * for the fill's next progress signal), and a failed fill fails the response so the client never receives a
+ * complete body.
  */
 final class FillChunkedInput implements ChunkedInput<ByteBuf> {
 
@@ -33,7 +32,7 @@ final class FillChunkedInput implements ChunkedInput<ByteBuf> {
     @Override
     public boolean isEndOfInput() throws Exception {
         failIfFillFailed();
-        return fill.isVerified() && position >= fill.readableBytes();
+        return fill.completion().isDone() && position >= fill.readableBytes();
     }
 
     @Override
@@ -57,7 +56,7 @@ final class FillChunkedInput implements ChunkedInput<ByteBuf> {
     }
 
     private void failIfFillFailed() throws IOException {
-        if (!fill.isVerified() && fill.completion().isCompletedExceptionally()) {
+        if (fill.completion().isCompletedExceptionally()) {
             throw new IOException("the archive could not be fetched and verified; aborting the response");
         }
     }

@@ -198,10 +198,8 @@ final class Archives {
                     pkg.downloadUrl().getHost(),
                     deadline);
             String h1 = verify(pkg, sha256, fill, what, origin);
-            // Clients have their last byte now; the commit (the disk's flush, a bucket's upload) is the cache's.
-            fill.verified();
             StoredBlob blob;
-            // The h1: that follows the commit is awaited by a closing mirror.
+            // Clients are answered at the commit; the h1: that follows is awaited by a closing mirror.
             hashes.begin();
             try {
                 try {

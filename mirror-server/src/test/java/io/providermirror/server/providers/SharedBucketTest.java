@@ -400,21 +400,14 @@ final class SharedBucketTest {
         try {
             origin.archiveGate.countDown();
             await().atMost(Duration.ofSeconds(60)).until(() -> onA.isDone() && onB.isDone());
-            // a's clients followed the fill, which could not commit: they have the verified archive, nothing is
-            // cached.
+            // a's clients followed the fill, which could not commit: their archive never completes.
             if (!onA.isCompletedExceptionally()) {
                 ArchiveSource.Filling filling = (ArchiveSource.Filling) onA.join();
                 await().atMost(Duration.ofSeconds(60))
                         .until(() -> filling.fill().completion().isDone());
                 assertThat(filling.fill().completion()).isCompletedExceptionally();
-                assertThat(filling.fill().isVerified()).isTrue();
-                assertThat(filling.fill().readableBytes()).isEqualTo(origin.archive.length);
-                try (filling;
-                        InputStream in = Channels.newInputStream(filling.channel())) {
-                    assertThat(in.readAllBytes())
-                            .as("its reader reads it whole")
-                            .isEqualTo(origin.archive);
-                }
+                assertThat(filling.fill().readableBytes()).isLessThan(origin.archive.length);
+                filling.close();
             }
             assertThat(onB).isCompletedExceptionally();
         } finally {
