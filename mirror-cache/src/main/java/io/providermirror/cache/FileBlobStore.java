@@ -71,6 +71,7 @@ public final class FileBlobStore implements BlobStore {
     private final long maxBytes;
     private final FreeSpaceWatermark watermark;
     private final WriteChannels writeChannels;
+    private final WriteBack writeBack;
     private final BlobIndex index;
 
     /** Opens (creating) an unbounded store beneath {@code root}. */
@@ -107,6 +108,19 @@ public final class FileBlobStore implements BlobStore {
     FileBlobStore(
             Path root, Clock clock, long maxBytes, long minFreeBytes, FreeSpace freeSpace, WriteChannels writeChannels)
             throws IOException {
+        this(root, clock, maxBytes, minFreeBytes, freeSpace, writeChannels, new WriteBack());
+    }
+
+    FileBlobStore(
+            Path root,
+            Clock clock,
+            long maxBytes,
+            long minFreeBytes,
+            FreeSpace freeSpace,
+            WriteChannels writeChannels,
+            WriteBack writeBack)
+            throws IOException {
+        this.writeBack = writeBack;
         this.index = new BlobIndex(maxBytes, clock, HELD_TOTAL_BYTES);
         this.watermark = new FreeSpaceWatermark(minFreeBytes, freeSpace);
         this.layout = new BlobLayout(root);
@@ -284,7 +298,7 @@ public final class FileBlobStore implements BlobStore {
     public BlobWrite create(CacheKey key) throws IOException {
         layout.file(key); // refuses a key the layout cannot hold before anything is evicted for it
         watermark.checkStart(watermark.restore(index, null, this::deleteEvicted));
-        return new FileBlobWrite(key, layout, clock, writeChannels, watermark, this::committed);
+        return new FileBlobWrite(key, layout, clock, writeChannels, watermark, writeBack, this::committed);
     }
 
     private void committed(StoredBlob blob) throws IOException {

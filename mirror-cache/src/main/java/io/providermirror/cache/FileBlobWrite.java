@@ -37,6 +37,9 @@ final class FileBlobWrite implements BlobWrite {
     private final FileBlobStore.WriteChannels writeChannels;
     private final FreeSpaceWatermark watermark;
     private final Committed committed;
+    /** Flushes the temporary file in the background as it grows; null for a channel that is not a file's. */
+    private final WriteBack.File writeBack;
+
     private long size;
     /** The file a new reader opens: the temporary file until the commit moved it. */
     private Path current;
@@ -49,6 +52,7 @@ final class FileBlobWrite implements BlobWrite {
             Clock clock,
             FileBlobStore.WriteChannels writeChannels,
             FreeSpaceWatermark watermark,
+            WriteBack writeBack,
             Committed committed)
             throws IOException {
         this.key = key;
@@ -60,6 +64,7 @@ final class FileBlobWrite implements BlobWrite {
         this.watermark = watermark;
         this.committed = committed;
         this.channel = writeChannels.open(temporary);
+        this.writeBack = channel instanceof FileChannel file ? writeBack.follow(file) : null;
         this.current = temporary;
     }
 
@@ -71,8 +76,12 @@ final class FileBlobWrite implements BlobWrite {
     @Override
     public void write(ByteBuffer bytes) throws IOException {
         watermark.checkAppend(key, bytes.remaining());
+        int count = bytes.remaining();
         while (bytes.hasRemaining()) {
             size += channel.write(bytes);
+        }
+        if (writeBack != null) {
+            writeBack.written(count);
         }
     }
 
