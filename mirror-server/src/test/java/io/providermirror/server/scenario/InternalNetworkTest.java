@@ -9,26 +9,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
-import io.providermirror.cache.BlobStore;
-import io.providermirror.cache.BlobWrite;
-import io.providermirror.cache.CacheKey;
-import io.providermirror.cache.StoredBlob;
 import io.providermirror.testkit.FakeOrigin;
 import io.providermirror.testkit.FakeOriginExtension;
-import io.providermirror.testkit.ForwardingBlobStore;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpResponse;
-import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -273,48 +265,6 @@ final class InternalNetworkTest {
     private static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
-        }
-    }
-
-    /** A store whose fills can be read only once they have ended (committed or aborted). */
-    private static final class FillsEndBeforeRead extends ForwardingBlobStore {
-
-        FillsEndBeforeRead(BlobStore delegate) {
-            super(delegate);
-        }
-
-        @Override
-        public BlobWrite create(CacheKey key) throws IOException {
-            CountDownLatch ended = new CountDownLatch(1);
-            return new ForwardingWrite(super.create(key)) {
-                @Override
-                public SeekableByteChannel openReader() throws IOException {
-                    try {
-                        if (!ended.await(20, TimeUnit.SECONDS)) {
-                            throw new IOException("the fill did not end");
-                        }
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        throw new IOException(e);
-                    }
-                    return super.openReader();
-                }
-
-                @Override
-                public StoredBlob commit(String sha256) throws IOException {
-                    try {
-                        return super.commit(sha256);
-                    } finally {
-                        ended.countDown();
-                    }
-                }
-
-                @Override
-                public void abort() {
-                    super.abort();
-                    ended.countDown();
-                }
-            };
         }
     }
 }
