@@ -15,8 +15,10 @@ import org.slf4j.LoggerFactory;
  * the flush their commit makes (which clients following a cold archive wait for: its last byte is released at the
  * commit) has only what came since the last one left to write, not the whole archive. Without it the kernel starts
  * writing a new file back only long after (30 s, or once a tenth of the memory is dirty), and the commit of a 50 MB
- * archive waited about as long for the disk as for the origin. One background thread for the whole store, ending when
- * idle; at most one flush of each file at a time. A flush that fails is left for the commit's own, which reports it.
+ * archive flushed all of it while its clients waited (about 20 ms on the build machine, a sixth of the transfer).
+ * One background thread for the whole store, ending when idle; at most one flush of each file at a time. A flush that
+ * fails is left for the commit's own, which reports it. Closing the file (commit, abort) waits for a flush in
+ * progress.
  */
 final class WriteBack {
 
