@@ -106,6 +106,12 @@ final class LeasedFills {
             }
             scheduleRenewal(lease, fill);
             fetch.run();
+        } catch (Error e) {
+            // Out of memory, a class that cannot load, in any fetch: the fill still ends, so its clients are answered
+            // and the next request starts afresh instead of joining a fill that never ends.
+            LOG.error("fetching {} failed", fill.key(), e);
+            fill.fail(e);
+            throw e;
         } finally {
             // The fill has committed (the archive is in the store) or failed by now.
             lease.release();

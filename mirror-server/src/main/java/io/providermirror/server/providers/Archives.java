@@ -249,12 +249,6 @@ final class Archives {
                     OriginException.Reason.UNAVAILABLE,
                     "fetching the archive of " + what + " from " + origin + " failed: " + e.getMessage(),
                     e));
-        } catch (Error e) {
-            // Out of memory, a class that cannot load: the fill still ends, so its clients are answered and the next
-            // request starts afresh instead of joining a fill that never ends.
-            LOG.error("fetching the archive of {} from {} failed", what, origin, e);
-            fill.fail(e);
-            throw e;
         }
     }
 

@@ -181,11 +181,6 @@ final class ModuleFills {
                     OriginException.Reason.UNAVAILABLE,
                     "fetching " + what + " from " + source + " failed: " + e.getMessage(),
                     e));
-        } catch (Error e) {
-            // As for a provider archive (Archives.runFill): the fill ends whatever happened.
-            LOG.error("fetching {} from {} failed", what, source, e);
-            fill.fail(e);
-            throw e;
         }
     }
 
