@@ -13,6 +13,10 @@
 #   bench/coldstart.sh                                          # 5 rounds, 8 clients, 50 MB, origin 0 ms late
 #   BASELINE_JAR=/tmp/main.jar BUILD=0 bench/coldstart.sh       # A/B against another build
 #   ORIGIN_DELAY_MS=50 bench/coldstart.sh                       # every origin answer 50 ms late
+#   PRIME=1 bench/coldstart.sh                                  # one client's cold archive of another provider
+#                                                               # first (PRIME_PREFIX=smallprime: 200 kB), then
+#                                                               # SETTLE again: what a mirror whose whole cold path
+#                                                               # ran once, on this instance, reaches
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=bench/lib.sh
@@ -28,7 +32,10 @@ MIRROR_JAVA_OPTS=${MIRROR_JAVA_OPTS:--Xmx512m}
 MIRROR_JAR=${MIRROR_JAR:-mirror-server/target/mirror-server.jar}
 BASELINE_JAR=${BASELINE_JAR:-}
 BUILD=${BUILD:-1}
-command="ROUNDS=$ROUNDS CLIENTS=$CLIENTS SETTLE=$SETTLE LARGE_BYTES=$LARGE_BYTES ORIGIN_DELAY_MS=$ORIGIN_DELAY_MS MIRROR_JAVA_OPTS=\"$MIRROR_JAVA_OPTS\"${BASELINE_JAR:+ BASELINE_JAR=$BASELINE_JAR} bench/coldstart.sh"
+PRIME=${PRIME:-0}
+primed=""
+[ "$PRIME" = 1 ] && primed="PRIME=1 PRIME_PREFIX=${PRIME_PREFIX:-largeprime} "
+command="${primed}ROUNDS=$ROUNDS CLIENTS=$CLIENTS SETTLE=$SETTLE LARGE_BYTES=$LARGE_BYTES ORIGIN_DELAY_MS=$ORIGIN_DELAY_MS MIRROR_JAVA_OPTS=\"$MIRROR_JAVA_OPTS\"${BASELINE_JAR:+ BASELINE_JAR=$BASELINE_JAR} bench/coldstart.sh"
 started=$(date -u +%Y-%m-%dT%H:%MZ)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -66,8 +73,19 @@ for round in $(seq 1 "$ROUNDS"); do
     curl -sfk -o /dev/null "https://127.0.0.1:$ORIGIN_PORT/v1/providers/acme/$type/1.0.0/download/linux/amd64"
     curl -sfk -o /dev/null -w "origin $round %{time_starttransfer} %{http_code}\n" \
       "https://127.0.0.1:$ORIGIN_PORT/files/$type/$(archive_name "$type")" >> "$work/firstbytes.txt"
+    if [ "$PRIME" = 1 ]; then
+      prime="${PRIME_PREFIX:-largeprime}$round$side$RANDOM"
+      curl -sfk -o /dev/null "https://127.0.0.1:$ORIGIN_PORT/v1/providers/acme/$prime/1.0.0/download/linux/amd64"
+    fi
     start_mirror "$work" "$name" "${jar[$side]}" "$MIRROR_PORT" "$MIRROR_JAVA_OPTS"
     sleep "$SETTLE"
+    if [ "$PRIME" = 1 ]; then
+      # One client's cold archive of another provider first: what the mirror would reach if the whole cold path had
+      # run once before the clients came.
+      curl -sfk -o /dev/null -w "prime $round %{time_starttransfer} %{http_code}\n" \
+        "https://127.0.0.1:$MIRROR_PORT/providers/$(provider_path "$prime")/$(archive_name "$prime")" >> "$work/firstbytes.txt"
+      sleep "$SETTLE"
+    fi
     url="https://127.0.0.1:$MIRROR_PORT/providers/$(provider_path "$type")/$(archive_name "$type")"
     clients=()
     for _ in $(seq 1 "$CLIENTS"); do
@@ -77,7 +95,7 @@ for round in $(seq 1 "$ROUNDS"); do
     wait "${clients[@]}" || true
     kill "$STARTED_PID"
     while kill -0 "$STARTED_PID" 2>/dev/null; do sleep 0.05; done
-    rm -rf "$work/$name-cache" "$work/origin/files/terraform-provider-$type"_*
+    rm -rf "$work/$name-cache" "$work/origin/files/terraform-provider-$type"_* "$work/origin/files/terraform-provider-${PRIME_PREFIX:-largeprime}"*
   done
 done
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)

@@ -320,10 +320,16 @@ public final class MirrorApplication implements AutoCloseable {
 
     /**
      * Completes once everything made in the background after the listeners came up has run (the origin clients, the
-     * sample release's verification, a discovery request to each expected origin), whatever each gave.
+     * sample release's verification, a discovery request to each expected origin, the start-up rehearsal), whatever
+     * each gave.
      */
     public CompletableFuture<Void> warmedUp() {
         return warmUp.done();
+    }
+
+    /** What the start-up rehearsal did, once it ran; empty when none ran ({@code upstream.rehearseAtStartup}). */
+    CompletableFuture<Optional<StartupRehearsal.Outcome>> rehearsed() {
+        return warmUp.rehearsed();
     }
 
     /** The mirror behind the listeners: what the operator commands and the tests act on directly. */

@@ -10,6 +10,7 @@ import io.providermirror.upstream.RegistryService;
 import io.providermirror.upstream.verify.VerifiedPackage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -38,7 +39,9 @@ import org.slf4j.LoggerFactory;
  * writers built); then, with {@code upstream.discoverAtStartup}, the
  * discovery of each origin the mirror expects ({@link #MAX_HOSTS} at most: the configured hosts, then those the usage
  * inventory counted most requests for), kept as a request's would be, and one more discovery request through the
- * archive client: each client's first TLS handshake and exchange made, a connection of each left open to reuse.
+ * archive client: each client's first TLS handshake and exchange made, a connection of each left open to reuse;
+ * last, with {@code upstream.rehearseAtStartup}, the {@link StartupRehearsal}: one cold provider run through a mirror
+ * of its own, so that the rest of the cold path (the fill, the archive's answer, the documents stored) has run once.
  * Origins reached through a parent network mirror, and hosts no client request could reach, are not asked; offline,
  * no origin is asked and no client is made. Start-up does not wait for any of it; a request that needs an origin client before it is made
  * waits for the same single making (never a second one). A failure is left for the request that meets it, which
@@ -51,16 +54,22 @@ final class OriginWarmUp {
 
     private static final Logger LOG = LoggerFactory.getLogger(OriginWarmUp.class);
 
+    /** How long a stopped warm-up waits for the rehearsal to close what it made. */
+    private static final Duration REHEARSAL_PATIENCE = Duration.ofSeconds(4);
+
     /**
      * How far the warm-up is, and how to end it.
      *
      * @param clientsPrepared completes once the origin clients are made (at once when offline); exceptionally when
      *                        they could not be made
+     * @param rehearsed       completes with what the start-up rehearsal did, or empty when none ran (offline, turned
+     *                        off, stopped before it, or ended early)
      * @param done            completes (normally) once every step has run or the warm-up was stopped, whatever each
      *                        step gave
      */
     record Progress(
             CompletableFuture<Void> clientsPrepared,
+            CompletableFuture<Optional<StartupRehearsal.Outcome>> rehearsed,
             CompletableFuture<Void> done,
             AtomicBoolean stopped,
             Thread thread) {
@@ -91,7 +100,8 @@ final class OriginWarmUp {
                 config.upstream().offline(),
                 sample -> formatDocuments(core, sample),
                 config.upstream().discoverAtStartup() ? () -> expectedHosts(config, core.inventory()) : List::of,
-                host -> discoverAhead(core, host));
+                host -> discoverAhead(core, host),
+                config.upstream().rehearseAtStartup() ? Optional.of(core.clock()) : Optional.empty());
     }
 
     /**
@@ -101,14 +111,17 @@ final class OriginWarmUp {
      * @param documents formats, storing nothing, what a fill of the verified sample release would store and log
      * @param hosts     the origin hosts to ask, most expected first (read on the warm-up's thread)
      * @param discover  asks one origin host for its discovery document; throws when that fails
+     * @param rehearsal the clock of the {@link StartupRehearsal} to run last, when one is to run
      */
     static Progress start(
             OriginHttpClient http,
             boolean offline,
             Consumer<VerifiedPackage> documents,
             Supplier<List<String>> hosts,
-            Consumer<String> discover) {
+            Consumer<String> discover,
+            Optional<Clock> rehearsal) {
         CompletableFuture<Void> prepared = new CompletableFuture<>();
+        CompletableFuture<Optional<StartupRehearsal.Outcome>> rehearsed = new CompletableFuture<>();
         CompletableFuture<Void> done = new CompletableFuture<>();
         AtomicBoolean stopped = new AtomicBoolean();
         Thread thread = new Thread(
@@ -119,17 +132,24 @@ final class OriginWarmUp {
                         if (!offline && !stopped.get()) {
                             discoverEach(hosts, discover, stopped);
                         }
+                        if (!offline && !stopped.get() && rehearsal.isPresent()) {
+                            rehearsed.complete(Optional.of(rehearse(rehearsal.get())));
+                        }
+                    } catch (InterruptedException e) {
+                        // Stopped during the rehearsal, which has closed what it made.
+                        Thread.currentThread().interrupt();
                     } finally {
                         // An Error in a step (a class that cannot be initialised, say) ends the warm-up, not its
                         // futures: a request waiting for the clients makes them itself.
                         prepared.completeExceptionally(new IllegalStateException("the warm-up ended early"));
+                        rehearsed.complete(Optional.empty());
                         done.complete(null);
                     }
                 },
                 "origin-warm-up");
         thread.setDaemon(true);
         thread.start();
-        return new Progress(prepared, done, stopped, thread);
+        return new Progress(prepared, rehearsed, done, stopped, thread);
     }
 
     /**
@@ -198,6 +218,24 @@ final class OriginWarmUp {
         if (failed != null) {
             throw failed;
         }
+    }
+
+    /** Runs the {@link StartupRehearsal} and logs what it did. */
+    private static StartupRehearsal.Outcome rehearse(Clock clock) throws InterruptedException {
+        StartupRehearsal.Outcome outcome = StartupRehearsal.run(clock, REHEARSAL_PATIENCE);
+        if (outcome.served()) {
+            LOG.debug(
+                    "the start-up rehearsal ran a cold provider through a mirror of its own in {} ms",
+                    outcome.took().toMillis());
+        } else {
+            // Nothing is served from it, and clients are served as before; the first cold provider waits longer.
+            LOG.info(
+                    "the start-up rehearsal (one cold provider through a mirror of the mirror's own, in a temporary"
+                            + " directory under {}) did not complete, which changes nothing for clients: {}",
+                    System.getProperty("java.io.tmpdir"),
+                    outcome.failure().orElse("unknown"));
+        }
+        return outcome;
     }
 
     private static void prepare(OriginHttpClient http, CompletableFuture<Void> prepared) {

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import org.apache.commons.compress.utils.SeekableInMemoryByteChannel;
@@ -29,7 +30,7 @@ import org.apache.commons.compress.utils.SeekableInMemoryByteChannel;
 final class SampleRelease {
 
     private static final String RESOURCES = "warm-up/";
-    private static final String ARCHIVE = "terraform-provider-warm-up_1.0.0_linux_amd64.zip";
+    static final String ARCHIVE = "terraform-provider-warm-up_1.0.0_linux_amd64.zip";
     private static final URI FILES = URI.create("https://warm-up.invalid/files/");
     static final ProviderAddress ADDRESS = ProviderAddress.parse("warm-up.invalid/provider-mirror/warm-up");
     static final ProviderVersion VERSION = ProviderVersion.parse("1.0.0").orElseThrow();
@@ -78,7 +79,25 @@ final class SampleRelease {
                         read("SHA256SUMS.sig"))));
     }
 
-    /** The sample archive's bytes, for tests to check the sum it was verified against. */
+    /**
+     * The sample's download document as an origin at {@code base} serves it: its URLs at that origin instead of
+     * {@code https://warm-up.invalid/} (they are not signed; what they lead to is).
+     */
+    static byte[] downloadDocument(URI base) {
+        return new String(read("download.json"), StandardCharsets.UTF_8)
+                .replace("https://warm-up.invalid/", base.toString())
+                .getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** One of the release's checksum files, {@code SHA256SUMS} or {@code SHA256SUMS.sig}, as published. */
+    static byte[] file(String name) {
+        if (!name.equals("SHA256SUMS") && !name.equals("SHA256SUMS.sig")) {
+            throw new IllegalArgumentException("the sample release has no file " + name);
+        }
+        return read(name);
+    }
+
+    /** The sample archive's bytes, as published and as the rehearsal's client must receive them. */
     static byte[] archive() {
         return read(ARCHIVE);
     }

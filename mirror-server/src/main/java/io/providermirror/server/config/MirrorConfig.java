@@ -30,7 +30,8 @@ public record MirrorConfig(
         cache = cache == null ? new CacheConfig(null, null, null, null, null, null, null, null) : cache;
         upstream = upstream == null
                 ? new UpstreamConfig(
-                        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null)
+                        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                        null)
                 : upstream;
     }
 

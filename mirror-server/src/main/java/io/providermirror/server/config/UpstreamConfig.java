@@ -11,7 +11,9 @@ import java.util.TreeMap;
  * origin host), each for at most {@code archiveTimeout}, and no slower than {@code minTransferRate} bytes per
  * second averaged over each {@code readTimeout}; an archive that failed verification is refused again without
  * asking the origin for {@code verificationFailureTtl}. With {@code discoverAtStartup} (the default), the origins the
- * mirror expects requests for are asked for their discovery document once the listeners are up.
+ * mirror expects requests for are asked for their discovery document once the listeners are up; with
+ * {@code rehearseAtStartup} (the default), one cold provider is then run through a mirror of the mirror's own, on
+ * 127.0.0.1 and a temporary directory, before any client's is.
  */
 public record UpstreamConfig(
         Path trustedCertificates,
@@ -29,7 +31,8 @@ public record UpstreamConfig(
         Duration archiveTimeout,
         DataSize minTransferRate,
         Duration verificationFailureTtl,
-        Boolean discoverAtStartup) {
+        Boolean discoverAtStartup,
+        Boolean rehearseAtStartup) {
 
     public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
     /** Below the CLI's own ~10 s timeout for JSON requests, so a slow origin gives a clear error in time. */
@@ -105,6 +108,7 @@ public record UpstreamConfig(
                     "verificationFailureTtl: " + verificationFailureTtl + " (expected: >= 0; 0 remembers nothing)");
         }
         discoverAtStartup = discoverAtStartup == null || discoverAtStartup;
+        rehearseAtStartup = rehearseAtStartup == null || rehearseAtStartup;
         if (maxArchiveBytes <= 0) {
             throw new IllegalArgumentException("maxArchiveBytes: " + maxArchiveBytes + " (expected: > 0)");
         }

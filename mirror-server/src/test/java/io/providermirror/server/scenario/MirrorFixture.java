@@ -92,7 +92,9 @@ final class MirrorFixture implements AutoCloseable {
                 .set("upstream.verificationFailureTtl", "0s")
                 // No discovery request after start-up that a test counting the origin's requests did not make;
                 // OriginWarmUpTest turns it on.
-                .set("upstream.discoverAtStartup", false);
+                .set("upstream.discoverAtStartup", false)
+                // Nor a second mirror's work beside each test's (StartupRehearsalTest is about it).
+                .set("upstream.rehearseAtStartup", false);
     }
 
     /** Configuration keys in their dotted form, as the README documents them. */
