@@ -106,8 +106,10 @@ final class SampleOrigin implements AutoCloseable {
 
     private static SSLContext sslContext(ServerIdentity identity) throws IOException {
         try {
-            char[] password = new char[0];
-            KeyStore keys = KeyStore.getInstance("PKCS12");
+            // In memory only, as the listener's (MirrorServer): JKS, which PKCS#12's 10,000 rounds of PBKDF2 each way
+            // would only slow down.
+            char[] password = "in-memory".toCharArray();
+            KeyStore keys = KeyStore.getInstance("JKS");
             keys.load(null, null);
             keys.setKeyEntry(
                     "origin", identity.privateKey(), password, identity.chain().toArray(new Certificate[0]));
