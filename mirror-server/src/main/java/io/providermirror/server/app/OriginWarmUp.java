@@ -223,7 +223,7 @@ final class OriginWarmUp {
     /** Runs the {@link StartupRehearsal} and logs what it did. */
     private static StartupRehearsal.Outcome rehearse(Clock clock) throws InterruptedException {
         StartupRehearsal.Outcome outcome = StartupRehearsal.run(clock, REHEARSAL_PATIENCE);
-        if (outcome.served()) {
+        if (outcome.served() && outcome.failure().isEmpty()) {
             LOG.debug(
                     "the start-up rehearsal ran a cold provider through a mirror of its own in {} ms",
                     outcome.took().toMillis());

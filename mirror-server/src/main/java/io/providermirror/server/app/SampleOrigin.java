@@ -58,18 +58,25 @@ final class SampleOrigin implements AutoCloseable {
 
     /** Starts the origin on a free port of 127.0.0.1, presenting {@code identity}. */
     static SampleOrigin start(ServerIdentity identity, ThreadGroup group) throws IOException {
+        HttpsConfigurator tls = new HttpsConfigurator(sslContext(identity));
         HttpsServer server = HttpsServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
-        server.setHttpsConfigurator(new HttpsConfigurator(sslContext(identity)));
         ExecutorService thread = Executors.newSingleThreadExecutor(task -> {
             Thread answering = new Thread(group, task, "sample-origin");
             answering.setDaemon(true);
             return answering;
         });
-        server.setExecutor(thread);
-        SampleOrigin origin = new SampleOrigin(server, thread);
-        server.createContext("/", origin::answer);
-        server.start();
-        return origin;
+        try {
+            server.setHttpsConfigurator(tls);
+            server.setExecutor(thread);
+            SampleOrigin origin = new SampleOrigin(server, thread);
+            server.createContext("/", origin::answer);
+            server.start();
+            return origin;
+        } catch (RuntimeException e) {
+            server.stop(0);
+            thread.shutdownNow();
+            throw e;
+        }
     }
 
     /** Where the origin answers: {@code https://127.0.0.1:<port>/}. */

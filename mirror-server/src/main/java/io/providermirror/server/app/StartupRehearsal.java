@@ -19,6 +19,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -50,9 +51,18 @@ final class StartupRehearsal {
     static final String HOST = SampleRelease.ADDRESS.hostname();
 
     /** The longest the rehearsal's client waits for one answer (a loaded machine, a slow disk). */
-    private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(20);
+
+    /** The longest the rehearsal's mirror waits for one answer of the sample origin. */
+    private static final Duration ORIGIN_TIMEOUT = Duration.ofSeconds(10);
 
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** How the rehearsal's temporary directories are named. */
+    static final String PREFIX = "provider-mirror-rehearsal-";
+
+    /** A rehearsal's directory older than this was left by a process that ended before the rehearsal did. */
+    static final Duration ABANDONED_AFTER = Duration.ofHours(1);
 
     private StartupRehearsal() {}
 
@@ -74,18 +84,31 @@ final class StartupRehearsal {
     static Outcome run(Clock clock, Duration patience) throws InterruptedException {
         ThreadGroup group = new ThreadGroup("provider-mirror-rehearsal");
         AtomicReference<Outcome> outcome = new AtomicReference<>();
-        Thread rehearsal = new Thread(group, () -> outcome.set(rehearse(clock, group)), "start-up-rehearsal");
-        rehearsal.setDaemon(true);
+        // The rehearsal's thread keeps its group quiet until it has closed everything, however long that takes.
         QuietThreads quiet = QuietThreads.of(group);
+        Thread rehearsal = new Thread(
+                group,
+                () -> {
+                    try {
+                        outcome.set(rehearse(clock, group));
+                    } finally {
+                        quiet.close();
+                    }
+                },
+                "start-up-rehearsal");
+        rehearsal.setDaemon(true);
         try {
             rehearsal.start();
+        } catch (RuntimeException | Error e) {
+            quiet.close();
+            throw e;
+        }
+        try {
             rehearsal.join();
         } catch (InterruptedException e) {
             rehearsal.interrupt();
             rehearsal.join(patience.toMillis());
             throw e;
-        } finally {
-            quiet.close();
         }
         Outcome ended = outcome.get();
         // Only an Error (a class that cannot load, memory) ends the rehearsal's thread without an outcome.
@@ -100,7 +123,8 @@ final class StartupRehearsal {
         String failure = null;
         boolean served = false;
         try {
-            directory = Files.createTempDirectory("provider-mirror-rehearsal-");
+            removeAbandoned(clock);
+            directory = Files.createTempDirectory(PREFIX);
             ServerIdentity identity =
                     new GeneratedCertificates(directory.resolve("tls"), List.of(), clock).loadOrCreate();
             String token = HexFormat.of().formatHex(randomBytes());
@@ -124,6 +148,31 @@ final class StartupRehearsal {
         }
         return new Outcome(
                 served, Duration.ofNanos(System.nanoTime() - start), directory, Optional.ofNullable(failure));
+    }
+
+    /**
+     * Deletes what earlier rehearsals left in the temporary directory when their process ended before they did (a
+     * mirror stopped within its first seconds, then halted): those older than {@link #ABANDONED_AFTER}, which no
+     * rehearsal takes, so never another running instance's.
+     */
+    static void removeAbandoned(Clock clock) {
+        Path temporary = Path.of(System.getProperty("java.io.tmpdir"));
+        try (var found = Files.newDirectoryStream(temporary, PREFIX + "*")) {
+            for (Path left : found) {
+                try {
+                    if (Files.isDirectory(left, LinkOption.NOFOLLOW_LINKS)
+                            && Files.getLastModifiedTime(left, LinkOption.NOFOLLOW_LINKS)
+                                    .toInstant()
+                                    .isBefore(clock.instant().minus(ABANDONED_AFTER))) {
+                        FetchedSource.deleteTree(left);
+                    }
+                } catch (IOException | UncheckedIOException e) {
+                    // Another user's, or being deleted by another instance: left as it is.
+                }
+            }
+        } catch (IOException e) {
+            // No temporary directory to read: creating the rehearsal's own fails next and says so.
+        }
     }
 
     private static byte[] randomBytes() {
@@ -191,7 +240,18 @@ final class StartupRehearsal {
                         "trustedCertificates",
                         directory.resolve("tls").resolve("ca.pem").toString())
                 .put("discoverAtStartup", false)
-                .put("rehearseAtStartup", false);
+                .put("rehearseAtStartup", false)
+                // One attempt, each answer within the rehearsal's own bound.
+                .put("maxAttempts", 1)
+                .put("requestTimeout", ORIGIN_TIMEOUT.toSeconds() + "s")
+                .put("readTimeout", ORIGIN_TIMEOUT.toSeconds() + "s")
+                .put("connectTimeout", ORIGIN_TIMEOUT.toSeconds() + "s");
+        // Never through an egress proxy of the environment (HTTPS_PROXY), which loopback would otherwise go to.
+        upstream.putObject("proxy").set("noProxy", JSON.valueToTree(List.of("127.0.0.1")));
+        // The sample provider alone, and no module.
+        ObjectNode policy = config.putObject("policy");
+        policy.set("allow", JSON.valueToTree(List.of(Map.of("provider", SampleRelease.ADDRESS.toString()))));
+        policy.putObject("modules").set("allow", JSON.valueToTree(List.of(Map.of("module", HOST + "/none/none/none"))));
         upstream.putObject("hosts")
                 .set(
                         HOST,

@@ -14,6 +14,9 @@ import org.slf4j.Marker;
  * fetches and access lines). A thread belongs to the group it was made in, so the threads a piece of work starts
  * (its event loops, pools and clients) are kept quiet with it. Added to logback's context, not to a configuration,
  * so it holds whatever configuration the operator gave; without logback (another SLF4J backend) nothing is kept out.
+ * A thread of the JVM's own shared pools (the common fork-join pool, Netty's global executor) that one of the
+ * group's threads happened to start belongs to the group too: while it is quiet, what such a thread logs for others
+ * is kept out as well. The mirror gives its work executors of its own, so none of its lines go that way.
  */
 public final class QuietThreads implements AutoCloseable {
 

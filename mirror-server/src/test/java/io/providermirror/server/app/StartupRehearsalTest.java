@@ -33,9 +33,12 @@ final class StartupRehearsalTest {
     @Test
     void aStartedMirrorRehearsesAColdProviderAndKeepsNothingOfItNotEvenALogLine() throws Exception {
         Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        // The access log does not pass its lines on to the root logger's appenders: its own is listened to as well.
+        Logger access = (Logger) LoggerFactory.getLogger("io.providermirror.access");
         ListAppender<ILoggingEvent> logged = new ListAppender<>();
         logged.start();
         root.addAppender(logged);
+        access.addAppender(logged);
         try (MirrorApplication mirror = MirrorApplication.start(config(Map.of()), Clock.systemUTC())) {
             Optional<StartupRehearsal.Outcome> outcome = mirror.rehearsed().get(2, TimeUnit.MINUTES);
 
@@ -58,13 +61,16 @@ final class StartupRehearsalTest {
                     .isZero();
         } finally {
             root.detachAppender(logged);
+            access.detachAppender(logged);
         }
         assertThat(logged.list)
-                .as("no line of the rehearsal's mirror, its origin or its client in the log")
+                .as("no line of the rehearsal's mirror (its start, its fetch, its access lines), origin or client")
                 .noneMatch(event -> event.getFormattedMessage().contains(StartupRehearsal.HOST)
+                        || event.getFormattedMessage().contains(StartupRehearsal.PREFIX)
                         || event.getThreadName().equals("start-up-rehearsal")
                         || event.getThreadName().equals("sample-origin"))
-                .noneMatch(event -> event.getLoggerName().equals("access"));
+                .as("the real mirror's own lines are kept")
+                .anyMatch(event -> event.getLoggerName().endsWith("FileBlobStore"));
     }
 
     @Test
@@ -80,26 +86,73 @@ final class StartupRehearsalTest {
     }
 
     @Test
-    void theRehearsalsMirrorMayReachItsOriginOnlyAndOnlyWithItsToken() throws Exception {
+    void theRehearsalsMirrorAnswersItsTokenAloneAndForTheSampleAlone() throws Exception {
+        java.net.http.HttpClient client = null;
         try (SampleOrigin origin = SampleOrigin.start(
-                new io.providermirror.server.tls.GeneratedCertificates(tmp.resolve("tls"), List.of(), Clock.systemUTC())
-                        .loadOrCreate(),
-                Thread.currentThread().getThreadGroup())) {
-            MirrorConfig config = StartupRehearsal.config(tmp, origin, "secret");
+                        new io.providermirror.server.tls.GeneratedCertificates(
+                                        tmp.resolve("tls"), List.of(), Clock.systemUTC())
+                                .loadOrCreate(),
+                        Thread.currentThread().getThreadGroup());
+                MirrorApplication rehearsal =
+                        MirrorApplication.start(StartupRehearsal.config(tmp, origin, "secret"), Clock.systemUTC())) {
+            client = java.net.http.HttpClient.newBuilder()
+                    .sslContext(io.providermirror.upstream.TrustedCertificates.sslContext(
+                            rehearsal.generatedCaFile().orElseThrow()))
+                    .build();
+            String base = "https://127.0.0.1:" + rehearsal.port() + "/providers/";
+            String sample = base + SampleRelease.ADDRESS + "/" + SampleRelease.ARCHIVE;
 
-            assertThat(config.server().host()).isEqualTo("127.0.0.1");
-            assertThat(config.upstream().hosts()).containsOnlyKeys(StartupRehearsal.HOST);
-            assertThat(config.upstream().rehearseAtStartup())
+            String index = base + SampleRelease.ADDRESS + "/index.json";
+            assertThat(status(client, index, null)).as("no token").isEqualTo(401);
+            assertThat(status(client, index, "guessed")).as("another token").isEqualTo(401);
+            assertThat(status(client, sample, null))
+                    .as("an archive URL neither signed nor with the token")
+                    .isEqualTo(403);
+            assertThat(status(client, base + "registry.terraform.io/hashicorp/null/index.json", "secret"))
+                    .as("another origin")
+                    .isEqualTo(403);
+            assertThat(status(client, sample, "secret")).isEqualTo(200);
+            assertThat(rehearsal.rehearsed().get(2, TimeUnit.MINUTES))
                     .as("no rehearsal of its own")
-                    .isFalse();
-            assertThat(config.upstream().discoverAtStartup()).isFalse();
-            assertThat(config.cache().directory().startsWith(tmp)).isTrue();
-            assertThat(config.auth().clients()).singleElement().satisfies(client -> {
-                assertThat(client.hosts()).containsExactly(StartupRehearsal.HOST);
-                assertThat(client.token()).isNotEqualTo("secret").startsWith("sha256:");
-            });
-            assertThat(Files.exists(tmp.resolve("tls/ca.pem"))).isTrue();
+                    .isEmpty();
+            assertThat(rehearsal.cacheDirectory().startsWith(tmp)).isTrue();
+            assertThat(StartupRehearsal.config(tmp, origin, "secret")
+                            .upstream()
+                            .proxy()
+                            .noProxy())
+                    .as("its origin never reached through an egress proxy of the environment (HTTPS_PROXY)")
+                    .containsExactly("127.0.0.1");
         }
+    }
+
+    @Test
+    void whatARehearsalLeftAnHourAgoIsDeletedAndAYoungerOneKept() throws Exception {
+        Path temporary = Path.of(System.getProperty("java.io.tmpdir"));
+        Path abandoned = Files.createTempDirectory(temporary, StartupRehearsal.PREFIX);
+        Files.writeString(
+                Files.createDirectories(abandoned.resolve("cache/tmp")).resolve("fill"), "left");
+        Path running = Files.createTempDirectory(temporary, StartupRehearsal.PREFIX);
+        java.time.Instant now = java.time.Instant.now();
+        Files.setLastModifiedTime(
+                abandoned, java.nio.file.attribute.FileTime.from(now.minus(StartupRehearsal.ABANDONED_AFTER)));
+        try {
+            StartupRehearsal.removeAbandoned(Clock.fixed(now.plusSeconds(1), java.time.ZoneOffset.UTC));
+
+            assertThat(abandoned).doesNotExist();
+            assertThat(running).isDirectory();
+        } finally {
+            io.providermirror.upstream.git.FetchedSource.deleteTree(running);
+            io.providermirror.upstream.git.FetchedSource.deleteTree(abandoned);
+        }
+    }
+
+    private static int status(java.net.http.HttpClient client, String url, String token) throws Exception {
+        java.net.http.HttpRequest.Builder request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(url));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return client.send(request.build(), java.net.http.HttpResponse.BodyHandlers.discarding())
+                .statusCode();
     }
 
     private MirrorConfig config(Map<String, Object> upstream) throws Exception {
