@@ -7,7 +7,9 @@
 #
 #   aot-cache.sh <jar> <cache file> [java options the mirror will run with...]
 #
-# The options must be the ones the mirror runs with (the JVM refuses a cache made under other options).
+# The options must be the ones the mirror runs with (the JVM refuses a cache made under other options). Its
+# temporary directory is the training's own (java.io.tmpdir): the start-up rehearsal's files, should the stop come
+# before it has deleted them, go with the rest and never into the image.
 # The training uses a cache directory of its own, removed afterwards; the listener's and the management
 # listener's ports are PROVIDER_MIRROR_SERVER_PORT and PROVIDER_MIRROR_MANAGEMENT_PORT (default 8443 and
 # 9100). JAVA names the java to use (default: java on PATH).
@@ -30,7 +32,7 @@ PROVIDER_MIRROR_CACHE_DIRECTORY="$work/cache" \
 PROVIDER_MIRROR_SERVER_GENERATEDTLS_DIRECTORY="$work/tls" \
 PROVIDER_MIRROR_SERVER_PORT="$port" \
 PROVIDER_MIRROR_MANAGEMENT_PORT="$management" \
-  "$java" "$@" -XX:AOTCacheOutput="$cache" -jar "$jar" > "$work/mirror.out" 2> "$work/mirror.log" &
+  "$java" "$@" -Djava.io.tmpdir="$work" -XX:AOTCacheOutput="$cache" -jar "$jar" > "$work/mirror.out" 2> "$work/mirror.log" &
 mirror=$!
 
 # The image has no curl: the jar's own healthcheck command asks (a JVM start per try, so a try each second).

@@ -125,14 +125,8 @@ final class StartupRehearsal {
         try {
             removeAbandoned(clock);
             directory = Files.createTempDirectory(PREFIX);
-            ServerIdentity identity =
-                    new GeneratedCertificates(directory.resolve("tls"), List.of(), clock).loadOrCreate();
-            String token = HexFormat.of().formatHex(randomBytes());
-            try (SampleOrigin origin = SampleOrigin.start(identity, group);
-                    MirrorApplication mirror = MirrorApplication.start(config(directory, origin, token), clock)) {
-                failure = askAsAClient(mirror, token).orElse(null);
-                served = failure == null;
-            }
+            failure = rehearseIn(directory, clock, group).orElse(null);
+            served = failure == null;
         } catch (IOException | ConfigException | RuntimeException e) {
             failure = e.toString();
         } catch (InterruptedException e) {
@@ -148,6 +142,37 @@ final class StartupRehearsal {
         }
         return new Outcome(
                 served, Duration.ofNanos(System.nanoTime() - start), directory, Optional.ofNullable(failure));
+    }
+
+    /**
+     * Starts the sample origin and the rehearsal's mirror in {@code directory}, asks it as a client, and closes both,
+     * wholly even when stopped midway: the interrupt is set aside while they close, so that their pools and writers
+     * have ended before the directory is deleted, and restored after.
+     *
+     * @return what was wrong with an answer, if one was not as published
+     */
+    private static Optional<String> rehearseIn(Path directory, Clock clock, ThreadGroup group)
+            throws IOException, ConfigException, InterruptedException {
+        ServerIdentity identity = new GeneratedCertificates(directory.resolve("tls"), List.of(), clock).loadOrCreate();
+        String token = HexFormat.of().formatHex(randomBytes());
+        SampleOrigin origin = SampleOrigin.start(identity, group);
+        MirrorApplication mirror = null;
+        try {
+            mirror = MirrorApplication.start(config(directory, origin, token), clock);
+            return askAsAClient(mirror, token);
+        } finally {
+            boolean interrupted = Thread.interrupted();
+            try {
+                if (mirror != null) {
+                    mirror.close();
+                }
+                origin.close();
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
     }
 
     /**
