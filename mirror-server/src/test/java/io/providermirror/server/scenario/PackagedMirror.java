@@ -42,11 +42,16 @@ final class PackagedMirror implements AutoCloseable {
         return jar;
     }
 
-    /** {@code java <jvmArgs> -jar mirror-server.jar <args>} with {@code environment} added; stderr goes to {@code log}. */
+    /**
+     * {@code java <jvmArgs> -jar mirror-server.jar <args>} with {@code environment} added; stderr goes to {@code log}.
+     * Its temporary directory is the log's (the test's own): what a mirror killed during its start-up rehearsal leaves
+     * goes with the test's files.
+     */
     static ProcessBuilder command(Path log, Map<String, String> environment, List<String> args) {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m",
+                "-Djava.io.tmpdir=" + log.toAbsolutePath().getParent(),
                 "-jar",
                 jar().toString()));
         command.addAll(args);
