@@ -52,7 +52,7 @@ final class ClientMistakesTest {
         MirrorConfig config = new ConfigLoader(Map.of()).loadText("""
                 server: {host: 127.0.0.1, port: 0}
                 cache: {directory: '%s'}
-                """.formatted(tmp));
+                """.formatted(tmp.resolve("cache")));
         mirror = MirrorApplication.start(config, Clock.systemUTC());
     }
 

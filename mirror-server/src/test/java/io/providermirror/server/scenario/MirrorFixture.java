@@ -1,5 +1,7 @@
 package io.providermirror.server.scenario;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -75,6 +77,11 @@ final class MirrorFixture implements AutoCloseable {
     }
 
     static Builder builder(Path cacheDirectory, Path originCa, URI discoveryUrl) {
+        // The generated certificates and the log's key are written beside the cache (LogKeyFile,
+        // GeneratedTlsConfig): a cache that is a test's temporary directory itself would leave them in /tmp.
+        assertThat(cacheDirectory.toAbsolutePath().getParent())
+                .as("a fixture's cache is below the test's temporary directory, not that directory itself")
+                .isNotEqualTo(Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath());
         return new Builder(cacheDirectory)
                 .set("server.host", "127.0.0.1")
                 .set("server.port", 0)

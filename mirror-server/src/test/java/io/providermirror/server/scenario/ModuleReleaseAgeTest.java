@@ -48,7 +48,7 @@ final class ModuleReleaseAgeTest {
     private final SettableClock clock = new SettableClock();
 
     private MirrorFixture start() {
-        return MirrorFixture.builder(tmp, fixture.origin())
+        return MirrorFixture.builder(tmp.resolve("cache"), fixture.origin())
                 .set("cache.indexTtl", "1m")
                 .set("policy.minimumReleaseAge", "7d")
                 .clock(clock)

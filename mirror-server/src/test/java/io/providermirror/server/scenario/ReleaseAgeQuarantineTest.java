@@ -50,7 +50,7 @@ final class ReleaseAgeQuarantineTest {
     private final SettableClock clock = new SettableClock();
 
     private MirrorFixture start(String mode) {
-        return MirrorFixture.builder(tmp, fixture.origin())
+        return MirrorFixture.builder(tmp.resolve("cache"), fixture.origin())
                 .set("cache.indexTtl", "1m")
                 .set("policy.minimumReleaseAge", "7d")
                 .set("policy.releaseAgeMode", mode)

@@ -45,8 +45,9 @@ final class SignatureExpiryTest {
                 .publishSigned(
                         "acme", "stale", "1.0.0", key, sums -> key.signDetached(sums, signed, MONTH), "linux_amd64");
         SettableClock clock = new SettableClock(signed);
-        try (MirrorFixture mirror =
-                MirrorFixture.builder(tmp, fixture.origin()).clock(clock).start()) {
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), fixture.origin())
+                .clock(clock)
+                .start()) {
             clock.advance(Duration.ofDays(45)); // after start-up, which makes the server's certificate by this clock
             HttpResponse<byte[]> refused = mirror.get(mirror.providerPath("acme", "stale") + "1.0.0.json");
             assertThat(refused.statusCode()).isEqualTo(502);
@@ -88,8 +89,9 @@ final class SignatureExpiryTest {
                         sums -> monthLong.signDetached(sums, made, null),
                         "linux_amd64");
         SettableClock clock = new SettableClock(made);
-        try (MirrorFixture mirror =
-                MirrorFixture.builder(tmp, fixture.origin()).clock(clock).start()) {
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), fixture.origin())
+                .clock(clock)
+                .start()) {
             clock.advance(Duration.ofDays(400));
             assertThat(mirror.get(mirror.providerPath("acme", "rotated") + "1.0.0.json")
                             .statusCode())
@@ -109,8 +111,9 @@ final class SignatureExpiryTest {
                         "acme", "aging", "1.0.0", key, sums -> key.signDetached(sums, signed, MONTH), "linux_amd64");
         SettableClock clock = new SettableClock(signed.plusSeconds(60));
         String download = "/registry/example.test/providers.v1/acme/aging/1.0.0/download/linux/amd64";
-        try (MirrorFixture mirror =
-                MirrorFixture.builder(tmp, fixture.origin()).clock(clock).start()) {
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), fixture.origin())
+                .clock(clock)
+                .start()) {
             assertThat(mirror.get(mirror.providerPath("acme", "aging") + "1.0.0.json")
                             .statusCode())
                     .isEqualTo(200);
@@ -123,8 +126,9 @@ final class SignatureExpiryTest {
             assertThat(error(expired)).contains("expired on").contains("network mirror protocol");
         }
         // After a restart the evidence is read back from disk and verified as of when it was stored.
-        try (MirrorFixture mirror =
-                MirrorFixture.builder(tmp, fixture.origin()).clock(clock).start()) {
+        try (MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), fixture.origin())
+                .clock(clock)
+                .start()) {
             assertThat(mirror.get(mirror.providerPath("acme", "aging") + "1.0.0.json")
                             .statusCode())
                     .isEqualTo(200);

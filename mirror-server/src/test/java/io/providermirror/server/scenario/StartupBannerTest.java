@@ -31,7 +31,7 @@ final class StartupBannerTest {
                     example.test: {discoveryUrl: 'https://127.0.0.1:1/.well-known/terraform.json'}
                     corp.example: {mirrorUrl: 'https://parent.corp.example/providers/'}
                     private.example: {token: abc}
-                """.formatted(tmp));
+                """.formatted(tmp.resolve("cache")));
         try (MirrorApplication mirror = MirrorApplication.start(config, Clock.systemUTC())) {
             String banner = StartupBanner.render(mirror, config);
             assertThat(banner)
