@@ -3,6 +3,7 @@ package io.providermirror.upstream;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
+import io.providermirror.upstream.verify.OpenPgpSignatures;
 import io.providermirror.upstream.verify.VerificationException;
 import io.providermirror.upstream.verify.VerifiedPackage;
 import java.net.URI;
@@ -98,6 +99,10 @@ public final class RegistryClient {
         List<PendingChecksums> sums = new ArrayList<>();
         for (DownloadDocument document : bySums.values()) {
             sums.add(fetchChecksums(providersBase, address, version, document));
+        }
+        // While they are in flight, the signing key the verification reads first is read now.
+        for (DownloadDocument document : bySums.values()) {
+            OpenPgpSignatures.prepare(document.signingKeys());
         }
         List<ReleaseEvidence.Download> downloads =
                 fetched.stream().map(Fetched::evidence).toList();

@@ -10,10 +10,12 @@ import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.testkit.FakeOrigin;
+import io.providermirror.upstream.verify.RsaModuli;
 import io.providermirror.upstream.verify.VerificationException;
 import io.providermirror.upstream.verify.VerifiedPackage;
 import io.providermirror.upstream.verify.VerifiedRelease;
 import java.io.IOException;
+import java.math.BigInteger;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
@@ -117,6 +119,27 @@ final class RegistryClientTest {
                 .stubFor(get(urlEqualTo("/v1/providers/acme/huge/versions"))
                         .willReturn(aResponse().withBody(new byte[100 * 1024])));
         assertThatThrownBy(() -> registry.versions(base, address("huge"))).hasMessageContaining("larger than");
+    }
+
+    @Test
+    void theSigningKeyIsReadWhileTheChecksumsAreFetchedBeforeAnyVerification() {
+        origin.publish("acme", "ahead", "1.0.0", "linux_amd64");
+        ListedVersion listed = registry.versions(base, address("ahead"))
+                .list()
+                .find(new ProviderVersion("1.0.0"))
+                .orElseThrow();
+        List<BigInteger> moduli = RsaModuli.of(origin.signingKey().armoredPublicKey());
+        RsaModuli.forgetChecked();
+
+        ReleaseEvidence evidence = registry.fetchRelease(base, address("ahead"), listed);
+
+        assertThat(moduli)
+                .as("checked by Bouncy Castle while SHA256SUMS and its signature were in flight, not by the"
+                        + " verification after them")
+                .allMatch(RsaModuli::checked);
+        assertThat(VerifyNow.release(address("ahead"), listed.version(), evidence)
+                        .find(new Platform("linux", "amd64")))
+                .isPresent();
     }
 
     @Test
