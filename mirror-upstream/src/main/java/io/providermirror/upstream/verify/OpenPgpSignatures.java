@@ -356,11 +356,12 @@ public final class OpenPgpSignatures {
      * signer); what is wrong with a key is left for {@link #verify} to report.
      */
     public static void prepare(List<String> armoredKeys) {
-        if (armoredKeys.isEmpty()) {
-            return;
-        }
+        armoredKeys.stream().limit(1).forEach(OpenPgpSignatures::readAhead);
+    }
+
+    private static void readAhead(String armored) {
         try {
-            for (PGPPublicKeyRing ring : readKeys(armoredKeys.get(0))) {
+            for (PGPPublicKeyRing ring : readKeys(armored)) {
                 if (ring.getPublicKey().getVersion() >= 4) {
                     SigningKeyRules.whyUnreadable(ring);
                 }
