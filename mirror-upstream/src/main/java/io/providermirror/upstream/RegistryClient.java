@@ -3,7 +3,7 @@ package io.providermirror.upstream;
 import io.providermirror.model.Platform;
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
-import io.providermirror.upstream.verify.OpenPgpSignatures;
+import io.providermirror.upstream.verify.SigningKeyAhead;
 import io.providermirror.upstream.verify.VerificationException;
 import io.providermirror.upstream.verify.VerifiedPackage;
 import java.net.URI;
@@ -102,7 +102,7 @@ public final class RegistryClient {
         }
         // While they are in flight, the signing key the verification reads first is read now.
         for (DownloadDocument document : bySums.values()) {
-            OpenPgpSignatures.prepare(document.signingKeys());
+            SigningKeyAhead.read(document.signingKeys());
         }
         List<ReleaseEvidence.Download> downloads =
                 fetched.stream().map(Fetched::evidence).toList();

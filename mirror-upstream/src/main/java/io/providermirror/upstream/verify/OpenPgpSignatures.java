@@ -347,32 +347,6 @@ public final class OpenPgpSignatures {
     }
 
     /**
-     * Reads the first of {@code armoredKeys} as {@link #verify} always does first (each of its key rings' self- and
-     * binding signatures checked), deciding nothing: meant for while SHA256SUMS and its signature are still in flight.
-     * The first use of an RSA key in the JVM is the dear part of a verification: Bouncy Castle checks the modulus
-     * (its small factors, then Miller-Rabin rounds, each a modular exponentiation as long as the key) and remembers
-     * the last moduli it checked, so the verification that follows finds the key checked. Never more work than
-     * {@link #verify} does with the same keys (the keys after the first it reads only when the first holds no
-     * signer); what is wrong with a key is left for {@link #verify} to report.
-     */
-    public static void prepare(List<String> armoredKeys) {
-        armoredKeys.stream().limit(1).forEach(OpenPgpSignatures::readAhead);
-    }
-
-    private static void readAhead(String armored) {
-        try {
-            for (PGPPublicKeyRing ring : readKeys(armored)) {
-                if (ring.getPublicKey().getVersion() >= 4) {
-                    SigningKeyRules.whyUnreadable(ring);
-                }
-            }
-        } catch (RuntimeException e) {
-            // VerificationException (unreadable armor) or Bouncy Castle's complaint about a malformed packet.
-            LOG.debug("reading the origin's first signing key ahead of its signature failed: {}", e.toString());
-        }
-    }
-
-    /**
      * The ID of the (first) primary key in an ASCII-armored key, 16 upper-case hex digits: the {@code key_id} the
      * provider registry protocol names it by.
      *
@@ -409,7 +383,7 @@ public final class OpenPgpSignatures {
         return Optional.empty();
     }
 
-    private static PGPPublicKeyRingCollection readKeys(String armored) {
+    static PGPPublicKeyRingCollection readKeys(String armored) {
         try (InputStream in =
                 PGPUtil.getDecoderStream(new ByteArrayInputStream(armored.getBytes(StandardCharsets.US_ASCII)))) {
             return new PGPPublicKeyRingCollection(in, new BcKeyFingerprintCalculator());

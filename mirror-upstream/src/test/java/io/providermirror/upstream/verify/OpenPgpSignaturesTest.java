@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.providermirror.testkit.TestPgpKey;
 import java.io.IOException;
 import java.io.InputStream;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -331,44 +330,5 @@ final class OpenPgpSignaturesTest {
         assertThat(policy.keyIdPins()).containsExactly("34365D9472D7468F", "72D7468F34365D94");
         assertThat(new SignaturePolicy(false, Set.of("C874011F0AB405110D02105534365D9472D7468F")).keyIdPins())
                 .isEmpty();
-    }
-
-    @Test
-    void preparingReadsTheFirstListedKeySoItsModuliAreCheckedBeforeTheSignatureComes() throws Exception {
-        // Keys of their own: the class's keys may have been checked by the tests before.
-        TestPgpKey first = TestPgpKey.generateWithSigningSubkey("First <first@example.test>");
-        TestPgpKey second = TestPgpKey.generate("Second <second@example.test>");
-        List<BigInteger> firstModuli = RsaModuli.of(first.armoredPublicKey());
-        List<BigInteger> secondModuli = RsaModuli.of(second.armoredPublicKey());
-        assertThat(firstModuli).hasSize(2);
-        // Bouncy Castle remembers the keys it made as checked; an origin's keys were made elsewhere.
-        RsaModuli.forgetChecked();
-        assertThat(firstModuli).noneMatch(RsaModuli::checked);
-
-        OpenPgpSignatures.prepare(List.of(first.armoredPublicKey(), second.armoredPublicKey()));
-
-        assertThat(firstModuli)
-                .as("the primary key and its signing subkey, as the verification reads them first")
-                .allMatch(RsaModuli::checked);
-        assertThat(secondModuli)
-                .as("never more than the verification reads: a later listed key only when the first holds no signer")
-                .noneMatch(RsaModuli::checked);
-        assertThat(VerifyNow.signature(
-                        SUMS, first.signDetached(SUMS), List.of(first.armoredPublicKey(), second.armoredPublicKey())))
-                .isEqualTo(first.signingKeyId());
-    }
-
-    @Test
-    void preparingDecidesNothingAndLeavesWhatIsWrongToTheVerification() {
-        OpenPgpSignatures.prepare(List.of());
-        OpenPgpSignatures.prepare(List.of("not a key"));
-        OpenPgpSignatures.prepare(
-                List.of(flawed.get(TestPgpKey.Flaw.SUBKEY_WITHOUT_KEY_FLAGS).armoredPublicKey()));
-        TestPgpKey flawedKey = flawed.get(TestPgpKey.Flaw.SUBKEY_WITHOUT_KEY_FLAGS);
-        assertThatThrownBy(() ->
-                        VerifyNow.signature(SUMS, flawedKey.signDetached(SUMS), List.of(flawedKey.armoredPublicKey())))
-                .isInstanceOfSatisfying(
-                        VerificationException.class,
-                        e -> assertThat(e.check()).isEqualTo(VerificationException.Check.SIGNATURE));
     }
 }

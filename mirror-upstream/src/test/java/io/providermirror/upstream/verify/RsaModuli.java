@@ -21,7 +21,7 @@ import org.bouncycastle.util.BigIntegers;
 
 /**
  * The RSA moduli of test keys, and whether Bouncy Castle remembers one as checked (its small factors and Miller-Rabin
- * rounds, done the first time a key is used in the JVM): what {@link OpenPgpSignatures#prepare} does ahead of a
+ * rounds, done the first time a key is used in the JVM): what {@link SigningKeyAhead#read} does ahead of a
  * signature is seen there, not in timings.
  */
 public final class RsaModuli {
