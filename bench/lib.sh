@@ -19,6 +19,15 @@ build_all() {
   cp mirror-testkit/target/bench-classpath.txt "$1/classpath.txt"
 }
 
+# fetch_async_profiler WORK VERSION: async-profiler's native library from Maven Central
+# (tools.profiler:async-profiler, which ships it) unpacked into WORK; prints its path, for -agentpath.
+fetch_async_profiler() {
+  mvn -B -q dependency:copy -Dartifact="tools.profiler:async-profiler:$2:jar:linux-x64" -DoutputDirectory="$1" > /dev/null \
+    || return 1
+  (cd "$1" && unzip -q -o "async-profiler-$2-linux-x64.jar" linux-x64/libasyncProfiler.so) || return 1
+  echo "$1/linux-x64/libasyncProfiler.so"
+}
+
 # start_bench_origin WORK SMALL_BYTES LARGE_BYTES DELAY_MS: starts BenchOrigin in WORK/origin, adds its pid to
 # the caller's pids, waits until it is ready and sources its origin.env (DISCOVERY_URL, ORIGIN_CA, ORIGIN_PORT).
 start_bench_origin() {

@@ -49,10 +49,7 @@ if [ "$BUILD" = 1 ]; then
 else
   cp mirror-testkit/target/bench-classpath.txt "$work/classpath.txt"
 fi
-mvn -B -q dependency:copy -Dartifact="tools.profiler:async-profiler:$ASYNC_PROFILER_VERSION:jar:linux-x64" \
-  -DoutputDirectory="$work" > /dev/null
-(cd "$work" && unzip -q -o "async-profiler-$ASYNC_PROFILER_VERSION-linux-x64.jar" linux-x64/libasyncProfiler.so)
-agent="$work/linux-x64/libasyncProfiler.so"
+agent=$(fetch_async_profiler "$work" "$ASYNC_PROFILER_VERSION")
 
 start_bench_origin "$work" "$SMALL_BYTES" "$LARGE_BYTES" 0
 make_certificate "$work"
