@@ -100,7 +100,7 @@ public final class RegistryClient {
         for (DownloadDocument document : bySums.values()) {
             sums.add(fetchChecksums(providersBase, address, version, document));
         }
-        // While they are in flight, the signing key the verification reads first is read now.
+        // While they are in flight, the key the verification checks first (the first listed) is read ahead.
         for (DownloadDocument document : bySums.values()) {
             SigningKeyAhead.read(document.signingKeys());
         }

@@ -122,7 +122,7 @@ final class RegistryClientTest {
     }
 
     @Test
-    void theSigningKeyIsReadWhileTheChecksumsAreFetchedBeforeAnyVerification() {
+    void fetchingAReleaseReadsItsFirstSigningKeyAheadOfAnyVerification() {
         origin.publish("acme", "ahead", "1.0.0", "linux_amd64");
         ListedVersion listed = registry.versions(base, address("ahead"))
                 .list()
@@ -134,8 +134,8 @@ final class RegistryClientTest {
         ReleaseEvidence evidence = registry.fetchRelease(base, address("ahead"), listed);
 
         assertThat(moduli)
-                .as("checked by Bouncy Castle while SHA256SUMS and its signature were in flight, not by the"
-                        + " verification after them")
+                .as("checked by Bouncy Castle during the fetch (beside SHA256SUMS and its signature), not by the"
+                        + " verification after it")
                 .allMatch(RsaModuli::checked);
         assertThat(VerifyNow.release(address("ahead"), listed.version(), evidence)
                         .find(new Platform("linux", "amd64")))

@@ -18,10 +18,14 @@ public final class SigningKeyAhead {
     private SigningKeyAhead() {}
 
     /**
-     * Reads the first of {@code armoredKeys} as {@link OpenPgpSignatures#verify} always does first (each of its key
-     * rings' self- and binding signatures checked), deciding nothing. Never more work than the verification does with
-     * the same keys (it reads the keys after the first only when the first holds no signer); what is wrong with a key
-     * is left for the verification to report.
+     * Runs on the first of {@code armoredKeys} the checks {@link OpenPgpSignatures#verify} runs on it before any other
+     * key's (each of its version 4 key rings' self- and binding signatures, {@link SigningKeyRules#whyUnreadable}),
+     * deciding nothing. Only the modulus checks are remembered, so the verification runs the signature checks of that
+     * key again: reading ahead costs at most one more such pass over the first key per SHA256SUMS document, which an
+     * origin could as well have the verification make; the keys after the first it never reads (the verification
+     * checks them only when the first holds no signer). What is wrong with a key is left for the verification to
+     * report; the first key of a platform's download document is read, where the verification reads each platform's
+     * own (listing the same keys, as registries do, it is the same key).
      */
     public static void read(List<String> armoredKeys) {
         armoredKeys.stream().limit(1).forEach(SigningKeyAhead::readRings);
@@ -35,7 +39,7 @@ public final class SigningKeyAhead {
                 }
             }
         } catch (RuntimeException e) {
-            // VerificationException (unreadable armor) or Bouncy Castle's complaint about a malformed packet.
+            // The armor cannot be read (VerificationException); whyUnreadable reports a ring's faults itself.
             LOG.debug("reading the origin's first signing key ahead of its signature failed: {}", e.toString());
         }
     }

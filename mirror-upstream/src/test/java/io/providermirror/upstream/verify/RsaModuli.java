@@ -64,7 +64,8 @@ public final class RsaModuli {
             Field validated = RSAKeyParameters.class.getDeclaredField("validated");
             validated.setAccessible(true);
             return (BigIntegers.Cache) validated.get(null);
-        } catch (ReflectiveOperationException e) {
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // RuntimeException: InaccessibleObjectException, were Bouncy Castle on the module path.
             throw new LinkageError("Bouncy Castle no longer remembers the RSA moduli it checked the same way", e);
         }
     }
