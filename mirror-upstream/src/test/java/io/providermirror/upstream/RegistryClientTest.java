@@ -124,10 +124,7 @@ final class RegistryClientTest {
     @Test
     void fetchingAReleaseReadsItsFirstSigningKeyAheadOfAnyVerification() {
         origin.publish("acme", "ahead", "1.0.0", "linux_amd64");
-        ListedVersion listed = registry.versions(base, address("ahead"))
-                .list()
-                .find(new ProviderVersion("1.0.0"))
-                .orElseThrow();
+        ListedVersion listed = listedVersion("ahead");
         List<BigInteger> moduli = RsaModuli.of(origin.signingKey().armoredPublicKey());
         RsaModuli.forgetChecked();
 
@@ -145,10 +142,7 @@ final class RegistryClientTest {
     @Test
     void aReleaseIsFetchedWithRelativeUrlsAndVerified() {
         FakeOrigin.Release published = origin.publish("acme", "good", "1.0.0", "linux_amd64", "darwin_arm64");
-        ListedVersion listed = registry.versions(base, address("good"))
-                .list()
-                .find(new ProviderVersion("1.0.0"))
-                .orElseThrow();
+        ListedVersion listed = listedVersion("good");
         ReleaseEvidence evidence = registry.fetchRelease(base, address("good"), listed);
         VerifiedRelease release = VerifyNow.release(address("good"), listed.version(), evidence);
 
@@ -200,10 +194,7 @@ final class RegistryClientTest {
     @Test
     void theArchiveStreamsTheOriginsBytes() throws IOException {
         FakeOrigin.Release published = origin.publish("acme", "stream", "1.0.0", "linux_amd64");
-        ListedVersion listed = registry.versions(base, address("stream"))
-                .list()
-                .find(new ProviderVersion("1.0.0"))
-                .orElseThrow();
+        ListedVersion listed = listedVersion("stream");
         VerifiedRelease release = VerifyNow.release(
                 address("stream"), listed.version(), registry.fetchRelease(base, address("stream"), listed));
         VerifiedPackage pkg = release.find(new Platform("linux", "amd64")).orElseThrow();
@@ -247,21 +238,23 @@ final class RegistryClientTest {
         assertThat(release.packages()).containsOnlyKeys(new Platform("linux", "amd64"));
     }
 
-    private VerifiedRelease fetchAndVerify(String type) {
-        ListedVersion listed = registry.versions(base, address(type))
+    /** Version 1.0.0 of {@code type} as the origin's version list names it. */
+    private static ListedVersion listedVersion(String type) {
+        return registry.versions(base, address(type))
                 .list()
                 .find(new ProviderVersion("1.0.0"))
                 .orElseThrow();
+    }
+
+    private VerifiedRelease fetchAndVerify(String type) {
+        ListedVersion listed = listedVersion(type);
         return VerifyNow.release(address(type), listed.version(), registry.fetchRelease(base, address(type), listed));
     }
 
     @Test
     void evidenceReVerifiesAndAlteredEvidenceDoesNot() {
         origin.publish("acme", "evidence", "1.0.0", "linux_amd64");
-        ListedVersion listed = registry.versions(base, address("evidence"))
-                .list()
-                .find(new ProviderVersion("1.0.0"))
-                .orElseThrow();
+        ListedVersion listed = listedVersion("evidence");
         ReleaseEvidence evidence = registry.fetchRelease(base, address("evidence"), listed);
         ReleaseEvidence.Checksums sums = evidence.checksums().get(0);
         byte[] otherHash = sums.sums().clone();
