@@ -120,7 +120,11 @@ public final class TestPgpKey {
         /** The subkey's binding flags it for signing but carries no back-signature. */
         SUBKEY_WITHOUT_BACK_SIGNATURE,
         /** The subkey's binding flags it for signing, with a back-signature made by another key than the subkey. */
-        SUBKEY_BACK_SIGNED_BY_ANOTHER_KEY
+        SUBKEY_BACK_SIGNED_BY_ANOTHER_KEY,
+        /** The primary key's RSA public exponent is 2^32 + 1, longer than the 3 bytes the CLI's library reads. */
+        PRIMARY_LARGE_RSA_EXPONENT,
+        /** The signing subkey's RSA public exponent is 2^32 + 1 (the subkey otherwise made as GnuPG makes it). */
+        SUBKEY_LARGE_RSA_EXPONENT
     }
 
     /**
@@ -130,7 +134,7 @@ public final class TestPgpKey {
     private static TestPgpKey generate(String userId, boolean withSubkey, Flaw flaw, Dates dates) {
         try {
             Date created = dates.creationDate();
-            PGPKeyPair primary = rsaKeyPair(created);
+            PGPKeyPair primary = rsaKeyPair(created, flaw == Flaw.PRIMARY_LARGE_RSA_EXPONENT);
             PGPDigestCalculator sha1 = new BcPGPDigestCalculatorProvider().get(HashAlgorithmTags.SHA1);
             PGPSignatureSubpacketGenerator primaryFlags = new PGPSignatureSubpacketGenerator();
             primaryFlags.setSignatureCreationTime(false, created);
@@ -155,7 +159,7 @@ public final class TestPgpKey {
                     null);
             PGPKeyPair subkey = null;
             if (withSubkey) {
-                subkey = rsaKeyPair(created);
+                subkey = rsaKeyPair(created, flaw == Flaw.SUBKEY_LARGE_RSA_EXPONENT);
                 PGPSignatureSubpacketGenerator binding = new PGPSignatureSubpacketGenerator();
                 binding.setSignatureCreationTime(false, created);
                 if (dates.lifetime() != null) {
@@ -170,7 +174,7 @@ public final class TestPgpKey {
                 }
                 if (flaw != Flaw.SUBKEY_WITHOUT_KEY_FLAGS && flaw != Flaw.SUBKEY_WITHOUT_BACK_SIGNATURE) {
                     PGPKeyPair backSigner =
-                            flaw == Flaw.SUBKEY_BACK_SIGNED_BY_ANOTHER_KEY ? rsaKeyPair(created) : subkey;
+                            flaw == Flaw.SUBKEY_BACK_SIGNED_BY_ANOTHER_KEY ? rsaKeyPair(created, false) : subkey;
                     binding.addEmbeddedSignature(
                             false, backSignature(primary, subkey, backSigner, created, dates.crossSignatureLifetime()));
                 }
@@ -271,9 +275,12 @@ public final class TestPgpKey {
         return ForgedV3Keys.forge(keyId);
     }
 
-    static PGPKeyPair rsaKeyPair(Date created) throws PGPException {
+    /** A 2048-bit RSA key, its public exponent 65537, or the prime 2^32 + 1 (33 bits) when {@code largeExponent}. */
+    private static PGPKeyPair rsaKeyPair(Date created, boolean largeExponent) throws PGPException {
+        BigInteger exponent =
+                largeExponent ? BigInteger.ONE.shiftLeft(32).add(BigInteger.ONE) : BigInteger.valueOf(0x10001);
         RSAKeyPairGenerator generator = new RSAKeyPairGenerator();
-        generator.init(new RSAKeyGenerationParameters(BigInteger.valueOf(0x10001), new SecureRandom(), 2048, 12));
+        generator.init(new RSAKeyGenerationParameters(exponent, new SecureRandom(), 2048, 12));
         AsymmetricCipherKeyPair pair = generator.generateKeyPair();
         return new BcPGPKeyPair(PublicKeyPacket.VERSION_4, PublicKeyAlgorithmTags.RSA_GENERAL, pair, created);
     }

@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.bouncycastle.bcpg.RSAPublicBCPGKey;
 import org.bouncycastle.bcpg.SignatureSubpacketTags;
 import org.bouncycastle.bcpg.sig.KeyFlags;
 import org.bouncycastle.openpgp.PGPException;
@@ -21,11 +22,14 @@ import org.bouncycastle.openpgp.operator.bc.BcPGPContentVerifierBuilderProvider;
  * Judges whether a key may verify a signature the way the CLI's OpenPGP library (ProtonMail go-crypto, openpgp v1
  * API, as in Terraform and OpenTofu) judges it, so that the mirror never accepts a signature the CLI would refuse.
  * That library drops a whole key ring when any signature on a subkey, any self-signature on a user ID or any key
- * revocation does not verify, and when a subkey binding flagged for signing lacks a valid back-signature by the
- * subkey; it then uses a key only when the key flags of its self-signature (newest binding for a subkey, the
+ * revocation does not verify, when a subkey binding flagged for signing lacks a valid back-signature by the
+ * subkey, and when an RSA key's public exponent is longer than 3 bytes; it then uses a key only when the key flags of its self-signature (newest binding for a subkey, the
  * primary user ID's for a primary key) include signing, and refuses a revoked key.
  */
 final class SigningKeyRules {
+
+    /** The longest RSA public exponent the CLI's library reads: 3 bytes. */
+    private static final int MAX_RSA_EXPONENT_BITS = 24;
 
     private SigningKeyRules() {}
 
@@ -98,9 +102,32 @@ final class SigningKeyRules {
         return Optional.ofNullable(newest);
     }
 
+    /**
+     * Why the CLI's library would not read {@code key}'s RSA public exponent: longer than 3 bytes (its RSA key parser
+     * refuses it as a large public exponent, and the key ring goes with it). Checked before any signature of the ring:
+     * a long exponent makes each verification with the key a modular exponentiation as long as the exponent, which an
+     * origin could otherwise have the mirror spend on every self-signature it lists.
+     */
+    private static Optional<String> whyExponentUnread(PGPPublicKey key) {
+        if (key.getPublicKeyPacket().getKey() instanceof RSAPublicBCPGKey rsa
+                && rsa.getPublicExponent().bitLength() > MAX_RSA_EXPONENT_BITS) {
+            return Optional.of("the " + (key.isMasterKey() ? "key " : "subkey ") + keyId(key.getKeyID())
+                    + " has an RSA public exponent of "
+                    + rsa.getPublicExponent().bitLength()
+                    + " bits, longer than the 3 bytes the CLI's OpenPGP library reads");
+        }
+        return Optional.empty();
+    }
+
     /** Why the CLI's library would not read {@code ring}'s signatures, or empty when it would. */
     private static Optional<String> whyNotRead(PGPPublicKeyRing ring) throws PGPException {
         PGPPublicKey primary = ring.getPublicKey();
+        for (PGPPublicKey key : ring) {
+            Optional<String> exponent = whyExponentUnread(key);
+            if (exponent.isPresent()) {
+                return exponent;
+            }
+        }
         for (PGPSignature revocation : iterable(primary.getSignaturesOfType(PGPSignature.KEY_REVOCATION))) {
             if (!verifiesKey(revocation, primary)) {
                 return Optional.of(

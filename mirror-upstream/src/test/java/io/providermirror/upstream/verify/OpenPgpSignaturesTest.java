@@ -225,6 +225,27 @@ final class OpenPgpSignaturesTest {
     }
 
     @Test
+    void anRsaKeyWhosePublicExponentIsLongerThanThreeBytesIsReadAsTheCliReadsIt() {
+        for (TestPgpKey.Flaw flaw :
+                List.of(TestPgpKey.Flaw.PRIMARY_LARGE_RSA_EXPONENT, TestPgpKey.Flaw.SUBKEY_LARGE_RSA_EXPONENT)) {
+            TestPgpKey key = flawed.get(flaw);
+            String which = flaw == TestPgpKey.Flaw.PRIMARY_LARGE_RSA_EXPONENT ? "key " : "subkey ";
+            assertThatThrownBy(() -> VerifyNow.signature(SUMS, key.signDetached(SUMS), List.of(key.armoredPublicKey())))
+                    .as(flaw.name())
+                    .isInstanceOfSatisfying(
+                            VerificationException.class,
+                            e -> assertThat(e.check()).isEqualTo(VerificationException.Check.SIGNATURE))
+                    .hasMessageContaining("the " + which + key.signingKeyId()
+                            + " has an RSA public exponent of 33 bits, longer than the 3 bytes the CLI's OpenPGP"
+                            + " library reads")
+                    .hasMessageContaining("ignores the whole key");
+        }
+        // A key of 3 bytes' exponent (65537, as every key here) signs.
+        assertThat(VerifyNow.signature(SUMS, withSubkey.signDetached(SUMS), List.of(withSubkey.armoredPublicKey())))
+                .isEqualTo(withSubkey.signingKeyId());
+    }
+
+    @Test
     void aRevokedKeySignsNothing() {
         assertThatThrownBy(() -> VerifyNow.signature(
                         SUMS, primaryOnly.signDetached(SUMS), List.of(primaryOnly.armoredPublicKeyRevokingSigner())))
