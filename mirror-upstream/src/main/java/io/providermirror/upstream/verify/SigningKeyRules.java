@@ -23,8 +23,9 @@ import org.bouncycastle.openpgp.operator.bc.BcPGPContentVerifierBuilderProvider;
  * API, as in Terraform and OpenTofu) judges it, so that the mirror never accepts a signature the CLI would refuse.
  * That library drops a whole key ring when any signature on a subkey, any self-signature on a user ID or any key
  * revocation does not verify, when a subkey binding flagged for signing lacks a valid back-signature by the
- * subkey, and when an RSA key's public exponent is longer than 3 bytes; it then uses a key only when the key flags of its self-signature (newest binding for a subkey, the
- * primary user ID's for a primary key) include signing, and refuses a revoked key.
+ * subkey, and when an RSA key's public exponent is longer than 3 bytes; it then uses a key only when the key flags
+ * of its self-signature (newest binding for a subkey, the primary user ID's for a primary key) include signing, and
+ * refuses a revoked key.
  */
 final class SigningKeyRules {
 

@@ -1,22 +1,13 @@
 package io.providermirror.upstream.verify;
 
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.bouncycastle.bcpg.RSAPublicBCPGKey;
 import org.bouncycastle.crypto.params.RSAKeyParameters;
-import org.bouncycastle.openpgp.PGPException;
 import org.bouncycastle.openpgp.PGPPublicKey;
 import org.bouncycastle.openpgp.PGPPublicKeyRing;
-import org.bouncycastle.openpgp.PGPPublicKeyRingCollection;
-import org.bouncycastle.openpgp.PGPUtil;
-import org.bouncycastle.openpgp.operator.bc.BcKeyFingerprintCalculator;
 import org.bouncycastle.util.BigIntegers;
 
 /**
@@ -31,17 +22,10 @@ public final class RsaModuli {
     /** The modulus of each key (primary key first, then subkeys) of each key ring in {@code armored}. */
     public static List<BigInteger> of(String armored) {
         List<BigInteger> moduli = new ArrayList<>();
-        try (InputStream in =
-                PGPUtil.getDecoderStream(new ByteArrayInputStream(armored.getBytes(StandardCharsets.US_ASCII)))) {
-            for (PGPPublicKeyRing ring : new PGPPublicKeyRingCollection(in, new BcKeyFingerprintCalculator())) {
-                for (PGPPublicKey key : ring) {
-                    moduli.add(((RSAPublicBCPGKey) key.getPublicKeyPacket().getKey()).getModulus());
-                }
+        for (PGPPublicKeyRing ring : OpenPgpSignatures.readKeys(armored)) {
+            for (PGPPublicKey key : ring) {
+                moduli.add(((RSAPublicBCPGKey) key.getPublicKeyPacket().getKey()).getModulus());
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (PGPException e) {
-            throw new IllegalArgumentException(e);
         }
         return moduli;
     }
