@@ -5,13 +5,20 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMessage;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.TooLongHttpContentException;
+import io.netty.util.ReferenceCountUtil;
 
 /**
  * Aggregates requests up to a small limit (mirror requests have no body). Two kinds pass on unaggregated, to
@@ -30,8 +37,8 @@ final class BoundedRequestAggregator extends HttpObjectAggregator {
     private boolean passing;
 
     BoundedRequestAggregator(int limit) {
-        // An expectation the mirror cannot meet gets Netty's 417 and the connection closes: the body the client may
-        // send anyway must not be read as the next request.
+        // An expectation the mirror cannot meet gets a 417 and the connection closes: the body the client may send
+        // anyway must not be read as the next request.
         super(limit, true);
         this.limit = limit;
     }
@@ -59,7 +66,8 @@ final class BoundedRequestAggregator extends HttpObjectAggregator {
     /**
      * A request that expects {@code 100 Continue}: within the limit it gets one ({@link ContinueResponse}); over it,
      * none: it is refused as any request over the limit is (Netty would answer an empty 413, keep the connection and
-     * read the body the client may send anyway as the next request).
+     * read the body the client may send anyway as the next request). A request that expects anything else gets a
+     * 417 with a JSON error (Netty's own is empty), after which the aggregator closes the connection.
      */
     @Override
     protected Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
@@ -69,7 +77,18 @@ final class BoundedRequestAggregator extends HttpObjectAggregator {
             }
             return null;
         }
-        return super.newContinueResponse(start, maxContentLength, pipeline);
+        Object answer = super.newContinueResponse(start, maxContentLength, pipeline);
+        if (answer instanceof HttpResponse netty && netty.status().equals(HttpResponseStatus.EXPECTATION_FAILED)) {
+            ReferenceCountUtil.release(answer);
+            FullHttpResponse refusal = JsonErrors.response(
+                    HttpResponseStatus.EXPECTATION_FAILED,
+                    "the mirror meets no expectation but 100-continue: a request's Expect header may only ask for"
+                            + " that",
+                    HttpMethod.HEAD.equals(((HttpRequest) start).method()));
+            refusal.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            return refusal;
+        }
+        return answer;
     }
 
     @Override

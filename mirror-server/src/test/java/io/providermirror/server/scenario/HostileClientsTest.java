@@ -174,6 +174,39 @@ final class HostileClientsTest {
     }
 
     /**
+     * A request that expects something other than {@code 100 Continue} is refused with a 417 and a JSON error, as
+     * all bad input is (Netty's own 417 had no body), and the connection ends: what the client sends after it, as
+     * the body it meant to send anyway, is never read as a request.
+     */
+    @Test
+    void anExpectationOtherThanContinueIsRefusedWithAJson417AndTheConnectionEnds() throws Exception {
+        try (SSLSocket socket = connect(fixture.mirror().mirror)) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET /providers/example.test/a/b/index.json HTTP/1.1\r\nHost: localhost\r\n"
+                            + "Content-Length: 20\r\nExpect: 200-ok\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            String head = RawTls.head(in);
+            assertThat(head)
+                    .startsWith("HTTP/1.1 417 Expectation Failed\r\n")
+                    .containsIgnoringCase("content-type: application/json\r\n")
+                    .containsIgnoringCase("connection: close\r\n");
+            assertThat(JSON.readTree(in.readNBytes(RawTls.contentLength(head)))
+                            .path("errors")
+                            .get(0)
+                            .asText())
+                    .contains("100-continue");
+
+            out.write("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            assertThat(in.read())
+                    .as("no answer to what came after the refusal: the connection ends")
+                    .isEqualTo(-1);
+        }
+    }
+
+    /**
      * A small request that expects {@code 100 Continue} gets it, then its answer, then the answer to a {@code HEAD}
      * pipelined behind its body, each in its place: a {@code 100} encoded by Netty's codec made the codec take the
      * first answer for the {@code HEAD}'s and drop its body, which put every later answer out of step.
