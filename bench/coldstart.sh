@@ -12,6 +12,7 @@
 #
 #   bench/coldstart.sh                                          # 5 rounds, 8 clients, 50 MB, origin 0 ms late
 #   BASELINE_JAR=/tmp/main.jar BUILD=0 bench/coldstart.sh       # A/B against another build
+#   BASELINE_JAR=<the same jar> BASELINE_JAVA_OPTS="-Xmx512m -D..." BUILD=0 bench/coldstart.sh   # A/B of a JVM option
 #   ORIGIN_DELAY_MS=50 bench/coldstart.sh                       # every origin answer 50 ms late
 #   PRIME=1 bench/coldstart.sh                                  # one client's cold archive of another provider
 #                                                               # first (PRIME_PREFIX=smallprime: 200 kB), then
@@ -31,11 +32,12 @@ MIRROR_PORT=${MIRROR_PORT:-18463}
 MIRROR_JAVA_OPTS=${MIRROR_JAVA_OPTS:--Xmx512m}
 MIRROR_JAR=${MIRROR_JAR:-mirror-server/target/mirror-server.jar}
 BASELINE_JAR=${BASELINE_JAR:-}
+BASELINE_JAVA_OPTS=${BASELINE_JAVA_OPTS:-$MIRROR_JAVA_OPTS}
 BUILD=${BUILD:-1}
 PRIME=${PRIME:-0}
 primed=""
 [ "$PRIME" = 1 ] && primed="PRIME=1 PRIME_PREFIX=${PRIME_PREFIX:-largeprime} "
-command="${primed}ROUNDS=$ROUNDS CLIENTS=$CLIENTS SETTLE=$SETTLE LARGE_BYTES=$LARGE_BYTES ORIGIN_DELAY_MS=$ORIGIN_DELAY_MS MIRROR_JAVA_OPTS=\"$MIRROR_JAVA_OPTS\"${BASELINE_JAR:+ BASELINE_JAR=$BASELINE_JAR} bench/coldstart.sh"
+command="${primed}ROUNDS=$ROUNDS CLIENTS=$CLIENTS SETTLE=$SETTLE LARGE_BYTES=$LARGE_BYTES ORIGIN_DELAY_MS=$ORIGIN_DELAY_MS MIRROR_JAVA_OPTS=\"$MIRROR_JAVA_OPTS\"${BASELINE_JAR:+ BASELINE_JAR=$BASELINE_JAR BASELINE_JAVA_OPTS=\"$BASELINE_JAVA_OPTS\"} bench/coldstart.sh"
 started=$(date -u +%Y-%m-%dT%H:%MZ)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -59,6 +61,7 @@ make_certificate "$work"
 declare -A jar=([mirror]="$MIRROR_JAR")
 sides=(mirror)
 [ -z "$BASELINE_JAR" ] || { jar[baseline]="$BASELINE_JAR"; sides+=(baseline); }
+declare -A label=([mirror]="$MIRROR_JAR, $MIRROR_JAVA_OPTS" [baseline]="$BASELINE_JAR, $BASELINE_JAVA_OPTS" [origin]="the bench origin directly, one client, after the same publishing")
 # One line per client in firstbytes.txt: <side> <round> <seconds to first byte> <status>.
 : > "$work/firstbytes.txt"
 for round in $(seq 1 "$ROUNDS"); do
@@ -77,7 +80,9 @@ for round in $(seq 1 "$ROUNDS"); do
       prime="${PRIME_PREFIX:-largeprime}$round$side$RANDOM"
       curl -sfk -o /dev/null "https://127.0.0.1:$ORIGIN_PORT/v1/providers/acme/$prime/1.0.0/download/linux/amd64"
     fi
-    start_mirror "$work" "$name" "${jar[$side]}" "$MIRROR_PORT" "$MIRROR_JAVA_OPTS"
+    opts=$MIRROR_JAVA_OPTS
+    [ "$side" = baseline ] && opts=$BASELINE_JAVA_OPTS
+    start_mirror "$work" "$name" "${jar[$side]}" "$MIRROR_PORT" "$opts"
     sleep "$SETTLE"
     if [ "$PRIME" = 1 ]; then
       # One client's cold archive of another provider first: what the mirror would reach if the whole cold path had
@@ -109,10 +114,9 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
   echo "| build | first byte ms, median of $ROUNDS x $CLIENTS clients | fastest round's median | slowest round's median | slowest client |"
   echo "| --- | ---: | ---: | ---: | ---: |"
   for side in "${sides[@]}" origin; do
-    [ "$side" = origin ] && jar[origin]="the bench origin directly, one client, after the same publishing"
     all=$(awk -v s="$side" '$1 == s && $4 == 200 { print $3 * 1000 }' "$work/firstbytes.txt" | median)
     per_round=$(for r in $(seq 1 "$ROUNDS"); do awk -v s="$side" -v r="$r" '$1 == s && $2 == r && $4 == 200 { print $3 * 1000 }' "$work/firstbytes.txt" | median; done | sort -g)
-    printf '| %s (%s) | %.0f | %.0f | %.0f | %.0f |\n' "$side" "${jar[$side]}" "$all" "$(head -1 <<< "$per_round")" \
+    printf '| %s (%s) | %.0f | %.0f | %.0f | %.0f |\n' "$side" "${label[$side]}" "$all" "$(head -1 <<< "$per_round")" \
       "$(tail -1 <<< "$per_round")" "$(awk -v s="$side" '$1 == s && $4 == 200 { print $3 * 1000 }' "$work/firstbytes.txt" | sort -g | tail -1)"
   done
   echo
