@@ -104,7 +104,8 @@ public final class OpenPgpSignatures {
                             + ") are of OpenPGP version 3, which neither the CLI nor the mirror "
                             + "accepts: a version 3 key ID is chosen by whoever makes the key");
         }
-        String signer = firstSigner(new Search(document, signatures, listed, (ring, key) -> true, "", at));
+        SignatureChecks checks = new SignatureChecks();
+        String signer = firstSigner(new Search(document, signatures, listed, (ring, key) -> true, "", at, checks));
         if (pinned.isEmpty()) {
             return signer;
         }
@@ -134,17 +135,19 @@ public final class OpenPgpSignatures {
                 pinnedRings,
                 (ring, key) -> mayUse(ring, key, pinned),
                 " that " + pinSetting + " " + pinned + " lets sign",
-                at));
+                at,
+                checks));
     }
 
-    /** What one pass over the listed keys looks for; {@code restriction} names the keys it may use, for errors. */
+    /** One pass over the listed keys; {@code restriction} names those it may use; {@code checks} spans both passes. */
     private record Search(
             byte[] document,
             List<PGPSignature> signatures,
             List<List<PGPPublicKeyRing>> listed,
             BiPredicate<PGPPublicKeyRing, PGPPublicKey> mayUse,
             String restriction,
-            Instant at) {}
+            Instant at,
+            SignatureChecks checks) {}
 
     /** A key offered for signing, in its key ring. */
     private record Candidate(PGPPublicKeyRing ring, PGPPublicKey key) {}
@@ -181,7 +184,8 @@ public final class OpenPgpSignatures {
                     unreadable.add("the key "
                             + SigningKeyRules.keyId(ring.getPublicKey().getKeyID()) + " is of OpenPGP version 3");
                 } else {
-                    SigningKeyRules.whyUnreadable(ring).ifPresentOrElse(unreadable::add, () -> readable.add(ring));
+                    SigningKeyRules.whyUnreadable(ring, search.checks())
+                            .ifPresentOrElse(unreadable::add, () -> readable.add(ring));
                 }
             }
             if (readable.isEmpty()) {

@@ -32,14 +32,17 @@ public final class SigningKeyAhead {
     }
 
     private static void readRings(String armored) {
+        SignatureChecks checks = new SignatureChecks();
         try {
             for (PGPPublicKeyRing ring : OpenPgpSignatures.readKeys(armored)) {
                 if (ring.getPublicKey().getVersion() >= 4) {
-                    SigningKeyRules.whyUnreadable(ring);
+                    SigningKeyRules.whyUnreadable(ring, checks);
                 }
             }
-        } catch (RuntimeException e) {
-            // The armor cannot be read (VerificationException); whyUnreadable reports a ring's faults itself.
+        } catch (RuntimeException | StackOverflowError e) {
+            // The armor cannot be read, or its rings ask for more checks than a verification makes (both a
+            // VerificationException); whyUnreadable reports a ring's faults itself. A packet nested deep enough to
+            // exhaust the stack is left, like the rest, to the verification, which refuses what it cannot read.
             LOG.debug("reading the origin's first signing key ahead of its signature failed: {}", e.toString());
         }
     }

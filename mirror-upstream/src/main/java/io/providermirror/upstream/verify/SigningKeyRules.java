@@ -40,15 +40,27 @@ final class SigningKeyRules {
      * with a self-signature.
      */
     static Optional<String> whyUnreadable(PGPPublicKeyRing ring) {
+        return whyUnreadable(ring, new SignatureChecks());
+    }
+
+    /**
+     * {@link #whyUnreadable(PGPPublicKeyRing)} counting each signature it checks in {@code checks}, which a
+     * verification shares over every key ring it reads.
+     *
+     * @throws VerificationException when {@code checks} runs out
+     */
+    static Optional<String> whyUnreadable(PGPPublicKeyRing ring, SignatureChecks checks) {
         PGPPublicKey primary = ring.getPublicKey();
         try {
-            Optional<String> unreadable = whyNotRead(ring);
+            Optional<String> unreadable = whyNotRead(ring, checks);
             if (unreadable.isEmpty() && primaryIdentity(primary).isEmpty()) {
                 unreadable = Optional.of("the key " + keyId(primary.getKeyID())
                         + " has no user ID with a self-signature, which the CLI requires");
             }
             return unreadable.map(
                     why -> why + "; the CLI's OpenPGP library ignores the whole key " + keyId(primary.getKeyID()));
+        } catch (VerificationException e) {
+            throw e;
         } catch (PGPException | RuntimeException e) {
             return Optional.of("the key " + keyId(primary.getKeyID()) + " cannot be read: " + e.getMessage());
         }
@@ -121,7 +133,7 @@ final class SigningKeyRules {
     }
 
     /** Why the CLI's library would not read {@code ring}'s signatures, or empty when it would. */
-    private static Optional<String> whyNotRead(PGPPublicKeyRing ring) throws PGPException {
+    private static Optional<String> whyNotRead(PGPPublicKeyRing ring, SignatureChecks checks) throws PGPException {
         PGPPublicKey primary = ring.getPublicKey();
         for (PGPPublicKey key : ring) {
             Optional<String> exponent = whyExponentUnread(key);
@@ -130,6 +142,7 @@ final class SigningKeyRules {
             }
         }
         for (PGPSignature revocation : iterable(primary.getSignaturesOfType(PGPSignature.KEY_REVOCATION))) {
+            checks.spend();
             if (!verifiesKey(revocation, primary)) {
                 return Optional.of(
                         "the key " + keyId(primary.getKeyID()) + " carries a revocation that does not verify with it");
@@ -141,7 +154,11 @@ final class SigningKeyRules {
                     return Optional.of("a signature on a user ID of the key " + keyId(primary.getKeyID())
                             + " is of type " + signature.getSignatureType() + ", not a certification");
                 }
-                if (signature.getKeyID() == primary.getKeyID() && !verifiesUserId(signature, userId, primary)) {
+                if (signature.getKeyID() != primary.getKeyID()) {
+                    continue; // a certification by another key, which the CLI does not check
+                }
+                checks.spend();
+                if (!verifiesUserId(signature, userId, primary)) {
                     return Optional.of("a self-signature on the user ID \"" + new String(userId, StandardCharsets.UTF_8)
                             + "\" of the key " + keyId(primary.getKeyID()) + " does not verify");
                 }
@@ -159,6 +176,7 @@ final class SigningKeyRules {
                     return Optional.of("the subkey " + name + " carries a signature of type " + type
                             + ", neither a binding nor a revocation");
                 }
+                checks.spend();
                 if (!verifiesBinding(signature, primary, subkey, primary)) {
                     return Optional.of("a binding or revocation of the subkey " + name
                             + " does not verify with its primary key " + keyId(primary.getKeyID()));
@@ -167,7 +185,7 @@ final class SigningKeyRules {
                 if (flags(signature)
                         .map(flags -> (flags & KeyFlags.SIGN_DATA) != 0)
                         .orElse(false)) {
-                    Optional<String> back = whyNoBackSignature(signature, primary, subkey);
+                    Optional<String> back = whyNoBackSignature(signature, primary, subkey, checks);
                     if (back.isPresent()) {
                         return back;
                     }
@@ -184,7 +202,8 @@ final class SigningKeyRules {
      * A subkey flagged for signing must have signed its own binding back (RFC 4880 5.2.1, "primary key binding"),
      * or anyone could claim somebody else's signing key as his subkey.
      */
-    private static Optional<String> whyNoBackSignature(PGPSignature binding, PGPPublicKey primary, PGPPublicKey subkey)
+    private static Optional<String> whyNoBackSignature(
+            PGPSignature binding, PGPPublicKey primary, PGPPublicKey subkey, SignatureChecks checks)
             throws PGPException {
         String name = keyId(subkey.getKeyID());
         List<PGPSignature> embedded = embeddedSignatures(binding);
@@ -201,6 +220,7 @@ final class SigningKeyRules {
             return Optional.of("the cross-signature of the signing subkey " + name + " is of type "
                     + back.getSignatureType() + ", not a primary key binding");
         }
+        checks.spend();
         if (!verifiesBinding(back, primary, subkey, subkey)) {
             return Optional.of("the cross-signature (back-signature) of the signing subkey " + name
                     + " does not verify with the subkey itself, which the CLI requires");

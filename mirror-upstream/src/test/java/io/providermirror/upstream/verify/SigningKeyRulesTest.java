@@ -1,8 +1,10 @@
 package io.providermirror.upstream.verify;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,6 +12,8 @@ import java.util.ArrayList;
 import java.util.Date;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
+import org.bouncycastle.bcpg.ArmoredOutputStream;
 import org.bouncycastle.bcpg.HashAlgorithmTags;
 import org.bouncycastle.bcpg.PublicKeyAlgorithmTags;
 import org.bouncycastle.bcpg.PublicKeyPacket;
@@ -319,6 +323,90 @@ final class SigningKeyRulesTest {
                 reversed, false, revokedA.revoked(4), uid(b, 1, CERTIFY, false).revoked(5));
     }
 
+    /**
+     * A verification checks at most {@link SignatureChecks#LIMIT} signatures of the origin's keys: a ring with that
+     * many self-signatures is read, one with a single more is refused before its last is checked, and certifications
+     * by other keys, which are never checked, count for nothing.
+     */
+    @Test
+    void aRingWithMoreSelfSignaturesThanAVerificationChecksIsRefused() {
+        assertThat(SigningKeyRules.whyUnreadable(ring(primaryWithSelfSignatures(SignatureChecks.LIMIT, 300))))
+                .isEmpty();
+
+        PGPPublicKeyRing tooMany = ring(primaryWithSelfSignatures(SignatureChecks.LIMIT + 1, 0));
+        assertThatThrownBy(() -> SigningKeyRules.whyUnreadable(tooMany))
+                .isInstanceOfSatisfying(
+                        VerificationException.class,
+                        e -> assertThat(e.check()).isEqualTo(VerificationException.Check.SIGNATURE))
+                .hasMessageContaining("more than " + SignatureChecks.LIMIT + " signatures to check");
+    }
+
+    /** The count is one per verification, over every ring it reads, not one per ring. */
+    @Test
+    void theChecksOfOneVerificationAreCountedOverAllTheRingsItReads() {
+        PGPPublicKeyRing half = ring(primaryWithSelfSignatures(SignatureChecks.LIMIT / 2 + 1, 0));
+        SignatureChecks checks = new SignatureChecks();
+
+        assertThat(SigningKeyRules.whyUnreadable(half, checks)).isEmpty();
+        assertThatThrownBy(() -> SigningKeyRules.whyUnreadable(half, checks))
+                .isInstanceOf(VerificationException.class)
+                .hasMessageContaining("more than " + SignatureChecks.LIMIT);
+        assertThat(SigningKeyRules.whyUnreadable(half, new SignatureChecks())).isEmpty();
+    }
+
+    /**
+     * The verification of a SHA256SUMS signature refuses an origin whose key asks for more checks than it makes,
+     * naming why, where the same key with a few self-signatures verifies it.
+     */
+    @Test
+    void aVerificationRefusesAKeyWithMoreSelfSignaturesThanItChecks() throws Exception {
+        byte[] document = "0123  terraform-provider-a_1.0.0_linux_amd64.zip\n".getBytes(StandardCharsets.US_ASCII);
+        byte[] signature = sign(SUB, PGPSignature.BINARY_DOCUMENT, 5, null, false, List.of())
+                .generateOver(document)
+                .getEncoded();
+        Instant at = KEYS_MADE.plus(Duration.ofDays(1));
+        String honest = armored(ring(primaryWithSelfSignatures(3, 0), signingSubkey(1)));
+        String tooMany = armored(ring(primaryWithSelfSignatures(SignatureChecks.LIMIT, 0), signingSubkey(1)));
+
+        assertThat(OpenPgpSignatures.verify(document, signature, List.of(honest), Set.of(), "pins", at))
+                .isEqualTo(SUB_ID);
+        assertThatThrownBy(() -> OpenPgpSignatures.verify(document, signature, List.of(tooMany), Set.of(), "pins", at))
+                .isInstanceOfSatisfying(
+                        VerificationException.class,
+                        e -> assertThat(e.check()).isEqualTo(VerificationException.Check.SIGNATURE))
+                .hasMessageContaining("more than " + SignatureChecks.LIMIT + " signatures to check");
+    }
+
+    /**
+     * The primary key with one user ID carrying {@code own} positive self-signatures flagged for certifying (a
+     * minute apart) and {@code others} certifications by another key.
+     */
+    private static PGPPublicKey primaryWithSelfSignatures(int own, int others) {
+        String userId = "Key <k@example.test>";
+        PGPPublicKey key = PRIMARY.getPublicKey();
+        for (int minute = 0; minute < own; minute++) {
+            key = withUserId(
+                    key,
+                    userId,
+                    certification(PRIMARY, PGPSignature.POSITIVE_CERTIFICATION, userId, minute, CERTIFY, false));
+        }
+        for (int minute = 0; minute < others; minute++) {
+            key = withUserId(
+                    key,
+                    userId,
+                    certification(OTHER, PGPSignature.DEFAULT_CERTIFICATION, userId, minute, CERTIFY, false));
+        }
+        return key;
+    }
+
+    private static String armored(PGPPublicKeyRing ring) throws java.io.IOException {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        try (ArmoredOutputStream armor = new ArmoredOutputStream(bytes)) {
+            ring.encode(armor);
+        }
+        return bytes.toString(StandardCharsets.US_ASCII);
+    }
+
     private static void assertSigns(boolean reversed, boolean signs, UserId a, UserId b) {
         PGPPublicKeyRing ring = twoUserIds(reversed, a, b);
         assertThat(SigningKeyRules.whyUnreadable(ring)).isEmpty();
@@ -500,6 +588,15 @@ final class SigningKeyRulesTest {
         PGPSignature generateCertification(PGPPublicKey primary, PGPPublicKey subkey) {
             try {
                 return generator.generateCertification(primary, subkey);
+            } catch (PGPException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+
+        PGPSignature generateOver(byte[] document) {
+            try {
+                generator.update(document);
+                return generator.generate();
             } catch (PGPException e) {
                 throw new IllegalStateException(e);
             }
