@@ -74,6 +74,14 @@ public interface BlobStore {
     /** Number of committed blobs. */
     int count();
 
+    /**
+     * Bytes of committed blobs' content held in memory for the hot path (small archives, within a bound of the
+     * heap); none for a store that holds nothing in memory.
+     */
+    default long heldBytes() {
+        return 0;
+    }
+
     /** Blobs evicted to keep the size bound since the store was opened. */
     long evictions();
 

@@ -333,6 +333,11 @@ public final class FileBlobStore implements BlobStore {
         return index.evictions();
     }
 
+    @Override
+    public long heldBytes() {
+        return index.heldBytes();
+    }
+
     private void evictIfNeeded() {
         deleteEvicted(index.evictOverBound(), "to keep the archive cache under " + maxBytes + " bytes");
     }

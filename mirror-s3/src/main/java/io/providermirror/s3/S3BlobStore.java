@@ -96,11 +96,7 @@ public final class S3BlobStore implements BlobStore {
         Instant before = clock.instant().minus(TEMPORARY_OBJECT_AGE);
         for (S3Object object : bucket.list(bucket.temporaryPrefix())) {
             if (object.lastModified().isBefore(before)) {
-                bucket.call(
-                        "delete",
-                        object.key(),
-                        () -> bucket.client()
-                                .deleteObject(b -> b.bucket(bucket.name()).key(object.key())));
+                deleteObject(object.key());
                 LOG.info("removed temporary object {} left by an earlier upload", object.key());
             }
         }
@@ -317,7 +313,7 @@ public final class S3BlobStore implements BlobStore {
     private void evict(CacheKey keep) {
         for (CacheKey victim : index.evictOverBound(keep)) {
             try {
-                deleteObject(victim);
+                deleteObject(bucket.blobObject(victim));
                 tier.remove(victim);
                 LOG.info(
                         "evicted {} from S3 bucket '{}' to keep the archive cache under its bound",
@@ -341,7 +337,7 @@ public final class S3BlobStore implements BlobStore {
     public void remove(CacheKey key) throws IOException {
         index.remove(key);
         tier.remove(key);
-        deleteObject(key);
+        deleteObject(bucket.blobObject(key));
     }
 
     /** Drops the local tier's copies (and this instance's index entries) of what {@code which} selects. */
@@ -355,8 +351,7 @@ public final class S3BlobStore implements BlobStore {
         }
     }
 
-    private void deleteObject(CacheKey key) throws IOException {
-        String object = bucket.blobObject(key);
+    private void deleteObject(String object) throws IOException {
         bucket.call(
                 "delete",
                 object,
@@ -376,6 +371,11 @@ public final class S3BlobStore implements BlobStore {
     @Override
     public long evictions() {
         return index.evictions();
+    }
+
+    @Override
+    public long heldBytes() { // what the local tier holds: the bucket's archives are read through it
+        return tier.heldBytes();
     }
 
     /**

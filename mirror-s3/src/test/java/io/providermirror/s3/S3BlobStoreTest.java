@@ -95,6 +95,9 @@ final class S3BlobStoreTest {
                     .isPresent();
             assertThat(warm.blob().size()).isEqualTo(4);
         }
+        assertThat(store.heldBytes())
+                .as("what the local tier holds is the store's")
+                .isEqualTo(4);
 
         assertThat(fixture.listener().localTierHits()).isEqualTo(1);
         assertThat(fixture.listener().requests()).as("no request to the bucket").isEmpty();

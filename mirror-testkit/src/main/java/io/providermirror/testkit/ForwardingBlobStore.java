@@ -77,6 +77,11 @@ public class ForwardingBlobStore implements BlobStore {
     }
 
     @Override
+    public long heldBytes() {
+        return delegate.heldBytes();
+    }
+
+    @Override
     public List<BlobSummary> list() {
         return delegate.list();
     }

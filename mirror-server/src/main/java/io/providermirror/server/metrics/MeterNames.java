@@ -30,6 +30,11 @@ public final class MeterNames {
     public static final String CACHE_SIZE = "mirror.cache.size";
     /** Gauge of cached archives. Prometheus: {@code mirror_cache_archives}. */
     public static final String CACHE_ARCHIVES = "mirror.cache.archives";
+    /**
+     * Gauge of cached archives' content held in memory for the hot path (small archives, within a bound of the heap).
+     * Prometheus: {@code mirror_cache_held_bytes}.
+     */
+    public static final String CACHE_HELD = "mirror.cache.held";
     /** Counter of archives evicted to keep {@code cache.maxSize}. Prometheus: {@code mirror_cache_evictions_total}. */
     public static final String CACHE_EVICTIONS = "mirror.cache.evictions";
     /** Gauge of archive downloads from origins in progress. Prometheus: {@code mirror_fills_active}. */

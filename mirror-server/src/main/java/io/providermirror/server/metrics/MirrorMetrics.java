@@ -292,6 +292,10 @@ public final class MirrorMetrics implements OriginObserver {
         Gauge.builder(MeterNames.CACHE_ARCHIVES, store, BlobStore::count)
                 .description("Archives in the cache")
                 .register(registry);
+        Gauge.builder(MeterNames.CACHE_HELD, store, BlobStore::heldBytes)
+                .description("Bytes of cached archives' content held in memory for the hot path")
+                .baseUnit(BaseUnits.BYTES)
+                .register(registry);
         FunctionCounter.builder(MeterNames.CACHE_EVICTIONS, store, BlobStore::evictions)
                 .description("Archives evicted to keep cache.maxSize")
                 .register(registry);

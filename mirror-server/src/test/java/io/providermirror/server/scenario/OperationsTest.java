@@ -135,6 +135,9 @@ final class OperationsTest {
                 .isEqualTo(1);
         assertThat(metrics.value("mirror_cache_size_bytes")).isEqualTo(archiveBytes);
         assertThat(metrics.value("mirror_cache_archives")).isEqualTo(1);
+        assertThat(metrics.value("mirror_cache_held_bytes"))
+                .as("nothing held in memory before an archive takes the hot path")
+                .isZero();
         assertThat(metrics.value("mirror_cache_evictions_total")).isZero();
         assertThat(metrics.value("mirror_fills_active")).isZero();
         assertThat(metrics.value("mirror_http_requests_seconds_count", "route", "archive", "status", "200"))
@@ -165,6 +168,9 @@ final class OperationsTest {
         assertThat(warm.value("mirror_cache_lookups_total", "kind", "archive", "result", "miss"))
                 .isEqualTo(1);
         assertThat(warm.value("mirror_served_bytes_total", "source", "cache")).isEqualTo(4.0 * archiveBytes);
+        assertThat(warm.value("mirror_cache_held_bytes"))
+                .as("the small archive, once on the hot path, is held in memory")
+                .isEqualTo(archiveBytes);
     }
 
     @Test
