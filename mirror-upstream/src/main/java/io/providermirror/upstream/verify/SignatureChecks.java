@@ -1,18 +1,63 @@
 package io.providermirror.upstream.verify;
 
+import java.util.Iterator;
+import org.bouncycastle.openpgp.PGPPublicKey;
+import org.bouncycastle.openpgp.PGPPublicKeyRing;
+
 /**
- * How many signatures of an origin's signing keys (key revocations, self-signatures on user IDs, subkey bindings and
- * revocations, back-signatures) one verification of a SHA256SUMS signature checks at most, over every key ring it
- * reads. Each check is a public-key operation as long as the key (Bouncy Castle reads RSA keys of up to 15360 bits,
- * 1.6 ms each), and an origin could list as many signatures as its download document holds; the CLI checks any
- * number, while an honest key carries a few dozen. Not thread-safe: one verification, one thread.
+ * The bounds on the work one verification of a SHA256SUMS signature does on the origin's signing keys, which the
+ * origin could otherwise make as large as its download document allows (the CLI sets none, while an honest key
+ * carries a few user IDs, subkeys and a few dozen self-signatures):
+ * <ul>
+ *   <li>at most {@link #LIMIT} signatures checked (key revocations, self-signatures on user IDs, subkey bindings and
+ *       revocations, back-signatures), over every key ring it reads: each is a public-key operation as long as the
+ *       key (Bouncy Castle reads RSA keys of up to 15360 bits, 1.6 ms each);
+ *   <li>at most {@link #MAX_USER_IDS} user IDs and {@link #MAX_SUBKEYS} subkeys in a key ring, counted before
+ *       anything else is read of it: Bouncy Castle looks each user ID's signatures up among all of them, so the
+ *       rules' walk over user IDs grows with their number squared (40,000 user IDs, 270 KB armored, took 27 s).
+ * </ul>
+ * Not thread-safe: one verification, one thread.
  */
 final class SignatureChecks {
 
-    /** The most checks one verification makes: several times what an honest origin's keys need. */
+    /** The most signature checks one verification makes: several times what an honest origin's keys need. */
     static final int LIMIT = 256;
 
+    /** The most user IDs of a key ring the mirror reads. */
+    static final int MAX_USER_IDS = 64;
+
+    /** The most subkeys of a key ring the mirror reads. */
+    static final int MAX_SUBKEYS = 64;
+
     private int left = LIMIT;
+
+    /**
+     * Lets {@code ring} be read: counts its user IDs and subkeys, in one pass over each.
+     *
+     * @throws VerificationException when it has more than {@link #MAX_USER_IDS} or {@link #MAX_SUBKEYS}
+     */
+    static void admit(PGPPublicKeyRing ring) {
+        PGPPublicKey primary = ring.getPublicKey();
+        int userIds = count(primary.getRawUserIDs(), MAX_USER_IDS);
+        int subkeys = count(ring.getPublicKeys(), MAX_SUBKEYS + 1) - 1;
+        if (userIds > MAX_USER_IDS || subkeys > MAX_SUBKEYS) {
+            throw new VerificationException(
+                    VerificationException.Check.SIGNATURE,
+                    "the origin's signing key " + SigningKeyRules.keyId(primary.getKeyID()) + " carries more than "
+                            + (userIds > MAX_USER_IDS ? MAX_USER_IDS + " user IDs" : MAX_SUBKEYS + " subkeys")
+                            + ": the mirror reads no more in a key, where an honest key has a few");
+        }
+    }
+
+    /** How many {@code items} there are, counting no further than one past {@code bound}. */
+    private static int count(Iterator<?> items, int bound) {
+        int count = 0;
+        while (items.hasNext() && count <= bound) {
+            items.next();
+            count++;
+        }
+        return count;
+    }
 
     /**
      * Counts one check about to be made.

@@ -40,9 +40,9 @@ public final class SigningKeyAhead {
                 }
             }
         } catch (RuntimeException | StackOverflowError e) {
-            // The armor cannot be read, or its rings ask for more checks than a verification makes (both a
-            // VerificationException); whyUnreadable reports a ring's faults itself. A packet nested deep enough to
-            // exhaust the stack is left, like the rest, to the verification, which refuses what it cannot read.
+            // The armor cannot be read, or its rings are larger or ask for more checks than a verification reads
+            // (each a VerificationException); whyUnreadable reports a ring's faults itself. Whatever went wrong here
+            // is left to the verification, which meets the same key again and fails on it as it would have.
             LOG.debug("reading the origin's first signing key ahead of its signature failed: {}", e.toString());
         }
     }

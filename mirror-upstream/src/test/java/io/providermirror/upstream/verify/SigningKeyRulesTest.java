@@ -17,6 +17,7 @@ import org.bouncycastle.bcpg.ArmoredOutputStream;
 import org.bouncycastle.bcpg.HashAlgorithmTags;
 import org.bouncycastle.bcpg.PublicKeyAlgorithmTags;
 import org.bouncycastle.bcpg.PublicKeyPacket;
+import org.bouncycastle.bcpg.PublicSubkeyPacket;
 import org.bouncycastle.bcpg.sig.KeyFlags;
 import org.bouncycastle.crypto.generators.RSAKeyPairGenerator;
 import org.bouncycastle.crypto.params.RSAKeyGenerationParameters;
@@ -28,6 +29,7 @@ import org.bouncycastle.openpgp.PGPPublicKeyRing;
 import org.bouncycastle.openpgp.PGPSignature;
 import org.bouncycastle.openpgp.PGPSignatureGenerator;
 import org.bouncycastle.openpgp.PGPSignatureSubpacketGenerator;
+import org.bouncycastle.openpgp.operator.bc.BcKeyFingerprintCalculator;
 import org.bouncycastle.openpgp.operator.bc.BcPGPContentSignerBuilder;
 import org.bouncycastle.openpgp.operator.bc.BcPGPDigestCalculatorProvider;
 import org.bouncycastle.openpgp.operator.bc.BcPGPKeyPair;
@@ -341,6 +343,29 @@ final class SigningKeyRulesTest {
                 .hasMessageContaining("more than " + SignatureChecks.LIMIT + " signatures to check");
     }
 
+    /** Key revocations, subkey bindings and back-signatures are counted as self-signatures are. */
+    @Test
+    void revocationsBindingsAndBackSignaturesCountAsChecks() {
+        PGPPublicKey revoked = primaryWith("Key <k@example.test>", CERTIFY);
+        for (int i = 0; i < SignatureChecks.LIMIT; i++) {
+            revoked = PGPPublicKey.addCertification(revoked, direct(PRIMARY, PGPSignature.KEY_REVOCATION, revoked));
+        }
+        PGPPublicKeyRing revokedOften = ring(revoked);
+        assertThatThrownBy(() -> SigningKeyRules.whyUnreadable(revokedOften))
+                .as("one self-signature and %d revocations", SignatureChecks.LIMIT)
+                .hasMessageContaining("more than " + SignatureChecks.LIMIT + " signatures to check");
+
+        PGPPublicKey subkey = BARE_SUBKEY;
+        for (int minutes = 1; minutes <= SignatureChecks.LIMIT / 2; minutes++) {
+            subkey = PGPPublicKey.addCertification(
+                    subkey, binding(PRIMARY, minutes, SIGN, false, List.of(backSignature(SUB, minutes))));
+        }
+        PGPPublicKeyRing boundOften = ring(primaryWith("Key <k@example.test>", CERTIFY), subkey);
+        assertThatThrownBy(() -> SigningKeyRules.whyUnreadable(boundOften))
+                .as("one self-signature, %d bindings and as many back-signatures", SignatureChecks.LIMIT / 2)
+                .hasMessageContaining("more than " + SignatureChecks.LIMIT + " signatures to check");
+    }
+
     /** The count is one per verification, over every ring it reads, not one per ring. */
     @Test
     void theChecksOfOneVerificationAreCountedOverAllTheRingsItReads() {
@@ -375,6 +400,47 @@ final class SigningKeyRulesTest {
                         VerificationException.class,
                         e -> assertThat(e.check()).isEqualTo(VerificationException.Check.SIGNATURE))
                 .hasMessageContaining("more than " + SignatureChecks.LIMIT + " signatures to check");
+    }
+
+    /**
+     * A key ring of more than {@link SignatureChecks#MAX_USER_IDS} user IDs or {@link SignatureChecks#MAX_SUBKEYS}
+     * subkeys is refused before anything else of it is read: walking its user IDs grows with their number squared.
+     */
+    @Test
+    void aRingWithMoreUserIdsOrSubkeysThanTheMirrorReadsIsRefusedBeforeItIsRead() throws Exception {
+        PGPPublicKey primary = PRIMARY.getPublicKey();
+        for (int i = 0; i < SignatureChecks.MAX_USER_IDS; i++) {
+            String userId = "Key " + i + " <k@example.test>";
+            primary = withUserId(
+                    primary,
+                    userId,
+                    certification(PRIMARY, PGPSignature.POSITIVE_CERTIFICATION, userId, i, CERTIFY, false));
+        }
+        assertThat(SigningKeyRules.whyUnreadable(ring(primary)))
+                .as("as many as it reads")
+                .isEmpty();
+        String more = "Key <more@example.test>";
+        PGPPublicKeyRing tooManyUserIds = ring(withUserId(
+                primary, more, certification(PRIMARY, PGPSignature.POSITIVE_CERTIFICATION, more, 0, CERTIFY, false)));
+        assertThatThrownBy(() -> SigningKeyRules.whyUnreadable(tooManyUserIds))
+                .isInstanceOf(VerificationException.class)
+                .hasMessageContaining("more than " + SignatureChecks.MAX_USER_IDS + " user IDs");
+
+        List<PGPPublicKey> keys = new ArrayList<>(List.of(primaryWith("Key <k@example.test>", CERTIFY)));
+        for (int i = 0; i <= SignatureChecks.MAX_SUBKEYS; i++) {
+            // The same key material made at another second is another subkey (its fingerprint covers the time).
+            keys.add(new PGPPublicKey(
+                    new PublicSubkeyPacket(
+                            PublicKeyPacket.VERSION_4,
+                            SUB.getPublicKey().getAlgorithm(),
+                            Date.from(KEYS_MADE.plusSeconds(i)),
+                            SUB.getPublicKey().getPublicKeyPacket().getKey()),
+                    new BcKeyFingerprintCalculator()));
+        }
+        PGPPublicKeyRing tooManySubkeys = new PGPPublicKeyRing(keys);
+        assertThatThrownBy(() -> SigningKeyRules.whyUnreadable(tooManySubkeys))
+                .isInstanceOf(VerificationException.class)
+                .hasMessageContaining("more than " + SignatureChecks.MAX_SUBKEYS + " subkeys");
     }
 
     /**
