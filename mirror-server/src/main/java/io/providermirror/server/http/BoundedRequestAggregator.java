@@ -13,9 +13,9 @@ import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.TooLongHttpContentException;
 import io.netty.util.ReferenceCountUtil;
@@ -36,6 +36,9 @@ final class BoundedRequestAggregator extends HttpObjectAggregator {
     /** The parts of an unaggregated request are passing through, up to its last content. */
     private boolean passing;
 
+    /** An expectation was refused: the connection is closing, and nothing read after it goes on. */
+    private boolean refused;
+
     BoundedRequestAggregator(int limit) {
         // An expectation the mirror cannot meet gets a 417 and the connection closes: the body the client may send
         // anyway must not be read as the next request.
@@ -46,6 +49,15 @@ final class BoundedRequestAggregator extends HttpObjectAggregator {
     /** Whether {@code request} is the head of a request that was too large to aggregate. */
     static boolean isTooLarge(HttpRequest request) {
         return request.decoderResult().cause() instanceof TooLongHttpContentException;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (refused) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        super.channelRead(ctx, msg);
     }
 
     @Override
@@ -67,7 +79,9 @@ final class BoundedRequestAggregator extends HttpObjectAggregator {
      * A request that expects {@code 100 Continue}: within the limit it gets one ({@link ContinueResponse}); over it,
      * none: it is refused as any request over the limit is (Netty would answer an empty 413, keep the connection and
      * read the body the client may send anyway as the next request). A request that expects anything else gets a
-     * 417 with a JSON error (Netty's own is empty), after which the aggregator closes the connection.
+     * 417 with a JSON error, after which the aggregator closes the connection; whatever was read after its head
+     * (the body it may send anyway, requests pipelined behind) is dropped here. Netty's own 417 was empty, and it
+     * had the codec read that body as the next request, which went on to be answered.
      */
     @Override
     protected Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
@@ -77,9 +91,9 @@ final class BoundedRequestAggregator extends HttpObjectAggregator {
             }
             return null;
         }
-        Object answer = super.newContinueResponse(start, maxContentLength, pipeline);
-        if (answer instanceof HttpResponse netty && netty.status().equals(HttpResponseStatus.EXPECTATION_FAILED)) {
-            ReferenceCountUtil.release(answer);
+        String expected = start.headers().get(HttpHeaderNames.EXPECT);
+        if (expected != null && start.protocolVersion().compareTo(HttpVersion.HTTP_1_1) >= 0) {
+            refused = true;
             FullHttpResponse refusal = JsonErrors.response(
                     HttpResponseStatus.EXPECTATION_FAILED,
                     "the mirror meets no expectation but 100-continue: a request's Expect header may only ask for"
@@ -88,7 +102,7 @@ final class BoundedRequestAggregator extends HttpObjectAggregator {
             refusal.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
             return refusal;
         }
-        return answer;
+        return null;
     }
 
     @Override
