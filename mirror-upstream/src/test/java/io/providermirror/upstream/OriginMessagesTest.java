@@ -6,6 +6,7 @@ import io.providermirror.model.PlainMessages;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
+import java.util.List;
 import javax.net.ssl.SSLHandshakeException;
 import org.junit.jupiter.api.Test;
 
@@ -53,6 +54,44 @@ final class OriginMessagesTest {
         assertThat(doubled.getMessage()).isEqualTo(what + ": the origin answered 500");
         // Words that merely recur are kept.
         assertThat(PlainMessages.plain("cannot get x: cannot get y: z")).isEqualTo("cannot get x: cannot get y: z");
+    }
+
+    /**
+     * Text an origin or its keys put in a message (a long list of key IDs, a run of "a.") is cut at
+     * {@code PlainMessages}' bound and never overflows the stack of the thread that words it: the regular
+     * expressions it used recursed once per character or repetition, and 2.5 KB of signatures made a verification
+     * throw a StackOverflowError instead of refusing. Worded here on a thread with a quarter of the usual stack.
+     */
+    @Test
+    void aLongMessageIsCutAndWordedWithoutOverflowingTheStack() throws Exception {
+        List<String> hostile = List.of(
+                "x".repeat(200_000),
+                "the signature over SHA256SUMS (made by key " + "0123456789ABCDEF, ".repeat(300) + ")",
+                "a.".repeat(3_000) + "AException: b",
+                "a:".repeat(3_000),
+                "word ".repeat(1_000) + ": " + "word ".repeat(1_000) + ": z");
+        List<String> worded = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicReference<Throwable> failure =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        Thread small = new Thread(
+                null,
+                () -> {
+                    try {
+                        hostile.forEach(message -> worded.add(PlainMessages.plain(message)));
+                    } catch (Throwable t) {
+                        failure.set(t);
+                    }
+                },
+                "small-stack",
+                256 * 1024);
+        small.start();
+        small.join();
+
+        assertThat(failure.get()).isNull();
+        assertThat(worded)
+                .hasSize(hostile.size())
+                .allSatisfy(message -> assertThat(message).hasSizeLessThan(4_200));
+        assertThat(worded.get(0)).endsWith("… (195904 characters more)");
     }
 
     @Test
