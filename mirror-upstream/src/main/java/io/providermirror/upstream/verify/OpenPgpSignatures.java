@@ -347,7 +347,7 @@ public final class OpenPgpSignatures {
             throw new VerificationException(
                     VerificationException.Check.SIGNATURE, "the SHA256SUMS signature file holds no OpenPGP signature");
         }
-        return result;
+        return SignatureChecks.admitted(result);
     }
 
     /**

@@ -1,8 +1,10 @@
 package io.providermirror.upstream.verify;
 
 import java.util.Iterator;
+import java.util.List;
 import org.bouncycastle.openpgp.PGPPublicKey;
 import org.bouncycastle.openpgp.PGPPublicKeyRing;
+import org.bouncycastle.openpgp.PGPSignature;
 
 /**
  * The bounds on the work one verification of a SHA256SUMS signature does on the origin's signing keys, which the
@@ -12,9 +14,13 @@ import org.bouncycastle.openpgp.PGPPublicKeyRing;
  *   <li>at most {@link #LIMIT} signatures checked (key revocations, self-signatures on user IDs, subkey bindings and
  *       revocations, back-signatures), over every key ring it reads: each is a public-key operation as long as the
  *       key (Bouncy Castle reads RSA keys of up to 15360 bits, 1.6 ms each);
- *   <li>at most {@link #MAX_USER_IDS} user IDs and {@link #MAX_SUBKEYS} subkeys in a key ring, counted before
- *       anything else is read of it: Bouncy Castle looks each user ID's signatures up among all of them, so the
- *       rules' walk over user IDs grows with their number squared (40,000 user IDs, 270 KB armored, took 27 s).
+ *   <li>at most {@link #MAX_USER_IDS} user IDs, {@link #MAX_SUBKEYS} subkeys and {@link #MAX_SIGNATURES}
+ *       signatures of any kind (certifications by other keys included) in a key ring, counted before anything
+ *       else is read of it: Bouncy Castle looks each user ID's signatures up among all of them, so the rules' walk
+ *       over user IDs grows with their number squared (40,000 user IDs, 270 KB armored, took 27 s), and the
+ *       search for a signature's key walks them again for each signature in the file;
+ *   <li>at most {@link #MAX_DETACHED} signatures in the signature file over SHA256SUMS (a release carries one,
+ *       two while its maker changes keys).
  * </ul>
  * Not thread-safe: one verification, one thread.
  */
@@ -29,17 +35,35 @@ final class SignatureChecks {
     /** The most subkeys of a key ring the mirror reads. */
     static final int MAX_SUBKEYS = 64;
 
+    /** The most signatures of any kind in a key ring the mirror reads. */
+    static final int MAX_SIGNATURES = 1024;
+
+    /** The most signatures in a signature file over SHA256SUMS the mirror reads. */
+    static final int MAX_DETACHED = 16;
+
     private int left = LIMIT;
 
     /**
-     * Lets {@code ring} be read: counts its user IDs and subkeys, in one pass over each.
+     * Lets {@code ring} be read: counts its user IDs, subkeys and signatures, in one pass over each.
      *
-     * @throws VerificationException when it has more than {@link #MAX_USER_IDS} or {@link #MAX_SUBKEYS}
+     * @throws VerificationException when it has more than {@link #MAX_USER_IDS}, {@link #MAX_SUBKEYS} or
+     *     {@link #MAX_SIGNATURES}
      */
     static void admit(PGPPublicKeyRing ring) {
         PGPPublicKey primary = ring.getPublicKey();
         int userIds = count(primary.getRawUserIDs(), MAX_USER_IDS);
         int subkeys = count(ring.getPublicKeys(), MAX_SUBKEYS + 1) - 1;
+        int signatures = 0;
+        for (Iterator<PGPPublicKey> keys = ring.getPublicKeys(); keys.hasNext() && signatures <= MAX_SIGNATURES; ) {
+            signatures += count(keys.next().getSignatures(), MAX_SIGNATURES - signatures);
+        }
+        if (signatures > MAX_SIGNATURES) {
+            throw new VerificationException(
+                    VerificationException.Check.SIGNATURE,
+                    "the origin's signing key " + SigningKeyRules.keyId(primary.getKeyID()) + " carries more than "
+                            + MAX_SIGNATURES + " signatures: the mirror reads no more in a key, where an honest key"
+                            + " carries a few dozen");
+        }
         if (userIds > MAX_USER_IDS || subkeys > MAX_SUBKEYS) {
             throw new VerificationException(
                     VerificationException.Check.SIGNATURE,
@@ -47,6 +71,21 @@ final class SignatureChecks {
                             + (userIds > MAX_USER_IDS ? MAX_USER_IDS + " user IDs" : MAX_SUBKEYS + " subkeys")
                             + ": the mirror reads no more in a key, where an honest key has a few");
         }
+    }
+
+    /**
+     * {@code signatures}, the signature file's, when there are at most {@link #MAX_DETACHED}.
+     *
+     * @throws VerificationException when there are more
+     */
+    static List<PGPSignature> admitted(List<PGPSignature> signatures) {
+        if (signatures.size() > MAX_DETACHED) {
+            throw new VerificationException(
+                    VerificationException.Check.SIGNATURE,
+                    "the SHA256SUMS signature file holds " + signatures.size() + " signatures: the mirror reads at"
+                            + " most " + MAX_DETACHED + ", where a release carries one or two");
+        }
+        return signatures;
     }
 
     /** How many {@code items} there are, counting no further than one past {@code bound}. */

@@ -444,6 +444,49 @@ final class SigningKeyRulesTest {
     }
 
     /**
+     * A key ring of more than {@link SignatureChecks#MAX_SIGNATURES} signatures of any kind is refused before any is
+     * looked at, certifications by other keys (never checked) included: each walk over a user ID's signatures, which
+     * the search for a signature's key repeats per signature, went over all of them.
+     */
+    @Test
+    void aRingWithMoreSignaturesThanTheMirrorReadsIsRefused() {
+        String userId = "Key <k@example.test>";
+        PGPSignature byOther = certification(OTHER, PGPSignature.DEFAULT_CERTIFICATION, userId, 0, CERTIFY, false);
+        PGPPublicKey primary = primaryWith(userId, CERTIFY);
+        for (int i = 1; i < SignatureChecks.MAX_SIGNATURES; i++) {
+            primary = withUserId(primary, userId, byOther);
+        }
+        assertThat(SigningKeyRules.whyUnreadable(ring(primary)))
+                .as("as many as it reads")
+                .isEmpty();
+        PGPPublicKeyRing tooMany = ring(withUserId(primary, userId, byOther));
+        assertThatThrownBy(() -> SigningKeyRules.whyUnreadable(tooMany))
+                .isInstanceOf(VerificationException.class)
+                .hasMessageContaining("more than " + SignatureChecks.MAX_SIGNATURES + " signatures");
+    }
+
+    /** A signature file of more than {@link SignatureChecks#MAX_DETACHED} signatures is refused. */
+    @Test
+    void aSignatureFileOfMoreSignaturesThanTheMirrorReadsIsRefused() throws Exception {
+        byte[] document = "0123  terraform-provider-a_1.0.0_linux_amd64.zip\n".getBytes(StandardCharsets.US_ASCII);
+        byte[] one = sign(SUB, PGPSignature.BINARY_DOCUMENT, 5, null, false, List.of())
+                .generateOver(document)
+                .getEncoded();
+        Instant at = KEYS_MADE.plus(Duration.ofDays(1));
+        List<String> keys = List.of(armored(ring(primaryWithSelfSignatures(1, 0), signingSubkey(1))));
+        java.io.ByteArrayOutputStream most = new java.io.ByteArrayOutputStream();
+        for (int i = 0; i < SignatureChecks.MAX_DETACHED; i++) {
+            most.write(one);
+        }
+        assertThat(OpenPgpSignatures.verify(document, most.toByteArray(), keys, Set.of(), "pins", at))
+                .isEqualTo(SUB_ID);
+        most.write(one);
+        assertThatThrownBy(() -> OpenPgpSignatures.verify(document, most.toByteArray(), keys, Set.of(), "pins", at))
+                .isInstanceOf(VerificationException.class)
+                .hasMessageContaining("holds " + (SignatureChecks.MAX_DETACHED + 1) + " signatures");
+    }
+
+    /**
      * The primary key with one user ID carrying {@code own} positive self-signatures flagged for certifying (a
      * minute apart) and {@code others} certifications by another key.
      */
