@@ -5,20 +5,16 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMessage;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.TooLongHttpContentException;
-import io.netty.util.ReferenceCountUtil;
 
 /**
  * Aggregates requests up to a small limit (mirror requests have no body). Two kinds pass on unaggregated, to
@@ -36,12 +32,8 @@ final class BoundedRequestAggregator extends HttpObjectAggregator {
     /** The parts of an unaggregated request are passing through, up to its last content. */
     private boolean passing;
 
-    /** An expectation was refused: the connection is closing, and nothing read after it goes on. */
-    private boolean refused;
-
     BoundedRequestAggregator(int limit) {
-        // An expectation the mirror cannot meet gets a 417 and the connection closes: the body the client may send
-        // anyway must not be read as the next request.
+        // Netty's own refusal of an expectation is never made (newContinueResponse refuses it in its turn).
         super(limit, true);
         this.limit = limit;
     }
@@ -51,13 +43,23 @@ final class BoundedRequestAggregator extends HttpObjectAggregator {
         return request.decoderResult().cause() instanceof TooLongHttpContentException;
     }
 
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-        if (refused) {
-            ReferenceCountUtil.release(msg);
-            return;
+    /**
+     * Whether {@code request} (HTTP/1.1 or later) expects anything but {@code 100-continue}, in any value of any of
+     * its {@code Expect} headers: the mirror refuses it with a 417 ({@link MirrorHttpHandler}), in its turn among
+     * the connection's requests, and closes the connection, reading nothing after it as a request.
+     */
+    static boolean expectsWhatCannotBeMet(HttpMessage request) {
+        if (request.protocolVersion().compareTo(HttpVersion.HTTP_1_1) < 0) {
+            return false;
         }
-        super.channelRead(ctx, msg);
+        for (String header : request.headers().getAll(HttpHeaderNames.EXPECT)) {
+            for (String value : header.split(",", -1)) {
+                if (!HttpHeaderValues.CONTINUE.contentEqualsIgnoreCase(value.strip())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     @Override
@@ -78,31 +80,24 @@ final class BoundedRequestAggregator extends HttpObjectAggregator {
     /**
      * A request that expects {@code 100 Continue}: within the limit it gets one ({@link ContinueResponse}); over it,
      * none: it is refused as any request over the limit is (Netty would answer an empty 413, keep the connection and
-     * read the body the client may send anyway as the next request). A request that expects anything else gets a
-     * 417 with a JSON error, after which the aggregator closes the connection; whatever was read after its head
-     * (the body it may send anyway, requests pipelined behind) is dropped here. Netty's own 417 was empty, and it
-     * had the codec read that body as the next request, which went on to be answered.
+     * read the body the client may send anyway as the next request). A request that expects anything else
+     * ({@link #expectsWhatCannotBeMet}) gets neither: it is read whole and passes on to be refused in its turn.
+     * Netty's own answer was an empty 417 written at once,
+     * ahead of the answers still due to requests before it, after which its codec read the body as the next
+     * request, which went on to be answered.
      */
     @Override
     protected Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
+        if (expectsWhatCannotBeMet(start)) {
+            return null;
+        }
         if (HttpUtil.is100ContinueExpected(start)) {
             if (!isContentLengthInvalid(start, maxContentLength)) {
                 ContinueResponse.send(pipeline);
             }
             return null;
         }
-        String expected = start.headers().get(HttpHeaderNames.EXPECT);
-        if (expected != null && start.protocolVersion().compareTo(HttpVersion.HTTP_1_1) >= 0) {
-            refused = true;
-            FullHttpResponse refusal = JsonErrors.response(
-                    HttpResponseStatus.EXPECTATION_FAILED,
-                    "the mirror meets no expectation but 100-continue: a request's Expect header may only ask for"
-                            + " that",
-                    HttpMethod.HEAD.equals(((HttpRequest) start).method()));
-            refusal.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
-            return refusal;
-        }
-        return null;
+        return super.newContinueResponse(start, maxContentLength, pipeline);
     }
 
     @Override

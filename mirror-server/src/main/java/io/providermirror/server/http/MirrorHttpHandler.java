@@ -89,6 +89,14 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
                             + " is not supported: mirror requests have no body (at most chunked, and empty)");
             return;
         }
+        if (BoundedRequestAggregator.expectsWhatCannotBeMet(request)) {
+            sendErrorAndClose(
+                    ctx,
+                    HttpResponseStatus.EXPECTATION_FAILED,
+                    "the mirror meets no expectation but 100-continue: a request's Expect header may only ask for"
+                            + " that");
+            return;
+        }
         HttpMethod method = request.method();
         boolean head = HttpMethod.HEAD.equals(method);
         if (HttpMethod.POST.equals(method)
