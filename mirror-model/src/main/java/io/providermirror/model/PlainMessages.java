@@ -79,8 +79,9 @@ public final class PlainMessages {
     /**
      * {@code text} with each "what: " said twice or more in a row said once: a "what" of at least
      * {@link #MIN_PREFIX} characters without brackets or ": ", at the start or after a space or an opening bracket.
-     * A loop (over at most {@link #MAX_CHARS} characters and what replaced class names), not a regular expression: the JDK's matcher recursed once
-     * per character of such a "what", and a few thousand characters without a colon overflowed the stack.
+     * A loop (over at most {@link #MAX_CHARS} characters and what replaced class names), not a regular expression:
+     * the JDK's matcher recursed once per character of such a "what", and a few thousand characters without a colon
+     * overflowed the stack.
      */
     private static String sayOnce(CharSequence said) {
         String text = said.toString();
