@@ -385,11 +385,9 @@ final class SigningKeyRulesTest {
      */
     @Test
     void aVerificationRefusesAKeyWithMoreSelfSignaturesThanItChecks() throws Exception {
-        byte[] document = "0123  terraform-provider-a_1.0.0_linux_amd64.zip\n".getBytes(StandardCharsets.US_ASCII);
-        byte[] signature = sign(SUB, PGPSignature.BINARY_DOCUMENT, 5, null, false, List.of())
-                .generateOver(document)
-                .getEncoded();
-        Instant at = KEYS_MADE.plus(Duration.ofDays(1));
+        byte[] document = SUMS;
+        byte[] signature = signedBySub(SUMS);
+        Instant at = VERIFIED_AT;
         String honest = armored(ring(primaryWithSelfSignatures(3, 0), signingSubkey(1)));
         String tooMany = armored(ring(primaryWithSelfSignatures(SignatureChecks.LIMIT, 0), signingSubkey(1)));
 
@@ -468,11 +466,9 @@ final class SigningKeyRulesTest {
     /** A signature file of more than {@link SignatureChecks#MAX_DETACHED} signatures is refused. */
     @Test
     void aSignatureFileOfMoreSignaturesThanTheMirrorReadsIsRefused() throws Exception {
-        byte[] document = "0123  terraform-provider-a_1.0.0_linux_amd64.zip\n".getBytes(StandardCharsets.US_ASCII);
-        byte[] one = sign(SUB, PGPSignature.BINARY_DOCUMENT, 5, null, false, List.of())
-                .generateOver(document)
-                .getEncoded();
-        Instant at = KEYS_MADE.plus(Duration.ofDays(1));
+        byte[] document = SUMS;
+        byte[] one = signedBySub(SUMS);
+        Instant at = VERIFIED_AT;
         List<String> keys = List.of(armored(ring(primaryWithSelfSignatures(1, 0), signingSubkey(1))));
         java.io.ByteArrayOutputStream most = new java.io.ByteArrayOutputStream();
         for (int i = 0; i < SignatureChecks.MAX_DETACHED; i++) {
@@ -484,6 +480,19 @@ final class SigningKeyRulesTest {
         assertThatThrownBy(() -> OpenPgpSignatures.verify(document, most.toByteArray(), keys, Set.of(), "pins", at))
                 .isInstanceOf(VerificationException.class)
                 .hasMessageContaining("holds " + (SignatureChecks.MAX_DETACHED + 1) + " signatures");
+    }
+
+    /** A SHA256SUMS document for the verifications below, and when they judge it. */
+    private static final byte[] SUMS =
+            "0123  terraform-provider-a_1.0.0_linux_amd64.zip\n".getBytes(StandardCharsets.US_ASCII);
+
+    private static final Instant VERIFIED_AT = KEYS_MADE.plus(Duration.ofDays(1));
+
+    /** A detached signature of {@code document} by SUB, made 5 minutes after the keys, encoded. */
+    private static byte[] signedBySub(byte[] document) throws java.io.IOException {
+        return sign(SUB, PGPSignature.BINARY_DOCUMENT, 5, null, false, List.of())
+                .generateOver(document)
+                .getEncoded();
     }
 
     /**
