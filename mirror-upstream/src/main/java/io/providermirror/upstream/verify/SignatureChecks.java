@@ -1,7 +1,10 @@
 package io.providermirror.upstream.verify;
 
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
 import org.bouncycastle.openpgp.PGPPublicKey;
 import org.bouncycastle.openpgp.PGPPublicKeyRing;
 import org.bouncycastle.openpgp.PGPSignature;
@@ -22,6 +25,8 @@ import org.bouncycastle.openpgp.PGPSignature;
  *   <li>at most {@link #MAX_DETACHED} signatures in the signature file over SHA256SUMS (a release carries one,
  *       two while its maker changes keys).
  * </ul>
+ * A key ring is judged once per verification ({@link #once}): a verification with pinned keys walks the origin's keys
+ * a second time, and would otherwise pay, and count, every check of the pinned ones twice.
  * Not thread-safe: one verification, one thread.
  */
 final class SignatureChecks {
@@ -42,6 +47,8 @@ final class SignatureChecks {
     static final int MAX_DETACHED = 16;
 
     private int left = LIMIT;
+
+    private final IdentityHashMap<PGPPublicKeyRing, Optional<String>> judged = new IdentityHashMap<>();
 
     /**
      * Lets {@code ring} be read: counts its user IDs, subkeys and signatures, in one pass over each.
@@ -112,5 +119,18 @@ final class SignatureChecks {
                             + " checks at most " + LIMIT + ", where an honest key needs a few dozen");
         }
         left--;
+    }
+
+    /**
+     * The verdict this verification reached on {@code ring} (the same object) already, else {@code judge}'s,
+     * remembered. A judgement that throws is not remembered: it ends the verification.
+     */
+    Optional<String> once(PGPPublicKeyRing ring, Supplier<Optional<String>> judge) {
+        Optional<String> verdict = judged.get(ring);
+        if (verdict == null) {
+            verdict = judge.get();
+            judged.put(ring, verdict);
+        }
+        return verdict;
     }
 }

@@ -45,11 +45,15 @@ final class SigningKeyRules {
 
     /**
      * {@link #whyUnreadable(PGPPublicKeyRing)} counting each signature it checks in {@code checks}, which a
-     * verification shares over every key ring it reads.
+     * verification shares over every key ring it reads; a ring it judged before is not judged again.
      *
      * @throws VerificationException when {@code checks} runs out
      */
     static Optional<String> whyUnreadable(PGPPublicKeyRing ring, SignatureChecks checks) {
+        return checks.once(ring, () -> judge(ring, checks));
+    }
+
+    private static Optional<String> judge(PGPPublicKeyRing ring, SignatureChecks checks) {
         PGPPublicKey primary = ring.getPublicKey();
         try {
             Optional<String> unreadable = whyNotRead(ring, checks);

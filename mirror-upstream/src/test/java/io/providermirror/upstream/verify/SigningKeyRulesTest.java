@@ -366,17 +366,42 @@ final class SigningKeyRulesTest {
                 .hasMessageContaining("more than " + SignatureChecks.LIMIT + " signatures to check");
     }
 
-    /** The count is one per verification, over every ring it reads, not one per ring. */
+    /**
+     * The count is one per verification, over every ring it reads, not one per ring; a ring it judged already is
+     * not checked, nor counted, again.
+     */
     @Test
     void theChecksOfOneVerificationAreCountedOverAllTheRingsItReads() {
         PGPPublicKeyRing half = ring(primaryWithSelfSignatures(SignatureChecks.LIMIT / 2 + 1, 0));
+        PGPPublicKeyRing otherHalf = ring(primaryWithSelfSignatures(SignatureChecks.LIMIT / 2 + 1, 0));
         SignatureChecks checks = new SignatureChecks();
 
         assertThat(SigningKeyRules.whyUnreadable(half, checks)).isEmpty();
-        assertThatThrownBy(() -> SigningKeyRules.whyUnreadable(half, checks))
+        assertThat(SigningKeyRules.whyUnreadable(half, checks))
+                .as("judged already")
+                .isEmpty();
+        assertThatThrownBy(() -> SigningKeyRules.whyUnreadable(otherHalf, checks))
                 .isInstanceOf(VerificationException.class)
                 .hasMessageContaining("more than " + SignatureChecks.LIMIT);
-        assertThat(SigningKeyRules.whyUnreadable(half, new SignatureChecks())).isEmpty();
+        assertThat(SigningKeyRules.whyUnreadable(otherHalf, new SignatureChecks()))
+                .isEmpty();
+    }
+
+    /**
+     * A verification with pinned keys walks the origin's keys twice (any key, then the pinned ones) and judges each
+     * ring once: a pinned key needing more than half the checks a verification makes verifies as it does unpinned.
+     */
+    @Test
+    void aPinnedVerificationJudgesEachRingOnce() throws Exception {
+        byte[] signature = signedBySub(SUMS);
+        PGPPublicKey primary = primaryWithSelfSignatures(SignatureChecks.LIMIT / 2 + 10, 0);
+        String key = armored(ring(primary, signingSubkey(1)));
+        String pin = java.util.HexFormat.of().withUpperCase().formatHex(primary.getFingerprint());
+
+        assertThat(OpenPgpSignatures.verify(SUMS, signature, List.of(key), Set.of(), "pins", VERIFIED_AT))
+                .isEqualTo(SUB_ID);
+        assertThat(OpenPgpSignatures.verify(SUMS, signature, List.of(key), Set.of(pin), "pins", VERIFIED_AT))
+                .isEqualTo(SUB_ID);
     }
 
     /**
