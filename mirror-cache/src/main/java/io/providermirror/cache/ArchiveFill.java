@@ -100,8 +100,15 @@ public final class ArchiveFill {
         return blob;
     }
 
-    /** The writer gives up; nothing is cached and every reader is aborted. */
+    /**
+     * The writer gives up; nothing is cached and every reader is aborted. A fill already committed stays committed,
+     * whatever fails after its commit: its archive is in the cache and every reader, one still joining it too, is
+     * served it.
+     */
     public void fail(Throwable cause) {
+        if (completion.isDone() && !completion.isCompletedExceptionally()) {
+            return;
+        }
         if (failure == null) {
             failure = cause;
         }

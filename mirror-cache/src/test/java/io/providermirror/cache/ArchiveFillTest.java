@@ -33,6 +33,26 @@ final class ArchiveFillTest {
         assertThat(fill.readableBytes()).isEqualTo(4);
     }
 
+    /** What fails after the commit (recording the archive's hashes, say) leaves the committed archive served. */
+    @Test
+    void aCommittedFillStaysCommittedWhateverFailsAfterIt() throws IOException {
+        FileBlobStore store = new FileBlobStore(root, Clock.systemUTC());
+        ArchiveFill fill =
+                new FillRegistry(store).joinOrStart(KEY, f -> {}).orElseThrow().fill();
+        fill.begin(OptionalLong.of(4));
+        fill.append(ByteBuffer.wrap(new byte[] {1, 2, 3, 4}));
+        StoredBlob blob = fill.commit("0".repeat(64));
+
+        fill.fail(new IllegalStateException("the transparency log is closed"));
+
+        assertThat(fill.failure()).isEmpty();
+        assertThat(fill.completion()).isCompletedWithValue(blob);
+        assertThat(fill.readableBytes()).isEqualTo(4);
+        try (OpenBlob stored = store.open(KEY).orElseThrow()) {
+            assertThat(stored.blob().size()).isEqualTo(4);
+        }
+    }
+
     @Test
     void aRequestArrivingAsAFailedFillEndsStartsAFreshFillInsteadOfJoiningTheFailure() throws IOException {
         FileBlobStore store = new FileBlobStore(root, Clock.systemUTC());

@@ -208,13 +208,24 @@ final class Archives {
                     throw OriginFills.cacheWriteFailed(what, e);
                 }
                 LOG.info("cached {} from {} ({} bytes, sha256 {})", what, origin, blob.size(), sha256);
-                if (h1 != null) {
-                    knownHashes.record(address, version, pkg.platform(), h1);
-                } else {
-                    h1 = hashAndRecord(address, version, pkg.platform(), fill);
+                try {
+                    if (h1 != null) {
+                        knownHashes.record(address, version, pkg.platform(), h1);
+                    } else {
+                        h1 = hashAndRecord(address, version, pkg.platform(), fill);
+                    }
+                    decisions.record(Decision.archiveCommitted(
+                            address.toString(),
+                            version.canonical(),
+                            pkg.platform().toString(),
+                            sha256,
+                            h1));
+                } catch (RuntimeException e) {
+                    // The archive is cached and served (a committed fill stays committed); what is missing is
+                    // only recorded beside it.
+                    LOG.error(
+                            "cached {} from {}, but recording its h1: hash and its log entry failed", what, origin, e);
                 }
-                decisions.record(Decision.archiveCommitted(
-                        address.toString(), version.canonical(), pkg.platform().toString(), sha256, h1));
             } finally {
                 hashes.end();
             }

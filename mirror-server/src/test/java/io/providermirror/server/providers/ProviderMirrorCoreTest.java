@@ -50,6 +50,11 @@ final class ProviderMirrorCoreTest {
     }
 
     private ProviderMirror mirror(OriginRules rules) throws Exception {
+        return mirror(rules, io.providermirror.server.tlog.DecisionLog.NONE);
+    }
+
+    private ProviderMirror mirror(OriginRules rules, io.providermirror.server.tlog.DecisionLog decisions)
+            throws Exception {
         return ProviderMirrors.open(
                 new ProviderMirror.Settings(
                         TTL,
@@ -66,7 +71,8 @@ final class ProviderMirrorCoreTest {
                 executor,
                 clock,
                 MirrorMetrics.discarding(),
-                rules);
+                rules,
+                decisions);
     }
 
     private ProviderMirror mirror() throws Exception {
@@ -87,6 +93,47 @@ final class ProviderMirrorCoreTest {
                 }
             }
         });
+    }
+
+    /**
+     * What fails after an archive is committed (here its transparency-log entry) is reported as that, and the archive
+     * stays cached and served: never as a failed fetch.
+     */
+    @Test
+    void aFailureAfterTheCommitLeavesTheArchiveCachedAndIsReportedAsWhatItIs() throws Exception {
+        ProviderMirror mirror = mirror(ScriptedOrigin.trustingRules(), decision -> {
+            if (decision.kind().equals("archive.committed")) {
+                throw new IllegalStateException("the transparency log is closed");
+            }
+        });
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> log =
+                new ch.qos.logback.core.read.ListAppender<>();
+        log.start();
+        ch.qos.logback.classic.Logger archives =
+                (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(Archives.class);
+        archives.addAppender(log);
+        try {
+            assertThat(fetchArchive(mirror)).isNull();
+            // The clients are answered at the commit; what follows it runs on.
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                synchronized (log) {
+                    assertThat(log.list)
+                            .extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                            .anyMatch(line -> line.startsWith("cached " + ADDRESS + " " + VERSION + " " + PLATFORM)
+                                    && line.endsWith("but recording its h1: hash and its log entry failed"));
+                }
+            });
+            assertThat(fetchArchive(mirror)).as("served from the cache").isNull();
+        } finally {
+            archives.detachAppender(log);
+        }
+
+        assertThat(origin.archiveOpens).hasValue(1);
+        synchronized (log) {
+            assertThat(log.list)
+                    .extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                    .noneMatch(line -> line.startsWith("fetching the archive of"));
+        }
     }
 
     @Test

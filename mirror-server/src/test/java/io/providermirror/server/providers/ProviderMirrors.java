@@ -36,6 +36,31 @@ final class ProviderMirrors {
             Clock clock,
             MirrorMetrics metrics,
             OriginRules rules) {
+        return open(
+                settings,
+                origins,
+                blobs,
+                documents,
+                leases,
+                executor,
+                clock,
+                metrics,
+                rules,
+                io.providermirror.server.tlog.DecisionLog.NONE);
+    }
+
+    /** As {@link #open}, recording its decisions in {@code decisions}. */
+    static ProviderMirror open(
+            ProviderMirror.Settings settings,
+            Origins origins,
+            BlobStore blobs,
+            DocumentStore documents,
+            FillLeases leases,
+            Executor executor,
+            Clock clock,
+            MirrorMetrics metrics,
+            OriginRules rules,
+            io.providermirror.server.tlog.DecisionLog decisions) {
         OriginFills fills = new OriginFills(
                 settings.fillBounds(),
                 settings.maxArchiveBytes(),
@@ -48,14 +73,7 @@ final class ProviderMirrors {
         return new ProviderMirror(
                 settings,
                 new io.providermirror.server.core.EngineServices(
-                        blobs,
-                        documents,
-                        fills,
-                        rules,
-                        executor,
-                        clock,
-                        metrics,
-                        io.providermirror.server.tlog.DecisionLog.NONE),
+                        blobs, documents, fills, rules, executor, clock, metrics, decisions),
                 origins,
                 ProviderPolicy.OPEN,
                 MirrorAuth.OPEN,
