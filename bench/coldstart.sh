@@ -18,6 +18,11 @@
 #                                                               # first (PRIME_PREFIX=smallprime: 200 kB), then
 #                                                               # SETTLE again: what a mirror whose whole cold path
 #                                                               # ran once, on this instance, reaches
+#   RESTART=1 bench/coldstart.sh                                # instead: one client fetches a provider (200 kB)
+#                                                               # through the mirror, which is then stopped and
+#                                                               # started again over the same cache; after SETTLE
+#                                                               # the CLIENTS ask at once for its version document:
+#                                                               # the first request after a restart or a deploy
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=bench/lib.sh
@@ -35,8 +40,10 @@ BASELINE_JAR=${BASELINE_JAR:-}
 BASELINE_JAVA_OPTS=${BASELINE_JAVA_OPTS:-$MIRROR_JAVA_OPTS}
 BUILD=${BUILD:-1}
 PRIME=${PRIME:-0}
+RESTART=${RESTART:-0}
 primed=""
 [ "$PRIME" = 1 ] && primed="PRIME=1 PRIME_PREFIX=${PRIME_PREFIX:-largeprime} "
+[ "$RESTART" = 1 ] && primed="RESTART=1 "
 command="${primed}ROUNDS=$ROUNDS CLIENTS=$CLIENTS SETTLE=$SETTLE LARGE_BYTES=$LARGE_BYTES ORIGIN_DELAY_MS=$ORIGIN_DELAY_MS MIRROR_JAVA_OPTS=\"$MIRROR_JAVA_OPTS\"${BASELINE_JAR:+ BASELINE_JAR=$BASELINE_JAR BASELINE_JAVA_OPTS=\"$BASELINE_JAVA_OPTS\"} bench/coldstart.sh"
 started=$(date -u +%Y-%m-%dT%H:%MZ)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -70,6 +77,7 @@ for round in $(seq 1 "$ROUNDS"); do
   for side in "${order[@]}"; do
     name="$side-$round"
     type="largestart$round$side$RANDOM"  # BenchOrigin makes types named large* LARGE_BYTES long
+    [ "$RESTART" = 1 ] && type="smallrestart$round$side$RANDOM"  # and small* 200 kB long
     # The origin makes a provider's archive and signs its SHA256SUMS when first asked (50 MB: a quarter of a second
     # here); it does that now, so the clients' first byte counts the mirror's time, not the bench origin's. Its own
     # first byte for the archive, asked once directly, is the reference.
@@ -83,6 +91,15 @@ for round in $(seq 1 "$ROUNDS"); do
     opts=$MIRROR_JAVA_OPTS
     [ "$side" = baseline ] && opts=$BASELINE_JAVA_OPTS
     start_mirror "$work" "$name" "${jar[$side]}" "$MIRROR_PORT" "$opts"
+    url="https://127.0.0.1:$MIRROR_PORT/providers/$(provider_path "$type")/$(archive_name "$type")"
+    if [ "$RESTART" = 1 ]; then
+      # Cached and counted in the usage inventory, which the stop writes; the same mirror then starts over that cache.
+      curl -sfk -o /dev/null "$url"
+      kill "$STARTED_PID"
+      while kill -0 "$STARTED_PID" 2>/dev/null; do sleep 0.05; done
+      start_mirror "$work" "$name" "${jar[$side]}" "$MIRROR_PORT" "$opts"
+      url="https://127.0.0.1:$MIRROR_PORT/providers/$(provider_path "$type")/1.0.0.json"
+    fi
     sleep "$SETTLE"
     if [ "$PRIME" = 1 ]; then
       # One client's cold archive of another provider first: what the mirror would reach if the whole cold path had
@@ -91,7 +108,6 @@ for round in $(seq 1 "$ROUNDS"); do
         "https://127.0.0.1:$MIRROR_PORT/providers/$(provider_path "$prime")/$(archive_name "$prime")" >> "$work/firstbytes.txt"
       sleep "$SETTLE"
     fi
-    url="https://127.0.0.1:$MIRROR_PORT/providers/$(provider_path "$type")/$(archive_name "$type")"
     clients=()
     for _ in $(seq 1 "$CLIENTS"); do
       curl -sfk -o /dev/null -w "$side $round %{time_starttransfer} %{http_code}\n" "$url" >> "$work/firstbytes.txt" &

@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -36,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * {@link SampleRelease} that ships with the mirror (the download document read, the OpenPGP signature and the
  * archive's hashes checked: their classes loaded and first run) and the formatting, storing nothing, of what its fill
  * would store and log (the cache's release and hashes documents, the transparency log's entries: the JSON mappers'
- * writers built); then, with {@code upstream.discoverAtStartup}, the
+ * writers built); then the {@link CachedReleasesAhead}, the cached releases clients asked for most, read and verified
+ * into memory (offline too); then, with {@code upstream.discoverAtStartup}, the
  * discovery of each origin the mirror expects ({@link #MAX_HOSTS} at most: the configured hosts, then those the usage
  * inventory counted most requests for), kept as a request's would be, and one more discovery request through the
  * archive client: each client's first TLS handshake and exchange made, a connection of each left open to reuse;
@@ -99,6 +101,7 @@ final class OriginWarmUp {
                 core.originClient(),
                 config.upstream().offline(),
                 sample -> formatDocuments(core, sample),
+                stopped -> CachedReleasesAhead.load(core.mirror(), core.inventory(), stopped),
                 config.upstream().discoverAtStartup() ? () -> expectedHosts(config, core.inventory()) : List::of,
                 host -> discoverAhead(core, host),
                 config.upstream().rehearseAtStartup() ? Optional.of(core.clock()) : Optional.empty());
@@ -109,6 +112,8 @@ final class OriginWarmUp {
      *
      * @param offline   whether the mirror asks no origin
      * @param documents formats, storing nothing, what a fill of the verified sample release would store and log
+     * @param cached    loads the cached releases clients are expected to ask for into memory, until the supplier
+     *                  says the warm-up was stopped
      * @param hosts     the origin hosts to ask, most expected first (read on the warm-up's thread)
      * @param discover  asks one origin host for its discovery document; throws when that fails
      * @param rehearsal the clock of the {@link StartupRehearsal} to run last, when one is to run
@@ -117,6 +122,7 @@ final class OriginWarmUp {
             OriginHttpClient http,
             boolean offline,
             Consumer<VerifiedPackage> documents,
+            Consumer<BooleanSupplier> cached,
             Supplier<List<String>> hosts,
             Consumer<String> discover,
             Optional<Clock> rehearsal) {
@@ -129,6 +135,7 @@ final class OriginWarmUp {
                     try {
                         prepare(http, prepared);
                         verifySample(documents);
+                        loadCached(cached, stopped);
                         if (!offline && !stopped.get()) {
                             discoverEach(hosts, discover, stopped);
                         }
@@ -285,6 +292,15 @@ final class OriginWarmUp {
             throw new UncheckedIOException(e);
         }
         core.log().decisions().warmUp();
+    }
+
+    private static void loadCached(Consumer<BooleanSupplier> cached, AtomicBoolean stopped) {
+        try {
+            cached.accept(stopped::get);
+        } catch (RuntimeException e) {
+            // Each release is left for the request that meets it, which reports what is wrong.
+            LOG.debug("loading the most requested cached releases after start-up failed: {}", e.toString());
+        }
     }
 
     private static void discoverEach(Supplier<List<String>> hosts, Consumer<String> discover, AtomicBoolean stopped) {

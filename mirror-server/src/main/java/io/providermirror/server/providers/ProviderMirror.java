@@ -342,6 +342,15 @@ public final class ProviderMirror {
         return releases.stored(address, version);
     }
 
+    /**
+     * Loads the verified release of {@code version} that the cache directory holds into memory, as a request's
+     * first read of it would, for the warm-up after start-up; completes with whether the cache directory held it.
+     * Blocking: call it off the event loop.
+     */
+    public CompletableFuture<Boolean> loadCachedRelease(ProviderAddress address, ProviderVersion version) {
+        return releases.loadStored(address, version);
+    }
+
     /** A 403 for a hostname the mirror does not contact unless configured (an IP address, a port alias). */
     private <T> Optional<CompletableFuture<T>> refusedHost(ProviderAddress address) {
         return rules.hostRefusal(address.hostname())

@@ -177,6 +177,19 @@ public final class Releases {
         return entry.map(e -> new Stored(e.release(), e.h1(), evidence.get().storedAt()));
     }
 
+    /**
+     * Loads the verified release of {@code version} into memory as a request's first read after a restart would (read
+     * from the cache directory and verified again), when the cache directory holds it; completes with whether it did.
+     * Asks no origin for a version the cache directory does not hold; one whose evidence no longer verifies, or is
+     * purged between the look and the load, is fetched again as for a request. Blocking: reads the cache directory.
+     */
+    CompletableFuture<Boolean> loadStored(ProviderAddress address, ProviderVersion version) {
+        if (readEvidence(new Key(address, version)).isEmpty()) {
+            return CompletableFuture.completedFuture(false);
+        }
+        return get(address, version, Requester.MIRROR).thenApply(entry -> true);
+    }
+
     private Optional<Entry> loadFromDisk(Key key) {
         return readEvidence(key).flatMap(evidence -> verifyStored(key, evidence));
     }

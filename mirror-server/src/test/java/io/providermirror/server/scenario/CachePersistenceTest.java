@@ -15,6 +15,7 @@ import io.providermirror.testkit.FakeOrigin;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -28,6 +29,54 @@ final class CachePersistenceTest {
 
     @TempDir
     Path tmp;
+
+    /**
+     * After a restart, the warm-up reads the cached releases clients asked for most, verified, into memory before any
+     * request: a version whose evidence is then lost from the disk, its origin down, is still answered as before.
+     */
+    @Test
+    void aRestartedMirrorLoadsTheMostRequestedCachedReleasesIntoMemoryBeforeAnyRequest() throws Exception {
+        FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
+        origin.publish("acme", "asked", "1.0.0", "linux_amd64");
+        String base = "/providers/example.test/acme/asked/";
+        byte[] versionDocument;
+        try (MirrorFixture mirror = MirrorFixture.start(tmp.resolve("cache"), origin, Duration.ofMinutes(15))) {
+            assertThat(mirror.get(base + "terraform-provider-asked_1.0.0_linux_amd64.zip")
+                            .statusCode())
+                    .isEqualTo(200);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() ->
+                            new String(mirror.get(base + "1.0.0.json").body(), StandardCharsets.UTF_8).contains("h1:"));
+            versionDocument = mirror.get(base + "1.0.0.json").body();
+        }
+        Path evidence;
+        try (java.util.stream.Stream<Path> files = Files.walk(tmp.resolve("cache"))) {
+            evidence = files.filter(file -> file.endsWith(Path.of("acme", "asked", "1.0.0", "release.json")))
+                    .findFirst()
+                    .orElseThrow();
+        }
+        URI deadOrigin = origin.discoveryUrl();
+        Path originCa = origin.caCertificate();
+        origin.close();
+
+        try (MirrorFixture restarted = MirrorFixture.builder(tmp.resolve("cache"), originCa, deadOrigin)
+                .withManagement()
+                .start()) {
+            await().atMost(Duration.ofSeconds(30))
+                    .until(
+                            () -> restarted.management("/metrics").body(),
+                            metrics -> metrics.lines()
+                                    .anyMatch(line ->
+                                            line.startsWith("cache_size{cache=\"releases\"") && line.endsWith(" 1.0")));
+            Files.delete(evidence);
+
+            HttpResponse<byte[]> document = restarted.get(base + "1.0.0.json");
+            assertThat(document.statusCode())
+                    .as(new String(document.body(), StandardCharsets.UTF_8))
+                    .isEqualTo(200);
+            assertThat(JSON.readTree(document.body())).isEqualTo(JSON.readTree(versionDocument));
+        }
+    }
 
     @Test
     void aRestartedMirrorServesEverythingItHadWithoutTheOrigin() throws Exception {
