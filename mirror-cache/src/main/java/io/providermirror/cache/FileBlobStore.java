@@ -301,10 +301,22 @@ public final class FileBlobStore implements BlobStore {
         return new FileBlobWrite(key, layout, clock, writeChannels, watermark, writeBack, this::committed);
     }
 
-    private void committed(StoredBlob blob) throws IOException {
+    /**
+     * Indexes a blob just moved into place, then evicts what its size asks for. The blob is committed whatever the
+     * eviction meets: a file system that cannot say how much is free is left for the next write to meet.
+     */
+    private void committed(StoredBlob blob) {
         index.put(blob.key(), blob.size(), blob.committedAt(), true);
         evictIfNeeded();
-        watermark.restore(index, blob.key(), this::deleteEvicted);
+        try {
+            watermark.restore(index, blob.key(), this::deleteEvicted);
+        } catch (IOException e) {
+            LOG.warn(
+                    "cached {}, but the free space of the cache's file system cannot be read to keep"
+                            + " cache.minFreeSpace: {}",
+                    blob.key(),
+                    e.toString());
+        }
     }
 
     @Override

@@ -53,6 +53,36 @@ final class FreeSpaceWatermarkTest {
         }
     }
 
+    /**
+     * An archive moved into place is committed even when the file system cannot say how much is free just after:
+     * its readers are not told that nothing was cached while it is.
+     */
+    @Test
+    void anArchiveIsCommittedWhenTheFreeSpaceCannotBeReadAfterItsMove() throws IOException {
+        java.util.concurrent.atomic.AtomicBoolean broken = new java.util.concurrent.atomic.AtomicBoolean();
+        FileBlobStore store = new FileBlobStore(
+                root,
+                Clock.systemUTC(),
+                Long.MAX_VALUE,
+                150,
+                () -> {
+                    if (broken.get()) {
+                        throw new IOException("statfs: input/output error");
+                    }
+                    return 300;
+                },
+                file -> FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE));
+        try (BlobWrite write = store.create(key("a"))) {
+            write.write(ByteBuffer.wrap(new byte[100]));
+            broken.set(true);
+
+            assertThat(write.commit(SHA).size()).isEqualTo(100);
+        }
+
+        assertThat(store.find(key("a"))).isPresent();
+        assertThat(Files.size(store.file(key("a")))).isEqualTo(100);
+    }
+
     @Test
     void theLeastRecentlyUsedArchivesAreEvictedToKeepTheFreeSpace() throws IOException {
         FileBlobStore store = store(300, 150);
