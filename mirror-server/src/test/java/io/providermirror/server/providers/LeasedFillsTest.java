@@ -101,7 +101,8 @@ final class LeasedFillsTest {
                 executor,
                 clock,
                 new MirrorMetrics(registry, clock),
-                ScriptedOrigin.trustingRules());
+                ScriptedOrigin.trustingRules(),
+                io.providermirror.server.tlog.DecisionLog.NONE);
         return new Instance(mirror, registry);
     }
 

@@ -24,32 +24,9 @@ final class ProviderMirrors {
 
     /**
      * A provider path with the open policy and no access control, fetching archives on {@code executor} through fills
-     * of its own; {@code leases} decide which instance sharing the store fetches a cold archive.
+     * of its own; {@code leases} decide which instance sharing the store fetches a cold archive; its decisions go to
+     * {@code decisions}.
      */
-    static ProviderMirror open(
-            ProviderMirror.Settings settings,
-            Origins origins,
-            BlobStore blobs,
-            DocumentStore documents,
-            FillLeases leases,
-            Executor executor,
-            Clock clock,
-            MirrorMetrics metrics,
-            OriginRules rules) {
-        return open(
-                settings,
-                origins,
-                blobs,
-                documents,
-                leases,
-                executor,
-                clock,
-                metrics,
-                rules,
-                io.providermirror.server.tlog.DecisionLog.NONE);
-    }
-
-    /** As {@link #open}, recording its decisions in {@code decisions}. */
     static ProviderMirror open(
             ProviderMirror.Settings settings,
             Origins origins,

@@ -231,7 +231,8 @@ final class SharedBucketTest {
                 executor,
                 clock,
                 new MirrorMetrics(registry, clock),
-                ScriptedOrigin.trustingRules());
+                ScriptedOrigin.trustingRules(),
+                io.providermirror.server.tlog.DecisionLog.NONE);
         return new Instance(mirror, registry, requests);
     }
 
