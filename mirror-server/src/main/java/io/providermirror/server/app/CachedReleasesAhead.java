@@ -25,15 +25,16 @@ import org.slf4j.LoggerFactory;
  * ({@link #MAX_RELEASES} at most, most first), each read from the cache directory and verified again exactly as a
  * request's first read after a restart would (the signature over SHA256SUMS and the checks of its key, which for a
  * 4096-bit RSA key begin with a check of its modulus: tens of milliseconds the first time the process uses the key).
- * A version the cache does not hold is passed over: nothing is asked of an origin for it. So the first
- * {@code init} after a restart or a deploy finds the releases it needs verified in memory.
+ * No origin is asked: a version the cache does not hold, or whose evidence no longer verifies, is left to the request
+ * that asks for it; and nothing is served by being in memory (every request is refused or held back as ever). So the
+ * first {@code init} after a restart or a deploy finds the releases it needs verified in memory.
  */
 final class CachedReleasesAhead {
 
     /** At most this many releases are loaded after start-up. */
     static final int MAX_RELEASES = 16;
 
-    /** How long the warm-up waits for one release before it goes on to the next. */
+    /** How long the warm-up spends on them at most (reading a cache that hangs, say) before it goes on. */
     private static final Duration PATIENCE = Duration.ofSeconds(10);
 
     private static final Logger LOG = LoggerFactory.getLogger(CachedReleasesAhead.class);
@@ -88,13 +89,15 @@ final class CachedReleasesAhead {
             return 0;
         }
         int loaded = 0;
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
         for (Release release : releases) {
-            if (stopped.getAsBoolean()) {
+            long left = deadline - System.nanoTime();
+            if (stopped.getAsBoolean() || left <= 0) {
                 break;
             }
             try {
                 if (mirror.loadCachedRelease(release.address(), release.version())
-                        .get(PATIENCE.toMillis(), TimeUnit.MILLISECONDS)) {
+                        .get(left, TimeUnit.NANOSECONDS)) {
                     loaded++;
                 }
             } catch (InterruptedException e) {

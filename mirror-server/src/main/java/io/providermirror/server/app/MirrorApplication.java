@@ -320,8 +320,8 @@ public final class MirrorApplication implements AutoCloseable {
 
     /**
      * Completes once everything made in the background after the listeners came up has run (the origin clients, the
-     * sample release's verification, a discovery request to each expected origin, the start-up rehearsal), whatever
-     * each gave.
+     * sample release's verification, the most requested cached releases read into memory, a discovery request to each
+     * expected origin, the start-up rehearsal), whatever each gave.
      */
     public CompletableFuture<Void> warmedUp() {
         return warmUp.done();

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -91,6 +92,8 @@ public final class PulledAnswers<K, V> {
     private final Cache<K, Instant> failedRefreshes;
     private final BiConsumer<K, Throwable> loadFailed;
     private final Map<K, Instant> refreshing = new ConcurrentHashMap<>();
+    /** How many times memory was told to forget: {@link #loadStored} puts back nothing read before a forget. */
+    private final AtomicLong forgets = new AtomicLong();
 
     PulledAnswers(PulledAnswersBuilder<K, V> b) {
         this.source = b.source;
@@ -207,8 +210,39 @@ public final class PulledAnswers<K, V> {
         return Optional.empty();
     }
 
+    /**
+     * Puts the cache directory's answer for {@code key} in memory when memory holds none and the cache directory holds
+     * one, on the executor: never asks the origin and counts no lookup (the warm-up after start-up). Completes with
+     * whether memory holds an answer for {@code key} then. What memory was told to forget meanwhile (a purge, which
+     * removes the files first) is not put back.
+     */
+    public CompletableFuture<Boolean> loadStored(K key) {
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    if (memory.getIfPresent(key) != null) {
+                        return true;
+                    }
+                    long forgotten = forgets.get();
+                    Optional<Pulled<V>> stored = source.stored(key);
+                    if (stored.isEmpty()) {
+                        return false;
+                    }
+                    CompletableFuture<Held<V>> held =
+                            CompletableFuture.completedFuture(new Held<>(stored.get(), false));
+                    memory.asMap().putIfAbsent(key, held);
+                    if (forgets.get() != forgotten) {
+                        // A forget since the read may have come before the put, and the read be of what it removed.
+                        memory.asMap().remove(key, held);
+                        return false;
+                    }
+                    return true;
+                },
+                executor);
+    }
+
     /** Forgets what memory holds for {@code key}, and a remembered failure: the cache directory answers next. */
     public void forget(K key) {
+        forgets.incrementAndGet();
         memory.synchronous().invalidate(key);
         failures.invalidate(key);
         failedRefreshes.invalidate(key);
@@ -216,6 +250,7 @@ public final class PulledAnswers<K, V> {
 
     /** Forgets what memory holds for every key {@code which} selects, as {@link #forget} does for one. */
     public void forgetIf(Predicate<K> which) {
+        forgets.incrementAndGet();
         memory.synchronous().asMap().keySet().removeIf(which);
         failures.asMap().keySet().removeIf(which);
         failedRefreshes.asMap().keySet().removeIf(which);

@@ -343,9 +343,9 @@ public final class ProviderMirror {
     }
 
     /**
-     * Loads the verified release of {@code version} that the cache directory holds into memory, as a request's
-     * first read of it would, for the warm-up after start-up; completes with whether the cache directory held it.
-     * Blocking: call it off the event loop.
+     * Puts the verified release of {@code version} that the cache directory holds in memory, read and verified as a
+     * request's first read of it would, for the warm-up after start-up; completes with whether memory holds it then.
+     * Never asks an origin; serves nothing by itself (a request is still refused or held back as ever).
      */
     public CompletableFuture<Boolean> loadCachedRelease(ProviderAddress address, ProviderVersion version) {
         return releases.loadStored(address, version);

@@ -178,16 +178,12 @@ public final class Releases {
     }
 
     /**
-     * Loads the verified release of {@code version} into memory as a request's first read after a restart would (read
-     * from the cache directory and verified again), when the cache directory holds it; completes with whether it did.
-     * Asks no origin for a version the cache directory does not hold; one whose evidence no longer verifies, or is
-     * purged between the look and the load, is fetched again as for a request. Blocking: reads the cache directory.
+     * Puts the verified release of {@code version} that the cache directory holds in memory, read and verified again
+     * as a request's first read after a restart would; completes with whether memory holds it then. Never asks an
+     * origin: a version the cache does not hold, or whose evidence no longer verifies, is left to the request.
      */
     CompletableFuture<Boolean> loadStored(ProviderAddress address, ProviderVersion version) {
-        if (readEvidence(new Key(address, version)).isEmpty()) {
-            return CompletableFuture.completedFuture(false);
-        }
-        return get(address, version, Requester.MIRROR).thenApply(entry -> true);
+        return entries.loadStored(new Key(address, version));
     }
 
     private Optional<Entry> loadFromDisk(Key key) {

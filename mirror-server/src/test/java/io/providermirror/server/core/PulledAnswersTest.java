@@ -44,6 +44,10 @@ final class PulledAnswersTest {
     private final AtomicReference<Object> origin = new AtomicReference<>("origin");
     /** What the origin waits for before it answers. */
     private volatile CountDownLatch answering = new CountDownLatch(0);
+    /** What a read of the cache directory waits for, once it has said it began (on {@link #readBegun}). */
+    private volatile CountDownLatch reading = new CountDownLatch(0);
+
+    private final CountDownLatch readBegun = new CountDownLatch(1);
     /** Whether this instance may refresh (no other instance holds the refresh lease). */
     private volatile boolean granted = true;
 
@@ -65,7 +69,14 @@ final class PulledAnswersTest {
 
         @Override
         public Optional<PulledAnswers.Pulled<String>> stored(String key) {
-            return Optional.ofNullable(stored.get());
+            PulledAnswers.Pulled<String> held = stored.get();
+            readBegun.countDown();
+            try {
+                reading.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Optional.ofNullable(held);
         }
 
         @Override
@@ -83,6 +94,39 @@ final class PulledAnswersTest {
     @AfterEach
     void stop() {
         executor.shutdownNow();
+    }
+
+    /** The warm-up's load: what the cache directory holds, into memory, never the origin's. */
+    @Test
+    void loadingWhatTheCacheDirectoryHoldsNeverAsksTheOriginAndWhatItLoadedIsServed() {
+        PulledAnswers<String, String> answers = builder().build();
+
+        assertThat(answers.loadStored("list").join()).as("nothing stored").isFalse();
+        assertThat(answers.inMemory("list")).isEmpty();
+        assertThat(pulls).hasValue(0);
+
+        stored.set(new PulledAnswers.Pulled<>("list:stored", clock.instant()));
+        assertThat(answers.loadStored("list").join()).isTrue();
+        stored.set(null);
+        assertThat(answers.get("list").join().value()).isEqualTo("list:stored");
+        assertThat(pulls).hasValue(0);
+    }
+
+    /** A purge removes the files, then has memory forget: what the load read before is not put back after. */
+    @Test
+    void whatIsForgottenWhileTheLoadReadsItIsNotPutBack() throws Exception {
+        PulledAnswers<String, String> answers = builder().build();
+        stored.set(new PulledAnswers.Pulled<>("list:stored", clock.instant()));
+        reading = new CountDownLatch(1);
+
+        var loading = answers.loadStored("list");
+        assertThat(readBegun.await(30, TimeUnit.SECONDS)).isTrue();
+        stored.set(null);
+        answers.forget("list");
+        reading.countDown();
+
+        assertThat(loading.join()).isFalse();
+        assertThat(answers.inMemory("list")).isEmpty();
     }
 
     @Test

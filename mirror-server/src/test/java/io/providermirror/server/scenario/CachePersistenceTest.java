@@ -62,12 +62,9 @@ final class CachePersistenceTest {
         try (MirrorFixture restarted = MirrorFixture.builder(tmp.resolve("cache"), originCa, deadOrigin)
                 .withManagement()
                 .start()) {
-            await().atMost(Duration.ofSeconds(30))
-                    .until(
-                            () -> restarted.management("/metrics").body(),
-                            metrics -> metrics.lines()
-                                    .anyMatch(line ->
-                                            line.startsWith("cache_size{cache=\"releases\"") && line.endsWith(" 1.0")));
+            restarted.mirror.warmedUp().get(2, java.util.concurrent.TimeUnit.MINUTES);
+            assertThat(restarted.management("/metrics").body().lines())
+                    .anyMatch(line -> line.startsWith("cache_size{cache=\"releases\"") && line.endsWith(" 1.0"));
             Files.delete(evidence);
 
             HttpResponse<byte[]> document = restarted.get(base + "1.0.0.json");
