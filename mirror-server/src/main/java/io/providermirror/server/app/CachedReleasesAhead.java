@@ -2,16 +2,15 @@ package io.providermirror.server.app;
 
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
+import io.providermirror.server.inventory.MostRequested;
 import io.providermirror.server.inventory.Usage;
-import io.providermirror.server.inventory.UsageInventory;
 import io.providermirror.server.inventory.UsageItem;
 import io.providermirror.server.providers.ProviderMirror;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -45,49 +44,34 @@ final class CachedReleasesAhead {
     private CachedReleasesAhead() {}
 
     /**
-     * The provider versions of {@code inventory}, by their requests across the fleet (every platform's), most first,
-     * at most {@link #MAX_RELEASES}; an item whose address does not parse is passed over.
+     * The provider versions of the inventory's {@code items}, by their requests (every platform's together), most
+     * first ({@link MostRequested}), at most {@link #MAX_RELEASES}; an item whose address does not parse is passed
+     * over.
      */
-    static List<Release> mostRequested(UsageInventory inventory) throws IOException {
-        Map<Release, Long> requests = new HashMap<>();
-        for (Map.Entry<UsageItem, Usage> item : inventory.fleet().entrySet()) {
-            if (item.getKey().kind() != UsageItem.Kind.PROVIDER) {
-                continue;
-            }
-            try {
-                requests.merge(
-                        new Release(
-                                ProviderAddress.parse(item.getKey().address()),
-                                item.getKey().version()),
-                        item.getValue().requests(),
-                        Long::sum);
-            } catch (IllegalArgumentException e) {
-                LOG.debug("passing over the inventory's item {}: {}", item.getKey(), e.getMessage());
-            }
+    static List<Release> mostRequested(Map<UsageItem, Usage> items) {
+        return MostRequested.rank(
+                items, CachedReleasesAhead::release, Comparator.comparing(Release::toString), MAX_RELEASES);
+    }
+
+    private static Optional<Release> release(UsageItem item) {
+        if (item.kind() != UsageItem.Kind.PROVIDER) {
+            return Optional.empty();
         }
-        return requests.entrySet().stream()
-                .sorted(Map.Entry.<Release, Long>comparingByValue(Comparator.reverseOrder())
-                        .thenComparing(entry -> entry.getKey().toString()))
-                .limit(MAX_RELEASES)
-                .map(Map.Entry::getKey)
-                .toList();
+        try {
+            return Optional.of(new Release(ProviderAddress.parse(item.address()), item.version()));
+        } catch (IllegalArgumentException e) {
+            LOG.debug("passing over the inventory's item {}: {}", item, e.getMessage());
+            return Optional.empty();
+        }
     }
 
     /**
-     * Loads the {@link #mostRequested} releases of {@code inventory} that the cache holds into {@code mirror}'s
-     * memory, one after the other, until done, {@code stopped} or interrupted; returns how many it loaded. A release
-     * that fails is left for the request that meets it, which reports it.
+     * Loads the {@link #mostRequested} releases of the inventory's {@code items} that the cache holds into
+     * {@code mirror}'s memory, one after the other, until done, {@code stopped} or interrupted; returns how many it
+     * loaded. A release that fails is left for the request that meets it, which reports it.
      */
-    static int load(ProviderMirror mirror, UsageInventory inventory, BooleanSupplier stopped) {
-        List<Release> releases;
-        try {
-            releases = mostRequested(inventory);
-        } catch (IOException | RuntimeException e) {
-            LOG.debug(
-                    "the usage inventory could not be read for the warm-up; loading no cached release: {}",
-                    e.toString());
-            return 0;
-        }
+    static int load(ProviderMirror mirror, Map<UsageItem, Usage> items, BooleanSupplier stopped) {
+        List<Release> releases = mostRequested(items);
         int loaded = 0;
         long deadline = System.nanoTime() + PATIENCE.toNanos();
         for (Release release : releases) {

@@ -2,9 +2,11 @@ package io.providermirror.server.app;
 
 import io.providermirror.server.config.MirrorConfig;
 import io.providermirror.server.core.CacheDocuments;
+import io.providermirror.server.inventory.MostRequested;
 import io.providermirror.server.inventory.Usage;
 import io.providermirror.server.inventory.UsageInventory;
 import io.providermirror.server.inventory.UsageItem;
+import io.providermirror.upstream.Memoized;
 import io.providermirror.upstream.OriginHttpClient;
 import io.providermirror.upstream.RegistryService;
 import io.providermirror.upstream.verify.VerifiedPackage;
@@ -13,7 +15,6 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -97,12 +98,14 @@ final class OriginWarmUp {
 
     /** Starts the warm-up of {@code core} as {@code config} asks for it, on a daemon thread of its own. */
     static Progress start(MirrorConfig config, MirrorWiring core) {
+        // Read once, on the warm-up's thread (on a bucket, every instance's shard), for both steps that rank by it.
+        Memoized<Map<UsageItem, Usage>> fleet = new Memoized<>(() -> fleetOrNone(core.inventory()));
         return start(
                 core.originClient(),
                 config.upstream().offline(),
                 sample -> formatDocuments(core, sample),
-                stopped -> CachedReleasesAhead.load(core.mirror(), core.inventory(), stopped),
-                config.upstream().discoverAtStartup() ? () -> expectedHosts(config, core.inventory()) : List::of,
+                stopped -> CachedReleasesAhead.load(core.mirror(), fleet.get(), stopped),
+                config.upstream().discoverAtStartup() ? () -> expectedHosts(config, fleet.get()) : List::of,
                 host -> discoverAhead(core, host),
                 config.upstream().rehearseAtStartup() ? Optional.of(core.clock()) : Optional.empty());
     }
@@ -160,38 +163,41 @@ final class OriginWarmUp {
     }
 
     /**
+     * The usage inventory's items across the fleet ({@link UsageInventory#fleet()}), or none when it cannot be read:
+     * the warm-up then loads no cached release and asks the configured hosts only.
+     */
+    static Map<UsageItem, Usage> fleetOrNone(UsageInventory inventory) {
+        try {
+            return inventory.fleet();
+        } catch (IOException | RuntimeException e) {
+            LOG.debug(
+                    "the usage inventory could not be read for the warm-up; loading no cached release and asking the"
+                            + " configured hosts only: {}",
+                    e.toString());
+            return Map.of();
+        }
+    }
+
+    /**
      * The origin hosts a mirror with {@code config} expects requests for, most expected first, each once: the
      * configured hosts (by name; those reached through a parent network mirror left out), then the hosts of the
-     * providers and modules in {@code inventory}, by their requests across the fleet, most first (none of them when
-     * the inventory cannot be read). Whether a host may be asked at all is {@link #discoverAhead}'s to judge, as for
-     * any request.
+     * providers and modules among the inventory's {@code items}, by their requests ({@link MostRequested}). Whether a
+     * host may be asked at all is {@link #discoverAhead}'s to judge, as for any request.
      */
-    static List<String> expectedHosts(MirrorConfig config, UsageInventory inventory) {
+    static List<String> expectedHosts(MirrorConfig config, Map<UsageItem, Usage> items) {
         Set<String> parents = StartupBanner.parentMirrorHosts(config);
         Set<String> hosts = new LinkedHashSet<>();
         config.upstream().hosts().keySet().stream()
                 .filter(host -> !parents.contains(host))
                 .forEach(hosts::add);
-        Map<String, Long> requests = new HashMap<>();
-        try {
-            for (Map.Entry<UsageItem, Usage> item : inventory.fleet().entrySet()) {
-                String address = item.getKey().address();
-                requests.merge(
-                        address.substring(0, address.indexOf('/')),
-                        item.getValue().requests(),
-                        Long::sum);
-            }
-        } catch (IOException | UncheckedIOException e) {
-            LOG.debug(
-                    "the usage inventory could not be read for the warm-up; asking the configured hosts only: {}",
-                    e.toString());
-        }
-        requests.entrySet().stream()
-                .filter(host -> !parents.contains(host.getKey()))
-                .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())
-                        .thenComparing(Map.Entry.comparingByKey()))
-                .forEach(host -> hosts.add(host.getKey()));
+        MostRequested.rank(items, OriginWarmUp::host, Comparator.naturalOrder(), Integer.MAX_VALUE).stream()
+                .filter(host -> !parents.contains(host))
+                .forEach(hosts::add);
         return List.copyOf(hosts);
+    }
+
+    private static Optional<String> host(UsageItem item) {
+        return Optional.of(item.address().substring(0, item.address().indexOf('/')));
     }
 
     /**

@@ -2,7 +2,6 @@ package io.providermirror.server.inventory;
 
 import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.VersionConstraints;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -106,15 +105,13 @@ public record InventoryQuery(Optional<String> address, VersionConstraints versio
                 .toList();
     }
 
-    /** The {@code n} items of {@code inventory} requested most (ties: the one requested last first). */
+    /**
+     * The {@code n} items of {@code inventory} requested most ({@link MostRequested}: ties, the one requested last
+     * first).
+     */
     public static List<Map.Entry<UsageItem, Usage>> top(Map<UsageItem, Usage> inventory, int n) {
-        return inventory.entrySet().stream()
-                .sorted(Comparator.comparing(
-                                (Map.Entry<UsageItem, Usage> e) -> e.getValue().requests())
-                        .thenComparing(e -> e.getValue().last())
-                        .reversed()
-                        .thenComparing(Map.Entry.comparingByKey(UsageItem.ORDER)))
-                .limit(n)
+        return MostRequested.rank(inventory, Optional::of, UsageItem.ORDER, n).stream()
+                .map(item -> Map.entry(item, inventory.get(item)))
                 .toList();
     }
 }

@@ -35,7 +35,7 @@ final class CachedReleasesAheadTest {
         record(inventory, UsageItem.provider(aws, two, LINUX), 3);
         record(inventory, UsageItem.module(ModuleAddress.parse("example.test/acme/net/aws"), one), 9);
 
-        assertThat(CachedReleasesAhead.mostRequested(inventory))
+        assertThat(CachedReleasesAhead.mostRequested(inventory.fleet()))
                 .containsExactly(new CachedReleasesAhead.Release(aws, one), new CachedReleasesAhead.Release(aws, two));
     }
 
@@ -48,12 +48,12 @@ final class CachedReleasesAheadTest {
             record(inventory, UsageItem.provider(aws, new ProviderVersion("1." + minor + ".0"), LINUX), minor + 1);
         }
 
-        assertThat(CachedReleasesAhead.mostRequested(inventory))
+        assertThat(CachedReleasesAhead.mostRequested(inventory.fleet()))
                 .hasSize(CachedReleasesAhead.MAX_RELEASES)
                 .first()
                 .isEqualTo(new CachedReleasesAhead.Release(
                         aws, new ProviderVersion("1." + CachedReleasesAhead.MAX_RELEASES + ".0")));
-        assertThat(CachedReleasesAhead.mostRequested(inventory))
+        assertThat(CachedReleasesAhead.mostRequested(inventory.fleet()))
                 .doesNotContain(new CachedReleasesAhead.Release(aws, new ProviderVersion("1.0.0")));
     }
 

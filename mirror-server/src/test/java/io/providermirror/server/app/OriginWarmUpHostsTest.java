@@ -39,7 +39,7 @@ final class OriginWarmUpHostsTest {
         record(inventory, UsageItem.provider(ProviderAddress.parse("parent.example/acme/c"), one, linux), 9);
         record(inventory, UsageItem.provider(ProviderAddress.parse("zeta.example/acme/d"), one, linux), 1);
 
-        assertThat(OriginWarmUp.expectedHosts(config, inventory))
+        assertThat(OriginWarmUp.expectedHosts(config, inventory.fleet()))
                 .containsExactly("zeta.example", "most.example", "less.example");
     }
 
