@@ -43,10 +43,15 @@ final class BoundedRequestAggregator extends HttpObjectAggregator {
         return request.decoderResult().cause() instanceof TooLongHttpContentException;
     }
 
+    /** The 417's reason, for a request that {@link #expectsWhatCannotBeMet}. */
+    static final String UNMET_EXPECTATION =
+            "the mirror meets no expectation but 100-continue: a request's Expect header may only ask for that";
+
     /**
      * Whether {@code request} (HTTP/1.1 or later) expects anything but {@code 100-continue}, in any value of any of
      * its {@code Expect} headers: the mirror refuses it with a 417 ({@link MirrorHttpHandler}), in its turn among
-     * the connection's requests, and closes the connection, reading nothing after it as a request.
+     * the connection's requests, and closes the connection, reading nothing after it as a request; the operator
+     * API ({@link OperatorApiHandler}) refuses it as well, before its body is read.
      */
     static boolean expectsWhatCannotBeMet(HttpMessage request) {
         if (request.protocolVersion().compareTo(HttpVersion.HTTP_1_1) < 0) {

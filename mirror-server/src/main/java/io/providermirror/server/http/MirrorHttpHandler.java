@@ -90,11 +90,7 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
             return;
         }
         if (BoundedRequestAggregator.expectsWhatCannotBeMet(request)) {
-            sendErrorAndClose(
-                    ctx,
-                    HttpResponseStatus.EXPECTATION_FAILED,
-                    "the mirror meets no expectation but 100-continue: a request's Expect header may only ask for"
-                            + " that");
+            sendErrorAndClose(ctx, HttpResponseStatus.EXPECTATION_FAILED, BoundedRequestAggregator.UNMET_EXPECTATION);
             return;
         }
         HttpMethod method = request.method();

@@ -113,6 +113,10 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
                 return;
             }
         }
+        if (BoundedRequestAggregator.expectsWhatCannotBeMet(request)) {
+            refuse(ctx, HttpResponseStatus.EXPECTATION_FAILED, BoundedRequestAggregator.UNMET_EXPECTATION, true);
+            return;
+        }
         if (managementOnly) {
             refuse(
                     ctx,

@@ -475,14 +475,18 @@ final class OperatorApiTest {
 
     /** Writes {@code request} on a TLS connection to the mirror and reads the answer's status line. */
     private String exchange(byte[] request) throws Exception {
+        String answer = answers(request);
+        return answer.substring(0, answer.indexOf("\r\n"));
+    }
+
+    /** All the mirror answers to {@code request} on a connection of its own, until it closes the connection. */
+    private String answers(byte[] request) throws Exception {
         try (SSLSocket socket = RawTls.connect(mirror.mirror, 30_000)) {
             socket.startHandshake();
             OutputStream out = socket.getOutputStream();
             out.write(request);
             out.flush();
-            InputStream in = socket.getInputStream();
-            String answer = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
-            return answer.substring(0, answer.indexOf("\r\n"));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
         }
     }
 
@@ -584,5 +588,26 @@ final class OperatorApiTest {
         assertThat(small.statusCode())
                 .as("within the bound: read, and refused as no bundle")
                 .isEqualTo(400);
+    }
+
+    /**
+     * The operator API refuses an expectation other than {@code 100-continue} as the mirror's other paths do, before
+     * it reads the body: the bundle it came with is never taken (it went on to be imported, or refused as no bundle).
+     */
+    @Test
+    void anExpectationOtherThanContinueIsRefusedWith417AndItsBodyIsNeverTaken() throws Exception {
+        mirror = modules.start(builder());
+        ByteArrayOutputStream request = new ByteArrayOutputStream();
+        request.write(head("/api/v1/imports", "Content-Length: 5", "Expect: 100-continue, 200-ok"));
+        request.write("hello".getBytes(StandardCharsets.US_ASCII));
+
+        assertThat(exchange(request.toByteArray())).isEqualTo("HTTP/1.1 417 Expectation Failed");
+        assertThat(exchange(head("/api/v1/imports", "Content-Length: 0", "Expect: 200-ok")))
+                .isEqualTo("HTTP/1.1 417 Expectation Failed");
+        assertThat(uploads()).isEmpty();
+        assertThat(answers(head("/api/v1/imports", "Content-Length: 0", "Expect: 100-continue", "Connection: close")))
+                .as("the one expectation met: the empty body read, and refused as no bundle")
+                .startsWith("HTTP/1.1 100 Continue\r\n")
+                .contains("HTTP/1.1 400 Bad Request\r\n");
     }
 }
