@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpStatusClass;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.AttributeKey;
@@ -69,6 +70,11 @@ final class ExchangeLog extends ChannelDuplexHandler {
     private final MirrorMetrics metrics;
     private final ArrayDeque<Exchange> exchanges = new ArrayDeque<>();
     private boolean closeWhenIdle;
+    /**
+     * An answer that ends the connection was written: requests read behind it are never handed on nor answered
+     * ({@link ConnectionDiscipline}), so they are not logged either (nor counted as closed by the client).
+     */
+    private boolean ending;
     /** The client's address as the access log writes it: one connection, one address, formatted once. */
     private String remoteAddress;
 
@@ -78,7 +84,7 @@ final class ExchangeLog extends ChannelDuplexHandler {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-        if (msg instanceof HttpRequest request) {
+        if (msg instanceof HttpRequest request && !ending) {
             exchanges.add(new Exchange(
                     request.method().name(),
                     printable(redacted(request.uri()), 1024),
@@ -102,6 +108,12 @@ final class ExchangeLog extends ChannelDuplexHandler {
         }
         if (exchange != null) {
             if (msg instanceof HttpResponse response) {
+                if (!HttpUtil.isKeepAlive(response)) {
+                    ending = true;
+                    while (exchanges.size() > 1) {
+                        exchanges.pollLast();
+                    }
+                }
                 exchange.status = response.status().code();
                 String route = ctx.channel().attr(ROUTE).getAndSet(null);
                 exchange.route = route == null ? exchange.route : route;
