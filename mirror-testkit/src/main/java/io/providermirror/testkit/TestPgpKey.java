@@ -3,9 +3,7 @@ package io.providermirror.testkit;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
@@ -16,8 +14,6 @@ import org.bouncycastle.bcpg.PublicKeyPacket;
 import org.bouncycastle.bcpg.PublicSubkeyPacket;
 import org.bouncycastle.bcpg.sig.KeyFlags;
 import org.bouncycastle.crypto.AsymmetricCipherKeyPair;
-import org.bouncycastle.crypto.generators.RSAKeyPairGenerator;
-import org.bouncycastle.crypto.params.RSAKeyGenerationParameters;
 import org.bouncycastle.openpgp.PGPException;
 import org.bouncycastle.openpgp.PGPKeyPair;
 import org.bouncycastle.openpgp.PGPKeyRingGenerator;
@@ -275,13 +271,9 @@ public final class TestPgpKey {
         return ForgedV3Keys.forge(keyId);
     }
 
-    /** A 2048-bit RSA key, its public exponent 65537, or the prime 2^32 + 1 (33 bits) when {@code largeExponent}. */
+    /** A 2048-bit RSA key ({@link TestRsaKeys}), its public exponent 65537, or 2^32 + 1 when {@code largeExponent}. */
     private static PGPKeyPair rsaKeyPair(Date created, boolean largeExponent) throws PGPException {
-        BigInteger exponent =
-                largeExponent ? BigInteger.ONE.shiftLeft(32).add(BigInteger.ONE) : BigInteger.valueOf(0x10001);
-        RSAKeyPairGenerator generator = new RSAKeyPairGenerator();
-        generator.init(new RSAKeyGenerationParameters(exponent, new SecureRandom(), 2048, 12));
-        AsymmetricCipherKeyPair pair = generator.generateKeyPair();
+        AsymmetricCipherKeyPair pair = largeExponent ? TestRsaKeys.withLargeExponent() : TestRsaKeys.next();
         return new BcPGPKeyPair(PublicKeyPacket.VERSION_4, PublicKeyAlgorithmTags.RSA_GENERAL, pair, created);
     }
 
