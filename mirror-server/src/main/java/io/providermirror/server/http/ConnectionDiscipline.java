@@ -64,6 +64,11 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
     private int pendingResponses;
 
     private boolean persistent = true;
+    /**
+     * A request came after the connection's last one (one that asked for close, or whose answer ends the
+     * connection): it and everything read after it are dropped, never handed on (RFC 9112, section 9.6).
+     */
+    private boolean beyondLast;
 
     /** A request's head was read and its body has not ended yet (a request that reaches a handler unaggregated). */
     private boolean bodyComing;
@@ -110,6 +115,11 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         if (closeAfterBody) {
             drain(ctx, msg);
+            return;
+        }
+        if (beyondLast || (msg instanceof HttpRequest && !persistent)) {
+            beyondLast = true;
+            ReferenceCountUtil.release(msg);
             return;
         }
         if (msg instanceof HttpRequest || msg instanceof HttpContent) {
@@ -195,12 +205,13 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
         if (msg instanceof HttpResponse response) {
             if (response.status().codeClass() != HttpStatusClass.INFORMATIONAL) {
-                pendingResponses--;
+                pendingResponses = Math.max(0, pendingResponses - 1);
             }
             if (!HttpUtil.isKeepAlive(response) || !hasDefinedLength(response)) {
                 // The client can tell where this answer ends only by the connection closing.
                 pendingResponses = 0;
                 persistent = false;
+                dropQueuedRequests();
             }
             if (!keepsAlive()) {
                 HttpUtil.setKeepAlive(response, false);
@@ -212,6 +223,26 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
                 && !(msg instanceof HttpResponse response
                         && response.status().codeClass() == HttpStatusClass.INFORMATIONAL);
         ctx.write(msg, promise.unvoid().addListener(ends ? answered : wrote));
+    }
+
+    /**
+     * The answer being written ends the connection: the requests waiting behind it (from the first queued request's
+     * head on; what comes before it is the body of the request being answered) are dropped, as is all read later.
+     */
+    private void dropQueuedRequests() {
+        ArrayDeque<Object> body = new ArrayDeque<>(2);
+        for (Object msg = waiting.poll(); msg != null; msg = waiting.poll()) {
+            if (msg instanceof HttpRequest) {
+                beyondLast = true;
+                outstanding = Math.max(0, outstanding - 1);
+            }
+            if (beyondLast) {
+                ReferenceCountUtil.release(msg);
+            } else {
+                body.add(msg);
+            }
+        }
+        waiting.addAll(body);
     }
 
     private void answered(ChannelFuture future) {

@@ -72,7 +72,8 @@ final class ExchangeLog extends ChannelDuplexHandler {
     private boolean closeWhenIdle;
     /**
      * An answer that ends the connection was written: requests read behind it are never handed on nor answered
-     * ({@link ConnectionDiscipline}), so they are not logged either (nor counted as closed by the client).
+     * ({@link ConnectionDiscipline}), so when the connection ends they are not logged as closed by the client (nor
+     * counted); one answered all the same (its answer written before the connection closed) is logged as ever.
      */
     private boolean ending;
     /** The client's address as the access log writes it: one connection, one address, formatted once. */
@@ -84,7 +85,7 @@ final class ExchangeLog extends ChannelDuplexHandler {
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-        if (msg instanceof HttpRequest request && !ending) {
+        if (msg instanceof HttpRequest request) {
             exchanges.add(new Exchange(
                     request.method().name(),
                     printable(redacted(request.uri()), 1024),
@@ -108,12 +109,7 @@ final class ExchangeLog extends ChannelDuplexHandler {
         }
         if (exchange != null) {
             if (msg instanceof HttpResponse response) {
-                if (!HttpUtil.isKeepAlive(response)) {
-                    ending = true;
-                    while (exchanges.size() > 1) {
-                        exchanges.pollLast();
-                    }
-                }
+                ending |= !HttpUtil.isKeepAlive(response);
                 exchange.status = response.status().code();
                 String route = ctx.channel().attr(ROUTE).getAndSet(null);
                 exchange.route = route == null ? exchange.route : route;
@@ -145,6 +141,10 @@ final class ExchangeLog extends ChannelDuplexHandler {
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         Exchange exchange;
         while ((exchange = exchanges.poll()) != null) {
+            if (exchange.status == 0 && ending) {
+                // Read behind the connection's last request, and never handed on: no request of the mirror's.
+                continue;
+            }
             if (exchange.status == 0) {
                 // The connection ended before any answer: as nginx does, "client closed request".
                 exchange.status = CLIENT_CLOSED_REQUEST;

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -259,5 +261,50 @@ final class ConnectionDisciplineTest {
             channel.runScheduledPendingTasks();
             return !channel.isOpen();
         });
+    }
+
+    /** Holds every write, as a socket whose client does not read yet: the answer is on its way, not yet written. */
+    private static final class HeldWrites extends ChannelOutboundHandlerAdapter {
+        @Override
+        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+            ReferenceCountUtil.release(msg);
+        }
+    }
+
+    /**
+     * A request pipelined behind one that asks for close is never handed on, however reading goes on (RFC 9112,
+     * section 9.6: a server processes no request after that one); it was, once reading was on again, and answered.
+     */
+    @Test
+    void aRequestPipelinedBehindOneThatAsksForCloseIsNeverHandedOn() {
+        BusyHandler handler = new BusyHandler();
+        EmbeddedChannel channel = channel(Duration.ofMinutes(1), Duration.ofMinutes(1), handler);
+        FullHttpRequest closing = get("/closing");
+        closing.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        channel.writeInbound(closing, get("/behind"));
+        channel.config().setAutoRead(true);
+        channel.writeInbound(get("/later"));
+
+        assertThat(handler.seen).containsExactly("/closing");
+    }
+
+    /**
+     * Requests waiting behind an answer that ends the connection are dropped when that answer is written, not handed
+     * on while it is still on its way (a client slow to read): they were, and were answered without a close.
+     */
+    @Test
+    void aRequestWaitingBehindAnAnswerThatEndsTheConnectionIsNeverHandedOn() {
+        BusyHandler handler = new BusyHandler();
+        EmbeddedChannel channel = new EmbeddedChannel(
+                new HeldWrites(),
+                new ConnectionDiscipline(new ConnectionLimits(Duration.ofMinutes(1), Duration.ofMinutes(1), 10)),
+                handler);
+        channels.add(channel);
+        channel.writeInbound(get("/first"), get("/second"));
+        channel.writeOutbound(ok(false));
+        channel.config().setAutoRead(true);
+        channel.writeInbound(get("/third"));
+
+        assertThat(handler.seen).containsExactly("/first");
     }
 }

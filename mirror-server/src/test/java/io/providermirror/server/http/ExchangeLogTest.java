@@ -60,6 +60,18 @@ final class ExchangeLogTest {
         assertThat(logged()).containsExactly("GET /before 404", "GET /refused 417");
     }
 
+    /** An answer written behind one that ends the connection (before it closed) is logged as its request's. */
+    @Test
+    void anAnswerWrittenBehindOneThatEndsTheConnectionIsLoggedAsItsRequests() {
+        read("/closing");
+        read("/behind");
+        answer(HttpResponseStatus.NOT_FOUND, false);
+        answer(HttpResponseStatus.NOT_FOUND, false);
+        channel.close();
+
+        assertThat(logged()).containsExactly("GET /closing 404", "GET /behind 404");
+    }
+
     /** A request the connection ends before any answer to is logged as closed by the client. */
     @Test
     void aRequestUnansweredWhenTheConnectionEndsIsLoggedAsClosedByTheClient() {

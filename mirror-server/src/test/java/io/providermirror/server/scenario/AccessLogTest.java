@@ -93,6 +93,35 @@ final class AccessLogTest {
                 .noneMatch(line -> Integer.valueOf(100).equals(fields(line).get("status")));
     }
 
+    /**
+     * A request pipelined behind one that asks for close is neither acted on nor logged (RFC 9112, section 9.6): it
+     * was handed on once the first answer (here a 405, which turns no reading off) was written, routed to the origin,
+     * and logged without its request line.
+     */
+    @Test
+    void aRequestPipelinedBehindConnectionCloseIsNeitherActedOnNorLogged() throws Exception {
+        String behind = fixture.mirror().providerPath("acme", "behindclose") + "index.json";
+        String answers;
+        try (SSLSocket socket = RawTls.connect(fixture.mirror().mirror, 30_000)) {
+            var out = socket.getOutputStream();
+            out.write(("DELETE /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n" + "GET " + behind
+                            + " HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            answers = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        }
+        assertThat(answers).startsWith("HTTP/1.1 405 ").containsOnlyOnce("HTTP/1.1 ");
+
+        // A request of its own afterwards is logged and reaches the origin; the one behind the close never did.
+        String marker = fixture.mirror().providerPath("acme", "markerclose") + "index.json";
+        assertThat(fixture.mirror().get(marker).statusCode()).isEqualTo(404);
+        await().atMost(Duration.ofSeconds(10)).until(() -> linesFor(marker).size() == 1);
+        assertThat(linesFor("/healthz")).hasSize(1);
+        assertThat(linesFor(behind)).isEmpty();
+        assertThat(LINES.list).noneMatch(line -> "-".equals(fields(line).get("path")));
+        assertThat(fixture.origin().requestsMatching(".*/behindclose/.*")).isZero();
+    }
+
     @Test
     void aTokenAClientPutsInTheQueryStringIsNotLogged() throws Exception {
         String path = fixture.mirror().providerPath("acme", "queried") + "index.json";
