@@ -13,7 +13,6 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
-import io.netty.util.Attribute;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
 import java.util.concurrent.ScheduledFuture;
@@ -120,7 +119,7 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
         }
         if (beyondLast || (msg instanceof HttpRequest && !persistent)) {
             beyondLast = true;
-            drop(ctx, msg);
+            ReferenceCountUtil.release(msg);
             return;
         }
         if (msg instanceof HttpRequest || msg instanceof HttpContent) {
@@ -154,7 +153,7 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
      */
     private void drain(ChannelHandlerContext ctx, Object msg) {
         if (!bodyComing || msg instanceof HttpRequest || !(msg instanceof HttpContent content)) {
-            drop(ctx, msg);
+            ReferenceCountUtil.release(msg);
             return;
         }
         bodyComing = !(msg instanceof LastHttpContent);
@@ -212,7 +211,7 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
                 // The client can tell where this answer ends only by the connection closing.
                 pendingResponses = 0;
                 persistent = false;
-                dropQueuedRequests(ctx);
+                dropQueuedRequests();
             }
             if (!keepsAlive()) {
                 HttpUtil.setKeepAlive(response, false);
@@ -230,7 +229,7 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
      * The answer being written ends the connection: the requests waiting behind it (from the first queued request's
      * head on; what comes before it is the body of the request being answered) are dropped, as is all read later.
      */
-    private void dropQueuedRequests(ChannelHandlerContext ctx) {
+    private void dropQueuedRequests() {
         ArrayDeque<Object> body = new ArrayDeque<>(2);
         for (Object msg = waiting.poll(); msg != null; msg = waiting.poll()) {
             if (msg instanceof HttpRequest) {
@@ -238,22 +237,12 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
                 outstanding = Math.max(0, outstanding - 1);
             }
             if (beyondLast) {
-                drop(ctx, msg);
+                ReferenceCountUtil.release(msg);
             } else {
                 body.add(msg);
             }
         }
         waiting.addAll(body);
-    }
-
-    /** Releases what came after the connection's last request, counting the requests for the access log. */
-    private static void drop(ChannelHandlerContext ctx, Object msg) {
-        if (msg instanceof HttpRequest) {
-            Attribute<Integer> dropped = ctx.channel().attr(ExchangeLog.DROPPED);
-            Integer before = dropped.get();
-            dropped.set(before == null ? 1 : before + 1);
-        }
-        ReferenceCountUtil.release(msg);
     }
 
     private void answered(ChannelFuture future) {

@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpStatusClass;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.AttributeKey;
@@ -41,11 +42,6 @@ final class ExchangeLog extends ChannelDuplexHandler {
     static final AttributeKey<String> CLIENT = AttributeKey.valueOf("mirror.client");
     /** Where an archive response's bytes come from. */
     static final AttributeKey<MirrorMetrics.Source> SOURCE = AttributeKey.valueOf("mirror.source");
-    /**
-     * How many requests {@link ConnectionDiscipline} dropped unread, having come after the connection's last one:
-     * the last this many requests read, never answered nor acted on, so never logged.
-     */
-    static final AttributeKey<Integer> DROPPED = AttributeKey.valueOf("mirror.dropped");
 
     private static final Logger ACCESS = LoggerFactory.getLogger(LOGGER);
     private static final int MAX_LOGGED_LENGTH = 256;
@@ -74,6 +70,12 @@ final class ExchangeLog extends ChannelDuplexHandler {
     private final MirrorMetrics metrics;
     private final ArrayDeque<Exchange> exchanges = new ArrayDeque<>();
     private boolean closeWhenIdle;
+    /**
+     * An answer that ends the connection was written: requests read behind it are never handed on nor answered
+     * ({@link ConnectionDiscipline}), so when the connection ends they are not logged as closed by the client (nor
+     * counted); one answered all the same (its answer written before the connection closed) is logged as ever.
+     */
+    private boolean ending;
     /** The client's address as the access log writes it: one connection, one address, formatted once. */
     private String remoteAddress;
 
@@ -107,6 +109,7 @@ final class ExchangeLog extends ChannelDuplexHandler {
         }
         if (exchange != null) {
             if (msg instanceof HttpResponse response) {
+                ending |= !HttpUtil.isKeepAlive(response);
                 exchange.status = response.status().code();
                 String route = ctx.channel().attr(ROUTE).getAndSet(null);
                 exchange.route = route == null ? exchange.route : route;
@@ -136,11 +139,10 @@ final class ExchangeLog extends ChannelDuplexHandler {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        Integer dropped = ctx.channel().attr(DROPPED).get();
-        int handedOn = exchanges.size() - (dropped == null ? 0 : dropped);
         Exchange exchange;
-        for (int read = 0; (exchange = exchanges.poll()) != null; read++) {
-            if (read >= handedOn && exchange.status == 0) {
+        while ((exchange = exchanges.poll()) != null) {
+            if (exchange.status == 0 && ending) {
+                // Read behind the connection's last request, and never handed on: no request of the mirror's.
                 continue;
             }
             if (exchange.status == 0) {
