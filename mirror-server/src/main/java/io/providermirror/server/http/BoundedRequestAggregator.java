@@ -11,7 +11,6 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.TooLongHttpContentException;
@@ -33,7 +32,7 @@ final class BoundedRequestAggregator extends HttpObjectAggregator {
     private boolean passing;
 
     BoundedRequestAggregator(int limit) {
-        // Netty's own refusal of an expectation is never made (newContinueResponse refuses it in its turn).
+        // Netty's own refusal of an expectation is never made (newContinueResponse never answers one).
         super(limit, true);
         this.limit = limit;
     }
@@ -83,26 +82,26 @@ final class BoundedRequestAggregator extends HttpObjectAggregator {
     }
 
     /**
-     * A request that expects {@code 100 Continue}: within the limit it gets one ({@link ContinueResponse}); over it,
-     * none: it is refused as any request over the limit is (Netty would answer an empty 413, keep the connection and
-     * read the body the client may send anyway as the next request). A request that expects anything else
-     * ({@link #expectsWhatCannotBeMet}) gets neither: it is read whole and passes on to be refused in its turn.
-     * Netty's own answer was an empty 417 written at once,
-     * ahead of the answers still due to requests before it, after which its codec read the body as the next
-     * request, which went on to be answered.
+     * A request that expects {@code 100 Continue} (every value of its {@code Expect} headers is that, however many:
+     * {@link #expectsWhatCannotBeMet} said so) gets one ({@link ContinueResponse}) when it is within the limit and
+     * the connection will take it; otherwise none. Over the limit it is refused as any request over the limit is;
+     * behind the connection's last request ({@link ConnectionDiscipline#LAST_REQUEST}) it is dropped unread, and a
+     * {@code 100} would ask for a body nobody reads. A request that expects anything else gets neither: it is read
+     * whole and passes on to be refused in its turn. Netty's own answers are never made: an empty 413 or 417
+     * written at once, ahead of the answers still due to requests before it, after which its codec read the body as
+     * the next request, which went on to be answered; and its check compares the header's whole value, so
+     * {@code 100-continue, 100-continue} got its 417.
      */
     @Override
     protected Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
-        if (expectsWhatCannotBeMet(start)) {
-            return null;
+        if (!expectsWhatCannotBeMet(start)
+                && start.protocolVersion().compareTo(HttpVersion.HTTP_1_1) >= 0
+                && start.headers().contains(HttpHeaderNames.EXPECT)
+                && !isContentLengthInvalid(start, maxContentLength)
+                && ConnectionDiscipline.lastRequest(pipeline.channel()) == Integer.MAX_VALUE) {
+            ContinueResponse.send(pipeline);
         }
-        if (HttpUtil.is100ContinueExpected(start)) {
-            if (!isContentLengthInvalid(start, maxContentLength)) {
-                ContinueResponse.send(pipeline);
-            }
-            return null;
-        }
-        return super.newContinueResponse(start, maxContentLength, pipeline);
+        return null;
     }
 
     @Override

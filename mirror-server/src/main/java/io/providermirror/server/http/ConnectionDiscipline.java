@@ -1,5 +1,6 @@
 package io.providermirror.server.http;
 
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
@@ -13,6 +14,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.AttributeKey;
 import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayDeque;
 import java.util.concurrent.ScheduledFuture;
@@ -34,6 +36,13 @@ import java.util.concurrent.TimeUnit;
  * listener, a timer scheduled and cancelled per request, or a queue per request.
  */
 final class ConnectionDiscipline extends ChannelDuplexHandler {
+
+    /**
+     * The ordinal (from 1, in the order the codec read them) of the connection's last request, once it is known: set
+     * when a request asks for the connection's end, or an answer ends it. Every request read after that one is
+     * dropped here unread; the aggregator sends it no {@code 100 Continue} and the access log leaves it out.
+     */
+    private static final AttributeKey<Integer> LAST_REQUEST = AttributeKey.valueOf("mirror.lastRequest");
 
     /** How much of a request's body is read and dropped after an answer that ends the connection. */
     static final int MAX_DRAINED_BYTES = 64 * 1024;
@@ -69,6 +78,8 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
      * connection): it and everything read after it are dropped, never handed on (RFC 9112, section 9.6).
      */
     private boolean beyondLast;
+    /** Requests taken (handed on or queued, and not dropped since): the connection's last one's ordinal, once known. */
+    private int taken;
 
     /** A request's head was read and its body has not ended yet (a request that reaches a handler unaggregated). */
     private boolean bodyComing;
@@ -119,6 +130,10 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
         }
         if (beyondLast || (msg instanceof HttpRequest && !persistent)) {
             beyondLast = true;
+            if (msg instanceof HttpRequest || msg instanceof HttpContent) {
+                // Its body is read and dropped before the close, as a refused request's is (see the class comment).
+                bodyComing = !(msg instanceof LastHttpContent);
+            }
             ReferenceCountUtil.release(msg);
             return;
         }
@@ -127,10 +142,14 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
         }
         if (msg instanceof HttpRequest request) {
             outstanding++;
+            taken++;
             awaitingRequest = false;
             if (persistent) {
                 pendingResponses++;
                 persistent = HttpUtil.isKeepAlive(request);
+                if (!persistent) {
+                    ctx.channel().attr(LAST_REQUEST).set(taken);
+                }
             }
         }
         if (waiting.isEmpty() && (handOnNext || ctx.channel().config().isAutoRead())) {
@@ -146,8 +165,9 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
     }
 
     /**
-     * After an answer that ends the connection while its request's body was coming: the rest of that body is handed
-     * on (the handler the request went to drops it) until it ends or {@link #MAX_DRAINED_BYTES} were read, then the
+     * After an answer that ends the connection while a request's body was coming: the rest of that body is handed
+     * on (the handler the request went to drops it; a request dropped unread had none, so it is dropped here) until
+     * it ends or {@link #MAX_DRAINED_BYTES} were read, then the
      * connection closes; anything decoded after it (requests pipelined behind the body, from the same read) is
      * dropped, never handed on to run on a connection that is closing.
      */
@@ -158,7 +178,11 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
         }
         bodyComing = !(msg instanceof LastHttpContent);
         drained += content.content().readableBytes();
-        ctx.fireChannelRead(msg);
+        if (beyondLast) {
+            ReferenceCountUtil.release(msg);
+        } else {
+            ctx.fireChannelRead(msg);
+        }
         if (!bodyComing || drained > MAX_DRAINED_BYTES) {
             ctx.close();
         }
@@ -235,6 +259,7 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
             if (msg instanceof HttpRequest) {
                 beyondLast = true;
                 outstanding = Math.max(0, outstanding - 1);
+                taken--;
             }
             if (beyondLast) {
                 ReferenceCountUtil.release(msg);
@@ -243,6 +268,17 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
             }
         }
         waiting.addAll(body);
+        ctx.channel().attr(LAST_REQUEST).set(taken);
+    }
+
+    /**
+     * The ordinal of the last request {@code channel}'s connection takes ({@link #LAST_REQUEST}), or {@link
+     * Integer#MAX_VALUE} while it is not known.
+     */
+    static int lastRequest(Channel channel) {
+        Integer last =
+                channel.hasAttr(LAST_REQUEST) ? channel.attr(LAST_REQUEST).get() : null;
+        return last == null ? Integer.MAX_VALUE : last;
     }
 
     private void answered(ChannelFuture future) {

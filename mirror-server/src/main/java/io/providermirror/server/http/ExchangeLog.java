@@ -9,7 +9,6 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpStatusClass;
-import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.AttributeKey;
@@ -51,6 +50,9 @@ final class ExchangeLog extends ChannelDuplexHandler {
     /** One request and what has been sent of its response so far. */
     private static final class Exchange {
         final long startNanos = System.nanoTime();
+        /** Its place among the connection's requests, from 1 (0: an answer to no request). */
+        final int ordinal;
+
         final String method;
         final String uri;
         final String userAgent;
@@ -60,7 +62,8 @@ final class ExchangeLog extends ChannelDuplexHandler {
         MirrorMetrics.Source source;
         long bytes;
 
-        Exchange(String method, String uri, String userAgent) {
+        Exchange(int ordinal, String method, String uri, String userAgent) {
+            this.ordinal = ordinal;
             this.method = method;
             this.uri = uri;
             this.userAgent = userAgent;
@@ -70,12 +73,8 @@ final class ExchangeLog extends ChannelDuplexHandler {
     private final MirrorMetrics metrics;
     private final ArrayDeque<Exchange> exchanges = new ArrayDeque<>();
     private boolean closeWhenIdle;
-    /**
-     * An answer that ends the connection was written: requests read behind it are never handed on nor answered
-     * ({@link ConnectionDiscipline}), so when the connection ends they are not logged as closed by the client (nor
-     * counted); one answered all the same (its answer written before the connection closed) is logged as ever.
-     */
-    private boolean ending;
+    /** Requests read on this connection: the ordinal of the last one. */
+    private int read;
     /** The client's address as the access log writes it: one connection, one address, formatted once. */
     private String remoteAddress;
 
@@ -87,6 +86,7 @@ final class ExchangeLog extends ChannelDuplexHandler {
     public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
         if (msg instanceof HttpRequest request) {
             exchanges.add(new Exchange(
+                    ++read,
                     request.method().name(),
                     printable(redacted(request.uri()), 1024),
                     printable(request.headers().get(HttpHeaderNames.USER_AGENT, "-"), MAX_LOGGED_LENGTH)));
@@ -104,12 +104,11 @@ final class ExchangeLog extends ChannelDuplexHandler {
         Exchange exchange = exchanges.peek();
         if (exchange == null && msg instanceof HttpResponse) {
             // A response to no request the codec could read, e.g. to a malformed one.
-            exchange = new Exchange("-", "-", "-");
+            exchange = new Exchange(0, "-", "-", "-");
             exchanges.add(exchange);
         }
         if (exchange != null) {
             if (msg instanceof HttpResponse response) {
-                ending |= !HttpUtil.isKeepAlive(response);
                 exchange.status = response.status().code();
                 String route = ctx.channel().attr(ROUTE).getAndSet(null);
                 exchange.route = route == null ? exchange.route : route;
@@ -139,10 +138,11 @@ final class ExchangeLog extends ChannelDuplexHandler {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        int last = ConnectionDiscipline.lastRequest(ctx.channel());
         Exchange exchange;
         while ((exchange = exchanges.poll()) != null) {
-            if (exchange.status == 0 && ending) {
-                // Read behind the connection's last request, and never handed on: no request of the mirror's.
+            if (exchange.status == 0 && exchange.ordinal > last) {
+                // Read behind the connection's last request and dropped unread: no request of the mirror's.
                 continue;
             }
             if (exchange.status == 0) {

@@ -307,4 +307,38 @@ final class ConnectionDisciplineTest {
 
         assertThat(handler.seen).containsExactly("/first");
     }
+
+    /**
+     * The streamed body of a request dropped unread behind one that asks for close is still read, and dropped here,
+     * before the connection closes after the last answer (within the linger), as a refused request's body is: the
+     * connection closed at once, with the client's bytes unread, and a reset could lose that answer.
+     */
+    @Test
+    void theBodyOfARequestDroppedBehindTheLastIsReadAndDroppedBeforeTheClose() {
+        List<Object> seen = new ArrayList<>();
+        EmbeddedChannel channel = new EmbeddedChannel(
+                new ConnectionDiscipline(new ConnectionLimits(Duration.ofMinutes(1), Duration.ofMinutes(1), 10)),
+                new ChannelInboundHandlerAdapter() {
+                    @Override
+                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                        seen.add(msg instanceof HttpRequest request ? request.uri() : "content");
+                        ReferenceCountUtil.release(msg);
+                    }
+                });
+        channels.add(channel);
+        FullHttpRequest closing = get("/closing");
+        closing.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        HttpRequest upload = new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/api/v1/imports");
+        upload.headers().set(HttpHeaderNames.CONTENT_LENGTH, 32);
+        channel.writeInbound(closing, upload, part(16, false));
+        channel.writeOutbound(ok(true));
+        ReferenceCountUtil.release(channel.readOutbound());
+        assertThat(channel.isOpen())
+                .as("the dropped request's body is still coming")
+                .isTrue();
+
+        channel.writeInbound(part(16, true));
+        assertThat(channel.isOpen()).as("the body has ended").isFalse();
+        assertThat(seen).as("nothing of the dropped request handed on").containsExactly("/closing");
+    }
 }

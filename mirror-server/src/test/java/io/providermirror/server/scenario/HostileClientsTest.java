@@ -226,6 +226,39 @@ final class HostileClientsTest {
     }
 
     /**
+     * {@code Expect: 100-continue, 100-continue} (the same expectation twice, as a list) is met as {@code 100-continue}:
+     * the body is read as the request's body, and a request in it is never acted on. Netty's aggregator compares the
+     * header's whole value, so it answered this with its own 417, written around the mirror's handlers, and reset its
+     * decoder: the body was decoded as the next request and routed to its origin.
+     */
+    @Test
+    void aListOfOneHundredContinuesIsMetAsOneAndItsBodyIsNeverARequest() throws Exception {
+        String smuggled = "GET " + fixture.mirror().providerPath("acme", "listsmuggled") + "index.json HTTP/1.1\r\n"
+                + "Host: localhost\r\n\r\n";
+        try (SSLSocket socket = connect(fixture.mirror().mirror)) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET /providers/example.test/a/b/index.json HTTP/1.1\r\nHost: localhost\r\n"
+                            + "Content-Length: " + smuggled.length() + "\r\nExpect: 100-continue, 100-continue\r\n\r\n"
+                            + smuggled)
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            assertThat(RawTls.head(in)).isEqualTo("HTTP/1.1 100 Continue\r\n\r\n");
+            String head = RawTls.head(in);
+            assertThat(head).as("the request's own answer").startsWith("HTTP/1.1 404 ");
+            in.readNBytes(RawTls.contentLength(head));
+
+            out.write("GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            assertThat(RawTls.head(in))
+                    .as("the next answer is the next request's: the body was not one")
+                    .startsWith("HTTP/1.1 200 ");
+        }
+        assertThat(fixture.origin().requestsMatching(".*/listsmuggled/.*")).isZero();
+    }
+
+    /**
      * A small request that expects {@code 100 Continue} gets it, then its answer, then the answer to a {@code HEAD}
      * pipelined behind its body, each in its place: a {@code 100} encoded by Netty's codec made the codec take the
      * first answer for the {@code HEAD}'s and drop its body, which put every later answer out of step.

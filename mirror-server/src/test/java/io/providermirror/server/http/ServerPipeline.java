@@ -1,0 +1,97 @@
+package io.providermirror.server.http;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.PrematureChannelClosureException;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.ReferenceCountUtil;
+import io.providermirror.server.metrics.MirrorMetrics;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The server's HTTP handlers in their order (codec, access log, aggregator, discipline) on an embedded channel, fed
+ * raw bytes, in front of a handler that records each request it is handed and, as the mirror does while it answers,
+ * stops reading until the test answers it.
+ */
+final class ServerPipeline implements AutoCloseable {
+
+    /** The requests handed on to the handler behind the discipline, by URI, in order. */
+    final List<String> seen = new ArrayList<>();
+
+    private final StringBuilder written = new StringBuilder();
+    private ChannelHandlerContext handler;
+    final EmbeddedChannel channel = new EmbeddedChannel(
+            new HttpServerCodec(4096, 8192, 8192),
+            new ExchangeLog(new MirrorMetrics(new SimpleMeterRegistry(), Clock.systemUTC())),
+            new BoundedRequestAggregator(8 * 1024),
+            new ConnectionDiscipline(new ConnectionLimits(Duration.ofMinutes(1), Duration.ofMinutes(1), 10)),
+            new ChannelInboundHandlerAdapter() {
+                @Override
+                public void handlerAdded(ChannelHandlerContext ctx) {
+                    handler = ctx;
+                }
+
+                @Override
+                public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                    if (msg instanceof HttpRequest request) {
+                        seen.add(request.uri());
+                        ctx.channel().config().setAutoRead(false);
+                    }
+                    ReferenceCountUtil.release(msg);
+                }
+            });
+
+    /** The client sends {@code text}. */
+    void send(String text) {
+        channel.writeInbound(Unpooled.copiedBuffer(text, StandardCharsets.ISO_8859_1));
+        collect();
+    }
+
+    /** The handler answers the request it is on with {@code status}, and reads again. */
+    void answer(HttpResponseStatus status, boolean keepAlive) {
+        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status);
+        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
+        HttpUtil.setKeepAlive(response, keepAlive);
+        handler.writeAndFlush(response);
+        channel.config().setAutoRead(true);
+        channel.runPendingTasks();
+        collect();
+    }
+
+    /** Everything the server wrote to the client so far. */
+    String written() {
+        collect();
+        return written.toString();
+    }
+
+    private void collect() {
+        for (Object out; (out = channel.readOutbound()) != null; ) {
+            written.append(((ByteBuf) out).toString(StandardCharsets.ISO_8859_1));
+            ReferenceCountUtil.release(out);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            channel.finishAndReleaseAll();
+        } catch (PrematureChannelClosureException cutShort) {
+            // The aggregator's, for a request whose body had not ended when the connection did.
+        }
+    }
+}
