@@ -190,14 +190,11 @@ final class OriginWarmUp {
         config.upstream().hosts().keySet().stream()
                 .filter(host -> !parents.contains(host))
                 .forEach(hosts::add);
-        MostRequested.rank(items, OriginWarmUp::host, Comparator.naturalOrder(), Integer.MAX_VALUE).stream()
+        MostRequested.rank(items, item -> Optional.of(item.host()), Comparator.naturalOrder(), Integer.MAX_VALUE)
+                .stream()
                 .filter(host -> !parents.contains(host))
                 .forEach(hosts::add);
         return List.copyOf(hosts);
-    }
-
-    private static Optional<String> host(UsageItem item) {
-        return Optional.of(item.address().substring(0, item.address().indexOf('/')));
     }
 
     /**

@@ -187,7 +187,7 @@ public final class InventoryShards {
         int skipped = 0;
         for (JsonNode node : items) {
             try {
-                UsageItem item = new UsageItem(
+                UsageItem item = UsageItem.parse(
                         UsageItem.Kind.of(node.path("kind").asText()),
                         node.path("address").asText(),
                         ProviderVersion.parse(node.path("version").asText())

@@ -56,6 +56,28 @@ public record UsageItem(Kind kind, String address, ProviderVersion version, Stri
         return new UsageItem(Kind.MODULE, address.toString(), version, "");
     }
 
+    /**
+     * The item an inventory shard names with these parts, each parsed as a request's is (a shard is read back from a
+     * store other instances write to): a provider's address and platform, or a module's address and no platform.
+     *
+     * @throws IllegalArgumentException naming the part that is none
+     */
+    public static UsageItem parse(Kind kind, String address, ProviderVersion version, String platform) {
+        if (kind == Kind.PROVIDER) {
+            return provider(ProviderAddress.parse(address), version, Platform.parse(platform));
+        }
+        if (!platform.isEmpty()) {
+            throw new IllegalArgumentException("usage item: platform '" + platform + "' (expected: none for a module)");
+        }
+        return module(ModuleAddress.parse(address), version);
+    }
+
+    /** The origin's hostname: the address's first part. */
+    public String host() {
+        int slash = address.indexOf('/');
+        return slash < 0 ? address : address.substring(0, slash);
+    }
+
     @Override
     public String toString() {
         return address + " " + version + (platform.isEmpty() ? "" : " " + platform);

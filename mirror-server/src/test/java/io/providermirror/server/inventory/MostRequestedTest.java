@@ -62,6 +62,6 @@ final class MostRequestedTest {
     }
 
     private static Optional<String> host(UsageItem item) {
-        return Optional.of(item.address().substring(0, item.address().indexOf('/')));
+        return Optional.of(item.host());
     }
 }

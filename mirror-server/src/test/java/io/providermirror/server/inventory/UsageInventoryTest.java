@@ -202,6 +202,11 @@ final class UsageInventoryTest {
         assertThat(aws.clients().get(Usage.OTHER_CLIENTS)).isEqualTo(41 - 2 - (Usage.MAX_CLIENTS - 2));
     }
 
+    /**
+     * A shard that is not JSON is left out, and so are the entries of another that are not an item's: a version that
+     * is none, an address that is not a provider's or a module's, a platform that is none (a provider's, or any for a
+     * module). An address without a host made the warm-up after start-up fail, cutting a host out of it.
+     */
     @Test
     void aBrokenShardIsLeftOutAndTheOthersStillAnswer() throws IOException {
         documents.write(CacheKey.of("_inventory", "broken.json"), "{not json".getBytes(StandardCharsets.UTF_8));
@@ -210,7 +215,12 @@ final class UsageInventoryTest {
                 ("{\"items\":[{\"kind\":\"module\",\"address\":\"" + VPC.address() + "\",\"version\":\"5.0.0\","
                                 + "\"platform\":\"\",\"first\":\"" + START + "\",\"last\":\"" + START
                                 + "\",\"requests\":2,\"clients\":{\"ci\":2}},"
-                                + "{\"kind\":\"module\",\"address\":\"x\",\"version\":\"not-a-version\"}]}")
+                                + "{\"kind\":\"module\",\"address\":\"x\",\"version\":\"not-a-version\"},"
+                                + entry("provider", "no-slash", "linux_amd64") + ","
+                                + entry("provider", "h.example/a/b/c", "linux_amd64") + ","
+                                + entry("provider", "h.example/a/b", "linux") + ","
+                                + entry("module", "h.example/a/b", "") + ","
+                                + entry("module", "h.example/a/b/c", "linux_amd64") + "]}")
                         .getBytes(StandardCharsets.UTF_8));
         UsageInventory b = new UsageInventory(documents, "b", clock, 100);
         b.record(AWS_5, "ci");
@@ -219,6 +229,12 @@ final class UsageInventoryTest {
         Map<UsageItem, Usage> read = InventoryShards.readAll(documents, null);
         assertThat(read).containsOnlyKeys(AWS_5, VPC);
         assertThat(read.get(VPC).requests()).isEqualTo(2);
+    }
+
+    /** A shard's entry whose version and times are valid. */
+    private static String entry(String kind, String address, String platform) {
+        return "{\"kind\":\"" + kind + "\",\"address\":\"" + address + "\",\"version\":\"1.0.0\",\"platform\":\""
+                + platform + "\",\"first\":\"" + START + "\",\"last\":\"" + START + "\",\"requests\":1}";
     }
 
     private static UsageItem provider(String address, String version, String platform) {
