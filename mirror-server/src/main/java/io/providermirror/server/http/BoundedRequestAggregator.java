@@ -66,6 +66,17 @@ final class BoundedRequestAggregator extends HttpObjectAggregator {
         return false;
     }
 
+    /**
+     * Whether {@code request} (HTTP/1.1 or later) expects {@code 100 Continue}: it has an {@code Expect} header and
+     * every value of every one is {@code 100-continue}, however many (Netty's {@code HttpUtil.is100ContinueExpected}
+     * compares a header's whole value, so {@code 100-continue, 100-continue} is no expectation to it).
+     */
+    static boolean expectsContinue(HttpMessage request) {
+        return request.protocolVersion().compareTo(HttpVersion.HTTP_1_1) >= 0
+                && request.headers().contains(HttpHeaderNames.EXPECT)
+                && !expectsWhatCannotBeMet(request);
+    }
+
     @Override
     public boolean acceptInboundMessage(Object msg) throws Exception {
         if (msg instanceof HttpRequest request
@@ -82,21 +93,18 @@ final class BoundedRequestAggregator extends HttpObjectAggregator {
     }
 
     /**
-     * A request that expects {@code 100 Continue} (every value of its {@code Expect} headers is that, however many:
-     * {@link #expectsWhatCannotBeMet} said so) gets one ({@link ContinueResponse}) when it is within the limit and
-     * the connection will take it; otherwise none. Over the limit it is refused as any request over the limit is;
-     * behind the connection's last request ({@link ConnectionDiscipline#LAST_REQUEST}) it is dropped unread, and a
-     * {@code 100} would ask for a body nobody reads. A request that expects anything else gets neither: it is read
-     * whole and passes on to be refused in its turn. Netty's own answers are never made: an empty 413 or 417
-     * written at once, ahead of the answers still due to requests before it, after which its codec read the body as
-     * the next request, which went on to be answered; and its check compares the header's whole value, so
-     * {@code 100-continue, 100-continue} got its 417.
+     * A request that {@linkplain #expectsContinue expects} {@code 100 Continue} gets one ({@link ContinueResponse})
+     * when it is within the limit and the connection will take it; otherwise none. Over the limit it is refused as
+     * any request over the limit is; behind the connection's last request ({@link ConnectionDiscipline#lastRequest})
+     * it is dropped unread, and a {@code 100} would ask for a body nobody reads. A request that expects anything else
+     * gets neither: it is read whole and passes on to be refused in its turn. Netty's own answers are never made: an
+     * empty 413 or 417 written at once, ahead of the answers still due to requests before it, after which its codec
+     * read the body as the next request, which went on to be answered (its check compares a header's whole value,
+     * so {@code 100-continue, 100-continue} got its 417).
      */
     @Override
     protected Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
-        if (!expectsWhatCannotBeMet(start)
-                && start.protocolVersion().compareTo(HttpVersion.HTTP_1_1) >= 0
-                && start.headers().contains(HttpHeaderNames.EXPECT)
+        if (expectsContinue(start)
                 && !isContentLengthInvalid(start, maxContentLength)
                 && ConnectionDiscipline.lastRequest(pipeline.channel()) == Integer.MAX_VALUE) {
             ContinueResponse.send(pipeline);

@@ -180,7 +180,7 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
             }
             upload = new BundleUpload(api.actions().uploadDirectory());
             writes = CompletableFuture.runAsync(upload::open, executor);
-            if (HttpUtil.is100ContinueExpected(request)) {
+            if (BoundedRequestAggregator.expectsContinue(request)) {
                 // Taken: the client that waits before sending its body (curl does past 1 MiB) may send it now.
                 ContinueResponse.send(ctx.pipeline());
             }

@@ -609,5 +609,13 @@ final class OperatorApiTest {
                 .as("the one expectation met: the empty body read, and refused as no bundle")
                 .startsWith("HTTP/1.1 100 Continue\r\n")
                 .contains("HTTP/1.1 400 Bad Request\r\n");
+        assertThat(answers(head(
+                        "/api/v1/imports",
+                        "Content-Length: 0",
+                        "Expect: 100-continue, 100-continue",
+                        "Connection: close")))
+                .as("the same, listed twice (no expectation at all to Netty's check)")
+                .startsWith("HTTP/1.1 100 Continue\r\n")
+                .contains("HTTP/1.1 400 Bad Request\r\n");
     }
 }
