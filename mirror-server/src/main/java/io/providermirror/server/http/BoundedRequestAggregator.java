@@ -93,21 +93,18 @@ final class BoundedRequestAggregator extends HttpObjectAggregator {
     }
 
     /**
-     * A request that {@linkplain #expectsContinue expects} {@code 100 Continue} gets one ({@link ContinueResponse})
-     * when it is within the limit and the connection will take it; otherwise none. Over the limit it is refused as
-     * any request over the limit is; behind the connection's last request ({@link ConnectionDiscipline#lastRequest})
-     * it is dropped unread, and a {@code 100} would ask for a body nobody reads. A request that expects anything else
-     * gets neither: it is read whole and passes on to be refused in its turn. Netty's own answers are never made: an
-     * empty 413 or 417 written at once, ahead of the answers still due to requests before it, after which its codec
-     * read the body as the next request, which went on to be answered (its check compares a header's whole value,
-     * so {@code 100-continue, 100-continue} got its 417).
+     * A request that {@linkplain #expectsContinue expects} {@code 100 Continue} gets one when it is within the limit,
+     * in its turn ({@link ContinueResponse#inTurn}: after the answers owed to the requests before it, and
+     * never behind the connection's last request); over the limit, none: it is refused as any request over the limit
+     * is. A request that expects anything else gets neither: it is read whole and passes on to be refused in its turn.
+     * Netty's own answers are never made: an empty 413 or 417 written at once, ahead of the answers still due to
+     * requests before it, after which its codec read the body as the next request, which went on to be answered (its
+     * check compares a header's whole value, so {@code 100-continue, 100-continue} got its 417).
      */
     @Override
     protected Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
-        if (expectsContinue(start)
-                && !isContentLengthInvalid(start, maxContentLength)
-                && ConnectionDiscipline.lastRequest(pipeline.channel()) == Integer.MAX_VALUE) {
-            ContinueResponse.send(pipeline);
+        if (expectsContinue(start) && !isContentLengthInvalid(start, maxContentLength)) {
+            ContinueResponse.inTurn(pipeline, false);
         }
         return null;
     }

@@ -40,7 +40,7 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
     /**
      * The ordinal (from 1, in the order the codec read them) of the connection's last request, once it is known: set
      * when a request asks for the connection's end, or an answer ends it. Every request read after that one is
-     * dropped here unread; the aggregator sends it no {@code 100 Continue} and the access log leaves it out.
+     * dropped here unread, is sent no {@code 100 Continue} ({@link ContinueResponse#inTurn}), and the access log leaves it out.
      */
     private static final AttributeKey<Integer> LAST_REQUEST = AttributeKey.valueOf("mirror.lastRequest");
 
@@ -80,6 +80,8 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
     private boolean beyondLast;
     /** Requests taken (handed on or queued, and not dropped since): the connection's last one's ordinal, once known. */
     private int taken;
+    /** The {@code 100 Continue} owed to a request, if one is, until its turn. */
+    private final ContinueResponse owedContinue = new ContinueResponse();
 
     /** A request's head was read and its body has not ended yet (a request that reaches a handler unaggregated). */
     private boolean bodyComing;
@@ -143,6 +145,8 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
         if (msg instanceof HttpRequest request) {
             outstanding++;
             taken++;
+            // A 100 owed to this request (its body came anyway, whole: no 100 is needed now) or to one before it.
+            owedContinue.cancel();
             awaitingRequest = false;
             if (persistent) {
                 pendingResponses++;
@@ -281,9 +285,20 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
         return last == null ? Integer.MAX_VALUE : last;
     }
 
+    /**
+     * A {@code 100 Continue} for a request that expects it ({@link ContinueResponse#inTurn}), once {@code outstanding}
+     * falls to {@code whenOutstanding}; none for a request behind the connection's last one (dropped unread).
+     */
+    void continueInTurn(int whenOutstanding) {
+        if (!beyondLast && !closeAfterBody && (whenOutstanding > 0 || persistent)) {
+            owedContinue.owe(ctx.pipeline(), whenOutstanding, outstanding);
+        }
+    }
+
     private void answered(ChannelFuture future) {
         lastActivityNanos = System.nanoTime();
         outstanding = Math.max(0, outstanding - 1);
+        owedContinue.answered(ctx.pipeline(), outstanding, keepsAlive() && future.isSuccess());
         if (!keepsAlive() && bodyComing && future.isSuccess() && !closeAfterBody) {
             // Read the rest of the body first (see the class comment), within the linger.
             closeAfterBody = true;

@@ -182,7 +182,7 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
             writes = CompletableFuture.runAsync(upload::open, executor);
             if (BoundedRequestAggregator.expectsContinue(request)) {
                 // Taken: the client that waits before sending its body (curl does past 1 MiB) may send it now.
-                ContinueResponse.send(ctx.pipeline());
+                ContinueResponse.inTurn(ctx.pipeline(), true);
             }
         }
     }

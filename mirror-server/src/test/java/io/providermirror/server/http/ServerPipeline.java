@@ -26,7 +26,8 @@ import java.util.List;
 /**
  * The server's HTTP handlers in their order (codec, access log, aggregator, discipline) on an embedded channel, fed
  * raw bytes, in front of a handler that records each request it is handed and, as the mirror does while it answers,
- * stops reading until the test answers it.
+ * stops reading until the test answers it; one to the operator API that expects {@code 100 Continue} is taken, as an
+ * import is.
  */
 final class ServerPipeline implements AutoCloseable {
 
@@ -51,6 +52,11 @@ final class ServerPipeline implements AutoCloseable {
                     if (msg instanceof HttpRequest request) {
                         seen.add(request.uri());
                         ctx.channel().config().setAutoRead(false);
+                        if (OperatorRoutes.isOperatorPath(request.uri())
+                                && BoundedRequestAggregator.expectsContinue(request)) {
+                            // Taken, as the operator API takes an import.
+                            ContinueResponse.inTurn(ctx.pipeline(), true);
+                        }
                     }
                     ReferenceCountUtil.release(msg);
                 }
