@@ -229,13 +229,7 @@ final class ConnectionDisciplineTest {
         List<Object> seen = new ArrayList<>();
         EmbeddedChannel channel = new EmbeddedChannel(
                 new ConnectionDiscipline(new ConnectionLimits(Duration.ofMinutes(1), Duration.ofMinutes(1), 10)),
-                new ChannelInboundHandlerAdapter() {
-                    @Override
-                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                        seen.add(msg instanceof HttpRequest request ? request.uri() : "content");
-                        ReferenceCountUtil.release(msg);
-                    }
-                });
+                new Recorder(seen));
         channels.add(channel);
         HttpRequest head = new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/api/v1/imports");
         head.headers().set(HttpHeaderNames.CONTENT_LENGTH, 32);
@@ -261,6 +255,21 @@ final class ConnectionDisciplineTest {
             channel.runScheduledPendingTasks();
             return !channel.isOpen();
         });
+    }
+
+    /** Records what it is handed (a request by its URI, a part of a body as "content"), and drops it. */
+    private static final class Recorder extends ChannelInboundHandlerAdapter {
+        private final List<Object> seen;
+
+        Recorder(List<Object> seen) {
+            this.seen = seen;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            seen.add(msg instanceof HttpRequest request ? request.uri() : "content");
+            ReferenceCountUtil.release(msg);
+        }
     }
 
     /** Holds every write, as a socket whose client does not read yet: the answer is on its way, not yet written. */
@@ -318,13 +327,7 @@ final class ConnectionDisciplineTest {
         List<Object> seen = new ArrayList<>();
         EmbeddedChannel channel = new EmbeddedChannel(
                 new ConnectionDiscipline(new ConnectionLimits(Duration.ofMinutes(1), Duration.ofMinutes(1), 10)),
-                new ChannelInboundHandlerAdapter() {
-                    @Override
-                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                        seen.add(msg instanceof HttpRequest request ? request.uri() : "content");
-                        ReferenceCountUtil.release(msg);
-                    }
-                });
+                new Recorder(seen));
         channels.add(channel);
         FullHttpRequest closing = get("/closing");
         closing.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);

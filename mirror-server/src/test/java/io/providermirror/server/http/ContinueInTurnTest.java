@@ -2,28 +2,7 @@ package io.providermirror.server.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.codec.http.DefaultHttpContent;
-import io.netty.handler.codec.http.DefaultHttpResponse;
-import io.netty.handler.codec.http.DefaultLastHttpContent;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.codec.http.HttpVersion;
-import io.netty.util.ReferenceCountUtil;
-import io.providermirror.server.metrics.MirrorMetrics;
-import java.nio.charset.StandardCharsets;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -140,42 +119,14 @@ final class ContinueInTurnTest {
      */
     @Test
     void aContinueIsNeverWrittenIntoTheBodyOfAnAnswerBeingStreamed() {
-        List<String> seen = new ArrayList<>();
-        EmbeddedChannel channel = new EmbeddedChannel(
-                new HttpServerCodec(4096, 8192, 8192),
-                new ExchangeLog(new MirrorMetrics(new SimpleMeterRegistry(), Clock.systemUTC())),
-                new BoundedRequestAggregator(8 * 1024),
-                new ConnectionDiscipline(new ConnectionLimits(Duration.ofMinutes(1), Duration.ofMinutes(1), 10)),
-                new ChannelInboundHandlerAdapter() {
-                    @Override
-                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                        if (msg instanceof HttpRequest request && request.uri().equals("/archive")) {
-                            seen.add(request.uri());
-                            HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
-                            head.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, 10);
-                            ctx.write(head);
-                            // The first chunk of the archive; the rest follows when the socket drains.
-                            ctx.writeAndFlush(
-                                    new DefaultHttpContent(Unpooled.copiedBuffer("01234", StandardCharsets.US_ASCII)));
-                        } else if (msg instanceof HttpRequest request) {
-                            seen.add(request.uri());
-                        }
-                        ReferenceCountUtil.release(msg);
-                    }
-                });
-        StringBuilder written = new StringBuilder();
-        try {
-            channel.writeInbound(
-                    Unpooled.copiedBuffer("GET /archive HTTP/1.1\r\nHost: x\r\n\r\n", StandardCharsets.ISO_8859_1));
+        try (ServerPipeline pipeline = new ServerPipeline()) {
+            pipeline.send("GET /archive HTTP/1.1\r\nHost: x\r\n\r\n");
+            pipeline.startStreaming(10, "01234");
             // The client pipelines the next request while the archive streams.
-            channel.writeInbound(Unpooled.copiedBuffer(EXPECTING, StandardCharsets.ISO_8859_1));
-            channel.writeOutbound(
-                    new DefaultLastHttpContent(Unpooled.copiedBuffer("56789", StandardCharsets.US_ASCII)));
-            for (Object out; (out = channel.readOutbound()) != null; ) {
-                written.append(((ByteBuf) out).toString(StandardCharsets.ISO_8859_1));
-                ReferenceCountUtil.release(out);
-            }
-            String text = written.toString();
+            pipeline.send(EXPECTING);
+            pipeline.endStreaming("56789");
+
+            String text = pipeline.written();
             int body = text.indexOf("\r\n\r\n") + 4;
             assertThat(text.substring(body, Math.min(text.length(), body + 10)))
                     .as("the archive's body, whole: " + text.replace("\r\n", "\\r\\n"))
@@ -183,13 +134,7 @@ final class ContinueInTurnTest {
             assertThat(text)
                     .as("its 100, once the answer before it is written")
                     .endsWith("0123456789HTTP/1.1 100 Continue\r\n\r\n");
-            assertThat(seen).startsWith("/archive");
-        } finally {
-            try {
-                channel.finishAndReleaseAll();
-            } catch (io.netty.handler.codec.PrematureChannelClosureException cutShort) {
-                // The aggregator's, for /expecting, whose body never came.
-            }
+            assertThat(pipeline.seen).containsExactly("/archive");
         }
     }
 }

@@ -8,9 +8,13 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.PrematureChannelClosureException;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
@@ -76,6 +80,26 @@ final class ServerPipeline implements AutoCloseable {
         handler.writeAndFlush(response);
         channel.config().setAutoRead(true);
         channel.runPendingTasks();
+        collect();
+    }
+
+    /**
+     * The handler starts answering the request it is on with a body of {@code length} bytes, writes {@code first} of
+     * them, and reads on while the rest is to come (as the mirror does while an archive streams).
+     */
+    void startStreaming(int length, String first) {
+        HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+        head.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, length);
+        handler.write(head);
+        handler.writeAndFlush(new DefaultHttpContent(Unpooled.copiedBuffer(first, StandardCharsets.ISO_8859_1)));
+        channel.config().setAutoRead(true);
+        channel.runPendingTasks();
+        collect();
+    }
+
+    /** The handler writes the last part of the answer it is streaming. */
+    void endStreaming(String last) {
+        handler.writeAndFlush(new DefaultLastHttpContent(Unpooled.copiedBuffer(last, StandardCharsets.ISO_8859_1)));
         collect();
     }
 
