@@ -142,11 +142,14 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
         if (msg instanceof HttpRequest || msg instanceof HttpContent) {
             bodyComing = !(msg instanceof LastHttpContent);
         }
+        if (msg instanceof HttpRequest || msg instanceof LastHttpContent) {
+            // A 100 owed to this request (its body came anyway, whole), to one before it, or to the request whose
+            // body just ended (an import's, sent without waiting): no 100 is needed now.
+            owedContinue.cancel();
+        }
         if (msg instanceof HttpRequest request) {
             outstanding++;
             taken++;
-            // A 100 owed to this request (its body came anyway, whole: no 100 is needed now) or to one before it.
-            owedContinue.cancel();
             awaitingRequest = false;
             if (persistent) {
                 pendingResponses++;
@@ -290,6 +293,11 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
      * falls to {@code whenOutstanding}; none for a request behind the connection's last one (dropped unread).
      */
     void continueInTurn(int whenOutstanding) {
+        if (whenOutstanding > 0 && (!bodyComing || waiting.stream().anyMatch(HttpRequest.class::isInstance))) {
+            // Handed on from the queue with its body read already, or with a request read behind it: no 100 is
+            // needed, and the one slot may hold the 100 owed to that later request (still in the aggregator).
+            return;
+        }
         if (!beyondLast && !closeAfterBody && (whenOutstanding > 0 || persistent)) {
             owedContinue.owe(ctx.pipeline(), whenOutstanding, outstanding);
         }

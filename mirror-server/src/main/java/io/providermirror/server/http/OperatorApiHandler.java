@@ -36,6 +36,9 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
     /** An operator request other than an import has no body: at most this much is read of one. */
     static final int MAX_OTHER_BODY_BYTES = 8 * 1024;
 
+    private static final String NO_BODY =
+            "this operator request has no body (at most " + MAX_OTHER_BODY_BYTES + " bytes are read)";
+
     private final OperatorApi api;
     private final Executor executor;
     private final boolean managementOnly;
@@ -184,6 +187,11 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
                 // Taken: the client that waits before sending its body (curl does past 1 MiB) may send it now.
                 ContinueResponse.inTurn(ctx.pipeline(), true);
             }
+        } else if (HttpUtil.getContentLength(request, 0L) > MAX_OTHER_BODY_BYTES) {
+            refuse(ctx, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, NO_BODY, true);
+        } else if (BoundedRequestAggregator.expectsContinue(request)) {
+            // Its body is read (and dropped) before it is answered: a client waiting to send it may send it now.
+            ContinueResponse.inTurn(ctx.pipeline(), true);
         }
     }
 
@@ -219,11 +227,7 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
             }
         } else {
             if (received > MAX_OTHER_BODY_BYTES) {
-                refuse(
-                        ctx,
-                        HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
-                        "this operator request has no body (at most " + MAX_OTHER_BODY_BYTES + " bytes are read)",
-                        !last);
+                refuse(ctx, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, NO_BODY, !last);
                 return;
             }
             if (last) {

@@ -2,7 +2,12 @@ package io.providermirror.server.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -135,6 +140,111 @@ final class ContinueInTurnTest {
                     .as("its 100, once the answer before it is written")
                     .endsWith("0123456789HTTP/1.1 100 Continue\r\n\r\n");
             assertThat(pipeline.seen).containsExactly("/archive");
+        }
+    }
+
+    private static final String IMPORT_HEAD =
+            "POST /api/v1/imports HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n";
+
+    /**
+     * The client pipelines an import (its body sent without waiting, as curl does after a second) and a request that
+     * waits for its 100, behind a request whose answer is still being written while the mirror reads on. The import,
+     * handed on from the discipline's queue with its body read already, owed a 100 of its own in the connection's one
+     * slot, in place of the one owed to the request behind it, which never got it (from a review).
+     */
+    @Test
+    void aRequestBehindAnImportWhoseBodyCameStillGetsItsContinue() {
+        try (ServerPipeline pipeline = new ServerPipeline()) {
+            pipeline.send("GET /first HTTP/1.1\r\nHost: x\r\n\r\n");
+            pipeline.send(IMPORT_HEAD + "abcde" + EXPECTING);
+            pipeline.channel.config().setAutoRead(true);
+            assertThat(pipeline.seen).containsExactly("/first", "/api/v1/imports");
+
+            pipeline.answer(HttpResponseStatus.OK, true);
+            pipeline.answer(HttpResponseStatus.OK, true);
+            String written = pipeline.written();
+            assertThat(written)
+                    .as("/expecting waits in the aggregator for its 100: " + written.replace("\r\n", "\\r\\n"))
+                    .endsWith("HTTP/1.1 100 Continue\r\n\r\n");
+            pipeline.send("abcde");
+            assertThat(pipeline.seen).containsExactly("/first", "/api/v1/imports", "/expecting");
+        }
+    }
+
+    /**
+     * No 1xx follows the final answer of the request it was owed to (RFC 9110, section 15.2): an import handed on
+     * from the queue with its body read owes none; nor does one handed on at once whose body came, and which was
+     * answered, while the answer before it was still being written (the socket holding it).
+     */
+    @Test
+    void noContinueFollowsTheAnswerOfTheRequestItWasOwedTo() {
+        try (ServerPipeline pipeline = new ServerPipeline()) {
+            pipeline.send("GET /first HTTP/1.1\r\nHost: x\r\n\r\n");
+            pipeline.send(IMPORT_HEAD + "abcde" + "GET /third HTTP/1.1\r\nHost: x\r\n\r\n");
+            pipeline.answer(HttpResponseStatus.OK, true);
+            assertThat(pipeline.seen).containsExactly("/first", "/api/v1/imports");
+            pipeline.answer(HttpResponseStatus.CREATED, true);
+
+            assertThat(afterTheImportsAnswer(pipeline.written())).doesNotContain("100 Continue");
+        }
+        HeldWrites socket = new HeldWrites();
+        try (ServerPipeline pipeline = new ServerPipeline(socket)) {
+            pipeline.send("GET /first HTTP/1.1\r\nHost: x\r\n\r\n");
+            socket.holding = true;
+            pipeline.answer(HttpResponseStatus.OK, true);
+            pipeline.send(IMPORT_HEAD + "abcde");
+            pipeline.answer(HttpResponseStatus.CREATED, true);
+            socket.release();
+
+            assertThat(pipeline.seen).containsExactly("/first", "/api/v1/imports");
+            assertThat(afterTheImportsAnswer(pipeline.written())).doesNotContain("100 Continue");
+        }
+    }
+
+    private static String afterTheImportsAnswer(String written) {
+        int answer = written.indexOf("HTTP/1.1 201 Created\r\n");
+        assertThat(answer).as(written.replace("\r\n", "\\r\\n")).isPositive();
+        return written.substring(answer);
+    }
+
+    /** The socket: while holding, what is written waits (its promises not complete), in order. */
+    private static final class HeldWrites extends ChannelOutboundHandlerAdapter {
+        boolean holding;
+        private ChannelHandlerContext ctx;
+        private final List<Object> messages = new ArrayList<>();
+        private final List<ChannelPromise> promises = new ArrayList<>();
+
+        @Override
+        public void handlerAdded(ChannelHandlerContext ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+            if (holding) {
+                messages.add(msg);
+                promises.add(promise);
+            } else {
+                ctx.write(msg, promise);
+            }
+        }
+
+        @Override
+        public void flush(ChannelHandlerContext ctx) {
+            if (!holding) {
+                ctx.flush();
+            }
+        }
+
+        /** Writes what it held, and holds nothing from now on. */
+        void release() {
+            holding = false;
+            for (int i = 0; i < messages.size(); i++) {
+                ctx.write(messages.get(i), promises.get(i));
+            }
+            messages.clear();
+            promises.clear();
+            ctx.flush();
         }
     }
 }

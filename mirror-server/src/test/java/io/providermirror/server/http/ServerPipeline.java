@@ -3,6 +3,7 @@ package io.providermirror.server.http;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -40,31 +41,43 @@ final class ServerPipeline implements AutoCloseable {
 
     private final StringBuilder written = new StringBuilder();
     private ChannelHandlerContext handler;
-    final EmbeddedChannel channel = new EmbeddedChannel(
-            new HttpServerCodec(4096, 8192, 8192),
-            new ExchangeLog(new MirrorMetrics(new SimpleMeterRegistry(), Clock.systemUTC())),
-            new BoundedRequestAggregator(8 * 1024),
-            new ConnectionDiscipline(new ConnectionLimits(Duration.ofMinutes(1), Duration.ofMinutes(1), 10)),
-            new ChannelInboundHandlerAdapter() {
-                @Override
-                public void handlerAdded(ChannelHandlerContext ctx) {
-                    handler = ctx;
-                }
+    final EmbeddedChannel channel;
 
-                @Override
-                public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                    if (msg instanceof HttpRequest request) {
-                        seen.add(request.uri());
-                        ctx.channel().config().setAutoRead(false);
-                        if (OperatorRoutes.isOperatorPath(request.uri())
-                                && BoundedRequestAggregator.expectsContinue(request)) {
-                            // Taken, as the operator API takes an import.
-                            ContinueResponse.inTurn(ctx.pipeline(), true);
-                        }
-                    }
-                    ReferenceCountUtil.release(msg);
-                }
-            });
+    ServerPipeline() {
+        this(new ChannelHandler[0]);
+    }
+
+    /** With {@code socket} (handlers standing for the socket, as one that holds writes) ahead of the codec. */
+    ServerPipeline(ChannelHandler... socket) {
+        channel = new EmbeddedChannel(socket);
+        channel.pipeline()
+                .addLast(
+                        new HttpServerCodec(4096, 8192, 8192),
+                        new ExchangeLog(new MirrorMetrics(new SimpleMeterRegistry(), Clock.systemUTC())),
+                        new BoundedRequestAggregator(8 * 1024),
+                        new ConnectionDiscipline(
+                                new ConnectionLimits(Duration.ofMinutes(1), Duration.ofMinutes(1), 10)),
+                        new ChannelInboundHandlerAdapter() {
+                            @Override
+                            public void handlerAdded(ChannelHandlerContext ctx) {
+                                handler = ctx;
+                            }
+
+                            @Override
+                            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                                if (msg instanceof HttpRequest request) {
+                                    seen.add(request.uri());
+                                    ctx.channel().config().setAutoRead(false);
+                                    if (OperatorRoutes.isOperatorPath(request.uri())
+                                            && BoundedRequestAggregator.expectsContinue(request)) {
+                                        // Taken, as the operator API takes an import.
+                                        ContinueResponse.inTurn(ctx.pipeline(), true);
+                                    }
+                                }
+                                ReferenceCountUtil.release(msg);
+                            }
+                        });
+    }
 
     /** The client sends {@code text}. */
     void send(String text) {

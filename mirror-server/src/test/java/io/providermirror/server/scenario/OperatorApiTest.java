@@ -617,5 +617,18 @@ final class OperatorApiTest {
                 .as("the same, listed twice (no expectation at all to Netty's check)")
                 .startsWith("HTTP/1.1 100 Continue\r\n")
                 .contains("HTTP/1.1 400 Bad Request\r\n");
+
+        String accept = "/api/v1/modules/" + MirrorFixture.HOST + "/corp/nopin/aws/1.0.0/accept";
+        ByteArrayOutputStream withBody = new ByteArrayOutputStream();
+        withBody.write(head(accept, "Content-Length: 2", "Expect: 100-continue", "Connection: close"));
+        withBody.write("{}".getBytes(StandardCharsets.US_ASCII));
+        String answered = answers(withBody.toByteArray());
+        assertThat(answered)
+                .as("a request with no bundle that expects 100 Continue: it, then the answer")
+                .startsWith("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 ")
+                .doesNotContain("HTTP/1.1 413");
+        assertThat(answers(head(accept, "Content-Length: 100000", "Expect: 100-continue")))
+                .as("announced over what it reads: refused at once, no 100")
+                .startsWith("HTTP/1.1 413 ");
     }
 }
