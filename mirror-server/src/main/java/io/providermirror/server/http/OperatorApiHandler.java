@@ -368,6 +368,21 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
                         && ctx.channel().isWritable());
     }
 
+    /**
+     * While an operator request is on (its body arriving, or its answer awaited), reading is this handler's to
+     * decide: {@link MirrorHttpHandler}, behind, is not busy then and would turn it on at any change of writability,
+     * handing on the next request to be answered ahead of this one, or reading an upload past {@link
+     * #MAX_PENDING_BYTES}.
+     */
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) throws Exception {
+        if (active || answered) {
+            updateReading(ctx);
+            return;
+        }
+        super.channelWritabilityChanged(ctx);
+    }
+
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
         abortUpload();

@@ -43,12 +43,24 @@ final class ServerPipeline implements AutoCloseable {
     private ChannelHandlerContext handler;
     final EmbeddedChannel channel;
 
+    /** A request was handed on and not answered yet (as {@code MirrorHttpHandler}'s own). */
+    private boolean busy;
+
     ServerPipeline() {
         this(new ChannelHandler[0]);
     }
 
     /** With {@code socket} (handlers standing for the socket, as one that holds writes) ahead of the codec. */
     ServerPipeline(ChannelHandler... socket) {
+        this(socket, new ChannelHandler[0]);
+    }
+
+    /** With {@code handlers} between the discipline and the recording handler (as the operator API sits there). */
+    static ServerPipeline behindTheDiscipline(ChannelHandler... handlers) {
+        return new ServerPipeline(new ChannelHandler[0], handlers);
+    }
+
+    private ServerPipeline(ChannelHandler[] socket, ChannelHandler[] behindTheDiscipline) {
         channel = new EmbeddedChannel(socket);
         channel.pipeline()
                 .addLast(
@@ -56,27 +68,37 @@ final class ServerPipeline implements AutoCloseable {
                         new ExchangeLog(new MirrorMetrics(new SimpleMeterRegistry(), Clock.systemUTC())),
                         new BoundedRequestAggregator(8 * 1024),
                         new ConnectionDiscipline(
-                                new ConnectionLimits(Duration.ofMinutes(1), Duration.ofMinutes(1), 10)),
-                        new ChannelInboundHandlerAdapter() {
-                            @Override
-                            public void handlerAdded(ChannelHandlerContext ctx) {
-                                handler = ctx;
-                            }
+                                new ConnectionLimits(Duration.ofMinutes(1), Duration.ofMinutes(1), 10)))
+                .addLast(behindTheDiscipline)
+                .addLast(new ChannelInboundHandlerAdapter() {
+                    @Override
+                    public void handlerAdded(ChannelHandlerContext ctx) {
+                        handler = ctx;
+                    }
 
-                            @Override
-                            public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                                if (msg instanceof HttpRequest request) {
-                                    seen.add(request.uri());
-                                    ctx.channel().config().setAutoRead(false);
-                                    if (OperatorRoutes.isOperatorPath(request.uri())
-                                            && BoundedRequestAggregator.expectsContinue(request)) {
-                                        // Taken, as the operator API takes an import.
-                                        ContinueResponse.inTurn(ctx.pipeline(), true);
-                                    }
-                                }
-                                ReferenceCountUtil.release(msg);
+                    @Override
+                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                        if (msg instanceof HttpRequest request) {
+                            seen.add(request.uri());
+                            busy = true;
+                            ctx.channel().config().setAutoRead(false);
+                            if (OperatorRoutes.isOperatorPath(request.uri())
+                                    && BoundedRequestAggregator.expectsContinue(request)) {
+                                // Taken, as the operator API takes an import.
+                                ContinueResponse.inTurn(ctx.pipeline(), true);
                             }
-                        });
+                        }
+                        ReferenceCountUtil.release(msg);
+                    }
+
+                    @Override
+                    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+                        // As MirrorHttpHandler: reading follows its own request and the socket.
+                        ctx.channel()
+                                .config()
+                                .setAutoRead(!busy && ctx.channel().isWritable());
+                    }
+                });
     }
 
     /** The client sends {@code text}. */
@@ -91,6 +113,7 @@ final class ServerPipeline implements AutoCloseable {
         response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
         HttpUtil.setKeepAlive(response, keepAlive);
         handler.writeAndFlush(response);
+        busy = false;
         channel.config().setAutoRead(true);
         channel.runPendingTasks();
         collect();
