@@ -40,7 +40,8 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
     /**
      * The ordinal (from 1, in the order the codec read them) of the connection's last request, once it is known: set
      * when a request asks for the connection's end, or an answer ends it. Every request read after that one is
-     * dropped here unread, is sent no {@code 100 Continue} ({@link ContinueResponse#inTurn}), and the access log leaves it out.
+     * dropped here unread and is sent no {@code 100 Continue} ({@link ContinueResponse#inTurn}); the access log
+     * leaves it out.
      */
     private static final AttributeKey<Integer> LAST_REQUEST = AttributeKey.valueOf("mirror.lastRequest");
 
@@ -174,9 +175,9 @@ final class ConnectionDiscipline extends ChannelDuplexHandler {
     /**
      * After an answer that ends the connection while a request's body was coming: the rest of that body is handed
      * on (the handler the request went to drops it; a request dropped unread had none, so it is dropped here) until
-     * it ends or {@link #MAX_DRAINED_BYTES} were read, then the
-     * connection closes; anything decoded after it (requests pipelined behind the body, from the same read) is
-     * dropped, never handed on to run on a connection that is closing.
+     * it ends or {@link #MAX_DRAINED_BYTES} were read, then the connection closes; anything decoded after it (requests
+     * pipelined behind the body, from the same read) is dropped, never handed on to run on a connection that is
+     * closing.
      */
     private void drain(ChannelHandlerContext ctx, Object msg) {
         if (!bodyComing || msg instanceof HttpRequest || !(msg instanceof HttpContent content)) {

@@ -226,10 +226,10 @@ final class HostileClientsTest {
     }
 
     /**
-     * {@code Expect: 100-continue, 100-continue} (the same expectation twice, as a list) is met as {@code 100-continue}:
-     * the body is read as the request's body, and a request in it is never acted on. Netty's aggregator compares the
-     * header's whole value, so it answered this with its own 417, written around the mirror's handlers, and reset its
-     * decoder: the body was decoded as the next request and routed to its origin.
+     * {@code Expect: 100-continue, 100-continue} (the same expectation twice, as a list) is met as
+     * {@code 100-continue}: the body is read as the request's body, and a request in it is never acted on. Netty's
+     * aggregator compares the header's whole value, so it answered this with its own 417, written around the
+     * mirror's handlers, and reset its decoder: the body was decoded as the next request and routed to its origin.
      */
     @Test
     void aListOfOneHundredContinuesIsMetAsOneAndItsBodyIsNeverARequest() throws Exception {
