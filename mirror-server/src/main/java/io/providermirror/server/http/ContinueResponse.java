@@ -29,12 +29,7 @@ final class ContinueResponse {
      *     (the aggregator's)
      */
     static void inTurn(ChannelPipeline pipeline, boolean taken) {
-        ConnectionDiscipline discipline = pipeline.get(ConnectionDiscipline.class);
-        if (discipline == null) {
-            send(pipeline);
-        } else {
-            discipline.continueInTurn(taken ? 1 : 0);
-        }
+        pipeline.get(ConnectionDiscipline.class).continueInTurn(taken ? 1 : 0);
     }
 
     /** Owes a {@code 100}, sent now if {@code outstanding} is already at most {@code whenOutstanding}. */

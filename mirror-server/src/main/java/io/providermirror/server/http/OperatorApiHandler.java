@@ -183,14 +183,13 @@ final class OperatorApiHandler extends ChannelInboundHandlerAdapter {
             }
             upload = new BundleUpload(api.actions().uploadDirectory());
             writes = CompletableFuture.runAsync(upload::open, executor);
-            if (BoundedRequestAggregator.expectsContinue(request)) {
-                // Taken: the client that waits before sending its body (curl does past 1 MiB) may send it now.
-                ContinueResponse.inTurn(ctx.pipeline(), true);
-            }
         } else if (HttpUtil.getContentLength(request, 0L) > MAX_OTHER_BODY_BYTES) {
             refuse(ctx, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, NO_BODY, true);
-        } else if (BoundedRequestAggregator.expectsContinue(request)) {
-            // Its body is read (and dropped) before it is answered: a client waiting to send it may send it now.
+            return;
+        }
+        if (BoundedRequestAggregator.expectsContinue(request)) {
+            // Taken (an import's body streams to its file; another's is read and dropped): a client that waits
+            // before sending its body (curl does past 1 MiB) may send it now.
             ContinueResponse.inTurn(ctx.pipeline(), true);
         }
     }
