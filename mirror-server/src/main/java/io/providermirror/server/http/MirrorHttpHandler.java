@@ -248,7 +248,7 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
             whenDone(
                     exchange,
                     () -> CompletableFuture.supplyAsync(
-                            () -> services.statusPage().render(host), services.executor()),
+                            () -> services.statusPage().render(HostAuthority.checked(host)), services.executor()),
                     (e, page) -> e.ctx()
                             .writeAndFlush(DocumentResponse.of(
                                     HttpResponseStatus.OK, "text/html; charset=utf-8", page, e.head())));

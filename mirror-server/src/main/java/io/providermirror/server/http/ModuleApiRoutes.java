@@ -200,7 +200,7 @@ final class ModuleApiRoutes {
     static CompletableFuture<FullHttpResponse> answer(
             ModuleCatalog catalog, Request api, FullHttpRequest request, boolean head) {
         String host = request.headers().get(HttpHeaderNames.HOST);
-        if (host == null || !ModuleDownloadResponse.AUTHORITY.matcher(host).matches()) {
+        if (!HostAuthority.isValid(host)) {
             return CompletableFuture.completedFuture(JsonErrors.response(
                     HttpResponseStatus.BAD_REQUEST,
                     "the module registry API needs the request's Host header (the mirror's host name and port), to "

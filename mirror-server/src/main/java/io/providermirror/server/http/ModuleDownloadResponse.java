@@ -8,7 +8,6 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.AsciiString;
 import io.providermirror.server.access.MirrorAuth;
 import io.providermirror.server.face.modules.ModuleDownload;
-import java.util.regex.Pattern;
 
 /**
  * The {@code 204} answer of a module version's {@code download}: {@code X-Terraform-Get} names the mirror's
@@ -18,10 +17,6 @@ import java.util.regex.Pattern;
  * whether the answer came from the version's pin ({@code HIT}) or from its origin.
  */
 final class ModuleDownloadResponse {
-
-    /** A host name or IP literal with an optional port, as a Host header may carry it. */
-    static final Pattern AUTHORITY =
-            Pattern.compile("[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?|\\[[0-9A-Fa-f:.]{2,45}](:[0-9]{1,5})?");
 
     private static final AsciiString X_TERRAFORM_GET = AsciiString.cached("X-Terraform-Get");
     private static final AsciiString X_CACHE = AsciiString.cached("X-Cache");
@@ -37,8 +32,7 @@ final class ModuleDownloadResponse {
             MirrorAuth auth,
             String client,
             boolean head) {
-        if (download.passthrough().isEmpty()
-                && (host == null || !AUTHORITY.matcher(host).matches())) {
+        if (download.passthrough().isEmpty() && !HostAuthority.isValid(host)) {
             return JsonErrors.response(
                     HttpResponseStatus.BAD_REQUEST,
                     "a module download needs the request's Host header (the mirror's host name and port), to name "

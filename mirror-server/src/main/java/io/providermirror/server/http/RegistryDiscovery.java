@@ -60,7 +60,7 @@ final class RegistryDiscovery {
             return FailureResponse.of(
                     bothRefused(providersRefused.get(), modulesRefused.get()), head, PREFIX + hostname + WELL_KNOWN);
         }
-        if (host == null || !ModuleDownloadResponse.AUTHORITY.matcher(host).matches()) {
+        if (!HostAuthority.isValid(host)) {
             return JsonErrors.response(
                     HttpResponseStatus.BAD_REQUEST,
                     "a registry discovery document needs the request's Host header (the mirror's host name and "

@@ -10,7 +10,6 @@ import java.time.Clock;
 import java.util.Collection;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * The page at {@code /}: the CLI block for this server (with a copy button), how to trust the mirror's own CA
@@ -23,8 +22,6 @@ import java.util.regex.Pattern;
  */
 public final class StatusPage {
 
-    private static final Pattern HOST =
-            Pattern.compile("[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?|\\[[0-9a-fA-F:.]{2,45}](:[0-9]{1,5})?");
     /** Where the view of one provider is: {@code /status/providers/<hostname>/<namespace>/<type>}. */
     public static final String PROVIDER_PATH = "/status/providers/";
     /** Versions listed per provider on the front page; the provider's own view lists them all. */
@@ -72,9 +69,12 @@ public final class StatusPage {
         return ca == null ? Optional.empty() : Optional.of(ca.pem());
     }
 
-    /** The page for a request whose {@code Host} header was {@code hostHeader} (untrusted, checked here). */
-    public byte[] render(String hostHeader) {
-        String authority = hostHeader != null && HOST.matcher(hostHeader).matches() ? hostHeader : fallbackAuthority;
+    /**
+     * The page for a request whose {@code Host} header passed the HTTP front end's check of an authority
+     * ({@code checkedHost}), or null when it did not or there was none: the page then names the configured one.
+     */
+    public byte[] render(String checkedHost) {
+        String authority = checkedHost != null ? checkedHost : fallbackAuthority;
         MirrorStatus status = reports.status();
         StringBuilder html = new StringBuilder(16384);
         PageHtml.head(html, "provider-mirror");

@@ -232,8 +232,30 @@ final class EmbeddedMirror implements AutoCloseable {
      * nothing, or no complete answer, was written.
      */
     static Answer exchange(EmbeddedChannel channel, FullHttpRequest request) throws IOException {
+        String uri = request.uri();
         channel.writeInbound(request);
         channel.runPendingTasks();
+        return written(channel, uri);
+    }
+
+    /**
+     * Sends {@code request} to a route answered off the event loop (the status page), waits until the handler wrote
+     * something, and reads the answer as {@link #exchange} does.
+     */
+    static Answer exchangeAnsweredLater(EmbeddedChannel channel, FullHttpRequest request) throws IOException {
+        String uri = request.uri();
+        channel.writeInbound(request);
+        org.awaitility.Awaitility.await()
+                .atMost(java.time.Duration.ofSeconds(30))
+                .until(() -> {
+                    channel.runPendingTasks();
+                    return !channel.outboundMessages().isEmpty();
+                });
+        return written(channel, uri);
+    }
+
+    /** Reads the complete answer written on {@code channel} to the request for {@code uri}, releasing each message. */
+    private static Answer written(EmbeddedChannel channel, String uri) throws IOException {
         HttpResponse head = null;
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         for (Object message = channel.readOutbound(); message != null; message = channel.readOutbound()) {
@@ -254,7 +276,7 @@ final class EmbeddedMirror implements AutoCloseable {
                 ReferenceCountUtil.release(message);
             }
         }
-        throw new AssertionError("the handler wrote no complete answer to " + request.uri()
+        throw new AssertionError("the handler wrote no complete answer to " + uri
                 + (head == null ? "" : " (only " + head.status() + ")"));
     }
 

@@ -139,6 +139,35 @@ final class RegistryDiscoveryTest {
         assertThat(answer.errors().get(0).asText()).contains("Host header");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"evil.test/modules.v1", "user@evil.test", "evil.test:8443/x", "evil.test\"x"})
+    void aHostHeaderThatIsNoAuthorityIsA400AndNeverWrittenIntoALink(String host) throws Exception {
+        FullHttpRequest request = get(DOCUMENT);
+        request.headers().set(HttpHeaderNames.HOST, host);
+
+        EmbeddedMirror.Answer answer = exchange(mirror.connection(), request);
+
+        assertThat(answer.status()).isEqualTo(400);
+        assertThat(answer.errors().get(0).asText()).contains("Host header");
+        assertThat(answer.text()).doesNotContain("evil.test");
+    }
+
+    @Test
+    void theStatusPageNamesTheConfiguredAuthorityWhenTheHostHeaderIsNoAuthority() throws Exception {
+        FullHttpRequest hostile = get("/");
+        hostile.headers().set(HttpHeaderNames.HOST, "evil.test/x");
+        FullHttpRequest plain = get("/");
+        plain.headers().set(HttpHeaderNames.HOST, "mirror.test:18443");
+
+        String refused = EmbeddedMirror.exchangeAnsweredLater(mirror.connection(), hostile)
+                .text();
+        String named =
+                EmbeddedMirror.exchangeAnsweredLater(mirror.connection(), plain).text();
+
+        assertThat(refused).contains("https://localhost:8443/registry/").doesNotContain("evil.test");
+        assertThat(named).contains("https://mirror.test:18443/registry/").doesNotContain("localhost:8443");
+    }
+
     @Test
     void anIpAddressThatIsNotConfiguredIsRefusedAsItsServicesAre() throws Exception {
         EmbeddedMirror.Answer answer =
