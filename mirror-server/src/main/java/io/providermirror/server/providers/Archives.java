@@ -208,12 +208,10 @@ final class Archives {
                     throw OriginFills.cacheWriteFailed(what, e);
                 }
                 LOG.info("cached {} from {} ({} bytes, sha256 {})", what, origin, blob.size(), sha256);
+                // The archive is cached and served (a committed fill stays committed); what follows is recorded
+                // beside it, each step whatever became of the one before.
+                h1 = recordH1(address, version, pkg.platform(), fill, h1, what, origin);
                 try {
-                    if (h1 != null) {
-                        knownHashes.record(address, version, pkg.platform(), h1);
-                    } else {
-                        h1 = hashAndRecord(address, version, pkg.platform(), fill);
-                    }
                     decisions.record(Decision.archiveCommitted(
                             address.toString(),
                             version.canonical(),
@@ -221,10 +219,8 @@ final class Archives {
                             sha256,
                             h1));
                 } catch (RuntimeException e) {
-                    // The archive is cached and served (a committed fill stays committed); what is missing is
-                    // only recorded beside it.
                     LOG.error(
-                            "cached {} from {}, but recording its h1: hash and its log entry failed", what, origin, e);
+                            "cached {} from {}, but its transparency-log entry could not be recorded", what, origin, e);
                 }
             } finally {
                 hashes.end();
@@ -312,18 +308,35 @@ final class Archives {
         return h1;
     }
 
-    /** Computes and records the {@code h1:} of a committed archive; returns it, or null when it cannot. */
-    private String hashAndRecord(
-            ProviderAddress address, ProviderVersion version, Platform platform, ArchiveFill fill) {
-        try {
-            // After the commit the fill's reader opens the committed archive.
-            String h1 = PackageHashes.h1(fill.openReader());
-            knownHashes.record(address, version, platform, h1);
-            return h1;
-        } catch (IOException e) {
-            // The archive matched the signed hash, so it is the origin's; the CLI will judge its contents.
-            LOG.warn("cannot compute the h1 hash of {} {} {}: {}", address, version, platform, e.getMessage());
-            return null;
+    /**
+     * Records the {@code h1:} of a committed archive ({@code listed}, the one its version's listing gave, or else
+     * computed from the archive) and returns it, or null when it could not be computed. Never throws: a failure to
+     * compute or record it is logged, and the archive stays cached with its {@code zh:}.
+     */
+    private String recordH1(
+            ProviderAddress address,
+            ProviderVersion version,
+            Platform platform,
+            ArchiveFill fill,
+            String listed,
+            String what,
+            String origin) {
+        String h1 = listed;
+        if (h1 == null) {
+            try {
+                // After the commit the fill's reader opens the committed archive.
+                h1 = PackageHashes.h1(fill.openReader());
+            } catch (IOException | RuntimeException e) {
+                // The archive matched the signed hash, so it is the origin's; the CLI will judge its contents.
+                LOG.warn("cannot compute the h1 hash of {} {} {}: {}", address, version, platform, e.toString());
+                return null;
+            }
         }
+        try {
+            knownHashes.record(address, version, platform, h1);
+        } catch (RuntimeException e) {
+            LOG.error("cached {} from {}, but recording its h1: hash failed", what, origin, e);
+        }
+        return h1;
     }
 }

@@ -120,7 +120,7 @@ final class ProviderMirrorCoreTest {
                     assertThat(log.list)
                             .extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
                             .anyMatch(line -> line.startsWith("cached " + ADDRESS + " " + VERSION + " " + PLATFORM)
-                                    && line.endsWith("but recording its h1: hash and its log entry failed"));
+                                    && line.endsWith("but its transparency-log entry could not be recorded"));
                 }
             });
             assertThat(fetchArchive(mirror)).as("served from the cache").isNull();
@@ -134,6 +134,33 @@ final class ProviderMirrorCoreTest {
                     .extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
                     .noneMatch(line -> line.startsWith("fetching the archive of"));
         }
+    }
+
+    /**
+     * Each step after the commit is its own: when recording the archive's {@code h1:} fails (here a listener of the
+     * known hashes), the transparency log still gets the archive's entry, with the hash that was computed.
+     */
+    @Test
+    void aFailureToRecordTheH1HashStillLeavesTheArchivesLogEntry() throws Exception {
+        List<io.providermirror.server.tlog.Decision> recorded = new java.util.concurrent.CopyOnWriteArrayList<>();
+        ProviderMirror mirror = mirror(ScriptedOrigin.trustingRules(), recorded::add);
+        mirror.knownHashes().addListener((address, version, hashes) -> {
+            throw new IllegalStateException("a listener of the known hashes failed");
+        });
+
+        assertThat(fetchArchive(mirror)).isNull();
+        assertThat(mirror.awaitBackgroundWork(Duration.ofSeconds(10))).isTrue();
+
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(recorded)
+                        .filteredOn(decision -> decision.kind().equals("archive.committed"))
+                        .singleElement()
+                        .satisfies(decision -> assertThat(decision.fields())
+                                .containsEntry("provider", ADDRESS.toString())
+                                .hasEntrySatisfying(
+                                        "h1", h1 -> assertThat(h1.toString()).startsWith("h1:"))));
+        assertThat(fetchArchive(mirror)).as("served from the cache").isNull();
+        assertThat(origin.archiveOpens).hasValue(1);
     }
 
     @Test
