@@ -16,6 +16,7 @@ end
 function init(args)
   id = tonumber(wrk.thread:get("id")) or 0
   e5 = 0
+  refused = 0
   e4 = 0
   ok = 0
 end
@@ -44,7 +45,10 @@ request = function()
 end
 
 response = function(status, headers, body)
-  if status >= 500 then
+  if status == 503 and (headers["retry-after"] or headers["Retry-After"]) then
+    -- A bound refusing more cold archives at once than it allows (upstream.maxConcurrentFills, ...PerHost).
+    refused = refused + 1
+  elseif status >= 500 then
     e5 = e5 + 1
   elseif status >= 400 then
     e4 = e4 + 1
@@ -54,11 +58,13 @@ response = function(status, headers, body)
 end
 
 done = function(summary, latency, requests)
-  local t5, t4, tok = 0, 0, 0
+  local t5, tr, t4, tok = 0, 0, 0, 0
   for _, thread in ipairs(threads) do
     t5 = t5 + thread:get("e5")
+    tr = tr + thread:get("refused")
     t4 = t4 + thread:get("e4")
     tok = tok + thread:get("ok")
   end
-  io.write(string.format("SOAK_RESULT ok=%d 4xx=%d 5xx=%d p99_ms=%.1f\n", tok, t4, t5, latency:percentile(99) / 1000))
+  io.write(string.format("SOAK_RESULT ok=%d 4xx=%d 5xx=%d refused=%d p99_ms=%.1f\n",
+    tok, t4, t5, tr, latency:percentile(99) / 1000))
 end
