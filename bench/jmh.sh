@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # JMH benchmarks of the hot code (not part of mvn verify, which only builds them): route parsing, the Host
-# header's check (HostAuthorityBenchmark, beside the regular expression it replaced), version-document rendering, h1: hashing against plain sha256 over the same archive, and what a cold fill
-# does per chunk (ArchiveChunkBenchmark: sha256 and the file write from the decrypted buffer, against a copy
-# through an array first).
+# header's check (HostAuthorityBenchmark, beside the regular expression it replaced), version-document
+# rendering, h1: hashing against plain sha256 over the same archive, and what a cold fill does per chunk
+# (ArchiveChunkBenchmark: sha256 and the file write from the decrypted buffer, against a copy through an array
+# first).
 #
 #   bench/jmh.sh                                    # everything, about 4 minutes
 #   bench/jmh.sh HashingBenchmark                   # one class (any JMH arguments work)
