@@ -6,6 +6,8 @@ import java.nio.channels.SeekableByteChannel;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One archive being fetched into the cache, which any number of readers follow while it is written: they
@@ -14,6 +16,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * then fails verification.
  */
 public final class ArchiveFill {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ArchiveFill.class);
 
     private final CacheKey key;
     private final BlobWrite write;
@@ -118,9 +122,19 @@ public final class ArchiveFill {
         notifyListeners();
     }
 
+    /**
+     * Tells every reader's listener; one that throws (a reader whose event loop has shut down) is dropped and the
+     * others are told, and the fill goes on: a reader's trouble never fails the fill, nor anything its writer does
+     * after the commit (the archive's {@code h1:}, its transparency-log entry).
+     */
     private void notifyListeners() {
         for (Runnable listener : listeners) {
-            listener.run();
+            try {
+                listener.run();
+            } catch (RuntimeException e) {
+                listeners.remove(listener);
+                LOG.debug("a reader of the fill of {} stopped following it: {}", key, e.toString());
+            }
         }
     }
 }

@@ -53,6 +53,35 @@ final class ArchiveFillTest {
         }
     }
 
+    /**
+     * A reader's listener that throws (its event loop shut down) is dropped: the fill goes on, its commit returns to
+     * the writer (who then records the archive's hashes and log entry), and the other readers are still told.
+     */
+    @Test
+    void aListenerThatThrowsNeitherFailsTheFillNorItsCommitAndIsDropped() throws IOException {
+        ArchiveFill fill = new FillRegistry(new FileBlobStore(root, Clock.systemUTC()))
+                .joinOrStart(KEY, f -> {})
+                .orElseThrow()
+                .fill();
+        AtomicInteger thrown = new AtomicInteger();
+        AtomicInteger told = new AtomicInteger();
+        fill.onProgress(() -> {
+            thrown.incrementAndGet();
+            throw new java.util.concurrent.RejectedExecutionException("event executor terminated");
+        });
+        fill.onProgress(told::incrementAndGet);
+        fill.begin(OptionalLong.of(4));
+
+        fill.append(ByteBuffer.wrap(new byte[] {1, 2}));
+        fill.append(ByteBuffer.wrap(new byte[] {3, 4}));
+        StoredBlob blob = fill.commit("0".repeat(64));
+
+        assertThat(fill.completion()).isCompletedWithValue(blob);
+        assertThat(fill.failure()).isEmpty();
+        assertThat(told).hasValue(3);
+        assertThat(thrown).as("told once, then dropped").hasValue(1);
+    }
+
     @Test
     void aRequestArrivingAsAFailedFillEndsStartsAFreshFillInsteadOfJoiningTheFailure() throws IOException {
         FileBlobStore store = new FileBlobStore(root, Clock.systemUTC());
