@@ -10,12 +10,16 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What the mirror does with futures: unwrap their failures, bound how long a client waits for one, and run upkeep
  * again and again.
  */
 public final class Futures {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Futures.class);
 
     private Futures() {}
 
@@ -37,7 +41,43 @@ public final class Futures {
         if (work.isDone()) {
             return work;
         }
-        return work.copy().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).exceptionally(failure -> {
+        return bounded(work.copy(), what, origin, timeout);
+    }
+
+    /**
+     * As {@link #withinDeadline}, for work whose value is the caller's own to close (an archive opened for this one
+     * request, holding a file and the lease that keeps the archive from eviction): a value that arrives after the
+     * client was told of the timeout is closed, since nobody will take it.
+     */
+    public static <T extends AutoCloseable> CompletableFuture<T> ownedWithinDeadline(
+            CompletableFuture<T> work, Supplier<String> what, Supplier<String> origin, Duration timeout) {
+        if (work.isDone()) {
+            return work;
+        }
+        CompletableFuture<T> taken = new CompletableFuture<>();
+        work.whenComplete((value, failure) -> {
+            if (failure != null) {
+                taken.completeExceptionally(failure);
+            } else if (!taken.complete(value)) {
+                // The deadline won: the client has its timeout, and this value no taker.
+                closeLate(value);
+            }
+        });
+        return bounded(taken, what, origin, timeout);
+    }
+
+    private static void closeLate(AutoCloseable value) {
+        try {
+            value.close();
+        } catch (Exception e) {
+            LOG.debug("closing what came after its client's deadline failed: {}", e.toString());
+        }
+    }
+
+    /** {@code pending}, completed with the timeout naming {@code what} and {@code origin} after {@code timeout}. */
+    private static <T> CompletableFuture<T> bounded(
+            CompletableFuture<T> pending, Supplier<String> what, Supplier<String> origin, Duration timeout) {
+        return pending.orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).exceptionally(failure -> {
             Throwable cause = cause(failure);
             if (cause instanceof TimeoutException) {
                 throw new OriginException(

@@ -213,7 +213,7 @@ public final class ModuleMirror {
                                                 "the archive of module " + address + " " + version
                                                         + " vanished from the cache as it was committed")),
                                 executor));
-        return Futures.withinDeadline(
+        return Futures.ownedWithinDeadline(
                 answer,
                 () -> "the archive of version " + version + " of module " + address,
                 address::hostname,
