@@ -150,7 +150,9 @@ final class PurgeTest {
 
         HttpResponse<byte[]> again = mirror.get(path);
         assertThat(again.statusCode())
-                .as("the purge forgot the refusal of an archive that was never committed")
+                .as(
+                        "the purge forgot the refusal of an archive that was never committed (the answer: %s)",
+                        new String(again.body(), StandardCharsets.UTF_8))
                 .isEqualTo(200);
         assertThat(again.body()).isEqualTo(mended.archives().get("linux_amd64"));
     }
