@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,18 +29,18 @@ public final class RegistryClient {
     public record FetchedVersions(byte[] body, VersionList list) {}
 
     private final OriginHttpClient http;
-    private final Executor executor;
+    private final HostLanes lanes;
     private final OriginCredentials credentials;
 
-    /** @param executor runs the parallel requests for a release's platforms */
-    public RegistryClient(OriginHttpClient http, Executor executor) {
-        this(http, executor, OriginCredentials.NONE);
+    /** @param lanes run the parallel requests for a release's platforms, each origin host on its own lane */
+    public RegistryClient(OriginHttpClient http, HostLanes lanes) {
+        this(http, lanes, OriginCredentials.NONE);
     }
 
     /** A client that sends each host's token where {@link OriginCredentials} says it belongs. */
-    public RegistryClient(OriginHttpClient http, Executor executor, OriginCredentials credentials) {
+    public RegistryClient(OriginHttpClient http, HostLanes lanes, OriginCredentials credentials) {
         this.http = http;
-        this.executor = executor;
+        this.lanes = lanes;
         this.credentials = credentials;
     }
 
@@ -81,7 +80,7 @@ public final class RegistryClient {
         List<CompletableFuture<Optional<Fetched>>> futures = new ArrayList<>();
         for (Platform platform : version.platforms()) {
             futures.add(CompletableFuture.supplyAsync(
-                    () -> fetchDownload(providersBase, address, version, platform), executor));
+                    () -> fetchDownload(providersBase, address, version, platform), lanes.of(address.hostname())));
         }
         List<Fetched> fetched = new ArrayList<>();
         for (CompletableFuture<Optional<Fetched>> future : futures) {
@@ -181,7 +180,7 @@ public final class RegistryClient {
     }
 
     /**
-     * A SHA256SUMS document and its signature being fetched at once, each its own request on the executor (not one
+     * A SHA256SUMS document and its signature being fetched at once, each its own request on the host's lane (not one
      * waiting for the other: a cold version's first byte waits one round trip less); the document's failure is
      * reported first when both fail.
      */
@@ -205,7 +204,7 @@ public final class RegistryClient {
                         what,
                         OriginObserver.Operation.CHECKSUMS,
                         tokenFor(d.shasumsUrl(), base, address)),
-                executor);
+                lanes.of(address.hostname()));
         CompletableFuture<byte[]> signature = CompletableFuture.supplyAsync(
                 () -> fetchFile(
                         address,
@@ -213,7 +212,7 @@ public final class RegistryClient {
                         "the signature of " + what,
                         OriginObserver.Operation.SIGNATURE,
                         tokenFor(d.shasumsSignatureUrl(), base, address)),
-                executor);
+                lanes.of(address.hostname()));
         return new PendingChecksums(d, sums, signature);
     }
 

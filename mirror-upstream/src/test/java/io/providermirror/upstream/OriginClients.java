@@ -23,6 +23,9 @@ final class OriginClients {
         return thread;
     });
 
+    /** The executor's lanes, as wide as the mirror's default share of one origin host. */
+    static final HostLanes LANES = new HostLanes(EXECUTOR, 16);
+
     private OriginClients() {}
 
     /** A client with {@link #GENEROUS} deadlines. */

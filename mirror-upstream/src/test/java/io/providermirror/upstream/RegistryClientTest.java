@@ -38,7 +38,7 @@ final class RegistryClientTest {
     @BeforeAll
     static void start() {
         origin = FakeOrigin.start(tmp);
-        registry = new RegistryClient(OriginClients.http(origin.caCertificate()), OriginClients.EXECUTOR);
+        registry = new RegistryClient(OriginClients.http(origin.caCertificate()), OriginClients.LANES);
         base = new ServiceDiscovery(
                         OriginClients.http(origin.caCertificate()),
                         java.util.Map.of("example.test", origin.discoveryUrl()))
@@ -61,7 +61,7 @@ final class RegistryClientTest {
 
     @Test
     void anOriginWhoseCaIsNotTrustedFailsWithATlsError() {
-        RegistryClient untrusting = new RegistryClient(OriginClients.http(null), OriginClients.EXECUTOR);
+        RegistryClient untrusting = new RegistryClient(OriginClients.http(null), OriginClients.LANES);
         origin.publish("acme", "tls", "1.0.0", "linux_amd64");
         assertThatThrownBy(() -> untrusting.versions(base, address("tls")))
                 .isInstanceOfSatisfying(

@@ -39,7 +39,7 @@ final class RegistryOriginTest {
         OriginHttpClient http = OriginClients.http(origin.caCertificate());
         registry = new RegistryOrigin(
                 "example.test",
-                new RegistryClient(http, OriginClients.EXECUTOR),
+                new RegistryClient(http, OriginClients.LANES),
                 new ServiceBases(
                         new ServiceDiscovery(http, Map.of("example.test", origin.discoveryUrl())),
                         DiscoveryMemory.NONE,

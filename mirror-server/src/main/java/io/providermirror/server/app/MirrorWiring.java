@@ -22,6 +22,7 @@ import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.metrics.StoreMeters;
 import io.providermirror.server.providers.ProviderMirror;
 import io.providermirror.server.tlog.MirrorLog;
+import io.providermirror.upstream.HostLanes;
 import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.OriginCredentials;
 import io.providermirror.upstream.OriginHttpClient;
@@ -202,6 +203,12 @@ public final class MirrorWiring implements AutoCloseable {
                     ? io.providermirror.cache.FillLeases.local()
                     : bucketStores.fillLeases(config.cache().s3().fillLeaseDuration(), clock, instance);
             ProviderMirror.Settings settings = ProviderWiring.settings(config);
+            // Each origin host's requests take at most its share of a pool's threads, as its archive fills do.
+            int perHost = settings.fillBounds().maxConcurrentPerHost();
+            HostLanes ioLanes = new HostLanes(pools.io(), perHost);
+            HostLanes originLanes = new HostLanes(pools.origin(), perHost);
+            metrics.bindLanes("io", ioLanes);
+            metrics.bindLanes("origin", originLanes);
             // One set of places, leases and bounds for everything fetched from origins: provider archives, module
             // archives and git trees, on the one fill pool (as many threads as places, so none queues).
             OriginFills originFills = new OriginFills(
@@ -220,13 +227,13 @@ public final class MirrorWiring implements AutoCloseable {
             ConfiguredOrigins configuredOrigins = new ConfiguredOrigins(
                     rules,
                     discovery,
-                    new RegistryClient(http, pools.origin(), tokens),
+                    new RegistryClient(http, originLanes, tokens),
                     new ParentMirrorClient(http, tokens),
                     new ModuleRegistryClient(http, tokens),
                     new CacheDocuments(documents),
                     config.cache().indexTtl());
             EngineServices engine = new EngineServices(
-                    blobs, documents, originFills, rules, pools.io(), clock, metrics, log.decisions());
+                    blobs, documents, originFills, rules, pools.io(), ioLanes, clock, metrics, log.decisions());
             ProviderWiring.Providers providers =
                     ProviderWiring.create(config, settings, configuredOrigins, engine, auth);
             ModuleMirror modules = ModuleWiring.create(

@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.upstream.HostLanes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -77,6 +78,8 @@ public final class PulledAnswers<K, V> {
 
     private final Source<K, V> source;
     private final Executor executor;
+    private final HostLanes lanes;
+    private final Function<K, String> host;
     private final Clock clock;
     private final Duration ttl;
     private final boolean refreshes;
@@ -98,6 +101,8 @@ public final class PulledAnswers<K, V> {
     PulledAnswers(PulledAnswersBuilder<K, V> b) {
         this.source = b.source;
         this.executor = b.executor;
+        this.lanes = b.lanes;
+        this.host = b.host;
         this.clock = b.clock;
         this.ttl = b.ttl;
         this.refreshes = b.refreshes;
@@ -300,7 +305,7 @@ public final class PulledAnswers<K, V> {
      */
     private CompletableFuture<Held<V>> pulledFromOrigin(K key) {
         Instant asked = clock.instant();
-        return source.pulling(key, executor)
+        return source.pulling(key, originExecutor(key))
                 .thenApply(value -> new Held<>(new Pulled<>(value, expires ? asked : clock.instant()), true));
     }
 
@@ -335,7 +340,7 @@ public final class PulledAnswers<K, V> {
         if (refreshing.putIfAbsent(key, clock.instant()) != null) {
             return;
         }
-        executor.execute(() -> {
+        originExecutor(key).execute(() -> {
             try {
                 Optional<Pulled<V>> fresh = source.refreshed(key, known, () -> pull(key));
                 if (fresh.isPresent()) {
@@ -356,6 +361,11 @@ public final class PulledAnswers<K, V> {
                 refreshing.remove(key);
             }
         });
+    }
+
+    /** Where a request to the origin of {@code key} runs: its host's lane, else the executor. */
+    private Executor originExecutor(K key) {
+        return lanes == null ? executor : lanes.of(host.apply(key));
     }
 
     /** The clock's time in nanoseconds, as a Caffeine ticker: tests move the mirror's clock. */

@@ -1,6 +1,7 @@
 package io.providermirror.server.core;
 
 import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.upstream.HostLanes;
 import io.providermirror.upstream.OriginException;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,6 +31,8 @@ public final class PulledAnswersBuilder<K, V> {
     MirrorMetrics.LookupKind lookupKind;
     String cacheName;
     BiConsumer<K, Throwable> loadFailed = (key, failure) -> {};
+    HostLanes lanes;
+    Function<K, String> host;
 
     PulledAnswersBuilder(PulledAnswers.Source<K, V> source, Executor executor, Clock clock, Duration ttl) {
         this.source = source;
@@ -125,6 +128,17 @@ public final class PulledAnswersBuilder<K, V> {
     public PulledAnswersBuilder<K, V> monitored(MirrorMetrics metrics, String name) {
         this.metrics = metrics;
         this.cacheName = name;
+        return this;
+    }
+
+    /**
+     * Pulls and refreshes from the origin run on the lane of the key's origin {@code host} (reads of the cache
+     * directory stay on the executor): an origin that hangs holds no more than its share of the executor's threads.
+     * The source's pulls must not wait for another pull of the same host on these lanes.
+     */
+    public PulledAnswersBuilder<K, V> pulledPerHost(HostLanes lanes, Function<K, String> host) {
+        this.lanes = lanes;
+        this.host = host;
         return this;
     }
 

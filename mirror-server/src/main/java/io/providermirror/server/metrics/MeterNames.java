@@ -40,6 +40,11 @@ public final class MeterNames {
     /** Gauge of archive downloads from origins in progress. Prometheus: {@code mirror_fills_active}. */
     public static final String FILLS_ACTIVE = "mirror.fills.active";
     /**
+     * Gauge of requests to origins waiting on their host's lane of a worker pool, by {@link #POOL}. Prometheus:
+     * {@code mirror_origin_requests_waiting}.
+     */
+    public static final String ORIGIN_REQUESTS_WAITING = "mirror.origin.requests.waiting";
+    /**
      * Counter of requests and connections refused to protect the mirror's resources; tags {@link #REASON}
      * ({@code fills}, {@code fills_per_host}, {@code disk}, {@code connections}) and {@link #HOST} ({@code none}
      * for connections). Prometheus: {@code mirror_refusals_total}.
@@ -110,6 +115,8 @@ public final class MeterNames {
     public static final String RESULT = "result";
     /** The origin host contacted (at most {@link #MAX_HOSTS} distinct values, then {@code other}). */
     public static final String HOST = "host";
+    /** Which worker pool: {@code io} (documents, module lookups) or {@code origin} (a release's parallel requests). */
+    public static final String POOL = "pool";
     /** {@code discovery}, {@code versions}, {@code download}, {@code checksums}, {@code signature}, {@code archive}. */
     public static final String OPERATION = "operation";
     /** {@code success}, {@code not_found}, {@code timeout}, {@code error}. */

@@ -304,6 +304,17 @@ public final class MirrorMetrics implements OriginObserver {
                 .register(registry);
     }
 
+    /**
+     * How many requests to origins wait on their host's lane of the worker pool {@code pool} (an origin using its
+     * whole share: slow or hanging, or asked for much at once).
+     */
+    public void bindLanes(String pool, io.providermirror.upstream.HostLanes lanes) {
+        Gauge.builder(MeterNames.ORIGIN_REQUESTS_WAITING, lanes, io.providermirror.upstream.HostLanes::waiting)
+                .description("Requests to origins waiting for their host's share of a worker pool")
+                .tag(MeterNames.POOL, pool)
+                .register(registry);
+    }
+
     /** A fill-lease event; {@code outcome} is one of those {@link MeterNames#FILL_LEASES} lists. */
     public void fillLease(String outcome) {
         Counter.builder(MeterNames.FILL_LEASES)

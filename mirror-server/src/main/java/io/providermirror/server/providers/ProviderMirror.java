@@ -111,7 +111,15 @@ public final class ProviderMirror {
         CacheDocuments cacheDocuments = new CacheDocuments(engine.documents());
         this.knownHashes = new KnownHashes(cacheDocuments);
         this.lists = new VersionLists(
-                settings, origins, cacheDocuments, executor, clock, metrics, policy, new RefreshLease(fills.leases()));
+                settings,
+                origins,
+                cacheDocuments,
+                executor,
+                engine.lanes(),
+                clock,
+                metrics,
+                policy,
+                new RefreshLease(fills.leases()));
         this.releases = new Releases(
                 settings,
                 lists,
@@ -119,6 +127,7 @@ public final class ProviderMirror {
                 cacheDocuments,
                 knownHashes,
                 executor,
+                engine.lanes(),
                 clock,
                 metrics,
                 policy,

@@ -11,6 +11,7 @@ import io.providermirror.server.core.PulledAnswers;
 import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.server.tlog.DecisionLog;
+import io.providermirror.upstream.HostLanes;
 import io.providermirror.upstream.ListedVersion;
 import io.providermirror.upstream.Origin;
 import io.providermirror.upstream.OriginException;
@@ -76,6 +77,7 @@ public final class Releases {
             CacheDocuments documents,
             KnownHashes hashes,
             Executor executor,
+            HostLanes lanes,
             Clock clock,
             MirrorMetrics metrics,
             ProviderPolicy policy,
@@ -92,6 +94,7 @@ public final class Releases {
         this.hashes = hashes;
         this.entries = PulledAnswers.builder(new Verified(), executor, clock, Duration.ZERO)
                 .immutable()
+                .pulledPerHost(lanes, key -> key.address().hostname())
                 .weighing(Entry::estimatedBytes, settings.metadataMemoryBytes() / 8 * 3)
                 .onLoadFailure((key, failure) -> OriginFailures.log(LOG, key.address() + " " + key.version(), failure))
                 .counting(metrics, MirrorMetrics.LookupKind.VERSION)

@@ -13,6 +13,7 @@ import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.server.core.Sightings;
 import io.providermirror.server.core.VersionSightings;
 import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.upstream.HostLanes;
 import io.providermirror.upstream.ListedVersion;
 import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.RegistryClient;
@@ -90,6 +91,7 @@ public final class VersionLists {
             Origins origins,
             CacheDocuments documents,
             Executor executor,
+            HostLanes lanes,
             Clock clock,
             MirrorMetrics metrics,
             ProviderPolicy policy,
@@ -106,6 +108,7 @@ public final class VersionLists {
         this.entries = PulledAnswers.builder(new Lists(), executor, clock, ttl)
                 .weighing(Entry::estimatedBytes, settings.metadataMemoryBytes() / 8 * 3)
                 .offline(settings.offline())
+                .pulledPerHost(lanes, ProviderAddress::hostname)
                 .describedAs(address -> "the version list of " + address)
                 .rememberingFailures(
                         refreshes ? settings.notFoundTtl() : Duration.ZERO,

@@ -50,7 +50,16 @@ final class ProviderMirrors {
         return new ProviderMirror(
                 settings,
                 new io.providermirror.server.core.EngineServices(
-                        blobs, documents, fills, rules, executor, clock, metrics, decisions),
+                        blobs,
+                        documents,
+                        fills,
+                        rules,
+                        executor,
+                        new io.providermirror.upstream.HostLanes(
+                                executor, settings.fillBounds().maxConcurrentPerHost()),
+                        clock,
+                        metrics,
+                        decisions),
                 origins,
                 ProviderPolicy.OPEN,
                 MirrorAuth.OPEN,

@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import com.github.tomakehurst.wiremock.client.WireMock;
 import io.providermirror.testkit.ControlledArchiveServer;
 import io.providermirror.testkit.FakeOrigin;
+import io.providermirror.testkit.HangingRegistry;
 import io.providermirror.testkit.PrometheusScrape;
 import io.providermirror.testkit.SettableClock;
 import io.providermirror.upstream.TrustedCertificates;
@@ -28,6 +29,8 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Floods and slow origins, as an attacker would use them to exhaust the mirror: cold misses beyond the fill
@@ -142,6 +145,91 @@ final class ResourceExhaustionTest {
                     .isEqualTo(200);
             assertThat(retried.body()).isEqualTo(release.archives().get("linux_p2"));
         }
+    }
+
+    /** Where the hanging origin hangs, and what its clients ask for. */
+    enum Hang {
+        /** On providers' version lists: index.json's pulls, on the blocking pool. */
+        VERSION_LISTS("index.json"),
+        /** On the download documents a release fans out to, on the origin pool. */
+        DOWNLOAD_DOCUMENTS("1.0.0.json"),
+        /** On modules' version lists, on the blocking pool. */
+        MODULE_VERSIONS("versions");
+
+        final String asked;
+
+        Hang(String asked) {
+            this.asked = asked;
+        }
+
+        /** The path of the {@code i}th request for the hanging origin. */
+        String stuckPath(int i) {
+            return this == MODULE_VERSIONS
+                    ? "/registry/stuck.test/modules.v1/corp/m" + i + "/aws/versions"
+                    : "/providers/stuck.test/acme/p" + i + "/" + asked;
+        }
+
+        /** What the healthy origin is asked for meanwhile. */
+        String healthyPath(MirrorFixture mirror) {
+            return mirror.providerPath("acme", "healthy") + (this == MODULE_VERSIONS ? "index.json" : asked);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Hang.class)
+    void anOriginThatHangsHoldsOnlyItsShareOfThePoolsAndAnotherOriginsColdProviderIsServedMeanwhile(Hang hang)
+            throws Exception {
+        int stuckProviders = 24;
+        String[] platforms = IntStream.range(0, 14).mapToObj(i -> "linux_p" + i).toArray(String[]::new);
+        try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
+                HangingRegistry stuck = hang == Hang.DOWNLOAD_DOCUMENTS
+                        ? HangingRegistry.listing(origin.certificates(), platforms)
+                        : HangingRegistry.start(origin.certificates());
+                MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+                        // Pools of 16 threads; each origin host's requests take 4 of them at most.
+                        .set("upstream.maxConcurrentFills", 16)
+                        .set("upstream.maxConcurrentFillsPerHost", 4)
+                        .set(
+                                "upstream.hosts.stuck\\.test.discoveryUrl",
+                                stuck.discoveryUrl().toString())
+                        .start()) {
+            origin.publish("acme", "healthy", "1.0.0", platforms);
+            List<CompletableFuture<HttpResponse<byte[]>>> hanging = new ArrayList<>();
+            for (int i = 0; i < stuckProviders; i++) {
+                hanging.add(getAsync(mirror, hang.stuckPath(i)));
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> stuck.held() >= 4);
+            // Every request for it beyond its share waits on its lane, counted for the operator's alert.
+            await().atMost(Duration.ofSeconds(30)).until(() -> waitingOnLanes(mirror, "io") == stuckProviders - 4);
+
+            // More requests for the hanging origin than the pools have threads wait for it; this one does not.
+            HttpResponse<byte[]> served = mirror.get(hang.healthyPath(mirror));
+
+            assertThat(served.statusCode())
+                    .as("the healthy origin's answer: %s", new String(served.body(), StandardCharsets.UTF_8))
+                    .isEqualTo(200);
+            assertThat(hanging)
+                    .as("the hanging origin has answered nothing yet")
+                    .noneMatch(CompletableFuture::isDone);
+            assertThat(stuck.mostHeld())
+                    .as("requests the hanging origin held at once")
+                    .isEqualTo(4);
+
+            stuck.recover();
+            for (CompletableFuture<HttpResponse<byte[]>> response : hanging) {
+                assertThat(response.get(60, TimeUnit.SECONDS).statusCode())
+                        .as("each waiting request has its turn once the origin recovers")
+                        .isEqualTo(404);
+            }
+            assertThat(stuck.mostHeld()).isEqualTo(4);
+            assertThat(waitingOnLanes(mirror, "io")).isZero();
+            assertThat(waitingOnLanes(mirror, "origin")).isZero();
+        }
+    }
+
+    private static double waitingOnLanes(MirrorFixture mirror, String pool) throws Exception {
+        String metrics = new String(mirror.get("/metrics").body(), StandardCharsets.UTF_8);
+        return PrometheusScrape.parse(metrics).value("mirror_origin_requests_waiting", "pool", pool);
     }
 
     @Test

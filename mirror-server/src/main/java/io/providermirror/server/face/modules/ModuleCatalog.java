@@ -12,6 +12,7 @@ import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.core.PolicyDeniedException;
 import io.providermirror.server.core.PulledAnswers;
 import io.providermirror.server.core.RenderedDocument;
+import io.providermirror.upstream.HostLanes;
 import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.verify.VerificationException;
 import java.time.Clock;
@@ -80,6 +81,7 @@ public final class ModuleCatalog {
             ModulePolicy policy,
             OriginRules rules,
             Executor executor,
+            HostLanes lanes,
             Clock clock) {
         this.settings = settings;
         this.modules = modules;
@@ -93,6 +95,7 @@ public final class ModuleCatalog {
         this.listings = PulledAnswers.builder(this::pullListing, executor, clock, settings.indexTtl())
                 .weighing(listing -> 320 + 512 * listing.modules().size(), MAX_ANSWER_BYTES / 2)
                 .rememberingFailuresBriefly()
+                .pulledPerHost(lanes, ListKey::hostname)
                 .build();
         this.details = PulledAnswers.builder(this::pullDetails, executor, clock, settings.indexTtl())
                 .weighing(
@@ -101,6 +104,7 @@ public final class ModuleCatalog {
                                 + 16 * pulled.versions().size(),
                         MAX_ANSWER_BYTES / 2)
                 .rememberingFailuresBriefly()
+                .pulledPerHost(lanes, key -> key.address().hostname())
                 .build();
     }
 

@@ -17,6 +17,7 @@ import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.core.PolicyDeniedException;
 import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.upstream.HostLanes;
 import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.ModuleSource;
 import io.providermirror.upstream.OriginException;
@@ -64,6 +65,8 @@ public final class ModuleMirror {
     private final ModulePolicy policy;
     private final OriginRules rules;
     private final Executor executor;
+    /** Where requests to a module's origin run: the executor, each origin host on its own lane. */
+    private final HostLanes lanes;
     /** Committed archives, answered from the cache; a store that cannot open one fails as the origin would. */
     private final CachedArchives archives;
 
@@ -87,7 +90,7 @@ public final class ModuleMirror {
         this.documents = new CacheDocuments(documentStore);
         this.origins = origins;
         this.versions = new ModuleVersions(
-                origins, documents, executor, clock, settings.indexTtl(), settings.offline(), metrics);
+                origins, documents, executor, engine.lanes(), clock, settings.indexTtl(), settings.offline(), metrics);
         this.fills = new ModuleFills(
                 new ModuleFills.Settings(settings.unpacked(), settings.workDirectory()),
                 git,
@@ -101,11 +104,12 @@ public final class ModuleMirror {
         this.policy = policy;
         this.rules = rules;
         this.executor = executor;
+        this.lanes = engine.lanes();
         this.archives = new CachedArchives(blobs, executor, metrics, MirrorMetrics.LookupKind.MODULE_ARCHIVE);
         this.versionAnswers = new ModuleVersionAnswers(
                 policy, (a, v) -> catalog().publishedAt(a, v), this::listed, versions::inMemory, executor, clock);
         this.catalog = new ModuleCatalog(
-                settings, this, versionAnswers, origins, documentStore, policy, rules, executor, clock);
+                settings, this, versionAnswers, origins, documentStore, policy, rules, executor, lanes, clock);
         this.pinnedDownloads = new PinnedDownloads(documents, executor, clock, settings.indexTtl());
     }
 
@@ -162,7 +166,8 @@ public final class ModuleMirror {
         }
         CompletableFuture<ModuleDownload> answer = pinnedDownloads
                 .read(address, version)
-                .thenApplyAsync(pinned -> pinned.orElseGet(() -> fromOrigin(address, version)), executor);
+                .thenApplyAsync(
+                        pinned -> pinned.orElseGet(() -> fromOrigin(address, version)), lanes.of(address.hostname()));
         return Futures.withinDeadline(
                 answer,
                 () -> "the download of version " + version + " of module " + address,
@@ -227,7 +232,7 @@ public final class ModuleMirror {
         if (running.isPresent()) {
             return running.get();
         }
-        return CompletableFuture.supplyAsync(() -> resolve(address, version).source(), executor)
+        return CompletableFuture.supplyAsync(() -> resolve(address, version).source(), lanes.of(address.hostname()))
                 .thenCompose(source -> {
                     String named = source.kind() == ModuleSource.Kind.UNSUPPORTED
                             ? extension

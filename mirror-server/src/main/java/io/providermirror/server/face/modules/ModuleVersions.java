@@ -8,6 +8,7 @@ import io.providermirror.server.core.PulledAnswers;
 import io.providermirror.server.core.Sightings;
 import io.providermirror.server.core.VersionSightings;
 import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.upstream.HostLanes;
 import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.verify.VerificationException;
@@ -48,6 +49,7 @@ final class ModuleVersions {
             ModuleOrigins origins,
             CacheDocuments documents,
             Executor executor,
+            HostLanes lanes,
             Clock clock,
             Duration ttl,
             boolean offline,
@@ -61,6 +63,7 @@ final class ModuleVersions {
         // Bounded like every cache keyed by what clients send (10,000 lists); a list is small (a few dozen versions).
         this.memory = PulledAnswers.builder(new Lists(), executor, clock, ttl)
                 .offline(offline)
+                .pulledPerHost(lanes, ModuleAddress::hostname)
                 .describedAs(address -> "the version list of module " + address)
                 .counting(metrics, MirrorMetrics.LookupKind.MODULE_VERSIONS)
                 .build();

@@ -1,0 +1,126 @@
+package io.providermirror.upstream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each host's share of a shared pool. The pool here only collects what it is given, and the test runs it, so what
+ * reaches the pool, and when, is seen exactly.
+ */
+final class HostLanesTest {
+
+    /** A pool that holds what it is given until the test runs it; refuses everything once shut. */
+    private static final class HeldPool implements Executor {
+        final ArrayDeque<Runnable> given = new ArrayDeque<>();
+        boolean shut;
+
+        @Override
+        public void execute(Runnable task) {
+            if (shut) {
+                throw new RejectedExecutionException("shut down");
+            }
+            given.add(task);
+        }
+
+        void runNext() {
+            given.remove().run();
+        }
+    }
+
+    private final HeldPool pool = new HeldPool();
+    private final List<String> ran = new ArrayList<>();
+
+    private Runnable task(String name) {
+        return () -> ran.add(name);
+    }
+
+    @Test
+    void atMostTheWidthOfOneHostsTasksReachThePoolAndTheRestStartInTurnAsEachEnds() {
+        HostLanes lanes = new HostLanes(pool, 2);
+        Executor stuck = lanes.of("stuck.test");
+        for (int i = 1; i <= 5; i++) {
+            stuck.execute(task("s" + i));
+        }
+
+        assertThat(pool.given).hasSize(2);
+        assertThat(lanes.tasks("stuck.test")).isEqualTo(5);
+        assertThat(lanes.waiting()).isEqualTo(3);
+
+        pool.runNext();
+        assertThat(ran).containsExactly("s1");
+        assertThat(pool.given)
+                .as("the ended task's place went to the next one waiting")
+                .hasSize(2);
+        while (!pool.given.isEmpty()) {
+            pool.runNext();
+        }
+        assertThat(ran).containsExactly("s1", "s2", "s3", "s4", "s5");
+        assertThat(lanes.tasks("stuck.test"))
+                .as("a host without work keeps nothing")
+                .isZero();
+        assertThat(lanes.waiting()).isZero();
+    }
+
+    @Test
+    void anotherHostsTasksReachThePoolWhateverWaitsOnTheFirstHostsLane() {
+        HostLanes lanes = new HostLanes(pool, 2);
+        for (int i = 0; i < 50; i++) {
+            lanes.of("stuck.test").execute(task("stuck"));
+        }
+
+        lanes.of("healthy.test").execute(task("healthy"));
+
+        assertThat(pool.given).hasSize(3);
+        pool.given.removeLast().run();
+        assertThat(ran).containsExactly("healthy");
+        assertThat(lanes.tasks("healthy.test")).isZero();
+        assertThat(lanes.tasks("stuck.test")).isEqualTo(50);
+        assertThat(lanes.waiting()).isEqualTo(48);
+    }
+
+    @Test
+    void aTaskThatFailsStillHandsItsPlaceOn() {
+        HostLanes lanes = new HostLanes(pool, 1);
+        lanes.of("h").execute(() -> {
+            throw new IllegalStateException("boom");
+        });
+        lanes.of("h").execute(task("after"));
+
+        assertThatThrownBy(pool::runNext).hasMessage("boom");
+        pool.runNext();
+
+        assertThat(ran).containsExactly("after");
+        assertThat(lanes.tasks("h")).isZero();
+    }
+
+    @Test
+    void whenThePoolRefusesTheCallerIsToldAndTheLaneGivesUpItsPlaces() {
+        HostLanes lanes = new HostLanes(pool, 1);
+        lanes.of("h").execute(task("running"));
+        lanes.of("h").execute(task("waiting"));
+        pool.shut = true;
+
+        pool.runNext();
+        assertThat(lanes.tasks("h"))
+                .as("the waiting task was refused by the pool, and dropped as its queue is")
+                .isZero();
+        assertThat(lanes.waiting()).isZero();
+        assertThatThrownBy(() -> lanes.of("h").execute(task("refused"))).isInstanceOf(RejectedExecutionException.class);
+        assertThat(lanes.tasks("h")).isZero();
+        assertThat(ran).containsExactly("running");
+    }
+
+    @Test
+    void aLaneIsAtLeastOneTaskWide() {
+        assertThatThrownBy(() -> new HostLanes(pool, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("width: 0");
+    }
+}
