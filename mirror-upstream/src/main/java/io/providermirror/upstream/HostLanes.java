@@ -6,14 +6,19 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 /**
  * Each origin host's share of a pool that every origin's work shares: at most {@code width} tasks of one host run on
  * the pool at once, and a host's further tasks wait in that host's own queue, holding no thread, until one of its
  * running tasks ends. So an origin that hangs (each request held until its timeout) holds at most {@code width} of
  * the pool's threads however much work comes for it, and every other origin's work finds the rest. Tasks of one host
- * start in the order they came. A host has a queue only while it has work, so hosts named by clients leave nothing
- * behind.
+ * start in the order they came. A lane has a queue only while it has work.
+ *
+ * <p>Only the hosts the mirror knows (those {@code ownLane} accepts: configured ones, the public registries) have a
+ * lane each; every other host shares one. Anybody may name hosts (a provider address is a request path, and one
+ * server answers for any number of names), so a lane per unknown name would give one attacker as many shares as
+ * names.
  *
  * <p>A task must never wait for another task of the same host on the same lanes: the one waited for may be queued
  * behind the waiting ones. (A task on one pool's lanes may wait for tasks on another's: a release's verification,
@@ -27,30 +32,42 @@ public final class HostLanes {
         final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
     }
 
+    /** The lane of every host {@code ownLane} does not accept (no host name is empty). */
+    static final String SHARED = "";
+
     private final Executor pool;
     private final int width;
+    private final Predicate<String> ownLane;
+    /** By host name, or {@link #SHARED}; the methods below take that key as {@code host}. */
     private final ConcurrentHashMap<String, Lane> lanes = new ConcurrentHashMap<>();
+
     private final AtomicInteger waiting = new AtomicInteger();
 
-    /** Lanes of {@code width} tasks per host on {@code pool}. */
+    /** Lanes of {@code width} tasks on {@code pool}: one per host, as for hosts the mirror knows. */
     public HostLanes(Executor pool, int width) {
+        this(pool, width, host -> true);
+    }
+
+    /** Lanes of {@code width} tasks on {@code pool}: one per host {@code ownLane} accepts, one for all others. */
+    public HostLanes(Executor pool, int width, Predicate<String> ownLane) {
         if (width < 1) {
             throw new IllegalArgumentException("width: " + width + " (expected: at least 1)");
         }
         this.pool = Objects.requireNonNull(pool, "pool");
         this.width = width;
+        this.ownLane = Objects.requireNonNull(ownLane, "ownLane");
     }
 
-    /** The executor for the work of {@code host}: the pool, {@code width} of its tasks at once. */
+    /** The executor for the work of {@code host}: the pool, {@code width} tasks of its lane at once. */
     public Executor of(String host) {
-        Objects.requireNonNull(host, "host");
-        return task -> execute(host, task);
+        String lane = laneOf(host);
+        return task -> execute(lane, task);
     }
 
-    /** How many tasks of {@code host} run or wait now (for tests and meters; 0 for a host without work). */
+    /** How many tasks of {@code host}'s lane run or wait now (for tests; 0 for a lane without work). */
     public int tasks(String host) {
         int[] count = new int[1];
-        lanes.computeIfPresent(host, (h, lane) -> {
+        lanes.computeIfPresent(laneOf(host), (h, lane) -> {
             count[0] = lane.running + lane.waiting.size();
             return lane;
         });
@@ -60,6 +77,11 @@ public final class HostLanes {
     /** How many tasks wait on their host's lane now, over every host: origins using their whole share. */
     public int waiting() {
         return waiting.get();
+    }
+
+    private String laneOf(String host) {
+        Objects.requireNonNull(host, "host");
+        return !host.isEmpty() && ownLane.test(host) ? host : SHARED;
     }
 
     private void execute(String host, Runnable task) {
@@ -81,9 +103,14 @@ public final class HostLanes {
         }
         try {
             pool.execute(() -> runThenHandOn(host, task));
-        } catch (RejectedExecutionException e) {
-            // The pool has shut down: its place goes to whatever waits (refused in turn), and the caller is told.
-            startNext(host);
+        } catch (RuntimeException | Error e) {
+            // The pool has shut down, or could not start a thread: the place goes to whatever waits (refused in
+            // turn, or started), and the caller is told.
+            try {
+                startNext(host);
+            } catch (RuntimeException | Error again) {
+                e.addSuppressed(again);
+            }
             throw e;
         }
     }
@@ -96,18 +123,30 @@ public final class HostLanes {
         }
     }
 
-    /** The place of a task that ended goes to the next one waiting on its host's lane, else is given up. */
+    /**
+     * The place of a task that ended goes to the next one waiting on its lane, else is given up. A task the pool will
+     * not take (it has shut down and drops its queue, or could not start a thread) is dropped as the pool would drop
+     * it, and the place goes to the next one: a lane never stops for good. Such a failure other than a refusal is
+     * thrown once the lane is settled.
+     */
     private void startNext(String host) {
+        Throwable failure = null;
         Runnable next = handOn(host);
         while (next != null) {
             Runnable started = next;
             try {
                 pool.execute(() -> runThenHandOn(host, started));
-                return;
-            } catch (RejectedExecutionException e) {
-                // The pool has shut down and drops its queue as it does: so is this task dropped.
+                next = null;
+            } catch (RuntimeException | Error e) {
+                failure = failure == null && !(e instanceof RejectedExecutionException) ? e : failure;
                 next = handOn(host);
             }
+        }
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        if (failure instanceof RuntimeException exception) {
+            throw exception;
         }
     }
 

@@ -123,4 +123,75 @@ final class HostLanesTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("width: 0");
     }
+
+    @Test
+    void aPoolThatFailsOtherwiseThanByRefusingLeavesTheHostItsPlace() {
+        // ThreadPoolExecutor.execute throws OutOfMemoryError ("unable to create native thread") when it cannot start
+        // a worker; the lane must not keep counting that task as running.
+        boolean[] failNext = {true};
+        List<Runnable> given = new ArrayList<>();
+        Executor failingOnce = command -> {
+            if (failNext[0]) {
+                failNext[0] = false;
+                throw new OutOfMemoryError("unable to create native thread");
+            }
+            given.add(command);
+        };
+        HostLanes lanes = new HostLanes(failingOnce, 1);
+
+        assertThatThrownBy(() -> lanes.of("a.test").execute(task("lost"))).isInstanceOf(OutOfMemoryError.class);
+        lanes.of("a.test").execute(task("next"));
+
+        assertThat(lanes.tasks("a.test"))
+                .as("tasks of the host after the failed one")
+                .isEqualTo(1);
+        assertThat(given).as("the next task reaches the pool").hasSize(1);
+    }
+
+    @Test
+    void aWaitingTaskThePoolCannotStartIsDroppedAndTheNextOneTakesThePlace() {
+        boolean[] failNext = {false};
+        Executor flaky = command -> {
+            if (failNext[0]) {
+                failNext[0] = false;
+                throw new OutOfMemoryError("unable to create native thread");
+            }
+            pool.execute(command);
+        };
+        HostLanes lanes = new HostLanes(flaky, 1);
+        lanes.of("h").execute(task("first"));
+        lanes.of("h").execute(task("dropped"));
+        lanes.of("h").execute(task("third"));
+        failNext[0] = true;
+
+        assertThatThrownBy(pool::runNext)
+                .as("the thread that ended the first task learns why the next could not start")
+                .isInstanceOf(OutOfMemoryError.class);
+        assertThat(ran).containsExactly("first");
+        assertThat(lanes.tasks("h"))
+                .as("the dropped task left, the third took its place")
+                .isEqualTo(1);
+        pool.runNext();
+        assertThat(ran).containsExactly("first", "third");
+        assertThat(lanes.tasks("h")).isZero();
+    }
+
+    @Test
+    void hostsTheMirrorDoesNotKnowShareOneLaneSoManyNamesAreOneShare() {
+        HostLanes lanes = new HostLanes(pool, 2, "registry.terraform.io"::equals);
+        for (int i = 0; i < 10; i++) {
+            lanes.of("a" + i + ".attacker.test").execute(task("attacker"));
+        }
+        lanes.of("registry.terraform.io").execute(task("known"));
+
+        assertThat(pool.given)
+                .as("two of the attacker's names' tasks, and the known host's")
+                .hasSize(3);
+        assertThat(lanes.tasks("a0.attacker.test")).isEqualTo(10);
+        assertThat(lanes.tasks("elsewhere.test"))
+                .as("one lane for every unknown host")
+                .isEqualTo(10);
+        assertThat(lanes.tasks("registry.terraform.io")).isEqualTo(1);
+        assertThat(lanes.waiting()).isEqualTo(8);
+    }
 }

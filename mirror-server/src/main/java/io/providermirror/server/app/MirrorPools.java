@@ -11,16 +11,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  * fetches from origins (provider archives, module archives and git clones: one thread for each place
  * {@code upstream.maxConcurrentFills} allows, so a fetch holding a place never queues, and no host holds more than
  * {@code upstream.maxConcurrentFillsPerHost} of them), and the requests a release needs in parallel (their caller
- * waits for them on an "io" thread, so they must not queue behind it).
+ * waits for them on an "io" thread, so they must not queue behind it). The "io" and "origin" pools have
+ * {@link #laneWidth} threads for one origin host's requests (its lane) and {@code maxConcurrentFillsPerHost} more, which
+ * one origin that hangs therefore never takes from the others.
  */
-record MirrorPools(ExecutorService io, ExecutorService fills, ExecutorService origin) {
+record MirrorPools(ExecutorService io, ExecutorService fills, ExecutorService origin, int laneWidth) {
 
-    static MirrorPools create(int fills) {
-        int threads = Math.max(16, fills);
+    static MirrorPools create(int fills, int fillsPerHost) {
+        int laneWidth = Math.max(16, fills);
+        int threads = laneWidth + fillsPerHost;
         return new MirrorPools(
                 boundedPool("mirror-io", threads),
                 boundedPool("mirror-fill", fills),
-                boundedPool("mirror-origin", threads));
+                boundedPool("mirror-origin", threads),
+                laneWidth);
     }
 
     void shutdownNow() {

@@ -146,7 +146,7 @@ public final class MirrorWiring implements AutoCloseable {
         // Every pool is bounded, so a flood of cold misses queues (and times out) instead of starting threads
         // without end.
         int fills = config.upstream().maxConcurrentFills();
-        MirrorPools pools = MirrorPools.create(fills);
+        MirrorPools pools = MirrorPools.create(fills, config.upstream().maxConcurrentFillsPerHost());
         BucketStores bucketStores = null;
         OriginHttpClient http = null;
         MirrorLog log = null;
@@ -203,10 +203,15 @@ public final class MirrorWiring implements AutoCloseable {
                     ? io.providermirror.cache.FillLeases.local()
                     : bucketStores.fillLeases(config.cache().s3().fillLeaseDuration(), clock, instance);
             ProviderMirror.Settings settings = ProviderWiring.settings(config);
-            // Each origin host's requests take at most its share of a pool's threads, as its archive fills do.
-            int perHost = settings.fillBounds().maxConcurrentPerHost();
-            HostLanes ioLanes = new HostLanes(pools.io(), perHost);
-            HostLanes originLanes = new HostLanes(pools.origin(), perHost);
+            // One origin host's requests take at most a lane's width of a pool's threads, so an origin that hangs
+            // leaves the pool's other maxConcurrentFillsPerHost threads to the others. A lane each for the hosts the
+            // mirror knows; every other name shares one (names cost an attacker nothing).
+            java.util.function.Predicate<String> known =
+                    host -> config.upstream().hosts().containsKey(host)
+                            || MirrorMetrics.PUBLIC_REGISTRIES.contains(host)
+                            || tokens.tokenFor(host).isPresent();
+            HostLanes ioLanes = new HostLanes(pools.io(), pools.laneWidth(), known);
+            HostLanes originLanes = new HostLanes(pools.origin(), pools.laneWidth(), known);
             metrics.bindLanes("io", ioLanes);
             metrics.bindLanes("origin", originLanes);
             // One set of places, leases and bounds for everything fetched from origins: provider archives, module

@@ -127,9 +127,9 @@ final class ResourceExhaustionTest {
             assertThat(files.requests())
                     .as("no download was started beyond the limit")
                     .isEqualTo(2);
-            // io and origin pools: max(16, maxConcurrentFills) each; fills: maxConcurrentFills. Unbounded, the
-            // 42 held downloads alone would take 42.
-            assertThat(mirrorWorkerThreads()).isLessThanOrEqualTo(16 + 16 + 3);
+            // io and origin pools: max(16, maxConcurrentFills) + maxConcurrentFillsPerHost each; fills:
+            // maxConcurrentFills. Unbounded, the 42 held downloads alone would take 42.
+            assertThat(mirrorWorkerThreads()).isLessThanOrEqualTo(18 + 18 + 3);
 
             files.release();
             for (int i = 0; i < held.size(); i++) {
@@ -186,7 +186,7 @@ final class ResourceExhaustionTest {
                         ? HangingRegistry.listing(origin.certificates(), platforms)
                         : HangingRegistry.start(origin.certificates());
                 MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
-                        // Pools of 16 threads; each origin host's requests take 4 of them at most.
+                        // Pools of 16 + 4 threads; one origin host's requests take 16 of them at most.
                         .set("upstream.maxConcurrentFills", 16)
                         .set("upstream.maxConcurrentFillsPerHost", 4)
                         .set(
@@ -198,9 +198,9 @@ final class ResourceExhaustionTest {
             for (int i = 0; i < stuckProviders; i++) {
                 hanging.add(getAsync(mirror, hang.stuckPath(i)));
             }
-            await().atMost(Duration.ofSeconds(30)).until(() -> stuck.held() >= 4);
+            await().atMost(Duration.ofSeconds(30)).until(() -> stuck.held() >= 16);
             // Every request for it beyond its share waits on its lane, counted for the operator's alert.
-            await().atMost(Duration.ofSeconds(30)).until(() -> waitingOnLanes(mirror, "io") == stuckProviders - 4);
+            await().atMost(Duration.ofSeconds(30)).until(() -> waitingOnLanes(mirror, "io") == stuckProviders - 16);
 
             // More requests for the hanging origin than the pools have threads wait for it; this one does not.
             HttpResponse<byte[]> served = mirror.get(hang.healthyPath(mirror));
@@ -213,7 +213,7 @@ final class ResourceExhaustionTest {
                     .noneMatch(CompletableFuture::isDone);
             assertThat(stuck.mostHeld())
                     .as("requests the hanging origin held at once")
-                    .isEqualTo(4);
+                    .isEqualTo(16);
 
             stuck.recover();
             for (CompletableFuture<HttpResponse<byte[]>> response : hanging) {
@@ -221,7 +221,7 @@ final class ResourceExhaustionTest {
                         .as("each waiting request has its turn once the origin recovers")
                         .isEqualTo(404);
             }
-            assertThat(stuck.mostHeld()).isEqualTo(4);
+            assertThat(stuck.mostHeld()).isEqualTo(16);
             assertThat(waitingOnLanes(mirror, "io")).isZero();
             assertThat(waitingOnLanes(mirror, "origin")).isZero();
         }

@@ -166,8 +166,12 @@ public final class ModuleMirror {
         }
         CompletableFuture<ModuleDownload> answer = pinnedDownloads
                 .read(address, version)
-                .thenApplyAsync(
-                        pinned -> pinned.orElseGet(() -> fromOrigin(address, version)), lanes.of(address.hostname()));
+                // Only the origin's part waits on its host's lane: a pinned version is answered whatever its origin
+                // does.
+                .thenCompose(pinned -> pinned.isPresent()
+                        ? CompletableFuture.completedFuture(pinned.get())
+                        : CompletableFuture.supplyAsync(
+                                () -> fromOrigin(address, version), lanes.of(address.hostname())));
         return Futures.withinDeadline(
                 answer,
                 () -> "the download of version " + version + " of module " + address,
