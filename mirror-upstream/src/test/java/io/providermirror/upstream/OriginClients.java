@@ -23,8 +23,8 @@ final class OriginClients {
         return thread;
     });
 
-    /** The executor's lanes, as wide as the mirror's default share of one origin host. */
-    static final HostLanes LANES = new HostLanes(EXECUTOR, 16);
+    /** The executor's lanes, as wide as the mirror's by default (max(16, maxConcurrentFills)). */
+    static final HostLanes LANES = new HostLanes(EXECUTOR, 64);
 
     private OriginClients() {}
 

@@ -61,7 +61,9 @@ final class ConfiguredCredentials {
         for (Map.Entry<String, JsonNode> host : credentials.properties()) {
             JsonNode token = host.getValue().get("token");
             if (token != null && token.isTextual() && !token.asText().isBlank()) {
-                tokens.put(host.getKey().toLowerCase(java.util.Locale.ROOT), token.asText());
+                // Spelt as provider and module addresses spell their host (lower case, without :443), as the CLI
+                // compares them.
+                tokens.put(io.providermirror.model.ProviderAddress.normalizeHostname(host.getKey()), token.asText());
             }
         }
         return tokens;

@@ -56,7 +56,7 @@ final class ProviderMirrors {
                         rules,
                         executor,
                         new io.providermirror.upstream.HostLanes(
-                                executor, settings.fillBounds().maxConcurrentPerHost()),
+                                executor, Math.max(16, settings.fillBounds().maxConcurrent())),
                         clock,
                         metrics,
                         decisions),
