@@ -1,5 +1,9 @@
 package io.providermirror.server.app;
 
+import io.providermirror.server.config.UpstreamConfig;
+import io.providermirror.server.metrics.MirrorMetrics;
+import io.providermirror.upstream.HostLanes;
+import io.providermirror.upstream.OriginCredentials;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -25,6 +29,26 @@ record MirrorPools(ExecutorService io, ExecutorService fills, ExecutorService or
                 boundedPool("mirror-fill", fills),
                 boundedPool("mirror-origin", threads),
                 laneWidth);
+    }
+
+    /** The "io" pool's lanes: see {@link #knownHosts}. */
+    HostLanes ioLanes(UpstreamConfig upstream, OriginCredentials tokens) {
+        return new HostLanes(io, laneWidth, knownHosts(upstream, tokens));
+    }
+
+    /** The "origin" pool's lanes: see {@link #knownHosts}. */
+    HostLanes originLanes(UpstreamConfig upstream, OriginCredentials tokens) {
+        return new HostLanes(origin, laneWidth, knownHosts(upstream, tokens));
+    }
+
+    /**
+     * The hosts with a lane of their own: each configured one, the public registries, each with a token. Every other
+     * name shares one lane: names cost an attacker nothing.
+     */
+    private static java.util.function.Predicate<String> knownHosts(UpstreamConfig upstream, OriginCredentials tokens) {
+        return host -> upstream.hosts().containsKey(host)
+                || MirrorMetrics.PUBLIC_REGISTRIES.contains(host)
+                || tokens.tokenFor(host).isPresent();
     }
 
     void shutdownNow() {

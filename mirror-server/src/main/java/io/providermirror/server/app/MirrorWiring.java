@@ -203,15 +203,8 @@ public final class MirrorWiring implements AutoCloseable {
                     ? io.providermirror.cache.FillLeases.local()
                     : bucketStores.fillLeases(config.cache().s3().fillLeaseDuration(), clock, instance);
             ProviderMirror.Settings settings = ProviderWiring.settings(config);
-            // One origin host's requests take at most a lane's width of a pool's threads, so an origin that hangs
-            // leaves the pool's other maxConcurrentFillsPerHost threads to the others. A lane each for the hosts the
-            // mirror knows; every other name shares one (names cost an attacker nothing).
-            java.util.function.Predicate<String> known =
-                    host -> config.upstream().hosts().containsKey(host)
-                            || MirrorMetrics.PUBLIC_REGISTRIES.contains(host)
-                            || tokens.tokenFor(host).isPresent();
-            HostLanes ioLanes = new HostLanes(pools.io(), pools.laneWidth(), known);
-            HostLanes originLanes = new HostLanes(pools.origin(), pools.laneWidth(), known);
+            HostLanes ioLanes = pools.ioLanes(config.upstream(), tokens);
+            HostLanes originLanes = pools.originLanes(config.upstream(), tokens);
             metrics.bindLanes("io", ioLanes);
             metrics.bindLanes("origin", originLanes);
             // One set of places, leases and bounds for everything fetched from origins: provider archives, module
