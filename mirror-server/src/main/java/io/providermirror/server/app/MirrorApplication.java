@@ -231,6 +231,7 @@ public final class MirrorApplication implements AutoCloseable {
                     host -> core.discovery().providersBase(host),
                     StartupBanner.parentMirrorHosts(config),
                     core.executor(),
+                    core.lanes(),
                     ORIGIN_RECHECK_INTERVAL);
             if (!config.upstream().offline()) {
                 recheck.start();

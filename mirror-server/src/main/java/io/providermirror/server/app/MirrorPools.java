@@ -15,30 +15,27 @@ import java.util.concurrent.atomic.AtomicInteger;
  * fetches from origins (provider archives, module archives and git clones: one thread for each place
  * {@code upstream.maxConcurrentFills} allows, so a fetch holding a place never queues, and no host holds more than
  * {@code upstream.maxConcurrentFillsPerHost} of them), and the requests a release needs in parallel (their caller
- * waits for them on an "io" thread, so they must not queue behind it). The "io" and "origin" pools have
- * {@link #laneWidth} threads for one origin host's requests (its lane) and {@code maxConcurrentFillsPerHost} more, which
- * one origin that hangs therefore never takes from the others.
+ * waits for them on an "io" thread, so they must not queue behind it). Requests to origins run on the "io" and
+ * "origin" pools through their lanes: a lane (each known origin's, and one for all others) runs at most
+ * {@code max(16, maxConcurrentFills)} tasks at once, and each of the two pools has {@code maxConcurrentFillsPerHost}
+ * threads more, which one origin that hangs therefore never takes from the others.
  */
-record MirrorPools(ExecutorService io, ExecutorService fills, ExecutorService origin, int laneWidth) {
+record MirrorPools(
+        ExecutorService io, ExecutorService fills, ExecutorService origin, HostLanes ioLanes, HostLanes originLanes) {
 
-    static MirrorPools create(int fills, int fillsPerHost) {
+    static MirrorPools create(UpstreamConfig upstream, OriginCredentials tokens) {
+        int fills = upstream.maxConcurrentFills();
         int laneWidth = Math.max(16, fills);
-        int threads = laneWidth + fillsPerHost;
+        int threads = laneWidth + upstream.maxConcurrentFillsPerHost();
+        java.util.function.Predicate<String> known = knownHosts(upstream, tokens);
+        ExecutorService io = boundedPool("mirror-io", threads);
+        ExecutorService origin = boundedPool("mirror-origin", threads);
         return new MirrorPools(
-                boundedPool("mirror-io", threads),
+                io,
                 boundedPool("mirror-fill", fills),
-                boundedPool("mirror-origin", threads),
-                laneWidth);
-    }
-
-    /** The "io" pool's lanes: see {@link #knownHosts}. */
-    HostLanes ioLanes(UpstreamConfig upstream, OriginCredentials tokens) {
-        return new HostLanes(io, laneWidth, knownHosts(upstream, tokens));
-    }
-
-    /** The "origin" pool's lanes: see {@link #knownHosts}. */
-    HostLanes originLanes(UpstreamConfig upstream, OriginCredentials tokens) {
-        return new HostLanes(origin, laneWidth, knownHosts(upstream, tokens));
+                origin,
+                new HostLanes(io, laneWidth, known),
+                new HostLanes(origin, laneWidth, known));
     }
 
     /**

@@ -142,11 +142,11 @@ public final class MirrorWiring implements AutoCloseable {
             throw new IOException(e.getMessage(), e);
         }
         CacheDirectoryCheck.refuseLinks(cacheDirectory);
+        OriginCredentials tokens = ConfiguredCredentials.load(config.upstream());
         CacheLock lock = CacheLock.acquire(cacheDirectory);
         // Every pool is bounded, so a flood of cold misses queues (and times out) instead of starting threads
         // without end.
-        int fills = config.upstream().maxConcurrentFills();
-        MirrorPools pools = MirrorPools.create(fills, config.upstream().maxConcurrentFillsPerHost());
+        MirrorPools pools = MirrorPools.create(config.upstream(), tokens);
         BucketStores bucketStores = null;
         OriginHttpClient http = null;
         MirrorLog log = null;
@@ -154,7 +154,6 @@ public final class MirrorWiring implements AutoCloseable {
             // Each origin may use exactly the authorities configured for it, whether they are internal or not.
             ConfiguredOriginAuthorities origins =
                     ConfiguredOriginAuthorities.of(config.upstream().hosts());
-            OriginCredentials tokens = ConfiguredCredentials.load(config.upstream());
             MirrorAuth auth = MirrorAuth.load(config.auth(), cacheDirectory, clock);
             MirrorMetrics metrics = new MirrorMetrics(registry, clock);
             Set<String> knownHosts =
@@ -203,10 +202,8 @@ public final class MirrorWiring implements AutoCloseable {
                     ? io.providermirror.cache.FillLeases.local()
                     : bucketStores.fillLeases(config.cache().s3().fillLeaseDuration(), clock, instance);
             ProviderMirror.Settings settings = ProviderWiring.settings(config);
-            HostLanes ioLanes = pools.ioLanes(config.upstream(), tokens);
-            HostLanes originLanes = pools.originLanes(config.upstream(), tokens);
-            metrics.bindLanes("io", ioLanes);
-            metrics.bindLanes("origin", originLanes);
+            metrics.bindLanes("io", pools.ioLanes());
+            metrics.bindLanes("origin", pools.originLanes());
             // One set of places, leases and bounds for everything fetched from origins: provider archives, module
             // archives and git trees, on the one fill pool (as many threads as places, so none queues).
             OriginFills originFills = new OriginFills(
@@ -225,13 +222,13 @@ public final class MirrorWiring implements AutoCloseable {
             ConfiguredOrigins configuredOrigins = new ConfiguredOrigins(
                     rules,
                     discovery,
-                    new RegistryClient(http, originLanes, tokens),
+                    new RegistryClient(http, pools.originLanes(), tokens),
                     new ParentMirrorClient(http, tokens),
                     new ModuleRegistryClient(http, tokens),
                     new CacheDocuments(documents),
                     config.cache().indexTtl());
             EngineServices engine = new EngineServices(
-                    blobs, documents, originFills, rules, pools.io(), ioLanes, clock, metrics, log.decisions());
+                    blobs, documents, originFills, rules, pools.io(), pools.ioLanes(), clock, metrics, log.decisions());
             ProviderWiring.Providers providers =
                     ProviderWiring.create(config, settings, configuredOrigins, engine, auth);
             ModuleMirror modules = ModuleWiring.create(
@@ -362,6 +359,11 @@ public final class MirrorWiring implements AutoCloseable {
     /** For blocking work: disk, rendering. */
     public ExecutorService executor() {
         return pools.io();
+    }
+
+    /** Each origin's lane on {@link #executor()}: where requests to it run. */
+    public HostLanes lanes() {
+        return pools.ioLanes();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.providermirror.server.app;
 
 import io.providermirror.server.metrics.OriginHealth;
+import io.providermirror.upstream.HostLanes;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -16,7 +17,9 @@ import java.util.function.Consumer;
  * last failure was a request that got no usable answer are asked (a refused release is no question of reaching
  * the origin); origins reached through a parent network mirror have no discovery document and are left to the
  * next request; an offline mirror asks nothing. The answer is recorded like any request's, through the origin
- * observer, with the same destination checks.
+ * observer, with the same destination checks. Each question runs on its origin's lane, as client requests to it do:
+ * the mirror remembers up to 100 origins, and questions to as many unreachable ones at once must not take every
+ * thread.
  */
 final class OriginRecheck implements AutoCloseable {
 
@@ -26,6 +29,7 @@ final class OriginRecheck implements AutoCloseable {
 
     private final Set<String> parentMirrorHosts;
     private final Executor executor;
+    private final HostLanes lanes;
     private final Duration interval;
     private final Set<String> asking = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
@@ -35,11 +39,13 @@ final class OriginRecheck implements AutoCloseable {
             Consumer<String> ask,
             Set<String> parentMirrorHosts,
             Executor executor,
+            HostLanes lanes,
             Duration interval) {
         this.health = health;
         this.ask = ask;
         this.parentMirrorHosts = Set.copyOf(parentMirrorHosts);
         this.executor = executor;
+        this.lanes = lanes;
         this.interval = interval;
     }
 
@@ -72,7 +78,7 @@ final class OriginRecheck implements AutoCloseable {
             }
             if (asking.add(host)) {
                 try {
-                    executor.execute(() -> ask(host));
+                    lanes.of(host).execute(() -> ask(host));
                 } catch (RejectedExecutionException closing) {
                     asking.remove(host);
                 }

@@ -3,9 +3,11 @@ package io.providermirror.server.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.providermirror.server.metrics.OriginHealth;
+import io.providermirror.upstream.HostLanes;
 import io.providermirror.upstream.OriginObserver;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -37,6 +39,7 @@ final class OriginRecheckTest {
                 },
                 parentMirrorHosts,
                 Runnable::run,
+                new HostLanes(Runnable::run, 16),
                 Duration.ofSeconds(30));
     }
 
@@ -76,5 +79,27 @@ final class OriginRecheckTest {
         recheck.recheck();
 
         assertThat(asked).isEmpty();
+    }
+
+    @Test
+    void questionsToUnreachableOriginsRunOnTheirLanesSoManyAtOnceDoNotTakeEveryThread() {
+        for (int i = 0; i < 10; i++) {
+            report("down" + i + ".example", OriginObserver.Outcome.ERROR);
+        }
+        List<Runnable> pool = new ArrayList<>();
+        // Lanes one task wide, and none of these hosts known: they share one lane.
+        HostLanes lanes = new HostLanes(pool::add, 1, host -> false);
+        OriginRecheck recheck =
+                new OriginRecheck(health, asked::add, Set.of(), Runnable::run, lanes, Duration.ofSeconds(30));
+
+        recheck.recheck();
+
+        assertThat(pool).as("questions on the pool at once").hasSize(1);
+        assertThat(lanes.waiting()).isEqualTo(9);
+        pool.remove(0).run();
+        assertThat(asked).hasSize(1);
+        assertThat(pool)
+                .as("the next question took the place of the one answered")
+                .hasSize(1);
     }
 }
