@@ -13,8 +13,7 @@ import java.util.concurrent.Executor;
  * the one fill of anything from an origin ({@link OriginFills}), the rules every origin request obeys, the executor
  * for blocking work of bounded length (disk, metadata requests to origins) and each origin host's lane on it (where
  * requests to that origin run, so one that hangs holds no more than its share of the executor's threads), the
- * mirror's clock, its meters and the
- * transparency log's decisions.
+ * mirror's clock, its meters and the transparency log's decisions.
  */
 public record EngineServices(
         BlobStore blobs,
