@@ -16,15 +16,23 @@ import org.junit.jupiter.api.Test;
  */
 final class HostLanesTest {
 
-    /** A pool that holds what it is given until the test runs it; refuses everything once shut. */
+    /**
+     * A pool that holds what it is given until the test runs it; refuses everything once shut; fails the next task as
+     * {@code ThreadPoolExecutor.execute} does when it cannot start a worker, once, when told to.
+     */
     private static final class HeldPool implements Executor {
         final ArrayDeque<Runnable> given = new ArrayDeque<>();
         boolean shut;
+        boolean noThreadOnce;
 
         @Override
         public void execute(Runnable task) {
             if (shut) {
                 throw new RejectedExecutionException("shut down");
+            }
+            if (noThreadOnce) {
+                noThreadOnce = false;
+                throw new OutOfMemoryError("unable to create native thread");
             }
             given.add(task);
         }
@@ -126,18 +134,9 @@ final class HostLanesTest {
 
     @Test
     void aPoolThatFailsOtherwiseThanByRefusingLeavesTheHostItsPlace() {
-        // ThreadPoolExecutor.execute throws OutOfMemoryError ("unable to create native thread") when it cannot start
-        // a worker; the lane must not keep counting that task as running.
-        boolean[] failNext = {true};
-        List<Runnable> given = new ArrayList<>();
-        Executor failingOnce = command -> {
-            if (failNext[0]) {
-                failNext[0] = false;
-                throw new OutOfMemoryError("unable to create native thread");
-            }
-            given.add(command);
-        };
-        HostLanes lanes = new HostLanes(failingOnce, 1);
+        // The lane must not keep counting a task the pool could not take as running.
+        HostLanes lanes = new HostLanes(pool, 1);
+        pool.noThreadOnce = true;
 
         assertThatThrownBy(() -> lanes.of("a.test").execute(task("lost"))).isInstanceOf(OutOfMemoryError.class);
         lanes.of("a.test").execute(task("next"));
@@ -145,24 +144,16 @@ final class HostLanesTest {
         assertThat(lanes.tasks("a.test"))
                 .as("tasks of the host after the failed one")
                 .isEqualTo(1);
-        assertThat(given).as("the next task reaches the pool").hasSize(1);
+        assertThat(pool.given).as("the next task reaches the pool").hasSize(1);
     }
 
     @Test
     void aWaitingTaskThePoolCannotStartIsDroppedAndTheNextOneTakesThePlace() {
-        boolean[] failNext = {false};
-        Executor flaky = command -> {
-            if (failNext[0]) {
-                failNext[0] = false;
-                throw new OutOfMemoryError("unable to create native thread");
-            }
-            pool.execute(command);
-        };
-        HostLanes lanes = new HostLanes(flaky, 1);
+        HostLanes lanes = new HostLanes(pool, 1);
         lanes.of("h").execute(task("first"));
         lanes.of("h").execute(task("dropped"));
         lanes.of("h").execute(task("third"));
-        failNext[0] = true;
+        pool.noThreadOnce = true;
 
         assertThatThrownBy(pool::runNext)
                 .as("the thread that ended the first task learns why the next could not start")
