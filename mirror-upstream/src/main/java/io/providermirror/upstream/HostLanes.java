@@ -12,11 +12,12 @@ import java.util.function.Predicate;
  * Each origin host's share of a pool that every origin's work shares: at most {@code width} tasks of one host run on
  * the pool at once, and a host's further tasks wait in that host's own queue, holding no thread, until one of its
  * running tasks ends. So an origin that hangs (each request held until its timeout) holds at most {@code width} of
- * the pool's threads however much work comes for it, and every other origin's work finds the rest. Tasks of one host
- * start in the order they came. A lane has a queue only while it has work.
+ * the pool's threads however much work comes for it, and, on a pool with more threads than a lane is wide, every other
+ * origin's work finds the rest. Tasks of one host start in the order they came. A lane has a queue only while it has
+ * work.
  *
- * <p>Only the hosts the mirror knows (those {@code ownLane} accepts: configured ones, the public registries) have a
- * lane each; every other host shares one. Anybody may name hosts (a provider address is a request path, and one
+ * <p>Only the hosts the mirror knows (those {@code ownLane} accepts: the mirror's configured hosts, say) have a lane
+ * each; every other host shares one. Anybody may name hosts (a provider address is a request path, and one
  * server answers for any number of names), so a lane per unknown name would give one attacker as many shares as
  * names.
  *
