@@ -17,7 +17,6 @@ import io.providermirror.server.core.OriginRules;
 import io.providermirror.server.core.PolicyDeniedException;
 import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.server.metrics.MirrorMetrics;
-import io.providermirror.upstream.HostLanes;
 import io.providermirror.upstream.ModuleRegistryClient;
 import io.providermirror.upstream.ModuleSource;
 import io.providermirror.upstream.OriginException;
@@ -58,15 +57,15 @@ public final class ModuleMirror {
 
     private final Settings settings;
     private final ModuleVersions versions;
-    private final ModuleOrigins origins;
+    /** Each version's source, asked of its origin once however many callers wait, on its host's lane. */
+    private final ResolvedSources sources;
+
     private final ModuleFills fills;
     private final CacheDocuments documents;
     private final BlobStore blobs;
     private final ModulePolicy policy;
     private final OriginRules rules;
     private final Executor executor;
-    /** Where requests to a module's origin run: the executor, each origin host on its own lane. */
-    private final HostLanes lanes;
     /** Committed archives, answered from the cache; a store that cannot open one fails as the origin would. */
     private final CachedArchives archives;
 
@@ -88,7 +87,7 @@ public final class ModuleMirror {
         OriginRules rules = engine.rules();
         this.settings = settings;
         this.documents = new CacheDocuments(documentStore);
-        this.origins = origins;
+        this.sources = new ResolvedSources(origins, settings.offline(), executor, engine.lanes(), clock);
         this.versions = new ModuleVersions(
                 origins, documents, executor, engine.lanes(), clock, settings.indexTtl(), settings.offline(), metrics);
         this.fills = new ModuleFills(
@@ -104,12 +103,11 @@ public final class ModuleMirror {
         this.policy = policy;
         this.rules = rules;
         this.executor = executor;
-        this.lanes = engine.lanes();
         this.archives = new CachedArchives(blobs, executor, metrics, MirrorMetrics.LookupKind.MODULE_ARCHIVE);
         this.versionAnswers = new ModuleVersionAnswers(
                 policy, (a, v) -> catalog().publishedAt(a, v), this::listed, versions::inMemory, executor, clock);
         this.catalog = new ModuleCatalog(
-                settings, this, versionAnswers, origins, documentStore, policy, rules, executor, lanes, clock);
+                settings, this, versionAnswers, origins, documentStore, policy, rules, executor, engine.lanes(), clock);
         this.pinnedDownloads = new PinnedDownloads(documents, executor, clock, settings.indexTtl());
     }
 
@@ -170,8 +168,8 @@ public final class ModuleMirror {
                 // does.
                 .thenCompose(pinned -> pinned.isPresent()
                         ? CompletableFuture.completedFuture(pinned.get())
-                        : CompletableFuture.supplyAsync(
-                                () -> fromOrigin(address, version), lanes.of(address.hostname())));
+                        : sources.of(address, version)
+                                .thenApplyAsync(resolved -> fromOrigin(address, version, resolved), executor));
         return Futures.withinDeadline(
                 answer,
                 () -> "the download of version " + version + " of module " + address,
@@ -179,9 +177,9 @@ public final class ModuleMirror {
                 settings.metadataTimeout());
     }
 
-    /** The download answer of a version without a pin: its source resolved, and its fetch started. */
-    private ModuleDownload fromOrigin(ModuleAddress address, ProviderVersion version) {
-        ModuleRegistryClient.ResolvedSource resolved = resolve(address, version);
+    /** The download answer of a version without a pin, from its {@code resolved} source, whose fetch starts. */
+    private ModuleDownload fromOrigin(
+            ModuleAddress address, ProviderVersion version, ModuleRegistryClient.ResolvedSource resolved) {
         ModuleSource source = resolved.source();
         if (source.kind() == ModuleSource.Kind.UNSUPPORTED) {
             if (settings.passthroughUnsupported()) {
@@ -236,19 +234,22 @@ public final class ModuleMirror {
         if (running.isPresent()) {
             return running.get();
         }
-        return CompletableFuture.supplyAsync(() -> resolve(address, version).source(), lanes.of(address.hostname()))
-                .thenCompose(source -> {
-                    String named = source.kind() == ModuleSource.Kind.UNSUPPORTED
-                            ? extension
-                            : ModuleFills.typeOf(source).extension();
-                    if (!named.equals(extension)) {
-                        throw new OriginException(
-                                OriginException.Reason.NOT_FOUND,
-                                "module " + address + " " + version + " has no ." + extension
-                                        + " archive (its download names ." + named + ")");
-                    }
-                    return fills.fill(address, version, source);
-                });
+        return sources.of(address, version)
+                .thenComposeAsync(
+                        resolved -> {
+                            ModuleSource source = resolved.source();
+                            String named = source.kind() == ModuleSource.Kind.UNSUPPORTED
+                                    ? extension
+                                    : ModuleFills.typeOf(source).extension();
+                            if (!named.equals(extension)) {
+                                throw new OriginException(
+                                        OriginException.Reason.NOT_FOUND,
+                                        "module " + address + " " + version + " has no ." + extension
+                                                + " archive (its download names ." + named + ")");
+                            }
+                            return fills.fill(address, version, source);
+                        },
+                        executor);
     }
 
     /** Why the mirror would never serve {@code version} of {@code address} (refused host, policy): for import. */
@@ -320,16 +321,6 @@ public final class ModuleMirror {
         } catch (IOException e) {
             throw new OriginException(OriginException.Reason.UNAVAILABLE, e.getMessage(), e);
         }
-    }
-
-    private ModuleRegistryClient.ResolvedSource resolve(ModuleAddress address, ProviderVersion version) {
-        if (settings.offline()) {
-            throw new OriginException(
-                    OriginException.Reason.NOT_FOUND,
-                    "module " + address + " " + version + " was never fetched and the mirror is offline "
-                            + "(upstream.offline)");
-        }
-        return origins.of(address.hostname()).source(address, version);
     }
 
     private Optional<String> refusalOf(ModuleAddress address, ProviderVersion version) {
