@@ -14,7 +14,8 @@ import java.util.function.Predicate;
  * running tasks ends. So an origin that hangs (each request held until its timeout) holds at most {@code width} of
  * the pool's threads however much work comes for it, and, on a pool with more threads than a lane is wide, every other
  * origin's work finds the rest. Tasks of one host start in the order they came. A lane has a queue only while it has
- * work.
+ * work, and {@code maxWaiting} tasks in it at most: a further one is refused with a {@link LaneFullException}, so
+ * what waits for an origin that hangs is bounded too.
  *
  * <p>Only the hosts the mirror knows (those {@code ownLane} accepts: the mirror's configured hosts, say) have a lane
  * each; every other host shares one. Anybody may name hosts (a provider address is a request path, and one
@@ -38,28 +39,42 @@ public final class HostLanes {
 
     private final Executor pool;
     private final int width;
+    private final int maxWaiting;
     private final Predicate<String> ownLane;
     /** By host name, or {@link #SHARED}; the methods below take that key as {@code host}. */
     private final ConcurrentHashMap<String, Lane> lanes = new ConcurrentHashMap<>();
 
     private final AtomicInteger waiting = new AtomicInteger();
 
-    /** Lanes of {@code width} tasks on {@code pool}: one per host, as for hosts the mirror knows. */
-    public HostLanes(Executor pool, int width) {
-        this(pool, width, host -> true);
+    /**
+     * Lanes of {@code width} tasks on {@code pool}, each queueing {@code maxWaiting} more at most: one per host, as
+     * for hosts the mirror knows.
+     */
+    public HostLanes(Executor pool, int width, int maxWaiting) {
+        this(pool, width, maxWaiting, host -> true);
     }
 
-    /** Lanes of {@code width} tasks on {@code pool}: one per host {@code ownLane} accepts, one for all others. */
-    public HostLanes(Executor pool, int width, Predicate<String> ownLane) {
+    /**
+     * Lanes of {@code width} tasks on {@code pool}, each queueing {@code maxWaiting} more at most: one per host
+     * {@code ownLane} accepts, one for all others.
+     */
+    public HostLanes(Executor pool, int width, int maxWaiting, Predicate<String> ownLane) {
         if (width < 1) {
             throw new IllegalArgumentException("width: " + width + " (expected: at least 1)");
         }
+        if (maxWaiting < 0) {
+            throw new IllegalArgumentException("maxWaiting: " + maxWaiting + " (expected: at least 0)");
+        }
         this.pool = Objects.requireNonNull(pool, "pool");
         this.width = width;
+        this.maxWaiting = maxWaiting;
         this.ownLane = Objects.requireNonNull(ownLane, "ownLane");
     }
 
-    /** The executor for the work of {@code host}: the pool, {@code width} tasks of its lane at once. */
+    /**
+     * The executor for the work of {@code host}: the pool, {@code width} tasks of its lane at once; it throws a
+     * {@link LaneFullException} for a task that finds {@code maxWaiting} tasks waiting on the lane.
+     */
     public Executor of(String host) {
         String lane = laneOf(host);
         return task -> execute(lane, task);
@@ -88,17 +103,25 @@ public final class HostLanes {
     private void execute(String host, Runnable task) {
         Objects.requireNonNull(task, "task");
         boolean[] starts = new boolean[1];
+        boolean[] full = new boolean[1];
         lanes.compute(host, (h, current) -> {
             Lane lane = current == null ? new Lane() : current;
             if (lane.running < width) {
                 lane.running++;
                 starts[0] = true;
-            } else {
+            } else if (lane.waiting.size() < maxWaiting) {
                 lane.waiting.add(task);
                 waiting.incrementAndGet();
+            } else {
+                full[0] = true;
             }
             return lane;
         });
+        if (full[0]) {
+            throw new LaneFullException(maxWaiting + " requests to "
+                    + (host.equals(SHARED) ? "origins without a lane of their own" : host)
+                    + " wait already for the " + width + " running: the origin answers slowly or not at all");
+        }
         if (!starts[0]) {
             return;
         }

@@ -1,6 +1,7 @@
 package io.providermirror.upstream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayDeque;
@@ -51,7 +52,7 @@ final class HostLanesTest {
 
     @Test
     void atMostTheWidthOfOneHostsTasksReachThePoolAndTheRestStartInTurnAsEachEnds() {
-        HostLanes lanes = new HostLanes(pool, 2);
+        HostLanes lanes = new HostLanes(pool, 2, 1000);
         Executor stuck = lanes.of("stuck.test");
         for (int i = 1; i <= 5; i++) {
             stuck.execute(task("s" + i));
@@ -78,7 +79,7 @@ final class HostLanesTest {
 
     @Test
     void anotherHostsTasksReachThePoolWhateverWaitsOnTheFirstHostsLane() {
-        HostLanes lanes = new HostLanes(pool, 2);
+        HostLanes lanes = new HostLanes(pool, 2, 1000);
         for (int i = 0; i < 50; i++) {
             lanes.of("stuck.test").execute(task("stuck"));
         }
@@ -95,7 +96,7 @@ final class HostLanesTest {
 
     @Test
     void aTaskThatFailsStillHandsItsPlaceOn() {
-        HostLanes lanes = new HostLanes(pool, 1);
+        HostLanes lanes = new HostLanes(pool, 1, 1000);
         lanes.of("h").execute(() -> {
             throw new IllegalStateException("boom");
         });
@@ -110,7 +111,7 @@ final class HostLanesTest {
 
     @Test
     void whenThePoolRefusesTheCallerIsToldAndTheLaneGivesUpItsPlaces() {
-        HostLanes lanes = new HostLanes(pool, 1);
+        HostLanes lanes = new HostLanes(pool, 1, 1000);
         lanes.of("h").execute(task("running"));
         lanes.of("h").execute(task("waiting"));
         pool.shut = true;
@@ -127,7 +128,7 @@ final class HostLanesTest {
 
     @Test
     void aLaneIsAtLeastOneTaskWide() {
-        assertThatThrownBy(() -> new HostLanes(pool, 0))
+        assertThatThrownBy(() -> new HostLanes(pool, 0, 1000))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("width: 0");
     }
@@ -135,7 +136,7 @@ final class HostLanesTest {
     @Test
     void aPoolThatFailsOtherwiseThanByRefusingLeavesTheHostItsPlace() {
         // The lane must not keep counting a task the pool could not take as running.
-        HostLanes lanes = new HostLanes(pool, 1);
+        HostLanes lanes = new HostLanes(pool, 1, 1000);
         pool.noThreadOnce = true;
 
         assertThatThrownBy(() -> lanes.of("a.test").execute(task("lost"))).isInstanceOf(OutOfMemoryError.class);
@@ -149,7 +150,7 @@ final class HostLanesTest {
 
     @Test
     void aWaitingTaskThePoolCannotStartIsDroppedAndTheNextOneTakesThePlace() {
-        HostLanes lanes = new HostLanes(pool, 1);
+        HostLanes lanes = new HostLanes(pool, 1, 1000);
         lanes.of("h").execute(task("first"));
         lanes.of("h").execute(task("dropped"));
         lanes.of("h").execute(task("third"));
@@ -169,7 +170,7 @@ final class HostLanesTest {
 
     @Test
     void hostsTheMirrorDoesNotKnowShareOneLaneSoManyNamesAreOneShare() {
-        HostLanes lanes = new HostLanes(pool, 2, "registry.terraform.io"::equals);
+        HostLanes lanes = new HostLanes(pool, 2, 1000, "registry.terraform.io"::equals);
         for (int i = 0; i < 10; i++) {
             lanes.of("a" + i + ".attacker.test").execute(task("attacker"));
         }
@@ -184,5 +185,41 @@ final class HostLanesTest {
                 .isEqualTo(10);
         assertThat(lanes.tasks("registry.terraform.io")).isEqualTo(1);
         assertThat(lanes.waiting()).isEqualTo(8);
+    }
+
+    @Test
+    void aLaneQueuesAtMostItsBoundAndRefusesTheNextTaskNamingItsHostUntilOneLeaves() {
+        HostLanes lanes = new HostLanes(pool, 1, 2, "stuck.test"::equals);
+        for (int i = 1; i <= 3; i++) {
+            lanes.of("stuck.test").execute(task("s" + i));
+        }
+
+        assertThatThrownBy(() -> lanes.of("stuck.test").execute(task("refused")))
+                .isInstanceOf(LaneFullException.class)
+                .isInstanceOf(RejectedExecutionException.class)
+                .hasMessageContaining("2 requests to stuck.test wait already");
+        assertThatCode(() -> lanes.of("elsewhere.test").execute(task("unknown")))
+                .as("another lane has room")
+                .doesNotThrowAnyException();
+        assertThat(lanes.waiting()).isEqualTo(2);
+
+        pool.runNext();
+        lanes.of("stuck.test").execute(task("s4"));
+        assertThat(lanes.tasks("stuck.test")).isEqualTo(3);
+        while (!pool.given.isEmpty()) {
+            pool.runNext();
+        }
+        assertThat(ran).containsExactly("s1", "unknown", "s2", "s3", "s4");
+    }
+
+    @Test
+    void theSharedLaneIsFullForEveryHostWithoutALaneAndSaysSo() {
+        HostLanes lanes = new HostLanes(pool, 1, 0, host -> false);
+        lanes.of("a.attacker.test").execute(task("a"));
+
+        assertThatThrownBy(() -> lanes.of("b.attacker.test").execute(task("b")))
+                .isInstanceOf(LaneFullException.class)
+                .hasMessageContaining("origins without a lane of their own");
+        assertThat(lanes.waiting()).isZero();
     }
 }

@@ -24,7 +24,7 @@ final class OriginClients {
     });
 
     /** The executor's lanes, as wide as the mirror's by default (max(16, maxConcurrentFills)). */
-    static final HostLanes LANES = new HostLanes(EXECUTOR, 64);
+    static final HostLanes LANES = new HostLanes(EXECUTOR, 64, 1000);
 
     private OriginClients() {}
 

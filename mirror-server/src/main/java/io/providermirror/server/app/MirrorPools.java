@@ -34,8 +34,8 @@ record MirrorPools(
                 io,
                 boundedPool("mirror-fill", fills),
                 origin,
-                new HostLanes(io, laneWidth, known),
-                new HostLanes(origin, laneWidth, known));
+                new HostLanes(io, laneWidth, upstream.maxWaitingPerHost(), known),
+                new HostLanes(origin, laneWidth, upstream.maxWaitingPerHost(), known));
     }
 
     /**

@@ -31,7 +31,7 @@ public record MirrorConfig(
         upstream = upstream == null
                 ? new UpstreamConfig(
                         null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                        null)
+                        null, null)
                 : upstream;
     }
 

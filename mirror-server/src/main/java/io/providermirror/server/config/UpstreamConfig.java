@@ -9,7 +9,8 @@ import java.util.TreeMap;
  * How the mirror talks to origin registries, or, when {@code offline}, that it does not; and how much of the
  * mirror archive downloads may hold: {@code maxConcurrentFills} at once ({@code maxConcurrentFillsPerHost} per
  * origin host), each for at most {@code archiveTimeout}, and no slower than {@code minTransferRate} bytes per
- * second averaged over each {@code readTimeout}; an archive that failed verification is refused again without
+ * second averaged over each {@code readTimeout}; requests to one origin host waiting for their lane of the worker
+ * pools, {@code maxWaitingPerHost} at most; an archive that failed verification is refused again without
  * asking the origin for {@code verificationFailureTtl}. With {@code discoverAtStartup} (the default), the origins the
  * mirror expects requests for are asked for their discovery document once the listeners are up; with
  * {@code rehearseAtStartup} (the default), one cold provider is then run through a mirror of the mirror's own, on
@@ -28,6 +29,7 @@ public record UpstreamConfig(
         Path terraformCredentials,
         Integer maxConcurrentFills,
         Integer maxConcurrentFillsPerHost,
+        Integer maxWaitingPerHost,
         Duration archiveTimeout,
         DataSize minTransferRate,
         Duration verificationFailureTtl,
@@ -46,6 +48,11 @@ public record UpstreamConfig(
     public static final int DEFAULT_MAX_CONCURRENT_FILLS = 64;
     /** Archive downloads at once from one origin host, so one origin (or its attacker) cannot take them all. */
     public static final int DEFAULT_MAX_CONCURRENT_FILLS_PER_HOST = 16;
+    /**
+     * Requests to one origin host (or to all hosts without a lane of their own) that may wait for their lane: far
+     * more than a busy registry's cold items at once, and a few megabytes of memory.
+     */
+    public static final int DEFAULT_MAX_WAITING_PER_HOST = 10_000;
     /** The longest an archive download may take: a 2 GiB archive at 1 MiB/s takes 35 minutes. */
     public static final Duration DEFAULT_ARCHIVE_TIMEOUT = Duration.ofHours(1);
     /** Bytes per second below which a download is abandoned (averaged over each readTimeout): a modem's pace. */
@@ -98,6 +105,10 @@ public record UpstreamConfig(
         if (maxConcurrentFillsPerHost < 1 || maxConcurrentFillsPerHost > maxConcurrentFills) {
             throw new IllegalArgumentException("maxConcurrentFillsPerHost: " + maxConcurrentFillsPerHost
                     + " (expected: 1 to maxConcurrentFills, " + maxConcurrentFills + ")");
+        }
+        maxWaitingPerHost = maxWaitingPerHost == null ? DEFAULT_MAX_WAITING_PER_HOST : maxWaitingPerHost;
+        if (maxWaitingPerHost < 0 || maxWaitingPerHost > 1_000_000) {
+            throw new IllegalArgumentException("maxWaitingPerHost: " + maxWaitingPerHost + " (expected: 0 to 1000000)");
         }
         archiveTimeout = positive(archiveTimeout, DEFAULT_ARCHIVE_TIMEOUT, "archiveTimeout");
         minTransferRate = minTransferRate == null ? new DataSize(DEFAULT_MIN_TRANSFER_RATE) : minTransferRate;

@@ -13,6 +13,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
@@ -340,27 +341,35 @@ public final class PulledAnswers<K, V> {
         if (refreshing.putIfAbsent(key, clock.instant()) != null) {
             return;
         }
-        originExecutor(key).execute(() -> {
-            try {
-                Optional<Pulled<V>> fresh = source.refreshed(key, known, () -> pull(key));
-                if (fresh.isPresent()) {
-                    memory.put(key, CompletableFuture.completedFuture(new Held<>(fresh.get(), false)));
-                    failures.invalidate(key);
-                    failedRefreshes.invalidate(key);
-                } else {
-                    failedRefreshes.put(key, clock.instant());
-                }
-            } catch (RuntimeException e) {
+        try {
+            originExecutor(key).execute(() -> refresh(key, known));
+        } catch (RejectedExecutionException busyOrClosing) {
+            // Its origin's lane is full (or the pool is shutting down): tried again after the retry interval.
+            failedRefreshes.put(key, clock.instant());
+            refreshing.remove(key);
+        }
+    }
+
+    private void refresh(K key, Pulled<V> known) {
+        try {
+            Optional<Pulled<V>> fresh = source.refreshed(key, known, () -> pull(key));
+            if (fresh.isPresent()) {
+                memory.put(key, CompletableFuture.completedFuture(new Held<>(fresh.get(), false)));
+                failures.invalidate(key);
+                failedRefreshes.invalidate(key);
+            } else {
                 failedRefreshes.put(key, clock.instant());
-                LOG.warn(
-                        "refreshing {} failed; serving the one fetched at {}: {}",
-                        describe.apply(key),
-                        known.fetchedAt(),
-                        Futures.cause(e).getMessage());
-            } finally {
-                refreshing.remove(key);
             }
-        });
+        } catch (RuntimeException e) {
+            failedRefreshes.put(key, clock.instant());
+            LOG.warn(
+                    "refreshing {} failed; serving the one fetched at {}: {}",
+                    describe.apply(key),
+                    known.fetchedAt(),
+                    Futures.cause(e).getMessage());
+        } finally {
+            refreshing.remove(key);
+        }
     }
 
     /** Where a request to the origin of {@code key} runs: its host's lane, else the executor. */

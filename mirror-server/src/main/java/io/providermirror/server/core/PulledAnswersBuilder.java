@@ -6,6 +6,7 @@ import io.providermirror.upstream.OriginException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -100,14 +101,15 @@ public final class PulledAnswersBuilder<K, V> {
     }
 
     /**
-     * Every failed load but a timeout (the next request may be luckier) is remembered for the TTL, and for
-     * {@link PulledAnswers#RETRY_INTERVAL} at most.
+     * Every failed load but a timeout or a full lane (the next request may be luckier) is remembered for the TTL, and
+     * for {@link PulledAnswers#RETRY_INTERVAL} at most.
      */
     public PulledAnswersBuilder<K, V> rememberingFailuresBriefly() {
         return rememberingFailures(
                 ttl.compareTo(PulledAnswers.RETRY_INTERVAL) < 0 ? ttl : PulledAnswers.RETRY_INTERVAL,
-                failure -> !(failure instanceof OriginException origin)
-                        || origin.reason() != OriginException.Reason.TIMEOUT,
+                failure -> !(failure instanceof RejectedExecutionException)
+                        && (!(failure instanceof OriginException origin)
+                                || origin.reason() != OriginException.Reason.TIMEOUT),
                 UnaryOperator.identity());
     }
 

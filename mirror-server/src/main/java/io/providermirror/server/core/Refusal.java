@@ -1,6 +1,7 @@
 package io.providermirror.server.core;
 
 import io.providermirror.cache.StoreUnavailableException;
+import io.providermirror.upstream.LaneFullException;
 import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.verify.VerificationException;
 import java.time.Duration;
@@ -76,6 +77,13 @@ public interface Refusal {
         }
         if (cause instanceof Refusal refusal) {
             return Optional.of(refusal);
+        }
+        if (cause instanceof LaneFullException full) {
+            // Its origin's lane has upstream.maxWaitingPerHost requests waiting: busy with that origin.
+            return Optional.of(new Described(
+                    Kind.BUSY,
+                    "the mirror is busy with this origin: " + full.getMessage() + " (upstream.maxWaitingPerHost)",
+                    FillPermits.RETRY_AFTER));
         }
         for (Throwable t = cause; t != null; t = t.getCause()) {
             if (t instanceof StoreUnavailableException) {

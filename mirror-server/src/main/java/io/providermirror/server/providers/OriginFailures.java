@@ -1,6 +1,7 @@
 package io.providermirror.server.providers;
 
 import io.providermirror.server.core.Futures;
+import io.providermirror.upstream.LaneFullException;
 import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.verify.VerificationException;
 import org.slf4j.Logger;
@@ -19,7 +20,8 @@ final class OriginFailures {
             return;
         }
         Throwable cause = Futures.cause(failure);
-        if (cause instanceof VerificationException) {
+        if (cause instanceof VerificationException || cause instanceof LaneFullException) {
+            // Logged where judged; a full lane is the mirror_origin_requests_waiting gauge at its bound.
             return;
         }
         if (cause instanceof OriginException origin) {

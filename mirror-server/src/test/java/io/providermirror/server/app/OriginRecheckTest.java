@@ -39,7 +39,7 @@ final class OriginRecheckTest {
                 },
                 parentMirrorHosts,
                 Runnable::run,
-                new HostLanes(Runnable::run, 16),
+                new HostLanes(Runnable::run, 16, 1000),
                 Duration.ofSeconds(30));
     }
 
@@ -88,7 +88,7 @@ final class OriginRecheckTest {
         }
         List<Runnable> pool = new ArrayList<>();
         // Lanes one task wide, and none of these hosts known: they share one lane.
-        HostLanes lanes = new HostLanes(pool::add, 1, host -> false);
+        HostLanes lanes = new HostLanes(pool::add, 1, 1000, host -> false);
         OriginRecheck recheck =
                 new OriginRecheck(health, asked::add, Set.of(), Runnable::run, lanes, Duration.ofSeconds(30));
 

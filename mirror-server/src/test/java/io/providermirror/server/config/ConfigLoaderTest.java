@@ -136,6 +136,10 @@ final class ConfigLoaderTest {
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(perHostAboveTotal))
                 .hasMessageContaining("'upstream.maxConcurrentFillsPerHost': 8")
                 .hasMessageContaining("1 to maxConcurrentFills, 4");
+        Path negativeQueue = yaml("upstream:\n  maxWaitingPerHost: -1\n");
+        assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(negativeQueue))
+                .hasMessageContaining("'upstream.maxWaitingPerHost': -1")
+                .hasMessageContaining("0 to 1000000");
         Path noConnections = yaml("server:\n  maxConnections: 0\n");
         assertThatThrownBy(() -> new ConfigLoader(Map.of()).load(noConnections))
                 .hasMessageContaining("'server.maxConnections': 0")

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.testkit.SettableClock;
+import io.providermirror.upstream.HostLanes;
+import io.providermirror.upstream.LaneFullException;
 import io.providermirror.upstream.OriginException;
 import java.time.Duration;
 import java.util.List;
@@ -189,6 +191,55 @@ final class PulledAnswersTest {
                 .hasMessageContaining("no such endpoint");
         assertThatThrownBy(() -> answers.get("search").join()).hasMessageContaining("no such endpoint");
         assertThat(pulls).hasValue(1);
+    }
+
+    @Test
+    void aPullOrRefreshItsOriginsFullLaneRefusesIsNeitherRememberedNorStuckAndTheStaleAnswerIsStillServed()
+            throws Exception {
+        // A lane one task wide with no room to wait: while the task below runs, the next one is refused.
+        HostLanes lanes = new HostLanes(executor, 1, 0);
+        PulledAnswers<String, String> answers = builder()
+                .rememberingFailuresBriefly()
+                .pulledPerHost(lanes, key -> "origin.test")
+                .build();
+        CountDownLatch busy = holdTheLane(lanes);
+
+        assertThatThrownBy(() -> answers.get("list").join())
+                .hasCauseInstanceOf(LaneFullException.class)
+                .hasMessageContaining("requests to origin.test wait already");
+        busy.countDown();
+        await().until(() -> lanes.tasks("origin.test") == 0);
+        assertThat(answers.get("list").join().value())
+                .as("the refusal was not remembered")
+                .isEqualTo("list:origin");
+
+        // Stale while the lane is full again: served, its refresh refused and tried again after the retry interval.
+        CountDownLatch busyAgain = holdTheLane(lanes);
+        origin.set("fresh");
+        clock.advance(TTL.plusSeconds(1));
+        assertThat(answers.get("list").join().value()).isEqualTo("list:origin");
+        busyAgain.countDown();
+        await().until(() -> lanes.tasks("origin.test") == 0);
+        assertThat(answers.get("list").join().value()).isEqualTo("list:origin");
+        assertThat(refreshes).as("refreshes that reached the source").hasValue(0);
+
+        clock.advance(PulledAnswers.RETRY_INTERVAL.plusSeconds(1));
+        answers.get("list").join();
+        await().untilAsserted(
+                        () -> assertThat(answers.get("list").join().value()).isEqualTo("list:fresh"));
+    }
+
+    /** Runs a task on the lane of {@code origin.test} until the latch returned is counted down. */
+    private static CountDownLatch holdTheLane(HostLanes lanes) {
+        CountDownLatch busy = new CountDownLatch(1);
+        lanes.of("origin.test").execute(() -> {
+            try {
+                busy.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        return busy;
     }
 
     @Test

@@ -56,7 +56,7 @@ final class ProviderMirrors {
                         rules,
                         executor,
                         new io.providermirror.upstream.HostLanes(
-                                executor, Math.max(16, settings.fillBounds().maxConcurrent())),
+                                executor, Math.max(16, settings.fillBounds().maxConcurrent()), 1000),
                         clock,
                         metrics,
                         decisions),

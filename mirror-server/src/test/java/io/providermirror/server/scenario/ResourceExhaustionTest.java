@@ -227,6 +227,92 @@ final class ResourceExhaustionTest {
         }
     }
 
+    @ParameterizedTest
+    @EnumSource(
+            value = Hang.class,
+            names = {"VERSION_LISTS", "MODULE_VERSIONS"})
+    void anOriginThatHangsGetsAtMostItsQueueOfWaitingRequestsAndTheNextIsToldToTryAgainNamingIt(Hang hang)
+            throws Exception {
+        try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
+                HangingRegistry stuck = HangingRegistry.start(origin.certificates());
+                MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+                        .set("upstream.maxConcurrentFills", 16)
+                        .set("upstream.maxConcurrentFillsPerHost", 4)
+                        .set("upstream.maxWaitingPerHost", 2)
+                        .set(
+                                "upstream.hosts.stuck\\.test.discoveryUrl",
+                                stuck.discoveryUrl().toString())
+                        .start()) {
+            List<CompletableFuture<HttpResponse<byte[]>>> hanging = new ArrayList<>();
+            for (int i = 0; i < 18; i++) {
+                hanging.add(getAsync(mirror, hang.stuckPath(i)));
+            }
+            await().atMost(Duration.ofSeconds(30)).until(() -> stuck.held() >= 16);
+            await().atMost(Duration.ofSeconds(30)).until(() -> waitingOnLanes(mirror, "io") == 2);
+
+            // A lane's width running and its queue full: the next distinct request is refused at once.
+            HttpResponse<byte[]> refused = mirror.get(hang.stuckPath(18));
+
+            String body = new String(refused.body(), StandardCharsets.UTF_8);
+            assertThat(refused.statusCode()).as("the refusal: %s", body).isEqualTo(503);
+            assertThat(refused.headers().firstValue("retry-after")).contains("5");
+            assertThat(body)
+                    .startsWith("{\"errors\":[")
+                    .contains("2 requests to stuck.test wait already")
+                    .contains("upstream.maxWaitingPerHost");
+            assertThat(hanging).noneMatch(CompletableFuture::isDone);
+
+            stuck.recover();
+            for (CompletableFuture<HttpResponse<byte[]>> response : hanging) {
+                assertThat(response.get(60, TimeUnit.SECONDS).statusCode())
+                        .as("each waiting request has its turn once the origin recovers")
+                        .isEqualTo(404);
+            }
+            assertThat(mirror.get(hang.stuckPath(18)).statusCode())
+                    .as("the refused request tried again: the refusal was not remembered")
+                    .isEqualTo(404);
+        }
+    }
+
+    @Test
+    void aReleaseWhoseDownloadDocumentsFindTheirOriginsLaneFullIsToldToTryAgainNamingTheOrigin() throws Exception {
+        String[] platforms = IntStream.range(0, 14).mapToObj(i -> "linux_p" + i).toArray(String[]::new);
+        try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
+                HangingRegistry stuck = HangingRegistry.listing(origin.certificates(), platforms);
+                MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
+                        .set("upstream.maxConcurrentFills", 16)
+                        .set("upstream.maxConcurrentFillsPerHost", 4)
+                        .set("upstream.maxWaitingPerHost", 2)
+                        .set(
+                                "upstream.hosts.stuck\\.test.discoveryUrl",
+                                stuck.discoveryUrl().toString())
+                        .start()) {
+            // Two releases of 14 platforms: 28 download documents for a lane of 16 running and 2 waiting.
+            List<CompletableFuture<HttpResponse<byte[]>>> releases = List.of(
+                    getAsync(mirror, Hang.DOWNLOAD_DOCUMENTS.stuckPath(0)),
+                    getAsync(mirror, Hang.DOWNLOAD_DOCUMENTS.stuckPath(1)));
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> releases.stream().anyMatch(CompletableFuture::isDone));
+            for (CompletableFuture<HttpResponse<byte[]>> release : releases) {
+                if (release.isDone()) {
+                    HttpResponse<byte[]> refused = release.get();
+                    String body = new String(refused.body(), StandardCharsets.UTF_8);
+                    assertThat(refused.statusCode()).as("the refusal: %s", body).isEqualTo(503);
+                    assertThat(refused.headers().firstValue("retry-after")).contains("5");
+                    assertThat(body).contains("requests to stuck.test wait already");
+                }
+            }
+
+            stuck.recover();
+            for (int i = 0; i < releases.size(); i++) {
+                releases.get(i).get(60, TimeUnit.SECONDS);
+                assertThat(mirror.get(Hang.DOWNLOAD_DOCUMENTS.stuckPath(i)).statusCode())
+                        .as("each release asked again once the origin recovers")
+                        .isEqualTo(404);
+            }
+        }
+    }
+
     private static double waitingOnLanes(MirrorFixture mirror, String pool) throws Exception {
         String metrics = new String(mirror.get("/metrics").body(), StandardCharsets.UTF_8);
         return PrometheusScrape.parse(metrics).value("mirror_origin_requests_waiting", "pool", pool);

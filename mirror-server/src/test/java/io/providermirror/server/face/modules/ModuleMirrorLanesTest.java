@@ -118,7 +118,7 @@ final class ModuleMirrorLanesTest {
         OriginFills fills = new OriginFills(
                 bounds, 1 << 20, blobs, FillLeases.local(), pool, pool, metrics, RememberedFailures.NONE);
         // Lanes one task wide: the hanging request holds its host's whole lane.
-        HostLanes lanes = new HostLanes(pool, 1);
+        HostLanes lanes = new HostLanes(pool, 1, 1000);
         EngineServices engine = new EngineServices(
                 blobs, documents, fills, new OriginRules(Map.of()), pool, lanes, clock, metrics, DecisionLog.NONE);
         ModuleMirror modules = new ModuleMirror(

@@ -102,7 +102,7 @@ final class ResolvedSourcesTest {
         OriginFills fills = new OriginFills(
                 bounds, 1 << 20, blobs, FillLeases.local(), fillPool, fillPool, metrics, RememberedFailures.NONE);
         // Lanes as wide as the requests below: without the sharing, each would reach the pool.
-        HostLanes lanes = new HostLanes(laneTasks::add, 16);
+        HostLanes lanes = new HostLanes(laneTasks::add, 16, 1000);
         EngineServices engine = new EngineServices(
                 blobs,
                 documents,
