@@ -4,6 +4,8 @@ import io.providermirror.server.config.UpstreamConfig;
 import io.providermirror.server.metrics.MirrorMetrics;
 import io.providermirror.upstream.HostLanes;
 import io.providermirror.upstream.OriginCredentials;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -38,14 +40,20 @@ record MirrorPools(
                 new HostLanes(origin, laneWidth, upstream.maxWaitingPerHost(), known));
     }
 
+    /** The origin hosts the mirror expects requests for: each configured one, and the public registries. */
+    static Set<String> expectedHosts(UpstreamConfig upstream) {
+        Set<String> expected = new TreeSet<>(upstream.hosts().keySet());
+        expected.addAll(MirrorMetrics.PUBLIC_REGISTRIES);
+        return expected;
+    }
+
     /**
-     * The hosts with a lane of their own: each configured one, the public registries, each with a token. Every other
-     * name shares one lane: names cost an attacker nothing.
+     * The hosts with a lane of their own: the expected ones, and each with a token. Every other name shares one lane:
+     * names cost an attacker nothing.
      */
     private static java.util.function.Predicate<String> knownHosts(UpstreamConfig upstream, OriginCredentials tokens) {
-        return host -> upstream.hosts().containsKey(host)
-                || MirrorMetrics.PUBLIC_REGISTRIES.contains(host)
-                || tokens.tokenFor(host).isPresent();
+        Set<String> expected = expectedHosts(upstream);
+        return host -> expected.contains(host) || tokens.tokenFor(host).isPresent();
     }
 
     void shutdownNow() {

@@ -33,7 +33,6 @@ import io.providermirror.upstream.ServiceDiscovery;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
@@ -156,10 +155,7 @@ public final class MirrorWiring implements AutoCloseable {
                     ConfiguredOriginAuthorities.of(config.upstream().hosts());
             MirrorAuth auth = MirrorAuth.load(config.auth(), cacheDirectory, clock);
             MirrorMetrics metrics = new MirrorMetrics(registry, clock);
-            Set<String> knownHosts =
-                    new java.util.TreeSet<>(config.upstream().hosts().keySet());
-            knownHosts.addAll(MirrorMetrics.PUBLIC_REGISTRIES);
-            metrics.expectHosts(knownHosts);
+            metrics.expectHosts(MirrorPools.expectedHosts(config.upstream()));
             metrics.expectClients(auth.clients().stream()
                     .map(io.providermirror.server.access.Client::name)
                     .toList());
