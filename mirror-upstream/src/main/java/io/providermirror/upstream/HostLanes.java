@@ -77,7 +77,7 @@ public final class HostLanes {
      */
     public Executor of(String host) {
         String lane = laneOf(host);
-        return task -> execute(lane, task);
+        return task -> execute(host, lane, task);
     }
 
     /** How many tasks of {@code host}'s lane run or wait now (for tests; 0 for a lane without work). */
@@ -100,7 +100,7 @@ public final class HostLanes {
         return !host.isEmpty() && ownLane.test(host) ? host : SHARED;
     }
 
-    private void execute(String host, Runnable task) {
+    private void execute(String named, String host, Runnable task) {
         Objects.requireNonNull(task, "task");
         boolean[] starts = new boolean[1];
         boolean[] full = new boolean[1];
@@ -119,7 +119,7 @@ public final class HostLanes {
         });
         if (full[0]) {
             throw new LaneFullException(maxWaiting + " requests to "
-                    + (host.equals(SHARED) ? "origins without a lane of their own" : host)
+                    + (host.equals(SHARED) ? "origins without a lane of their own (" + named + " among them)" : host)
                     + " wait already for the " + width + " running: the origin answers slowly or not at all");
         }
         if (!starts[0]) {

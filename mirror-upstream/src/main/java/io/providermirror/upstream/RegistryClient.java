@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -77,10 +79,10 @@ public final class RegistryClient {
      * does not have (404) are left out.
      */
     public ReleaseEvidence fetchRelease(URI providersBase, ProviderAddress address, ListedVersion version) {
+        List<CompletableFuture<?>> started = new ArrayList<>();
         List<CompletableFuture<Optional<Fetched>>> futures = new ArrayList<>();
         for (Platform platform : version.platforms()) {
-            futures.add(CompletableFuture.supplyAsync(
-                    () -> fetchDownload(providersBase, address, version, platform), lanes.of(address.hostname())));
+            futures.add(onLane(address, () -> fetchDownload(providersBase, address, version, platform), started));
         }
         List<Fetched> fetched = new ArrayList<>();
         for (CompletableFuture<Optional<Fetched>> future : futures) {
@@ -96,8 +98,9 @@ public final class RegistryClient {
             bySums.putIfAbsent(f.document().shasumsUrl(), f.document());
         }
         List<PendingChecksums> sums = new ArrayList<>();
+        started.clear();
         for (DownloadDocument document : bySums.values()) {
-            sums.add(fetchChecksums(providersBase, address, version, document));
+            sums.add(fetchChecksums(providersBase, address, version, document, started));
         }
         // While they are in flight, the key the verification checks first (the first listed) is read ahead.
         for (DownloadDocument document : bySums.values()) {
@@ -195,25 +198,49 @@ public final class RegistryClient {
     }
 
     private PendingChecksums fetchChecksums(
-            URI base, ProviderAddress address, ListedVersion version, DownloadDocument d) {
+            URI base,
+            ProviderAddress address,
+            ListedVersion version,
+            DownloadDocument d,
+            List<CompletableFuture<?>> started) {
         String what = "SHA256SUMS of " + address + " " + version.version();
-        CompletableFuture<byte[]> sums = CompletableFuture.supplyAsync(
+        CompletableFuture<byte[]> sums = onLane(
+                address,
                 () -> fetchFile(
                         address,
                         d.shasumsUrl(),
                         what,
                         OriginObserver.Operation.CHECKSUMS,
                         tokenFor(d.shasumsUrl(), base, address)),
-                lanes.of(address.hostname()));
-        CompletableFuture<byte[]> signature = CompletableFuture.supplyAsync(
+                started);
+        CompletableFuture<byte[]> signature = onLane(
+                address,
                 () -> fetchFile(
                         address,
                         d.shasumsSignatureUrl(),
                         "the signature of " + what,
                         OriginObserver.Operation.SIGNATURE,
                         tokenFor(d.shasumsSignatureUrl(), base, address)),
-                lanes.of(address.hostname()));
+                started);
         return new PendingChecksums(d, sums, signature);
+    }
+
+    /**
+     * {@code work} on the lane of the provider's host, added to {@code started}, the release's requests so far. When
+     * the lane refuses it (it is full), those are cancelled (a request not begun never will be) before the refusal
+     * is thrown: the release has failed, and its requests must not keep a full lane full.
+     */
+    private <T> CompletableFuture<T> onLane(
+            ProviderAddress address, Supplier<T> work, List<CompletableFuture<?>> started) {
+        CompletableFuture<T> future;
+        try {
+            future = CompletableFuture.supplyAsync(work, lanes.of(address.hostname()));
+        } catch (RejectedExecutionException refused) {
+            started.forEach(request -> request.cancel(false));
+            throw refused;
+        }
+        started.add(future);
+        return future;
     }
 
     private byte[] fetchFile(

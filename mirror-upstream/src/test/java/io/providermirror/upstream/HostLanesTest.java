@@ -219,7 +219,7 @@ final class HostLanesTest {
 
         assertThatThrownBy(() -> lanes.of("b.attacker.test").execute(task("b")))
                 .isInstanceOf(LaneFullException.class)
-                .hasMessageContaining("origins without a lane of their own");
+                .hasMessageContaining("origins without a lane of their own (b.attacker.test among them)");
         assertThat(lanes.waiting()).isZero();
     }
 }

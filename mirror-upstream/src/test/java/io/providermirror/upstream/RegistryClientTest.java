@@ -2,7 +2,9 @@ package io.providermirror.upstream;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlMatching;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -19,6 +21,7 @@ import java.math.BigInteger;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -57,6 +60,34 @@ final class RegistryClientTest {
 
     private static ProviderAddress address(String type) {
         return new ProviderAddress("example.test", "acme", type);
+    }
+
+    @Test
+    void aReleaseItsOriginsFullLaneRefusesPartWayLeavesNoRequestOfItsOwnToRunOnTheLane() {
+        origin.publish("acme", "wide", "1.0.0", "linux_amd64", "linux_arm64", "darwin_amd64", "darwin_arm64");
+        ListedVersion listed = registry.versions(base, address("wide"))
+                .list()
+                .find(new ProviderVersion("1.0.0"))
+                .orElseThrow();
+        // A lane one task wide with room for two waiting, over a pool that only collects its tasks: the fourth
+        // platform's download document is refused.
+        ConcurrentLinkedQueue<Runnable> pool = new ConcurrentLinkedQueue<>();
+        HostLanes lanes = new HostLanes(pool::add, 1, 2);
+        RegistryClient narrow = new RegistryClient(OriginClients.http(origin.caCertificate()), lanes);
+        origin.wireMock().resetRequests();
+
+        assertThatThrownBy(() -> narrow.fetchRelease(base, address("wide"), listed))
+                .isInstanceOf(LaneFullException.class);
+        for (Runnable task = pool.poll(); task != null; task = pool.poll()) {
+            task.run();
+        }
+
+        assertThat(origin.wireMock().findAll(getRequestedFor(urlMatching(".*/download/.*"))))
+                .as("download documents requested for the release already refused")
+                .isEmpty();
+        assertThat(lanes.tasks("example.test"))
+                .as("the lane, once its tasks ran")
+                .isZero();
     }
 
     @Test

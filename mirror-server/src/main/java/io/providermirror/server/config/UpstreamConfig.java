@@ -49,8 +49,9 @@ public record UpstreamConfig(
     /** Archive downloads at once from one origin host, so one origin (or its attacker) cannot take them all. */
     public static final int DEFAULT_MAX_CONCURRENT_FILLS_PER_HOST = 16;
     /**
-     * Requests to one origin host (or to all hosts without a lane of their own) that may wait for their lane: far
-     * more than a busy registry's cold items at once, and a few megabytes of memory.
+     * Requests to one origin host (or to all hosts without a lane of their own) that may wait for their lane, in each
+     * pool that fetches origins' documents: far more than a busy registry's cold items at once, and a few megabytes
+     * of memory.
      */
     public static final int DEFAULT_MAX_WAITING_PER_HOST = 10_000;
     /** The longest an archive download may take: a 2 GiB archive at 1 MiB/s takes 35 minutes. */

@@ -13,6 +13,7 @@ import io.providermirror.server.core.PolicyDeniedException;
 import io.providermirror.server.core.PulledAnswers;
 import io.providermirror.server.core.RenderedDocument;
 import io.providermirror.upstream.HostLanes;
+import io.providermirror.upstream.LaneFullException;
 import io.providermirror.upstream.OriginException;
 import io.providermirror.upstream.verify.VerificationException;
 import java.time.Clock;
@@ -252,11 +253,12 @@ public final class ModuleCatalog {
 
     /**
      * Whether the mirror answers from its cache after {@code failure}: any origin failure but a refusal, a failed
-     * verification included.
+     * verification included, and its origin's lane full (it answers slowly or not at all).
      */
     private static boolean fallsBack(Throwable failure) {
         Throwable cause = Futures.cause(failure);
         return cause instanceof VerificationException
+                || cause instanceof LaneFullException
                 || cause instanceof OriginException origin && origin.reason() != OriginException.Reason.FORBIDDEN;
     }
 

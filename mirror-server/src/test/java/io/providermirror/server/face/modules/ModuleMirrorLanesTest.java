@@ -30,6 +30,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -41,8 +42,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A module version the mirror pinned is answered from its pin, which needs no origin request: it must not wait on
- * its origin host's lane behind requests to an origin that hangs.
+ * A module's origin that hangs holds its host's lane: a version the mirror pinned is answered from its pin, which
+ * needs no origin request, and must not wait on that lane; the registry API's answers come from the cache when the
+ * lane is full, as when the origin fails.
  */
 final class ModuleMirrorLanesTest {
 
@@ -94,11 +96,36 @@ final class ModuleMirrorLanesTest {
         }
     }
 
+    private final Clock clock = Clock.systemUTC();
+    private FileDocumentStore documents;
+
+    /** The module mirror over the cache, on {@code lanes}, its origin {@link HangingModules}. */
+    private ModuleMirror modules(HostLanes lanes) throws Exception {
+        FileBlobStore blobs = new FileBlobStore(cache, clock);
+        MirrorMetrics metrics = new MirrorMetrics(new SimpleMeterRegistry(), clock);
+        FillBounds bounds = new FillBounds(8, 1, Duration.ofMinutes(1), 1024, Duration.ofSeconds(30));
+        OriginFills fills = new OriginFills(
+                bounds, 1 << 20, blobs, FillLeases.local(), pool, pool, metrics, RememberedFailures.NONE);
+        EngineServices engine = new EngineServices(
+                blobs, documents, fills, new OriginRules(Map.of()), pool, lanes, clock, metrics, DecisionLog.NONE);
+        return new ModuleMirror(
+                new ModuleMirror.Settings(
+                        Duration.ofMinutes(15),
+                        Duration.ofMinutes(1),
+                        Duration.ofMinutes(1),
+                        false,
+                        false,
+                        new ArchiveLimits(1000, 1 << 20),
+                        cache.resolve("work")),
+                engine,
+                host -> new HangingModules(),
+                null,
+                new ModulePolicy(new ModulePolicyConfig(null, null)));
+    }
+
     @Test
     void aPinnedDownloadIsAnsweredWhileItsOriginHangsOnAColdOne() throws Exception {
-        Clock clock = Clock.systemUTC();
-        FileBlobStore blobs = new FileBlobStore(cache, clock);
-        FileDocumentStore documents = new FileDocumentStore(cache, clock);
+        documents = new FileDocumentStore(cache, clock);
         new CacheDocuments(documents)
                 .writeModulePin(
                         MODULE,
@@ -113,27 +140,8 @@ final class ModuleMirrorLanesTest {
                                 "https://stuck.test/m.tgz",
                                 Instant.now(),
                                 false));
-        MirrorMetrics metrics = new MirrorMetrics(new SimpleMeterRegistry(), clock);
-        FillBounds bounds = new FillBounds(8, 1, Duration.ofMinutes(1), 1024, Duration.ofSeconds(30));
-        OriginFills fills = new OriginFills(
-                bounds, 1 << 20, blobs, FillLeases.local(), pool, pool, metrics, RememberedFailures.NONE);
         // Lanes one task wide: the hanging request holds its host's whole lane.
-        HostLanes lanes = new HostLanes(pool, 1, 1000);
-        EngineServices engine = new EngineServices(
-                blobs, documents, fills, new OriginRules(Map.of()), pool, lanes, clock, metrics, DecisionLog.NONE);
-        ModuleMirror modules = new ModuleMirror(
-                new ModuleMirror.Settings(
-                        Duration.ofMinutes(15),
-                        Duration.ofMinutes(1),
-                        Duration.ofMinutes(1),
-                        false,
-                        false,
-                        new ArchiveLimits(1000, 1 << 20),
-                        cache.resolve("work")),
-                engine,
-                host -> new HangingModules(),
-                null,
-                new ModulePolicy(new ModulePolicyConfig(null, null)));
+        ModuleMirror modules = modules(new HostLanes(pool, 1, 1000));
 
         // A client asks for a version never fetched: its source request hangs, holding the host's lane.
         CompletableFuture<ModuleDownload> cold = modules.download(MODULE, COLD);
@@ -146,5 +154,27 @@ final class ModuleMirrorLanesTest {
                 .as("the pinned version's download answer, from its pin")
                 .isTrue();
         assertThat(cold).isNotDone();
+    }
+
+    @Test
+    void aVersionsDetailsAreAnsweredFromTheCacheWhenItsOriginsLaneIsFull() throws Exception {
+        documents = new FileDocumentStore(cache, clock);
+        new CacheDocuments(documents).writeModuleVersionList(MODULE, List.of(PINNED));
+        // One task wide, no room to wait: the hanging request below fills the lane.
+        HostLanes lanes = new HostLanes(pool, 1, 0);
+        ModuleMirror modules = modules(lanes);
+        lanes.of(HOST).execute(() -> {
+            try {
+                recovered.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+
+        ModuleApiAnswer answer = modules.catalog()
+                .details(MODULE, PINNED, new ModuleLinks("https://mirror.test"))
+                .get(30, TimeUnit.SECONDS);
+
+        assertThat(answer.source()).isEqualTo(ModuleApiAnswer.Source.CACHE);
     }
 }
