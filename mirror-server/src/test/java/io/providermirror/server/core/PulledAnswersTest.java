@@ -229,8 +229,12 @@ final class PulledAnswersTest {
                         () -> assertThat(answers.get("list").join().value()).isEqualTo("list:fresh"));
     }
 
-    /** Runs a task on the lane of {@code origin.test} until the latch returned is counted down. */
+    /**
+     * Runs a task on the lane of {@code origin.test} until the latch returned is counted down, once the lane's last
+     * task has left it (a pull's answer is complete a moment before its task gives its place up).
+     */
     private static CountDownLatch holdTheLane(HostLanes lanes) {
+        await().until(() -> lanes.tasks("origin.test") == 0);
         CountDownLatch busy = new CountDownLatch(1);
         lanes.of("origin.test").execute(() -> {
             try {
