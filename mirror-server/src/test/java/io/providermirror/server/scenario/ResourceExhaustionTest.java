@@ -235,14 +235,7 @@ final class ResourceExhaustionTest {
             throws Exception {
         try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
                 HangingRegistry stuck = HangingRegistry.start(origin.certificates());
-                MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
-                        .set("upstream.maxConcurrentFills", 16)
-                        .set("upstream.maxConcurrentFillsPerHost", 4)
-                        .set("upstream.maxWaitingPerHost", 2)
-                        .set(
-                                "upstream.hosts.stuck\\.test.discoveryUrl",
-                                stuck.discoveryUrl().toString())
-                        .start()) {
+                MirrorFixture mirror = queueingTwo(origin, stuck)) {
             List<CompletableFuture<HttpResponse<byte[]>>> hanging = new ArrayList<>();
             for (int i = 0; i < 18; i++) {
                 hanging.add(getAsync(mirror, hang.stuckPath(i)));
@@ -279,14 +272,7 @@ final class ResourceExhaustionTest {
         String[] platforms = IntStream.range(0, 14).mapToObj(i -> "linux_p" + i).toArray(String[]::new);
         try (FakeOrigin origin = FakeOrigin.start(tmp.resolve("origin"));
                 HangingRegistry stuck = HangingRegistry.listing(origin.certificates(), platforms);
-                MirrorFixture mirror = MirrorFixture.builder(tmp.resolve("cache"), origin)
-                        .set("upstream.maxConcurrentFills", 16)
-                        .set("upstream.maxConcurrentFillsPerHost", 4)
-                        .set("upstream.maxWaitingPerHost", 2)
-                        .set(
-                                "upstream.hosts.stuck\\.test.discoveryUrl",
-                                stuck.discoveryUrl().toString())
-                        .start()) {
+                MirrorFixture mirror = queueingTwo(origin, stuck)) {
             // Two releases of 14 platforms: 28 download documents for a lane of 16 running and 2 waiting.
             List<CompletableFuture<HttpResponse<byte[]>>> releases = List.of(
                     getAsync(mirror, Hang.DOWNLOAD_DOCUMENTS.stuckPath(0)),
@@ -311,6 +297,18 @@ final class ResourceExhaustionTest {
                         .isEqualTo(404);
             }
         }
+    }
+
+    /** A mirror whose lanes run 16 requests to {@code stuck}'s origin and queue 2 more. */
+    private MirrorFixture queueingTwo(FakeOrigin origin, HangingRegistry stuck) {
+        return MirrorFixture.builder(tmp.resolve("cache"), origin)
+                .set("upstream.maxConcurrentFills", 16)
+                .set("upstream.maxConcurrentFillsPerHost", 4)
+                .set("upstream.maxWaitingPerHost", 2)
+                .set(
+                        "upstream.hosts.stuck\\.test.discoveryUrl",
+                        stuck.discoveryUrl().toString())
+                .start();
     }
 
     private static double waitingOnLanes(MirrorFixture mirror, String pool) throws Exception {
