@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -317,10 +318,17 @@ final class MirrorHttpHandler extends SimpleChannelInboundHandler<FullHttpReques
         }
         busy = true;
         updateReading(exchange.ctx());
-        future.whenComplete((value, failure) -> exchange.ctx().executor().execute(() -> {
-            busy = false;
-            answer(exchange, new Completion<>(value, failure), sender);
-        }));
+        future.whenComplete((value, failure) -> {
+            try {
+                exchange.ctx().executor().execute(() -> {
+                    busy = false;
+                    answer(exchange, new Completion<>(value, failure), sender);
+                });
+            } catch (RejectedExecutionException stopping) {
+                // The event loop has shut down (the mirror stops): nobody will send it, so what was opened is closed.
+                ArchiveResponse.closeQuietly(value);
+            }
+        });
     }
 
     /** A future's outcome: its value, or why it failed. */
