@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
@@ -45,6 +46,8 @@ public final class HostLanes {
     private final ConcurrentHashMap<String, Lane> lanes = new ConcurrentHashMap<>();
 
     private final AtomicInteger waiting = new AtomicInteger();
+    /** Told the host named by each task refused because its lane was full. */
+    private volatile Consumer<String> refusals = host -> {};
 
     /**
      * Lanes of {@code width} tasks on {@code pool}, each queueing {@code maxWaiting} more at most: one per host, as
@@ -90,6 +93,11 @@ public final class HostLanes {
         return count[0];
     }
 
+    /** {@code listener} is told the host named by each task refused from now on because its lane was full. */
+    public void onRefusal(Consumer<String> listener) {
+        this.refusals = Objects.requireNonNull(listener, "listener");
+    }
+
     /** How many tasks wait on their host's lane now, over every host: origins using their whole share. */
     public int waiting() {
         return waiting.get();
@@ -118,6 +126,7 @@ public final class HostLanes {
             return lane;
         });
         if (full[0]) {
+            refusals.accept(named);
             throw new LaneFullException(maxWaiting + " requests to "
                     + (host.equals(SHARED) ? "origins without a lane of their own (" + named + " among them)" : host)
                     + " wait already for the " + width + " running: the origin answers slowly or not at all");

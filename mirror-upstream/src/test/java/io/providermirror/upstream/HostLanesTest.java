@@ -190,6 +190,8 @@ final class HostLanesTest {
     @Test
     void aLaneQueuesAtMostItsBoundAndRefusesTheNextTaskNamingItsHostUntilOneLeaves() {
         HostLanes lanes = new HostLanes(pool, 1, 2, "stuck.test"::equals);
+        List<String> refusedHosts = new ArrayList<>();
+        lanes.onRefusal(refusedHosts::add);
         for (int i = 1; i <= 3; i++) {
             lanes.of("stuck.test").execute(task("s" + i));
         }
@@ -198,6 +200,7 @@ final class HostLanesTest {
                 .isInstanceOf(LaneFullException.class)
                 .isInstanceOf(RejectedExecutionException.class)
                 .hasMessageContaining("2 requests to stuck.test wait already");
+        assertThat(refusedHosts).containsExactly("stuck.test");
         assertThatCode(() -> lanes.of("elsewhere.test").execute(task("unknown")))
                 .as("another lane has room")
                 .doesNotThrowAnyException();

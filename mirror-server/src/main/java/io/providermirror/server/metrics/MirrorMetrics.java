@@ -306,13 +306,15 @@ public final class MirrorMetrics implements OriginObserver {
 
     /**
      * How many requests to origins wait on their host's lane of the worker pool {@code pool} (an origin using its
-     * whole share: slow or hanging, or asked for much at once).
+     * whole share: slow or hanging, or asked for much at once), and the requests its full lanes refuse, counted as
+     * refusals ({@code origin_queue}) by host.
      */
     public void bindLanes(String pool, io.providermirror.upstream.HostLanes lanes) {
         Gauge.builder(MeterNames.ORIGIN_REQUESTS_WAITING, lanes, io.providermirror.upstream.HostLanes::waiting)
                 .description("Requests to origins waiting for their host's share of a worker pool")
                 .tag(MeterNames.POOL, pool)
                 .register(registry);
+        lanes.onRefusal(host -> refused("origin_queue", host));
     }
 
     /** A fill-lease event; {@code outcome} is one of those {@link MeterNames#FILL_LEASES} lists. */

@@ -253,6 +253,11 @@ final class ResourceExhaustionTest {
                     .startsWith("{\"errors\":[")
                     .contains("2 requests to stuck.test wait already")
                     .contains("upstream.maxWaitingPerHost");
+            String metrics = new String(mirror.get("/metrics").body(), StandardCharsets.UTF_8);
+            assertThat(PrometheusScrape.parse(metrics)
+                            .value("mirror_refusals_total", "reason", "origin_queue", "host", "stuck.test"))
+                    .as("the refusal counted by host")
+                    .isEqualTo(1.0);
             assertThat(hanging).noneMatch(CompletableFuture::isDone);
 
             stuck.recover();
