@@ -46,8 +46,8 @@ public final class MeterNames {
     public static final String ORIGIN_REQUESTS_WAITING = "mirror.origin.requests.waiting";
     /**
      * Counter of requests and connections refused to protect the mirror's resources; tags {@link #REASON}
-     * ({@code fills}, {@code fills_per_host}, {@code disk}, {@code connections}, {@code origin_queue}) and {@link #HOST} ({@code none}
-     * for connections). Prometheus: {@code mirror_refusals_total}.
+     * ({@code fills}, {@code fills_per_host}, {@code disk}, {@code connections}, {@code origin_queue}) and
+     * {@link #HOST} ({@code none} for connections). Prometheus: {@code mirror_refusals_total}.
      */
     public static final String REFUSALS = "mirror.refusals";
     /**

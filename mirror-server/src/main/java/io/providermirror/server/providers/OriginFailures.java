@@ -21,7 +21,7 @@ final class OriginFailures {
         }
         Throwable cause = Futures.cause(failure);
         if (cause instanceof VerificationException || cause instanceof LaneFullException) {
-            // Logged where judged; a full lane is the mirror_origin_requests_waiting gauge at its bound.
+            // Logged where judged; a full lane's refusals are counted (mirror_refusals_total), not logged each.
             return;
         }
         if (cause instanceof OriginException origin) {
