@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
         name = "provider-mirror",
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
-        // Added by commandLine(), only when the arguments may name one (see there).
+        // Added by commandLine() after the other commands, so the help lists them in that order.
         addMethodSubcommands = false,
         description = "A caching pull-through network mirror for Terraform and OpenTofu providers.",
         footer = {
@@ -69,11 +69,20 @@ public final class Main implements Callable<Integer> {
         if (System.getProperty(TUNNEL_AUTH_PROPERTY) == null) {
             System.setProperty(TUNNEL_AUTH_PROPERTY, "");
         }
-        boolean serves = serverOptionsOnly(args);
-        if (serves) {
+        java.util.Optional<ServeArguments> serve = ServeArguments.parse(args, COMMAND_NAMES);
+        if (serve.isPresent()) {
             StartupPreload.start();
+            System.exit(new Main(serve.get()).serve());
         }
-        System.exit(commandLine(serves).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    /** For picocli, which sets the options' fields. */
+    Main() {}
+
+    private Main(ServeArguments arguments) {
+        this.config = arguments.config().orElse(null);
+        this.verifyCache = arguments.verifyCache();
     }
 
     /** The commands besides serving, in the order the help lists them (then hash-token and healthcheck). */
@@ -100,47 +109,23 @@ public final class Main implements Callable<Integer> {
             "hash-token",
             "healthcheck");
 
-    /**
-     * The command line. Picocli reads every command's annotations and fields when it is added, a tenth of a
-     * second of start-up; arguments that only start the mirror ({@code serves}) cannot name a command, so
-     * then none is added and the parse is the same.
-     */
-    static CommandLine commandLine(boolean serves) {
+    /** The command line, with every command: what reads the arguments {@link ServeArguments} leaves. */
+    static CommandLine commandLine() {
         CommandLine line = new CommandLine(new Main());
-        if (!serves) {
-            for (Class<?> command : COMMANDS) {
-                line.addSubcommand(command);
-            }
-            line.getCommandSpec().addMethodSubcommands();
+        for (Class<?> command : COMMANDS) {
+            line.addSubcommand(command);
         }
+        line.getCommandSpec().addMethodSubcommands();
         return line;
-    }
-
-    /**
-     * Whether {@code args} only start the mirror: nothing, {@code --verify-cache}, {@code --config FILE} or
-     * {@code --config=FILE} (with a FILE that is not also a command's name); anything else, a command, help,
-     * a typo, is parsed with every command present.
-     */
-    static boolean serverOptionsOnly(String[] args) {
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            if (arg.equals("--verify-cache") || arg.startsWith("--config=")) {
-                continue;
-            }
-            if (arg.equals("--config")
-                    && i + 1 < args.length
-                    && !args[i + 1].startsWith("-")
-                    && !COMMAND_NAMES.contains(args[i + 1])) {
-                i++;
-                continue;
-            }
-            return false;
-        }
-        return true;
     }
 
     @Override
     public Integer call() throws Exception {
+        return serve();
+    }
+
+    /** Starts the mirror and serves until it stops; the exit code. */
+    private int serve() {
         PrintWriter err = new PrintWriter(System.err, true, Charset.defaultCharset());
         MirrorConfig mirrorConfig;
         try {
@@ -183,7 +168,11 @@ public final class Main implements Callable<Integer> {
                         "shutdown"));
         System.out.println(StartupBanner.render(application, mirrorConfig));
         System.out.flush();
-        application.awaitClose();
+        try {
+            application.awaitClose();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         return 0;
     }
 

@@ -1,23 +1,27 @@
 package io.providermirror.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /**
- * The command line without its commands, used when the arguments only start the mirror, parses those
- * arguments exactly as the full one does; anything else gets the full one.
+ * Arguments that only start the mirror are read without picocli, as picocli reads them; anything else, and anything
+ * picocli would refuse, is left to the full command line.
  */
 final class MainTest {
 
     @Test
-    void argumentsThatOnlyStartTheMirrorAreToldApartFromEverythingElse() {
-        assertThat(Main.serverOptionsOnly(new String[] {})).isTrue();
-        assertThat(Main.serverOptionsOnly(new String[] {"--config", "m.yaml", "--verify-cache"}))
-                .isTrue();
-        assertThat(Main.serverOptionsOnly(new String[] {"--config=m.yaml"})).isTrue();
+    void argumentsThatOnlyStartTheMirrorAreReadWithoutPicocliAndEverythingElseIsLeftToIt() {
+        assertThat(serve()).contains(new ServeArguments(Optional.empty(), false));
+        assertThat(serve("--config", "m.yaml", "--verify-cache"))
+                .contains(new ServeArguments(Optional.of(Path.of("m.yaml")), true));
+        assertThat(serve("--verify-cache", "--config=m.yaml"))
+                .contains(new ServeArguments(Optional.of(Path.of("m.yaml")), true));
 
         for (List<String> other : List.of(
                 List.of("warm", "--mirror", "https://m/"),
@@ -27,18 +31,50 @@ final class MainTest {
                 List.of("healthcheck"),
                 List.of("wram"),
                 List.of("--config"),
+                List.of("--config="),
                 List.of("--config", "warm"),
+                List.of("--config=warm"),
                 List.of("--config", "--verify-cache"),
+                List.of("--config", "a.yaml", "--config", "b.yaml"),
+                List.of("--config=a.yaml", "--config", "b.yaml"),
+                List.of("--verify-cache", "--verify-cache"),
+                List.of("--config", "nul\u0000.yaml"),
                 List.of("--verify-cache", "export"))) {
-            assertThat(Main.serverOptionsOnly(other.toArray(String[]::new)))
-                    .as("%s", other)
-                    .isFalse();
+            assertThat(serve(other.toArray(String[]::new))).as("%s", other).isEmpty();
         }
     }
 
     @Test
+    void picocliReadsWhatTheShortcutReadsAlikeAndRefusesWhatItLeavesToIt() {
+        for (String[] args : List.of(
+                new String[] {},
+                new String[] {"--config", "mirror.yaml", "--verify-cache"},
+                new String[] {"--verify-cache", "--config=mirror.yaml"},
+                new String[] {"--config=mirror.yaml"})) {
+            ServeArguments shortcut = serve(args).orElseThrow();
+            CommandLine.ParseResult result = Main.commandLine().parseArgs(args);
+            assertThat(result.hasSubcommand()).as("%s", List.of(args)).isFalse();
+            assertThat(Optional.ofNullable(result.matchedOptionValue("--config", (Path) null)))
+                    .isEqualTo(shortcut.config());
+            assertThat(result.hasMatchedOption("--verify-cache")).isEqualTo(shortcut.verifyCache());
+        }
+        for (String[] args : List.of(
+                new String[] {"--config", "a.yaml", "--config", "b.yaml"},
+                new String[] {"--verify-cache", "--verify-cache"},
+                new String[] {"--config"})) {
+            assertThatThrownBy(() -> Main.commandLine().parseArgs(args))
+                    .as("%s", List.of(args))
+                    .isInstanceOf(CommandLine.ParameterException.class);
+        }
+    }
+
+    private static Optional<ServeArguments> serve(String... args) {
+        return ServeArguments.parse(args, Main.COMMAND_NAMES);
+    }
+
+    @Test
     void theFullCommandLineHasEveryCommandInTheHelpsOrderAndTheServingOneNone() {
-        CommandLine full = Main.commandLine(false);
+        CommandLine full = Main.commandLine();
         assertThat(full.getSubcommands().keySet())
                 .containsExactly(
                         "warm",
@@ -54,17 +90,5 @@ final class MainTest {
         assertThat(Main.COMMAND_NAMES)
                 .containsExactlyInAnyOrderElementsOf(full.getSubcommands().keySet());
         assertThat(full.getUsageMessage()).contains("warm", "hash-token", "healthcheck");
-        assertThat(Main.commandLine(true).getSubcommands()).isEmpty();
-    }
-
-    @Test
-    void bothParseTheServingArgumentsAlike() {
-        String[] args = {"--config", "mirror.yaml", "--verify-cache"};
-        for (boolean serves : new boolean[] {true, false}) {
-            CommandLine.ParseResult result = Main.commandLine(serves).parseArgs(args);
-            assertThat(result.hasSubcommand()).isFalse();
-            assertThat(result.matchedOptionValue("--config", (Object) null)).hasToString("mirror.yaml");
-            assertThat(result.hasMatchedOption("--verify-cache")).isTrue();
-        }
     }
 }
