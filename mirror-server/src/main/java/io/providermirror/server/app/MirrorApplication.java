@@ -145,7 +145,6 @@ public final class MirrorApplication implements AutoCloseable {
             registry.close();
             throw e;
         }
-        AutoCloseable binders = StandardBinders.bind(registry, core.cacheDirectory());
         try {
             ServerIdentity identity = config.server().plainHttp()
                     ? null
@@ -224,6 +223,9 @@ public final class MirrorApplication implements AutoCloseable {
                             config.server().maxConnections()),
                     registry,
                     config.server().nativeTransport());
+            // The JVM's meters once the listeners answer: reading the JVM's management beans for the first time takes
+            // a twentieth of a second, off the way to the first answer; a scrape in the moment between lacks them.
+            AutoCloseable binders = StandardBinders.bind(registry, core.cacheDirectory());
             operations.listener(server::isListening);
             operations.fillLeases(core.fillLeases());
             OriginRecheck recheck = new OriginRecheck(
