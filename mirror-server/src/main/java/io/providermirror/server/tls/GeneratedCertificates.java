@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * (0700, keys 0600), outside the cache directory, so clients that trusted the CA keep trusting the mirror after a
  * restart; the server certificate is renewed (by the same CA) when it nears its end or lacks a name. A CA that could
  * sign for more (an earlier version's), that cannot sign for a configured name, or that nears its end is replaced
- * with a warning that says what clients must do.
+ * with a warning that says what clients must do; so is one whose key is not its certificate's, found when a server
+ * certificate must be signed (while the kept one lasts, clients trusting the CA are served as before).
  */
 public final class GeneratedCertificates {
 
@@ -90,8 +91,8 @@ public final class GeneratedCertificates {
         return directory.resolve("ca-key.pem");
     }
 
-    /** A CA certificate and its key. */
-    private record Authority(X509Certificate certificate, PrivateKey key) {}
+    /** A CA certificate and its key; {@code kept} when read from the directory rather than made now. */
+    private record Authority(X509Certificate certificate, PrivateKey key, boolean kept) {}
 
     /** Loads the kept identity, or makes (and keeps) a new one. */
     public ServerIdentity loadOrCreate() throws IOException {
@@ -107,21 +108,7 @@ public final class GeneratedCertificates {
         CertificateNames wanted = CertificateNames.of(required);
         try {
             Authority ca = loadOrCreateCa(mustSign, wanted);
-            CertificateNames permitted =
-                    CertificateNames.permittedBy(ca.certificate()).orElseThrow();
-            CertificateNames outside = wanted.without(permitted);
-            CertificateNames names = wanted.without(outside);
-            if (!outside.isEmpty()) {
-                LOG.warn(
-                        "this machine's host name {} is not among the names the mirror's CA may sign for ({}), so the "
-                                + "server certificate leaves it out: clients must reach the mirror by one of those. "
-                                + "To serve under {}, add it to server.generatedTls.names (the CA is then replaced, "
-                                + "and clients must trust the new {})",
-                        outside,
-                        permitted,
-                        outside,
-                        caFile().toAbsolutePath());
-            }
+            CertificateNames names = servedNames(ca, wanted);
             if (Files.exists(serverFile) && Files.exists(serverKeyFile)) {
                 X509Certificate server = PemFiles.readCertificates(serverFile).get(0);
                 if (isUsable(server, ca.certificate(), names)) {
@@ -131,6 +118,15 @@ public final class GeneratedCertificates {
                             Optional.of(caFile()));
                 }
                 LOG.info("renewing the mirror's server certificate (expiring, or missing one of the names {})", names);
+            }
+            // Only a signature needs the CA's key, so only now must it be the certificate's: checking it proves the
+            // pair by a signature made and verified, the JVM's first elliptic-curve arithmetic, which a start with a
+            // server certificate still good does without.
+            if (ca.kept()
+                    && !ConfiguredIdentity.matches(ca.key(), ca.certificate().getPublicKey())) {
+                ca = newCa(
+                        wanted, Optional.of("its key " + caKeyFile() + " is not the certificate's"), ca.certificate());
+                names = servedNames(ca, wanted);
             }
             KeyPair pair = newKeyPair();
             X509Certificate server = serverCertificate(pair, ca, names);
@@ -143,19 +139,42 @@ public final class GeneratedCertificates {
         }
     }
 
+    /**
+     * The names the server certificate is for: those of {@code wanted} that {@code ca} may sign for, with a warning
+     * for those it may not.
+     */
+    private CertificateNames servedNames(Authority ca, CertificateNames wanted) {
+        CertificateNames permitted =
+                CertificateNames.permittedBy(ca.certificate()).orElseThrow();
+        CertificateNames outside = wanted.without(permitted);
+        if (!outside.isEmpty()) {
+            LOG.warn(
+                    "this machine's host name {} is not among the names the mirror's CA may sign for ({}), so the "
+                            + "server certificate leaves it out: clients must reach the mirror by one of those. "
+                            + "To serve under {}, add it to server.generatedTls.names (the CA is then replaced, "
+                            + "and clients must trust the new {})",
+                    outside,
+                    permitted,
+                    outside,
+                    caFile().toAbsolutePath());
+        }
+        return wanted.without(outside);
+    }
+
     private Authority loadOrCreateCa(CertificateNames mustSign, CertificateNames wanted)
             throws IOException, GeneralSecurityException, OperatorCreationException {
-        Optional<String> replaced = Optional.empty();
-        String oldFingerprint = null;
-        if (Files.exists(caFile())) {
-            X509Certificate kept = PemFiles.readCertificates(caFile()).get(0);
-            oldFingerprint = GeneratedCa.fingerprint(kept);
-            PrivateKey key = Files.exists(caKeyFile()) ? PemFiles.readPrivateKey(caKeyFile()) : null;
-            replaced = replacementReason(kept, key, mustSign);
-            if (replaced.isEmpty()) {
-                return new Authority(kept, key);
-            }
+        if (!Files.exists(caFile())) {
+            return newCa(wanted, Optional.empty(), null);
         }
+        X509Certificate kept = PemFiles.readCertificates(caFile()).get(0);
+        PrivateKey key = Files.exists(caKeyFile()) ? PemFiles.readPrivateKey(caKeyFile()) : null;
+        Optional<String> replaced = replacementReason(kept, key, mustSign);
+        return replaced.isEmpty() ? new Authority(kept, key, true) : newCa(wanted, replaced, kept);
+    }
+
+    /** A new CA for {@code wanted}, kept; replacing {@code old} (with a warning saying why) when there was one. */
+    private Authority newCa(CertificateNames wanted, Optional<String> replaced, X509Certificate old)
+            throws IOException, GeneralSecurityException, OperatorCreationException {
         KeyPair pair = newKeyPair();
         X509Certificate ca = caCertificate(pair, wanted);
         PrivateFiles.write(caKeyFile(), PemFiles.toPkcs8Pem(pair.getPrivate()));
@@ -165,7 +184,7 @@ public final class GeneratedCertificates {
                     "replaced this mirror's CA (SHA-256 {}): {}. Clients must trust the new CA {} (SHA-256 {}; the "
                             + "status page offers it at /ca.pem) and remove the old one from their trust stores; until "
                             + "they do, they refuse the mirror's certificate",
-                    oldFingerprint,
+                    GeneratedCa.fingerprint(old),
                     replaced.get(),
                     caFile().toAbsolutePath(),
                     GeneratedCa.fingerprint(ca));
@@ -175,16 +194,13 @@ public final class GeneratedCertificates {
                     wanted,
                     caFile().toAbsolutePath());
         }
-        return new Authority(ca, pair.getPrivate());
+        return new Authority(ca, pair.getPrivate(), false);
     }
 
     /** Why a kept CA must be replaced, or empty when it can stay. */
     private Optional<String> replacementReason(X509Certificate ca, PrivateKey key, CertificateNames mustSign) {
         if (key == null) {
             return Optional.of("its key " + caKeyFile() + " is missing");
-        }
-        if (!ConfiguredIdentity.matches(key, ca.getPublicKey())) {
-            return Optional.of("its key " + caKeyFile() + " is not the certificate's");
         }
         Optional<CertificateNames> permitted = CertificateNames.permittedBy(ca);
         if (permitted.isEmpty()) {

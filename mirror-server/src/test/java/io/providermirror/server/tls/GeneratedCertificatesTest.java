@@ -286,6 +286,33 @@ final class GeneratedCertificatesTest {
     }
 
     @Test
+    void aCaKeyThatIsNotTheCertificatesIsReplacedWhenItMustSignAndNotBefore() throws Exception {
+        ServerIdentity first = certificates("buildhost").loadOrCreate();
+        X509Certificate ca = first.chain().get(1);
+        Files.writeString(
+                directory().resolve("ca-key.pem"),
+                PemFiles.toPkcs8Pem(ecKeyPair().getPrivate()));
+
+        ServerIdentity restarted = certificates("buildhost").loadOrCreate();
+        assertThat(restarted.chain())
+                .as("the server certificate still good is served, by the CA clients trust")
+                .isEqualTo(first.chain());
+        assertThat(warned()).isEmpty();
+
+        Files.delete(directory().resolve("server.pem"));
+        ServerIdentity renewed = certificates("buildhost").loadOrCreate();
+        X509Certificate newCa = renewed.chain().get(1);
+        assertThat(newCa).isNotEqualTo(ca);
+        renewed.chain().get(0).verify(newCa.getPublicKey());
+        assertThat(PemFiles.readCertificates(directory().resolve("ca.pem"))).containsExactly(newCa);
+        assertThat(warned())
+                .singleElement()
+                .satisfies(w -> assertThat(w)
+                        .contains(GeneratedCa.fingerprint(ca), "ca-key.pem is not the certificate's")
+                        .contains("Clients must trust the new CA"));
+    }
+
+    @Test
     void aCaNearItsEndIsReplaced() throws Exception {
         X509Certificate ca = certificates("buildhost").loadOrCreate().chain().get(1);
         Clock later = Clock.offset(clock, GeneratedCertificates.CA_LIFETIME.minusDays(10));
