@@ -14,6 +14,7 @@
 #   RUNS=11 bench/startup.sh
 #   JAVA25=/path/to/jdk-25/bin/java bench/startup.sh       # default: /usr/lib/jvm/temurin-25-jdk-amd64/bin/java
 #   BUILD=0 JAR=/tmp/old.jar bench/startup.sh         # measure a jar already built
+#   BASELINE_JAR=/tmp/before.jar bench/startup.sh     # A/B: also java -jar of that build, the two taking turns
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -90,6 +91,26 @@ echo
 echo "| how it starts | median ms to first answer | median CPU ms by then | every run, ms |"
 echo "| --- | ---: | ---: | --- |"
 measure "java -jar (JDK 17, quick-start defaults)" "$work/plain" "$JAVA17"
+if [ -n "${BASELINE_JAR:-}" ]; then
+  # A/B in the same minutes: each start of this build is followed by one of the baseline, in the same directory.
+  this_jar=$jar
+  mkdir -p "$work/ab"
+  jar=$BASELINE_JAR start_once "$work/ab" "$JAVA17" > /dev/null
+  ours=() theirs=()
+  for i in $(seq 1 "$RUNS"); do
+    jar=$this_jar; ours+=("$(start_once "$work/ab" "$JAVA17")")
+    jar=$BASELINE_JAR; theirs+=("$(start_once "$work/ab" "$JAVA17")")
+  done
+  jar=$this_jar
+  for side in ours theirs; do
+    declare -n runs=$side
+    label="java -jar, taking turns: $([ $side = ours ] && echo "this build" || echo "BASELINE_JAR $(basename "$BASELINE_JAR")")"
+    printf '| %s | %s | %s | %s|\n' "$label" \
+      "$(printf '%s\n' "${runs[@]}" | awk '{ print $1 }' | median)" \
+      "$(printf '%s\n' "${runs[@]}" | awk '{ print $2 }' | median)" \
+      "$(printf '%s\n' "${runs[@]}" | awk '{ print $1 }' | tr '\n' ' ')"
+  done
+fi
 
 # The README's class-data archive for java -jar: one run that writes it, then every start uses it.
 mkdir -p "$work/cds"
