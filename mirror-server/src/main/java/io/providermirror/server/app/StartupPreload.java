@@ -1,15 +1,14 @@
 package io.providermirror.server.app;
 
-import io.providermirror.server.config.ConfigException;
-import io.providermirror.server.config.ConfigLoader;
 import io.providermirror.server.http.MirrorServer;
-import java.util.Map;
 
 /**
- * Start-up on a machine with more than one core: while the main thread reads the command line and the
- * configuration, another loads what comes next, in the order the main thread needs it (the logging back
- * end, the configuration binding, the native epoll and OpenSSL libraries, Caffeine), so the class
- * loading and native initialisation of both overlap. Anything that fails here fails again, with its message,
+ * Start-up on a machine with more than one core: while the main thread reads the configuration and builds the
+ * mirror, another loads what the main thread needs later, in that order (the logging back end, the native epoll and
+ * OpenSSL libraries, Caffeine), so the class loading and native initialisation of both overlap. It no longer binds
+ * the default configuration beside the main thread: without picocli in front, the main thread reaches the
+ * configuration at once, and binding it twice cost more CPU than the overlap gave ({@code bench/startup.sh} with
+ * {@code BASELINE_JAR}). Anything that fails here fails again, with its message,
  * where it is really used.
  */
 public final class StartupPreload {
@@ -30,12 +29,6 @@ public final class StartupPreload {
             org.slf4j.LoggerFactory.getILoggerFactory();
         } catch (RuntimeException | LinkageError e) {
             // Left to the code that logs, which reports it.
-        }
-        try {
-            // The defaults, bound as the main thread will bind its configuration: Jackson and the records.
-            new ConfigLoader(Map.of()).load(null);
-        } catch (ConfigException | RuntimeException e) {
-            // The main thread reads the real configuration and reports what is wrong with it.
         }
         try {
             MirrorServer.preload();
