@@ -38,6 +38,10 @@ final class MainTest {
                 List.of("--config", "a.yaml", "--config", "b.yaml"),
                 List.of("--config=a.yaml", "--config", "b.yaml"),
                 List.of("--verify-cache", "--verify-cache"),
+                List.of("@arguments.txt"),
+                List.of("--config", "@arguments.txt"),
+                List.of("--config=@arguments.txt"),
+                List.of("--"),
                 List.of("--config", "nul\u0000.yaml"),
                 List.of("--verify-cache", "export"))) {
             assertThat(serve(other.toArray(String[]::new))).as("%s", other).isEmpty();
