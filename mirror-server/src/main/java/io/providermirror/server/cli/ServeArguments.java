@@ -8,8 +8,9 @@ import java.util.Set;
 /**
  * Arguments that only start the mirror, read without picocli: nothing, {@code --verify-cache}, {@code --config FILE}
  * or {@code --config=FILE}, each at most once, with a FILE that is not empty, does not start with {@code -} or
- * {@code @} (picocli's argument files) and is not a command's name. Picocli reads every annotation of the command and loads most of its own classes before it
- * parses anything, about a tenth of a second of start-up on the main thread; these arguments need none of it.
+ * {@code @} (picocli's argument files) and is not a command's name. Picocli reads every annotation of the command
+ * and loads most of its own classes before it parses anything, about a tenth of a second of start-up on the main
+ * thread; these arguments need none of it.
  * Anything else (a command, help, a typo, an option given twice) is left to picocli, which parses these same
  * options alike ({@code MainTest} checks) and says what is wrong.
  *
