@@ -5,11 +5,10 @@ import io.providermirror.server.http.MirrorServer;
 /**
  * Start-up on a machine with more than one core: while the main thread reads the configuration and builds the
  * mirror, another loads what the main thread needs later, in that order (the logging back end, the native epoll and
- * OpenSSL libraries, Caffeine), so the class loading and native initialisation of both overlap. It no longer binds
- * the default configuration beside the main thread: without picocli in front, the main thread reaches the
- * configuration at once, and binding it twice cost more CPU than the overlap gave ({@code bench/startup.sh} with
- * {@code BASELINE_JAR}). Anything that fails here fails again, with its message,
- * where it is really used.
+ * OpenSSL libraries, Caffeine), so the class loading and native initialisation of both overlap. The configuration is
+ * left to the main thread, which reaches it at once: binding it on both threads cost more CPU than the overlap gave
+ * ({@code bench/startup.sh} with {@code BASELINE_JAR}). Anything that fails here fails again, with its message, where
+ * it is really used.
  */
 public final class StartupPreload {
 
