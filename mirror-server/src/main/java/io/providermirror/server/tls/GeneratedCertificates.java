@@ -108,16 +108,17 @@ public final class GeneratedCertificates {
         CertificateNames wanted = CertificateNames.of(required);
         try {
             Authority ca = loadOrCreateCa(mustSign, wanted);
-            CertificateNames names = servedNames(ca, wanted);
+            boolean renewing = false;
             if (Files.exists(serverFile) && Files.exists(serverKeyFile)) {
                 X509Certificate server = PemFiles.readCertificates(serverFile).get(0);
-                if (isUsable(server, ca.certificate(), names)) {
+                if (isUsable(server, ca.certificate(), servedNames(ca, wanted))) {
+                    warnOfNamesLeftOut(ca, wanted);
                     return new ServerIdentity(
                             List.of(server, ca.certificate()),
                             PemFiles.readPrivateKey(serverKeyFile),
                             Optional.of(caFile()));
                 }
-                LOG.info("renewing the mirror's server certificate (expiring, or missing one of the names {})", names);
+                renewing = true;
             }
             // Only a signature needs the CA's key, so only now must it be the certificate's: checking it proves the
             // pair by a signature made and verified, the JVM's first elliptic-curve arithmetic, which a start with a
@@ -126,7 +127,11 @@ public final class GeneratedCertificates {
                     && !ConfiguredIdentity.matches(ca.key(), ca.certificate().getPublicKey())) {
                 ca = newCa(
                         wanted, Optional.of("its key " + caKeyFile() + " is not the certificate's"), ca.certificate());
-                names = servedNames(ca, wanted);
+            }
+            warnOfNamesLeftOut(ca, wanted);
+            CertificateNames names = servedNames(ca, wanted);
+            if (renewing) {
+                LOG.info("renewing the mirror's server certificate (expiring, or missing one of the names {})", names);
             }
             KeyPair pair = newKeyPair();
             X509Certificate server = serverCertificate(pair, ca, names);
@@ -139,14 +144,18 @@ public final class GeneratedCertificates {
         }
     }
 
-    /**
-     * The names the server certificate is for: those of {@code wanted} that {@code ca} may sign for, with a warning
-     * for those it may not.
-     */
-    private CertificateNames servedNames(Authority ca, CertificateNames wanted) {
-        CertificateNames permitted =
-                CertificateNames.permittedBy(ca.certificate()).orElseThrow();
-        CertificateNames outside = wanted.without(permitted);
+    /** The names the server certificate is for: those of {@code wanted} that {@code ca} may sign for. */
+    private static CertificateNames servedNames(Authority ca, CertificateNames wanted) {
+        return wanted.without(leftOut(ca, wanted));
+    }
+
+    private static CertificateNames leftOut(Authority ca, CertificateNames wanted) {
+        return wanted.without(CertificateNames.permittedBy(ca.certificate()).orElseThrow());
+    }
+
+    /** Says which of {@code wanted} the certificate leaves out, as {@code ca} may not sign for them; once a start. */
+    private void warnOfNamesLeftOut(Authority ca, CertificateNames wanted) {
+        CertificateNames outside = leftOut(ca, wanted);
         if (!outside.isEmpty()) {
             LOG.warn(
                     "this machine's host name {} is not among the names the mirror's CA may sign for ({}), so the "
@@ -154,11 +163,10 @@ public final class GeneratedCertificates {
                             + "To serve under {}, add it to server.generatedTls.names (the CA is then replaced, "
                             + "and clients must trust the new {})",
                     outside,
-                    permitted,
+                    CertificateNames.permittedBy(ca.certificate()).orElseThrow(),
                     outside,
                     caFile().toAbsolutePath());
         }
-        return wanted.without(outside);
     }
 
     private Authority loadOrCreateCa(CertificateNames mustSign, CertificateNames wanted)

@@ -313,6 +313,23 @@ final class GeneratedCertificatesTest {
     }
 
     @Test
+    void aCaReplacedForItsKeyIsNotAlsoSaidToLeaveTheMachineNameOut() throws Exception {
+        certificates("buildhost").loadOrCreate();
+        Files.writeString(
+                directory().resolve("ca-key.pem"),
+                PemFiles.toPkcs8Pem(ecKeyPair().getPrivate()));
+
+        ServerIdentity renamed = certificates("otherhost").loadOrCreate();
+        assertThat(CertificateNames.of(renamed.chain().get(0)).dnsNames())
+                .as("the replacement CA signs for the new machine name")
+                .containsExactlyInAnyOrder("localhost", "otherhost");
+        assertThat(warned())
+                .as("no warning says the served certificate leaves out a name it includes")
+                .singleElement()
+                .satisfies(w -> assertThat(w).contains("is not the certificate's"));
+    }
+
+    @Test
     void aCaNearItsEndIsReplaced() throws Exception {
         X509Certificate ca = certificates("buildhost").loadOrCreate().chain().get(1);
         Clock later = Clock.offset(clock, GeneratedCertificates.CA_LIFETIME.minusDays(10));
