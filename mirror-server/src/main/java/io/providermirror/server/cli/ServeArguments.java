@@ -12,7 +12,8 @@ import java.util.Set;
  * and loads most of its own classes before it parses anything, about a tenth of a second of start-up on the main
  * thread; these arguments need none of it.
  * Anything else (a command, help, a typo, an option given twice) is left to picocli, which parses these same
- * options alike ({@code MainTest} checks) and says what is wrong.
+ * options alike ({@code MainTest} checks) and says what is wrong; so is everything when a {@code picocli.*} system
+ * property is set, as those change how picocli reads values (e.g. {@code picocli.trimQuotes}).
  *
  * @param config the configuration file, when one is named
  * @param verifyCache whether every cached archive is hashed before serving
@@ -21,6 +22,9 @@ record ServeArguments(Optional<Path> config, boolean verifyCache) {
 
     /** What {@code args} say when they only start the mirror; empty when picocli must read them. */
     static Optional<ServeArguments> parse(String[] args, Set<String> commandNames) {
+        if (System.getProperties().stringPropertyNames().stream().anyMatch(name -> name.startsWith("picocli."))) {
+            return Optional.empty();
+        }
         String config = null;
         boolean verifyCache = false;
         for (int i = 0; i < args.length; i++) {

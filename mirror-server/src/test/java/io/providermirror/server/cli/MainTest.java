@@ -72,6 +72,22 @@ final class MainTest {
         }
     }
 
+    @Test
+    void aPicocliSettingLeavesEveryArgumentToPicocli() {
+        String[] args = {"--config", "\"my mirror.yaml\""};
+        assertThat(serve(args)).contains(new ServeArguments(Optional.of(Path.of("\"my mirror.yaml\"")), false));
+        System.setProperty("picocli.trimQuotes", "true");
+        try {
+            assertThat(Main.commandLine().parseArgs(args).matchedOptionValue("--config", (Path) null))
+                    .as("picocli reads the value otherwise")
+                    .isEqualTo(Path.of("my mirror.yaml"));
+            assertThat(serve(args)).isEmpty();
+            assertThat(serve()).isEmpty();
+        } finally {
+            System.clearProperty("picocli.trimQuotes");
+        }
+    }
+
     private static Optional<ServeArguments> serve(String... args) {
         return ServeArguments.parse(args, Main.COMMAND_NAMES);
     }
