@@ -72,7 +72,16 @@ public final class Main implements Callable<Integer> {
         java.util.Optional<ServeArguments> serve = ServeArguments.parse(args, COMMAND_NAMES);
         if (serve.isPresent()) {
             StartupPreload.start();
-            System.exit(new Main(serve.get()).serve());
+            int exitCode;
+            try {
+                exitCode = new Main(serve.get()).serve();
+            } catch (RuntimeException | Error e) {
+                // As picocli's execute() ends a failed command: the trace, then exit code 1 (else a failure after
+                // the listeners came up would leave them serving with nobody waiting on them).
+                e.printStackTrace();
+                exitCode = 1;
+            }
+            System.exit(exitCode);
         }
         System.exit(commandLine().execute(args));
     }
