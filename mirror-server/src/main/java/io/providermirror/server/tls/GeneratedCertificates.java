@@ -91,8 +91,25 @@ public final class GeneratedCertificates {
         return directory.resolve("ca-key.pem");
     }
 
-    /** A CA certificate and its key; {@code kept} when read from the directory rather than made now. */
-    private record Authority(X509Certificate certificate, PrivateKey key, boolean kept) {}
+    /**
+     * A CA certificate, its key and the names it may sign for (its name constraints, read once); {@code kept} when
+     * read from the directory rather than made now.
+     */
+    private record Authority(X509Certificate certificate, PrivateKey key, boolean kept, CertificateNames permitted) {
+
+        Authority(X509Certificate certificate, PrivateKey key, boolean kept) {
+            this(
+                    certificate,
+                    key,
+                    kept,
+                    CertificateNames.permittedBy(certificate).orElseThrow());
+        }
+
+        /** Those of {@code wanted} this CA may not sign for. */
+        CertificateNames leftOut(CertificateNames wanted) {
+            return wanted.without(permitted);
+        }
+    }
 
     /** Loads the kept identity, or makes (and keeps) a new one. */
     public ServerIdentity loadOrCreate() throws IOException {
@@ -146,16 +163,12 @@ public final class GeneratedCertificates {
 
     /** The names the server certificate is for: those of {@code wanted} that {@code ca} may sign for. */
     private static CertificateNames servedNames(Authority ca, CertificateNames wanted) {
-        return wanted.without(leftOut(ca, wanted));
-    }
-
-    private static CertificateNames leftOut(Authority ca, CertificateNames wanted) {
-        return wanted.without(CertificateNames.permittedBy(ca.certificate()).orElseThrow());
+        return wanted.without(ca.leftOut(wanted));
     }
 
     /** Says which of {@code wanted} the certificate leaves out, as {@code ca} may not sign for them; once a start. */
     private void warnOfNamesLeftOut(Authority ca, CertificateNames wanted) {
-        CertificateNames outside = leftOut(ca, wanted);
+        CertificateNames outside = ca.leftOut(wanted);
         if (!outside.isEmpty()) {
             LOG.warn(
                     "this machine's host name {} is not among the names the mirror's CA may sign for ({}), so the "
@@ -163,7 +176,7 @@ public final class GeneratedCertificates {
                             + "To serve under {}, add it to server.generatedTls.names (the CA is then replaced, "
                             + "and clients must trust the new {})",
                     outside,
-                    CertificateNames.permittedBy(ca.certificate()).orElseThrow(),
+                    ca.permitted(),
                     outside,
                     caFile().toAbsolutePath());
         }
