@@ -3,6 +3,9 @@ package io.providermirror.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 final class UrlsTest {
@@ -30,5 +33,48 @@ final class UrlsTest {
     void redactingInsideJsonKeepsItsEscapes() {
         assertThat(Urls.redactedIn("{\"m\":\"get https://h.test/x?s=1\\\" done\"}"))
                 .isEqualTo("{\"m\":\"get https://h.test/x?[redacted]\\\" done\"}");
+    }
+
+    @Test
+    void aUrlRightAfterADigitAnUnderscoreOrALetterOfAnotherScriptIsRedactedToo() {
+        // The regular expression before (a word boundary before the scheme) left these whole.
+        assertThat(Urls.redactedIn("id9https://h.test/x?token=s")).isEqualTo("id9https://h.test/x?[redacted]");
+        assertThat(Urls.redactedIn("_https://h.test/x?token=s")).isEqualTo("_https://h.test/x?[redacted]");
+        assertThat(Urls.redactedIn("\u00e9https://u:p@h.test/x")).isEqualTo("\u00e9https://h.test/x");
+        assertThat(Urls.redactedIn("1+://h.test/x?token=s")).isEqualTo("1+://h.test/x?token=s");
+        assertThat(Urls.redactedIn("https:// h.test/x?token=s")).isEqualTo("https:// h.test/x?token=s");
+    }
+
+    @Test
+    void findsWhatTheRegularExpressionWithoutAWordBoundaryFindsInRandomText() {
+        // The definition the scan implements, as a regular expression, compared on texts of the characters that
+        // decide: scheme characters, the separator's, the ones that end a URL, and the ones redaction looks for.
+        Pattern definition = Pattern.compile("(?i)[a-z][a-z0-9+.-]*://[^\\s\"'<>`\\\\]+");
+        String[] pieces = {
+            "a", "Z", "h", "9", "_", "+", ".", "-", ":", "/", "://", "://", " ", "\t", "\n", "\u000B", "\f", "\r", "\"",
+            "'", "<", ">", "`", "\\", "?", "#", "@", "=", "\u00e9", "\u00a0", "\u2028"
+        };
+        Random random = new Random(20261129);
+        int urls = 0;
+        for (int i = 0; i < 200_000; i++) {
+            StringBuilder text = new StringBuilder();
+            for (int j = random.nextInt(24); j > 0; j--) {
+                text.append(pieces[random.nextInt(pieces.length)]);
+            }
+            String input = text.toString();
+            urls += definition.matcher(input).find() ? 1 : 0;
+            assertThat(Urls.redactedIn(input)).as(input).isEqualTo(byExpression(definition, input));
+        }
+        assertThat(urls).as("texts with a URL in them").isGreaterThan(5_000);
+    }
+
+    /** {@code text} with each match of {@code definition} redacted as the one URL it is. */
+    private static String byExpression(Pattern definition, String text) {
+        Matcher m = definition.matcher(text);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(out, Matcher.quoteReplacement(Urls.redactedIn(m.group())));
+        }
+        return m.appendTail(out).toString();
     }
 }
