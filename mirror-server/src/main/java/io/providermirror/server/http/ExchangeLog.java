@@ -48,7 +48,7 @@ final class ExchangeLog extends ChannelDuplexHandler {
     static final int CLIENT_CLOSED_REQUEST = 499;
 
     /** One request and what has been sent of its response so far. */
-    private static final class Exchange {
+    static final class Exchange {
         final long startNanos = System.nanoTime();
         /** Its place among the connection's requests, from 1 (0: an answer to no request). */
         final int ordinal;
@@ -182,8 +182,12 @@ final class ExchangeLog extends ChannelDuplexHandler {
         if (remoteAddress == null) {
             remoteAddress = client(ctx.channel().remoteAddress());
         }
-        String client = remoteAddress;
-        ACCESS.atInfo()
+        log(ACCESS, remoteAddress, exchange, millis, aborted);
+    }
+
+    /** Writes {@code exchange}'s line to {@code access}: its text and, for the JSON format, its fields. */
+    static void log(Logger access, String client, Exchange exchange, long millis, boolean aborted) {
+        access.atInfo()
                 .addKeyValue("client", client)
                 .addKeyValue("method", exchange.method)
                 .addKeyValue("path", exchange.uri)
@@ -194,17 +198,39 @@ final class ExchangeLog extends ChannelDuplexHandler {
                 .addKeyValue("route", exchange.route)
                 .addKeyValue("clientName", exchange.clientName)
                 .addKeyValue("aborted", aborted)
-                .log(
-                        "{} {} \"{} {}\" {} {} {}ms \"{}\"{}",
-                        client,
-                        exchange.clientName,
-                        exchange.method,
-                        exchange.uri,
-                        exchange.status,
-                        exchange.bytes,
-                        millis,
-                        exchange.userAgent,
-                        aborted ? " aborted" : "");
+                .log(line(client, exchange, millis, aborted));
+    }
+
+    /**
+     * The line's text, made here rather than from a pattern with arguments: every part is already printable (see
+     * {@link #printable}), and the writer thread then has no message to format.
+     */
+    private static String line(String client, Exchange exchange, long millis, boolean aborted) {
+        StringBuilder line = new StringBuilder(64
+                + client.length()
+                + exchange.clientName.length()
+                + exchange.uri.length()
+                + exchange.userAgent.length());
+        line.append(client)
+                .append(' ')
+                .append(exchange.clientName)
+                .append(" \"")
+                .append(exchange.method)
+                .append(' ')
+                .append(exchange.uri)
+                .append("\" ")
+                .append(exchange.status)
+                .append(' ')
+                .append(exchange.bytes)
+                .append(' ')
+                .append(millis)
+                .append("ms \"")
+                .append(exchange.userAgent)
+                .append('"');
+        if (aborted) {
+            line.append(" aborted");
+        }
+        return line.toString();
     }
 
     private static String client(SocketAddress address) {
@@ -273,6 +299,9 @@ final class ExchangeLog extends ChannelDuplexHandler {
 
     /** Untrusted text made safe for a log line: bounded, and every control or non-ASCII character escaped. */
     static String printable(String text, int max) {
+        if (text.length() <= max && isPrintable(text)) {
+            return text;
+        }
         StringBuilder out = new StringBuilder(Math.min(text.length(), max) + 8);
         for (int i = 0; i < text.length() && out.length() < max; i++) {
             char c = text.charAt(i);
@@ -286,5 +315,16 @@ final class ExchangeLog extends ChannelDuplexHandler {
             out.append("...");
         }
         return out.toString();
+    }
+
+    /** Whether {@code text} holds nothing {@link #printable} would escape. */
+    private static boolean isPrintable(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+                return false;
+            }
+        }
+        return true;
     }
 }

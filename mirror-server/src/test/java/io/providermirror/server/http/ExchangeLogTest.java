@@ -78,8 +78,15 @@ final class ExchangeLogTest {
 
     private List<String> logged() {
         return lines.list.stream()
-                .map(line -> line.getArgumentArray()[2] + " " + line.getArgumentArray()[3] + " "
-                        + line.getArgumentArray()[4])
+                .map(line -> field(line, "method") + " " + field(line, "path") + " " + field(line, "status"))
                 .toList();
+    }
+
+    private static Object field(ch.qos.logback.classic.spi.ILoggingEvent line, String key) {
+        return line.getKeyValuePairs().stream()
+                .filter(pair -> pair.key.equals(key))
+                .findFirst()
+                .orElseThrow()
+                .value;
     }
 }

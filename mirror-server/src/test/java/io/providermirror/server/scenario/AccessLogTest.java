@@ -162,8 +162,8 @@ final class AccessLogTest {
                 .containsEntry("aborted", false);
         assertThat((Long) fields.get("durationMs")).isNotNegative();
         assertThat(line.getFormattedMessage())
-                .startsWith("127.0.0.1 anonymous \"GET " + path + "\" 200 ")
-                .endsWith("\"Terraform/1.11.4\"");
+                .isEqualTo("127.0.0.1 anonymous \"GET " + path + "\" 200 " + fields.get("bytes") + " "
+                        + fields.get("durationMs") + "ms \"Terraform/1.11.4\"");
     }
 
     @Test
@@ -243,5 +243,6 @@ final class AccessLogTest {
 
         await().atMost(Duration.ofSeconds(30)).until(() -> linesFor("/nothing").size() == 1);
         assertThat(fields(linesFor("/nothing").get(0)).get("userAgent")).isEqualTo("evil\\x22 \\x5c \\xe9");
+        assertThat(linesFor("/nothing").get(0).getFormattedMessage()).endsWith(" \"evil\\x22 \\x5c \\xe9\"");
     }
 }
