@@ -3,9 +3,10 @@
 # header's check (HostAuthorityBenchmark, beside the regular expression it replaced), version-document
 # rendering, h1: hashing against plain sha256 over the same archive, and what a cold fill does per chunk
 # (ArchiveChunkBenchmark: sha256 and the file write from the decrypted buffer, against a copy through an array
-# first).
+# first), URLs redacted in a log line (UrlsBenchmark, beside the regular expression it replaced) and one whole
+# access-log line into the text format (AccessLineBenchmark, beside the line as a pattern with arguments).
 #
-#   bench/jmh.sh                                    # everything, about 4 minutes
+#   bench/jmh.sh                                    # everything, about 6 minutes
 #   bench/jmh.sh HashingBenchmark                   # one class (any JMH arguments work)
 #   JAVA_OPTS=-Dbench.archive=/path/to/provider.zip bench/jmh.sh HashingBenchmark
 set -euo pipefail
