@@ -49,12 +49,18 @@ public final class Urls {
             while (start < separator && !isAsciiLetter(text.charAt(start))) {
                 start++;
             }
+            if (start == separator) {
+                // No scheme before it: not a URL, and what follows is not looked at (a text of nothing but "://"
+                // would be read once for each of them).
+                separator = text.indexOf(SEPARATOR, separator + 1);
+                continue;
+            }
             int end = separator + SEPARATOR.length();
             while (end < text.length() && isUrlCharacter(text.charAt(end))) {
                 end++;
             }
-            if (start == separator || end == separator + SEPARATOR.length()) {
-                // No scheme before it, or nothing after it: not a URL.
+            if (end == separator + SEPARATOR.length()) {
+                // Nothing after it: not a URL.
                 separator = text.indexOf(SEPARATOR, separator + 1);
                 continue;
             }

@@ -1,8 +1,10 @@
 package io.providermirror.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -66,6 +68,17 @@ final class UrlsTest {
             assertThat(Urls.redactedIn(input)).as(input).isEqualTo(byExpression(definition, input));
         }
         assertThat(urls).as("texts with a URL in them").isGreaterThan(5_000);
+    }
+
+    @Test
+    void aTextOfSeparatorsIsReadOnce() {
+        // Read once for each "://", a million of them would take hours; read once, milliseconds.
+        String separators = "://".repeat(1_000_000);
+        String noSchemes = "1+://".repeat(600_000);
+        assertThat(assertTimeoutPreemptively(Duration.ofSeconds(30), () -> Urls.redactedIn(separators)))
+                .isSameAs(separators);
+        assertThat(assertTimeoutPreemptively(Duration.ofSeconds(30), () -> Urls.redactedIn(noSchemes)))
+                .isSameAs(noSchemes);
     }
 
     /** {@code text} with each match of {@code definition} redacted as the one URL it is. */
