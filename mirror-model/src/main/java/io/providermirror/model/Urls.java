@@ -115,10 +115,41 @@ public final class Urls {
         int at = url.lastIndexOf('@', authorityEnd - 1);
         StringBuilder out = new StringBuilder(end + REDACTED_QUERY.length());
         out.append(url, 0, authorityStart);
-        out.append(url, at >= authorityStart ? at + 1 : authorityStart, end);
+        out.append(url, at >= authorityStart ? at + 1 : authorityStart, authorityEnd);
+        appendWithoutUserInformation(out, url, authorityEnd, end);
         if (hadQuery) {
             out.append(REDACTED_QUERY);
         }
         return out.toString();
+    }
+
+    /**
+     * Appends {@code url}'s path ({@code from} to {@code to}) without the user information of any URL inside it
+     * ({@code .../https://user:password@host/...}): each {@code ://} in it starts an authority, up to the next
+     * {@code /}, whose text up to its last {@code @} is left out.
+     */
+    private static void appendWithoutUserInformation(StringBuilder out, String url, int from, int to) {
+        int copied = from;
+        // From the character before: an authority may end in the ':' of a separator whose "//" starts the path
+        // ("h://a://b@c", whose authority is "a:").
+        int separator = url.indexOf(SEPARATOR, Math.max(0, from - 1));
+        while (separator >= 0 && separator + SEPARATOR.length() <= to) {
+            int authority = separator + SEPARATOR.length();
+            int at = -1;
+            int authorityEnd = authority;
+            while (authorityEnd < to && url.charAt(authorityEnd) != '/') {
+                if (url.charAt(authorityEnd) == '@') {
+                    at = authorityEnd;
+                }
+                authorityEnd++;
+            }
+            if (at >= 0) {
+                out.append(url, copied, authority);
+                copied = at + 1;
+            }
+            // From the authority, not its end: "a://b://" has its next separator one before that end.
+            separator = url.indexOf(SEPARATOR, authority);
+        }
+        out.append(url, copied, to);
     }
 }

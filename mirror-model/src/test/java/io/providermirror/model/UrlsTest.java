@@ -48,6 +48,15 @@ final class UrlsTest {
     }
 
     @Test
+    void aUrlInsideAUrlsPathLosesItsUserInformationToo() {
+        assertThat(Urls.redactedIn("see http://x/https://u:p@h/a?q=s"))
+                .isEqualTo("see http://x/https://h/a?[redacted]");
+        // Before the scan, "_a" could not start a URL, and the one inside was found by itself.
+        assertThat(Urls.redactedIn("_a://b/c://u:p@d")).isEqualTo("_a://b/c://d");
+        assertThat(Urls.redactedIn("a://b/c://d://u@e/f://g@h@i")).isEqualTo("a://b/c://d://e/f://i");
+    }
+
+    @Test
     void findsWhatTheRegularExpressionWithoutAWordBoundaryFindsInRandomText() {
         // The definition the scan implements, as a regular expression, compared on texts of the characters that
         // decide: scheme characters, the separator's, the ones that end a URL, and the ones redaction looks for.
@@ -65,21 +74,54 @@ final class UrlsTest {
             }
             String input = text.toString();
             urls += definition.matcher(input).find() ? 1 : 0;
-            assertThat(Urls.redactedIn(input)).as(input).isEqualTo(byExpression(definition, input));
+            String redacted = Urls.redactedIn(input);
+            assertThat(redacted).as(input).isEqualTo(byExpression(definition, input));
+            // Nothing the redaction before the scan would have taken out is left in.
+            assertThat(beforeTheScan(redacted)).as(input).isEqualTo(redacted);
         }
         assertThat(urls).as("texts with a URL in them").isGreaterThan(5_000);
     }
 
     @Test
     void aTextOfSeparatorsIsReadOnce() {
-        // Read once for each "://", a million of them would take hours; read once, milliseconds.
+        // Read once for each "://", a million of them would take hours; read once, milliseconds. The same for the
+        // URLs inside a URL's path, each looked at for user information.
         String separators = "://".repeat(1_000_000);
         String noSchemes = "1+://".repeat(600_000);
+        String nested = "a://b" + "/x://y".repeat(500_000);
         assertThat(assertTimeoutPreemptively(Duration.ofSeconds(30), () -> Urls.redactedIn(separators)))
                 .isSameAs(separators);
         assertThat(assertTimeoutPreemptively(Duration.ofSeconds(30), () -> Urls.redactedIn(noSchemes)))
                 .isSameAs(noSchemes);
+        assertThat(assertTimeoutPreemptively(Duration.ofSeconds(30), () -> Urls.redactedIn(nested)))
+                .isEqualTo(nested);
     }
+
+    /** {@link Urls#redactedIn} before the scan: a regular expression, and each URL it found redacted alone. */
+    private static String beforeTheScan(String text) {
+        Matcher m = BEFORE_THE_SCAN.matcher(text);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String url = m.group();
+            int authorityStart = url.indexOf("://") + 3;
+            int end = url.length();
+            int query = url.indexOf('?', authorityStart);
+            int fragment = url.indexOf('#', authorityStart);
+            boolean hadQuery = query >= 0 && (fragment < 0 || query < fragment);
+            end = query >= 0 ? Math.min(end, query) : end;
+            end = fragment >= 0 ? Math.min(end, fragment) : end;
+            int pathStart = url.indexOf('/', authorityStart);
+            int authorityEnd = pathStart < 0 || pathStart > end ? end : pathStart;
+            int at = url.lastIndexOf('@', authorityEnd - 1);
+            String redacted = url.substring(0, authorityStart)
+                    + url.substring(at >= authorityStart ? at + 1 : authorityStart, end)
+                    + (hadQuery ? Urls.REDACTED_QUERY : "");
+            m.appendReplacement(out, Matcher.quoteReplacement(redacted));
+        }
+        return m.appendTail(out).toString();
+    }
+
+    private static final Pattern BEFORE_THE_SCAN = Pattern.compile("(?i)\\b[a-z][a-z0-9+.-]*://[^\\s\"'<>`\\\\]+");
 
     /** {@code text} with each match of {@code definition} redacted as the one URL it is. */
     private static String byExpression(Pattern definition, String text) {
