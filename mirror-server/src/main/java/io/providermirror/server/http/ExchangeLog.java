@@ -305,7 +305,7 @@ final class ExchangeLog extends ChannelDuplexHandler {
         StringBuilder out = new StringBuilder(Math.min(text.length(), max) + 8);
         for (int i = 0; i < text.length() && out.length() < max; i++) {
             char c = text.charAt(i);
-            if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+            if (needsEscaping(c)) {
                 out.append(String.format("\\x%02x", (int) c & 0xff));
             } else {
                 out.append(c);
@@ -320,11 +320,15 @@ final class ExchangeLog extends ChannelDuplexHandler {
     /** Whether {@code text} holds nothing {@link #printable} would escape. */
     private static boolean isPrintable(String text) {
         for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+            if (needsEscaping(text.charAt(i))) {
                 return false;
             }
         }
         return true;
+    }
+
+    /** A control character, anything beyond ASCII, and the line's own quote and escape character. */
+    private static boolean needsEscaping(char c) {
+        return c < 0x20 || c > 0x7e || c == '"' || c == '\\';
     }
 }
