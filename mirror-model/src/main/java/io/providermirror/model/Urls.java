@@ -98,8 +98,8 @@ public final class Urls {
     }
 
     private static String redactedUrl(String url) {
-        int schemeEnd = url.indexOf("://");
-        int authorityStart = schemeEnd < 0 ? 0 : schemeEnd + 3;
+        int schemeEnd = url.indexOf(SEPARATOR);
+        int authorityStart = schemeEnd < 0 ? 0 : schemeEnd + SEPARATOR.length();
         int end = url.length();
         int query = url.indexOf('?', authorityStart);
         int fragment = url.indexOf('#', authorityStart);
@@ -110,13 +110,8 @@ public final class Urls {
         if (fragment >= 0) {
             end = Math.min(end, fragment);
         }
-        int pathStart = url.indexOf('/', authorityStart);
-        int authorityEnd = pathStart < 0 || pathStart > end ? end : pathStart;
-        int at = url.lastIndexOf('@', authorityEnd - 1);
         StringBuilder out = new StringBuilder(end + REDACTED_QUERY.length());
-        out.append(url, 0, authorityStart);
-        out.append(url, at >= authorityStart ? at + 1 : authorityStart, authorityEnd);
-        appendWithoutUserInformation(out, url, authorityEnd, end);
+        appendWithoutUserInformation(out, url, authorityStart, end);
         if (hadQuery) {
             out.append(REDACTED_QUERY);
         }
@@ -124,17 +119,13 @@ public final class Urls {
     }
 
     /**
-     * Appends {@code url}'s path ({@code from} to {@code to}) without the user information of any URL inside it
-     * ({@code .../https://user:password@host/...}): each {@code ://} in it starts an authority, up to the next
-     * {@code /}, whose text up to its last {@code @} is left out.
+     * Appends {@code url} up to {@code to} without user information: that of the authority at {@code authority}
+     * (up to the next {@code /}, its text up to its last {@code @}), and of every URL inside its path
+     * ({@code .../https://user:password@host/...}), each {@code ://} there starting an authority of its own.
      */
-    private static void appendWithoutUserInformation(StringBuilder out, String url, int from, int to) {
-        int copied = from;
-        // From the character before: an authority may end in the ':' of a separator whose "//" starts the path
-        // ("h://a://b@c", whose authority is "a:").
-        int separator = url.indexOf(SEPARATOR, Math.max(0, from - 1));
-        while (separator >= 0 && separator + SEPARATOR.length() <= to) {
-            int authority = separator + SEPARATOR.length();
+    private static void appendWithoutUserInformation(StringBuilder out, String url, int authority, int to) {
+        int copied = 0;
+        while (true) {
             int at = -1;
             int authorityEnd = authority;
             while (authorityEnd < to && url.charAt(authorityEnd) != '/') {
@@ -147,8 +138,12 @@ public final class Urls {
                 out.append(url, copied, authority);
                 copied = at + 1;
             }
-            // From the authority, not its end: "a://b://" has its next separator one before that end.
-            separator = url.indexOf(SEPARATOR, authority);
+            // From the authority, not its end: in "a://b://c" the next separator starts one before that end.
+            int separator = url.indexOf(SEPARATOR, authority);
+            if (separator < 0 || separator + SEPARATOR.length() > to) {
+                break;
+            }
+            authority = separator + SEPARATOR.length();
         }
         out.append(url, copied, to);
     }
