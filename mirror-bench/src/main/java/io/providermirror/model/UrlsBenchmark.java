@@ -34,8 +34,8 @@ public class UrlsBenchmark {
         "127.0.0.1 anonymous \"GET /v1/modules/registry.terraform.io/hashicorp/consul/aws/0.12.0/download\" 204 0 0ms"
                 + " \"Terraform/1.11.4 (+https://www.terraform.io)\"",
         "fetching the archive of registry.terraform.io/hashicorp/aws 5.80.0 linux_amd64 from releases.example.com"
-                + " failed: https://releases.example.com/aws/5.80.0/aws_linux_amd64.zip?X-Amz-Signature=0123456789abcdef"
-                + " answered HTTP 503"
+                + " failed: https://releases.example.com/aws/5.80.0/aws_linux_amd64.zip"
+                + "?X-Amz-Signature=0123456789abcdef answered HTTP 503"
     })
     public String line;
 

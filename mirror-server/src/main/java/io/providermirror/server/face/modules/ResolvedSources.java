@@ -16,8 +16,8 @@ import java.util.concurrent.Executor;
  * Where a module version's content comes from, as its origin's {@code download} answer says: one request for every
  * caller that asks while it is in flight (downloads and archive requests of a version nobody fetched yet arrive
  * together when a fleet of CI runners starts), on the lane of the module's host, and never held once answered (the
- * next caller asks again: what a version's source is matters only until its fetch has pinned it). Held by {@link PulledAnswers}, as every
- * answer from an origin is. Offline, nothing is asked.
+ * next caller asks again: what a version's source is matters only until its fetch has pinned it). Held by
+ * {@link PulledAnswers}, as every answer from an origin is. Offline, nothing is asked.
  */
 final class ResolvedSources {
 
