@@ -60,6 +60,8 @@ public final class ReleaseAge {
     private final DecisionLog decisions;
     private final DryRunLog dryRunLog;
     private final PolicyHolds holds;
+    /** Whether any version could be held, decided once: asked on every request's path. */
+    private final boolean active;
 
     public ReleaseAge(PolicyConfig config, Clock clock, MirrorMetrics metrics, DecisionLog decisions) {
         this(config, clock, metrics, decisions, new PolicyHolds(clock));
@@ -88,12 +90,13 @@ public final class ReleaseAge {
         this.decisions = decisions;
         this.dryRunLog = new DryRunLog(clock, line -> LOG.info("{}", line));
         this.holds = holds;
+        this.active = !minimum.isZero()
+                || overrides.stream().anyMatch(o -> !o.minimumAge().isZero());
     }
 
     /** Whether any version could be held: a minimum age above zero, here or in an override. */
     public boolean active() {
-        return !minimum.isZero()
-                || overrides.stream().anyMatch(o -> !o.minimumAge().isZero());
+        return active;
     }
 
     /** Whether this quarantine only counts and logs ({@code policy.releaseAgeMode: dryRun}). */
