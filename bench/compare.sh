@@ -31,6 +31,11 @@
 #   BASELINE_JAR=mirror-server/target/mirror-server.jar BASELINE_JAVA_OPTS="-Xmx512m -XX:+UseParallelGC" \
 #     bench/compare.sh                                # or the same build with other JVM options
 #   MIRROR_JAVA_OPTS="-Xmx1g" BUILD=0 bench/compare.sh       # another JVM setting, without rebuilding
+#   FLOOR=1 SCENARIOS="module_download version index" COLD_RUNS=0 bench/compare.sh   # also the engine's floor:
+#                                   FloorServer (mirror-bench) on the mirror's transport, TLS and HTTP codec, writing
+#                                   nginx's answers from memory, with nothing of the mirror's own (no routing, limits,
+#                                   access log or metrics): how much of a path's CPU per request the engine costs and
+#                                   how much the mirror adds (documents and archives up to 1 MB)
 #   STORE=s3 SCENARIOS="small large" bench/compare.sh         # the mirror on an S3 bucket (S3Proxy on loopback):
 #                                   warm archives from its local tier; cold fills into the bucket, with the
 #                                   bucket requests of each fill by operation (count, mean latency); cold archives
@@ -76,6 +81,8 @@ MIRROR_JAVA_OPTS=${MIRROR_JAVA_OPTS:--Xmx512m}
 MIRROR_JAR=${MIRROR_JAR:-mirror-server/target/mirror-server.jar}
 BASELINE_JAR=${BASELINE_JAR:-}
 BASELINE_JAVA_OPTS=${BASELINE_JAVA_OPTS:-$MIRROR_JAVA_OPTS}
+FLOOR=${FLOOR:-0}
+FLOOR_PORT=${FLOOR_PORT:-18448}
 BUILD=${BUILD:-1}
 STORE=${STORE:-disk}
 S3_PORT=${S3_PORT:-18446}
@@ -85,6 +92,7 @@ command+="DURATION=$DURATION WARMUP=$WARMUP RUNS=$RUNS SCENARIOS=\"$SCENARIOS\" 
 command+=" MIRROR_JAVA_OPTS=\"$MIRROR_JAVA_OPTS\""
 [ "$PRETOUCH_GB" = 0 ] || command="PRETOUCH_GB=$PRETOUCH_GB $command"
 [ -z "$BASELINE_JAR" ] || command+=" BASELINE_JAR=$BASELINE_JAR BASELINE_JAVA_OPTS=\"$BASELINE_JAVA_OPTS\""
+[ "$FLOOR" = 0 ] || command="FLOOR=1 $command"
 command+=" bench/compare.sh"
 [ "${PIN_CORES:-0}" != 1 ] || command="PIN_CORES=1 $command"
 command="CONNECTIONS=\"$CONNECTIONS\" $command"
@@ -94,6 +102,7 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 install_missing
 ports=("$MIRROR_PORT" "$NGINX_PORT")
 [ -z "$BASELINE_JAR" ] || ports+=("$BASELINE_PORT")
+[ "$FLOOR" = 0 ] || ports+=("$FLOOR_PORT")
 require_free_ports "${ports[@]}"
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
@@ -139,6 +148,12 @@ warm_mirror "${base[mirror]}" "$work/www"
 [ -z "$BASELINE_JAR" ] || warm_mirror "${base[baseline]}"
 start_nginx "$work" "$NGINX_PORT"
 server_pid[nginx]=$NGINX_PID
+if [ "$FLOOR" != 0 ]; then
+  start_floor "$work" "$FLOOR_PORT" "$MIRROR_JAVA_OPTS"
+  base[floor]="https://127.0.0.1:$FLOOR_PORT/providers"
+  server_pid[floor]=$FLOOR_PID
+  servers+=(floor)
+fi
 
 [ "$STORE" = s3 ] && store_warm_before=$(store_requests "$MIRROR_PORT")
 : > "$work/runs.txt"
@@ -344,6 +359,20 @@ operation_table() {
       read -r cpu cpu_rounds <<< "$(ratios "$k" mirror baseline 7)"
       read -r per_mb per_mb_rounds <<< "$(ratios "$k" mirror baseline 8)"
       echo "| $(label "${k%@*}") | ${k#*@} | $(column "$k" mirror 4) | $(column "$k" baseline 4) | **${rate}x** ($rounds) | $(column "$k" mirror 6) | $(column "$k" baseline 6) | ${tail}x ($tail_rounds) | $(column "$k" mirror 7) ($(spread "$k" mirror 7)) | $(column "$k" baseline 7) ($(spread "$k" baseline 7)) | **${cpu}x** ($cpu_rounds) | ${per_mb}x ($per_mb_rounds) |"
+    done
+  fi
+  if [ "$FLOOR" != 0 ] && [ -n "$SCENARIOS" ]; then
+    echo
+    echo "The engine's floor, same rounds: FloorServer (the mirror's transport, TLS and HTTP codec, nginx's answers from memory, nothing of the mirror's own) with $MIRROR_JAVA_OPTS. CPU mirror - floor is what the mirror adds per request (median of the rounds' differences)."
+    echo
+    echo "| scenario | connections | floor req/s | floor p99 ms | floor CPU us/req | CPU floor/nginx | CPU mirror/floor | CPU mirror - floor us/req |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    for k in "${keys[@]}"; do
+      read -r floor_nginx floor_nginx_rounds <<< "$(ratios "$k" floor nginx 7)"
+      read -r mirror_floor mirror_floor_rounds <<< "$(ratios "$k" mirror floor 7)"
+      added=$(awk -v s="$k" '$1 == s && $2 == "mirror" { x[$3] = $7 } $1 == s && $2 == "floor" { y[$3] = $7 }
+        END { for (r in x) if (r in y) printf "%.1f\n", x[r] - y[r] }' "$work/runs.txt" | sort -g)
+      echo "| $(label "${k%@*}") | ${k#*@} | $(column "$k" floor 4) | $(column "$k" floor 6) | $(column "$k" floor 7) ($(spread "$k" floor 7)) | ${floor_nginx}x ($floor_nginx_rounds) | **${mirror_floor}x** ($mirror_floor_rounds) | **$(median <<< "$added")** ($(paste -sd/ <<< "$added")) |"
     done
   fi
   if [ ${#cold[@]} -gt 0 ]; then

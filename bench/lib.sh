@@ -253,6 +253,22 @@ NGINX
   until curl -sfk -o /dev/null "https://127.0.0.1:$port/providers/$(provider_path small)/index.json"; do sleep 0.05; done
 }
 
+# start_floor WORK PORT JAVA_OPTS: FloorServer (mirror-bench's benchmarks.jar) over TLS with WORK's certificate,
+# answering what nginx serves from WORK/www (and WORK/www.locations) out of memory; sets FLOOR_PID.
+start_floor() {
+  local work=$1 port=$2 opts=$3 jar=mirror-bench/target/benchmarks.jar
+  [ -f "$jar" ] || { echo "bench: no $jar (mvn package builds it)" >&2; exit 1; }
+  # shellcheck disable=SC2086
+  "${SERVER_CPUS[@]}" java $opts -cp "$jar" io.providermirror.server.http.FloorServer "$port" "$work/cert.pem" \
+    "$work/key.pem" "$work/www" "$work/www.locations" > "$work/floor.log" 2>&1 &
+  FLOOR_PID=$!
+  pids+=("$FLOOR_PID")
+  until curl -sfk -o /dev/null "https://127.0.0.1:$port/providers/$(provider_path small)/index.json"; do
+    kill -0 "$FLOOR_PID" 2>/dev/null || { echo "bench: the floor server did not start:" >&2; cat "$work/floor.log" >&2; exit 1; }
+    sleep 0.05
+  done
+}
+
 # stop_nginx WORK: nginx removes its pid file as it exits: no file, nothing left to stop.
 stop_nginx() {
   local nginx_pid

@@ -114,21 +114,7 @@ public final class MirrorServer implements AutoCloseable {
             boolean managementOnly,
             ChannelGroup connections)
             throws InterruptedException, java.io.IOException {
-        SslContext sslContext = null;
-        if (listener.identity() != null) {
-            sslContext = SslContextBuilder.forServer(
-                            listener.identity().privateKey(),
-                            listener.identity().chain().toArray(X509Certificate[]::new))
-                    .sslProvider(transport.sslProvider())
-                    // Netty hands the key to its key manager through an in-memory key store, never written
-                    // anywhere: the default PKCS#12 would encrypt it and decrypt it again with 10,000 rounds of
-                    // PBKDF2 each (a tenth of a second of start-up); JKS only obfuscates it, which is all this needs.
-                    .keyStoreType("JKS")
-                    // No client certificates are asked for; without a trust manager of its own, Netty would make
-                    // the JDK's default one, reading every CA the JDK ships, before the first answer.
-                    .trustManager(new NoClientCertificates())
-                    .build();
-        }
+        SslContext sslContext = listener.identity() == null ? null : serverTls(transport, listener.identity());
         try {
             return new ServerBootstrap()
                     .group(boss, workers)
@@ -145,6 +131,21 @@ public final class MirrorServer implements AutoCloseable {
             // Netty rethrows bind failures undeclared, in the words of the native call: say it for people.
             throw new java.net.BindException(cannotListen(listener, e));
         }
+    }
+
+    /** The TLS of a listener that presents {@code identity}, done by {@code transport}'s provider. */
+    static SslContext serverTls(NettyTransport transport, ServerIdentity identity) throws javax.net.ssl.SSLException {
+        return SslContextBuilder.forServer(
+                        identity.privateKey(), identity.chain().toArray(X509Certificate[]::new))
+                .sslProvider(transport.sslProvider())
+                // Netty hands the key to its key manager through an in-memory key store, never written
+                // anywhere: the default PKCS#12 would encrypt it and decrypt it again with 10,000 rounds of
+                // PBKDF2 each (a tenth of a second of start-up); JKS only obfuscates it, which is all this needs.
+                .keyStoreType("JKS")
+                // No client certificates are asked for; without a trust manager of its own, Netty would make
+                // the JDK's default one, reading every CA the JDK ships, before the first answer.
+                .trustManager(new NoClientCertificates())
+                .build();
     }
 
     /**
