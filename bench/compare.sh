@@ -35,7 +35,7 @@
 #                                   FloorServer (mirror-bench) on the mirror's transport, TLS and HTTP codec, writing
 #                                   nginx's answers from memory, with nothing of the mirror's own (no routing, limits,
 #                                   access log or metrics): how much of a path's CPU per request the engine costs and
-#                                   how much the mirror adds (documents and archives up to 1 MB)
+#                                   how much the mirror adds (every scenario but the 50 MB archive's)
 #   STORE=s3 SCENARIOS="small large" bench/compare.sh         # the mirror on an S3 bucket (S3Proxy on loopback):
 #                                   warm archives from its local tier; cold fills into the bucket, with the
 #                                   bucket requests of each fill by operation (count, mean latency); cold archives
@@ -161,15 +161,21 @@ fi
 # <server CPU us per request> <server CPU us per MB sent> <1-min load average as the measurement started>.
 # Each round takes the servers in turn, starting with the next one each round, so none is always first or last.
 keys=()
+# measures SERVER SCENARIO: whether SERVER takes part in SCENARIO's rounds (the floor holds no 50 MB archive).
+measures() { [ "$1" != floor ] || [ "$2" != large ]; }
 for s in $SCENARIOS; do
   path=$(scenario_path "$s")
-  echo "bench: $s ($(scenario_connections "$s") connections; $WARMUP uncounted, then $RUNS x $DURATION on each of ${servers[*]})"
-  for server in "${servers[@]}"; do wrk_run "${base[$server]%/providers}/$path" 64 "$WARMUP" > /dev/null; done
+  taking=(); for server in "${servers[@]}"; do measures "$server" "$s" && taking+=("$server"); done
+  echo "bench: $s ($(scenario_connections "$s") connections; $WARMUP uncounted, then $RUNS x $DURATION on each of ${taking[*]})"
+  for server in "${servers[@]}"; do
+    measures "$server" "$s" && wrk_run "${base[$server]%/providers}/$path" 64 "$WARMUP" > /dev/null
+  done
   for connections in $(scenario_connections "$s"); do
     keys+=("$s@$connections")
     for round in $(seq 1 "$RUNS"); do
       for i in "${!servers[@]}"; do
         server=${servers[$(( (i + round - 1) % ${#servers[@]} ))]}
+        measures "$server" "$s" || continue
         load=$(cut -d' ' -f1 /proc/loadavg)
         echo "$s@$connections $server $round $(wrk_run "${base[$server]%/providers}/$path" "$connections" "$DURATION" ${server_pid[$server]}) $load" >> "$work/runs.txt"
       done
@@ -368,6 +374,7 @@ operation_table() {
     echo "| scenario | connections | floor req/s | floor p99 ms | floor CPU us/req | CPU floor/nginx | CPU mirror/floor | CPU mirror - floor us/req |"
     echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
     for k in "${keys[@]}"; do
+      measures floor "${k%@*}" || continue
       read -r floor_nginx floor_nginx_rounds <<< "$(ratios "$k" floor nginx 7)"
       read -r mirror_floor mirror_floor_rounds <<< "$(ratios "$k" mirror floor 7)"
       added=$(awk -v s="$k" '$1 == s && $2 == "mirror" { x[$3] = $7 } $1 == s && $2 == "floor" { y[$3] = $7 }

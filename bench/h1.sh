@@ -50,10 +50,7 @@ YAML
 java $MIRROR_JAVA_OPTS -jar "$jar" --config "$work/mirror.yaml" > "$work/mirror.out" 2> "$work/mirror.log" &
 mirror=$!
 pids+=("$mirror")
-until curl -sk -o /dev/null "https://127.0.0.1:$PORT/healthz"; do
-  kill -0 "$mirror" 2>/dev/null || { echo "h1: the mirror did not start:" >&2; cat "$work/mirror.log" >&2; exit 1; }
-  sleep 0.1
-done
+await_answer "$mirror" "https://127.0.0.1:$PORT/healthz" "the mirror" "$work/mirror.log" 0.1
 
 ms() { echo $(( $(date +%s%N) / 1000000 )); }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }

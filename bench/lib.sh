@@ -78,6 +78,15 @@ make_certificate() {
   chmod 644 "$1/key.pem"
 }
 
+# await_answer PID URL WHAT LOG PAUSE: waits until URL answers 2xx-3xx (tried every PAUSE seconds); fails, with
+# LOG, if the process PID (WHAT, for the message) ends first.
+await_answer() {
+  until curl -sfk -o /dev/null "$2"; do
+    kill -0 "$1" 2>/dev/null || { echo "bench: $3 did not start:" >&2; cat "$4" >&2; exit 1; }
+    sleep "$5"
+  done
+}
+
 # start_mirror WORK NAME JAR PORT JAVA_OPTS: starts the mirror from JAR over TLS with WORK's certificate and its
 # own cache (WORK/NAME-cache), waits until it answers, and sets STARTED_PID and STARTUP_MS (start to first
 # answered request). Its log is WORK/NAME.log.
@@ -104,10 +113,7 @@ YAML
   "${SERVER_CPUS[@]}" java $opts -jar "$jar" --config "$work/$name.yaml" > "$work/$name.out" 2> "$work/$name.log" &
   STARTED_PID=$!
   pids+=("$STARTED_PID")
-  until curl -sk -o /dev/null "https://127.0.0.1:$port/healthz"; do
-    kill -0 "$STARTED_PID" 2>/dev/null || { echo "bench: the mirror ($name) did not start:" >&2; cat "$work/$name.log" >&2; exit 1; }
-    sleep 0.01
-  done
+  await_answer "$STARTED_PID" "https://127.0.0.1:$port/healthz" "the mirror ($name)" "$work/$name.log" 0.01
   STARTUP_MS=$(( ($(date +%s%N) - start_ns) / 1000000 ))
 }
 
@@ -263,10 +269,8 @@ start_floor() {
     "$work/key.pem" "$work/www" "$work/www.locations" > "$work/floor.log" 2>&1 &
   FLOOR_PID=$!
   pids+=("$FLOOR_PID")
-  until curl -sfk -o /dev/null "https://127.0.0.1:$port/providers/$(provider_path small)/index.json"; do
-    kill -0 "$FLOOR_PID" 2>/dev/null || { echo "bench: the floor server did not start:" >&2; cat "$work/floor.log" >&2; exit 1; }
-    sleep 0.05
-  done
+  await_answer "$FLOOR_PID" "https://127.0.0.1:$port/providers/$(provider_path small)/index.json" "the floor server" \
+    "$work/floor.log" 0.05
 }
 
 # stop_nginx WORK: nginx removes its pid file as it exits: no file, nothing left to stop.

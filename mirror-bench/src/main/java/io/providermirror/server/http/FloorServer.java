@@ -44,7 +44,9 @@ import java.util.stream.Stream;
  *
  * <p>Serves every file of at most {@value #MAX_FILE_BYTES} bytes under a static tree (the one nginx serves) at its
  * path, and each {@code location = PATH { add_header NAME "VALUE" always; return 204; }} of an nginx locations file
- * (the module download, as {@code bench/lib.sh} writes it) as a {@code 204} with those headers.
+ * (the module download, as {@code bench/lib.sh} writes it) as a {@code 204} with those headers. A larger file is
+ * left out: written whole, its TLS records would take direct memory for all of it on every connection at once (the
+ * mirror streams archives instead), so {@code compare.sh} measures no floor for its 50 MB archive.
  *
  * <pre>java -cp mirror-bench/target/benchmarks.jar io.providermirror.server.http.FloorServer \
  *     PORT CERT.pem KEY.pem TREE [LOCATIONS]</pre>
