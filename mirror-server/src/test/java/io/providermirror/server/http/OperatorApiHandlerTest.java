@@ -70,7 +70,10 @@ final class OperatorApiHandlerTest {
         return TokenHashes.load(List.of(TokenHashes.hash(TOKEN)), null, "operator.tokensFile");
     }
 
-    /** Takes bundles into a temporary directory and answers an import when the test completes it. */
+    /**
+     * Takes bundles into a temporary directory and answers an import when the test completes it; any other action
+     * fails the test.
+     */
     private final class Imports implements OperatorActions {
         @Override
         public Path uploadDirectory() {
@@ -89,23 +92,28 @@ final class OperatorApiHandlerTest {
 
         @Override
         public CompletableFuture<byte[]> acceptModule(ModuleAddress address, ProviderVersion version) {
-            throw new UnsupportedOperationException();
+            throw notAskedHere();
         }
 
         @Override
         public CompletableFuture<byte[]> purgeProvider(
                 ProviderAddress address, ProviderVersion version, Set<Platform> platforms) {
-            throw new UnsupportedOperationException();
+            throw notAskedHere();
         }
 
         @Override
         public CompletableFuture<byte[]> purgeModule(ModuleAddress address, ProviderVersion version) {
-            throw new UnsupportedOperationException();
+            throw notAskedHere();
         }
 
         @Override
         public CompletableFuture<byte[]> inventory(InventoryQuery query) {
-            throw new UnsupportedOperationException();
+            throw notAskedHere();
+        }
+
+        /** Fails the test: only imports are asked for here, so another action reaching the API is a bug. */
+        private AssertionError notAskedHere() {
+            return new AssertionError("only an import is asked for in this test");
         }
     }
 }
