@@ -12,15 +12,12 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiPredicate;
-import org.bouncycastle.openpgp.PGPCompressedData;
 import org.bouncycastle.openpgp.PGPException;
 import org.bouncycastle.openpgp.PGPPublicKey;
 import org.bouncycastle.openpgp.PGPPublicKeyRing;
 import org.bouncycastle.openpgp.PGPPublicKeyRingCollection;
 import org.bouncycastle.openpgp.PGPSignature;
-import org.bouncycastle.openpgp.PGPSignatureList;
 import org.bouncycastle.openpgp.PGPUtil;
-import org.bouncycastle.openpgp.bc.BcPGPObjectFactory;
 import org.bouncycastle.openpgp.operator.bc.BcKeyFingerprintCalculator;
 import org.bouncycastle.openpgp.operator.bc.BcPGPContentVerifierBuilderProvider;
 import org.slf4j.Logger;
@@ -73,7 +70,7 @@ public final class OpenPgpSignatures {
                     VerificationException.Check.SIGNATURE,
                     "the origin lists no signing keys, so the signature over SHA256SUMS cannot be checked");
         }
-        List<PGPSignature> signatures = readSignatures(signature).stream()
+        List<PGPSignature> signatures = SignatureFile.read(signature).stream()
                 .filter(candidate -> candidate.getVersion() >= 4)
                 .toList();
         if (signatures.isEmpty()) {
@@ -324,30 +321,6 @@ public final class OpenPgpSignatures {
         signature.init(new BcPGPContentVerifierBuilderProvider(), key);
         signature.update(document);
         return signature.verify();
-    }
-
-    static List<PGPSignature> readSignatures(byte[] signature) {
-        List<PGPSignature> result = new ArrayList<>();
-        try (InputStream in = PGPUtil.getDecoderStream(new ByteArrayInputStream(signature))) {
-            BcPGPObjectFactory factory = new BcPGPObjectFactory(in);
-            Object next;
-            while ((next = factory.nextObject()) != null) {
-                if (next instanceof PGPCompressedData compressed) {
-                    factory = new BcPGPObjectFactory(compressed.getDataStream());
-                } else if (next instanceof PGPSignatureList list) {
-                    list.forEach(result::add);
-                }
-            }
-        } catch (IOException | PGPException | RuntimeException e) {
-            throw new VerificationException(
-                    VerificationException.Check.SIGNATURE,
-                    "the SHA256SUMS signature is not a valid OpenPGP signature: " + e.getMessage());
-        }
-        if (result.isEmpty()) {
-            throw new VerificationException(
-                    VerificationException.Check.SIGNATURE, "the SHA256SUMS signature file holds no OpenPGP signature");
-        }
-        return SignatureChecks.admitted(result);
     }
 
     /**

@@ -56,7 +56,7 @@ public final class ReleaseJudgement {
     /** The creation time the signer set in {@code signature}, the latest of several; empty when none can be read. */
     private static Optional<Instant> creationTime(byte[] signature) {
         try {
-            return OpenPgpSignatures.readSignatures(signature).stream()
+            return SignatureFile.read(signature).stream()
                     .map(candidate -> candidate.getCreationTime().toInstant())
                     .max(Instant::compareTo);
         } catch (RuntimeException e) {

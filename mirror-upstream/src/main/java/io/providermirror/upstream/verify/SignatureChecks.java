@@ -2,12 +2,10 @@ package io.providermirror.upstream.verify;
 
 import java.util.IdentityHashMap;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.bouncycastle.openpgp.PGPPublicKey;
 import org.bouncycastle.openpgp.PGPPublicKeyRing;
-import org.bouncycastle.openpgp.PGPSignature;
 
 /**
  * The bounds on the work one verification of a SHA256SUMS signature does on the origin's signing keys, which the
@@ -81,18 +79,17 @@ final class SignatureChecks {
     }
 
     /**
-     * {@code signatures}, the signature file's, when there are at most {@link #MAX_DETACHED}.
+     * Admits the next signature of the signature file over SHA256SUMS, {@code alreadyRead} having been read before it.
      *
-     * @throws VerificationException when there are more
+     * @throws VerificationException when {@link #MAX_DETACHED} have been read already
      */
-    static List<PGPSignature> admitted(List<PGPSignature> signatures) {
-        if (signatures.size() > MAX_DETACHED) {
+    static void admitDetached(int alreadyRead) {
+        if (alreadyRead >= MAX_DETACHED) {
             throw new VerificationException(
                     VerificationException.Check.SIGNATURE,
-                    "the SHA256SUMS signature file holds " + signatures.size() + " signatures: the mirror reads at"
-                            + " most " + MAX_DETACHED + ", where a release carries one or two");
+                    "the SHA256SUMS signature file holds more than " + MAX_DETACHED + " signatures: the mirror reads"
+                            + " no more, where a release carries one or two");
         }
-        return signatures;
     }
 
     /** How many {@code items} there are, counting no further than one past {@code bound}. */
