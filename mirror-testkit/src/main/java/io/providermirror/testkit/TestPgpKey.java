@@ -341,7 +341,7 @@ public final class TestPgpKey {
 
     /** A detached binary signature over {@code document}. */
     public byte[] signDetached(byte[] document) {
-        return sign(document, false, recently(), null);
+        return sign(document, false, recently(), null, HashAlgorithmTags.SHA256);
     }
 
     /**
@@ -349,12 +349,17 @@ public final class TestPgpKey {
      * (its signature expiration time; {@code null}: never).
      */
     public byte[] signDetached(byte[] document, Instant created, Duration lifetime) {
-        return sign(document, false, created, lifetime);
+        return sign(document, false, created, lifetime, HashAlgorithmTags.SHA256);
     }
 
     /** A detached ASCII-armored signature over {@code document}. */
     public byte[] signDetachedArmored(byte[] document) {
-        return sign(document, true, recently(), null);
+        return sign(document, true, recently(), null, HashAlgorithmTags.SHA256);
+    }
+
+    /** A detached binary signature over {@code document} made with {@code hash} (a {@code HashAlgorithmTags}). */
+    public byte[] signDetachedWithHash(byte[] document, int hash) {
+        return sign(document, false, recently(), null, hash);
     }
 
     /** A detached binary signature of OpenPGP version 3 over {@code document}. */
@@ -367,11 +372,11 @@ public final class TestPgpKey {
     }
 
     @SuppressWarnings("deprecation")
-    private byte[] sign(byte[] document, boolean armor, Instant created, Duration lifetime) {
+    private byte[] sign(byte[] document, boolean armor, Instant created, Duration lifetime, int hash) {
         try {
             PGPKeyPair signer = signer();
             PGPSignatureGenerator generator = new PGPSignatureGenerator(
-                    new BcPGPContentSignerBuilder(signer.getPublicKey().getAlgorithm(), HashAlgorithmTags.SHA256));
+                    new BcPGPContentSignerBuilder(signer.getPublicKey().getAlgorithm(), hash));
             generator.init(PGPSignature.BINARY_DOCUMENT, signer.getPrivateKey());
             PGPSignatureSubpacketGenerator dated = new PGPSignatureSubpacketGenerator();
             dated.setSignatureCreationTime(false, Date.from(created));

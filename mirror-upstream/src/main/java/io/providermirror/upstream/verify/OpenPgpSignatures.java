@@ -1,9 +1,5 @@
 package io.providermirror.upstream.verify;
 
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -15,10 +11,7 @@ import java.util.function.BiPredicate;
 import org.bouncycastle.openpgp.PGPException;
 import org.bouncycastle.openpgp.PGPPublicKey;
 import org.bouncycastle.openpgp.PGPPublicKeyRing;
-import org.bouncycastle.openpgp.PGPPublicKeyRingCollection;
 import org.bouncycastle.openpgp.PGPSignature;
-import org.bouncycastle.openpgp.PGPUtil;
-import org.bouncycastle.openpgp.operator.bc.BcKeyFingerprintCalculator;
 import org.bouncycastle.openpgp.operator.bc.BcPGPContentVerifierBuilderProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,9 +75,10 @@ public final class OpenPgpSignatures {
         // Each listed key on its own, as the CLI reads them; a key ring of one of them is one certificate.
         List<List<PGPPublicKeyRing>> listed = new ArrayList<>();
         List<String> outdated = new ArrayList<>();
+        int read = 0;
         for (String armored : armoredKeys) {
-            List<PGPPublicKeyRing> rings = new ArrayList<>();
-            readKeys(armored).forEach(rings::add);
+            List<PGPPublicKeyRing> rings = ArmoredKeys.read(armored, read);
+            read += rings.size();
             rings.stream()
                     .filter(ring -> ring.getPublicKey().getVersion() < 4)
                     .forEach(ring -> outdated.add(
@@ -330,7 +324,7 @@ public final class OpenPgpSignatures {
      * @throws VerificationException when {@code armored} holds no OpenPGP public key
      */
     public static String primaryKeyId(String armored) {
-        Iterator<PGPPublicKeyRing> rings = readKeys(armored).getKeyRings();
+        Iterator<PGPPublicKeyRing> rings = ArmoredKeys.read(armored).iterator();
         if (!rings.hasNext()) {
             throw new VerificationException(
                     VerificationException.Check.SIGNATURE, "the origin's signing key holds no OpenPGP public key");
@@ -345,7 +339,7 @@ public final class OpenPgpSignatures {
     public static Optional<String> fingerprint(List<String> armoredKeys, String keyId) {
         for (String armored : armoredKeys) {
             try {
-                for (PGPPublicKeyRing ring : readKeys(armored)) {
+                for (PGPPublicKeyRing ring : ArmoredKeys.read(armored)) {
                     for (PGPPublicKey key : ring) {
                         if (key.getVersion() >= 4
                                 && SigningKeyRules.keyId(key.getKeyID()).equals(keyId)) {
@@ -358,16 +352,5 @@ public final class OpenPgpSignatures {
             }
         }
         return Optional.empty();
-    }
-
-    static PGPPublicKeyRingCollection readKeys(String armored) {
-        try (InputStream in =
-                PGPUtil.getDecoderStream(new ByteArrayInputStream(armored.getBytes(StandardCharsets.US_ASCII)))) {
-            return new PGPPublicKeyRingCollection(in, new BcKeyFingerprintCalculator());
-        } catch (IOException | PGPException | RuntimeException e) {
-            throw new VerificationException(
-                    VerificationException.Check.SIGNATURE,
-                    "the origin's signing key is not a valid ASCII-armored OpenPGP public key: " + e.getMessage());
-        }
     }
 }

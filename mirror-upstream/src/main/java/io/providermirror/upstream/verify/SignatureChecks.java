@@ -4,6 +4,9 @@ import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.bouncycastle.bcpg.BCPGKey;
+import org.bouncycastle.bcpg.DSAPublicBCPGKey;
+import org.bouncycastle.bcpg.RSAPublicBCPGKey;
 import org.bouncycastle.openpgp.PGPPublicKey;
 import org.bouncycastle.openpgp.PGPPublicKeyRing;
 
@@ -14,14 +17,22 @@ import org.bouncycastle.openpgp.PGPPublicKeyRing;
  * <ul>
  *   <li>at most {@link #LIMIT} signatures checked (key revocations, self-signatures on user IDs, subkey bindings and
  *       revocations, back-signatures), over every key ring it reads: each is a public-key operation as long as the
- *       key (Bouncy Castle reads RSA keys of up to 15360 bits, 1.6 ms each);
+ *       key (RSA keys of up to {@link #MAX_RSA_MODULUS_BITS} bits are read);
  *   <li>at most {@link #MAX_USER_IDS} user IDs, {@link #MAX_SUBKEYS} subkeys and {@link #MAX_SIGNATURES}
  *       signatures of any kind (certifications by other keys included) in a key ring, counted before anything
  *       else is read of it: Bouncy Castle looks each user ID's signatures up among all of them, so the rules' walk
  *       over user IDs grows with their number squared (40,000 user IDs, 270 KB armored, took 27 s), and the
  *       search for a signature's key walks them again for each signature in the file;
  *   <li>at most {@link #MAX_DETACHED} signatures in the signature file over SHA256SUMS (a release carries one,
- *       two while its maker changes keys).
+ *       two while its maker changes keys);
+ *   <li>at most {@link #MAX_RINGS} key rings over all the keys the origin lists (it lists one, two while its maker
+ *       changes keys), counted as they are read;
+ *   <li>RSA moduli of at most {@link #MAX_RSA_MODULUS_BITS} bits and DSA parameters of at most {@link
+ *       #MAX_DSA_P_BITS} and {@link #MAX_DSA_Q_BITS} bits, checked before any signature of the ring: Bouncy Castle
+ *       checks a key the first time it is used, an RSA modulus by Miller-Rabin rounds each as long as the key (0.1 s
+ *       at 4096 bits, 0.5 s at 8192, 2 s at 16384 on a busy 2-core machine), a DSA key's public value by an
+ *       exponentiation by the subgroup order modulo the prime, which the origin could make 65535 bits each: minutes
+ *       per key.
  * </ul>
  * A key ring is judged once per verification ({@link #once}): a verification with pinned keys walks the origin's keys
  * a second time, and would otherwise pay, and count, every check of the pinned ones twice.
@@ -44,15 +55,28 @@ final class SignatureChecks {
     /** The most signatures in a signature file over SHA256SUMS the mirror reads. */
     static final int MAX_DETACHED = 16;
 
+    /** The most key rings the mirror reads of the keys an origin lists for one verification. */
+    static final int MAX_RINGS = 8;
+
+    /** The longest RSA modulus the mirror reads: GnuPG makes at most 4096 bits, 8192 with --enable-large-rsa. */
+    static final int MAX_RSA_MODULUS_BITS = 8192;
+
+    /** The longest DSA prime the mirror reads: FIPS 186-4's largest. */
+    static final int MAX_DSA_P_BITS = 3072;
+
+    /** The longest DSA subgroup order the mirror reads: FIPS 186-4's largest. */
+    static final int MAX_DSA_Q_BITS = 256;
+
     private int left = LIMIT;
 
     private final IdentityHashMap<PGPPublicKeyRing, Optional<String>> judged = new IdentityHashMap<>();
 
     /**
-     * Lets {@code ring} be read: counts its user IDs, subkeys and signatures, in one pass over each.
+     * Lets {@code ring} be read: counts its user IDs, subkeys and signatures, in one pass over each, then measures its
+     * keys.
      *
      * @throws VerificationException when it has more than {@link #MAX_USER_IDS}, {@link #MAX_SUBKEYS} or
-     *     {@link #MAX_SIGNATURES}
+     *     {@link #MAX_SIGNATURES}, or a key larger than the mirror reads
      */
     static void admit(PGPPublicKeyRing ring) {
         PGPPublicKey primary = ring.getPublicKey();
@@ -75,6 +99,45 @@ final class SignatureChecks {
                     "the origin's signing key " + SigningKeyRules.keyId(primary.getKeyID()) + " carries more than "
                             + (userIds > MAX_USER_IDS ? MAX_USER_IDS + " user IDs" : MAX_SUBKEYS + " subkeys")
                             + ": the mirror reads no more in a key, where an honest key has a few");
+        }
+        for (PGPPublicKey key : ring) {
+            admitSize(key);
+        }
+    }
+
+    private static void admitSize(PGPPublicKey key) {
+        BCPGKey material = key.getPublicKeyPacket().getKey();
+        String refused = null;
+        if (material instanceof RSAPublicBCPGKey rsa && rsa.getModulus().bitLength() > MAX_RSA_MODULUS_BITS) {
+            refused = "an RSA modulus of " + rsa.getModulus().bitLength() + " bits: the mirror reads at most "
+                    + MAX_RSA_MODULUS_BITS + ", where GnuPG makes keys of at most 4096";
+        } else if (material instanceof DSAPublicBCPGKey dsa
+                && (dsa.getP().bitLength() > MAX_DSA_P_BITS || dsa.getQ().bitLength() > MAX_DSA_Q_BITS)) {
+            refused = "DSA parameters of " + dsa.getP().bitLength() + " and "
+                    + dsa.getQ().bitLength()
+                    + " bits: the mirror reads at most " + MAX_DSA_P_BITS + " and " + MAX_DSA_Q_BITS
+                    + " (FIPS 186-4's largest)";
+        }
+        if (refused != null) {
+            throw new VerificationException(
+                    VerificationException.Check.SIGNATURE,
+                    "the origin's signing " + (key.isMasterKey() ? "key " : "subkey ")
+                            + SigningKeyRules.keyId(key.getKeyID()) + " has " + refused
+                            + " (checking a larger key takes seconds of CPU)");
+        }
+    }
+
+    /**
+     * Admits the next key ring of the keys an origin lists, {@code alreadyRead} having been read before it.
+     *
+     * @throws VerificationException when {@link #MAX_RINGS} have been read already
+     */
+    static void admitRing(int alreadyRead) {
+        if (alreadyRead >= MAX_RINGS) {
+            throw new VerificationException(
+                    VerificationException.Check.SIGNATURE,
+                    "the origin's signing keys hold more than " + MAX_RINGS + " key rings: the mirror reads no more,"
+                            + " where an origin lists one or two");
         }
     }
 

@@ -4,12 +4,20 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import org.bouncycastle.bcpg.BCPGInputStream;
+import org.bouncycastle.bcpg.HashAlgorithmTags;
 import org.bouncycastle.bcpg.PacketTags;
+import org.bouncycastle.bcpg.SignatureSubpacket;
+import org.bouncycastle.bcpg.SignatureSubpacketTags;
+import org.bouncycastle.bcpg.sig.IssuerFingerprint;
+import org.bouncycastle.bcpg.sig.IssuerKeyID;
 import org.bouncycastle.openpgp.PGPException;
 import org.bouncycastle.openpgp.PGPMarker;
 import org.bouncycastle.openpgp.PGPSignature;
+import org.bouncycastle.openpgp.PGPSignatureSubpacketVector;
 import org.bouncycastle.openpgp.PGPUtil;
 
 /**
@@ -17,10 +25,22 @@ import org.bouncycastle.openpgp.PGPUtil;
  * the file's packets one after another, ignores marker packets and refuses the file at the first packet that is not
  * a signature. So a compressed data packet, which the library never opens, is refused unopened: whatever it holds,
  * however deep it nests, however much it would inflate to. At most {@link SignatureChecks#MAX_DETACHED} signatures
- * are read, counted before each one. The file may also be ASCII-armored (the mirror's choice; the protocol says
- * binary).
+ * are read, counted before each one. As the library does, a signature made with a hash it does not parse (MD5,
+ * RIPEMD-160 and the like) is skipped, and a version 4 signature that names no issuer is refused; so is one that names
+ * two (an issuer key ID and an issuer fingerprint of different keys), which the library and Bouncy Castle would
+ * each resolve to another key. The file may also be ASCII-armored (the mirror's choice; the protocol says binary).
  */
 final class SignatureFile {
+
+    /** The hashes the CLI's library parses a version 4 signature with (go-crypto's {@code HashIdToHashWithSha1}). */
+    private static final Set<Integer> CLI_HASHES = Set.of(
+            HashAlgorithmTags.SHA1,
+            HashAlgorithmTags.SHA224,
+            HashAlgorithmTags.SHA256,
+            HashAlgorithmTags.SHA384,
+            HashAlgorithmTags.SHA512,
+            HashAlgorithmTags.SHA3_256,
+            HashAlgorithmTags.SHA3_512);
 
     private SignatureFile() {}
 
@@ -31,6 +51,7 @@ final class SignatureFile {
      */
     static List<PGPSignature> read(byte[] file) {
         List<PGPSignature> signatures = new ArrayList<>();
+        int read = 0;
         try (InputStream in = PGPUtil.getDecoderStream(new ByteArrayInputStream(file))) {
             BCPGInputStream packets = BCPGInputStream.wrap(in);
             int tag;
@@ -38,8 +59,12 @@ final class SignatureFile {
                 if (tag == PacketTags.MARKER) {
                     new PGPMarker(packets);
                 } else if (tag == PacketTags.SIGNATURE) {
-                    SignatureChecks.admitDetached(signatures.size());
-                    signatures.add(new PGPSignature(packets));
+                    SignatureChecks.admitDetached(read++);
+                    PGPSignature signature = new PGPSignature(packets);
+                    if (CLI_HASHES.contains(signature.getHashAlgorithm())) {
+                        checkIssuer(signature);
+                        signatures.add(signature);
+                    }
                 } else {
                     throw new VerificationException(
                             VerificationException.Check.SIGNATURE,
@@ -60,8 +85,43 @@ final class SignatureFile {
         }
         if (signatures.isEmpty()) {
             throw new VerificationException(
-                    VerificationException.Check.SIGNATURE, "the SHA256SUMS signature file holds no OpenPGP signature");
+                    VerificationException.Check.SIGNATURE,
+                    "the SHA256SUMS signature file holds no OpenPGP signature"
+                            + (read > 0 ? " made with a hash the CLI reads (SHA-1, SHA-2 or SHA-3)" : ""));
         }
         return signatures;
+    }
+
+    /** Refuses a version 4 {@code signature} that names no issuer, or two different ones. */
+    private static void checkIssuer(PGPSignature signature) {
+        if (signature.getVersion() < 4) {
+            return;
+        }
+        Set<Long> issuers = new LinkedHashSet<>();
+        for (PGPSignatureSubpacketVector area :
+                new PGPSignatureSubpacketVector[] {signature.getHashedSubPackets(), signature.getUnhashedSubPackets()
+                }) {
+            if (area == null) {
+                continue;
+            }
+            for (SignatureSubpacket issuer : area.getSubpackets(SignatureSubpacketTags.ISSUER_KEY_ID)) {
+                issuers.add(((IssuerKeyID) issuer).getKeyID());
+            }
+            for (SignatureSubpacket issuer : area.getSubpackets(SignatureSubpacketTags.ISSUER_FINGERPRINT)) {
+                issuers.add(((IssuerFingerprint) issuer).getKeyID());
+            }
+        }
+        if (issuers.size() != 1) {
+            throw new VerificationException(
+                    VerificationException.Check.SIGNATURE,
+                    "a signature in the SHA256SUMS signature file names "
+                            + (issuers.isEmpty()
+                                    ? "no issuer, which the CLI refuses"
+                                    : "two issuers, "
+                                            + issuers.stream()
+                                                    .map(SigningKeyRules::keyId)
+                                                    .toList()
+                                            + ": the mirror cannot tell which key the CLI would check it with"));
+        }
     }
 }

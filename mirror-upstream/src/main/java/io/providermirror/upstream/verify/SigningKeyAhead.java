@@ -34,7 +34,7 @@ public final class SigningKeyAhead {
     private static void readRings(String armored) {
         SignatureChecks checks = new SignatureChecks();
         try {
-            for (PGPPublicKeyRing ring : OpenPgpSignatures.readKeys(armored)) {
+            for (PGPPublicKeyRing ring : ArmoredKeys.read(armored)) {
                 if (ring.getPublicKey().getVersion() >= 4) {
                     SigningKeyRules.whyUnreadable(ring, checks);
                 }

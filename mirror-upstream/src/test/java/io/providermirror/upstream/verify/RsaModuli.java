@@ -22,7 +22,7 @@ public final class RsaModuli {
     /** The modulus of each key (primary key first, then subkeys) of each key ring in {@code armored}. */
     public static List<BigInteger> of(String armored) {
         List<BigInteger> moduli = new ArrayList<>();
-        for (PGPPublicKeyRing ring : OpenPgpSignatures.readKeys(armored)) {
+        for (PGPPublicKeyRing ring : ArmoredKeys.read(armored)) {
             for (PGPPublicKey key : ring) {
                 moduli.add(((RSAPublicBCPGKey) key.getPublicKeyPacket().getKey()).getModulus());
             }

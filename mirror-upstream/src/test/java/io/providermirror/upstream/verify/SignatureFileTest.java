@@ -3,14 +3,25 @@ package io.providermirror.upstream.verify;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.providermirror.testkit.TestPgpKey;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import org.bouncycastle.bcpg.BCPGInputStream;
+import org.bouncycastle.bcpg.BCPGOutputStream;
 import org.bouncycastle.bcpg.CompressionAlgorithmTags;
+import org.bouncycastle.bcpg.HashAlgorithmTags;
+import org.bouncycastle.bcpg.PacketFormat;
+import org.bouncycastle.bcpg.SignaturePacket;
+import org.bouncycastle.bcpg.SignatureSubpacket;
+import org.bouncycastle.bcpg.SignatureSubpacketTags;
+import org.bouncycastle.bcpg.sig.IssuerFingerprint;
+import org.bouncycastle.bcpg.sig.IssuerKeyID;
 import org.bouncycastle.openpgp.PGPCompressedDataGenerator;
 import org.junit.jupiter.api.Test;
 
@@ -18,14 +29,16 @@ import org.junit.jupiter.api.Test;
  * What a SHA256SUMS signature file may hold: signature packets, as the CLI reads it (its OpenPGP library takes the
  * packets of a detached signature one after another and refuses the file at the first that is not a signature,
  * ignoring only marker packets). An origin's compressed data packet, which the CLI never opens, is refused, however
- * deep it nests or however much it inflates to.
+ * deep it nests or however much it inflates to. Signatures the library skips (a hash it does not parse) are skipped,
+ * and one that names no issuer, or two, is refused.
  */
-final class SignatureFilePacketsTest {
+final class SignatureFileTest {
 
     private static final byte[] SUMS =
             ("b".repeat(64) + "  terraform-provider-x_1.0.0_linux_amd64.zip\n").getBytes(StandardCharsets.UTF_8);
 
     private static final TestPgpKey key = TestPgpKey.generate("Packets <packets@example.test>");
+    private static final TestPgpKey other = TestPgpKey.generate("Other <other@example.test>");
 
     /** An OpenPGP marker packet (tag 10, "PGP"), which readers must ignore. */
     private static final byte[] MARKER = {(byte) 0xCA, 0x03, 'P', 'G', 'P'};
@@ -84,6 +97,88 @@ final class SignatureFilePacketsTest {
         assertThat(refusal(bomb))
                 .isInstanceOf(VerificationException.class)
                 .hasMessageContaining("compressed data packet");
+    }
+
+    /**
+     * A signature made with MD5 by the listed key: the CLI's library cannot parse its hash and skips it, so the file
+     * holds no signature it reads (Bouncy Castle verifies MD5, and the mirror accepted it).
+     */
+    @Test
+    void aSignatureMadeWithAHashTheCliDoesNotParseIsSkippedAsTheCliSkipsIt() {
+        byte[] md5 = key.signDetachedWithHash(SUMS, HashAlgorithmTags.MD5);
+
+        assertThat(refusal(md5))
+                .isInstanceOf(VerificationException.class)
+                .hasMessageContaining("holds no OpenPGP signature made with a hash the CLI reads");
+        assertThat(VerifyNow.signature(SUMS, concat(md5, key.signDetached(SUMS)), List.of(key.armoredPublicKey())))
+                .as("a readable signature after it still counts")
+                .isEqualTo(key.signingKeyId());
+    }
+
+    /**
+     * A valid signature stripped of its issuer (which no signature covers), ahead of a good one: the CLI's library
+     * stops at it, the mirror passed over it to the next and accepted.
+     */
+    @Test
+    void aSignatureNamingNoIssuerRefusesTheFileAsTheCliRefusesIt() {
+        byte[] good = key.signDetached(SUMS);
+        byte[] anonymous = withUnhashed(good);
+
+        assertThat(refusal(concat(anonymous, good)))
+                .isInstanceOf(VerificationException.class)
+                .hasMessageContaining("names no issuer, which the CLI refuses");
+    }
+
+    /**
+     * A valid signature whose unhashed area names its key by ID and then another key by fingerprint: the CLI's
+     * library takes the last (the other key, which the origin does not list, and refuses); Bouncy Castle took the ID.
+     */
+    @Test
+    void aSignatureNamingTwoIssuersIsRefused() {
+        byte[] twoIssuers = withUnhashed(
+                key.signDetached(SUMS),
+                new IssuerKeyID(false, Long.parseUnsignedLong(key.signingKeyId(), 16)),
+                new IssuerFingerprint(false, 4, HexFormat.of().parseHex(other.primaryFingerprint())));
+
+        assertThat(refusal(twoIssuers))
+                .isInstanceOf(VerificationException.class)
+                .hasMessageContaining("names two issuers");
+        assertThat(VerifyNow.signature(
+                        SUMS,
+                        withUnhashed(
+                                key.signDetached(SUMS),
+                                new IssuerKeyID(false, Long.parseUnsignedLong(key.signingKeyId(), 16))),
+                        List.of(key.armoredPublicKey())))
+                .as("one issuer, named once")
+                .isEqualTo(key.signingKeyId());
+    }
+
+    /** {@code signature}'s one packet with its unhashed subpackets replaced by {@code unhashed}. */
+    private static byte[] withUnhashed(byte[] signature, SignatureSubpacket... unhashed) {
+        try {
+            SignaturePacket packet = (SignaturePacket)
+                    BCPGInputStream.wrap(new ByteArrayInputStream(signature)).readPacket();
+            assertThat(packet.getHashedSubPackets())
+                    .extracting(SignatureSubpacket::getType)
+                    .doesNotContain(SignatureSubpacketTags.ISSUER_KEY_ID, SignatureSubpacketTags.ISSUER_FINGERPRINT);
+            SignaturePacket changed = new SignaturePacket(
+                    packet.getVersion(),
+                    packet.getSignatureType(),
+                    packet.getKeyID(),
+                    packet.getKeyAlgorithm(),
+                    packet.getHashAlgorithm(),
+                    packet.getHashedSubPackets(),
+                    unhashed,
+                    packet.getFingerPrint(),
+                    packet.getSignature());
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            try (BCPGOutputStream packets = new BCPGOutputStream(out, PacketFormat.CURRENT)) {
+                changed.encode(packets);
+            }
+            return out.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static Throwable refusal(byte[] signature) {
