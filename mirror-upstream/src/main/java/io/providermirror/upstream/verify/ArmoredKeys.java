@@ -17,18 +17,13 @@ final class ArmoredKeys {
 
     private ArmoredKeys() {}
 
-    /** The key rings of {@code armored}, in its order. */
-    static List<PGPPublicKeyRing> read(String armored) {
-        return read(armored, 0);
-    }
-
     /**
      * The key rings of {@code armored} in its order, as the CLI's library reads a key ring: every one, a primary key
      * listed twice included (not the last of each ID only, as Bouncy Castle's key ring collection keeps them), marker
-     * packets skipped, anything else refused. Counted against {@link SignatureChecks#MAX_RINGS} as they are read,
-     * after {@code alreadyRead} of the origin's other keys.
+     * packets skipped, anything else refused. How many of them a verification judges is bounded by {@link
+     * SignatureChecks#MAX_RINGS}.
      */
-    static List<PGPPublicKeyRing> read(String armored, int alreadyRead) {
+    static List<PGPPublicKeyRing> read(String armored) {
         List<PGPPublicKeyRing> rings = new ArrayList<>();
         try (InputStream in =
                 PGPUtil.getDecoderStream(new ByteArrayInputStream(armored.getBytes(StandardCharsets.US_ASCII)))) {
@@ -41,11 +36,8 @@ final class ArmoredKeys {
                 if (!(next instanceof PGPPublicKeyRing ring)) {
                     throw new PGPException(next.getClass().getSimpleName() + " found where a public key was expected");
                 }
-                SignatureChecks.admitRing(alreadyRead + rings.size());
                 rings.add(ring);
             }
-        } catch (VerificationException refusal) {
-            throw refusal;
         } catch (IOException | PGPException | RuntimeException e) {
             throw new VerificationException(
                     VerificationException.Check.SIGNATURE,

@@ -75,10 +75,8 @@ public final class OpenPgpSignatures {
         // Each listed key on its own, as the CLI reads them; a key ring of one of them is one certificate.
         List<List<PGPPublicKeyRing>> listed = new ArrayList<>();
         List<String> outdated = new ArrayList<>();
-        int read = 0;
         for (String armored : armoredKeys) {
-            List<PGPPublicKeyRing> rings = ArmoredKeys.read(armored, read);
-            read += rings.size();
+            List<PGPPublicKeyRing> rings = ArmoredKeys.read(armored);
             rings.stream()
                     .filter(ring -> ring.getPublicKey().getVersion() < 4)
                     .forEach(ring -> outdated.add(

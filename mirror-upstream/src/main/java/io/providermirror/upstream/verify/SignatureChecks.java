@@ -25,10 +25,11 @@ import org.bouncycastle.openpgp.PGPPublicKeyRing;
  *       search for a signature's key walks them again for each signature in the file;
  *   <li>at most {@link #MAX_DETACHED} signatures in the signature file over SHA256SUMS (a release carries one,
  *       two while its maker changes keys);
- *   <li>at most {@link #MAX_RINGS} key rings over all the keys the origin lists (it lists one, two while its maker
- *       changes keys), counted as they are read;
+ *   <li>at most {@link #MAX_RINGS} key rings judged (the keys the origin lists are judged in order until one holds
+ *       the signer, as the CLI reads them one after another; an origin lists one, two while its maker changes keys);
  *   <li>RSA moduli of at most {@link #MAX_RSA_MODULUS_BITS} bits and DSA parameters of at most {@link
- *       #MAX_DSA_P_BITS} and {@link #MAX_DSA_Q_BITS} bits, checked before any signature of the ring: Bouncy Castle
+ *       #MAX_DSA_P_BITS} and {@link #MAX_DSA_Q_BITS} bits, and at most {@link #MAX_LARGE_KEYS} keys of more than
+ *       {@link #LARGE_KEY_BITS} bits, checked before any signature of the ring: Bouncy Castle
  *       checks a key the first time it is used, an RSA modulus by Miller-Rabin rounds each as long as the key (0.1 s
  *       at 4096 bits, 0.5 s at 8192, 2 s at 16384 on a busy 2-core machine), a DSA key's public value by an
  *       exponentiation by the subgroup order modulo the prime, which the origin could make 65535 bits each: minutes
@@ -55,8 +56,14 @@ final class SignatureChecks {
     /** The most signatures in a signature file over SHA256SUMS the mirror reads. */
     static final int MAX_DETACHED = 16;
 
-    /** The most key rings the mirror reads of the keys an origin lists for one verification. */
+    /** The most key rings one verification judges. */
     static final int MAX_RINGS = 8;
+
+    /** Keys of more bits than this are large: GnuPG's largest without {@code --enable-large-rsa}. */
+    static final int LARGE_KEY_BITS = 4096;
+
+    /** The most large keys one verification reads: each costs about a second when it is first used. */
+    static final int MAX_LARGE_KEYS = 4;
 
     /** The longest RSA modulus the mirror reads: GnuPG makes at most 4096 bits, 8192 with --enable-large-rsa. */
     static final int MAX_RSA_MODULUS_BITS = 8192;
@@ -69,6 +76,8 @@ final class SignatureChecks {
 
     private int left = LIMIT;
 
+    private int largeKeys;
+
     private final IdentityHashMap<PGPPublicKeyRing, Optional<String>> judged = new IdentityHashMap<>();
 
     /**
@@ -76,9 +85,9 @@ final class SignatureChecks {
      * keys.
      *
      * @throws VerificationException when it has more than {@link #MAX_USER_IDS}, {@link #MAX_SUBKEYS} or
-     *     {@link #MAX_SIGNATURES}, or a key larger than the mirror reads
+     *     {@link #MAX_SIGNATURES}, or a key larger than the mirror reads, or one large key more than it reads
      */
-    static void admit(PGPPublicKeyRing ring) {
+    void admit(PGPPublicKeyRing ring) {
         PGPPublicKey primary = ring.getPublicKey();
         int userIds = count(primary.getRawUserIDs(), MAX_USER_IDS);
         int subkeys = count(ring.getPublicKeys(), MAX_SUBKEYS + 1) - 1;
@@ -105,8 +114,11 @@ final class SignatureChecks {
         }
     }
 
-    private static void admitSize(PGPPublicKey key) {
+    private void admitSize(PGPPublicKey key) {
         BCPGKey material = key.getPublicKeyPacket().getKey();
+        int bits = material instanceof RSAPublicBCPGKey rsa
+                ? rsa.getModulus().bitLength()
+                : material instanceof DSAPublicBCPGKey dsa ? dsa.getP().bitLength() : 0;
         String refused = null;
         if (material instanceof RSAPublicBCPGKey rsa && rsa.getModulus().bitLength() > MAX_RSA_MODULUS_BITS) {
             refused = "an RSA modulus of " + rsa.getModulus().bitLength() + " bits: the mirror reads at most "
@@ -117,6 +129,9 @@ final class SignatureChecks {
                     + dsa.getQ().bitLength()
                     + " bits: the mirror reads at most " + MAX_DSA_P_BITS + " and " + MAX_DSA_Q_BITS
                     + " (FIPS 186-4's largest)";
+        } else if (bits > LARGE_KEY_BITS && ++largeKeys > MAX_LARGE_KEYS) {
+            refused = "a key of " + bits + " bits, one more than the " + MAX_LARGE_KEYS + " keys of more than "
+                    + LARGE_KEY_BITS + " bits the mirror reads for a verification";
         }
         if (refused != null) {
             throw new VerificationException(
@@ -124,20 +139,6 @@ final class SignatureChecks {
                     "the origin's signing " + (key.isMasterKey() ? "key " : "subkey ")
                             + SigningKeyRules.keyId(key.getKeyID()) + " has " + refused
                             + " (checking a larger key takes seconds of CPU)");
-        }
-    }
-
-    /**
-     * Admits the next key ring of the keys an origin lists, {@code alreadyRead} having been read before it.
-     *
-     * @throws VerificationException when {@link #MAX_RINGS} have been read already
-     */
-    static void admitRing(int alreadyRead) {
-        if (alreadyRead >= MAX_RINGS) {
-            throw new VerificationException(
-                    VerificationException.Check.SIGNATURE,
-                    "the origin's signing keys hold more than " + MAX_RINGS + " key rings: the mirror reads no more,"
-                            + " where an origin lists one or two");
         }
     }
 
@@ -188,6 +189,12 @@ final class SignatureChecks {
     Optional<String> once(PGPPublicKeyRing ring, Supplier<Optional<String>> judge) {
         Optional<String> verdict = judged.get(ring);
         if (verdict == null) {
+            if (judged.size() >= MAX_RINGS) {
+                throw new VerificationException(
+                        VerificationException.Check.SIGNATURE,
+                        "the origin's signing keys ask for more than " + MAX_RINGS + " key rings to be checked before"
+                                + " one holds the signer: the mirror checks no more, where an origin lists one or two");
+            }
             verdict = judge.get();
             judged.put(ring, verdict);
         }

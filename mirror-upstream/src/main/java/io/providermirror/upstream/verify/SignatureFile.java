@@ -21,18 +21,22 @@ import org.bouncycastle.openpgp.PGPSignatureSubpacketVector;
 import org.bouncycastle.openpgp.PGPUtil;
 
 /**
- * The signatures of a detached signature file over SHA256SUMS, read as the CLI reads it: its OpenPGP library takes
- * the file's packets one after another, ignores marker packets and refuses the file at the first packet that is not
- * a signature. So a compressed data packet, which the library never opens, is refused unopened: whatever it holds,
- * however deep it nests, however much it would inflate to. At most {@link SignatureChecks#MAX_DETACHED} signatures
- * are read, counted before each one. As the library does, a signature made with a hash it does not parse (MD5,
- * RIPEMD-160 and the like) is skipped, and a version 4 signature that names no issuer is refused; so is one that names
- * two (an issuer key ID and an issuer fingerprint of different keys), which the library and Bouncy Castle would
- * each resolve to another key. The file may also be ASCII-armored (the mirror's choice; the protocol says binary).
+ * The signatures of a detached signature file over SHA256SUMS, read as the CLI reads it or refused: its OpenPGP
+ * library takes the file's packets one after another, ignores marker packets (and packets of tags it does not know)
+ * and refuses the file at a packet of any other kind, a compressed data packet among them, which it never opens. The
+ * mirror refuses the file at any packet but a signature or a marker, so a compressed data packet is refused unopened:
+ * whatever it holds, however deep it nests, however much it would inflate to. At most {@link
+ * SignatureChecks#MAX_DETACHED} signatures are read, counted before each one (skipped ones too). As the library does,
+ * a signature made with a hash it does not parse (MD5, RIPEMD-160 and the like; SHA-1 from version 5 on) is skipped;
+ * a version 4 signature that names no issuer, names it in a malformed subpacket, or names two (an issuer key ID and
+ * an issuer fingerprint of different keys, which the library and Bouncy Castle resolve to different keys) is refused.
+ * The library stops reading at the first signature whose issuer it holds; the mirror reads the whole file, so it
+ * refuses some files after such a signature that the CLI would not. The file may also be ASCII-armored (the mirror's
+ * choice; the protocol says binary).
  */
 final class SignatureFile {
 
-    /** The hashes the CLI's library parses a version 4 signature with (go-crypto's {@code HashIdToHashWithSha1}). */
+    /** The hashes the CLI's library parses a signature with (go-crypto's {@code HashIdToHashWithSha1}; SHA-1 to v4). */
     private static final Set<Integer> CLI_HASHES = Set.of(
             HashAlgorithmTags.SHA1,
             HashAlgorithmTags.SHA224,
@@ -61,7 +65,9 @@ final class SignatureFile {
                 } else if (tag == PacketTags.SIGNATURE) {
                     SignatureChecks.admitDetached(read++);
                     PGPSignature signature = new PGPSignature(packets);
-                    if (CLI_HASHES.contains(signature.getHashAlgorithm())) {
+                    if (CLI_HASHES.contains(signature.getHashAlgorithm())
+                            && !(signature.getVersion() >= 5
+                                    && signature.getHashAlgorithm() == HashAlgorithmTags.SHA1)) {
                         checkIssuer(signature);
                         signatures.add(signature);
                     }
@@ -105,9 +111,13 @@ final class SignatureFile {
                 continue;
             }
             for (SignatureSubpacket issuer : area.getSubpackets(SignatureSubpacketTags.ISSUER_KEY_ID)) {
+                checkLength(issuer.getData().length == 8, "issuer key ID");
                 issuers.add(((IssuerKeyID) issuer).getKeyID());
             }
             for (SignatureSubpacket issuer : area.getSubpackets(SignatureSubpacketTags.ISSUER_FINGERPRINT)) {
+                byte[] data = issuer.getData();
+                // As the CLI's library: a version byte, then 32 bytes for a version 5 key and 20 for any other.
+                checkLength(data.length > 0 && data.length - 1 == (data[0] == 5 ? 32 : 20), "issuer fingerprint");
                 issuers.add(((IssuerFingerprint) issuer).getKeyID());
             }
         }
@@ -122,6 +132,15 @@ final class SignatureFile {
                                                     .map(SigningKeyRules::keyId)
                                                     .toList()
                                             + ": the mirror cannot tell which key the CLI would check it with"));
+        }
+    }
+
+    private static void checkLength(boolean wellFormed, String subpacket) {
+        if (!wellFormed) {
+            throw new VerificationException(
+                    VerificationException.Check.SIGNATURE,
+                    "a signature in the SHA256SUMS signature file has an " + subpacket + " of the wrong length, which"
+                            + " the CLI refuses");
         }
     }
 }

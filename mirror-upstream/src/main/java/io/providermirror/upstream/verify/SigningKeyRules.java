@@ -138,7 +138,7 @@ final class SigningKeyRules {
 
     /** Why the CLI's library would not read {@code ring}'s signatures, or empty when it would. */
     private static Optional<String> whyNotRead(PGPPublicKeyRing ring, SignatureChecks checks) throws PGPException {
-        SignatureChecks.admit(ring);
+        checks.admit(ring);
         PGPPublicKey primary = ring.getPublicKey();
         for (PGPPublicKey key : ring) {
             Optional<String> exponent = whyExponentUnread(key);

@@ -153,6 +153,27 @@ final class SignatureFileTest {
                 .isEqualTo(key.signingKeyId());
     }
 
+    /**
+     * Issuer subpackets of the wrong length, which the CLI's library refuses ("issuer subpacket with bad length", "bad
+     * fingerprint length") and Bouncy Castle read by their first or last 8 bytes: a 9-byte key ID, a 32-byte
+     * fingerprint of a version 4 key.
+     */
+    @Test
+    void issuerSubpacketsOfTheWrongLengthAreRefusedAsTheCliRefusesThem() {
+        byte[] id = new byte[9];
+        System.arraycopy(HexFormat.of().parseHex(key.signingKeyId()), 0, id, 0, 8);
+        byte[] fingerprint = new byte[33];
+        fingerprint[0] = 4;
+        System.arraycopy(HexFormat.of().parseHex(key.primaryFingerprint()), 0, fingerprint, 13, 20);
+
+        assertThat(refusal(withUnhashed(key.signDetached(SUMS), new IssuerKeyID(false, false, id))))
+                .isInstanceOf(VerificationException.class)
+                .hasMessageContaining("an issuer key ID of the wrong length");
+        assertThat(refusal(withUnhashed(key.signDetached(SUMS), new IssuerFingerprint(false, false, fingerprint))))
+                .isInstanceOf(VerificationException.class)
+                .hasMessageContaining("an issuer fingerprint of the wrong length");
+    }
+
     /** {@code signature}'s one packet with its unhashed subpackets replaced by {@code unhashed}. */
     private static byte[] withUnhashed(byte[] signature, SignatureSubpacket... unhashed) {
         try {
