@@ -120,12 +120,12 @@ final class SignatureChecks {
                 ? rsa.getModulus().bitLength()
                 : material instanceof DSAPublicBCPGKey dsa ? dsa.getP().bitLength() : 0;
         String refused = null;
-        if (material instanceof RSAPublicBCPGKey rsa && rsa.getModulus().bitLength() > MAX_RSA_MODULUS_BITS) {
-            refused = "an RSA modulus of " + rsa.getModulus().bitLength() + " bits: the mirror reads at most "
-                    + MAX_RSA_MODULUS_BITS + ", where GnuPG makes keys of at most 4096";
+        if (material instanceof RSAPublicBCPGKey && bits > MAX_RSA_MODULUS_BITS) {
+            refused = "an RSA modulus of " + bits + " bits: the mirror reads at most " + MAX_RSA_MODULUS_BITS
+                    + ", where GnuPG makes keys of at most 4096";
         } else if (material instanceof DSAPublicBCPGKey dsa
-                && (dsa.getP().bitLength() > MAX_DSA_P_BITS || dsa.getQ().bitLength() > MAX_DSA_Q_BITS)) {
-            refused = "DSA parameters of " + dsa.getP().bitLength() + " and "
+                && (bits > MAX_DSA_P_BITS || dsa.getQ().bitLength() > MAX_DSA_Q_BITS)) {
+            refused = "DSA parameters of " + bits + " and "
                     + dsa.getQ().bitLength()
                     + " bits: the mirror reads at most " + MAX_DSA_P_BITS + " and " + MAX_DSA_Q_BITS
                     + " (FIPS 186-4's largest)";
