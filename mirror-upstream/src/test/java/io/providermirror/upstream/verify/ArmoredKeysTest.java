@@ -97,6 +97,7 @@ final class ArmoredKeysTest {
     void anRsaModulusLongerThanTheMirrorReadsIsRefusedBeforeItIsUsed() {
         int longer = SignatureChecks.MAX_RSA_MODULUS_BITS + 1;
         assertThat(refusal(ring(rsa(longer), PublicKeyAlgorithmTags.RSA_GENERAL, true)))
+                .hasMessageContaining("the origin's signing key ")
                 .hasMessageContaining("an RSA modulus of " + longer + " bits");
         assertThat(refusal(ring(rsa(SignatureChecks.MAX_RSA_MODULUS_BITS), PublicKeyAlgorithmTags.RSA_GENERAL, true)))
                 .as("at the bound: read, then found unusable on use")
@@ -111,6 +112,14 @@ final class ArmoredKeysTest {
                         SUMS,
                         key.signDetached(SUMS),
                         List.of(block(large, large, large, large, key.armoredPublicKey()))))
+                .isEqualTo(key.signingKeyId());
+
+        String largest = ring(rsa(SignatureChecks.LARGE_KEY_BITS), PublicKeyAlgorithmTags.RSA_GENERAL, false);
+        assertThat(VerifyNow.signature(
+                        SUMS,
+                        key.signDetached(SUMS),
+                        List.of(block(largest, largest, largest, largest, largest, key.armoredPublicKey()))))
+                .as("keys of 4096 bits are not large")
                 .isEqualTo(key.signingKeyId());
 
         assertThatThrownBy(() -> VerifyNow.signature(

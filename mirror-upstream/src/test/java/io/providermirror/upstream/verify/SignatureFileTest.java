@@ -113,6 +113,14 @@ final class SignatureFileTest {
         assertThat(VerifyNow.signature(SUMS, concat(md5, key.signDetached(SUMS)), List.of(key.armoredPublicKey())))
                 .as("a readable signature after it still counts")
                 .isEqualTo(key.signingKeyId());
+        assertThat(VerifyNow.signature(
+                        SUMS, key.signDetachedWithHash(SUMS, HashAlgorithmTags.SHA1), List.of(key.armoredPublicKey())))
+                .as("SHA-1, which the library reads in a version 4 signature")
+                .isEqualTo(key.signingKeyId());
+        assertThat(refusal(MARKER))
+                .as("a file of no signature at all")
+                .hasMessageContaining("holds no OpenPGP signature")
+                .hasMessageNotContaining("made with a hash");
     }
 
     /**
