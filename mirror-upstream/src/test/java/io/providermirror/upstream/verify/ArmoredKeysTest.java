@@ -1,5 +1,6 @@
 package io.providermirror.upstream.verify;
 
+import static io.providermirror.upstream.verify.PgpBytes.armored;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,7 +9,6 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +16,6 @@ import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Date;
 import java.util.List;
-import org.bouncycastle.bcpg.ArmoredOutputStream;
 import org.bouncycastle.bcpg.BCPGInputStream;
 import org.bouncycastle.bcpg.BCPGKey;
 import org.bouncycastle.bcpg.BCPGOutputStream;
@@ -220,15 +219,5 @@ final class ArmoredKeysTest {
             }
         }
         return armored(rings.toByteArray());
-    }
-
-    private static String armored(byte[] binary) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (OutputStream armor = new ArmoredOutputStream(out)) {
-            armor.write(binary);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.toString(StandardCharsets.US_ASCII);
     }
 }

@@ -1,5 +1,6 @@
 package io.providermirror.upstream.verify;
 
+import static io.providermirror.upstream.verify.PgpBytes.concat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,7 +10,6 @@ import io.providermirror.model.ProviderAddress;
 import io.providermirror.model.ProviderVersion;
 import io.providermirror.testkit.TestPgpKey;
 import io.providermirror.upstream.verify.ReleaseJudgement.Claim;
-import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -339,13 +339,6 @@ final class ReleaseJudgementTest {
 
     private static byte[] sums(String filename, String sha256) {
         return (sha256 + "  " + filename + "\n").getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static byte[] concat(byte[] first, byte[] second) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.writeBytes(first);
-        out.writeBytes(second);
-        return out.toByteArray();
     }
 
     private static void assertCheck(Throwable thrown, VerificationException.Check check) {

@@ -1,10 +1,10 @@
 package io.providermirror.upstream.verify;
 
+import static io.providermirror.upstream.verify.PgpBytes.concat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.providermirror.testkit.TestPgpKey;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -161,13 +161,5 @@ final class SignatureExpiryTest {
                         SUMS, signature, List.of(forever.armoredPublicKey(), unreadable.armoredPublicKey()), later))
                 .as("the CLI never reads a key after the one that verified")
                 .isEqualTo(forever.signingKeyId());
-    }
-
-    private static byte[] concat(byte[]... parts) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (byte[] part : parts) {
-            out.writeBytes(part);
-        }
-        return out.toByteArray();
     }
 }

@@ -1,5 +1,6 @@
 package io.providermirror.upstream.verify;
 
+import static io.providermirror.upstream.verify.PgpBytes.concat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.providermirror.testkit.TestPgpKey;
@@ -235,13 +236,6 @@ final class SignatureFileTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return out.toByteArray();
-    }
-
-    private static byte[] concat(byte[] first, byte[] second) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.writeBytes(first);
-        out.writeBytes(second);
         return out.toByteArray();
     }
 }

@@ -13,7 +13,6 @@ import java.util.Date;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
-import org.bouncycastle.bcpg.ArmoredOutputStream;
 import org.bouncycastle.bcpg.HashAlgorithmTags;
 import org.bouncycastle.bcpg.PublicKeyAlgorithmTags;
 import org.bouncycastle.bcpg.PublicKeyPacket;
@@ -543,11 +542,7 @@ final class SigningKeyRulesTest {
     }
 
     private static String armored(PGPPublicKeyRing ring) throws java.io.IOException {
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        try (ArmoredOutputStream armor = new ArmoredOutputStream(bytes)) {
-            ring.encode(armor);
-        }
-        return bytes.toString(StandardCharsets.US_ASCII);
+        return PgpBytes.armored(ring.getEncoded());
     }
 
     private static void assertSigns(boolean reversed, boolean signs, UserId a, UserId b) {
